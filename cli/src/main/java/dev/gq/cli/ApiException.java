@@ -1,0 +1,8 @@
+package dev.gq.cli;
+
+/** A request the daemon refused or could not do; the message is one line for the user. */
+public final class ApiException extends Exception {
+  public ApiException(String message) {
+    super(message);
+  }
+}

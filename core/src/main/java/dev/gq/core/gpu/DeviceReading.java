@@ -1,0 +1,29 @@
+package dev.gq.core.gpu;
+
+import java.util.List;
+
+/**
+ * What the probe saw on one device. {@code error} set means this device could not be read
+ * (its processes are then unknown and the device is UNKNOWN); the other fields are best effort.
+ * Memory is in bytes; a process's {@code usedBytes} is -1 when the driver does not say.
+ */
+public record DeviceReading(
+    int index,
+    String uuid,
+    String name,
+    long totalBytes,
+    long usedBytes,
+    List<GpuProcess> processes,
+    String error) {
+
+  public DeviceReading {
+    processes = processes == null ? List.of() : List.copyOf(processes);
+  }
+
+  public static DeviceReading failed(int index, String uuid, String error) {
+    return new DeviceReading(index, uuid, "unknown", 0, 0, List.of(), error);
+  }
+
+  /** A compute process on a device. */
+  public record GpuProcess(long pid, long usedBytes) {}
+}

@@ -1,0 +1,53 @@
+package dev.gq.core.job;
+
+import dev.gq.core.proc.ProcessIdentity;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One job as gq knows it: the spec, where it stands, the GPUs it holds or held, and its leader's
+ * identity once launched. Immutable; the Ledger replaces it on every event. {@code tag} is the
+ * random GQ_JOB_TAG that marks the job's processes. Times are null until they happen.
+ */
+public record Job(
+    long id,
+    JobSpec spec,
+    JobState state,
+    Instant submitTime,
+    Instant startTime,
+    Instant endTime,
+    List<GpuSlot> gpus,
+    ProcessIdentity identity,
+    Integer exitCode,
+    String logPath,
+    String failureReason,
+    String tag,
+    Long retryOf) {
+
+  public Job {
+    gpus = gpus == null ? List.of() : List.copyOf(gpus);
+  }
+
+  public String displayName() {
+    if (spec.name() != null) return spec.name();
+    String first = spec.argv().get(0);
+    int slash = first.lastIndexOf('/');
+    return slash >= 0 ? first.substring(slash + 1) : first;
+  }
+
+  public Job withState(JobState s) {
+    return new Job(id, spec, s, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf);
+  }
+
+  public Job reserved(List<GpuSlot> slots, Instant at) {
+    return new Job(id, spec, JobState.STARTING, submitTime, at, null, slots, null, null, logPath, null, tag, retryOf);
+  }
+
+  public Job launched(ProcessIdentity who) {
+    return new Job(id, spec, state == JobState.CANCELLING ? state : JobState.RUNNING, submitTime, startTime, null, gpus, who, null, logPath, null, tag, retryOf);
+  }
+
+  public Job ended(JobState s, Integer code, String reason, Instant at) {
+    return new Job(id, spec, s, submitTime, startTime, at, gpus, identity, code, logPath, reason, tag, retryOf);
+  }
+}

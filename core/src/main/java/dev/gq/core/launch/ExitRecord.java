@@ -1,0 +1,56 @@
+package dev.gq.core.launch;
+
+import java.util.Optional;
+
+/**
+ * The shim's record of how a job's command ended, read from {@code <data>/run/<id>.exit}. One line:
+ * {@code exit N}, {@code signal N} or {@code exec-error TEXT} (the command could not be started).
+ */
+public record ExitRecord(Kind kind, int code, String text) {
+
+  public enum Kind { EXITED, SIGNALLED, EXEC_FAILED }
+
+  public static ExitRecord exited(int code) {
+    return new ExitRecord(Kind.EXITED, code, null);
+  }
+
+  public static ExitRecord signalled(int signal) {
+    return new ExitRecord(Kind.SIGNALLED, signal, null);
+  }
+
+  public static ExitRecord execFailed(String text) {
+    return new ExitRecord(Kind.EXEC_FAILED, 127, text);
+  }
+
+  /** Parses the file's content; empty when it is not a record the shim writes (garbage, truncated). */
+  public static Optional<ExitRecord> parse(String content) {
+    String line = content.strip();
+    int space = line.indexOf(' ');
+    if (space < 0) return Optional.empty();
+    String word = line.substring(0, space);
+    String rest = line.substring(space + 1).strip();
+    try {
+      return switch (word) {
+        case "exit" -> Optional.of(exited(Integer.parseInt(rest)));
+        case "signal" -> Optional.of(signalled(Integer.parseInt(rest)));
+        case "exec-error" -> rest.isEmpty() ? Optional.empty() : Optional.of(execFailed(rest));
+        default -> Optional.empty();
+      };
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The exit code as gq reports it: the status, or 128+signal for a signal (as shells do). */
+  public int exitCode() {
+    return kind == Kind.SIGNALLED ? 128 + code : code;
+  }
+
+  public String render() {
+    return switch (kind) {
+      case EXITED -> "exit " + code;
+      case SIGNALLED -> "signal " + code;
+      case EXEC_FAILED -> "exec-error " + text;
+    };
+  }
+}

@@ -1,0 +1,26 @@
+package dev.gq.core.proc;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Port to the host's process table (/proc under a configurable root). Reads only; never signals.
+ * Every call is a fresh look: nothing is cached. Calls block and run off the actor threads.
+ */
+public interface ProcessTable {
+
+  /** The stat fields of PID, or empty when /proc shows no such process (gone, or another namespace). */
+  Optional<ProcInfo> info(long pid);
+
+  /**
+   * The value of one environment variable of PID, or empty when the process is gone, does not
+   * carry it, or its environment cannot be read (another user).
+   */
+  Optional<String> environ(long pid, String name);
+
+  /** Every process visible now. */
+  List<ProcInfo> all();
+
+  /** The current boot id (/proc/sys/kernel/random/boot_id). */
+  String bootId();
+}
