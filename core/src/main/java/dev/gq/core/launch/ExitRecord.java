@@ -10,6 +10,9 @@ public record ExitRecord(Kind kind, int code, String text) {
 
   public enum Kind { EXITED, SIGNALLED, EXEC_FAILED }
 
+  // Linux signals are 1..64 (SIGRTMAX); the shim writes WEXITSTATUS (0..255) or WTERMSIG.
+  private static final int MAX_SIGNAL = 64;
+
   public static ExitRecord exited(int code) {
     return new ExitRecord(Kind.EXITED, code, null);
   }
@@ -22,23 +25,29 @@ public record ExitRecord(Kind kind, int code, String text) {
     return new ExitRecord(Kind.EXEC_FAILED, 127, text);
   }
 
-  /** Parses the file's content; empty when it is not a record the shim writes (garbage, truncated). */
+  /**
+   * Parses the file's content; empty when it is not a record the shim writes (garbage, truncated, or
+   * a number out of range: a status outside 0..255, a signal outside 1..64).
+   */
   public static Optional<ExitRecord> parse(String content) {
     String line = content.strip();
     int space = line.indexOf(' ');
     if (space < 0) return Optional.empty();
     String word = line.substring(0, space);
     String rest = line.substring(space + 1).strip();
-    try {
-      return switch (word) {
-        case "exit" -> Optional.of(exited(Integer.parseInt(rest)));
-        case "signal" -> Optional.of(signalled(Integer.parseInt(rest)));
-        case "exec-error" -> rest.isEmpty() ? Optional.empty() : Optional.of(execFailed(rest));
-        default -> Optional.empty();
-      };
-    } catch (NumberFormatException e) {
-      return Optional.empty();
-    }
+    return switch (word) {
+      case "exit" -> number(rest, 0, 255).map(ExitRecord::exited);
+      case "signal" -> number(rest, 1, MAX_SIGNAL).map(ExitRecord::signalled);
+      case "exec-error" -> rest.isEmpty() ? Optional.empty() : Optional.of(execFailed(rest));
+      default -> Optional.empty();
+    };
+  }
+
+  // Plain ASCII digits only: parseInt would also take a sign, or digits of other scripts.
+  private static Optional<Integer> number(String s, int min, int max) {
+    if (s.isEmpty() || s.length() > 3 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) return Optional.empty();
+    int n = Integer.parseInt(s);
+    return n < min || n > max ? Optional.empty() : Optional.of(n);
   }
 
   /** The exit code as gq reports it: the status, or 128+signal for a signal (as shells do). */

@@ -1,0 +1,138 @@
+package dev.gq.actors.daemon;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.gq.actors.projector.Projector;
+import dev.gq.actors.reconciler.Reconciler;
+import dev.gq.actors.runner.RunnerDeps;
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.socket.DaemonApi;
+import dev.gq.actors.socket.SocketServer;
+import dev.gq.actors.watcher.GpuWatcher;
+import dev.gq.core.gpu.GpuProbe;
+import dev.gq.host.launch.ExitFiles;
+import dev.gq.host.launch.ShimLauncher;
+import dev.gq.host.proc.ProcFs;
+import dev.gq.host.signal.GroupSignals;
+import dev.gq.nvml.GpuProbes;
+import dev.gq.persistence.JournalConfig;
+import dev.gq.persistence.ReadSide;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+
+/**
+ * The running daemon: the actor system with the Projector, Scheduler and GpuWatcher, the ports
+ * they use, and the socket server, started in the order recovery needs: the read side catches up
+ * with the journal, the Scheduler replays and reconciles, and only then is the socket bound.
+ */
+public final class Daemon implements AutoCloseable {
+  private final ActorSystem<Void> system;
+  private final ReadSide readSide;
+  private final GpuProbe probe;
+  private final CountDownLatch stop = new CountDownLatch(1);
+  private SocketServer server;
+
+  private Daemon(ActorSystem<Void> system, ReadSide readSide, GpuProbe probe) {
+    this.system = system;
+    this.readSide = readSide;
+    this.probe = probe;
+  }
+
+  public static Daemon start(DaemonConfig cfg) throws IOException {
+    Config conf = ConfigFactory.parseString(JournalConfig.hocon(cfg.paths().database()))
+        .withFallback(ConfigFactory.parseResources("gq-daemon.conf"))
+        .withFallback(ConfigFactory.load());
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "gq", conf);
+    ReadSide rs;
+    try {
+      rs = ReadSide.open(cfg.paths().database());
+    } catch (SQLException e) {
+      system.terminate();
+      throw new IOException("cannot open the job history: " + e.getMessage(), e);
+    }
+    GpuProbe probe = GpuProbes.fromEnvironment(System.getenv());
+    Daemon d = new Daemon(system, rs, probe);
+    try {
+      d.wire(cfg);
+    } catch (IOException | RuntimeException e) {
+      d.close();
+      throw e;
+    }
+    return d;
+  }
+
+  private void wire(DaemonConfig cfg) throws IOException {
+    Projector.catchUp(system, readSide);
+    ProcFs procs = new ProcFs();
+    Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
+    RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
+        cfg.paths()::exitFile, ExitFiles::read, cfg.cancelGrace(), cfg.livenessPoll(), blocking);
+    Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
+    ActorRef<Projector.Command> projector =
+        system.systemActorOf(Projector.create(readSide), "projector", DispatcherSelector.blocking());
+    AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
+    var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking);
+    ActorRef<Scheduler.Command> scheduler = system.systemActorOf(Scheduler.create(deps), "scheduler", Props.empty());
+    watcher.set(system.systemActorOf(
+        GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
+    awaitReady(scheduler);
+    DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, cfg.paths().dataDir().toString(),
+        this::requestStop, Lifecycle.warning());
+    server = SocketServer.start(cfg.paths().socket(), api);
+  }
+
+  private void awaitReady(ActorRef<Scheduler.Command> scheduler) throws IOException {
+    try {
+      AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
+          .toCompletableFuture().get(5, TimeUnit.MINUTES);
+    } catch (Exception e) {
+      throw new IOException("the scheduler did not become ready: " + e, e);
+    }
+  }
+
+  public String probeText() {
+    return probe.describe();
+  }
+
+  public void requestStop() {
+    stop.countDown();
+  }
+
+  public void awaitStop() {
+    try {
+      stop.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (server != null) server.close();
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception ignored) {
+      // stopping anyway
+    }
+    try {
+      readSide.close();
+    } catch (SQLException ignored) {
+      // stopping anyway
+    }
+    probe.close();
+  }
+}

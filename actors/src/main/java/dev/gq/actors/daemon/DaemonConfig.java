@@ -1,0 +1,44 @@
+package dev.gq.actors.daemon;
+
+import dev.gq.protocol.GqPaths;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The daemon's settings, read once from its environment and validated in one place: a bad value
+ * stops start-up with a line naming the variable and its bounds.
+ */
+public record DaemonConfig(
+    GqPaths paths,
+    Path shim,
+    Duration pollInterval,
+    Duration cancelGrace,
+    Duration livenessPoll,
+    int snapshotEvery) {
+
+  public static DaemonConfig fromEnvironment(Map<String, String> env, String shimProperty) {
+    GqPaths paths = GqPaths.fromEnvironment(env);
+    if (shimProperty == null || shimProperty.isEmpty())
+      throw new IllegalArgumentException("the daemon was started without -Dgq.shim=PATH (the job shim); start it with bin/gq-daemon");
+    return new DaemonConfig(
+        paths,
+        Path.of(shimProperty),
+        millis(env, "GQ_POLL_INTERVAL_MS", 1000, 50, 60_000),
+        millis(env, "GQ_CANCEL_GRACE_MS", 10_000, 0, 3_600_000),
+        millis(env, "GQ_LIVENESS_POLL_MS", 200, 10, 10_000),
+        500);
+  }
+
+  private static Duration millis(Map<String, String> env, String name, long dflt, long min, long max) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) return Duration.ofMillis(dflt);
+    try {
+      long ms = Long.parseLong(v.strip());
+      if (ms >= min && ms <= max) return Duration.ofMillis(ms);
+    } catch (NumberFormatException ignored) {
+      // fall through to the message below
+    }
+    throw new IllegalArgumentException(name + "=" + v + " is not valid; use milliseconds between " + min + " and " + max);
+  }
+}

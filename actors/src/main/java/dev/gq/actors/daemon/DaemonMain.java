@@ -1,0 +1,105 @@
+package dev.gq.actors.daemon;
+
+import dev.gq.persistence.Database;
+import dev.gq.persistence.DatabaseRefused;
+import dev.gq.protocol.GqPaths;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's entry point: checks its settings, takes the per-user lock, checks the database,
+ * then starts the actors ({@link Daemon}) and serves the socket until asked to stop. Jobs are
+ * never touched when the daemon stops: they run in their own sessions under their shims.
+ */
+public final class DaemonMain {
+  private static final Logger LOG = LoggerFactory.getLogger(DaemonMain.class);
+
+  private DaemonMain() {}
+
+  public static void main(String[] args) {
+    try {
+      System.exit(run());
+    } catch (Startup e) {
+      System.err.println("gq daemon: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static int run() throws Startup {
+    DaemonConfig cfg;
+    try {
+      cfg = DaemonConfig.fromEnvironment(System.getenv(), System.getProperty("gq.shim"));
+    } catch (IllegalArgumentException e) {
+      throw new Startup(e.getMessage());
+    }
+    GqPaths p = cfg.paths();
+    for (Path d : List.of(p.dataDir(), p.runtimeDir(), p.logDir(), p.exitDir())) privateDir(d);
+    if (!Files.isExecutable(cfg.shim())) throw new Startup("the job shim " + cfg.shim() + " is missing; rebuild or reinstall gq");
+    try (FileChannel lockFile = FileChannel.open(p.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = tryLock(lockFile, p)) {
+      Database.prepare(p.database());
+      try (Daemon d = Daemon.start(cfg)) {
+        writePid(p.pidFile());
+        LOG.info("gq daemon ready (pid {}, data {}, GPUs: {})", ProcessHandle.current().pid(), p.dataDir(), d.probeText());
+        Runtime.getRuntime().addShutdownHook(new Thread(d::requestStop, "gq-shutdown"));
+        d.awaitStop();
+        LOG.info("gq daemon stopping; running jobs keep running");
+      } finally {
+        deleteQuietly(p.pidFile());
+      }
+      return 0;
+    } catch (DatabaseRefused e) {
+      throw new Startup(e.getMessage());
+    } catch (IOException e) {
+      throw new Startup("cannot start: " + e.getMessage());
+    }
+  }
+
+  private static FileLock tryLock(FileChannel ch, GqPaths p) throws IOException, Startup {
+    FileLock lock = ch.tryLock();
+    if (lock != null) return lock;
+    String pid = Files.exists(p.pidFile()) ? Files.readString(p.pidFile()).strip() : "unknown";
+    throw new Startup("another gq daemon is already running for " + p.runtimeDir() + " (pid " + pid
+        + "); use it, or stop it with 'gq daemon stop'");
+  }
+
+  private static void privateDir(Path d) throws Startup {
+    try {
+      Files.createDirectories(d);
+      Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new Startup("cannot create the directory " + d + ": " + e.getMessage() + "; check GQ_DATA_DIR and GQ_RUNTIME_DIR");
+    }
+  }
+
+  private static void writePid(Path f) throws IOException {
+    Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
+    Files.deleteIfExists(tmp);
+    Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(tmp, ProcessHandle.current().pid() + "\n");
+    Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static void deleteQuietly(Path f) {
+    try {
+      Files.deleteIfExists(f);
+    } catch (IOException ignored) {
+      // nothing useful to do while stopping
+    }
+  }
+
+  /** A reason the daemon cannot start, as one line for the user. */
+  static final class Startup extends Exception {
+    Startup(String message) {
+      super(message);
+    }
+  }
+}

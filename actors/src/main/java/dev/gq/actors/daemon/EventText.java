@@ -1,0 +1,28 @@
+package dev.gq.actors.daemon;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import java.util.stream.Collectors;
+
+/** One readable line per event for the daemon log. */
+final class EventText {
+  private EventText() {}
+
+  static String of(LedgerEvent e) {
+    String j = "job " + e.jobId() + ": ";
+    return j + switch (e) {
+      case JobSubmitted s -> "submitted, " + s.spec().gpus() + " GPU(s), argv " + s.spec().argv();
+      case JobReserved r -> "reserved GPU(s) " + r.gpus().stream().map(GpuSlot::index).map(String::valueOf)
+          .collect(Collectors.joining(",", "[", "]"));
+      case JobLaunched l -> "launched, pid " + l.identity().pid();
+      case JobLaunchFailed f -> "launch failed: " + f.reason();
+      case JobCancelRequested c -> "cancel requested";
+      case JobCancelled c -> "cancelled: " + c.reason();
+      case JobExited x -> "exited, code " + x.exitCode() + (x.reason() == null ? "" : " (" + x.reason() + ")");
+      case JobInterrupted i -> "interrupted: " + i.reason();
+      case JobOrphaned o -> "orphaned: " + o.reason();
+      case JobRequeued q -> "back in the queue: " + q.reason();
+    };
+  }
+}

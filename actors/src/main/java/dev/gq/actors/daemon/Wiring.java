@@ -1,0 +1,82 @@
+package dev.gq.actors.daemon;
+
+import dev.gq.actors.projector.Projector;
+import dev.gq.actors.reconciler.Reconciler;
+import dev.gq.actors.runner.JobRunner;
+import dev.gq.actors.runner.RunnerDeps;
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.scheduler.SchedulerDeps;
+import dev.gq.actors.watcher.GpuWatcher;
+import dev.gq.core.job.Job;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The Scheduler's dependencies in the real daemon. */
+final class Wiring implements SchedulerDeps {
+  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+  private final DaemonConfig cfg;
+  private final RunnerDeps runnerDeps;
+  private final Reconciler reconciler;
+  private final ActorRef<Projector.Command> projector;
+  private final AtomicReference<ActorRef<GpuWatcher.Command>> watcher;
+  private final Executor blocking;
+
+  Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, Reconciler reconciler, ActorRef<Projector.Command> projector,
+      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, Executor blocking) {
+    this.cfg = cfg;
+    this.runnerDeps = runnerDeps;
+    this.reconciler = reconciler;
+    this.projector = projector;
+    this.watcher = watcher;
+    this.blocking = blocking;
+  }
+
+  @Override public Clock clock() { return Clock.systemUTC(); }
+  @Override public int snapshotEvery() { return cfg.snapshotEvery(); }
+  @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
+
+  @Override
+  public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
+    var behavior = reattach
+        ? JobRunner.reattach(job, runnerDeps, ctx.getSelf())
+        : JobRunner.launch(job, runnerDeps, ctx.getSelf(), Path.of(job.logPath()));
+    return ctx.spawnAnonymous(behavior);
+  }
+
+  @Override
+  public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler) {
+    List<Job> live = List.copyOf(ledger.live().values());
+    CompletableFuture.supplyAsync(() -> reconciler.reconcile(live), blocking)
+        .whenComplete((r, err) -> {
+          if (err != null) LOG.error("start-up reconciliation failed", err);
+          scheduler.tell(r != null ? r : new Scheduler.Reconciled(java.util.Map.of()));
+        });
+  }
+
+  @Override
+  public void project(long firstSeq, List<LedgerEvent> events) {
+    projector.tell(new Projector.Project(firstSeq, events));
+  }
+
+  @Override
+  public void pollNow() {
+    ActorRef<GpuWatcher.Command> w = watcher.get();
+    if (w != null) w.tell(new GpuWatcher.PollNow());
+  }
+
+  @Override
+  public void logEvents(List<LedgerEvent> events) {
+    for (LedgerEvent e : events) LOG.info("{}", EventText.of(e));
+  }
+}

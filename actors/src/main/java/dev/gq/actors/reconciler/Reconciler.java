@@ -1,0 +1,79 @@
+package dev.gq.actors.reconciler;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuProbe;
+import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.proc.ProcessTable;
+import dev.gq.core.recovery.Recovery;
+import dev.gq.core.recovery.RecoveryFacts;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Start-up reconciliation: after the Scheduler has replayed its events and before any request is
+ * served, looks at each live job's exit file, /proc and the GPUs, and hands the facts to the pure
+ * {@link Recovery} rules. Runs once on the blocking executor; the Scheduler persists the verdicts.
+ */
+public final class Reconciler {
+  private final ProcessTable procs;
+  private final GpuProbe probe;
+  private final LongFunction<Path> exitFile;
+  private final Function<Path, Optional<ExitRecord>> exitReader;
+  private final Clock clock;
+
+  public Reconciler(ProcessTable procs, GpuProbe probe, LongFunction<Path> exitFile,
+      Function<Path, Optional<ExitRecord>> exitReader, Clock clock) {
+    this.procs = procs;
+    this.probe = probe;
+    this.exitFile = exitFile;
+    this.exitReader = exitReader;
+    this.clock = clock;
+  }
+
+  /** The verdict for every live job that is not waiting. Blocks. */
+  public Scheduler.Reconciled reconcile(List<Job> live) {
+    Map<Long, Recovery.Verdict> verdicts = new HashMap<>();
+    List<Job> active = live.stream().filter(j -> j.state() != JobState.WAITING).toList();
+    if (active.isEmpty()) return new Scheduler.Reconciled(verdicts);
+    GpuReading reading = probe.read();
+    Set<String> present = reading.ok()
+        ? reading.devices().stream().filter(d -> d.error() == null).map(DeviceReading::uuid).collect(Collectors.toSet())
+        : null;
+    List<ProcInfo> all = procs.all();
+    String boot = procs.bootId();
+    for (Job j : active) verdicts.put(j.id(), Recovery.decide(j, facts(j, all, boot, present), clock.instant()));
+    return new Scheduler.Reconciled(verdicts);
+  }
+
+  private RecoveryFacts facts(Job j, List<ProcInfo> all, String boot, Set<String> present) {
+    ProcessIdentity id = j.identity();
+    // A process with the leader's pid but other start ticks is a recycled pid, not the job.
+    boolean alive = id != null && all.stream().anyMatch(p -> !p.zombie()
+        && (p.pid() == id.pid() ? id.matches(p, boot) : p.pgid() == id.pgid() || p.sid() == id.sid()));
+    Optional<ProcessIdentity> tagged = id != null ? Optional.empty() : tagged(j, all, boot);
+    return new RecoveryFacts(boot, exitReader.apply(exitFile.apply(j.id())), alive, tagged, present);
+  }
+
+  /** The session leader among the processes carrying the job's tag (the shim), if any. */
+  private Optional<ProcessIdentity> tagged(Job j, List<ProcInfo> all, String boot) {
+    return all.stream()
+        .filter(p -> !p.zombie() && j.tag().equals(procs.environ(p.pid(), "GQ_JOB_TAG").orElse(null)))
+        .sorted((a, b) -> Boolean.compare(b.pid() == b.sid(), a.pid() == a.sid()))
+        .findFirst()
+        .map(p -> new ProcessIdentity(p.pid(), p.pgid(), p.sid(), p.startTicks(), boot));
+  }
+}

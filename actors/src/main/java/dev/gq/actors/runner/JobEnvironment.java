@@ -1,0 +1,34 @@
+package dev.gq.actors.runner;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The environment a job runs with: the stored submit-time environment, then gq's variables on top:
+ * CUDA_VISIBLE_DEVICES (NVML indices ascending; empty for a CPU-only job, so it sees no GPU),
+ * CUDA_DEVICE_ORDER=PCI_BUS_ID (so CUDA numbers GPUs as NVML does), GQ_JOB_ID, GQ_GPU_UUIDS,
+ * GQ_GROUP, GQ_KEY and GQ_JOB_TAG (which marks every process of the job).
+ */
+public final class JobEnvironment {
+  private JobEnvironment() {}
+
+  public static Map<String, String> of(Job j) {
+    Map<String, String> env = new HashMap<>(j.spec().env());
+    List<GpuSlot> gpus = j.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
+    env.put("CUDA_VISIBLE_DEVICES", gpus.stream().map(g -> String.valueOf(g.index())).collect(Collectors.joining(",")));
+    env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+    env.put("GQ_JOB_ID", String.valueOf(j.id()));
+    env.put("GQ_GPU_UUIDS", gpus.stream().map(GpuSlot::uuid).collect(Collectors.joining(",")));
+    env.put("GQ_JOB_TAG", j.tag());
+    if (j.spec().group() != null) env.put("GQ_GROUP", j.spec().group());
+    else env.remove("GQ_GROUP");
+    if (j.spec().key() != null) env.put("GQ_KEY", j.spec().key());
+    else env.remove("GQ_KEY");
+    return env;
+  }
+}

@@ -1,0 +1,171 @@
+package dev.gq.actors.runner;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.job.Job;
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.LaunchException;
+import dev.gq.core.launch.LaunchSpec;
+import dev.gq.core.launch.LaunchedProcess;
+import dev.gq.core.launch.Signals;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * Runs one job: launches it (or, after a daemon restart, watches the processes that already run),
+ * tells the Scheduler its identity, notices when the shim has exited and no process of its session
+ * or group is left, and reports the exit record. Cancels with SIGTERM to the group, then SIGKILL
+ * after the grace period; the signaller re-verifies identity before each signal. Not persistent:
+ * the Scheduler records every fact it reports.
+ */
+public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
+
+  public sealed interface Command {}
+  public record Cancel() implements Command {}
+  private record Spawned(LaunchedProcess process) implements Command {}
+  private record SpawnFailed(String reason) implements Command {}
+  private record LeaderExited() implements Command {}
+  private record Tick() implements Command {}
+  private record Members(boolean anyLeft) implements Command {}
+  private record KillNow() implements Command {}
+
+  private final Job job;
+  private final RunnerDeps deps;
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final TimerScheduler<Command> timers;
+  private ProcessIdentity identity;
+  private boolean leaderGone;
+  private boolean cancelRequested;
+  private boolean checking;
+
+  private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
+      ActorRef<Scheduler.Command> scheduler) {
+    super(ctx);
+    this.timers = timers;
+    this.job = job;
+    this.deps = deps;
+    this.scheduler = scheduler;
+  }
+
+  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler, Path logFile) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
+      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler);
+      LaunchSpec spec = new LaunchSpec(job.id(), job.spec().argv(), Path.of(job.spec().cwd()),
+          JobEnvironment.of(job), logFile, deps.exitFile().apply(job.id()));
+      ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> r.spawn(spec), deps.blocking()),
+          (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
+      return r;
+    }));
+  }
+
+  public static Behavior<Command> reattach(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
+      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler);
+      r.identity = job.identity();
+      t.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
+      if (job.state() == dev.gq.core.job.JobState.CANCELLING) r.cancel();
+      return r;
+    }));
+  }
+
+  private Command spawn(LaunchSpec spec) {
+    try {
+      return new Spawned(deps.launcher().launch(spec));
+    } catch (LaunchException e) {
+      return new SpawnFailed(e.getMessage());
+    }
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Spawned.class, this::onSpawned)
+        .onMessage(SpawnFailed.class, m -> {
+          scheduler.tell(new Scheduler.LaunchFailed(job.id(), m.reason()));
+          return Behaviors.stopped();
+        })
+        .onMessage(LeaderExited.class, m -> onLeaderExited())
+        .onMessage(Tick.class, m -> onTick())
+        .onMessage(Members.class, this::onMembers)
+        .onMessage(Cancel.class, m -> cancel())
+        .onMessage(KillNow.class, m -> kill())
+        .build();
+  }
+
+  private Behavior<Command> onSpawned(Spawned m) {
+    identity = m.process().identity();
+    scheduler.tell(new Scheduler.Launched(job.id(), identity));
+    getContext().pipeToSelf(m.process().shimExited(), (ok, err) -> new LeaderExited());
+    if (cancelRequested) signal(15);
+    return this;
+  }
+
+  private Behavior<Command> onLeaderExited() {
+    leaderGone = true;
+    checkMembers();
+    return this;
+  }
+
+  private Behavior<Command> onTick() {
+    if (identity == null) return this;
+    if (!leaderGone) {
+      Optional<ProcInfo> leader = deps.procs().info(identity.pid());
+      leaderGone = leader.isEmpty() || leader.get().zombie() || !identity.matches(leader.get(), deps.procs().bootId());
+    }
+    if (leaderGone) checkMembers();
+    return this;
+  }
+
+  private void checkMembers() {
+    if (checking) return;
+    checking = true;
+    long pgid = identity.pgid(), sid = identity.sid();
+    getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> deps.procs().all().stream()
+            .anyMatch(p -> !p.zombie() && (p.pgid() == pgid || p.sid() == sid)), deps.blocking()),
+        (any, err) -> new Members(err != null || any));
+  }
+
+  private Behavior<Command> onMembers(Members m) {
+    checking = false;
+    if (m.anyLeft()) {
+      if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
+      return this;
+    }
+    Optional<ExitRecord> rec = deps.exitReader().apply(deps.exitFile().apply(job.id()));
+    if (rec.isEmpty()) scheduler.tell(new Scheduler.Ended(job.id(), null, null));
+    else {
+      ExitRecord r = rec.get();
+      String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
+      scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason));
+    }
+    return Behaviors.stopped();
+  }
+
+  private Behavior<Command> cancel() {
+    if (cancelRequested) return this;
+    cancelRequested = true;
+    if (identity != null) signal(15);
+    timers.startSingleTimer("kill", new KillNow(), deps.cancelGrace());
+    return this;
+  }
+
+  private Behavior<Command> kill() {
+    if (identity != null) signal(9);
+    return this;
+  }
+
+  private void signal(int sig) {
+    Signals.Outcome o = deps.signals().signalGroup(identity, sig);
+    getContext().getLog().info("job {}: signal {} to process group {}: {}", job.id(), sig, identity.pgid(), o);
+    if (o != Signals.Outcome.SENT) onTick();
+  }
+}

@@ -1,0 +1,26 @@
+package dev.gq.actors.runner;
+
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.Launcher;
+import dev.gq.core.launch.Signals;
+import dev.gq.core.proc.ProcessTable;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+
+/**
+ * The ports a runner works through, plus its timings: the launcher, the process table, the
+ * signaller, how to read a job's exit record and build its environment, the grace period between
+ * SIGTERM and SIGKILL, how often to look at a job's processes, and where blocking work runs.
+ */
+public record RunnerDeps(
+    Launcher launcher,
+    ProcessTable procs,
+    Signals signals,
+    java.util.function.LongFunction<Path> exitFile,
+    java.util.function.Function<Path, Optional<ExitRecord>> exitReader,
+    Duration cancelGrace,
+    Duration livenessPoll,
+    Executor blocking) {}

@@ -1,0 +1,25 @@
+package dev.gq.actors.scheduler;
+
+import dev.gq.core.alloc.Allocator;
+import dev.gq.core.alloc.Plan;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Runs the allocator over the ledger and the latest classification, turning placements into reservations. */
+final class Placing {
+  private Placing() {}
+
+  static Plan plan(Ledger l, Scheduler.Runtime rt) {
+    if (!rt.ready) return new Plan(List.of(), Map.of());
+    return Allocator.plan(l.waiting(), rt.classified(l), Map.of());
+  }
+
+  static List<LedgerEvent> reservations(Ledger l, Scheduler.Runtime rt, Instant now) {
+    return plan(l, rt).placements().stream()
+        .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), now))
+        .toList();
+  }
+}

@@ -1,0 +1,259 @@
+package dev.gq.actors.scheduler;
+
+import dev.gq.actors.runner.JobRunner;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.recovery.Recovery;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.javadsl.*;
+
+/**
+ * The GPU registry and the queue: the one writer of job state and reservations. Every decision is
+ * a pure call into core returning events; the events are persisted (one transaction per command,
+ * a reservation together with the decision that freed its GPUs), and only then are runners
+ * started, the read side fed and replies sent. Nothing is placed before start-up reconciliation
+ * has finished.
+ */
+public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Scheduler.Command, LedgerEvent, Ledger> {
+
+  public sealed interface Command {}
+  public record Submit(JobSpec spec, ActorRef<StatusReply<Ledger.SubmitOutcome>> replyTo) implements Command {}
+  public record Cancel(List<Long> ids, ActorRef<StatusReply<List<CancelResult>>> replyTo) implements Command {}
+  public record GetView(ActorRef<SchedulerView> replyTo) implements Command {}
+  public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
+  public record GpusObserved(GpuObservation observation, String probe, boolean fake) implements Command {}
+  public record Launched(long jobId, ProcessIdentity identity) implements Command {}
+  public record LaunchFailed(long jobId, String reason) implements Command {}
+  /** From a runner: every process of the job is gone; {@code exitCode} null when no exit record exists. */
+  public record Ended(long jobId, Integer exitCode, String reason) implements Command {}
+  public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
+
+  /** One cancel answer per id. */
+  public record CancelResult(long id, String kind, String message) {}
+
+  private final ActorContext<Command> ctx;
+  private final SchedulerDeps deps;
+  private final Clock clock;
+  private final Runtime rt = new Runtime();
+
+  private Scheduler(ActorContext<Command> ctx, SchedulerDeps deps) {
+    super(PersistenceId.ofUniqueId("scheduler"),
+        SupervisorStrategy.restartWithBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(5), 0.2));
+    this.ctx = ctx;
+    this.deps = deps;
+    this.clock = deps.clock();
+  }
+
+  public static Behavior<Command> create(SchedulerDeps deps) {
+    return Behaviors.setup(ctx -> new Scheduler(ctx, deps));
+  }
+
+  @Override
+  public Ledger emptyState() {
+    return Ledger.empty();
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return RetentionCriteria.snapshotEvery(deps.snapshotEvery(), 2);
+  }
+
+  @Override
+  public SignalHandler<Ledger> signalHandler() {
+    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::recovered).build();
+  }
+
+  private void recovered(Ledger ledger) {
+    deps.startReconciler(ctx, ledger, ctx.getSelf());
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, LedgerEvent, Ledger> commandHandler() {
+    return newCommandHandlerWithReplyBuilder().forAnyState()
+        .onCommand(Submit.class, this::onSubmit)
+        .onCommand(Cancel.class, this::onCancel)
+        .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
+        .onCommand(AwaitReady.class, this::onAwaitReady)
+        .onCommand(GpusObserved.class, this::onObserved)
+        .onCommand(Launched.class, this::onLaunched)
+        .onCommand(LaunchFailed.class, (l, c) -> live(l, c.jobId()) ? decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now()))) : Effect().noReply())
+        .onCommand(Ended.class, this::onEnded)
+        .onCommand(Reconciled.class, this::onReconciled)
+        .build();
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onSubmit(Ledger l, Submit c) {
+    String tag = UUID.randomUUID().toString();
+    var d = l.submit(c.spec(), now(), tag, id -> deps.logPath(id), rt.gpuCount(), rt.gpuError());
+    if (d.refused()) return Effect().reply(c.replyTo(), StatusReply.error(d.refusal()));
+    if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.result()));
+    List<LedgerEvent> all = withPlacements(l, d.events());
+    return Effect().persist(all).thenRun(s -> after(s, all)).thenReply(c.replyTo(), s -> StatusReply.success(d.result()));
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onCancel(Ledger l, Cancel c) {
+    List<LedgerEvent> events = l.cancel(c.ids(), now());
+    List<CancelResult> results = CancelResults.of(l, c.ids());
+    if (events.isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(results));
+    List<LedgerEvent> all = withPlacements(l, events);
+    return Effect().persist(all).thenRun(s -> after(s, all)).thenReply(c.replyTo(), s -> StatusReply.success(results));
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onAwaitReady(Ledger l, AwaitReady c) {
+    if (rt.ready) return Effect().reply(c.replyTo(), Done.getInstance());
+    rt.awaitingReady.add(c.replyTo());
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onObserved(Ledger l, GpusObserved c) {
+    rt.observe(c.observation(), c.probe(), c.fake());
+    return decide(l, List.of());
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onLaunched(Ledger l, Launched c) {
+    if (!live(l, c.jobId())) return Effect().noReply();
+    return decide(l, List.of(new JobLaunched(c.jobId(), c.identity(), now())));
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onEnded(Ledger l, Ended c) {
+    rt.runners.remove(c.jobId());
+    if (!live(l, c.jobId())) return Effect().noReply();
+    boolean cancelling = l.live().get(c.jobId()).state() == dev.gq.core.job.JobState.CANCELLING;
+    LedgerEvent e = c.exitCode() == null && c.reason() == null && !cancelling
+        ? new JobInterrupted(c.jobId(), "the job's processes ended but left no exit status", now())
+        : new JobExited(c.jobId(), c.exitCode(), c.reason(), now());
+    // GPUs freed by this job are placed after a fresh reading, so its dead processes are not seen as outside ones.
+    return Effect().persist(e).thenRun(s -> {
+      after(s, List.of(e));
+      deps.pollNow();
+    }).thenNoReply();
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onReconciled(Ledger l, Reconciled c) {
+    List<LedgerEvent> events = new ArrayList<>();
+    c.verdicts().values().forEach(v -> events.addAll(v.events()));
+    rt.ready = true;
+    List<LedgerEvent> all = withPlacements(l, events);
+    if (all.isEmpty()) {
+      ready(l, c);
+      return Effect().noReply();
+    }
+    return Effect().persist(all).thenRun(s -> {
+      after(s, all);
+      ready(s, c);
+    }).thenNoReply();
+  }
+
+  /** Start-up is over: watch the jobs that still run, and let requests in. */
+  private void ready(Ledger state, Reconciled c) {
+    for (var e : c.verdicts().entrySet()) {
+      Job j = state.live().get(e.getKey());
+      if (e.getValue().watch() && j != null) rt.runners.put(j.id(), deps.startRunner(ctx, j, true));
+    }
+    rt.awaitingReady.forEach(r -> r.tell(Done.getInstance()));
+    rt.awaitingReady.clear();
+  }
+
+  /** Persists {@code events} plus whatever can be placed afterwards, or does nothing. */
+  private ReplyEffect<LedgerEvent, Ledger> decide(Ledger l, List<LedgerEvent> events) {
+    List<LedgerEvent> all = withPlacements(l, events);
+    if (all.isEmpty()) return Effect().noReply();
+    return Effect().persist(all).thenRun(s -> after(s, all)).thenNoReply();
+  }
+
+  private List<LedgerEvent> withPlacements(Ledger l, List<LedgerEvent> events) {
+    Ledger folded = l;
+    for (LedgerEvent e : events) folded = folded.apply(e);
+    List<LedgerEvent> all = new ArrayList<>(events);
+    if (rt.ready) all.addAll(Placing.reservations(folded, rt, now()));
+    return all;
+  }
+
+  /** Effects after events are stored: feed the read side, start runners, signal cancellations. */
+  private void after(Ledger state, List<LedgerEvent> events) {
+    long last = lastSequenceNumber(ctx);
+    deps.project(last - events.size() + 1, events);
+    for (LedgerEvent e : events) {
+      switch (e) {
+        case JobReserved r -> rt.runners.put(r.jobId(), deps.startRunner(ctx, state.live().get(r.jobId()), false));
+        case JobCancelRequested r -> {
+          ActorRef<JobRunner.Command> runner = rt.runners.get(r.jobId());
+          if (runner != null) runner.tell(new JobRunner.Cancel());
+        }
+        default -> {}
+      }
+    }
+    deps.logEvents(events);
+  }
+
+  private SchedulerView view(Ledger l) {
+    var gpus = rt.classified(l);
+    var plan = Placing.plan(l, rt);
+    return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(),
+        lastSequenceNumber(ctx), rt.probe, rt.fake, rt.gpuError(), rt.gpuCount(), rt.ready);
+  }
+
+  private static boolean live(Ledger l, long id) {
+    return l.live().containsKey(id);
+  }
+
+  private java.time.Instant now() {
+    return clock.instant();
+  }
+
+  @Override
+  public EventHandler<Ledger, LedgerEvent> eventHandler() {
+    return newEventHandlerBuilder().forAnyState().onAnyEvent(Ledger::apply);
+  }
+
+  /** Non-persistent state: runners, the latest GPU observation, readiness. */
+  static final class Runtime {
+    final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
+    final List<ActorRef<Done>> awaitingReady = new ArrayList<>();
+    boolean ready;
+    GpuObservation latest;
+    List<dev.gq.core.gpu.DeviceReading> lastKnown = List.of();
+    String probe = "no GPU reading yet";
+    boolean fake;
+
+    void observe(GpuObservation o, String probeText, boolean isFake) {
+      latest = o;
+      probe = probeText;
+      fake = isFake;
+      if (o.reading().ok()) lastKnown = o.reading().devices();
+    }
+
+    List<dev.gq.core.gpu.GpuStatus> classified(Ledger l) {
+      if (latest == null) return null;
+      return dev.gq.core.alloc.GpuClassifier.classify(latest, lastKnown, l.reservations(), l.live().values());
+    }
+
+    int gpuCount() {
+      if (latest == null) return -1;
+      return latest.reading().ok() ? latest.reading().devices().size() : (lastKnown.isEmpty() ? -1 : lastKnown.size());
+    }
+
+    String gpuError() {
+      return latest == null ? null : latest.reading().error();
+    }
+  }
+}

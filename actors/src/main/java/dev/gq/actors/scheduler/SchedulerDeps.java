@@ -1,0 +1,38 @@
+package dev.gq.actors.scheduler;
+
+import dev.gq.actors.runner.JobRunner;
+import dev.gq.core.job.Job;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import java.time.Clock;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+
+/**
+ * What the Scheduler needs from the rest of the daemon, as one small interface so tests can give
+ * it fakes: the clock, where logs go, starting runners and the reconciler, feeding the read side,
+ * asking the watcher for a fresh reading.
+ */
+public interface SchedulerDeps {
+  Clock clock();
+
+  int snapshotEvery();
+
+  String logPath(long jobId);
+
+  /** Spawns the runner of {@code job}: launching it, or (reattach) watching processes that already run. */
+  ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach);
+
+  /** Starts start-up reconciliation of {@code ledger}'s live jobs; its result comes back as Reconciled. */
+  void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler);
+
+  /** Hands persisted events, numbered from {@code firstSeq}, to the read side. */
+  void project(long firstSeq, List<LedgerEvent> events);
+
+  /** Asks the GPU watcher for a reading now. */
+  void pollNow();
+
+  /** Logs state changes once, after they are stored. */
+  void logEvents(List<LedgerEvent> events);
+}

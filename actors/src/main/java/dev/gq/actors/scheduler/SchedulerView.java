@@ -1,0 +1,22 @@
+package dev.gq.actors.scheduler;
+
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.ledger.Ledger;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the Scheduler shows readers at one moment: its ledger (immutable), the GPUs classified
+ * from the latest reading, why each waiting job waits, the journal sequence number this view
+ * reflects, and the probe's description.
+ */
+public record SchedulerView(
+    Ledger ledger,
+    List<GpuStatus> gpus,
+    Map<Long, String> waitReasons,
+    long seqNr,
+    String probe,
+    boolean fake,
+    String gpuError,
+    int gpuCount,
+    boolean ready) {}

@@ -1,0 +1,143 @@
+package dev.gq.actors.socket;
+
+import dev.gq.actors.projector.Projector;
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.scheduler.SchedulerView;
+import dev.gq.cli.ApiException;
+import dev.gq.cli.GqApi;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.persistence.ReadSide;
+import dev.gq.protocol.Protocol;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.pattern.StatusReply;
+
+/**
+ * The daemon's side of {@link GqApi}: commands go to the Scheduler by ask; history is read from the
+ * read side after the Projector has caught up with the Scheduler's view, so a reader always sees
+ * at least what the Scheduler had decided when the request arrived.
+ */
+public final class DaemonApi implements GqApi {
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final ActorSystem<?> system;
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final ActorRef<Projector.Command> projector;
+  private final ReadSide readSide;
+  private final String dataDir;
+  private final Runnable shutdown;
+  private final String warning;
+
+  public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
+      ReadSide readSide, String dataDir, Runnable shutdown, String warning) {
+    this.system = system;
+    this.scheduler = scheduler;
+    this.projector = projector;
+    this.readSide = readSide;
+    this.dataDir = dataDir;
+    this.shutdown = shutdown;
+    this.warning = warning;
+  }
+
+  @Override
+  public SubmitResult submit(JobSpec spec) throws ApiException {
+    var o = await(AskPattern.<Scheduler.Command, dev.gq.core.ledger.Ledger.SubmitOutcome>askWithStatus(
+        scheduler, r -> new Scheduler.Submit(spec, r), TIMEOUT, system.scheduler()));
+    return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message());
+  }
+
+  @Override
+  public List<Job> jobs(JobQuery q) throws ApiException {
+    synced();
+    try {
+      return readSide.jobs(new dev.gq.persistence.JobQuery(q.ranges(), q.states(), q.group(), q.limit()));
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public Optional<Job> job(long id) throws ApiException {
+    SchedulerView v = synced();
+    Job live = v.ledger().live().get(id);
+    if (live != null) return Optional.of(live);
+    try {
+      return readSide.job(id);
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public Map<Long, String> waitReasons() throws ApiException {
+    return view().waitReasons();
+  }
+
+  @Override
+  public GpuReport gpus() throws ApiException {
+    SchedulerView v = view();
+    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError());
+  }
+
+  @Override
+  public List<CancelOutcome> cancel(List<Long> ids) throws ApiException {
+    List<Scheduler.CancelResult> rs = await(AskPattern.<Scheduler.Command, List<Scheduler.CancelResult>>askWithStatus(
+        scheduler, r -> new Scheduler.Cancel(ids, r), TIMEOUT, system.scheduler()));
+    return rs.stream().map(r -> new CancelOutcome(r.id(), CancelOutcome.Kind.valueOf(r.kind()), r.message())).toList();
+  }
+
+  @Override
+  public DaemonInfo daemonInfo() throws ApiException {
+    SchedulerView v = view();
+    int running = 0, waiting = 0;
+    for (Job j : v.ledger().live().values()) {
+      if (j.state() == JobState.WAITING) waiting++;
+      else running++;
+    }
+    return new DaemonInfo(ProcessHandle.current().pid(), dev.gq.cli.Gq.VERSION, Protocol.VERSION, dataDir, v.probe(),
+        v.fake(), v.gpuError(), Math.max(v.gpuCount(), 0), running, waiting, warning);
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown.run();
+  }
+
+  private SchedulerView view() throws ApiException {
+    return await(AskPattern.<Scheduler.Command, SchedulerView>ask(scheduler, Scheduler.GetView::new, TIMEOUT, system.scheduler()));
+  }
+
+  private SchedulerView synced() throws ApiException {
+    SchedulerView v = view();
+    await(AskPattern.<Projector.Command, org.apache.pekko.Done>ask(projector, r -> new Projector.Sync(v.seqNr(), r), TIMEOUT,
+        system.scheduler()));
+    return v;
+  }
+
+  private static <T> T await(CompletionStage<T> stage) throws ApiException {
+    try {
+      return stage.toCompletableFuture().get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof StatusReply.ErrorMessage m) throw new ApiException(m.getMessage());
+      throw new ApiException("the daemon could not answer: " + c.getMessage() + "; see the daemon log");
+    } catch (TimeoutException e) {
+      throw new ApiException("the daemon did not answer within " + TIMEOUT.toSeconds() + " s; see the daemon log");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException("interrupted");
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.gq.actors.socket;
+
+import dev.gq.cli.Io;
+import dev.gq.protocol.Frame;
+import dev.gq.protocol.LineReader;
+import dev.gq.protocol.LineWriter;
+import dev.gq.protocol.Request;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The client's terminal as the command tree sees it: text written to out/err becomes frames on
+ * flush, a prompt is a frame answered by the client, and {@link #closed()} turns true once a write
+ * fails because the client went away.
+ */
+final class FrameIo implements Io {
+  private final Request.Run req;
+  private final LineWriter writer;
+  private final LineReader reader;
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private volatile boolean closed;
+
+  FrameIo(Request.Run req, LineWriter writer, LineReader reader) {
+    this.req = req;
+    this.writer = writer;
+    this.reader = reader;
+    this.out = new PrintWriter(new FrameWriter(false), false);
+    this.err = new PrintWriter(new FrameWriter(true), false);
+  }
+
+  synchronized void send(Frame f) {
+    if (closed) return;
+    try {
+      writer.send(f);
+    } catch (IOException e) {
+      closed = true;
+    }
+  }
+
+  @Override public PrintWriter out() { return out; }
+  @Override public PrintWriter err() { return err; }
+  @Override public boolean stdinTty() { return req.stdinTty(); }
+  @Override public boolean stdoutTty() { return req.stdoutTty(); }
+  @Override public int width() { return req.width(); }
+  @Override public Path cwd() { return Path.of(req.cwd()); }
+  @Override public Map<String, String> env() { return req.env(); }
+  @Override public boolean closed() { return closed; }
+
+  @Override
+  public Optional<String> prompt(String question) {
+    if (!req.stdinTty() || closed) return Optional.empty();
+    out.flush();
+    err.flush();
+    send(new Frame.Prompt(question));
+    try {
+      String line = reader.readLine();
+      if (line == null) {
+        closed = true;
+        return Optional.empty();
+      }
+      Frame f = Frame.decode(line);
+      return f instanceof Frame.Answer a ? Optional.ofNullable(a.line()) : Optional.empty();
+    } catch (IOException e) {
+      closed = true;
+      return Optional.empty();
+    }
+  }
+
+  /** Collects text and sends it as one out or err frame per flush (or per 64 KiB). */
+  private final class FrameWriter extends Writer {
+    private final boolean stderr;
+    private final StringBuilder buf = new StringBuilder();
+
+    FrameWriter(boolean stderr) {
+      this.stderr = stderr;
+    }
+
+    @Override
+    public void write(char[] cbuf, int off, int len) {
+      buf.append(cbuf, off, len);
+      if (buf.length() >= 65536) flush();
+    }
+
+    @Override
+    public void flush() {
+      if (buf.isEmpty()) return;
+      String s = buf.toString();
+      buf.setLength(0);
+      send(stderr ? new Frame.Err(s) : new Frame.Out(s));
+    }
+
+    @Override
+    public void close() {
+      flush();
+    }
+  }
+}

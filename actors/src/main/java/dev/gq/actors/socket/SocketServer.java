@@ -1,0 +1,130 @@
+package dev.gq.actors.socket;
+
+import dev.gq.cli.Gq;
+import dev.gq.cli.GqApi;
+import dev.gq.protocol.Frame;
+import dev.gq.protocol.LineReader;
+import dev.gq.protocol.LineTooLongException;
+import dev.gq.protocol.LineWriter;
+import dev.gq.protocol.Protocol;
+import dev.gq.protocol.ProtocolException;
+import dev.gq.protocol.Request;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.concurrent.atomic.AtomicBoolean;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the Unix-domain socket: one connection per client invocation, each on a virtual thread.
+ * Checks the peer's user on every connection, reads one request line (size-limited), runs the
+ * command tree against the daemon's API and streams frames back. A malformed, oversized, foreign
+ * or vanishing client gets one line (when it can still read) and never harms the daemon.
+ */
+public final class SocketServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SocketServer.class);
+
+  private final Path path;
+  private final GqApi api;
+  private final ServerSocketChannel server;
+  private final UserPrincipal me;
+  private final AtomicBoolean open = new AtomicBoolean(true);
+
+  private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me) {
+    this.path = path;
+    this.api = api;
+    this.server = server;
+    this.me = me;
+  }
+
+  /** Binds the socket (mode 0600) and starts accepting. */
+  public static SocketServer start(Path path, GqApi api) throws IOException {
+    Files.deleteIfExists(path);
+    ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+    ch.bind(UnixDomainSocketAddress.of(path));
+    Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
+    UserPrincipal me = FileSystems.getDefault().getUserPrincipalLookupService()
+        .lookupPrincipalByName(System.getProperty("user.name"));
+    SocketServer s = new SocketServer(path, api, ch, me);
+    Thread.ofPlatform().name("gq-accept").daemon(true).start(s::acceptLoop);
+    return s;
+  }
+
+  private void acceptLoop() {
+    while (open.get()) {
+      try {
+        SocketChannel c = server.accept();
+        Thread.ofVirtual().name("gq-client").start(() -> serve(c));
+      } catch (IOException e) {
+        if (open.get()) LOG.warn("accept failed: {}", e.getMessage());
+      }
+    }
+  }
+
+  private void serve(SocketChannel c) {
+    try (c) {
+      LineWriter w = new LineWriter(c);
+      UnixDomainPrincipal peer = c.getOption(ExtendedSocketOptions.SO_PEERCRED);
+      if (!me.equals(peer.user())) {
+        LOG.warn("refused a connection from user {}", peer.user().getName());
+        refuse(w, "this gq daemon serves only its own user; start your own (set GQ_RUNTIME_DIR)");
+        return;
+      }
+      LineReader r = new LineReader(c, Protocol.MAX_LINE_BYTES);
+      String line = r.readLine();
+      if (line == null) return;
+      Request req = Request.decode(line);
+      if (req instanceof Request.Ping) w.send(new Frame.Pong(ProcessHandle.current().pid(), Gq.VERSION, Protocol.VERSION));
+      else run((Request.Run) req, w, r);
+    } catch (LineTooLongException e) {
+      quietly(c, "the request is larger than " + (Protocol.MAX_LINE_BYTES >> 20) + " MiB; trim the environment or the command");
+    } catch (ProtocolException e) {
+      quietly(c, e.getMessage());
+    } catch (IOException e) {
+      LOG.debug("client went away: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.error("internal error serving a client", e);
+      quietly(c, "internal daemon error; see the daemon log");
+    }
+  }
+
+  private void run(Request.Run req, LineWriter w, LineReader r) {
+    FrameIo io = new FrameIo(req, w, r);
+    int code = Gq.run(req.argv(), io, api);
+    io.send(new Frame.Exit(code));
+  }
+
+  private static void refuse(LineWriter w, String msg) throws IOException {
+    w.send(new Frame.Err("gq: " + msg + "\n"));
+    w.send(new Frame.Exit(1));
+  }
+
+  private static void quietly(SocketChannel c, String msg) {
+    try {
+      refuse(new LineWriter(c), msg);
+    } catch (IOException ignored) {
+      // the client is gone; nothing to tell it
+    }
+  }
+
+  @Override
+  public void close() {
+    open.set(false);
+    try {
+      server.close();
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      LOG.warn("cannot remove the socket {}: {}", path, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package dev.gq.actors.watcher;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.alloc.ProcessFacts;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuProbe;
+import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessTable;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+
+/**
+ * Reads the GPUs on a fixed interval, and at once when asked (a job ended), on the blocking
+ * executor: the probe's reading plus the /proc facts (session, group, GQ_JOB_TAG) of every PID it
+ * lists. Reports each observation to the Scheduler; it never decides anything. At most one reading
+ * is in flight; a request during one is served right after it.
+ */
+public final class GpuWatcher {
+  public sealed interface Command {}
+  public record PollNow() implements Command {}
+  private record Tick() implements Command {}
+  private record Done(GpuObservation observation) implements Command {}
+
+  private GpuWatcher() {}
+
+  public static Behavior<Command> create(GpuProbe probe, ProcessTable procs, ActorRef<Scheduler.Command> scheduler,
+      Duration interval, Executor blocking) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+      timers.startTimerWithFixedDelay(new Tick(), interval);
+      boolean[] inFlight = {false};
+      boolean[] again = {false};
+      Runnable start = () -> {
+        inFlight[0] = true;
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> observe(probe, procs), blocking),
+            (obs, err) -> new Done(obs != null ? obs : new GpuObservation(
+                GpuReading.failed(java.time.Instant.now(), "GPU reading crashed: " + err), Map.of())));
+      };
+      start.run();
+      return Behaviors.receive(Command.class)
+          .onMessage(Tick.class, m -> poll(inFlight, again, start))
+          .onMessage(PollNow.class, m -> poll(inFlight, again, start))
+          .onMessage(Done.class, m -> {
+            scheduler.tell(new Scheduler.GpusObserved(m.observation(), probe.describe(), probe.fake()));
+            inFlight[0] = false;
+            if (again[0]) {
+              again[0] = false;
+              start.run();
+            }
+            return Behaviors.same();
+          })
+          .build();
+    }));
+  }
+
+  private static Behavior<Command> poll(boolean[] inFlight, boolean[] again, Runnable start) {
+    if (inFlight[0]) again[0] = true;
+    else start.run();
+    return Behaviors.same();
+  }
+
+  /** One reading and the facts of every PID it lists. Blocks. */
+  public static GpuObservation observe(GpuProbe probe, ProcessTable procs) {
+    GpuReading r = probe.read();
+    Map<Long, ProcessFacts> facts = new HashMap<>();
+    for (DeviceReading d : r.devices())
+      for (DeviceReading.GpuProcess p : d.processes()) {
+        if (facts.containsKey(p.pid())) continue;
+        Optional<ProcInfo> info = procs.info(p.pid());
+        if (info.isEmpty() || info.get().zombie()) continue;
+        String tag = procs.environ(p.pid(), "GQ_JOB_TAG").orElse(null);
+        facts.put(p.pid(), new ProcessFacts(p.pid(), info.get().sid(), info.get().pgid(), tag));
+      }
+    return new GpuObservation(r, facts);
+  }
+}

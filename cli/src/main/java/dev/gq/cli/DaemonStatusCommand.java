@@ -1,0 +1,41 @@
+package dev.gq.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code gq daemon status}: the running daemon's pid, version and protocol, its data directory,
+ * what its GPU probe sees (saying plainly when the GPUs are fake or NVML is unavailable) and how
+ * many jobs run and wait. A warning from the daemon goes to stderr.
+ */
+@Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe and job counts.")
+final class DaemonStatusCommand implements Callable<Integer> {
+  private final Invocation inv;
+
+  DaemonStatusCommand(Invocation inv) {
+    this.inv = inv;
+  }
+
+  @Override
+  public Integer call() throws ApiException {
+    GqApi.DaemonInfo info = inv.api().daemonInfo();
+    PrintWriter out = inv.io().out();
+    out.println("gq daemon is running (pid " + info.pid() + ", version " + info.version() + ", protocol " + info.protocol() + ")");
+    out.println("Data dir:  " + info.dataDir());
+    out.println("GPUs:      " + gpus(info));
+    out.println("Jobs:      " + info.running() + " running, " + info.waiting() + " waiting");
+    if (info.warning() != null && !info.warning().isBlank()) inv.io().err().println("warning: " + info.warning());
+    return ExitCode.OK;
+  }
+
+  static String gpus(GqApi.DaemonInfo info) {
+    String count = info.gpuCount() + (info.gpuCount() == 1 ? " GPU" : " GPUs");
+    if (info.fake()) {
+      String fake = count + ", fake (" + info.probe() + "); no real device is used";
+      return info.gpuError() == null ? fake : fake + "; the fake probe fails: " + info.gpuError();
+    }
+    if (info.gpuError() != null) return "NVML unavailable: " + info.gpuError() + " (" + count + " known, all UNKNOWN)";
+    return count + " (" + info.probe() + ")";
+  }
+}

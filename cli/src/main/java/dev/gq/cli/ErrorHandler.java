@@ -1,0 +1,77 @@
+package dev.gq.cli;
+
+import java.io.PrintWriter;
+import java.lang.System.Logger.Level;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * The one place where failures become output and exit codes. Usage errors print one line and a
+ * pointer to the command's help (exit 2); refusals, by the daemon ({@link ApiException}) or by the
+ * command itself ({@link RefusedException}), print {@code gq: MESSAGE} (exit 1); anything else is
+ * an internal error, logged for the daemon log, with a stack trace only under {@code --verbose}.
+ */
+final class ErrorHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
+  private static final System.Logger LOG = System.getLogger("dev.gq.cli");
+  private final Io io;
+
+  ErrorHandler(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public int handleParseException(ParameterException ex, String[] args) {
+    return usage(ex.getCommandLine(), describe(ex));
+  }
+
+  @Override
+  public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parsed) {
+    if (ex instanceof UsageException) return usage(cl, ex.getMessage());
+    if (ex instanceof ParameterException pe) return usage(pe.getCommandLine(), describe(pe));
+    if (ex instanceof RefusedException || ex instanceof ApiException) {
+      io.err().println("gq: " + ex.getMessage());
+      return ExitCode.FAILED;
+    }
+    return internal(ex, verbose(parsed));
+  }
+
+  /** Reports a failure nobody planned for: one line for the user, the details for the log. */
+  int internal(Throwable ex, boolean verbose) {
+    LOG.log(Level.ERROR, "command failed unexpectedly", ex);
+    PrintWriter err = io.err();
+    err.println("gq: internal error: " + ex + "; see the daemon log");
+    if (verbose) ex.printStackTrace(err);
+    return ExitCode.FAILED;
+  }
+
+  private int usage(CommandLine cl, String message) {
+    PrintWriter err = io.err();
+    err.println("gq: " + message);
+    String name = cl == null ? "gq" : cl.getCommandSpec().qualifiedName();
+    err.println("Try '" + name + " --help'.");
+    return ExitCode.USAGE;
+  }
+
+  private static String describe(ParameterException ex) {
+    if (ex instanceof UnmatchedArgumentException un && !un.getUnmatched().isEmpty()) {
+      String first = un.getUnmatched().get(0);
+      boolean commandExpected = !ex.getCommandLine().getSubcommands().isEmpty();
+      if (first.startsWith("-")) return "unknown option '" + first + "'";
+      return (commandExpected ? "unknown command '" : "unexpected argument '") + first + "'";
+    }
+    String msg = ex.getMessage();
+    if (msg == null || msg.isEmpty()) return "invalid command line";
+    return Character.toLowerCase(msg.charAt(0)) + msg.substring(1);
+  }
+
+  private static boolean verbose(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--verbose")) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.gq.cli;
+
+import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuStatus;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gq gpu}: every GPU as the scheduler classifies it now (FREE, RESERVED, RUNNING,
+ * EXTERNAL, UNKNOWN), with its owner, compute processes and memory, and a plain line when the
+ * GPUs are fake or the probe failed. Only FREE GPUs get new jobs.
+ */
+@Command(name = "gpu", description = "Show the GPUs, who uses them and which are free.")
+final class GpuCommand implements Callable<Integer> {
+  private static final int MAX_PIDS = 4;
+  private static final int UUID_WIDTH = 20;
+  private final Invocation inv;
+
+  @Option(names = "--json", description = "Print the GPUs as a JSON array (memory in bytes).")
+  boolean json;
+
+  GpuCommand(Invocation inv) {
+    this.inv = inv;
+  }
+
+  @Override
+  public Integer call() throws ApiException {
+    GqApi.GpuReport report = inv.api().gpus();
+    PrintWriter out = inv.io().out();
+    if (json) out.println(JsonView.pretty(JsonView.gpus(report.gpus())));
+    else if (report.gpus().isEmpty() && report.error() == null) out.println("No GPUs found; jobs with -g 0 still run.");
+    else if (!report.gpus().isEmpty()) table(report.gpus()).print(out, TextTable.width(inv.io()));
+    notes(report, json ? inv.io().err() : out);
+    if (report.error() == null) return ExitCode.OK;
+    inv.io().err().println("gq: the GPU probe failed: " + report.error() + "; GPUs it cannot read are UNKNOWN and get no new jobs");
+    return report.gpus().isEmpty() ? ExitCode.FAILED : ExitCode.OK;
+  }
+
+  private static void notes(GqApi.GpuReport report, PrintWriter where) {
+    if (report.fake()) where.println("These GPUs are fake (" + report.probe() + "); no real device is used.");
+  }
+
+  private static TextTable table(List<GpuStatus> gpus) {
+    TextTable t = new TextTable(List.of("GPU", "UUID", "STATE", "OWNER", "PIDS", "MEMORY", "DETAIL"));
+    for (GpuStatus g : gpus) {
+      t.add(List.of(String.valueOf(g.index()), shortUuid(g.uuid()), g.state().name(), owner(g), pids(g.processes()),
+          memory(g), g.detail() == null || g.detail().isBlank() ? "-" : g.detail()));
+    }
+    return t;
+  }
+
+  static String shortUuid(String uuid) {
+    if (uuid == null) return "-";
+    return uuid.length() > UUID_WIDTH ? uuid.substring(0, UUID_WIDTH - 3) + TextTable.ELLIPSIS : uuid;
+  }
+
+  private static String owner(GpuStatus g) {
+    if (g.ownerJobId() != null) return "job " + g.ownerJobId();
+    return g.processes().isEmpty() ? "-" : "external";
+  }
+
+  static String pids(List<GpuProcess> processes) {
+    if (processes.isEmpty()) return "-";
+    String shown = processes.stream().limit(MAX_PIDS).map(p -> String.valueOf(p.pid())).collect(Collectors.joining(","));
+    int more = processes.size() - MAX_PIDS;
+    return more > 0 ? shown + ",+" + more : shown;
+  }
+
+  static String memory(GpuStatus g) {
+    if (g.totalBytes() <= 0) return "-";
+    return (g.usedBytes() >> 20) + "/" + (g.totalBytes() >> 20) + " MiB";
+  }
+}

@@ -1,0 +1,82 @@
+package dev.gq.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Help;
+
+/**
+ * The entry point of the command tree. The daemon calls {@link #run} once per client request with
+ * that client's argv, terminal and an API over its actors. Every call builds its own picocli
+ * {@link CommandLine}, so concurrent requests share nothing; the tree holds no static state.
+ */
+public final class Gq {
+  public static final String VERSION = "0.1.0";
+
+  private Gq() {}
+
+  /** Parses and runs one command line; returns the exit code (see {@link ExitCode}). */
+  public static int run(List<String> argv, Io io, GqApi api) {
+    Invocation inv = new Invocation(io, api);
+    GqCommand top = new GqCommand();
+    ErrorHandler handler = new ErrorHandler(io);
+    try {
+      CommandLine cl = build(top, inv, handler);
+      return cl.execute(shortcut(argv).toArray(String[]::new));
+    } catch (RuntimeException | LinkageError e) {
+      return handler.internal(e, argv.contains("--verbose"));
+    } finally {
+      io.out().flush();
+      io.err().flush();
+    }
+  }
+
+  /**
+   * Rewrites the submit shortcut: {@code gq -g N CMD...} (also {@code -gN}, {@code --gpus N},
+   * {@code --gpus=N}) means {@code gq run -g N CMD...}.
+   */
+  static List<String> shortcut(List<String> argv) {
+    if (argv.isEmpty()) return argv;
+    String first = argv.get(0);
+    boolean gpus = first.startsWith("-g") || first.equals("--gpus") || first.startsWith("--gpus=");
+    if (!gpus) return argv;
+    List<String> rewritten = new ArrayList<>(argv.size() + 1);
+    rewritten.add("run");
+    rewritten.addAll(argv);
+    return rewritten;
+  }
+
+  private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler) {
+    CommandLine cl = new CommandLine(top);
+    cl.addSubcommand(new RunCommand(inv));
+    cl.addSubcommand(new SubmitCommand(inv));
+    cl.addSubcommand(new PsCommand(inv));
+    cl.addSubcommand(new ShowCommand(inv));
+    cl.addSubcommand(new LogsCommand(inv));
+    cl.addSubcommand(new GpuCommand(inv));
+    cl.addSubcommand(new CancelCommand(inv));
+    cl.addSubcommand(daemon(inv));
+    cl.addSubcommand(new CommandLine.HelpCommand());
+    // Settings on the root reach every subcommand added above.
+    cl.setExpandAtFiles(false);
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setColorScheme(Help.defaultColorScheme(Help.Ansi.OFF));
+    cl.setUsageHelpWidth(Math.max(55, Math.min(120, inv.io().width() > 0 ? inv.io().width() : 80)));
+    cl.setOut(inv.io().out());
+    cl.setErr(inv.io().err());
+    cl.setParameterExceptionHandler(handler);
+    cl.setExecutionExceptionHandler(handler);
+    // Everything from the first positional on is the job's command, options included.
+    cl.getSubcommands().get("run").setStopAtPositional(true);
+    return cl;
+  }
+
+  private static CommandLine daemon(Invocation inv) {
+    CommandLine daemon = new CommandLine(new DaemonCommand());
+    daemon.addSubcommand(new DaemonStatusCommand(inv));
+    daemon.addSubcommand(new DaemonStopCommand(inv));
+    daemon.addSubcommand(new DaemonStartCommand(inv));
+    daemon.addSubcommand(new DaemonRunCommand(inv));
+    return daemon;
+  }
+}

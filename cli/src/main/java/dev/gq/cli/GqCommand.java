@@ -1,0 +1,29 @@
+package dev.gq.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The root {@code gq} command: owns {@code --help}, {@code --version} and {@code --verbose}
+ * (inherited by every subcommand) and refuses to run without a subcommand. The subcommands are
+ * attached by {@link Gq}.
+ */
+@Command(
+    name = "gq",
+    mixinStandardHelpOptions = true,
+    scope = ScopeType.INHERIT,
+    version = "gq " + Gq.VERSION,
+    description = "Queue commands for whole GPUs of this workstation.",
+    footer = {"", "Shortcut: 'gq -g N CMD...' is 'gq run -g N CMD...'."})
+final class GqCommand implements Callable<Integer> {
+
+  @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Show stack traces of internal errors.")
+  boolean verbose;
+
+  @Override
+  public Integer call() {
+    throw new UsageException("a command is required; 'gq --help' lists them");
+  }
+}

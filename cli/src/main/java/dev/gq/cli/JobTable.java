@@ -1,0 +1,74 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The job table of {@code gq ps}: JOB, STATE, GPUS, PID, GROUP (only when a listed job has one),
+ * NAME, WAIT (only when a listed job waits: why, from the scheduler) and COMMAND, cut to fit the
+ * terminal. GPUS lists the indices a job holds or held, else the count it asks for in parentheses
+ * ("-" for a job without GPUs).
+ */
+final class JobTable {
+  private static final int LABEL_WIDTH = 24;
+  private static final int WAIT_WIDTH = 40;
+
+  private JobTable() {}
+
+  static void print(List<Job> jobs, Map<Long, String> waitReasons, PrintWriter out, int width) {
+    boolean groups = jobs.stream().anyMatch(j -> j.spec().group() != null);
+    boolean waits = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
+    TextTable table = new TextTable(headers(groups, waits));
+    for (Job job : jobs) table.add(row(job, groups, waits, waitReasons));
+    table.print(out, width);
+  }
+
+  private static List<String> headers(boolean groups, boolean waits) {
+    List<String> h = new ArrayList<>(List.of("JOB", "STATE", "GPUS", "PID"));
+    if (groups) h.add("GROUP");
+    h.add("NAME");
+    if (waits) h.add("WAIT");
+    h.add("COMMAND");
+    return h;
+  }
+
+  private static List<String> row(Job job, boolean groups, boolean waits, Map<Long, String> reasons) {
+    List<String> r = new ArrayList<>();
+    r.add(String.valueOf(job.id()));
+    r.add(job.state().name());
+    r.add(gpus(job));
+    r.add(job.identity() == null ? "-" : String.valueOf(job.identity().pid()));
+    if (groups) r.add(job.spec().group() == null ? "-" : TextTable.cut(job.spec().group(), LABEL_WIDTH));
+    r.add(TextTable.cut(job.displayName(), LABEL_WIDTH));
+    if (waits) r.add(wait(job, reasons));
+    r.add(ShellQuote.join(job.spec().argv()));
+    return r;
+  }
+
+  static String gpus(Job job) {
+    if (!job.gpus().isEmpty()) {
+      return job.gpus().stream()
+          .sorted(Comparator.comparingInt(GpuSlot::index))
+          .map(s -> String.valueOf(s.index()))
+          .collect(Collectors.joining(","));
+    }
+    return job.spec().gpus() == 0 ? "-" : "(" + job.spec().gpus() + ")";
+  }
+
+  private static String wait(Job job, Map<Long, String> reasons) {
+    if (job.state() != JobState.WAITING) return "-";
+    String reason = reasons.get(job.id());
+    return reason == null || reason.isBlank() ? "-" : TextTable.cut(oneLine(reason), WAIT_WIDTH);
+  }
+
+  private static String oneLine(String text) {
+    return text.replaceAll("\\p{Cntrl}+", " ");
+  }
+}

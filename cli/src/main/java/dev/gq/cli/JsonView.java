@@ -1,0 +1,122 @@
+package dev.gq.cli;
+
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The {@code --json} contract in one place: the field names of jobs and GPUs that scripts rely on
+ * (they may only ever gain fields), times as ISO-8601 UTC or null, memory in bytes, pretty-printed
+ * with an indent of two. A job's environment is never written.
+ */
+final class JsonView {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private JsonView() {}
+
+  static ObjectNode job(Job job) {
+    ObjectNode n = NODES.objectNode();
+    n.put("id", job.id());
+    n.put("name", job.displayName());
+    n.put("state", job.state().name());
+    ArrayNode argv = n.putArray("argv");
+    job.spec().argv().forEach(argv::add);
+    n.put("cwd", job.spec().cwd());
+    n.put("requested_gpus", job.spec().gpus());
+    n.put("submit_time", time(job.submitTime()));
+    n.put("start_time", time(job.startTime()));
+    n.put("end_time", time(job.endTime()));
+    n.put("pid", job.identity() == null ? null : job.identity().pid());
+    n.put("pgid", job.identity() == null ? null : job.identity().pgid());
+    n.put("exit_code", job.exitCode());
+    n.put("log_path", job.logPath());
+    n.put("failure_reason", job.failureReason());
+    List<GpuSlot> slots = job.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
+    ArrayNode uuids = n.putArray("gpu_uuids");
+    slots.forEach(s -> uuids.add(s.uuid()));
+    ArrayNode indices = n.putArray("gpu_indices");
+    slots.forEach(s -> indices.add(s.index()));
+    n.put("group", job.spec().group());
+    n.put("key", job.spec().key());
+    n.put("retry_of", job.retryOf());
+    return n;
+  }
+
+  static ObjectNode gpu(GpuStatus gpu) {
+    ObjectNode n = NODES.objectNode();
+    n.put("index", gpu.index());
+    n.put("uuid", gpu.uuid());
+    n.put("name", gpu.name());
+    n.put("state", gpu.state().name());
+    n.put("owner_job_id", gpu.ownerJobId());
+    ArrayNode procs = n.putArray("processes");
+    for (GpuProcess p : gpu.processes()) {
+      ObjectNode pn = procs.addObject();
+      pn.put("pid", p.pid());
+      pn.put("used_memory", p.usedBytes() < 0 ? null : p.usedBytes());
+    }
+    n.put("total_memory", gpu.totalBytes());
+    n.put("used_memory", gpu.usedBytes());
+    n.put("detail", gpu.detail());
+    return n;
+  }
+
+  static ArrayNode jobs(List<Job> jobs) {
+    ArrayNode a = NODES.arrayNode();
+    jobs.forEach(j -> a.add(job(j)));
+    return a;
+  }
+
+  static ArrayNode gpus(List<GpuStatus> gpus) {
+    ArrayNode a = NODES.arrayNode();
+    gpus.forEach(g -> a.add(gpu(g)));
+    return a;
+  }
+
+  static ObjectNode object() {
+    return NODES.objectNode();
+  }
+
+  /** The node as pretty-printed JSON text, without a trailing newline. */
+  static String pretty(JsonNode node) {
+    try {
+      return Writer.PRETTY.writeValueAsString(node);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  static String time(Instant t) {
+    return t == null ? null : t.toString();
+  }
+
+  /** Built on first use, so commands that print no JSON never pay for Jackson's set-up. */
+  private static final class Writer {
+    static final ObjectWriter PRETTY = new ObjectMapper().writer(printer());
+
+    private static DefaultPrettyPrinter printer() {
+      Separators separators = Separators.createDefaultInstance()
+          .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+          .withObjectEmptySeparator("")
+          .withArrayEmptySeparator("");
+      DefaultIndenter indent = new DefaultIndenter("  ", "\n");
+      DefaultPrettyPrinter p = new DefaultPrettyPrinter(separators);
+      p.indentArraysWith(indent);
+      p.indentObjectsWith(indent);
+      return p;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.gq.cli;
+
+import java.util.List;
+
+/**
+ * Writes an argv the way a user would type it in bash, for display only (jobs are never run
+ * through a shell): plain words as they are, others in single quotes, and words with control
+ * characters in {@code $'...'} so a table row stays on one line. Pure.
+ */
+final class ShellQuote {
+  private ShellQuote() {}
+
+  static String join(List<String> argv) {
+    StringBuilder sb = new StringBuilder();
+    for (String arg : argv) {
+      if (!sb.isEmpty()) sb.append(' ');
+      sb.append(quote(arg));
+    }
+    return sb.toString();
+  }
+
+  static String quote(String arg) {
+    if (arg.isEmpty()) return "''";
+    if (plain(arg)) return arg;
+    if (arg.chars().anyMatch(c -> c < 32 || c == 127)) return ansiC(arg);
+    return "'" + arg.replace("'", "'\"'\"'") + "'";
+  }
+
+  private static boolean plain(String arg) {
+    for (int i = 0; i < arg.length(); i++) {
+      char c = arg.charAt(i);
+      boolean ok = Character.isLetterOrDigit(c) && c < 128 || "_@%+=:,./-".indexOf(c) >= 0;
+      if (!ok) return false;
+    }
+    return true;
+  }
+
+  private static String ansiC(String arg) {
+    StringBuilder sb = new StringBuilder("$'");
+    for (int i = 0; i < arg.length(); i++) {
+      char c = arg.charAt(i);
+      switch (c) {
+        case '\n' -> sb.append("\\n");
+        case '\t' -> sb.append("\\t");
+        case '\r' -> sb.append("\\r");
+        case '\\' -> sb.append("\\\\");
+        case '\'' -> sb.append("\\'");
+        default -> sb.append(c < 32 || c == 127 ? String.format("\\x%02x", (int) c) : String.valueOf(c));
+      }
+    }
+    return sb.append('\'').toString();
+  }
+}

@@ -1,0 +1,86 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import java.io.PrintWriter;
+import java.time.ZoneId;
+import java.util.Comparator;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code gq show JOB}: everything gq knows about one job, one "Label: value" line each ("-" when
+ * unset), or the job object with {@code --json}. The job's stored environment is never shown.
+ */
+@Command(name = "show", description = "Show one job in detail.")
+final class ShowCommand implements Callable<Integer> {
+  private static final Comparator<GpuSlot> BY_INDEX = Comparator.comparingInt(GpuSlot::index);
+  private final Invocation inv;
+
+  @Parameters(paramLabel = "JOB", description = "The job id.")
+  String jobId;
+
+  @Option(names = "--json", description = "Print the job as a JSON object.")
+  boolean json;
+
+  ShowCommand(Invocation inv) {
+    this.inv = inv;
+  }
+
+  @Override
+  public Integer call() throws ApiException {
+    Job job = find(inv.api(), JobRanges.id(jobId));
+    PrintWriter out = inv.io().out();
+    if (json) out.println(JsonView.pretty(JsonView.job(job)));
+    else print(job, out);
+    return ExitCode.OK;
+  }
+
+  /** The job, or a refusal saying it does not exist. */
+  static Job find(GqApi api, long id) throws ApiException {
+    return api.job(id).orElseThrow(() -> new RefusedException("job " + id + " does not exist"));
+  }
+
+  private void print(Job job, PrintWriter out) throws ApiException {
+    ZoneId zone = Times.zone(inv.io().env());
+    line(out, "Job ID", String.valueOf(job.id()));
+    line(out, "Name", job.displayName());
+    line(out, "State", job.state().name());
+    line(out, "Group", job.spec().group());
+    line(out, "Key", job.spec().key());
+    line(out, "Command", ShellQuote.join(job.spec().argv()));
+    line(out, "Working dir", job.spec().cwd());
+    line(out, "GPUs", gpus(job));
+    line(out, "GPU UUIDs", job.gpus().stream().sorted(BY_INDEX).map(GpuSlot::uuid).collect(Collectors.joining(", ")));
+    line(out, "Submitted", Times.format(job.submitTime(), zone));
+    line(out, "Started", Times.format(job.startTime(), zone));
+    line(out, "Ended", Times.format(job.endTime(), zone));
+    line(out, "PID", job.identity() == null ? null : String.valueOf(job.identity().pid()));
+    line(out, "PGID", job.identity() == null ? null : String.valueOf(job.identity().pgid()));
+    line(out, "Exit code", job.exitCode() == null ? null : String.valueOf(job.exitCode()));
+    line(out, "Log", job.logPath());
+    line(out, "Failure", job.failureReason());
+    line(out, "Retry of", job.retryOf() == null ? null : String.valueOf(job.retryOf()));
+    if (job.state() == JobState.WAITING) line(out, "Waiting for", inv.api().waitReasons().get(job.id()));
+  }
+
+  private static String gpus(Job job) {
+    int n = job.spec().gpus();
+    if (n == 0) return "0 (no GPU)";
+    if (job.gpus().isEmpty()) return n + " requested";
+    String indices = job.gpus().stream()
+        .sorted(BY_INDEX)
+        .map(s -> String.valueOf(s.index()))
+        .collect(Collectors.joining(","));
+    return n + " (indices " + indices + ")";
+  }
+
+  private static void line(PrintWriter out, String label, String value) {
+    String shown = value == null || value.isEmpty() ? "-" : value;
+    out.println(String.format("%-13s%s", label + ":", shown));
+  }
+}

@@ -1,0 +1,87 @@
+package dev.gq.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.core.job.JobSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a checked command into a {@link JobSpec} and submits it: resolves the working directory,
+ * the default group (GQ_GROUP) and the environment to store (through {@link EnvFilter}), then
+ * reports the new job, or the job that already holds the key, in text or JSON. Shared by
+ * {@code run} and {@code submit}.
+ */
+final class Submitter {
+  private final Invocation inv;
+
+  Submitter(Invocation inv) {
+    this.inv = inv;
+  }
+
+  /** Submits; {@code group} null means "from GQ_GROUP, if set". Returns the exit code. */
+  int submit(List<String> argv, int gpus, String name, String group, String key, SubmitOptions opts)
+      throws ApiException {
+    Map<String, String> env = inv.io().env();
+    String cwd = workingDirectory(inv.io().cwd());
+    boolean keepAll = opts.envAll || EnvFilter.keepAllFromEnv(env);
+    EnvFilter.Result filtered = EnvFilter.filter(env, opts.envKeep, keepAll);
+    String finalGroup = group != null ? group : groupFromEnv(env);
+    JobSpec spec = new JobSpec(argv, cwd, filtered.kept(), gpus, name, finalGroup, key);
+    GqApi.SubmitResult result = inv.api().submit(spec);
+    if (!result.skipped()) warnDropped(filtered.dropped());
+    if (opts.json) printJson(result);
+    else printText(result, key);
+    return ExitCode.OK;
+  }
+
+  /** The caller's directory, symlinks resolved; refused when it is gone. */
+  static String workingDirectory(Path cwd) {
+    String gone = "the working directory " + cwd + " no longer exists; cd somewhere that exists and submit again";
+    if (cwd == null || !Files.isDirectory(cwd)) throw new RefusedException(gone);
+    try {
+      return cwd.toRealPath().toString();
+    } catch (IOException e) {
+      throw new RefusedException(gone);
+    }
+  }
+
+  private static String groupFromEnv(Map<String, String> env) {
+    String group = env.get("GQ_GROUP");
+    if (group == null || group.isEmpty()) return null;
+    String problem = Labels.problem("GQ_GROUP", group);
+    if (problem != null) throw new RefusedException(problem + "; fix or unset it, or pass --group");
+    return group;
+  }
+
+  private void warnDropped(List<String> dropped) {
+    if (dropped.isEmpty()) return;
+    PrintWriter err = inv.io().err();
+    String noun = dropped.size() == 1 ? "variable" : "variables";
+    err.println("gq: not persisting " + dropped.size() + " secret-looking " + noun + ": " + String.join(", ", dropped));
+    err.println("    use --env-all (or GQ_ENV_ALL=1) to keep them, or --env-keep NAME");
+  }
+
+  private void printText(GqApi.SubmitResult result, String key) {
+    if (result.skipped()) {
+      String line = result.message() != null ? result.message()
+          : "Skipped: key '" + key + "' is already " + result.state() + " as job " + result.jobId();
+      inv.io().out().println(line);
+      return;
+    }
+    inv.io().out().println("Submitted job " + result.jobId());
+    if (result.message() != null) inv.io().err().println("gq: " + result.message());
+  }
+
+  private void printJson(GqApi.SubmitResult result) {
+    ObjectNode n = JsonView.object();
+    n.put("id", result.jobId());
+    n.put("skipped", result.skipped());
+    n.put("state", result.state() == null ? null : result.state().name());
+    n.put("message", result.message());
+    inv.io().out().println(JsonView.pretty(n));
+  }
+}

@@ -1,0 +1,115 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/** The daemon in memory: holds jobs, records every call, answers like the real scheduler would. */
+final class FakeApi implements GqApi {
+  final Map<Long, Job> jobs = new TreeMap<>();
+  final List<JobSpec> submitted = new ArrayList<>();
+  final List<JobQuery> queries = new ArrayList<>();
+  final List<List<Long>> cancels = new ArrayList<>();
+  final Map<Long, String> reasons = new HashMap<>();
+  final Deque<Job> jobReplies = new ArrayDeque<>();
+  SubmitResult nextSubmit;
+  ApiException refuseWith;
+  Supplier<RuntimeException> crashWith;
+  GpuReport gpus = new GpuReport(List.of(), "NVML 550.54", false, null);
+  DaemonInfo info = new DaemonInfo(4242, "0.1.0", 1, "/data/gq", "NVML 550.54", false, null, 2, 1, 3, null);
+  int waitReasonCalls;
+  int jobCalls;
+  boolean shutdown;
+  long nextId = 1;
+
+  void add(Job job) {
+    jobs.put(job.id(), job);
+    nextId = Math.max(nextId, job.id() + 1);
+  }
+
+  private void fail() throws ApiException {
+    if (crashWith != null) throw crashWith.get();
+    if (refuseWith != null) throw refuseWith;
+  }
+
+  @Override public SubmitResult submit(JobSpec spec) throws ApiException {
+    fail();
+    submitted.add(spec);
+    if (nextSubmit != null) return nextSubmit;
+    long id = nextId++;
+    jobs.put(id, Jobs.job(id, JobState.WAITING, spec));
+    return new SubmitResult(id, false, JobState.WAITING, null);
+  }
+
+  @Override public List<Job> jobs(JobQuery q) throws ApiException {
+    fail();
+    queries.add(q);
+    List<Job> out = jobs.values().stream()
+        .filter(j -> q.ranges().isEmpty() || q.ranges().stream().anyMatch(r -> j.id() >= r[0] && j.id() <= r[1]))
+        .filter(j -> q.states().isEmpty() || q.states().contains(j.state()))
+        .filter(j -> q.group() == null || q.group().equals(j.spec().group()))
+        .sorted(Comparator.comparingLong(Job::id).reversed())
+        .toList();
+    return q.limit() > 0 && out.size() > q.limit() ? out.subList(0, q.limit()) : out;
+  }
+
+  @Override public Optional<Job> job(long id) throws ApiException {
+    fail();
+    jobCalls++;
+    if (!jobReplies.isEmpty()) return Optional.of(jobReplies.poll());
+    return Optional.ofNullable(jobs.get(id));
+  }
+
+  @Override public Map<Long, String> waitReasons() throws ApiException {
+    fail();
+    waitReasonCalls++;
+    return reasons;
+  }
+
+  @Override public GpuReport gpus() throws ApiException {
+    fail();
+    return gpus;
+  }
+
+  @Override public List<CancelOutcome> cancel(List<Long> ids) throws ApiException {
+    fail();
+    cancels.add(List.copyOf(ids));
+    List<CancelOutcome> out = new ArrayList<>();
+    for (long id : ids) out.add(cancelOne(id));
+    return out;
+  }
+
+  private CancelOutcome cancelOne(long id) {
+    Job j = jobs.get(id);
+    if (j == null) return new CancelOutcome(id, CancelOutcome.Kind.UNKNOWN, "job " + id + " does not exist");
+    if (j.state().terminal()) {
+      return new CancelOutcome(id, CancelOutcome.Kind.ALREADY_ENDED, "job " + id + " is already " + j.state());
+    }
+    return switch (j.state()) {
+      case WAITING -> new CancelOutcome(id, CancelOutcome.Kind.CANCELLED, null);
+      case CANCELLING -> new CancelOutcome(id, CancelOutcome.Kind.ALREADY_CANCELLING, null);
+      default -> new CancelOutcome(id, CancelOutcome.Kind.STOPPING, null);
+    };
+  }
+
+  @Override public DaemonInfo daemonInfo() throws ApiException {
+    fail();
+    return info;
+  }
+
+  @Override public void shutdown() throws ApiException {
+    fail();
+    shutdown = true;
+  }
+
+}

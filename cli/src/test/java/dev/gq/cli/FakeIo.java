@@ -1,0 +1,79 @@
+package dev.gq.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A terminal in memory: captures stdout and stderr, answers prompts from a script, records questions. */
+final class FakeIo implements Io {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  private final PrintWriter outWriter = new PrintWriter(out, true);
+  private final PrintWriter errWriter = new PrintWriter(err, true);
+  final Map<String, String> env = new HashMap<>();
+  final Deque<String> answers = new ArrayDeque<>();
+  final List<String> questions = new ArrayList<>();
+  boolean stdinTty = true;
+  boolean stdoutTty = true;
+  int width = 100;
+  Path cwd;
+  volatile boolean closed;
+
+  FakeIo(Path cwd) {
+    this.cwd = cwd;
+    env.put("HOME", cwd.toString());
+    env.put("PATH", "/usr/bin:/bin");
+  }
+
+  String stdout() {
+    return out.toString();
+  }
+
+  String stderr() {
+    return err.toString();
+  }
+
+  @Override public PrintWriter out() {
+    return outWriter;
+  }
+
+  @Override public PrintWriter err() {
+    return errWriter;
+  }
+
+  @Override public boolean stdinTty() {
+    return stdinTty;
+  }
+
+  @Override public boolean stdoutTty() {
+    return stdoutTty;
+  }
+
+  @Override public int width() {
+    return width;
+  }
+
+  @Override public Path cwd() {
+    return cwd;
+  }
+
+  @Override public Map<String, String> env() {
+    return env;
+  }
+
+  @Override public Optional<String> prompt(String question) {
+    questions.add(question);
+    return Optional.ofNullable(answers.poll());
+  }
+
+  @Override public boolean closed() {
+    return closed;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.gq.client;
+
+import dev.gq.protocol.Frame;
+import dev.gq.protocol.LineReader;
+import dev.gq.protocol.LineTooLongException;
+import dev.gq.protocol.LineWriter;
+import dev.gq.protocol.Protocol;
+import dev.gq.protocol.ProtocolException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * One connection's conversation from the client side: sends the request line once, then copies
+ * out/err frames to stdout/stderr (flushed per frame), answers prompts from the {@link Terminal},
+ * and returns the exit frame's code. Whatever goes wrong on the way is a {@link Failure} that
+ * points at the daemon log.
+ */
+final class FrameLoop {
+  private final SocketChannel channel;
+  private final LineReader reader;
+  private final LineWriter writer;
+  private final OutputStream out;
+  private final OutputStream err;
+  private final Terminal terminal;
+  private final Path daemonLog;
+
+  FrameLoop(SocketChannel channel, OutputStream out, OutputStream err, Terminal terminal,
+      Path daemonLog) {
+    this.channel = channel;
+    this.reader = new LineReader(channel, Protocol.MAX_LINE_BYTES);
+    this.writer = new LineWriter(channel);
+    this.out = out;
+    this.err = err;
+    this.terminal = terminal;
+    this.daemonLog = daemonLog;
+  }
+
+  /** Sends {@code requestJson} (never again) and plays the frames until the exit frame. */
+  int run(String requestJson) throws Failure {
+    try {
+      writer.write(requestJson);
+    } catch (IOException e) {
+      // the daemon may have refused the request and closed: its frames say why
+    }
+    while (true) {
+      Frame f = next();
+      if (f instanceof Frame.Out o) write(out, o.text(), true);
+      else if (f instanceof Frame.Err e) write(err, e.text(), false);
+      else if (f instanceof Frame.Prompt p) answer(p.question());
+      else if (f instanceof Frame.Exit x) return x.code();
+      // pong and frame types of later versions: nothing to do
+    }
+  }
+
+  /** Sends one line; the connection already closed is a failure. */
+  void send(String json) throws Failure {
+    try {
+      writer.write(json);
+    } catch (IOException e) {
+      throw closedEarly(daemonLog);
+    }
+  }
+
+  /** The next frame; the connection closing first is a failure. */
+  Frame next() throws Failure {
+    String line;
+    try {
+      line = reader.readLine();
+    } catch (LineTooLongException e) {
+      throw new Failure("the daemon sent a frame larger than "
+          + LineTooLongException.describe(e.maxBytes()) + "; see " + daemonLog);
+    } catch (IOException e) {
+      line = null;
+    }
+    if (line == null) throw closedEarly(daemonLog);
+    try {
+      return Frame.decode(line);
+    } catch (ProtocolException e) {
+      throw new Failure("the daemon sent an " + e.getMessage() + "; see " + daemonLog);
+    }
+  }
+
+  static Failure closedEarly(Path daemonLog) {
+    return new Failure("the daemon closed the connection before answering; see " + daemonLog);
+  }
+
+  private void answer(String question) throws Failure {
+    String line;
+    try {
+      line = terminal.ask(question);
+    } catch (IOException e) {
+      line = null;
+    }
+    try {
+      writer.send(Frame.answer(line));
+    } catch (IOException e) {
+      throw closedEarly(daemonLog);
+    }
+  }
+
+  /** Writes text; stdout gone (a closed pipe) ends the client quietly, like SIGPIPE would. */
+  private static void write(OutputStream stream, String text, boolean isStdout) throws Failure {
+    try {
+      stream.write(text.getBytes(StandardCharsets.UTF_8));
+      stream.flush();
+    } catch (IOException e) {
+      if (isStdout) throw new Failure(null, 141);
+    }
+  }
+
+  void close() {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // the process ends right after
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package dev.gq.client;
+
+import dev.gq.protocol.Request;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One {@code gq} command line as the daemon will see it: argv, cwd, the environment without the
+ * launcher's private {@code GQ_CLIENT_*} variables, which standard streams are terminals and the
+ * terminal width. The launcher script measures the terminals ({@code [ -t 0 ]}, {@code stty size})
+ * because the JVM cannot tell reliably; without it the client falls back to the console.
+ */
+record Invocation(List<String> argv, String cwd, Map<String, String> env, boolean stdinTty,
+    boolean stdoutTty, boolean stderrTty, int width) {
+
+  static final String TTY_IN = "GQ_CLIENT_TTY_IN";
+  static final String TTY_OUT = "GQ_CLIENT_TTY_OUT";
+  static final String TTY_ERR = "GQ_CLIENT_TTY_ERR";
+  static final String COLUMNS = "GQ_CLIENT_COLUMNS";
+  static final int DEFAULT_WIDTH = 80;
+  static final int MAX_WIDTH = 100_000;
+
+  static Invocation of(String[] args, Map<String, String> rawEnv, String cwd) {
+    Map<String, String> env = new HashMap<>(rawEnv);
+    env.remove(TTY_IN);
+    env.remove(TTY_OUT);
+    env.remove(TTY_ERR);
+    env.remove(COLUMNS);
+    List<String> argv = new ArrayList<>(args.length);
+    for (String a : args) argv.add(a);
+    return new Invocation(argv, cwd, env, tty(rawEnv.get(TTY_IN)), tty(rawEnv.get(TTY_OUT)),
+        tty(rawEnv.get(TTY_ERR)), width(rawEnv));
+  }
+
+  /** "1" or "0" from the launcher; without it, whether the JVM has a console. */
+  static boolean tty(String flag) {
+    if ("1".equals(flag)) return true;
+    if ("0".equals(flag)) return false;
+    return System.console() != null;
+  }
+
+  static int width(Map<String, String> env) {
+    int w = positive(env.get(COLUMNS));
+    if (w == 0) w = positive(env.get("COLUMNS"));
+    return w == 0 ? DEFAULT_WIDTH : w;
+  }
+
+  /** The value as a width from 1 to MAX_WIDTH, or 0 when it is not one. */
+  private static int positive(String s) {
+    if (s == null || s.isEmpty() || s.length() > 6) return 0;
+    int v = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') return 0;
+      v = v * 10 + (c - '0');
+    }
+    return v <= MAX_WIDTH ? v : 0;
+  }
+
+  /**
+   * For {@code gq daemon ACTION}: ACTION (the word after "daemon", options skipped), which the
+   * client handles itself when no daemon answers; null for every other command.
+   */
+  String daemonAction() {
+    String first = null;
+    for (String a : argv) {
+      if (a.startsWith("-")) {
+        if (a.equals("--")) return null;
+        continue;
+      }
+      if (first != null) return a;
+      if (!a.equals("daemon")) return null;
+      first = a;
+    }
+    return first == null ? null : "";
+  }
+
+  Request.Run request(String requestId) {
+    return new Request.Run(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width);
+  }
+}

@@ -1,0 +1,145 @@
+package dev.gq.client;
+
+import dev.gq.protocol.Frame;
+import dev.gq.protocol.GqPaths;
+import dev.gq.protocol.Request;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The {@code gq} command: sends its command line to the daemon over the unix socket and plays
+ * back the daemon's frames, starting the daemon first when none answers. It answers
+ * {@code gq daemon status|stop|start} itself when no daemon runs. Plain JDK, built for a fast
+ * start: no reflection, lambdas or regular expressions on the way. Ctrl-C ends the JVM with 130
+ * and the closed socket tells the daemon.
+ */
+public final class Main {
+  static final long START_TIMEOUT_MILLIS = 15_000;
+  static final long STOP_TIMEOUT_MILLIS = 10_000;
+
+  private final Map<String, String> env;
+  private final String cwd;
+  private final InputStream stdin;
+  private final OutputStream out;
+  private final OutputStream err;
+  private final String ttyPath;
+  long startTimeoutMillis = START_TIMEOUT_MILLIS;
+
+  Main(Map<String, String> env, String cwd, InputStream stdin, OutputStream out,
+      OutputStream err, String ttyPath) {
+    this.env = env;
+    this.cwd = cwd;
+    this.stdin = stdin;
+    this.out = out;
+    this.err = err;
+    this.ttyPath = ttyPath;
+  }
+
+  public static void main(String[] args) {
+    Main main = new Main(System.getenv(), System.getProperty("user.dir"),
+        new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
+        new FileOutputStream(FileDescriptor.err), "/dev/tty");
+    System.exit(main.run(args));
+  }
+
+  /** Runs one invocation and returns the exit code. */
+  int run(String[] args) {
+    try {
+      Invocation inv = Invocation.of(args, env, cwd);
+      GqPaths paths = GqPaths.fromEnvironment(env);
+      Connector connector = new Connector(paths.socket());
+      String action = inv.daemonAction();
+      if ("run".equals(action)) {
+        throw new Failure("'gq daemon run' runs the daemon in the foreground through the"
+            + " launcher script; run bin/gq-daemon or gq from its launcher", 2);
+      }
+      SocketChannel ch = connector.connect();
+      if ("start".equals(action)) return daemonStart(ch, paths, connector);
+      if (ch == null) {
+        if ("status".equals(action)) return say("gq daemon is not running\n", 1);
+        if ("stop".equals(action)) return say("gq daemon is not running\n", 0);
+        ch = launcher(paths, connector).start();
+      }
+      int code = play(ch, inv, paths);
+      if ("stop".equals(action) && code == 0) awaitStopped(connector, paths);
+      return code;
+    } catch (Failure f) {
+      if (f.getMessage() != null) tell(err, "gq: " + f.getMessage() + "\n");
+      return f.code();
+    }
+  }
+
+  private int play(SocketChannel ch, Invocation inv, GqPaths paths) throws Failure {
+    Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
+    FrameLoop loop = new FrameLoop(ch, out, err, terminal, paths.daemonLog());
+    try {
+      return loop.run(inv.request(RequestIds.next()).toJson());
+    } finally {
+      loop.close();
+    }
+  }
+
+  private int daemonStart(SocketChannel ch, GqPaths paths, Connector connector) throws Failure {
+    String verb = "is already running";
+    if (ch == null) {
+      ch = launcher(paths, connector).start();
+      verb = "started";
+    }
+    long pid = ping(ch, paths);
+    return say("gq daemon " + verb + " (pid " + pid + ")\n", 0);
+  }
+
+  /** The daemon's pid from a ping; an error frame (another protocol version) is passed on. */
+  private long ping(SocketChannel ch, GqPaths paths) throws Failure {
+    FrameLoop loop = new FrameLoop(ch, out, err, null, paths.daemonLog());
+    try {
+      loop.send(new Request.Ping().toJson());
+      while (true) {
+        Frame f = loop.next();
+        if (f instanceof Frame.Pong p) return p.pid();
+        if (f instanceof Frame.Err e) tell(err, e.text());
+        if (f instanceof Frame.Exit x) throw new Failure(null, x.code() == 0 ? 1 : x.code());
+      }
+    } finally {
+      loop.close();
+    }
+  }
+
+  /** After a stop: wait until the socket refuses, so that a start right after works. */
+  private void awaitStopped(Connector connector, GqPaths paths) throws Failure {
+    long deadline = System.nanoTime() + STOP_TIMEOUT_MILLIS * 1_000_000L;
+    while (connector.answers()) {
+      if (System.nanoTime() > deadline) {
+        throw new Failure("the daemon still accepts connections " + STOP_TIMEOUT_MILLIS / 1000
+            + " s after stopping; see " + paths.daemonLog());
+      }
+      DaemonLauncher.sleep(20);
+    }
+  }
+
+  private DaemonLauncher launcher(GqPaths paths, Connector connector) {
+    Map<String, String> childEnv = Invocation.of(new String[0], env, cwd).env();
+    return new DaemonLauncher(paths, childEnv, connector, startTimeoutMillis);
+  }
+
+  private int say(String text, int code) {
+    tell(out, text);
+    return code;
+  }
+
+  private static void tell(OutputStream stream, String text) {
+    try {
+      stream.write(text.getBytes(StandardCharsets.UTF_8));
+      stream.flush();
+    } catch (IOException ignored) {
+      // nowhere left to report it
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent.*;
+import java.util.List;
+
+/**
+ * How one event changes one job: the single definition used by the Ledger (live jobs) and by the
+ * read side (history), so both always agree. {@code before} is null only for JobSubmitted.
+ */
+public final class JobTransitions {
+  private JobTransitions() {}
+
+  public static Job next(Job before, LedgerEvent event) {
+    return switch (event) {
+      case JobSubmitted e -> new Job(e.jobId(), e.spec(), JobState.WAITING, e.at(), null, null, List.of(), null,
+          null, e.logPath(), null, e.tag(), e.retryOf());
+      case JobReserved e -> before.reserved(e.gpus(), e.at());
+      case JobLaunched e -> before.launched(e.identity());
+      case JobLaunchFailed e -> before.ended(JobState.FAILED, null, e.reason(), e.at());
+      case JobCancelRequested e -> before.withState(JobState.CANCELLING);
+      case JobCancelled e -> before.ended(JobState.CANCELLED, null, e.reason(), e.at());
+      case JobExited e -> Outcomes.exited(before, e);
+      case JobInterrupted e -> before.ended(JobState.INTERRUPTED, null, e.reason(), e.at());
+      case JobOrphaned e -> before.ended(JobState.ORPHANED, null, e.reason(), e.at());
+      case JobRequeued e -> Outcomes.requeued(before);
+    };
+  }
+}

@@ -1,0 +1,31 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import java.util.List;
+
+/** How an ending event turns into a final state and a reason the user can read. */
+final class Outcomes {
+  private Outcomes() {}
+
+  static Job exited(Job j, LedgerEvent.JobExited e) {
+    if (j.state() == JobState.CANCELLING)
+      return j.ended(JobState.CANCELLED, e.exitCode(), "cancelled by user", e.at());
+    Integer code = e.exitCode();
+    if (code != null && code == 0 && e.reason() == null) return j.ended(JobState.DONE, 0, null, e.at());
+    String reason = e.reason() != null ? e.reason() : describe(code);
+    return j.ended(JobState.FAILED, code, reason, e.at());
+  }
+
+  /** "exited with status 3", "killed by signal 9 (exit code 137)". */
+  static String describe(Integer code) {
+    if (code == null) return "ended without an exit status";
+    if (code > 128 && code < 128 + 65) return "killed by signal " + (code - 128) + " (exit code " + code + ")";
+    return "exited with status " + code;
+  }
+
+  static Job requeued(Job j) {
+    return new Job(j.id(), j.spec(), JobState.WAITING, j.submitTime(), null, null, List.of(), null, null,
+        j.logPath(), null, j.tag(), j.retryOf());
+  }
+}

@@ -1,0 +1,56 @@
+package dev.gq.core.recovery;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The start-up rules for one live job, first match: the machine rebooted → INTERRUPTED; the exit
+ * record exists and nothing of it lives → DONE/FAILED with its code (while something lives, watch it); a reserved job never recorded as launched → adopt the
+ * processes carrying its tag, else back to WAITING; a GPU it holds is gone (on a good reading) →
+ * ORPHANED; alive → reattach; dead with no exit record → INTERRUPTED. Pure: returns the events to
+ * persist and whether a runner must watch the job.
+ */
+public final class Recovery {
+  private Recovery() {}
+
+  /** The events for one job, and whether it still has processes to watch. */
+  public record Verdict(List<LedgerEvent> events, boolean watch) {}
+
+  public static Verdict decide(Job j, RecoveryFacts f, Instant now) {
+    if (j.state() == JobState.WAITING) return new Verdict(List.of(), false);
+    long id = j.id();
+    if (j.identity() != null && !j.identity().bootId().equals(f.bootId()))
+      return end(new JobInterrupted(id, "the machine rebooted while the job was " + j.state(), now));
+    // Processes left in its session or group may still use its GPUs: watch them; the runner reads the record after.
+    if (f.exit().isPresent() && f.alive()) return new Verdict(List.of(), true);
+    if (f.exit().isPresent()) {
+      var r = f.exit().get();
+      String reason = r.kind() == dev.gq.core.launch.ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
+      return end(new JobExited(id, r.exitCode(), reason, now));
+    }
+    if (j.identity() == null) {
+      if (f.tagged().isPresent()) return new Verdict(List.of(new JobLaunched(id, f.tagged().get(), now)), true);
+      return end(new JobRequeued(id, "the daemon stopped before launching it; no process of it exists", now));
+    }
+    if (f.presentGpus() != null && j.state() != JobState.ORPHANED && missing(j, f) != null) {
+      String reason = "GPU " + missing(j, f) + " it holds is no longer present";
+      return new Verdict(List.of(new JobOrphaned(id, reason, now)), f.alive());
+    }
+    if (f.alive()) return new Verdict(List.of(), true);
+    return end(new JobInterrupted(id, "the job's processes ended while the daemon was down and left no exit status", now));
+  }
+
+  private static String missing(Job j, RecoveryFacts f) {
+    for (GpuSlot s : j.gpus()) if (!f.presentGpus().contains(s.uuid())) return s.uuid();
+    return null;
+  }
+
+  private static Verdict end(LedgerEvent e) {
+    return new Verdict(List.of(e), false);
+  }
+}

@@ -1,0 +1,20 @@
+package dev.gq.core.recovery;
+
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.proc.ProcessIdentity;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the Reconciler found about one live job at start-up: the current boot id, the job's exit
+ * record if the shim wrote one, whether its leader (same pid, start ticks and boot) or any process
+ * of its session or group is alive, the leader of processes carrying its GQ_JOB_TAG (for a job
+ * reserved but never recorded as launched), and the GPU UUIDs present now (null when the GPU
+ * reading failed, so nothing may be concluded about missing GPUs).
+ */
+public record RecoveryFacts(
+    String bootId,
+    Optional<ExitRecord> exit,
+    boolean alive,
+    Optional<ProcessIdentity> tagged,
+    Set<String> presentGpus) {}

@@ -1,0 +1,200 @@
+package dev.gq.core.alloc;
+
+import static dev.gq.core.Fixtures.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class AllocatorTest {
+
+  private static Plan plan(List<Job> queue, List<GpuStatus> gpus) {
+    return Allocator.plan(queue, gpus, Map.of());
+  }
+
+  private static Map<Long, List<Integer>> placed(Plan p) {
+    Map<Long, List<Integer>> m = new HashMap<>();
+    for (var pl : p.placements()) m.put(pl.jobId(), pl.gpus().stream().map(GpuSlot::index).toList());
+    return m;
+  }
+
+  @Test
+  void oldestWaitingJobGetsTheGpuFirst() {
+    Plan p = plan(List.of(waiting(1, 1), waiting(2, 1)), List.of(free(0)));
+    assertEquals(Map.of(1L, List.of(0)), placed(p));
+    assertTrue(p.waitReasons().containsKey(2L));
+  }
+
+  @Test
+  void youngerJobThatFitsBackfillsAheadOfAnOlderOneThatDoesNot() {
+    Plan p = plan(List.of(waiting(1, 2), waiting(2, 1)), List.of(free(0), gpu(1, GpuState.RUNNING)));
+    assertEquals(Map.of(2L, List.of(0)), placed(p));
+    assertEquals(Set.of(1L), p.waitReasons().keySet());
+  }
+
+  @Test
+  void firstFitGivesEachJobInTurnWhatIsLeft() {
+    var gpus = List.of(free(0), free(1), free(2));
+    Plan p = plan(List.of(waiting(1, 2), waiting(2, 2), waiting(3, 1)), gpus);
+    assertEquals(Map.of(1L, List.of(0, 1), 3L, List.of(2)), placed(p));
+    assertEquals(Set.of(2L), p.waitReasons().keySet());
+  }
+
+  @Test
+  void placementsTakeTheLowestFreeIndices() {
+    var gpus = List.of(free(3), gpu(0, GpuState.EXTERNAL), free(2), free(1));
+    Plan p = plan(List.of(waiting(1, 2)), gpus);
+    List<GpuSlot> slots = p.placements().get(0).gpus();
+    assertEquals(List.of(new GpuSlot(uuid(1), 1), new GpuSlot(uuid(2), 2)), slots);
+  }
+
+  @Test
+  void aTwoGpuJobNeverTakesOneGpu() {
+    Plan p = plan(List.of(waiting(1, 2)), List.of(free(0), gpu(1, GpuState.UNKNOWN)));
+    assertTrue(p.placements().isEmpty());
+    assertEquals("needs 2 GPUs, 1 free (GPU 1: UNKNOWN)", p.waitReasons().get(1L));
+  }
+
+  @Test
+  void onlyFreeGpusAreAllocatable() {
+    for (GpuState s : GpuState.values()) {
+      if (s == GpuState.FREE) continue;
+      Plan p = plan(List.of(waiting(1, 1)), List.of(gpu(0, s)));
+      assertTrue(p.placements().isEmpty(), s + " must not be allocatable");
+      assertTrue(p.waitReasons().get(1L).startsWith("needs 1 GPU, 0 free"), p.waitReasons().get(1L));
+    }
+  }
+
+  @Test
+  void waitReasonSaysWhatHoldsEachBusyGpu() {
+    var gpus = List.of(gpu(0, GpuState.RUNNING), gpu(1, GpuState.EXTERNAL), gpu(2, GpuState.RESERVED), free(3));
+    Plan p = plan(List.of(waiting(1, 2)), gpus);
+    assertEquals("needs 2 GPUs, 1 free (GPU 0: job 90; GPU 1: outside process; GPU 2: job 92)", p.waitReasons().get(1L));
+  }
+
+  @Test
+  void waitReasonListsAtMostFourBusyGpus() {
+    List<GpuStatus> gpus = new ArrayList<>();
+    for (int i = 0; i < 7; i++) gpus.add(gpu(i, GpuState.EXTERNAL));
+    String why = plan(List.of(waiting(1, 1)), gpus).waitReasons().get(1L);
+    assertTrue(why.startsWith("needs 1 GPU, 0 free (GPU 0: outside process"), why);
+    assertTrue(why.endsWith("; +3 more)"), why);
+  }
+
+  @Test
+  void machineWithNoGpusSaysSoToAGpuJob() {
+    assertEquals("needs 1 GPU, 0 free", plan(List.of(waiting(1, 1)), List.of()).waitReasons().get(1L));
+  }
+
+  @Test
+  void cpuOnlyJobIsPlacedWithNoGpuReadingYet() {
+    Plan p = Allocator.plan(List.of(waiting(1, 1), waiting(2, 0)), null, Map.of());
+    assertEquals(1, p.placements().size());
+    assertEquals(2L, p.placements().get(0).jobId());
+    assertTrue(p.placements().get(0).gpus().isEmpty());
+    assertEquals("waiting for the first GPU reading", p.waitReasons().get(1L));
+  }
+
+  @Test
+  void cpuOnlyJobIsPlacedWhenEveryGpuIsBusy() {
+    Plan p = plan(List.of(waiting(1, 0)), List.of(gpu(0, GpuState.RUNNING)));
+    assertEquals(Map.of(1L, List.of()), placed(p));
+    assertTrue(p.waitReasons().isEmpty());
+  }
+
+  @Test
+  void blockedJobGetsItsReasonAndLeavesTheGpusToOthers() {
+    var blocked = Map.of(1L, "group 'sweep' is held", 3L, "the queue is paused");
+    Plan p = Allocator.plan(List.of(waiting(1, 1), waiting(2, 1), waiting(3, 0)), List.of(free(0)), blocked);
+    assertEquals(Map.of(2L, List.of(0)), placed(p));
+    assertEquals("group 'sweep' is held", p.waitReasons().get(1L));
+    assertEquals("the queue is paused", p.waitReasons().get(3L));
+  }
+
+  @Test
+  void blockedJobKeepsItsReasonBeforeTheFirstReading() {
+    Plan p = Allocator.plan(List.of(waiting(1, 1)), null, Map.of(1L, "the queue is paused"));
+    assertEquals("the queue is paused", p.waitReasons().get(1L));
+  }
+
+  @Test
+  void emptyQueueGivesAnEmptyPlan() {
+    Plan p = plan(List.of(), List.of(free(0)));
+    assertTrue(p.placements().isEmpty());
+    assertTrue(p.waitReasons().isEmpty());
+  }
+
+  @Test
+  void gpuListedTwiceInOneReadingIsNeverPlacedTwice() {
+    var twin = new GpuStatus(1, uuid(0), "NVIDIA H200", GpuState.FREE, null, List.of(), 0, 0, null);
+    Plan p = plan(List.of(waiting(1, 1), waiting(2, 1)), List.of(free(0), twin));
+    Set<String> seen = new HashSet<>();
+    for (var pl : p.placements()) for (GpuSlot s : pl.gpus()) assertTrue(seen.add(s.uuid()), "placed twice: " + s);
+    assertTrue(p.placements().isEmpty(), "an ambiguous GPU is left idle");
+    assertEquals(Set.of(1L, 2L), p.waitReasons().keySet());
+  }
+
+  /**
+   * Over many random queues and GPU states: every GPU goes to at most one placement, only FREE GPUs
+   * are placed, each placement has exactly the requested count, in ascending index order, and the
+   * free GPUs are consumed lowest index first; a job waits (with a reason) exactly when it is
+   * blocked or needs more GPUs than the older jobs left.
+   */
+  @Test
+  void randomQueuesNeverShareAGpuAndFollowFirstFit() {
+    Random rnd = new Random(20250101);
+    GpuState[] states = GpuState.values();
+    for (int round = 0; round < 2000; round++) {
+      int n = rnd.nextInt(9);
+      List<GpuStatus> gpus = new ArrayList<>();
+      for (int i = 0; i < n; i++) gpus.add(gpu(i, states[rnd.nextInt(states.length)]));
+      java.util.Collections.shuffle(gpus, rnd);
+      List<Job> queue = new ArrayList<>();
+      Map<Long, String> blocked = new HashMap<>();
+      int jobs = rnd.nextInt(10);
+      for (long id = 1; id <= jobs; id++) {
+        queue.add(waiting(id, rnd.nextInt(5)));
+        if (rnd.nextInt(6) == 0) blocked.put(id, "held");
+      }
+      check(queue, gpus, blocked, Allocator.plan(queue, gpus, blocked));
+    }
+  }
+
+  private static void check(List<Job> queue, List<GpuStatus> gpus, Map<Long, String> blocked, Plan p) {
+    List<Integer> freeIdx = gpus.stream().filter(g -> g.state() == GpuState.FREE).map(GpuStatus::index).sorted().toList();
+    Map<Long, Plan.Placement> byJob = new HashMap<>();
+    for (var pl : p.placements()) assertNull(byJob.put(pl.jobId(), pl), "job placed twice");
+    Set<String> used = new HashSet<>();
+    List<Integer> consumed = new ArrayList<>();
+    int left = freeIdx.size();
+    for (Job j : queue) {
+      var pl = byJob.get(j.id());
+      int want = j.spec().gpus();
+      boolean shouldPlace = !blocked.containsKey(j.id()) && want <= left;
+      assertEquals(shouldPlace, pl != null, "job " + j.id() + " wants " + want + " with " + left + " left");
+      assertEquals(pl == null, p.waitReasons().containsKey(j.id()), "a job is placed or has a reason");
+      if (pl == null) continue;
+      left -= want;
+      assertEquals(want, pl.gpus().size());
+      int prev = -1;
+      for (GpuSlot s : pl.gpus()) {
+        assertTrue(used.add(s.uuid()), "GPU " + s + " placed twice");
+        assertTrue(s.index() > prev, "indices ascend");
+        prev = s.index();
+        consumed.add(s.index());
+      }
+    }
+    assertEquals(freeIdx.subList(0, consumed.size()), consumed, "lowest free indices first");
+  }
+}

@@ -1,0 +1,197 @@
+package dev.gq.core.recovery;
+
+import static dev.gq.core.Fixtures.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.proc.ProcessIdentity;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class RecoveryTest {
+  static final Instant NOW = T0.plusSeconds(3600);
+  static final Set<String> ALL_GPUS = Set.of(uuid(0), uuid(1), uuid(2), uuid(3));
+  static final Set<String> GPU_1_GONE = Set.of(uuid(0), uuid(2), uuid(3));
+
+  private static RecoveryFacts facts(String boot, ExitRecord exit, boolean alive, ProcessIdentity tagged, Set<String> present) {
+    return new RecoveryFacts(boot, Optional.ofNullable(exit), alive, Optional.ofNullable(tagged), present);
+  }
+
+  private static RecoveryFacts alive() {
+    return facts(BOOT, null, true, null, ALL_GPUS);
+  }
+
+  private static RecoveryFacts dead() {
+    return facts(BOOT, null, false, null, ALL_GPUS);
+  }
+
+  private static LedgerEvent only(Recovery.Verdict v) {
+    assertEquals(1, v.events().size(), v.events().toString());
+    return v.events().get(0);
+  }
+
+  @Test
+  void waitingJobIsLeftAsItIs() {
+    var v = Recovery.decide(waiting(1, 1), facts("other-boot", ExitRecord.exited(0), false, null, Set.of()), NOW);
+    assertTrue(v.events().isEmpty());
+    assertFalse(v.watch());
+  }
+
+  @Test
+  void rebootInterruptsTheJobBeforeAnyOtherRule() {
+    Job j = holding(1, JobState.RUNNING, 1);
+    var f = facts("boot-2", ExitRecord.exited(0), true, leader(5), GPU_1_GONE);
+    var v = Recovery.decide(j, f, NOW);
+    JobInterrupted e = assertInstanceOf(JobInterrupted.class, only(v));
+    assertTrue(e.reason().contains("rebooted"), e.reason());
+    assertEquals(NOW, e.at());
+    assertFalse(v.watch());
+  }
+
+  @Test
+  void rebootInterruptsAnOrphanedJobAndSoFreesItsGpus() {
+    assertInstanceOf(JobInterrupted.class, only(Recovery.decide(holding(1, JobState.ORPHANED, 1), facts("boot-2", null, false, null, null), NOW)));
+  }
+
+  @Test
+  void exitRecordWithSurvivingProcessesKeepsWatchingSoItsGpusStayHeld() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING, 0), facts(BOOT, ExitRecord.exited(3), true, null, ALL_GPUS), NOW);
+    assertTrue(v.events().isEmpty());
+    assertTrue(v.watch());
+  }
+
+  @Test
+  void exitRecordEndsAJobWithNothingLeft() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING, 0), facts(BOOT, ExitRecord.exited(3), false, null, ALL_GPUS), NOW);
+    JobExited e = assertInstanceOf(JobExited.class, only(v));
+    assertEquals(3, e.exitCode());
+    assertNull(e.reason());
+    assertFalse(v.watch());
+  }
+
+  @Test
+  void exitRecordBeatsAMissingGpu() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING, 1), facts(BOOT, ExitRecord.exited(0), false, null, GPU_1_GONE), NOW);
+    assertEquals(0, assertInstanceOf(JobExited.class, only(v)).exitCode());
+  }
+
+  @Test
+  void signalInTheExitRecordBecomesItsShellExitCode() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING, 0), facts(BOOT, ExitRecord.signalled(9), false, null, ALL_GPUS), NOW);
+    assertEquals(137, assertInstanceOf(JobExited.class, only(v)).exitCode());
+  }
+
+  @Test
+  void commandThatCouldNotStartFailsWithTheShimsText() {
+    var rec = ExitRecord.execFailed("cannot run 'trian.py': No such file or directory");
+    JobExited e = assertInstanceOf(JobExited.class, only(Recovery.decide(holding(1, JobState.RUNNING, 0), facts(BOOT, rec, false, null, ALL_GPUS), NOW)));
+    assertEquals(127, e.exitCode());
+    assertEquals("cannot run the command: cannot run 'trian.py': No such file or directory", e.reason());
+  }
+
+  @Test
+  void startingJobThatLeftAnExitRecordEndsWithIt() {
+    var v = Recovery.decide(holding(1, JobState.STARTING, 0), facts(BOOT, ExitRecord.exited(0), false, leader(7), ALL_GPUS), NOW);
+    assertEquals(0, assertInstanceOf(JobExited.class, only(v)).exitCode());
+  }
+
+  @Test
+  void startingJobWithoutLaunchAdoptsTheProcessesCarryingItsTag() {
+    ProcessIdentity found = new ProcessIdentity(4321, 4321, 4321, 99, BOOT);
+    var v = Recovery.decide(holding(1, JobState.STARTING, 1), facts(BOOT, null, false, found, GPU_1_GONE), NOW);
+    JobLaunched e = assertInstanceOf(JobLaunched.class, only(v));
+    assertEquals(found, e.identity());
+    assertTrue(v.watch());
+  }
+
+  @Test
+  void startingJobWithoutLaunchOrTaggedProcessIsRequeuedAndReleasesItsGpus() {
+    Job j = holding(1, JobState.STARTING, 0);
+    var v = Recovery.decide(j, facts(BOOT, null, false, null, ALL_GPUS), NOW);
+    assertInstanceOf(JobRequeued.class, only(v));
+    assertFalse(v.watch());
+
+    Ledger l = Ledger.empty()
+        .apply(new JobSubmitted(1, j.spec(), j.tag(), j.logPath(), null, T0))
+        .apply(new JobReserved(1, j.gpus(), T0))
+        .apply(only(v));
+    assertEquals(JobState.WAITING, l.live().get(1L).state());
+    assertTrue(l.reservations().isEmpty());
+  }
+
+  @Test
+  void missingGpuOrphansADeadJobOnAGoodReading() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING, 0, 1), facts(BOOT, null, false, null, GPU_1_GONE), NOW);
+    JobOrphaned e = assertInstanceOf(JobOrphaned.class, only(v));
+    assertTrue(e.reason().contains(uuid(1)), e.reason());
+    assertFalse(v.watch());
+  }
+
+  @Test
+  void liveJobWhoseGpuVanishedIsOrphanedAndStillWatched() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING, 1), facts(BOOT, null, true, null, GPU_1_GONE), NOW);
+    assertInstanceOf(JobOrphaned.class, only(v));
+    assertTrue(v.watch());
+  }
+
+  @Test
+  void failedGpuReadingConcludesNothingAboutMissingGpus() {
+    var alive = Recovery.decide(holding(1, JobState.RUNNING, 1), facts(BOOT, null, true, null, null), NOW);
+    assertTrue(alive.events().isEmpty());
+    assertTrue(alive.watch());
+    var dead = Recovery.decide(holding(1, JobState.RUNNING, 1), facts(BOOT, null, false, null, null), NOW);
+    assertInstanceOf(JobInterrupted.class, only(dead));
+  }
+
+  @Test
+  void alreadyOrphanedJobIsNotOrphanedAgain() {
+    var v = Recovery.decide(holding(1, JobState.ORPHANED, 1), facts(BOOT, null, true, null, GPU_1_GONE), NOW);
+    assertTrue(v.events().isEmpty());
+    assertTrue(v.watch());
+  }
+
+  @Test
+  void liveJobIsReattachedWithNoEvents() {
+    for (JobState s : new JobState[] {JobState.RUNNING, JobState.CANCELLING}) {
+      var v = Recovery.decide(holding(1, s, 0), alive(), NOW);
+      assertTrue(v.events().isEmpty(), s.toString());
+      assertTrue(v.watch(), s.toString());
+    }
+  }
+
+  @Test
+  void cpuOnlyJobIsReattachedWhateverTheGpus() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING), facts(BOOT, null, true, null, Set.of()), NOW);
+    assertTrue(v.events().isEmpty());
+    assertTrue(v.watch());
+  }
+
+  @Test
+  void deadJobWithoutExitRecordIsInterrupted() {
+    var v = Recovery.decide(holding(1, JobState.RUNNING, 0), dead(), NOW);
+    JobInterrupted e = assertInstanceOf(JobInterrupted.class, only(v));
+    assertTrue(e.reason().contains("no exit status"), e.reason());
+    assertFalse(v.watch());
+  }
+
+  @Test
+  void cancellingJobThatExitedWhileDownEndsCancelled() {
+    Job j = holding(1, JobState.RUNNING, 0);
+    var v = Recovery.decide(j.withState(JobState.CANCELLING), facts(BOOT, ExitRecord.signalled(15), false, null, ALL_GPUS), NOW);
+    Ledger l = Ledger.empty()
+        .apply(new JobSubmitted(1, keyed(1, "k"), j.tag(), j.logPath(), null, T0))
+        .apply(new JobReserved(1, j.gpus(), T0))
+        .apply(new JobLaunched(1, j.identity(), T0))
+        .apply(new JobCancelRequested(1, T0))
+        .apply(only(v));
+    assertEquals(JobState.CANCELLED, l.keys().get("k").state());
+    assertTrue(l.reservations().isEmpty());
+  }
+}

@@ -1,0 +1,244 @@
+/*
+ * gq-shim: runs one job's command in a new session and records how it ended.
+ *
+ * usage: gq-shim EXITFILE CMD [ARGS...]
+ *
+ * The shim becomes a session (and process group) leader, forks, and the child execs CMD with the
+ * given arguments (searched on the PATH of the environment the shim was given; never a shell).
+ * The shim survives SIGTERM, SIGINT and SIGHUP sent to the whole group: it handles them by only
+ * noting them (a handler, not SIG_IGN, because ignored dispositions would be inherited across
+ * exec by the job). When the child ends, the shim writes one line to EXITFILE atomically (temp
+ * file in the same directory, fsync, rename, fsync of the directory):
+ *   exit N | signal N | exec-error TEXT
+ * and exits with the child's status (128+N for a signal, 127 when CMD could not be run).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t last_signal;
+
+static void note_signal(int sig)
+{
+    last_signal = sig;
+}
+
+static void handle_stop_signals(void)
+{
+    static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = note_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+    /* An inherited SIG_IGN for SIGCHLD would make the kernel reap the child behind our back. */
+    signal(SIGCHLD, SIG_DFL);
+}
+
+static void block_stop_signals(int how)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(how, &set, NULL);
+}
+
+/* The job starts with every disposition at its default and nothing blocked. */
+static void restore_default_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            sigaction(sig, &sa, NULL); /* EINVAL for the C library's reserved signals: fine */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static void fsync_parent_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+static int write_exit_file(const char *path, const char *line)
+{
+    char tmp[4096];
+    int len = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    if (len < 0 || (size_t)len >= sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    if (write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        errno = saved;
+        return -1;
+    }
+    if (close(fd) < 0 || rename(tmp, path) < 0) {
+        int saved = errno;
+        unlink(tmp);
+        errno = saved;
+        return -1;
+    }
+    fsync_parent_dir(path);
+    return 0;
+}
+
+/* The exit file holds one line: control characters in the command name become '?'. */
+static void exec_error_line(char *out, size_t size, const char *cmd, int err)
+{
+    int len = snprintf(out, size, "exec-error cannot run '%s': %s", cmd, strerror(err));
+    size_t end = len < 0 ? 0 : (size_t)len >= size - 1 ? size - 2 : (size_t)len;
+    for (size_t i = 0; i < end; i++)
+        if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+            out[i] = '?';
+    out[end] = '\n';
+    out[end + 1] = '\0';
+}
+
+static void run_child(char **argv, int report_fd)
+{
+    restore_default_signals();
+    execvp(argv[0], argv);
+    int err = errno;
+    while (write(report_fd, &err, sizeof err) < 0 && errno == EINTR)
+        ;
+    _exit(127);
+}
+
+/* Returns the errno the child reported for a failed exec, or 0 when the exec succeeded. */
+static int read_exec_error(int fd)
+{
+    int err = 0;
+    ssize_t n;
+    do
+        n = read(fd, &err, sizeof err);
+    while (n < 0 && errno == EINTR);
+    close(fd);
+    return n == (ssize_t)sizeof err ? err : 0;
+}
+
+static int wait_child(pid_t child, int *status)
+{
+    while (waitpid(child, status, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+    }
+    return 0;
+}
+
+static int finish(const char *exit_file, const char *line, int code)
+{
+    if (write_exit_file(exit_file, line) < 0)
+        fprintf(stderr, "gq: cannot write the exit status to '%s': %s\n", exit_file, strerror(errno));
+    return code;
+}
+
+static int report_exec_error(const char *exit_file, const char *cmd, int err)
+{
+    char line[1024];
+    exec_error_line(line, sizeof line, cmd, err);
+    fprintf(stderr, "gq: %s", line + strlen("exec-error "));
+    return finish(exit_file, line, 127);
+}
+
+/* Forks the job; returns its pid and the read end of the exec-error pipe, or -1 with errno. */
+static pid_t start_child(char **cmd, int *report_fd)
+{
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) < 0)
+        return -1;
+    /* Blocked across fork: a stop signal sent in the gap stays pending in the child until it
+     * has restored the default action, so the job still receives it. */
+    block_stop_signals(SIG_BLOCK);
+    pid_t child = fork();
+    if (child == 0) {
+        close(report[0]);
+        run_child(cmd, report[1]);
+    }
+    int saved = errno;
+    block_stop_signals(SIG_UNBLOCK);
+    close(report[1]);
+    if (child < 0)
+        close(report[0]);
+    *report_fd = report[0];
+    errno = saved;
+    return child;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: gq-shim EXITFILE CMD [ARGS...]\n");
+        return 2;
+    }
+    const char *exit_file = argv[1];
+    char **cmd = argv + 2;
+    handle_stop_signals();
+    if (setsid() < 0)
+        fprintf(stderr, "gq: setsid: %s\n", strerror(errno));
+    int report_fd;
+    pid_t child = start_child(cmd, &report_fd);
+    if (child < 0)
+        return report_exec_error(exit_file, cmd[0], errno);
+    int exec_errno = read_exec_error(report_fd);
+    int status;
+    if (wait_child(child, &status) < 0) {
+        /* No record is better than a wrong one: the job then counts as interrupted. */
+        fprintf(stderr, "gq: waitpid: %s\n", strerror(errno));
+        return 127;
+    }
+    if (exec_errno != 0)
+        return report_exec_error(exit_file, cmd[0], exec_errno);
+    char line[64];
+    if (WIFSIGNALED(status)) {
+        snprintf(line, sizeof line, "signal %d\n", WTERMSIG(status));
+        return finish(exit_file, line, 128 + WTERMSIG(status));
+    }
+    snprintf(line, sizeof line, "exit %d\n", WEXITSTATUS(status));
+    return finish(exit_file, line, WEXITSTATUS(status));
+}

@@ -1,0 +1,33 @@
+package dev.gq.host.launch;
+
+import dev.gq.core.launch.ExitRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Reads the exit files the shim writes ({@code <data>/run/<id>.exit}, one line: {@code exit N},
+ * {@code signal N} or {@code exec-error TEXT}). The shim renames a complete file into place, so a
+ * file is either whole or absent; anything else found there is treated as absent. Never throws.
+ */
+public final class ExitFiles {
+
+  // A record is one short line; more than this is not a file the shim wrote.
+  private static final int MAX_BYTES = 4096;
+
+  private ExitFiles() {}
+
+  /** The record in {@code exitFile}, or empty when it is missing, unreadable or not a record. */
+  public static Optional<ExitRecord> read(Path exitFile) {
+    try (InputStream in = Files.newInputStream(exitFile)) {
+      byte[] content = in.readNBytes(MAX_BYTES + 1);
+      if (content.length > MAX_BYTES) return Optional.empty();
+      return ExitRecord.parse(new String(content, StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}

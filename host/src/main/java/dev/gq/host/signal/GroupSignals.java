@@ -1,0 +1,127 @@
+package dev.gq.host.signal;
+
+import com.sun.jna.LastErrorException;
+import dev.gq.core.launch.Signals;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.proc.ProcessTable;
+import dev.gq.host.libc.Libc;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The real {@link Signals}: signals a job's process group, and every other process group inside
+ * the job's session (a command such as {@code timeout} moves into a group of its own), only after
+ * proving each is the job's. Before every signal: the boot id must be the recorded one; a process
+ * holding the leader's PID must have the recorded start ticks (else the PID was recycled: nothing
+ * is sent); each group is signalled only while a witness is seen in it, a live member re-read
+ * just before {@code kill(-pgid)}. The leader is probed through a pidfd where the kernel has them,
+ * so a recycled leader PID is never mistaken for it. The JobRunner calls it on cancel.
+ *
+ * <p>What remains: between the last check and {@code kill(-pgid)} (a few microseconds) the whole
+ * group could end and its number be taken by a new process that makes itself a group leader;
+ * that needs the kernel to hand out the whole PID space in that interval. A job whose leader is
+ * gone is recognised by its members' group and session numbers, which the kernel does not reuse
+ * while any member lives.
+ */
+public final class GroupSignals implements Signals {
+
+  private final ProcessTable table;
+  private volatile boolean pidfdUsable = true;
+
+  /** {@code table}: the /proc view used for every check. */
+  public GroupSignals(ProcessTable table) {
+    this.table = table;
+  }
+
+  @Override
+  public Outcome signalGroup(ProcessIdentity id, int signal) {
+    if (!table.bootId().equals(id.bootId())) return Outcome.NOT_OURS;
+    int pidfd = openPidfd(id.pid());
+    try {
+      // Read after opening: when the ticks match, the pidfd refers to the job's leader itself.
+      Optional<ProcInfo> leader = table.info(id.pid());
+      if (leader.isPresent() && leader.get().startTicks() != id.startTicks()) return Outcome.NOT_OURS;
+      int leaderFd = leader.isPresent() ? pidfd : -1;
+      List<ProcInfo> witnesses = witnesses(id);
+      if (witnesses == null) return Outcome.NOT_OURS;
+      int sent = 0;
+      for (ProcInfo witness : witnesses) {
+        if (stillThere(witness, id, leaderFd) && killGroup(witness.pgid(), signal)) sent++;
+      }
+      return sent > 0 ? Outcome.SENT : Outcome.GONE;
+    } finally {
+      closeQuietly(pidfd);
+    }
+  }
+
+  /**
+   * One live member per process group of the job (its group first, each group's leader where it
+   * lives), or null when the leader's PID now belongs to another process. Members started no
+   * earlier than the leader: nothing older can have joined its session or group.
+   */
+  private List<ProcInfo> witnesses(ProcessIdentity id) {
+    Map<Long, ProcInfo> byGroup = new LinkedHashMap<>();
+    byGroup.put(id.pgid(), null);
+    for (ProcInfo p : table.all()) {
+      if (p.pid() == id.pid() && p.startTicks() != id.startTicks()) return null;
+      if (p.zombie() || p.startTicks() < id.startTicks()) continue;
+      if (p.pgid() != id.pgid() && p.sid() != id.sid()) continue;
+      ProcInfo known = byGroup.get(p.pgid());
+      if (known == null || p.pid() == p.pgid()) byGroup.put(p.pgid(), p);
+    }
+    List<ProcInfo> witnesses = new ArrayList<>();
+    for (ProcInfo p : byGroup.values()) if (p != null) witnesses.add(p);
+    return witnesses;
+  }
+
+  /** Whether {@code witness} is, right now, still the same process in the same group. */
+  private boolean stillThere(ProcInfo witness, ProcessIdentity id, int leaderFd) {
+    if (witness.pid() == id.pid() && leaderFd >= 0) return probe(leaderFd);
+    Optional<ProcInfo> now = table.info(witness.pid());
+    return now.isPresent()
+        && now.get().startTicks() == witness.startTicks()
+        && now.get().pgid() == witness.pgid();
+  }
+
+  private static boolean probe(int pidfd) {
+    try {
+      Libc.pidfdSendSignal(pidfd, 0);
+      return true;
+    } catch (LastErrorException e) {
+      return false;
+    }
+  }
+
+  private static boolean killGroup(long pgid, int signal) {
+    try {
+      Libc.kill(-pgid, signal);
+      return true;
+    } catch (LastErrorException e) {
+      return false; // ESRCH: the group ended since the check; EPERM: not ours to signal
+    }
+  }
+
+  private int openPidfd(long pid) {
+    if (!pidfdUsable) return -1;
+    try {
+      return Libc.pidfdOpen(pid);
+    } catch (LastErrorException e) {
+      // No pidfd in this kernel, or a seccomp filter forbids it: check through /proc alone.
+      if (e.getErrorCode() == Libc.ENOSYS || e.getErrorCode() == Libc.EPERM) pidfdUsable = false;
+      return -1;
+    }
+  }
+
+  private static void closeQuietly(int fd) {
+    if (fd < 0) return;
+    try {
+      Libc.close(fd);
+    } catch (LastErrorException e) {
+      // nothing to do: the descriptor is released either way
+    }
+  }
+}

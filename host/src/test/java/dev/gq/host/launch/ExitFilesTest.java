@@ -1,0 +1,38 @@
+package dev.gq.host.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gq.core.launch.ExitRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExitFilesTest {
+
+  @TempDir Path dir;
+
+  private Optional<ExitRecord> readContent(String content) throws Exception {
+    Path file = dir.resolve("1.exit");
+    Files.writeString(file, content);
+    return ExitFiles.read(file);
+  }
+
+  @Test
+  void readsEachKindOfRecord() throws Exception {
+    assertEquals(Optional.of(ExitRecord.exited(3)), readContent("exit 3\n"));
+    assertEquals(Optional.of(ExitRecord.signalled(15)), readContent("signal 15\n"));
+    assertEquals(Optional.of(ExitRecord.execFailed("cannot run 'x': No such file or directory")),
+        readContent("exec-error cannot run 'x': No such file or directory\n"));
+  }
+
+  @Test
+  void missingGarbageOrOversizedFilesAreEmpty() throws Exception {
+    assertEquals(Optional.empty(), ExitFiles.read(dir.resolve("none.exit")));
+    assertEquals(Optional.empty(), ExitFiles.read(dir));
+    assertEquals(Optional.empty(), readContent(""));
+    assertEquals(Optional.empty(), readContent("exit three\n"));
+    assertEquals(Optional.empty(), readContent("exit 1" + " ".repeat(5000) + "\n"));
+  }
+}

@@ -1,0 +1,172 @@
+package dev.gq.host.launch;
+
+import static dev.gq.host.TestJobs.await;
+import static dev.gq.host.TestJobs.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.LaunchException;
+import dev.gq.core.launch.LaunchSpec;
+import dev.gq.core.launch.LaunchedProcess;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.host.TestJobs;
+import dev.gq.host.libc.Libc;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ShimLauncherTest {
+
+  static final Duration WAIT = Duration.ofSeconds(10);
+
+  @TempDir Path dir;
+  TestJobs jobs;
+
+  @BeforeEach
+  void start() {
+    jobs = new TestJobs(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    jobs.close();
+  }
+
+  private LaunchSpec with(LaunchSpec s, Path cwd, Map<String, String> env) {
+    return new LaunchSpec(s.jobId(), s.argv(), cwd, env, s.logFile(), s.exitFile());
+  }
+
+  @Test
+  void argvIsPassedLiterallyWithoutAShell() throws Exception {
+    LaunchSpec spec = jobs.spec("printf", "[%s]\\n", "a b", "it's", "\"dq\"", "$HOME", "*", "");
+    assertEquals(ExitRecord.exited(0), jobs.run(spec));
+    assertEquals("[a b]\n[it's]\n[\"dq\"]\n[$HOME]\n[*]\n[]\n", read(spec.logFile()));
+  }
+
+  @Test
+  void environmentIsExactlyTheGivenOne() throws Exception {
+    Map<String, String> env = Map.of("PATH", TestJobs.pathOnly().get("PATH"), "FOO", "bar", "EMPTY", "");
+    LaunchSpec spec = with(jobs.spec("env"), dir, env);
+    jobs.run(spec);
+    Set<String> lines = Set.copyOf(read(spec.logFile()).lines().toList());
+    assertEquals(Set.of("PATH=" + env.get("PATH"), "FOO=bar", "EMPTY="), lines);
+  }
+
+  @Test
+  void runsInTheGivenDirectory() throws Exception {
+    Path cwd = Files.createDirectory(dir.resolve("work dir"));
+    LaunchSpec spec = with(jobs.spec("pwd"), cwd, TestJobs.pathOnly());
+    jobs.run(spec);
+    assertEquals(cwd.toRealPath() + "\n", read(spec.logFile()));
+  }
+
+  @Test
+  void stdoutAndStderrInterleaveInOneAppendedLog() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "echo out1; echo err1 >&2; echo out2; echo err2 >&2");
+    Files.createDirectories(spec.logFile().getParent());
+    Files.writeString(spec.logFile(), "earlier\n");
+    jobs.run(spec);
+    assertEquals("earlier\nout1\nerr1\nout2\nerr2\n", read(spec.logFile()));
+  }
+
+  @Test
+  void newLogIsPrivateToTheUser() throws Exception {
+    LaunchSpec spec = jobs.spec("true");
+    jobs.run(spec);
+    assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(spec.logFile()));
+  }
+
+  @Test
+  void exitCodesAreRecorded() throws Exception {
+    assertEquals(ExitRecord.exited(0), jobs.run(jobs.spec("true")));
+    assertEquals(ExitRecord.exited(3), jobs.run(jobs.spec("sh", "-c", "exit 3")));
+  }
+
+  @Test
+  void deathBySignalIsRecorded() throws Exception {
+    ExitRecord record = jobs.run(jobs.spec("sh", "-c", "kill -9 $$"));
+    assertEquals(ExitRecord.signalled(9), record);
+    assertEquals(137, record.exitCode());
+  }
+
+  @Test
+  void missingCommandIsAnExecErrorWithALogLine() throws Exception {
+    LaunchSpec spec = jobs.spec("no-such-command-gq", "x");
+    ExitRecord record = jobs.run(spec);
+    assertEquals(ExitRecord.Kind.EXEC_FAILED, record.kind());
+    assertEquals("cannot run 'no-such-command-gq': No such file or directory", record.text());
+    assertEquals("gq: cannot run 'no-such-command-gq': No such file or directory\n", read(spec.logFile()));
+  }
+
+  @Test
+  void missingWorkingDirectoryIsRefused() {
+    LaunchSpec spec = with(jobs.spec("true"), dir.resolve("gone"), TestJobs.pathOnly());
+    LaunchException e = assertThrows(LaunchException.class, () -> jobs.launch(spec));
+    assertEquals("working directory " + dir.resolve("gone") + " no longer exists", e.getMessage());
+  }
+
+  @Test
+  void missingShimIsALaunchException() {
+    ShimLauncher broken = new ShimLauncher(dir.resolve("no-shim"), jobs.proc);
+    LaunchException e = assertThrows(LaunchException.class, () -> broken.launch(jobs.spec("true")));
+    assertTrue(e.getMessage().startsWith("cannot start job "), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"));
+  }
+
+  @Test
+  void shimLeadsItsOwnSessionAndIdentityIsRecorded() throws Exception {
+    LaunchSpec spec = jobs.spec("sleep", "30");
+    Files.createDirectories(spec.exitFile().getParent());
+    Files.writeString(spec.exitFile(), "exit 99\n");
+    ProcessIdentity id = jobs.launch(spec).identity();
+    ProcInfo shim = jobs.proc.info(id.pid()).orElseThrow();
+    assertEquals(List.of(id.pid(), id.pid(), id.pid()), List.of(shim.pid(), shim.pgid(), shim.sid()));
+    assertEquals(List.of(id.pid(), id.pid()), List.of(id.pgid(), id.sid()));
+    assertEquals(shim.startTicks(), id.startTicks());
+    assertEquals(jobs.proc.bootId(), id.bootId());
+    assertTrue(id.pid() != ProcessHandle.current().pid());
+    assertFalse(Files.exists(spec.exitFile()), "a stale exit file is removed before the launch");
+  }
+
+  @Test
+  void shimOutlivesSigtermToTheGroupAndRecordsIt() throws Exception {
+    LaunchSpec spec = jobs.spec("sleep", "30");
+    LaunchedProcess job = jobs.launch(spec);
+    long pgid = job.identity().pgid();
+    await("sleep runs", WAIT, () -> jobs.groupRuns(pgid, "sleep"));
+    Libc.kill(-pgid, 15);
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertEquals(ExitRecord.signalled(15), ExitFiles.read(spec.exitFile()).orElseThrow());
+  }
+
+  @Test
+  void backgroundChildThatLeavesTheSessionSurvives() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "setsid sleep 30 >/dev/null 2>&1 & echo $!");
+    LaunchedProcess job = jobs.launch(spec);
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    long detached = Long.parseLong(read(spec.logFile()).strip());
+    try {
+      assertEquals(ExitRecord.exited(0), ExitFiles.read(spec.exitFile()).orElseThrow());
+      await("the child leads its own session", WAIT,
+          () -> jobs.proc.info(detached).map(p -> p.sid() == detached).orElse(false));
+      assertTrue(TestJobs.alive(detached));
+      ProcessIdentity id = job.identity();
+      assertEquals(List.of(), jobs.proc.members(id.pgid(), id.sid()));
+    } finally {
+      TestJobs.killQuietly(detached);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.gq.host.proc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.proc.ProcInfo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcFsTest {
+
+  @TempDir Path root;
+  ProcFs proc;
+
+  @BeforeEach
+  void fixture() throws IOException {
+    Files.createDirectories(root.resolve("sys/kernel/random"));
+    Files.writeString(root.resolve("sys/kernel/random/boot_id"), "11111111-2222-3333-4444-555555555555\n");
+    process(100, "shim", 'S', 1, 100, 100, "GQ_JOB_TAG=t-100\0PATH=/usr/bin\0EMPTY=\0");
+    process(101, "python (train)", 'R', 100, 100, 100, "GQ_JOB_TAG=t-100\0A==b\0");
+    process(102, "nvidia-smi", 'S', 101, 102, 100, "");
+    process(103, "dead", 'Z', 100, 100, 100, "");
+    process(200, "other", 'S', 1, 200, 200, "GQ_JOB_TAG=t-200\0");
+    Files.createDirectories(root.resolve("300")); // vanished between listing and reading
+    Files.createDirectories(root.resolve("self"));
+    Files.writeString(root.resolve("uptime"), "1.0 2.0\n");
+    proc = new ProcFs(root);
+  }
+
+  private void process(long pid, String comm, char state, long ppid, long pgid, long sid, String env)
+      throws IOException {
+    Path dir = Files.createDirectories(root.resolve(Long.toString(pid)));
+    Files.writeString(dir.resolve("stat"), pid + " (" + comm + ") " + state + " " + ppid + " " + pgid + " " + sid
+        + " 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 " + (5000 + pid) + " 100 10 0\n");
+    Files.writeString(dir.resolve("environ"), env);
+  }
+
+  @Test
+  void infoReadsTheStatFile() {
+    assertEquals(Optional.of(new ProcInfo(101, 100, 100, 100, 5101, 'R', "python (train)")), proc.info(101));
+  }
+
+  @Test
+  void missingOrUnparsableProcessIsAbsent() throws IOException {
+    assertEquals(Optional.empty(), proc.info(999));
+    assertEquals(Optional.empty(), proc.info(300));
+    Files.writeString(root.resolve("300/stat"), "300 (half");
+    assertEquals(Optional.empty(), proc.info(300));
+  }
+
+  @Test
+  void commandNameWithInvalidUtf8IsStillRead() throws IOException {
+    byte[] stat = "400 (bad\u00ff) S 1 400 400 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 7 1 1 0\n"
+        .getBytes(StandardCharsets.ISO_8859_1);
+    Files.write(Files.createDirectories(root.resolve("400")).resolve("stat"), stat);
+    assertEquals(7, proc.info(400).orElseThrow().startTicks());
+  }
+
+  @Test
+  void environReadsOneVariable() {
+    assertEquals(Optional.of("t-100"), proc.environ(100, "GQ_JOB_TAG"));
+    assertEquals(Optional.of("/usr/bin"), proc.environ(100, "PATH"));
+    assertEquals(Optional.of(""), proc.environ(100, "EMPTY"));
+    assertEquals(Optional.of("=b"), proc.environ(101, "A"));
+  }
+
+  @Test
+  void environIsEmptyWhenAbsentOrUnreadable() {
+    assertEquals(Optional.empty(), proc.environ(100, "GQ_JOB"));
+    assertEquals(Optional.empty(), proc.environ(102, "GQ_JOB_TAG"));
+    assertEquals(Optional.empty(), proc.environ(300, "GQ_JOB_TAG"));
+    assertEquals(Optional.empty(), proc.environ(999, "GQ_JOB_TAG"));
+  }
+
+  @Test
+  void allListsNumericDirectoriesAndSkipsVanishedOnes() {
+    List<Long> pids = proc.all().stream().map(ProcInfo::pid).sorted().toList();
+    assertEquals(List.of(100L, 101L, 102L, 103L, 200L), pids);
+  }
+
+  @Test
+  void membersAreTheLiveProcessesOfTheGroupOrSession() {
+    List<Long> pids = proc.members(100, 100).stream().map(ProcInfo::pid).sorted().toList();
+    assertEquals(List.of(100L, 101L, 102L), pids);
+    assertEquals(List.of(), proc.members(555, 555));
+  }
+
+  @Test
+  void bootIdIsReadAndStripped() {
+    assertEquals("11111111-2222-3333-4444-555555555555", proc.bootId());
+  }
+
+  @Test
+  void realProcShowsThisProcess() {
+    ProcFs real = new ProcFs();
+    long self = ProcessHandle.current().pid();
+    ProcInfo info = real.info(self).orElseThrow();
+    assertEquals(self, info.pid());
+    assertEquals(ProcessHandle.current().parent().orElseThrow().pid(), info.ppid());
+    assertTrue(info.startTicks() > 0);
+    assertEquals(Optional.ofNullable(System.getenv("PATH")), real.environ(self, "PATH"));
+    assertTrue(real.all().stream().anyMatch(p -> p.pid() == self));
+    assertTrue(real.bootId().matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
+  }
+}

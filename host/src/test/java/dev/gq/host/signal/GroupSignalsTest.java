@@ -1,0 +1,132 @@
+package dev.gq.host.signal;
+
+import static dev.gq.host.TestJobs.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.LaunchSpec;
+import dev.gq.core.launch.LaunchedProcess;
+import dev.gq.core.launch.Signals.Outcome;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.host.TestJobs;
+import dev.gq.host.launch.ExitFiles;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GroupSignalsTest {
+
+  static final Duration WAIT = Duration.ofSeconds(10);
+
+  @TempDir Path dir;
+  TestJobs jobs;
+  GroupSignals signals;
+
+  @BeforeEach
+  void start() {
+    jobs = new TestJobs(dir);
+    signals = new GroupSignals(jobs.proc);
+  }
+
+  @AfterEach
+  void stop() {
+    jobs.close();
+  }
+
+  /** A running {@code sleep} job, returned once the sleep itself runs. */
+  private LaunchedProcess sleeper(LaunchSpec spec) throws Exception {
+    LaunchedProcess job = jobs.launch(spec);
+    await("sleep runs", WAIT, () -> jobs.groupRuns(job.identity().pgid(), "sleep"));
+    return job;
+  }
+
+  private List<Long> sleepPids(ProcessIdentity id) {
+    return jobs.proc.members(id.pgid(), id.sid()).stream()
+        .filter(p -> p.comm().equals("sleep")).map(ProcInfo::pid).toList();
+  }
+
+  @Test
+  void wrongStartTicksIsNotOursAndNothingIsSent() throws Exception {
+    LaunchedProcess job = sleeper(jobs.spec("sleep", "30"));
+    ProcessIdentity id = job.identity();
+    ProcessIdentity recycled = new ProcessIdentity(id.pid(), id.pgid(), id.sid(), id.startTicks() + 1, id.bootId());
+    assertEquals(Outcome.NOT_OURS, signals.signalGroup(recycled, 9));
+    assertStillRunning(job);
+  }
+
+  @Test
+  void otherBootIsNotOursAndNothingIsSent() throws Exception {
+    LaunchedProcess job = sleeper(jobs.spec("sleep", "30"));
+    ProcessIdentity id = job.identity();
+    ProcessIdentity lastBoot = new ProcessIdentity(id.pid(), id.pgid(), id.sid(), id.startTicks(), "other-boot");
+    assertEquals(Outcome.NOT_OURS, signals.signalGroup(lastBoot, 9));
+    assertStillRunning(job);
+  }
+
+  // A signal is delivered before kill() returns; a few short looks confirm none arrived.
+  private void assertStillRunning(LaunchedProcess job) throws InterruptedException {
+    List<Long> sleeps = sleepPids(job.identity());
+    assertFalse(sleeps.isEmpty());
+    for (int i = 0; i < 10; i++) {
+      Thread.sleep(10);
+      assertFalse(job.shimExited().isDone());
+      assertTrue(sleeps.stream().allMatch(TestJobs::alive));
+    }
+  }
+
+  @Test
+  void verifiedGroupIsSignalledAndEnds() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "sleep 30 & sleep 30; wait");
+    LaunchedProcess job = sleeper(spec);
+    await("both sleeps run", WAIT, () -> sleepPids(job.identity()).size() == 2);
+    assertEquals(Outcome.SENT, signals.signalGroup(job.identity(), 15));
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertEquals(ExitRecord.signalled(15), ExitFiles.read(spec.exitFile()).orElseThrow());
+    await("the group is empty", WAIT, () -> jobs.proc.members(job.identity().pgid(), job.identity().sid()).isEmpty());
+  }
+
+  @Test
+  void groupOutlivingItsShimIsStillSignalled() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "sleep 30 >/dev/null & exit 0");
+    LaunchedProcess job = jobs.launch(spec);
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    ProcessIdentity id = job.identity();
+    await("the leftover sleep runs", WAIT, () -> sleepPids(id).size() == 1);
+    assertEquals(Outcome.SENT, signals.signalGroup(id, 15));
+    await("the group is empty", WAIT, () -> jobs.proc.members(id.pgid(), id.sid()).isEmpty());
+  }
+
+  @Test
+  void groupsInsideTheJobSessionAreSignalledToo() throws Exception {
+    // timeout(1) moves itself and its command into a process group of their own
+    LaunchedProcess job = jobs.launch(jobs.spec("timeout", "60", "sleep", "30"));
+    ProcessIdentity id = job.identity();
+    await("sleep runs in another group", WAIT,
+        () -> jobs.proc.members(id.pgid(), id.sid()).stream().anyMatch(p -> p.comm().equals("sleep") && p.pgid() != id.pgid()));
+    assertEquals(Outcome.SENT, signals.signalGroup(id, 15));
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    await("the session is empty", WAIT, () -> jobs.proc.members(id.pgid(), id.sid()).isEmpty());
+  }
+
+  @Test
+  void endedJobIsGone() throws Exception {
+    LaunchedProcess job = jobs.launch(jobs.spec("true"));
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertEquals(Outcome.GONE, signals.signalGroup(job.identity(), 15));
+  }
+
+  @Test
+  void unknownPidOnThisBootIsGone() {
+    ProcessIdentity never = new ProcessIdentity(Integer.MAX_VALUE - 1, Integer.MAX_VALUE - 1,
+        Integer.MAX_VALUE - 1, 1, jobs.proc.bootId());
+    assertEquals(Outcome.GONE, signals.signalGroup(never, 15));
+  }
+}

@@ -1,0 +1,96 @@
+package dev.gq.nvml;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import dev.gq.nvml.raw.NvmlLibrary;
+import dev.gq.nvml.raw.NvmlLibrary.nvmlMemory_t;
+import dev.gq.nvml.raw.NvmlLibrary.nvmlProcessInfo_t;
+import dev.gq.nvml.raw.NvmlReturn;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One device handle from {@link Nvml#device(int)}: valid while NVML stays initialised. Each
+ * method is one query and throws {@link NvmlException} when the driver refuses it, so a caller
+ * can fail this device alone. Thread-safe as NVML is.
+ */
+public final class NvmlDevice {
+
+  /** Processes may start between the size query and the fetch: room for a few more. */
+  static final int SPARE_PROCESS_ENTRIES = 8;
+  private static final int PROCESS_QUERY_ATTEMPTS = 4;
+
+  private final Nvml nvml;
+  private final int index;
+  private final Pointer handle;
+
+  NvmlDevice(Nvml nvml, int index, Pointer handle) {
+    this.nvml = nvml;
+    this.index = index;
+    this.handle = handle;
+  }
+
+  public int index() {
+    return index;
+  }
+
+  /** The device UUID, e.g. {@code GPU-8e1d…}: the GPU's identity for gq. */
+  public String uuid() throws NvmlException {
+    byte[] buf = new byte[NvmlLibrary.DEVICE_STRING_BUFFER_SIZE];
+    nvml.check("nvmlDeviceGetUUID", nvml.raw().nvmlDeviceGetUUID(handle, buf, buf.length));
+    return Nvml.cString(buf);
+  }
+
+  public String name() throws NvmlException {
+    byte[] buf = new byte[NvmlLibrary.DEVICE_STRING_BUFFER_SIZE];
+    nvml.check("nvmlDeviceGetName", nvml.raw().nvmlDeviceGetName(handle, buf, buf.length));
+    return Nvml.cString(buf);
+  }
+
+  public NvmlMemory memory() throws NvmlException {
+    nvmlMemory_t mem = new nvmlMemory_t();
+    nvml.check("nvmlDeviceGetMemoryInfo", nvml.raw().nvmlDeviceGetMemoryInfo(handle, mem));
+    return new NvmlMemory(mem.total, mem.free, mem.used);
+  }
+
+  /**
+   * The compute processes now: a size query, then a fetch with spare entries, asked again with
+   * the new size if processes started in between. An empty list when there are none.
+   */
+  public List<NvmlProcess> computeProcesses() throws NvmlException {
+    String function = "nvmlDeviceGetComputeRunningProcesses_v3";
+    NvmlLibrary lib = nvml.raw();
+    IntByReference count = new IntByReference(0);
+    int rc = lib.nvmlDeviceGetComputeRunningProcesses_v3(handle, count, null);
+    for (int i = 0; i < PROCESS_QUERY_ATTEMPTS && rc == insufficientSize(); i++) {
+      int capacity = count.getValue() + SPARE_PROCESS_ENTRIES;
+      nvmlProcessInfo_t[] infos = (nvmlProcessInfo_t[]) new nvmlProcessInfo_t().toArray(capacity);
+      count.setValue(capacity);
+      rc = lib.nvmlDeviceGetComputeRunningProcesses_v3(handle, count, infos);
+      if (rc == NvmlReturn.NVML_SUCCESS.code()) return processes(infos, count.getValue());
+    }
+    nvml.check(function, rc);
+    return List.of();
+  }
+
+  private static List<NvmlProcess> processes(nvmlProcessInfo_t[] infos, int count) {
+    List<NvmlProcess> result = new ArrayList<>(count);
+    for (int i = 0; i < Math.min(count, infos.length); i++) {
+      nvmlProcessInfo_t info = infos[i];
+      info.read();
+      long used = info.usedGpuMemory == NvmlLibrary.NVML_VALUE_NOT_AVAILABLE
+          ? -1 : info.usedGpuMemory;
+      result.add(new NvmlProcess(Integer.toUnsignedLong(info.pid), used));
+    }
+    return List.copyOf(result);
+  }
+
+  private static int insufficientSize() {
+    return NvmlReturn.NVML_ERROR_INSUFFICIENT_SIZE.code();
+  }
+
+  @Override
+  public String toString() {
+    return "NVML device " + index;
+  }
+}

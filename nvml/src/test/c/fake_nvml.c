@@ -1,0 +1,215 @@
+/*
+ * A stand-in for libnvidia-ml.so.1 with two devices, for testing the JNA binding without a GPU.
+ * Device 0 runs two compute processes (one whose memory the driver does not report), device 1
+ * none. Tests steer it through the fake_nvml_* functions: make one function fail (on one device or
+ * everywhere) and make processes appear between the size query and the fetch.
+ */
+#include <string.h>
+
+typedef int nvmlReturn_t;
+typedef struct fake_device *nvmlDevice_t;
+
+typedef struct {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_t;
+
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+} nvmlProcessInfo_t;
+
+enum {
+    SUCCESS = 0, UNINITIALIZED = 1, INVALID_ARGUMENT = 2, INSUFFICIENT_SIZE = 7,
+    GPU_IS_LOST = 15, UNKNOWN = 999
+};
+
+#define MAX_PROCS 64
+#define NOT_AVAILABLE 0xFFFFFFFFFFFFFFFFULL
+#define MIB (1024ULL * 1024ULL)
+
+struct fake_device {
+    const char *uuid;
+    const char *name;
+    unsigned long long total;
+    unsigned int count;
+    unsigned int pids[MAX_PROCS];
+    unsigned long long used[MAX_PROCS];
+};
+
+static struct fake_device devices[2];
+static int init_count;
+static char failing_function[128];
+static int failing_index = -1; /* -1: every device, and the calls without a device */
+static int failing_code;
+static unsigned int growth;
+static int growth_repeats;
+
+/* Static, so that a second copy of this library loaded beside the first resets its own state. */
+static void reset(void) {
+    memset(devices, 0, sizeof devices);
+    devices[0].uuid = "GPU-fa4e0000-0000-4000-8000-000000000000";
+    devices[0].name = "Fake GPU Alpha";
+    devices[0].total = 81920 * MIB;
+    devices[0].count = 2;
+    devices[0].pids[0] = 4242;
+    devices[0].used[0] = 1024 * MIB;
+    devices[0].pids[1] = 4343;
+    devices[0].used[1] = NOT_AVAILABLE;
+    devices[1].uuid = "GPU-fa4e1111-1111-4111-8111-111111111111";
+    devices[1].name = "Fake GPU Beta";
+    devices[1].total = 40960 * MIB;
+    init_count = 0;
+    failing_function[0] = '\0';
+    failing_index = -1;
+    failing_code = 0;
+    growth = 0;
+    growth_repeats = 0;
+}
+
+__attribute__((constructor)) static void fake_nvml_load(void) { reset(); }
+
+void fake_nvml_reset(void) { reset(); }
+
+/* From now on, `function` returns `code` on device `index` (-1: everywhere). */
+void fake_nvml_fail(const char *function, int index, int code) {
+    strncpy(failing_function, function, sizeof failing_function - 1);
+    failing_function[sizeof failing_function - 1] = '\0';
+    failing_index = index;
+    failing_code = code;
+}
+
+/*
+ * The next answer of "insufficient size" on device 0 starts `n` more processes right after it
+ * answers, as if they started between two calls; with `repeat` set, every such answer does.
+ */
+void fake_nvml_grow(unsigned int n, int repeat) {
+    growth = n;
+    growth_repeats = repeat;
+}
+
+unsigned int fake_nvml_init_count(void) { return init_count; }
+
+unsigned int fake_nvml_sizeof_process_info(void) { return sizeof(nvmlProcessInfo_t); }
+
+static int index_of(nvmlDevice_t d) { return d == &devices[0] ? 0 : d == &devices[1] ? 1 : -2; }
+
+static nvmlReturn_t steered(const char *function, int index) {
+    if (failing_code != 0 && strcmp(function, failing_function) == 0
+            && (failing_index == -1 || failing_index == index)) {
+        return failing_code;
+    }
+    return SUCCESS;
+}
+
+static nvmlReturn_t enter(const char *function, nvmlDevice_t d) {
+    if (init_count == 0) return UNINITIALIZED;
+    if (d != NULL && index_of(d) < 0) return INVALID_ARGUMENT;
+    return steered(function, d == NULL ? -1 : index_of(d));
+}
+
+static nvmlReturn_t copy_string(const char *text, char *buf, unsigned int length) {
+    if (buf == NULL) return INVALID_ARGUMENT;
+    if (strlen(text) + 1 > length) return INSUFFICIENT_SIZE;
+    strcpy(buf, text);
+    return SUCCESS;
+}
+
+nvmlReturn_t nvmlInit_v2(void) {
+    nvmlReturn_t rc = steered(__func__, -1);
+    if (rc == SUCCESS) init_count++;
+    return rc;
+}
+
+nvmlReturn_t nvmlShutdown(void) {
+    if (init_count == 0) return UNINITIALIZED;
+    init_count--;
+    return SUCCESS;
+}
+
+const char *nvmlErrorString(nvmlReturn_t result) {
+    switch (result) {
+        case SUCCESS: return "Success";
+        case UNINITIALIZED: return "Uninitialized";
+        case INVALID_ARGUMENT: return "Invalid Argument";
+        case INSUFFICIENT_SIZE: return "Insufficient Size";
+        case 9: return "Driver Not Loaded";
+        case GPU_IS_LOST: return "GPU is lost";
+        default: return "Unknown Error";
+    }
+}
+
+nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
+    nvmlReturn_t rc = enter(__func__, NULL);
+    return rc != SUCCESS ? rc : copy_string("999.12.34", version, length);
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
+    nvmlReturn_t rc = enter(__func__, NULL);
+    if (rc == SUCCESS) *count = 2;
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
+    if (init_count == 0) return UNINITIALIZED;
+    if (index >= 2) return INVALID_ARGUMENT;
+    nvmlReturn_t rc = steered(__func__, (int) index);
+    if (rc == SUCCESS) *device = &devices[index];
+    return rc;
+}
+
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length) {
+    nvmlReturn_t rc = enter(__func__, device);
+    return rc != SUCCESS ? rc : copy_string(device->uuid, uuid, length);
+}
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length) {
+    nvmlReturn_t rc = enter(__func__, device);
+    return rc != SUCCESS ? rc : copy_string(device->name, name, length);
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
+    nvmlReturn_t rc = enter(__func__, device);
+    if (rc != SUCCESS) return rc;
+    unsigned long long used = 0;
+    for (unsigned int i = 0; i < device->count; i++) {
+        if (device->used[i] != NOT_AVAILABLE) used += device->used[i];
+    }
+    memory->total = device->total;
+    memory->used = used;
+    memory->free = device->total - used;
+    return SUCCESS;
+}
+
+static void start_processes(struct fake_device *d, unsigned int n) {
+    for (unsigned int k = 0; k < n && d->count < MAX_PROCS; k++, d->count++) {
+        d->pids[d->count] = 5000 + d->count;
+        d->used[d->count] = MIB;
+    }
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
+        nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos) {
+    nvmlReturn_t rc = enter(__func__, device);
+    if (rc != SUCCESS) return rc;
+    if (infoCount == NULL) return INVALID_ARGUMENT;
+    unsigned int capacity = *infoCount;
+    *infoCount = device->count;
+    if (capacity < device->count || (infos == NULL && device->count > 0)) {
+        if (device == &devices[0]) {
+            start_processes(device, growth);
+            if (!growth_repeats) growth = 0;
+        }
+        return INSUFFICIENT_SIZE;
+    }
+    for (unsigned int i = 0; i < device->count; i++) {
+        infos[i].pid = device->pids[i];
+        infos[i].usedGpuMemory = device->used[i];
+        infos[i].gpuInstanceId = 0xFFFFFFFFu;
+        infos[i].computeInstanceId = 0xFFFFFFFFu;
+    }
+    return SUCCESS;
+}

@@ -1,0 +1,106 @@
+package dev.gq.persistence;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The SQLite file: opens it with the pragmas gq relies on (WAL, synchronous=FULL, busy timeout),
+ * checks that it is whole and not from a newer gq, and creates or upgrades the schema. A damaged
+ * or foreign file is refused with a recovery hint; gq never starts empty over an existing file.
+ */
+public final class Database {
+  /** The schema this gq writes; a file with a higher version was written by a newer gq. */
+  public static final int SCHEMA_VERSION = 1;
+
+  private Database() {}
+
+  /** The JDBC URL with the pragmas gq needs on every connection. */
+  public static String url(Path file) {
+    return "jdbc:sqlite:" + file + "?journal_mode=WAL&synchronous=FULL&busy_timeout=5000&foreign_keys=true";
+  }
+
+  /** Checks and prepares the database; throws {@link DatabaseRefused} with the line to show. */
+  public static void prepare(Path file) throws DatabaseRefused {
+    boolean existed = Files.exists(file);
+    if (existed && !Files.isReadable(file))
+      throw new DatabaseRefused("cannot read the database " + file + "; check its owner and mode (it should be yours, 0600)");
+    if (!existed) create(file);
+    try (Connection c = DriverManager.getConnection(url(file)); Statement st = c.createStatement()) {
+      if (existed) check(file, st);
+      int version = version(st);
+      if (version > SCHEMA_VERSION)
+        throw new DatabaseRefused("the database " + file + " was written by a newer gq (schema " + version
+            + ", this gq knows " + SCHEMA_VERSION + "); upgrade gq, or set GQ_DATA_DIR to use another directory");
+      if (version < SCHEMA_VERSION) migrate(c, st);
+    } catch (SQLException e) {
+      throw damaged(file, e.getMessage());
+    }
+  }
+
+  private static void create(Path file) throws DatabaseRefused {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (IOException e) {
+      throw new DatabaseRefused("cannot create the database " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static void check(Path file, Statement st) throws SQLException, DatabaseRefused {
+    try (ResultSet rs = st.executeQuery("PRAGMA quick_check")) {
+      String verdict = rs.next() ? rs.getString(1) : "no answer";
+      if (!"ok".equals(verdict)) throw damaged(file, verdict);
+    }
+  }
+
+  private static DatabaseRefused damaged(Path file, String why) {
+    return new DatabaseRefused("the database " + file + " is damaged or not a gq database (" + firstLine(why)
+        + "); the daemon will not start over it: stop here, copy it aside for inspection (mv " + file + " "
+        + file + ".damaged) and start again with an empty history, or restore a backup");
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) return "unknown error";
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  private static int version(Statement st) throws SQLException {
+    try (ResultSet rs = st.executeQuery(
+        "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='gq_meta'")) {
+      if (!rs.next() || rs.getInt(1) == 0) return 0;
+    }
+    try (ResultSet rs = st.executeQuery("SELECT value FROM gq_meta WHERE key='schema_version'")) {
+      return rs.next() ? Integer.parseInt(rs.getString(1)) : 0;
+    }
+  }
+
+  private static void migrate(Connection c, Statement st) throws SQLException {
+    c.setAutoCommit(false);
+    for (String sql : script("schema-1.sql").split(";\\s*\n")) if (!sql.isBlank() && !onlyComments(sql)) st.execute(sql);
+    st.execute("INSERT OR REPLACE INTO gq_meta (key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+    c.commit();
+    c.setAutoCommit(true);
+  }
+
+  private static boolean onlyComments(String sql) {
+    return sql.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("--"));
+  }
+
+  private static String script(String name) {
+    try (InputStream in = Database.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException | NullPointerException e) {
+      throw new IllegalStateException("schema resource " + name + " missing from the build", e);
+    }
+  }
+}

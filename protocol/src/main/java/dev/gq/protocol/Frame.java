@@ -1,0 +1,120 @@
+package dev.gq.protocol;
+
+import java.util.Objects;
+
+/**
+ * One line from the daemon to the client ({@code out}, {@code err}, {@code prompt}, {@code exit},
+ * {@code pong}) or from the client back ({@code answer}). {@link #toJson()} gives the compact JSON
+ * without the newline ({@link LineWriter} adds it); {@link #decode} reads one back. Frame types
+ * this version does not know decode to {@link Unknown}, so that older clients can skip them.
+ */
+public sealed interface Frame {
+
+  /** The frame as one line of compact JSON, without the trailing newline. */
+  String toJson();
+
+  /** Text for the client's stdout, written as is (the daemon includes the newlines). */
+  record Out(String text) implements Frame {
+    public Out {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override public String toJson() {
+      return textFrame("out", text);
+    }
+  }
+
+  /** Text for the client's stderr, written as is. */
+  record Err(String text) implements Frame {
+    public Err {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override public String toJson() {
+      return textFrame("err", text);
+    }
+  }
+
+  /** A question for the user; the client answers with exactly one {@link Answer}. */
+  record Prompt(String question) implements Frame {
+    public Prompt {
+      Objects.requireNonNull(question, "question");
+    }
+
+    @Override public String toJson() {
+      return textFrame("prompt", question);
+    }
+  }
+
+  /** The line the user typed, without its newline; null when the terminal gave EOF or none. */
+  record Answer(String line) implements Frame {
+    @Override public String toJson() {
+      return line == null ? "{\"t\":\"answer\",\"s\":null}" : textFrame("answer", line);
+    }
+  }
+
+  /** The last frame of a run: the client exits with {@code code}. */
+  record Exit(int code) implements Frame {
+    @Override public String toJson() {
+      return "{\"t\":\"exit\",\"code\":" + code + "}";
+    }
+  }
+
+  /** The daemon's answer to a ping: its pid, its gq version and its protocol version. */
+  record Pong(long pid, String version, int protocol) implements Frame {
+    public Pong {
+      Objects.requireNonNull(version, "version");
+    }
+
+    @Override public String toJson() {
+      StringBuilder sb = new StringBuilder(64).append("{\"t\":\"pong\",\"pid\":").append(pid);
+      sb.append(",\"version\":");
+      Json.quote(sb, version);
+      return sb.append(",\"protocol\":").append(protocol).append('}').toString();
+    }
+  }
+
+  /** A frame type that this version does not know; its line is kept as received. */
+  record Unknown(String type, String line) implements Frame {
+    @Override public String toJson() {
+      return line;
+    }
+  }
+
+  static Out out(String text) { return new Out(text); }
+
+  static Err err(String text) { return new Err(text); }
+
+  static Prompt prompt(String question) { return new Prompt(question); }
+
+  static Answer answer(String line) { return new Answer(line); }
+
+  static Exit exit(int code) { return new Exit(code); }
+
+  /** A pong of this process's protocol version. */
+  static Pong pong(long pid, String version) { return new Pong(pid, version, Protocol.VERSION); }
+
+  /** Decodes one line; a known type with wrong members is a {@link ProtocolException}. */
+  static Frame decode(String line) throws ProtocolException {
+    Fields f = Fields.parse("frame", line);
+    String t = f.string("t");
+    switch (t) {
+      case "out": return new Out(f.string("s"));
+      case "err": return new Err(f.string("s"));
+      case "prompt": return new Prompt(f.string("s"));
+      case "answer": return new Answer(f.stringOrNull("s"));
+      case "exit": return new Exit(f.integer("code", Integer.MIN_VALUE, Integer.MAX_VALUE));
+      case "pong":
+        return new Pong(f.integer("pid"), f.string("version"),
+            f.integer("protocol", 0, Integer.MAX_VALUE));
+      default: return new Unknown(t, line);
+    }
+  }
+
+  private static String textFrame(String type, String s) {
+    StringBuilder sb = new StringBuilder(s.length() + 20).append("{\"t\":\"").append(type);
+    sb.append("\",\"s\":");
+    Json.quote(sb, s);
+    return sb.append('}').toString();
+  }
+}

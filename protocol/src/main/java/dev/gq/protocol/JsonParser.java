@@ -1,0 +1,219 @@
+package dev.gq.protocol;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A strict recursive-descent parser for one JSON document; used through {@link Json#parse}. */
+final class JsonParser {
+  private final String text;
+  private int pos;
+  private int depth;
+
+  JsonParser(String text) {
+    this.text = text;
+  }
+
+  Object document() throws ProtocolException {
+    skipSpace();
+    Object v = value();
+    skipSpace();
+    if (pos < text.length()) throw error("unexpected text after the JSON value");
+    return v;
+  }
+
+  private Object value() throws ProtocolException {
+    if (pos >= text.length()) throw error("unexpected end of input");
+    char c = text.charAt(pos);
+    switch (c) {
+      case '{': return object();
+      case '[': return array();
+      case '"': return string();
+      case 't': return literal("true", Boolean.TRUE);
+      case 'f': return literal("false", Boolean.FALSE);
+      case 'n': return literal("null", null);
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) return number();
+        throw error(c < 0x20 ? "unexpected control character" : "unexpected character '" + c + "'");
+    }
+  }
+
+  private Map<String, Object> object() throws ProtocolException {
+    enter();
+    Map<String, Object> map = new LinkedHashMap<>();
+    pos++;
+    skipSpace();
+    if (peek() == '}') {
+      pos++;
+      depth--;
+      return map;
+    }
+    while (true) {
+      skipSpace();
+      if (peek() != '"') throw error("expected a string key");
+      int keyAt = pos;
+      String key = string();
+      skipSpace();
+      expect(':');
+      skipSpace();
+      if (map.containsKey(key)) throw errorAt(keyAt, "duplicate key '" + key + "'");
+      map.put(key, value());
+      skipSpace();
+      if (endOf('}')) return map;
+    }
+  }
+
+  private List<Object> array() throws ProtocolException {
+    enter();
+    List<Object> list = new ArrayList<>();
+    pos++;
+    skipSpace();
+    if (peek() == ']') {
+      pos++;
+      depth--;
+      return list;
+    }
+    while (true) {
+      skipSpace();
+      list.add(value());
+      skipSpace();
+      if (endOf(']')) return list;
+    }
+  }
+
+  /** After a member: true at the closing bracket, false after a comma. */
+  private boolean endOf(char close) throws ProtocolException {
+    char c = peek();
+    if (c == close) {
+      pos++;
+      depth--;
+      return true;
+    }
+    if (c != ',') throw error("expected ',' or '" + close + "'");
+    pos++;
+    return false;
+  }
+
+  private void enter() throws ProtocolException {
+    if (++depth > Protocol.MAX_DEPTH) {
+      throw error("nested deeper than " + Protocol.MAX_DEPTH + " levels");
+    }
+  }
+
+  private String string() throws ProtocolException {
+    pos++;
+    StringBuilder sb = null;
+    int start = pos;
+    while (true) {
+      if (pos >= text.length()) throw error("unterminated string");
+      char c = text.charAt(pos);
+      if (c == '"') break;
+      if (c < 0x20) throw error("control character in a string must be escaped");
+      if (c == '\\') {
+        if (sb == null) sb = new StringBuilder();
+        sb.append(text, start, pos);
+        escape(sb);
+        start = pos;
+      } else {
+        pos++;
+      }
+    }
+    String s = sb == null ? text.substring(start, pos) : sb.append(text, start, pos).toString();
+    pos++;
+    return s;
+  }
+
+  private void escape(StringBuilder sb) throws ProtocolException {
+    pos++;
+    if (pos >= text.length()) throw error("unterminated string");
+    char c = text.charAt(pos++);
+    switch (c) {
+      case '"', '\\', '/' -> sb.append(c);
+      case 'n' -> sb.append('\n');
+      case 'r' -> sb.append('\r');
+      case 't' -> sb.append('\t');
+      case 'b' -> sb.append('\b');
+      case 'f' -> sb.append('\f');
+      case 'u' -> sb.append(unicode());
+      default -> throw errorAt(pos - 2, "invalid escape '\\" + c + "'");
+    }
+  }
+
+  private char unicode() throws ProtocolException {
+    if (pos + 4 > text.length()) throw error("truncated \\u escape");
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+      int d = Character.digit(text.charAt(pos + i), 16);
+      if (d < 0) throw error("invalid \\u escape");
+      v = v * 16 + d;
+    }
+    pos += 4;
+    return (char) v;
+  }
+
+  private Object number() throws ProtocolException {
+    int start = pos;
+    boolean integral = true;
+    if (peek() == '-') pos++;
+    if (peek() == '0') pos++;
+    else if (!digits()) throw error("invalid number");
+    if (peek() == '.') {
+      integral = false;
+      pos++;
+      if (!digits()) throw error("invalid number: digits expected after '.'");
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      integral = false;
+      pos++;
+      if (peek() == '+' || peek() == '-') pos++;
+      if (!digits()) throw error("invalid number: digits expected in the exponent");
+    }
+    String n = text.substring(start, pos);
+    if (integral) {
+      try {
+        return Long.parseLong(n);
+      } catch (NumberFormatException tooBigForLong) {
+        return Double.parseDouble(n);
+      }
+    }
+    return Double.parseDouble(n);
+  }
+
+  private boolean digits() {
+    int start = pos;
+    while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') pos++;
+    return pos > start;
+  }
+
+  private Object literal(String word, Object value) throws ProtocolException {
+    if (!text.startsWith(word, pos)) throw error("invalid literal, expected " + word);
+    pos += word.length();
+    return value;
+  }
+
+  private void expect(char c) throws ProtocolException {
+    if (peek() != c) throw error("expected '" + c + "'");
+    pos++;
+  }
+
+  private char peek() {
+    return pos < text.length() ? text.charAt(pos) : '\0';
+  }
+
+  private void skipSpace() {
+    while (pos < text.length()) {
+      char c = text.charAt(pos);
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
+      pos++;
+    }
+  }
+
+  private ProtocolException error(String what) {
+    return errorAt(pos, what);
+  }
+
+  private ProtocolException errorAt(int at, String what) {
+    return new ProtocolException("invalid JSON at offset " + at + ": " + what);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.gq.protocol;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Reads newline-terminated UTF-8 lines from a blocking channel (a unix {@code SocketChannel}) with
+ * a size limit, using {@code read(ByteBuffer)} directly so that another thread may write to the
+ * same channel at the same time. Not thread-safe: one reader per connection, read by one thread.
+ */
+public final class LineReader {
+  private final ReadableByteChannel channel;
+  private final int maxBytes;
+  private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+  private byte[] line = new byte[4096];
+  private int length;
+
+  public LineReader(ReadableByteChannel channel, int maxBytes) {
+    this.channel = channel;
+    this.maxBytes = maxBytes;
+    buf.flip();
+  }
+
+  /** A reader with the protocol's limit, {@link Protocol#MAX_LINE_BYTES}. */
+  public LineReader(ReadableByteChannel channel) {
+    this(channel, Protocol.MAX_LINE_BYTES);
+  }
+
+  /**
+   * The next line without its newline, or null when the peer closed the connection between
+   * lines. Throws {@link LineTooLongException} past the limit, and {@link ProtocolException} for
+   * invalid UTF-8 or a connection closed in the middle of a line.
+   */
+  public String readLine() throws IOException {
+    length = 0;
+    while (true) {
+      int nl = indexOfNewline();
+      if (nl >= 0) {
+        append(nl - buf.position());
+        buf.position(nl + 1);
+        return decode();
+      }
+      append(buf.remaining());
+      buf.clear();
+      int n = channel.read(buf);
+      buf.flip();
+      if (n < 0) {
+        if (length == 0) return null;
+        throw new ProtocolException("the connection closed in the middle of a line");
+      }
+    }
+  }
+
+  private int indexOfNewline() {
+    byte[] a = buf.array();
+    for (int i = buf.position(), end = buf.limit(); i < end; i++) {
+      if (a[i] == '\n') return i;
+    }
+    return -1;
+  }
+
+  private void append(int count) throws LineTooLongException {
+    if (count > maxBytes - length) throw new LineTooLongException(maxBytes);
+    if (length + count > line.length) {
+      int size = Math.max(length + count, Math.min(line.length * 2, maxBytes));
+      line = Arrays.copyOf(line, size);
+    }
+    buf.get(line, length, count);
+    length += count;
+  }
+
+  private String decode() throws ProtocolException {
+    try {
+      CharBuffer chars = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(line, 0, length));
+      return chars.toString();
+    } catch (CharacterCodingException e) {
+      throw new ProtocolException("a line is not valid UTF-8");
+    }
+  }
+}

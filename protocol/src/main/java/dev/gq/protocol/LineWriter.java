@@ -1,0 +1,65 @@
+package dev.gq.protocol;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes newline-terminated UTF-8 lines to a blocking channel with {@code write(ByteBuffer)}.
+ * Thread-safe: each line goes out whole, so stdout and stderr frames from two threads never mix.
+ * {@link #send} splits long stdout/stderr text into several frames so no line passes the limit.
+ */
+public final class LineWriter {
+  /** Text chars per out/err frame; escaped, a char takes at most 6 bytes, far below the limit. */
+  static final int CHUNK_CHARS = 1 << 20;
+
+  private final WritableByteChannel channel;
+  private final int maxBytes;
+
+  public LineWriter(WritableByteChannel channel, int maxBytes) {
+    this.channel = channel;
+    this.maxBytes = maxBytes;
+  }
+
+  /** A writer with the protocol's limit, {@link Protocol#MAX_LINE_BYTES}. */
+  public LineWriter(WritableByteChannel channel) {
+    this(channel, Protocol.MAX_LINE_BYTES);
+  }
+
+  /** Sends a frame; out and err text is split into chunks when long. */
+  public void send(Frame frame) throws IOException {
+    if (frame instanceof Frame.Out o && o.text().length() > CHUNK_CHARS) {
+      for (String part : chunks(o.text())) write(Frame.out(part).toJson());
+    } else if (frame instanceof Frame.Err e && e.text().length() > CHUNK_CHARS) {
+      for (String part : chunks(e.text())) write(Frame.err(part).toJson());
+    } else {
+      write(frame.toJson());
+    }
+  }
+
+  /** Writes one line of JSON (which must not contain a raw newline) followed by "\n". */
+  public void write(String json) throws IOException {
+    if (json.indexOf('\n') >= 0) throw new IllegalArgumentException("a line must not contain a newline");
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length > maxBytes) throw new LineTooLongException(maxBytes);
+    ByteBuffer bb = ByteBuffer.allocate(bytes.length + 1).put(bytes).put((byte) '\n').flip();
+    synchronized (this) {
+      while (bb.hasRemaining()) channel.write(bb);
+    }
+  }
+
+  static List<String> chunks(String text) {
+    List<String> parts = new ArrayList<>();
+    for (int start = 0; start < text.length(); ) {
+      int end = Math.min(text.length(), start + CHUNK_CHARS);
+      // never cut a surrogate pair in two
+      if (end < text.length() && Character.isHighSurrogate(text.charAt(end - 1))) end--;
+      parts.add(text.substring(start, end));
+      start = end;
+    }
+    return parts;
+  }
+}

@@ -1,0 +1,88 @@
+package dev.gq.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RequestTest {
+  private static final String RUN = "{\"protocol\":1,\"type\":\"run\",\"request_id\":\"r-1\","
+      + "\"argv\":[\"submit\",\"--\",\"python\",\"train.py\"],\"cwd\":\"/home/u\","
+      + "\"env\":{\"HOME\":\"/home/u\",\"X\":\"a=b\\nc\"},\"stdin_tty\":true,"
+      + "\"stdout_tty\":false,\"stderr_tty\":true,\"width\":120}";
+
+  @Test
+  void decodesARunRequest() throws Exception {
+    Request.Run run = (Request.Run) Request.decode(RUN);
+    assertEquals("r-1", run.requestId());
+    assertEquals(List.of("submit", "--", "python", "train.py"), run.argv());
+    assertEquals("/home/u", run.cwd());
+    assertEquals(Map.of("HOME", "/home/u", "X", "a=b\nc"), run.env());
+    assertEquals(true, run.stdinTty());
+    assertEquals(false, run.stdoutTty());
+    assertEquals(true, run.stderrTty());
+    assertEquals(120, run.width());
+  }
+
+  @Test
+  void runRequestsRoundTrip() throws Exception {
+    Request.Run run = new Request.Run("id", List.of("ps", "é😀", ""), "/tmp",
+        Map.of("A", "1", "EMPTY", "", "Q", "\"\\"), false, true, false, 80);
+    assertEquals(run, Request.decode(run.toJson()));
+  }
+
+  @Test
+  void pingRoundTrips() throws Exception {
+    assertEquals("{\"protocol\":1,\"type\":\"ping\"}", new Request.Ping().toJson());
+    assertEquals(new Request.Ping(), Request.decode("{\"protocol\":1,\"type\":\"ping\"}"));
+  }
+
+  @Test
+  void ttyFlagsAndWidthHaveDefaults() throws Exception {
+    Request.Run run = (Request.Run) Request.decode("{\"protocol\":1,\"type\":\"run\","
+        + "\"request_id\":\"x\",\"argv\":[],\"cwd\":\"/\",\"env\":{}}");
+    assertEquals(false, run.stdinTty());
+    assertEquals(80, run.width());
+  }
+
+  @Test
+  void namesTheWrongMember() {
+    assertMessage("invalid request: 'argv' must be a list of strings", RUN.replace("\"train.py\"", "3"));
+    assertMessage("invalid request: 'argv' must be a list of strings", RUN.replace(
+        "[\"submit\",\"--\",\"python\",\"train.py\"]", "\"submit\""));
+    assertMessage("invalid request: 'env' must be an object of strings", RUN.replace("\"a=b\\nc\"", "null"));
+    assertMessage("invalid request: 'cwd' must be a string", RUN.replace("\"/home/u\",\"env\"", "1,\"env\""));
+    assertMessage("invalid request: 'cwd' must be an absolute path", RUN.replace("\"/home/u\",\"env\"", "\"rel\",\"env\""));
+    assertMessage("invalid request: 'stdin_tty' must be true or false", RUN.replace("\"stdin_tty\":true", "\"stdin_tty\":1"));
+    assertMessage("invalid request: 'width' must be an integer from 1 to 100000", RUN.replace("120", "0"));
+    assertMessage("invalid request: 'width' must be an integer", RUN.replace("120", "\"wide\""));
+    assertMessage("invalid request: 'request_id' is missing; it must be a string", RUN.replace("\"request_id\":\"r-1\",", ""));
+    assertMessage("invalid request: unknown type 'jump'", "{\"protocol\":1,\"type\":\"jump\"}");
+    assertMessage("invalid request: 'protocol' is missing; it must be an integer", "{\"type\":\"ping\"}");
+    assertMessage("invalid request: not a JSON object", "\"ping\"");
+  }
+
+  @Test
+  void refusesAnotherProtocolVersion() {
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Request.decode("{\"protocol\":2,\"type\":\"ping\"}"));
+    assertEquals("the client speaks protocol 2 and this daemon 1; "
+        + "restart the daemon so both run the same gq version", e.getMessage());
+  }
+
+  @Test
+  void rejectsMalformedAndTruncatedLines() {
+    for (int i = 0; i < RUN.length(); i++) {
+      String cut = RUN.substring(0, i);
+      assertThrows(ProtocolException.class, () -> Request.decode(cut), cut);
+    }
+    assertThrows(ProtocolException.class, () -> Request.decode(RUN + "x"));
+  }
+
+  private static void assertMessage(String expected, String line) {
+    ProtocolException e = assertThrows(ProtocolException.class, () -> Request.decode(line));
+    assertEquals(expected, e.getMessage());
+  }
+}
