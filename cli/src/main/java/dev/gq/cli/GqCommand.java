@@ -6,18 +6,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /**
- * The root {@code gq} command: owns {@code --help}, {@code --version} and {@code --verbose}
- * (inherited by every subcommand) and refuses to run without a subcommand. The subcommands are
+ * The root {@code gq} command: owns {@code --version}, and {@code --help} and {@code --verbose}
+ * (inherited by every subcommand), and refuses to run without a subcommand. The subcommands are
  * attached by {@link Gq}.
  */
 @Command(
     name = "gq",
-    mixinStandardHelpOptions = true,
-    scope = ScopeType.INHERIT,
     version = "gq " + Gq.VERSION,
     description = "Queue commands for whole GPUs of this workstation.",
     footer = {"", "Shortcut: 'gq -g N CMD...' is 'gq run -g N CMD...'."})
 final class GqCommand implements Callable<Integer> {
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Show this help and exit.")
+  boolean help;
+
+  @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version and exit.")
+  boolean version;
 
   @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Show stack traces of internal errors.")
   boolean verbose;

@@ -3,7 +3,6 @@ package dev.gq.cli;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
@@ -11,24 +10,25 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Supplier;
 
 /** The daemon in memory: holds jobs, records every call, answers like the real scheduler would. */
 final class FakeApi implements GqApi {
-  final Map<Long, Job> jobs = new TreeMap<>();
+  final Map<Long, Job> jobs = new ConcurrentSkipListMap<>();
   final List<JobSpec> submitted = new ArrayList<>();
   final List<JobQuery> queries = new ArrayList<>();
   final List<List<Long>> cancels = new ArrayList<>();
   final Map<Long, String> reasons = new HashMap<>();
-  final Deque<Job> jobReplies = new ArrayDeque<>();
+  final Deque<Job> jobReplies = new ConcurrentLinkedDeque<>();
   SubmitResult nextSubmit;
   ApiException refuseWith;
   Supplier<RuntimeException> crashWith;
   GpuReport gpus = new GpuReport(List.of(), "NVML 550.54", false, null);
   DaemonInfo info = new DaemonInfo(4242, "0.1.0", 1, "/data/gq", "NVML 550.54", false, null, 2, 1, 3, null);
   int waitReasonCalls;
-  int jobCalls;
+  volatile int jobCalls;
   boolean shutdown;
   long nextId = 1;
 

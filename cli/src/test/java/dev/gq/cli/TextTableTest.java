@@ -28,7 +28,7 @@ class TextTableTest {
   void lastColumnIsCutToFitTheWidth() {
     TextTable t = new TextTable(List.of("ID", "COMMAND"));
     t.add(List.of("1", "python train.py --epochs 100"));
-    assertEquals("ID  COMMAND\n1   python train.py --…\n", render(t, 24));
+    assertEquals("ID  COMMAND\n1   python train.py --e…\n", render(t, 24));
   }
 
   @Test

@@ -58,7 +58,7 @@ final class Connector {
     return true;
   }
 
-  private SocketChannel classify(IOException e) throws Failure {
+  SocketChannel classify(IOException e) throws Failure {
     String msg = e.getMessage() == null ? "" : e.getMessage();
     if (msg.contains("No such file") || msg.contains("Connection refused")) return null;
     if (msg.contains("Permission denied")) {

@@ -100,7 +100,8 @@ final class DaemonLauncher {
     while (true) {
       SocketChannel ch = connector.connect();
       if (ch != null) return ch;
-      if (!daemon.isAlive() && !anotherDaemonStarting(daemon.pid())) {
+      // two clients may start a daemon at once: the loser exits, the lock holder is still starting
+      if (!daemon.isAlive() && !LockProbe.held(paths.lockFile())) {
         ch = connector.connect();
         if (ch != null) return ch;
         throw notStarted(logStart, " (it exited with code " + daemon.exitValue() + ")");
@@ -109,20 +110,6 @@ final class DaemonLauncher {
         throw notStarted(logStart, " (no answer in " + timeoutMillis / 1000 + " s)");
       }
       sleep(POLL_MILLIS);
-    }
-  }
-
-  /**
-   * Two clients may start a daemon at once; the one that loses the lock exits. Then keep waiting
-   * for the winner, known by a live pid in the pid file that is not ours.
-   */
-  private boolean anotherDaemonStarting(long ours) {
-    try {
-      String pid = Files.readString(paths.pidFile(), StandardCharsets.US_ASCII).trim();
-      return !pid.isEmpty() && !pid.equals(Long.toString(ours))
-          && Files.exists(Path.of("/proc", pid));
-    } catch (IOException | RuntimeException e) {
-      return false;
     }
   }
 

@@ -46,7 +46,9 @@ public final class Main {
     Main main = new Main(System.getenv(), System.getProperty("user.dir"),
         new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
         new FileOutputStream(FileDescriptor.err), "/dev/tty");
-    System.exit(main.run(args));
+    int code = main.run(args);
+    // halt: nothing is buffered, and exit() would first load the JDK's logging to log the exit
+    Runtime.getRuntime().halt(code);
   }
 
   /** Runs one invocation and returns the exit code. */

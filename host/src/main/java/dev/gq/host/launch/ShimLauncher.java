@@ -87,7 +87,7 @@ public final class ShimLauncher implements Launcher {
   private Process start(LaunchSpec spec) throws LaunchException {
     List<String> command = new ArrayList<>(spec.argv().size() + 2);
     command.add(shim.toString());
-    command.add(spec.exitFile().toString());
+    command.add(spec.exitFile().toAbsolutePath().toString()); // the shim runs in the job's directory
     command.addAll(spec.argv());
     ProcessBuilder builder = new ProcessBuilder(command)
         .directory(spec.cwd().toFile())

@@ -16,16 +16,14 @@ import java.util.Optional;
  * The real {@link Signals}: signals a job's process group, and every other process group inside
  * the job's session (a command such as {@code timeout} moves into a group of its own), only after
  * proving each is the job's. Before every signal: the boot id must be the recorded one; a process
- * holding the leader's PID must have the recorded start ticks (else the PID was recycled: nothing
- * is sent); each group is signalled only while a witness is seen in it, a live member re-read
- * just before {@code kill(-pgid)}. The leader is probed through a pidfd where the kernel has them,
- * so a recycled leader PID is never mistaken for it. The JobRunner calls it on cancel.
- *
- * <p>What remains: between the last check and {@code kill(-pgid)} (a few microseconds) the whole
- * group could end and its number be taken by a new process that makes itself a group leader;
- * that needs the kernel to hand out the whole PID space in that interval. A job whose leader is
- * gone is recognised by its members' group and session numbers, which the kernel does not reuse
- * while any member lives.
+ * holding the leader's PID must have the recorded start ticks (else the PID was recycled and
+ * nothing is sent); each group is signalled only while a witness, one of its live members, is
+ * re-read just before {@code kill(-pgid)}, the leader through a pidfd where the kernel has them.
+ * A job whose leader is gone is recognised by its members' group and session numbers, which the
+ * kernel does not hand out again while any member lives. What remains is the few microseconds
+ * between the last check and {@code kill(-pgid)}: in that time the whole group would have to end
+ * and its number go to a new process that makes itself a group leader, which needs the kernel to
+ * cycle through the PID space. The JobRunner calls it on cancel, off the actor threads.
  */
 public final class GroupSignals implements Signals {
 
@@ -39,6 +37,8 @@ public final class GroupSignals implements Signals {
 
   @Override
   public Outcome signalGroup(ProcessIdentity id, int signal) {
+    // kill(-0) and kill(-1) would reach the caller's own group or every process: never.
+    if (id.pid() <= 1 || id.pgid() <= 1 || id.sid() <= 1) return Outcome.NOT_OURS;
     if (!table.bootId().equals(id.bootId())) return Outcome.NOT_OURS;
     int pidfd = openPidfd(id.pid());
     try {
@@ -46,10 +46,11 @@ public final class GroupSignals implements Signals {
       Optional<ProcInfo> leader = table.info(id.pid());
       if (leader.isPresent() && leader.get().startTicks() != id.startTicks()) return Outcome.NOT_OURS;
       int leaderFd = leader.isPresent() ? pidfd : -1;
-      List<ProcInfo> witnesses = witnesses(id);
-      if (witnesses == null) return Outcome.NOT_OURS;
+      Optional<List<ProcInfo>> witnesses = witnesses(id);
+      if (witnesses.isEmpty()) return Outcome.NOT_OURS;
       int sent = 0;
-      for (ProcInfo witness : witnesses) {
+      for (ProcInfo witness : witnesses.get()) {
+        // Check and signal back to back: the check is only as good as the time until kill().
         if (stillThere(witness, id, leaderFd) && killGroup(witness.pgid(), signal)) sent++;
       }
       return sent > 0 ? Outcome.SENT : Outcome.GONE;
@@ -60,22 +61,22 @@ public final class GroupSignals implements Signals {
 
   /**
    * One live member per process group of the job (its group first, each group's leader where it
-   * lives), or null when the leader's PID now belongs to another process. Members started no
+   * lives), or empty when the leader's PID now belongs to another process. Members started no
    * earlier than the leader: nothing older can have joined its session or group.
    */
-  private List<ProcInfo> witnesses(ProcessIdentity id) {
+  private Optional<List<ProcInfo>> witnesses(ProcessIdentity id) {
     Map<Long, ProcInfo> byGroup = new LinkedHashMap<>();
     byGroup.put(id.pgid(), null);
     for (ProcInfo p : table.all()) {
-      if (p.pid() == id.pid() && p.startTicks() != id.startTicks()) return null;
-      if (p.zombie() || p.startTicks() < id.startTicks()) continue;
+      if (p.pid() == id.pid() && p.startTicks() != id.startTicks()) return Optional.empty();
+      if (p.zombie() || p.pgid() <= 1 || p.startTicks() < id.startTicks()) continue;
       if (p.pgid() != id.pgid() && p.sid() != id.sid()) continue;
       ProcInfo known = byGroup.get(p.pgid());
       if (known == null || p.pid() == p.pgid()) byGroup.put(p.pgid(), p);
     }
     List<ProcInfo> witnesses = new ArrayList<>();
     for (ProcInfo p : byGroup.values()) if (p != null) witnesses.add(p);
-    return witnesses;
+    return Optional.of(witnesses);
   }
 
   /** Whether {@code witness} is, right now, still the same process in the same group. */

@@ -124,6 +124,13 @@ class GroupSignalsTest {
   }
 
   @Test
+  void identityNamingNoRealGroupIsNeverSignalled() {
+    String boot = jobs.proc.bootId();
+    assertEquals(Outcome.NOT_OURS, signals.signalGroup(new ProcessIdentity(0, 0, 0, -1, boot), 0));
+    assertEquals(Outcome.NOT_OURS, signals.signalGroup(new ProcessIdentity(1, 1, 1, -1, boot), 0));
+  }
+
+  @Test
   void unknownPidOnThisBootIsGone() {
     ProcessIdentity never = new ProcessIdentity(Integer.MAX_VALUE - 1, Integer.MAX_VALUE - 1,
         Integer.MAX_VALUE - 1, 1, jobs.proc.bootId());

@@ -1,0 +1,233 @@
+package dev.gq.actors.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gq.protocol.Frame;
+import dev.gq.protocol.LineReader;
+import dev.gq.protocol.LineWriter;
+import dev.gq.protocol.Request;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The real gq daemon as a child process on temporary directories with fake GPUs, for end-to-end
+ * tests. Commands are sent over its real socket with the real protocol, as the client does.
+ */
+final class Gqd implements AutoCloseable {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final Path root;
+  final Path fake;
+  final Path data;
+  final Path run;
+  final Path work;
+  private final Map<String, String> extraEnv;
+  private Process daemon;
+
+  /** A result of one gq invocation. */
+  record Result(int code, String out, String err) {
+    JsonNode json() {
+      try {
+        return JSON.readTree(out);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON: " + out + " / " + err, e);
+      }
+    }
+  }
+
+  Gqd(Path root, int gpus, Map<String, String> extraEnv) throws IOException {
+    this.root = root;
+    this.fake = root.resolve("fake");
+    this.data = root.resolve("data");
+    this.run = root.resolve("run");
+    this.work = root.resolve("work");
+    this.extraEnv = extraEnv;
+    Files.createDirectories(fake.resolve("procs"));
+    Files.createDirectories(work);
+    StringBuilder sb = new StringBuilder("# index uuid MiB name\n");
+    for (int i = 0; i < gpus; i++) {
+      sb.append(i).append(' ').append(uuid(i)).append(" 81920 Fake GPU ").append(i).append('\n');
+      Files.createDirectories(fake.resolve("procs").resolve(uuid(i)));
+    }
+    Files.writeString(fake.resolve("gpus"), sb);
+  }
+
+  static Gqd start(Path root, int gpus) throws Exception {
+    return start(root, gpus, Map.of());
+  }
+
+  static Gqd start(Path root, int gpus, Map<String, String> extraEnv) throws Exception {
+    Gqd g = new Gqd(root, gpus, extraEnv);
+    g.startDaemon();
+    return g;
+  }
+
+  static String uuid(int i) {
+    return "GPU-fake-" + i;
+  }
+
+  Map<String, String> env() {
+    Map<String, String> env = new HashMap<>();
+    env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    env.put("HOME", root.toString());
+    env.put("GQ_DATA_DIR", data.toString());
+    env.put("GQ_RUNTIME_DIR", run.toString());
+    env.put("GQ_FAKE_NVML", fake.toString());
+    env.put("GQ_POLL_INTERVAL_MS", "100");
+    env.put("GQ_CANCEL_GRACE_MS", "1500");
+    env.put("GQ_LIVENESS_POLL_MS", "50");
+    env.putAll(extraEnv);
+    return env;
+  }
+
+  void startDaemon() throws Exception {
+    daemon = daemonProcess();
+    await("the daemon to answer", Duration.ofSeconds(60), () -> {
+      if (!daemon.isAlive()) throw new AssertionError("daemon exited " + daemon.exitValue() + ": " + daemonLog());
+      return ping();
+    });
+  }
+
+  /** Starts a daemon process without waiting for it (for tests of refused starts). */
+  Process daemonProcess() throws IOException {
+    Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+        "-XX:+UseSerialGC", "-Xmx128m", "-XX:TieredStopAtLevel=1",
+        "-Dgq.shim=" + shim,
+        "-cp", System.getProperty("java.class.path"),
+        "dev.gq.actors.daemon.DaemonMain"));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().clear();
+    pb.environment().putAll(env());
+    Files.createDirectories(data);
+    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(root.resolve("daemon.out").toFile()));
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    return pb.start();
+  }
+
+  String daemonLog() {
+    try {
+      return Files.readString(root.resolve("daemon.out"));
+    } catch (IOException e) {
+      return "(no daemon log)";
+    }
+  }
+
+  boolean ping() {
+    try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
+      new LineWriter(c).write(new Request.Ping().toJson());
+      return new LineReader(c).readLine() != null;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Runs one gq command line in the work directory, as the client would. */
+  Result gq(String... argv) {
+    return gqIn(work, argv);
+  }
+
+  Result gqIn(Path cwd, String... argv) {
+    try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
+      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), env(), false, false, false, 200);
+      new LineWriter(c).write(req.toJson());
+      LineReader r = new LineReader(c);
+      StringBuilder out = new StringBuilder(), err = new StringBuilder();
+      for (String line; (line = r.readLine()) != null; ) {
+        switch (Frame.decode(line)) {
+          case Frame.Out o -> out.append(o.text());
+          case Frame.Err e -> err.append(e.text());
+          case Frame.Exit x -> { return new Result(x.code(), out.toString(), err.toString()); }
+          default -> { }
+        }
+      }
+      throw new AssertionError("no exit frame; out=" + out + " err=" + err + "\n" + daemonLog());
+    } catch (IOException e) {
+      throw new AssertionError("cannot talk to the daemon: " + e + "\n" + daemonLog(), e);
+    }
+  }
+
+  /** Submits and returns the job id. */
+  long submit(String... argv) {
+    Result r = gq(argv);
+    if (r.code() != 0) throw new AssertionError("submit failed: " + r);
+    String s = r.out().strip();
+    return Long.parseLong(s.substring(s.lastIndexOf(' ') + 1));
+  }
+
+  JsonNode job(long id) {
+    Result r = gq("show", "--json", String.valueOf(id));
+    if (r.code() != 0) throw new AssertionError("show failed: " + r);
+    return r.json();
+  }
+
+  String state(long id) {
+    return job(id).get("state").asText();
+  }
+
+  JsonNode awaitState(long id, String state, Duration timeout) throws InterruptedException {
+    await("job " + id + " to be " + state, timeout, () -> state.equals(state(id)));
+    return job(id);
+  }
+
+  JsonNode gpus() {
+    return gq("gpu", "--json").json();
+  }
+
+  String gpuState(int index) {
+    for (JsonNode g : gpus()) if (g.get("index").asInt() == index) return g.get("state").asText();
+    throw new AssertionError("no GPU " + index);
+  }
+
+  static void await(String what, Duration timeout, BooleanSupplier cond) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!cond.getAsBoolean()) {
+      if (System.nanoTime() > end) throw new AssertionError("timed out waiting for " + what);
+      Thread.sleep(25);
+    }
+  }
+
+  /** Stops the daemon the way a user does; jobs keep running. */
+  void stopDaemon() throws Exception {
+    gq("daemon", "stop");
+    if (!daemon.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) throw new AssertionError("daemon did not stop");
+  }
+
+  void killDaemon() throws InterruptedException {
+    daemon.destroyForcibly();
+    daemon.waitFor();
+  }
+
+  Process process() {
+    return daemon;
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (daemon != null && daemon.isAlive()) killDaemon();
+    // Leave no job behind: kill every process that carries this test's data dir in its environment.
+    for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
+      try {
+        String env = Files.readString(Path.of("/proc", String.valueOf(p.pid()), "environ"));
+        if (env.contains("GQ_DATA_DIR=" + data + "\0") || env.contains("GQ_FAKE_NVML=" + fake + "\0")) p.destroyForcibly();
+      } catch (IOException | RuntimeException ignored) {
+        // gone or not ours
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DaemonCommandsTest {
+  @TempDir Path dir;
+  Cli cli;
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+  }
+
+  @Test
+  void statusWithRealGpus() {
+    Cli.Result r = cli.run("daemon", "status");
+    assertEquals(0, r.code());
+    assertEquals("""
+        gq daemon is running (pid 4242, version 0.1.0, protocol 1)
+        Data dir:  /data/gq
+        GPUs:      2 GPUs (NVML 550.54)
+        Jobs:      1 running, 3 waiting
+        """, r.out());
+  }
+
+  @Test
+  void statusSaysPlainlyWhenGpusAreFakeOrNvmlIsMissing() {
+    cli.api.info = new GqApi.DaemonInfo(1, "0.1.0", 1, "/d", "/tmp/fake", true, null, 1, 0, 0, "old client");
+    Cli.Result r = cli.run("daemon", "status");
+    assertTrue(r.out().contains("GPUs:      1 GPU, fake (/tmp/fake); no real device is used\n"), r.out());
+    assertEquals("warning: old client\n", r.err());
+    cli.api.info = new GqApi.DaemonInfo(1, "0.1.0", 1, "/d", "NVML", false, "libnvidia-ml.so.1 not found", 0, 0, 0, null);
+    assertTrue(cli.run("daemon", "status").out().contains("GPUs:      NVML unavailable: libnvidia-ml.so.1 not found"));
+  }
+
+  @Test
+  void stopSaysJobsKeepRunningThenShutsDown() {
+    Cli.Result r = cli.run("daemon", "stop");
+    assertEquals(0, r.code());
+    assertEquals("daemon stopping; running jobs keep running\n", r.out());
+    assertTrue(cli.api.shutdown);
+  }
+
+  @Test
+  void startAndRunMeetARunningDaemon() {
+    assertEquals("gq daemon is already running (pid 4242)\n", cli.run("daemon", "start").out());
+    Cli.Result r = cli.run("daemon", "run");
+    assertEquals(1, r.code());
+    assertEquals("gq: gq daemon is already running (pid 4242); stop it first with 'gq daemon stop'\n", r.err());
+  }
+
+  @Test
+  void daemonAloneIsAUsageError() {
+    Cli.Result r = cli.run("daemon");
+    assertEquals(2, r.code());
+    assertEquals("gq: say what to do: gq daemon status, stop, start or run\nTry 'gq daemon --help'.\n", r.err());
+  }
+
+  @Test
+  void unknownDaemonCommand() {
+    assertEquals("gq: unknown command 'restart'\nTry 'gq daemon --help'.\n", cli.run("daemon", "restart").err());
+  }
+}

@@ -1,0 +1,93 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GpuCommandTest {
+  private static final long GIB = 1L << 30;
+  @TempDir Path dir;
+  Cli cli;
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+  }
+
+  private static List<GpuStatus> twoGpus() {
+    return List.of(
+        new GpuStatus(0, "GPU-8f3a2c1d-1111-2222-3333-444455556666", "H100", GpuState.RUNNING, 7L,
+            List.of(new GpuProcess(1234, GIB)), 80 * GIB, 2 * GIB, null),
+        new GpuStatus(1, "GPU-b", "H100", GpuState.EXTERNAL, null,
+            List.of(new GpuProcess(1, 1), new GpuProcess(2, 1), new GpuProcess(3, 1), new GpuProcess(4, 1),
+                new GpuProcess(5, 1)), 80 * GIB, 40 * GIB, "compute processes gq does not own: 1, 2, 3, 4, 5"));
+  }
+
+  @Test
+  void tableShowsStateOwnerProcessesAndMemory() {
+    cli.api.gpus = new GqApi.GpuReport(twoGpus(), "NVML 550.54", false, null);
+    cli.io.width = 140;
+    Cli.Result r = cli.run("gpu");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("""
+        GPU  UUID                STATE     OWNER     PIDS        MEMORY           DETAIL
+        0    GPU-8f3a2c1d-1111…  RUNNING   job 7     1234        2048/81920 MiB   -
+        1    GPU-b               EXTERNAL  external  1,2,3,4,+1  40960/81920 MiB  compute processes gq does not own: 1, 2, 3, 4, 5
+        """, r.out());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void detailIsCutToTheTerminalWidth() {
+    cli.api.gpus = new GqApi.GpuReport(twoGpus(), "NVML 550.54", false, null);
+    cli.io.width = 90;
+    assertTrue(cli.run("gpu").out().lines().allMatch(l -> l.length() <= 90));
+  }
+
+  @Test
+  void fakeGpusAreSaidPlainly() {
+    cli.api.gpus = new GqApi.GpuReport(twoGpus(), "/tmp/fake", true, null);
+    String out = cli.run("gpu").out();
+    assertTrue(out.endsWith("These GPUs are fake (/tmp/fake); no real device is used.\n"), out);
+  }
+
+  @Test
+  void probeFailureIsReportedButKnownGpusStillShow() {
+    GpuStatus unknown = new GpuStatus(0, "GPU-a", "unknown", GpuState.UNKNOWN, null, List.of(), 0, 0, "NVML: driver gone");
+    cli.api.gpus = new GqApi.GpuReport(List.of(unknown), "NVML", false, "driver gone");
+    Cli.Result r = cli.run("gpu");
+    assertEquals(0, r.code());
+    assertTrue(r.out().contains("\n0    GPU-a  UNKNOWN  -      -     -       NVML: driver gone\n"), r.out());
+    assertEquals("gq: the GPU probe failed: driver gone; GPUs it cannot read are UNKNOWN and get no new jobs\n", r.err());
+  }
+
+  @Test
+  void probeFailureWithNoGpuKnownFails() {
+    cli.api.gpus = new GqApi.GpuReport(List.of(), "NVML", false, "libnvidia-ml.so.1 not found");
+    Cli.Result r = cli.run("gpu");
+    assertEquals(1, r.code());
+    assertEquals("", r.out());
+  }
+
+  @Test
+  void noGpus() {
+    assertEquals("No GPUs found; jobs with -g 0 still run.\n", cli.run("gpu").out());
+  }
+
+  @Test
+  void jsonIsAnArrayAndNotesGoToStderr() {
+    cli.api.gpus = new GqApi.GpuReport(twoGpus(), "/tmp/fake", true, null);
+    Cli.Result r = cli.run("gpu", "--json");
+    assertTrue(r.out().startsWith("[\n  {\n    \"index\": 0,\n    \"uuid\": \"GPU-8f3a2c1d-1111-2222-3333-444455556666\",\n"), r.out());
+    assertTrue(r.out().contains("\"total_memory\": 85899345920,"), r.out());
+    assertTrue(r.err().contains("fake"), r.err());
+  }
+}

@@ -1,0 +1,146 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.job.JobState;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PsCommandTest {
+  @TempDir Path dir;
+  Cli cli;
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+  }
+
+  @Test
+  void tableShowsJobsNewestFirst() {
+    cli.api.add(Jobs.job(1, JobState.DONE));
+    cli.api.add(Jobs.job(2, JobState.RUNNING, Jobs.spec(2, "train", null, null, "python", "t.py", "--lr", "3")));
+    cli.api.add(Jobs.job(3, JobState.WAITING, Jobs.spec(0, null, null, null, "make", "all")));
+    cli.api.reasons.put(3L, "the queue is paused");
+    Cli.Result r = cli.run("ps");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("""
+        JOB  STATE    GPUS  PID   NAME    WAIT                 COMMAND
+        3    WAITING  -     -     make    the queue is paused  make all
+        2    RUNNING  0,1   1002  train   -                    python t.py --lr 3
+        1    DONE     0     1001  python  -                    python train.py
+        """, r.out());
+  }
+
+  @Test
+  void groupColumnAppearsOnlyWhenAJobHasAGroup() {
+    cli.api.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, null, "sweep", null, "x")));
+    cli.api.add(Jobs.job(2, JobState.RUNNING));
+    String out = cli.run("ps").out();
+    assertTrue(out.startsWith("JOB  STATE    GPUS  PID   GROUP  NAME    COMMAND\n"), out);
+    assertTrue(out.contains("\n1    RUNNING  0     1001  sweep  x       x\n"), out);
+    assertEquals(0, cli.api.waitReasonCalls, "no waiting job, no question about reasons");
+  }
+
+  @Test
+  void waitingJobWithoutGpusShowsTheCountItAsksFor() {
+    cli.api.add(Jobs.job(1, JobState.WAITING, Jobs.spec(4, null, null, null, "x")));
+    assertTrue(cli.run("ps").out().contains("\n1    WAITING  (4)   -"));
+  }
+
+  @Test
+  void commandIsCutToTheTerminalWidth() {
+    cli.io.width = 50;
+    cli.api.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, "n", null, null, "python", "a-very-long-script-name.py")));
+    String row = cli.run("ps").out().lines().toList().get(1);
+    assertEquals(50, row.length(), row);
+    assertTrue(row.endsWith("…"), row);
+  }
+
+  @Test
+  void commandIsNotCutWhenOutputIsNotATerminal() {
+    cli.io.width = 40;
+    cli.io.stdoutTty = false;
+    cli.api.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, "n", null, null, "python", "a-very-long-script-name.py")));
+    assertTrue(cli.run("ps").out().contains("python a-very-long-script-name.py\n"));
+  }
+
+  @Test
+  void defaultViewShowsLiveJobsAndTheLastTwentyFinished() {
+    for (long id = 1; id <= 30; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    cli.api.add(Jobs.job(31, JobState.RUNNING));
+    cli.api.add(Jobs.job(5, JobState.WAITING));
+    var lines = cli.run("ps").out().lines().toList();
+    assertEquals(1 + 2 + 20, lines.size(), "header, two live jobs, the 20 newest finished ones");
+    assertTrue(lines.get(1).startsWith("31 "));
+    assertTrue(lines.get(21).startsWith("11 "));
+    assertTrue(lines.get(22).startsWith("5 "), "an old live job is never hidden");
+  }
+
+  @Test
+  void defaultViewSaysWhenOlderJobsAreHidden() {
+    for (long id = 1; id <= 25; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    cli.api.add(Jobs.job(26, JobState.WAITING));
+    Cli.Result r = cli.run("ps");
+    assertEquals(1 + 1 + 20, r.out().lines().count());
+    assertTrue(r.out().lines().toList().get(1).startsWith("26 "));
+    assertTrue(r.out().lines().toList().get(21).startsWith("6 "));
+    assertEquals("gq: older finished jobs are not shown; 'gq ps --all' lists them\n", r.err());
+  }
+
+  @Test
+  void allListsEveryJob() {
+    for (long id = 1; id <= 25; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    Cli.Result r = cli.run("ps", "--all");
+    assertEquals(26, r.out().lines().count());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void filtersGoToTheDaemon() {
+    cli.run("ps", "12", "300-440", "--state", "running", "--state", "WAITING", "--group", "g", "--limit", "5");
+    GqApi.JobQuery q = cli.api.queries.get(0);
+    assertEquals(2, q.ranges().size());
+    assertEquals(300, q.ranges().get(1)[0]);
+    assertEquals(Set.of(JobState.RUNNING, JobState.WAITING), q.states());
+    assertEquals("g", q.group());
+    assertEquals(5, q.limit());
+  }
+
+  @Test
+  void emptyQueueSaysHowToStart() {
+    Cli.Result r = cli.run("ps");
+    assertEquals(0, r.code());
+    assertEquals("No jobs.\nQueue one with 'gq -g 1 CMD...' or 'gq submit SCRIPT'.\n", r.out());
+  }
+
+  @Test
+  void emptyFilterSaysNothingMatches() {
+    cli.api.add(Jobs.job(1, JobState.DONE));
+    assertEquals("No jobs.\nNone match these filters; 'gq ps --all' lists every job.\n", cli.run("ps", "7").out());
+  }
+
+  @Test
+  void badRangeIsAUsageError() {
+    Cli.Result r = cli.run("ps", "9-3");
+    assertEquals(2, r.code());
+    assertEquals("gq: invalid range '9-3': the first id must not exceed the second\nTry 'gq ps --help'.\n", r.err());
+  }
+
+  @Test
+  void badStateAndLimitAreUsageErrors() {
+    assertEquals(2, cli.run("ps", "--state", "HAPPY").code());
+    assertEquals(2, cli.run("ps", "--limit", "0").code());
+  }
+
+  @Test
+  void jsonIsAnArrayOfJobObjects() {
+    cli.api.add(Jobs.job(1, JobState.DONE));
+    String out = cli.run("ps", "--json").out();
+    assertTrue(out.startsWith("[\n  {\n    \"id\": 1,\n"), out);
+    assertEquals("[]\n", cli.run("ps", "--json", "9").out());
+  }
+}

@@ -1,0 +1,82 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.job.JobState;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ShowCommandTest {
+  @TempDir Path dir;
+  Cli cli;
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+    cli.io.env.put("TZ", "UTC");
+  }
+
+  @Test
+  void showsEveryFieldOnItsOwnLine() {
+    cli.api.add(Jobs.job(3, JobState.FAILED, Jobs.spec(2, "train", "sweep", "lr=1", "python", "a b.py")));
+    Cli.Result r = cli.run("show", "3");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("""
+        Job ID:      3
+        Name:        train
+        State:       FAILED
+        Group:       sweep
+        Key:         lr=1
+        Command:     python 'a b.py'
+        Working dir: /work
+        GPUs:        2 (indices 0,1)
+        GPU UUIDs:   GPU-uuid-0, GPU-uuid-1
+        Submitted:   2025-03-01 10:00:00
+        Started:     2025-03-01 10:00:01
+        Ended:       2025-03-01 10:01:00
+        PID:         1003
+        PGID:        1003
+        Exit code:   3
+        Log:         /data/gq/logs/3.log
+        Failure:     command exited with status 3
+        Retry of:    -
+        """, r.out());
+  }
+
+  @Test
+  void waitingJobSaysWhyAndNeverShowsTheEnvironment() {
+    cli.api.add(Jobs.job(4, JobState.WAITING));
+    cli.api.reasons.put(4L, "needs 1 GPU, 0 free");
+    String out = cli.run("show", "4").out();
+    assertTrue(out.contains("GPUs:        1 requested\n"), out);
+    assertTrue(out.contains("Started:     -\n"), out);
+    assertTrue(out.endsWith("Waiting for: needs 1 GPU, 0 free\n"), out);
+    assertFalse(out.contains("SECRET_THING"), out);
+  }
+
+  @Test
+  void jsonIsTheJobObject() {
+    cli.api.add(Jobs.job(4, JobState.DONE));
+    String out = cli.run("show", "4", "--json").out();
+    assertTrue(out.startsWith("{\n  \"id\": 4,\n  \"name\": \"python\",\n  \"state\": \"DONE\",\n"), out);
+    assertFalse(out.contains("SECRET_THING"), out);
+  }
+
+  @Test
+  void unknownJobIsRefused() {
+    Cli.Result r = cli.run("show", "99");
+    assertEquals(1, r.code());
+    assertEquals("gq: job 99 does not exist\n", r.err());
+  }
+
+  @Test
+  void nonNumericIdIsAUsageError() {
+    Cli.Result r = cli.run("show", "abc");
+    assertEquals(2, r.code());
+    assertEquals("gq: invalid job id 'abc'; use a number like 12\nTry 'gq show --help'.\n", r.err());
+  }
+}

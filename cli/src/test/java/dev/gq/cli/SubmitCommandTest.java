@@ -1,0 +1,137 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.job.JobSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SubmitCommandTest {
+  @TempDir Path dir;
+  Cli cli;
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+  }
+
+  private Path script(String name, String text) throws Exception {
+    Path p = dir.resolve(name);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text);
+    return p;
+  }
+
+  private JobSpec onlySubmitted() {
+    assertEquals(1, cli.api.submitted.size(), "one submit expected");
+    return cli.api.submitted.get(0);
+  }
+
+  @Test
+  void runsTheScriptWithBashFromTheCallersDirectory() throws Exception {
+    Path s = script("jobs/train.sh", "#!/bin/bash\npython train.py\n");
+    Cli.Result r = cli.run("submit", "jobs/train.sh");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("Submitted job 1\n", r.out());
+    JobSpec spec = onlySubmitted();
+    assertEquals(List.of("/bin/bash", s.toRealPath().toString()), spec.argv());
+    assertEquals(dir.toRealPath().toString(), spec.cwd());
+    assertEquals(1, spec.gpus());
+    assertEquals("train.sh", spec.name());
+  }
+
+  @Test
+  void directivesSetTheDefaults() throws Exception {
+    script("t.sh", "#gq --gpus=0\n#gq --name=cpu-job\n#gq --group=g1\n#gq --key=k1\n");
+    cli.run("submit", "t.sh");
+    JobSpec spec = onlySubmitted();
+    assertEquals(0, spec.gpus());
+    assertEquals("cpu-job", spec.name());
+    assertEquals("g1", spec.group());
+    assertEquals("k1", spec.key());
+  }
+
+  @Test
+  void optionsWinOverDirectivesAndDirectivesOverGqGroup() throws Exception {
+    script("t.sh", "#gq --gpus=2\n#gq --name=dn\n#gq --group=dg\n");
+    cli.io.env.put("GQ_GROUP", "envgroup");
+    cli.run("submit", "-g", "3", "--name", "cn", "t.sh");
+    cli.run("submit", "t.sh", "--group", "cg");
+    assertEquals(3, cli.api.submitted.get(0).gpus());
+    assertEquals("cn", cli.api.submitted.get(0).name());
+    assertEquals("dg", cli.api.submitted.get(0).group());
+    assertEquals("cg", cli.api.submitted.get(1).group());
+  }
+
+  @Test
+  void gqGroupAppliesWithoutOptionOrDirective() throws Exception {
+    script("t.sh", "echo\n");
+    cli.io.env.put("GQ_GROUP", "envgroup");
+    cli.run("submit", "t.sh");
+    assertEquals("envgroup", onlySubmitted().group());
+  }
+
+  @Test
+  void tildeExpandsFromHome() throws Exception {
+    Path home = Files.createDirectory(dir.resolve("home"));
+    cli.io.env.put("HOME", home.toString());
+    Path s = script("home/x.sh", "echo\n");
+    assertEquals(0, cli.run("submit", "~/x.sh").code());
+    assertEquals(s.toRealPath().toString(), onlySubmitted().argv().get(1));
+  }
+
+  @Test
+  void missingScriptIsRefused() {
+    Cli.Result r = cli.run("submit", "nope.sh");
+    assertEquals(1, r.code());
+    assertEquals("gq: script does not exist or is not a regular file: " + dir.resolve("nope.sh") + "\n", r.err());
+  }
+
+  @Test
+  void directoryIsNotAScript() throws Exception {
+    Files.createDirectory(dir.resolve("d"));
+    Cli.Result r = cli.run("submit", "d");
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("gq: script does not exist or is not a regular file: "), r.err());
+  }
+
+  @Test
+  void malformedDirectiveIsRefusedNamingTheLine() throws Exception {
+    script("t.sh", "#!/bin/bash\n#gq --gpus 2\n");
+    Cli.Result r = cli.run("submit", "t.sh");
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("gq: unsupported or malformed #gq directive on line 2: '#gq --gpus 2'"), r.err());
+    assertTrue(cli.api.submitted.isEmpty());
+  }
+
+  @Test
+  void negativeGpuOptionIsAUsageError() throws Exception {
+    script("t.sh", "echo\n");
+    Cli.Result r = cli.run("submit", "-g", "-2", "t.sh");
+    assertEquals(2, r.code());
+    assertEquals("gq: -g/--gpus must be 0 or more, not -2\nTry 'gq submit --help'.\n", r.err());
+  }
+
+  @Test
+  void scriptIsRequired() {
+    Cli.Result r = cli.run("submit");
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("gq: missing required parameter: 'SCRIPT'\n"), r.err());
+  }
+
+  @Test
+  void secretsAreFilteredForScriptsToo() throws Exception {
+    script("t.sh", "echo\n");
+    cli.io.env.put("WANDB_API_KEY", "x");
+    Cli.Result r = cli.run("submit", "t.sh", "--json");
+    assertTrue(r.err().startsWith("gq: not persisting 1 secret-looking variable: WANDB_API_KEY\n"), r.err());
+    assertTrue(r.out().startsWith("{\n  \"id\": 1,\n  \"skipped\": false,\n  \"state\": \"WAITING\",\n"), r.out());
+    assertNull(onlySubmitted().env().get("WANDB_API_KEY"));
+  }
+}

@@ -1,0 +1,38 @@
+package dev.gq.client;
+
+import dev.gq.protocol.Frame;
+import dev.gq.protocol.GqPaths;
+import dev.gq.protocol.Request;
+import java.nio.file.Files;
+
+/**
+ * A daemon stand-in run as its own process by {@link DaemonControlTest} through GQ_DAEMON_CMD:
+ * answers pings, echoes run requests, and exits after {@code daemon stop}.
+ */
+public final class FakeDaemonMain {
+  public static void main(String[] args) throws Exception {
+    GqPaths paths = GqPaths.fromEnvironment(System.getenv());
+    long pid = ProcessHandle.current().pid();
+    Files.writeString(paths.pidFile(), pid + "\n");
+    Files.writeString(paths.dataDir().resolve("daemon.env"),
+        System.getenv("GQ_DATA_DIR") + "|" + System.getenv().containsKey("GQ_CLIENT_TTY_IN")
+        + "|" + System.getProperty("user.dir") + "\n");
+    System.out.println("fake daemon " + pid + " listening");
+    FakeDaemon[] self = new FakeDaemon[1];
+    self[0] = new FakeDaemon(paths.socket(), (req, in, out) -> {
+      if (req instanceof Request.Ping) {
+        out.send(Frame.pong(pid, "test"));
+        return;
+      }
+      Request.Run run = (Request.Run) req;
+      out.send(Frame.out("ran " + String.join(" ", run.argv()) + "\n"));
+      out.send(Frame.exit(0));
+      if (run.argv().equals(java.util.List.of("daemon", "stop"))) {
+        Thread.sleep(300);
+        self[0].close();
+        System.exit(0);
+      }
+    });
+    Thread.sleep(60_000);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.gq.client;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Runs {@link Main#run} on temp directories with captured streams. */
+final class Harness {
+  final Map<String, String> env = new HashMap<>();
+  final Path data;
+  final Path runtime;
+  String stdin = "";
+  String ttyPath = "/nonexistent/tty";
+  long startTimeoutMillis = 15_000;
+  String out;
+  String err;
+
+  Harness(Path dir) {
+    data = dir.resolve("data");
+    runtime = dir.resolve("run");
+    env.put("HOME", dir.toString());
+    env.put("GQ_DATA_DIR", data.toString());
+    env.put("GQ_RUNTIME_DIR", runtime.toString());
+    env.put("GQ_CLIENT_TTY_IN", "0");
+    env.put("GQ_CLIENT_TTY_OUT", "0");
+    env.put("GQ_CLIENT_TTY_ERR", "0");
+    env.put("GQ_CLIENT_COLUMNS", "");
+  }
+
+  Path socket() {
+    return runtime.resolve("gq.sock");
+  }
+
+  Path log() {
+    return data.resolve("gq-daemon.log");
+  }
+
+  int run(String... args) {
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    Main main = new Main(env, "/work/dir", new ByteArrayInputStream(
+        stdin.getBytes(StandardCharsets.UTF_8)), o, e, ttyPath);
+    main.startTimeoutMillis = startTimeoutMillis;
+    int code = main.run(args);
+    out = o.toString(StandardCharsets.UTF_8);
+    err = e.toString(StandardCharsets.UTF_8);
+    return code;
+  }
+}

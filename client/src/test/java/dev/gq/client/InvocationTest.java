@@ -1,0 +1,83 @@
+package dev.gq.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class InvocationTest {
+
+  private static Invocation of(Map<String, String> env, String... args) {
+    return Invocation.of(args, env, "/home/u/proj");
+  }
+
+  @Test
+  void dropsTheLauncherVariablesAndKeepsTheRest() {
+    Map<String, String> env = new HashMap<>(Map.of("GQ_CLIENT_TTY_IN", "1", "GQ_CLIENT_TTY_OUT", "0",
+        "GQ_CLIENT_TTY_ERR", "1", "GQ_CLIENT_COLUMNS", "99", "PATH", "/bin", "GQ_DATA_DIR", "/d",
+        "EMPTY", ""));
+    Invocation inv = of(env, "ps");
+    assertEquals(Map.of("PATH", "/bin", "GQ_DATA_DIR", "/d", "EMPTY", ""), inv.env());
+    assertTrue(inv.stdinTty());
+    assertFalse(inv.stdoutTty());
+    assertTrue(inv.stderrTty());
+    assertEquals(99, inv.width());
+    assertEquals(List.of("ps"), inv.argv());
+    assertEquals("/home/u/proj", inv.cwd());
+  }
+
+  @Test
+  void widthComesFromTheLauncherThenColumnsThenDefaults() {
+    assertEquals(120, Invocation.width(Map.of("GQ_CLIENT_COLUMNS", "120", "COLUMNS", "50")));
+    assertEquals(50, Invocation.width(Map.of("GQ_CLIENT_COLUMNS", "", "COLUMNS", "50")));
+    assertEquals(50, Invocation.width(Map.of("GQ_CLIENT_COLUMNS", "abc", "COLUMNS", "50")));
+    assertEquals(80, Invocation.width(Map.of()));
+    assertEquals(80, Invocation.width(Map.of("COLUMNS", "0")));
+    assertEquals(80, Invocation.width(Map.of("COLUMNS", "-5")));
+    assertEquals(80, Invocation.width(Map.of("COLUMNS", "100001")));
+    assertEquals(80, Invocation.width(Map.of("COLUMNS", "99999999999")));
+  }
+
+  @Test
+  void ttyFlagsAreOneOrZero() {
+    assertTrue(Invocation.tty("1"));
+    assertFalse(Invocation.tty("0"));
+  }
+
+  @Test
+  void recognisesDaemonActionsOnly() {
+    Map<String, String> env = Map.of();
+    assertEquals("status", of(env, "daemon", "status").daemonAction());
+    assertEquals("stop", of(env, "--json", "daemon", "stop").daemonAction());
+    assertEquals("start", of(env, "daemon", "-v", "start").daemonAction());
+    assertEquals("", of(env, "daemon").daemonAction());
+    assertNull(of(env, "ps").daemonAction());
+    assertNull(of(env).daemonAction());
+    assertNull(of(env, "submit", "daemon", "status").daemonAction());
+    assertNull(of(env, "--", "daemon", "status").daemonAction());
+  }
+
+  @Test
+  void buildsTheRunRequest() {
+    Invocation inv = of(Map.of("GQ_CLIENT_TTY_IN", "0", "GQ_CLIENT_TTY_OUT", "1",
+        "GQ_CLIENT_TTY_ERR", "0", "A", "b"), "submit", "--", "echo", "hi there");
+    var run = inv.request("id-1");
+    assertEquals("id-1", run.requestId());
+    assertEquals(List.of("submit", "--", "echo", "hi there"), run.argv());
+    assertEquals(Map.of("A", "b"), run.env());
+    assertTrue(run.stdoutTty());
+  }
+
+  @Test
+  void requestIdsAreRandomVersion4Uuids() {
+    String a = RequestIds.next();
+    String b = RequestIds.next();
+    assertFalse(a.equals(b));
+    assertTrue(a.matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), a);
+  }
+}
