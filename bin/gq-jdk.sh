@@ -44,6 +44,11 @@ gq_find_java() {
   exit 1
 }
 
+# The client JVM's flags: C1 only, a small serial heap. install.sh records the client's AOT cache
+# with these same flags (the JVM ignores a cache made with others).
+# shellcheck disable=SC2034 # used by bin/gq and install.sh
+gq_client_flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx32m -Xss512k -XX:-UsePerfData)
+
 # Sets gq_root and gq_checkout (1 when $1, the scripts' folder, is bin/ of a source checkout; 0 when
 # it is PREFIX/lib/gq/bin of an installed copy).
 gq_layout() {

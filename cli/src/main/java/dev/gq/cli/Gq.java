@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The entry point of the command tree. The daemon calls {@link #run} once per client request with
@@ -56,6 +57,7 @@ public final class Gq {
     cl.addSubcommand(new GpuCommand(inv));
     cl.addSubcommand(new CancelCommand(inv));
     cl.addSubcommand(daemon(inv));
+    addHelpOptions(cl);
     cl.addSubcommand(new CommandLine.HelpCommand());
     // Settings on the root reach every subcommand added above.
     cl.setExpandAtFiles(false);
@@ -69,6 +71,15 @@ public final class Gq {
     // Everything from the first positional on is the job's command, options included.
     cl.getSubcommands().get("run").setStopAtPositional(true);
     return cl;
+  }
+
+  /** Gives every subcommand, at any depth, its own -h/--help (the root declares its own). */
+  private static void addHelpOptions(CommandLine parent) {
+    for (CommandLine sub : parent.getSubcommands().values()) {
+      sub.getCommandSpec().addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
+          .description("Show this help and exit.").build());
+      addHelpOptions(sub);
+    }
   }
 
   private static CommandLine daemon(Invocation inv) {

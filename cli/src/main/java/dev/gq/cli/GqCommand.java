@@ -6,9 +6,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /**
- * The root {@code gq} command: owns {@code --version}, and {@code --help} and {@code --verbose}
- * (inherited by every subcommand), and refuses to run without a subcommand. The subcommands are
- * attached by {@link Gq}.
+ * The root {@code gq} command: owns {@code --help}, {@code --version} and {@code --verbose} (the
+ * last inherited by every subcommand) and refuses to run without a subcommand. The subcommands,
+ * and their own {@code --help}, are attached by {@link Gq}.
  */
 @Command(
     name = "gq",
@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
     footer = {"", "Shortcut: 'gq -g N CMD...' is 'gq run -g N CMD...'."})
 final class GqCommand implements Callable<Integer> {
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Show this help and exit.")
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
 
   @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version and exit.")

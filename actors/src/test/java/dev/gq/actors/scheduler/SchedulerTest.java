@@ -1,0 +1,198 @@
+package dev.gq.actors.scheduler;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.typesafe.config.ConfigFactory;
+import dev.gq.actors.runner.JobRunner;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.alloc.ProcessFacts;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.proc.ProcessIdentity;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Scheduler as an event-sourced actor: decisions become events, effects follow, replay restores. */
+class SchedulerTest {
+  private static final ActorTestKit KIT = ActorTestKit.create(
+      EventSourcedBehaviorTestKit.config().withFallback(ConfigFactory.parseString("""
+          pekko.actor.serialization-bindings {
+            "dev.gq.core.ledger.LedgerEvent" = jackson-json
+            "dev.gq.core.ledger.Ledger" = jackson-json
+          }
+          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.Scheduler$Command" = java
+          pekko.actor.allow-java-serialization = on
+          pekko.actor.warn-about-java-serializer-usage = off
+          """)));
+
+  private final FakeDeps deps = new FakeDeps();
+  private EventSourcedBehaviorTestKit<Scheduler.Command, LedgerEvent, Ledger> es;
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  @BeforeEach
+  void setUp() {
+    es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(deps),
+        new EventSourcedBehaviorTestKit.SerializationSettings(true, true, false, true, true));
+    es.clear();
+    es.runCommand(new Scheduler.Reconciled(Map.of()));
+  }
+
+  private static JobSpec spec(int gpus) {
+    return new JobSpec(List.of("true"), "/tmp", Map.of("PATH", "/bin"), gpus, null, null, null);
+  }
+
+  private static GpuObservation gpus(int n, long... externalPidOnGpu0) {
+    List<DeviceReading> ds = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      List<DeviceReading.GpuProcess> ps = i == 0 && externalPidOnGpu0.length > 0
+          ? List.of(new DeviceReading.GpuProcess(externalPidOnGpu0[0], 100)) : List.of();
+      ds.add(new DeviceReading(i, "GPU-" + i, "Fake", 80L << 30, 0, ps, null));
+    }
+    Map<Long, ProcessFacts> facts = externalPidOnGpu0.length > 0
+        ? Map.of(externalPidOnGpu0[0], new ProcessFacts(externalPidOnGpu0[0], 1, 1, null)) : Map.of();
+    return new GpuObservation(new GpuReading(Instant.EPOCH, ds, null), facts);
+  }
+
+  private void observe(GpuObservation o) {
+    es.runCommand(new Scheduler.GpusObserved(o, "fake", true));
+  }
+
+  private StatusReply<Ledger.SubmitOutcome> submit(JobSpec s) {
+    return es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(s, r)).reply();
+  }
+
+  @Test
+  void cpuOnlyJobIsReservedInTheSameTransactionAsItsSubmission() {
+    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(spec(0), r));
+    assertTrue(result.reply().isSuccess());
+    assertEquals(2, result.events().size());
+    assertInstanceOf(JobSubmitted.class, result.events().get(0));
+    assertEquals(List.of(), assertInstanceOf(JobReserved.class, result.events().get(1)).gpus());
+    assertEquals(1, deps.started.size());
+  }
+
+  @Test
+  void gpuJobIsRefusedUntilAReadingExistsThenPlacedOnTheLowestFreeGpu() {
+    assertTrue(submit(spec(1)).isError());
+    observe(gpus(2));
+    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(spec(1), r));
+    JobReserved r = assertInstanceOf(JobReserved.class, result.events().get(1));
+    assertEquals(List.of(new GpuSlot("GPU-0", 0)), r.gpus());
+  }
+
+  @Test
+  void tooManyGpusIsRefusedWithTheVisibleCount() {
+    observe(gpus(2));
+    var reply = submit(spec(3));
+    assertTrue(reply.isError());
+    assertTrue(reply.getError().getMessage().contains("2"), reply.getError().getMessage());
+  }
+
+  @Test
+  void externalProcessKeepsTheGpuFromBeingReserved() {
+    observe(gpus(1, 4242));
+    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(spec(1), r));
+    assertEquals(1, result.events().size(), "submitted but not reserved");
+    SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
+    assertTrue(v.waitReasons().get(1L).contains("outside process"), v.waitReasons().toString());
+  }
+
+  @Test
+  void freedGpuGoesToTheNextJobAfterAFreshReading() {
+    observe(gpus(1));
+    submit(spec(1));
+    submit(spec(1));
+    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    var ended = es.runCommand(new Scheduler.Ended(1, 0, null));
+    assertEquals(1, ended.events().size());
+    assertInstanceOf(JobExited.class, ended.events().get(0));
+    assertEquals(1, deps.polls, "a job's end asks for a fresh GPU reading");
+    var after = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true));
+    assertEquals(2, assertInstanceOf(JobReserved.class, after.events().get(0)).jobId());
+  }
+
+  @Test
+  void cancelOfAWaitingJobCancelsItAndOfARunningOneAsksItsRunner() {
+    observe(gpus(1));
+    submit(spec(1));
+    submit(spec(1));
+    var c = es.<StatusReply<List<Scheduler.CancelResult>>>runCommand(r -> new Scheduler.Cancel(List.of(2L, 1L, 99L), r));
+    assertInstanceOf(JobCancelled.class, c.events().get(0));
+    assertInstanceOf(JobCancelRequested.class, c.events().get(1));
+    assertEquals(List.of("CANCELLED", "STOPPING", "UNKNOWN"),
+        c.reply().getValue().stream().map(Scheduler.CancelResult::kind).toList());
+    assertEquals(JobState.CANCELLING, c.state().live().get(1L).state());
+  }
+
+  @Test
+  void restartReplaysTheLedgerAndPlacesNothingBeforeReconciliation() {
+    observe(gpus(2));
+    submit(spec(1));
+    submit(spec(2));
+    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    var restarted = es.restart();
+    Ledger l = restarted.state();
+    assertEquals(3, l.nextId());
+    Job running = l.live().get(1L);
+    assertEquals(JobState.RUNNING, running.state());
+    assertEquals(100, running.identity().pid());
+    assertEquals(JobState.WAITING, l.live().get(2L).state());
+    var obs = es.runCommand(new Scheduler.GpusObserved(gpus(2), "fake", true));
+    assertTrue(obs.events().isEmpty(), "nothing is placed before start-up reconciliation");
+  }
+
+  @Test
+  void keyedSubmissionIsSkippedWhileItsHolderLives() {
+    JobSpec keyed = new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, "g", "cell-1");
+    assertFalse(submit(keyed).getValue().skipped());
+    var again = submit(keyed).getValue();
+    assertTrue(again.skipped());
+    assertEquals(1, again.jobId());
+  }
+
+  /** Records what the Scheduler asks of the rest of the daemon. */
+  static final class FakeDeps implements SchedulerDeps {
+    final List<Long> started = new ArrayList<>();
+    final List<LedgerEvent> projected = new ArrayList<>();
+    int polls;
+
+    @Override public Clock clock() { return Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC); }
+    @Override public int snapshotEvery() { return 3; }
+    @Override public String logPath(long jobId) { return "/tmp/" + jobId + ".log"; }
+
+    @Override
+    public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
+      started.add(job.id());
+      return ctx.spawnAnonymous(Behaviors.<JobRunner.Command>ignore());
+    }
+
+    @Override public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger l, ActorRef<Scheduler.Command> s) {}
+    @Override public void project(long firstSeq, List<LedgerEvent> events) { projected.addAll(events); }
+    @Override public void pollNow() { polls++; }
+    @Override public void logEvents(List<LedgerEvent> events) {}
+  }
+}
