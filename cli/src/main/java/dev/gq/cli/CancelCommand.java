@@ -51,7 +51,7 @@ final class CancelCommand implements Callable<Integer> {
       return single(JobRanges.id(selectors.get(0)));
     }
     List<long[]> ranges = JobRanges.parseAll(selectors);
-    Set<JobState> states = waiting ? EnumSet.of(JobState.WAITING) : CANCELLABLE;
+    Set<JobState> states = waiting ? EnumSet.of(JobState.WAITING) : EnumSet.copyOf(CANCELLABLE);
     List<Job> jobs = inv.api().jobs(new GqApi.JobQuery(ranges, states, group, 0));
     if (jobs.isEmpty()) {
       inv.io().out().println("No matching jobs to cancel.");

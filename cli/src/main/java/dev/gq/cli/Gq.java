@@ -34,16 +34,18 @@ public final class Gq {
 
   /**
    * Rewrites the submit shortcut: {@code gq -g N CMD...} (also {@code -gN}, {@code --gpus N},
-   * {@code --gpus=N}) means {@code gq run -g N CMD...}.
+   * {@code --gpus=N}, and after a leading {@code --verbose}) means {@code gq run -g N CMD...}.
    */
   static List<String> shortcut(List<String> argv) {
-    if (argv.isEmpty()) return argv;
-    String first = argv.get(0);
+    int at = !argv.isEmpty() && argv.get(0).equals("--verbose") ? 1 : 0;
+    if (argv.size() <= at) return argv;
+    String first = argv.get(at);
     boolean gpus = first.startsWith("-g") || first.equals("--gpus") || first.startsWith("--gpus=");
     if (!gpus) return argv;
     List<String> rewritten = new ArrayList<>(argv.size() + 1);
+    rewritten.addAll(argv.subList(0, at));
     rewritten.add("run");
-    rewritten.addAll(argv);
+    rewritten.addAll(argv.subList(at, argv.size()));
     return rewritten;
   }
 

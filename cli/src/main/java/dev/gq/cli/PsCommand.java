@@ -74,7 +74,7 @@ final class PsCommand implements Callable<Integer> {
       Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
       return new Selection(api.jobs(new GqApi.JobQuery(ranges, wanted, group, limit == null ? 0 : limit)), false);
     }
-    List<Job> jobs = new ArrayList<>(api.jobs(new GqApi.JobQuery(List.of(), LIVE, group, 0)));
+    List<Job> jobs = new ArrayList<>(api.jobs(new GqApi.JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)));
     List<Job> done = api.jobs(new GqApi.JobQuery(List.of(), finished(), group, RECENT + 1));
     jobs.addAll(done.subList(0, Math.min(RECENT, done.size())));
     jobs.sort(Comparator.comparingLong(Job::id).reversed());

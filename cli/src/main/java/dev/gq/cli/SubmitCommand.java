@@ -1,8 +1,8 @@
 package dev.gq.cli;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

@@ -73,6 +73,15 @@ public final class SocketServer implements AutoCloseable {
 
   private void serve(SocketChannel c) {
     try (c) {
+      serveOne(c);
+    } catch (IOException e) {
+      LOG.debug("cannot close a client connection: {}", e.getMessage());
+    }
+  }
+
+  /** Serves one connection; the channel is still open in every handler below. */
+  private void serveOne(SocketChannel c) {
+    try {
       LineWriter w = new LineWriter(c);
       UnixDomainPrincipal peer = c.getOption(ExtendedSocketOptions.SO_PEERCRED);
       if (!me.equals(peer.user())) {

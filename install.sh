@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds gq with the Maven wrapper and installs it under PREFIX (default: $PREFIX, else ~/.local):
+#   PREFIX/lib/gq/bin/      gq, gq-daemon (the launcher scripts) and gq-jdk.sh
+#   PREFIX/lib/gq/client/   the client jars (+ an AOT cache on JDK 25+)
+#   PREFIX/lib/gq/daemon/   the daemon jar and its libraries
+#   PREFIX/lib/gq/gq-shim   the job shim
+#   PREFIX/bin/gq           a link to PREFIX/lib/gq/bin/gq
+# Usage: ./install.sh [--prefix DIR] [--no-build]
+set -euo pipefail
+
+usage() {
+  echo "usage: ./install.sh [--prefix DIR] [--no-build]   (default prefix: \$PREFIX, else ~/.local)"
+}
+
+src=$(readlink -f -- "${BASH_SOURCE[0]}")
+src=${src%/*}
+prefix=${PREFIX:-$HOME/.local}
+build=1
+while (($#)); do
+  case $1 in
+    --prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
+    --prefix=*) prefix=${1#*=}; shift ;;
+    --no-build) build=0; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "install.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+# shellcheck source=bin/gq-jdk.sh
+. "$src/bin/gq-jdk.sh"
+gq_find_java
+export JAVA_HOME=${java%/bin/java}
+if ((java_version >= 23)) && [[ -z ${MAVEN_OPTS-} ]]; then
+  export MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow
+fi
+if ((build)); then
+  echo "building gq with $JAVA_HOME ..."
+  (cd "$src" && ./mvnw -q -B package -DskipTests)
+fi
+
+client_jars=("$src/client/target/gq-client-0.1.0.jar" "$src/protocol/target/gq-protocol-0.1.0.jar")
+daemon_jar=$src/actors/target/gq-daemon-0.1.0.jar
+shim=$src/host/target/gq-shim
+for f in "${client_jars[@]}" "$daemon_jar" "$shim"; do
+  [[ -f $f ]] || { echo "install.sh: $f is missing; build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
+done
+
+mkdir -p "$prefix/lib" "$prefix/bin"
+prefix=$(readlink -f -- "$prefix")
+lib=$prefix/lib/gq
+# build the new tree beside the old one, then swap, so a half-copied install never runs
+stage=$(mktemp -d "$prefix/lib/.gq-install.XXXXXX")
+trap 'rm -rf "$stage" "$stage.old"' EXIT
+mkdir -p "$stage/bin" "$stage/client" "$stage/daemon"
+install -m 0755 "$src/bin/gq" "$src/bin/gq-daemon" "$stage/bin/"
+install -m 0644 "$src/bin/gq-jdk.sh" "$stage/bin/"
+install -m 0644 "${client_jars[@]}" "$stage/client/"
+install -m 0644 "$daemon_jar" "$src"/actors/target/lib/*.jar "$stage/daemon/"
+install -m 0755 "$shim" "$stage/gq-shim"
+chmod 0755 "$stage"
+if [[ -e $lib ]]; then mv "$lib" "$stage.old"; fi
+mv "$stage" "$lib"
+ln -sfn "$lib/bin/gq" "$prefix/bin/gq"
+
+# the client starts faster from an AOT cache (JDK 25+); made in place: it records the jar paths
+if ((java_version >= 25)); then
+  if ! "$java" "${gq_client_flags[@]}" "-XX:AOTCacheOutput=$lib/client/gq-client.aot" \
+    -cp "$lib/client/gq-client-0.1.0.jar:$lib/client/gq-protocol-0.1.0.jar" \
+    dev.gq.client.Training >/dev/null 2>&1; then
+    rm -f "$lib/client/gq-client.aot"
+    echo "note: could not make the client's AOT cache; gq works without it, a little slower"
+  fi
+fi
+
+echo "installed gq in $lib"
+echo "the gq command: $prefix/bin/gq"
+case ":$PATH:" in
+  *":$prefix/bin:"*) ;;
+  *) echo "note: $prefix/bin is not on your PATH; add it, e.g. echo 'export PATH=\"$prefix/bin:\$PATH\"' >> ~/.bashrc" ;;
+esac
+if "$lib/bin/gq" daemon status >/dev/null 2>&1; then
+  echo "note: a gq daemon is running the previous version; restart it: gq daemon stop && gq daemon start"
+fi
