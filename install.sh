@@ -30,8 +30,11 @@ done
 . "$src/bin/gq-jdk.sh"
 gq_find_java
 export JAVA_HOME=${java%/bin/java}
-if ((java_version >= 23)) && [[ -z ${MAVEN_OPTS-} ]]; then
-  export MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow
+# keep Maven itself quiet on new JDKs (jansi loads a native library, guice uses Unsafe)
+if [[ -z ${MAVEN_OPTS-} ]]; then
+  MAVEN_OPTS=--enable-native-access=ALL-UNNAMED
+  if ((java_version >= 23)); then MAVEN_OPTS+=" --sun-misc-unsafe-memory-access=allow"; fi
+  export MAVEN_OPTS
 fi
 if ((build)); then
   echo "building gq with $JAVA_HOME ..."

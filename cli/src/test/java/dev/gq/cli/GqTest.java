@@ -93,6 +93,33 @@ class GqTest {
   }
 
   @Test
+  void shortcutAfterVerbose() {
+    assertEquals(0, cli.run("--verbose", "-g", "2", "x").code());
+    assertEquals(2, cli.api.submitted.get(0).gpus());
+    assertEquals(List.of("x"), cli.api.submitted.get(0).argv());
+  }
+
+  @Test
+  void concurrentRunsShareNothing() throws Exception {
+    List<java.util.concurrent.Callable<String>> tasks = new java.util.ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      int gpus = t;
+      tasks.add(() -> {
+        Cli own = new Cli(dir);
+        for (int i = 0; i < 25; i++) own.run("-g", String.valueOf(gpus), "job" + gpus);
+        return own.api.submitted.stream().map(s -> s.gpus() + s.argv().get(0)).distinct().toList().toString();
+      });
+    }
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      var results = pool.invokeAll(tasks);
+      for (int t = 0; t < 4; t++) assertEquals("[" + t + "job" + t + "]", results.get(t).get());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  @Test
   void runsAreIndependent() {
     assertEquals(2, cli.run("ps", "--limit", "x").code());
     assertEquals(0, cli.run("ps").code());

@@ -144,12 +144,20 @@ final class JsonParser {
     if (pos + 4 > text.length()) throw error("truncated \\u escape");
     int v = 0;
     for (int i = 0; i < 4; i++) {
-      int d = Character.digit(text.charAt(pos + i), 16);
+      int d = hexDigit(text.charAt(pos + i));
       if (d < 0) throw error("invalid \\u escape");
       v = v * 16 + d;
     }
     pos += 4;
     return (char) v;
+  }
+
+  /** ASCII hex digits only (Character.digit also takes other scripts' digits). */
+  private static int hexDigit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
   }
 
   private Object number() throws ProtocolException {

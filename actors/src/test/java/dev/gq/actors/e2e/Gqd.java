@@ -104,7 +104,8 @@ final class Gqd implements AutoCloseable {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+        "--enable-native-access=ALL-UNNAMED",
+        Runtime.version().feature() >= 23 ? "--sun-misc-unsafe-memory-access=allow" : "-Dgq.jdk.old=true",
         "-XX:+UseSerialGC", "-Xmx128m", "-XX:TieredStopAtLevel=1",
         "-Dgq.shim=" + shim,
         "-cp", System.getProperty("java.class.path"),
