@@ -4,8 +4,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /**
- * {@code gq daemon stop}: asks the daemon to stop after this request. Jobs are separate sessions
- * with their own shims, so they keep running; the next daemon finds them again.
+ * {@code gq daemon stop}: asks the daemon to stop after this request. Every job runs under its own
+ * shim, detached from the daemon (setsid), so jobs keep running; the next daemon finds them again.
  */
 @Command(name = "stop", description = "Stop the daemon; running jobs keep running.")
 final class DaemonStopCommand implements Callable<Integer> {

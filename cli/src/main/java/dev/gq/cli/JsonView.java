@@ -44,15 +44,20 @@ final class JsonView {
     n.put("exit_code", job.exitCode());
     n.put("log_path", job.logPath());
     n.put("failure_reason", job.failureReason());
-    List<GpuSlot> slots = job.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
-    ArrayNode uuids = n.putArray("gpu_uuids");
-    slots.forEach(s -> uuids.add(s.uuid()));
-    ArrayNode indices = n.putArray("gpu_indices");
-    slots.forEach(s -> indices.add(s.index()));
+    putSlots(n, job.gpus());
     n.put("group", job.spec().group());
     n.put("key", job.spec().key());
     n.put("retry_of", job.retryOf());
     return n;
+  }
+
+  /** The GPUs a job holds or held, both lists ordered by index. */
+  private static void putSlots(ObjectNode n, List<GpuSlot> gpus) {
+    List<GpuSlot> slots = gpus.stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
+    ArrayNode uuids = n.putArray("gpu_uuids");
+    slots.forEach(s -> uuids.add(s.uuid()));
+    ArrayNode indices = n.putArray("gpu_indices");
+    slots.forEach(s -> indices.add(s.index()));
   }
 
   static ObjectNode gpu(GpuStatus gpu) {

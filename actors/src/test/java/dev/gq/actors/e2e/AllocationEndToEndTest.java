@@ -39,7 +39,10 @@ class AllocationEndToEndTest {
   @Test
   void cpuOnlyJobRunsAtOnceAndSeesNoGpu() throws Exception {
     try (Gqd g = Gqd.start(tmp, 1)) {
-      long id = g.submit("-g", "0", "bash", "-c", "echo \"CVD=[$CUDA_VISIBLE_DEVICES]\"");
+      Gqd.Result r = g.gq("-g", "0", "bash", "-c", "echo \"CVD=[$CUDA_VISIBLE_DEVICES]\"");
+      assertEquals("Submitted job 1\n", r.out());
+      assertEquals("", r.err(), "nothing on stderr for a plain submit");
+      long id = 1;
       g.awaitState(id, "DONE", T);
       assertTrue(Jobs.log(g, id).contains("CVD=[]"));
     }

@@ -48,8 +48,8 @@ public record Ledger(long nextId, SortedMap<Long, Job> live, Map<String, KeyHold
     String bad = SpecRules.check(spec);
     if (bad != null) return Decision.refuse(bad);
     if (spec.gpus() > 0 && gpuCount < 0)
-      return Decision.refuse("cannot place GPU jobs: " + (gpuError == null ? "no GPU reading yet" : gpuError)
-          + "; see 'gq gpu', or submit with -g 0 for a CPU-only job");
+      return Decision.refuse("job asks for " + spec.gpus() + " GPU(s) but 0 are visible ("
+          + (gpuError == null ? "no GPU reading yet" : gpuError) + "); see 'gq gpu', or use -g 0 for a CPU-only job");
     if (spec.gpus() > gpuCount && spec.gpus() > 0)
       return Decision.refuse("job asks for " + spec.gpus() + " GPU(s) but this machine has " + gpuCount
           + " visible; ask for at most " + gpuCount);
@@ -62,7 +62,7 @@ public record Ledger(long nextId, SortedMap<Long, Job> live, Map<String, KeyHold
     }
     long id = nextId;
     var ev = new JobSubmitted(id, spec, tag, logPathFor.apply(id), null, now);
-    return Decision.accept(List.of(ev), new SubmitOutcome(id, false, JobState.WAITING, "Submitted job " + id));
+    return Decision.accept(List.of(ev), new SubmitOutcome(id, false, JobState.WAITING, null));
   }
 
   private static boolean reusable(JobState s) {

@@ -106,7 +106,7 @@ class LedgerTest {
     assertTrue(d.refusal().contains("libnvidia-ml.so.1: cannot open"), d.refusal());
     assertTrue(d.refusal().contains("-g 0"), d.refusal());
     var noError = Ledger.empty().submit(spec(1), T0, "t", id -> "l", -1, null);
-    assertTrue(noError.refusal().contains("no GPU reading yet"), noError.refusal());
+    assertTrue(noError.refusal().contains("no GPU reading yet") && noError.refusal().contains("0 are visible"), noError.refusal());
   }
 
   @Test
