@@ -26,7 +26,7 @@ while (($#)); do
   esac
 done
 
-# shellcheck source=bin/gq-jdk.sh
+# shellcheck source-path=SCRIPTDIR source=bin/gq-jdk.sh
 . "$src/bin/gq-jdk.sh"
 gq_find_java
 export JAVA_HOME=${java%/bin/java}

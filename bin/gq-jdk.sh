@@ -19,14 +19,40 @@ gq_java_version() {
 }
 
 # Sets java (path of the java program) and java_version to the first Java 21+ among JAVA_HOME,
-# the java on PATH and /usr/lib/jvm/*; exits with a message when there is none.
+# the java on PATH and /usr/lib/jvm/*; exits with a message when there is none. The answer is
+# kept in ~/.cache/gq/java for the same JAVA_HOME and PATH: each program started here costs
+# milliseconds, and gq starts on every command.
 # shellcheck disable=SC2034 # java and java_version are for the scripts that source this file
 gq_find_java() {
-  local home seen="" onpath
+  local key="${JAVA_HOME-}|$PATH" cache=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/gq/java
+  local k="" j="" v=""
+  if [[ -r $cache ]]; then
+    { IFS= read -r k && IFS= read -r j && IFS= read -r v; } <"$cache" || true
+    # a JDK replaced since (its release file is newer) is looked at again
+    if [[ $k == "$key" && -x $j && $v =~ ^[0-9]+$ && ! ${j%/bin/java}/release -nt $cache ]]; then
+      java=$j
+      java_version=$v
+      return 0
+    fi
+  fi
+  gq_search_java
+  if [[ -d ${cache%/*} ]] || mkdir -p -- "${cache%/*}" 2>/dev/null; then
+    printf '%s\n%s\n%s\n' "$key" "$java" "$java_version" 2>/dev/null >"$cache" || true
+  fi
+}
+
+# shellcheck disable=SC2034 # java and java_version are for the scripts that source this file
+gq_search_java() {
+  local home dir onpath="" seen=""
   local -a homes=()
   if [[ -n ${JAVA_HOME-} ]]; then homes+=("$JAVA_HOME"); fi
-  if onpath=$(command -v java); then
-    onpath=$(readlink -f -- "$onpath")
+  local IFS=:
+  for dir in $PATH; do
+    if [[ -x $dir/java && ! -d $dir/java ]]; then onpath=$dir/java; break; fi
+  done
+  unset IFS
+  if [[ -n $onpath ]]; then
+    if [[ -L $onpath ]]; then onpath=$(readlink -f -- "$onpath"); fi
     homes+=("${onpath%/bin/java}")
   fi
   homes+=(/usr/lib/jvm/*25* /usr/lib/jvm/*21* /usr/lib/jvm/*)
@@ -44,10 +70,11 @@ gq_find_java() {
   exit 1
 }
 
-# The client JVM's flags: C1 only, a small serial heap. install.sh records the client's AOT cache
-# with these same flags (the JVM ignores a cache made with others).
+# The client JVM's flags: C1 only, a small serial heap (64 MiB: room for a 16 MiB frame, the
+# protocol's limit; 32 MiB fails at 8 MiB). install.sh records the client's AOT cache with these
+# same flags (the JVM ignores a cache made with others).
 # shellcheck disable=SC2034 # used by bin/gq and install.sh
-gq_client_flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx32m -Xss512k -XX:-UsePerfData)
+gq_client_flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m -Xss512k -XX:-UsePerfData)
 
 # Sets gq_root and gq_checkout (1 when $1, the scripts' folder, is bin/ of a source checkout; 0 when
 # it is PREFIX/lib/gq/bin of an installed copy).

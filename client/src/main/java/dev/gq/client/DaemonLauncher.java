@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * Starts the daemon when none answers: makes the data and runtime directories (0700), runs
- * {@code GQ_DAEMON_CMD} detached in its own session with stdin from /dev/null and output appended
+ * {@code GQ_DAEMON_CMD} detached (setsid) with stdin from /dev/null and output appended
  * to the daemon log, then connects every 20 ms until it answers. When it exits first or does not
  * answer in time, the failure quotes the last lines of the daemon log.
  */
@@ -104,10 +104,10 @@ final class DaemonLauncher {
       if (!daemon.isAlive() && !LockProbe.held(paths.lockFile())) {
         ch = connector.connect();
         if (ch != null) return ch;
-        throw notStarted(logStart, " (it exited with code " + daemon.exitValue() + ")");
+        throw notStarted(logStart, "; it exited with code " + daemon.exitValue());
       }
       if (System.nanoTime() > deadline) {
-        throw notStarted(logStart, " (no answer in " + timeoutMillis / 1000 + " s)");
+        throw notStarted(logStart, "; no answer in " + timeoutMillis + " ms");
       }
       sleep(POLL_MILLIS);
     }

@@ -59,15 +59,15 @@ public final class Main {
       Connector connector = new Connector(paths.socket());
       String action = inv.daemonAction();
       if ("run".equals(action)) {
-        throw new Failure("'gq daemon run' runs the daemon in the foreground through the"
-            + " launcher script; run bin/gq-daemon or gq from its launcher", 2);
+        throw new Failure("'gq daemon run' is done by the launcher script, which runs the daemon in the"
+            + " foreground; run it through bin/gq, or run bin/gq-daemon", 2);
       }
       SocketChannel ch = connector.connect();
-      if ("start".equals(action)) return daemonStart(ch, paths, connector);
+      if ("start".equals(action)) return daemonStart(ch, paths, connector, inv);
       if (ch == null) {
         if ("status".equals(action)) return say("gq daemon is not running\n", 1);
         if ("stop".equals(action)) return say("gq daemon is not running\n", 0);
-        ch = launcher(paths, connector).start();
+        ch = launcher(paths, connector, inv).start();
       }
       int code = play(ch, inv, paths);
       if ("stop".equals(action) && code == 0) awaitStopped(connector, paths);
@@ -88,10 +88,11 @@ public final class Main {
     }
   }
 
-  private int daemonStart(SocketChannel ch, GqPaths paths, Connector connector) throws Failure {
+  private int daemonStart(SocketChannel ch, GqPaths paths, Connector connector, Invocation inv)
+      throws Failure {
     String verb = "is already running";
     if (ch == null) {
-      ch = launcher(paths, connector).start();
+      ch = launcher(paths, connector, inv).start();
       verb = "started";
     }
     long pid = ping(ch, paths);
@@ -126,9 +127,9 @@ public final class Main {
     }
   }
 
-  private DaemonLauncher launcher(GqPaths paths, Connector connector) {
-    Map<String, String> childEnv = Invocation.of(new String[0], env, cwd).env();
-    return new DaemonLauncher(paths, childEnv, connector, startTimeoutMillis);
+  /** The daemon gets the caller's environment, less the launcher's GQ_CLIENT_* variables. */
+  private DaemonLauncher launcher(GqPaths paths, Connector connector, Invocation inv) {
+    return new DaemonLauncher(paths, inv.env(), connector, startTimeoutMillis);
   }
 
   private int say(String text, int code) {

@@ -92,7 +92,7 @@ class DaemonControlTest {
     h.env.put(DaemonLauncher.DAEMON_CMD, script("exit 7").toString());
     assertEquals(1, h.run("ps"));
     assertEquals("gq: the daemon did not start; last lines of " + h.log() + ":\n"
-        + "(nothing new in it (it exited with code 7))\n", h.err);
+        + "(nothing new in it; it exited with code 7)\n", h.err);
   }
 
   @Test

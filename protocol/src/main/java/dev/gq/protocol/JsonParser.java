@@ -101,27 +101,35 @@ final class JsonParser {
     }
   }
 
+  /** A string token; it is scanned first so that big strings are copied once, not regrown. */
   private String string() throws ProtocolException {
-    pos++;
-    StringBuilder sb = null;
-    int start = pos;
+    int start = ++pos;
+    int end = start;
+    boolean escaped = false;
     while (true) {
-      if (pos >= text.length()) throw error("unterminated string");
-      char c = text.charAt(pos);
+      if (end >= text.length()) throw errorAt(end, "unterminated string");
+      char c = text.charAt(end);
       if (c == '"') break;
-      if (c < 0x20) throw error("control character in a string must be escaped");
+      if (c < 0x20) throw errorAt(end, "control character in a string must be escaped");
+      if (c == '\\') escaped = true;
+      end += c == '\\' ? 2 : 1;
+    }
+    if (!escaped) {
+      pos = end + 1;
+      return text.substring(start, end);
+    }
+    StringBuilder sb = new StringBuilder(end - start);
+    while (pos < end) {
+      char c = text.charAt(pos);
       if (c == '\\') {
-        if (sb == null) sb = new StringBuilder();
-        sb.append(text, start, pos);
         escape(sb);
-        start = pos;
       } else {
+        sb.append(c);
         pos++;
       }
     }
-    String s = sb == null ? text.substring(start, pos) : sb.append(text, start, pos).toString();
-    pos++;
-    return s;
+    pos = end + 1;
+    return sb.toString();
   }
 
   private void escape(StringBuilder sb) throws ProtocolException {

@@ -2,7 +2,6 @@ package dev.gq.protocol;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +13,8 @@ import java.util.Arrays;
  * same channel at the same time. Not thread-safe: one reader per connection, read by one thread.
  */
 public final class LineReader {
+  private static final int KEEP_BYTES = 64 * 1024;
+
   private final ReadableByteChannel channel;
   private final int maxBytes;
   private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
@@ -43,7 +44,10 @@ public final class LineReader {
       if (nl >= 0) {
         append(nl - buf.position());
         buf.position(nl + 1);
-        return decode();
+        String s = decode();
+        // a big line's buffer is not kept for the rest of the connection
+        if (line.length > KEEP_BYTES) line = new byte[KEEP_BYTES];
+        return s;
       }
       append(buf.remaining());
       buf.clear();
@@ -74,10 +78,16 @@ public final class LineReader {
     length += count;
   }
 
+  /**
+   * Decodes without a UTF-16 buffer of the whole line (compact strings keep ASCII at one byte a
+   * char); malformed input shows as U+FFFD, so only then is the line checked strictly.
+   */
   private String decode() throws ProtocolException {
+    String s = new String(line, 0, length, StandardCharsets.UTF_8);
+    if (s.indexOf('\uFFFD') < 0) return s;
     try {
-      CharBuffer chars = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(line, 0, length));
-      return chars.toString();
+      StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(line, 0, length));
+      return s;
     } catch (CharacterCodingException e) {
       throw new ProtocolException("a line is not valid UTF-8");
     }

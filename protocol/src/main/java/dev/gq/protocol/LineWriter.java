@@ -13,8 +13,11 @@ import java.util.List;
  * {@link #send} splits long stdout/stderr text into several frames so no line passes the limit.
  */
 public final class LineWriter {
-  /** Text chars per out/err frame; escaped, a char takes at most 6 bytes, far below the limit. */
-  static final int CHUNK_CHARS = 1 << 20;
+  /**
+   * Text chars per out/err frame: at most 1.5 MiB of JSON (an escaped char takes 6 bytes), so a
+   * client with a small heap reads any frame this writer sends.
+   */
+  static final int CHUNK_CHARS = 1 << 18;
 
   private final WritableByteChannel channel;
   private final int maxBytes;

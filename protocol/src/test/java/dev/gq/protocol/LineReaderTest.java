@@ -113,6 +113,12 @@ class LineReaderTest {
   }
 
   @Test
+  void keepsAGenuineReplacementCharacter() throws IOException {
+    LineReader r = new LineReader(new Trickle("a\uFFFDb\n", 10));
+    assertEquals("a\uFFFDb", r.readLine());
+  }
+
+  @Test
   void rejectsInvalidUtf8() {
     byte[] data = {'o', 'k', (byte) 0xC3, '\n'};
     LineReader r = new LineReader(new Trickle(data, 10));

@@ -39,6 +39,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * with the journal, the Scheduler replays and reconciles, and only then is the socket bound.
  */
 public final class Daemon implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
   private final ActorSystem<Void> system;
   private final ReadSide readSide;
   private final GpuProbe probe;
@@ -75,7 +76,9 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void wire(DaemonConfig cfg) throws IOException {
+    LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, readSide);
+    LOG.info("job history up to date; replaying the scheduler");
     ProcFs procs = new ProcFs();
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
@@ -89,6 +92,7 @@ public final class Daemon implements AutoCloseable {
     watcher.set(system.systemActorOf(
         GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
     awaitReady(scheduler);
+    LOG.info("scheduler recovered and reconciled");
     DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, cfg.paths().dataDir().toString(),
         this::requestStop, Lifecycle.warning());
     server = SocketServer.start(cfg.paths().socket(), api);

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,15 +47,22 @@ public final class DaemonMain {
     if (!Files.isExecutable(cfg.shim())) throw new Startup("the job shim " + cfg.shim() + " is missing; rebuild or reinstall gq");
     try (FileChannel lockFile = FileChannel.open(p.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = tryLock(lockFile, p)) {
+      LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
       Database.prepare(p.database());
+      CountDownLatch closed = new CountDownLatch(1);
       try (Daemon d = Daemon.start(cfg)) {
         writePid(p.pidFile());
         LOG.info("gq daemon ready (pid {}, data {}, GPUs: {})", ProcessHandle.current().pid(), p.dataDir(), d.probeText());
-        Runtime.getRuntime().addShutdownHook(new Thread(d::requestStop, "gq-shutdown"));
+        // SIGTERM/SIGINT: stop as 'gq daemon stop' does, and let the JVM exit only once files are cleaned up.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+          d.requestStop();
+          awaitQuietly(closed);
+        }, "gq-shutdown"));
         d.awaitStop();
         LOG.info("gq daemon stopping; running jobs keep running");
       } finally {
         deleteQuietly(p.pidFile());
+        closed.countDown();
       }
       return 0;
     } catch (DatabaseRefused e) {
@@ -86,6 +95,14 @@ public final class DaemonMain {
     Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(tmp, ProcessHandle.current().pid() + "\n");
     Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(15, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void deleteQuietly(Path f) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The allocation invariant with the real daemon, real jobs and fake GPUs. */
 class AllocationEndToEndTest {
-  private static final Duration T = Duration.ofSeconds(20);
+  private static final Duration T = Duration.ofSeconds(45);
 
   @TempDir Path tmp;
 

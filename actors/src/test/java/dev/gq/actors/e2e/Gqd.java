@@ -93,10 +93,14 @@ final class Gqd implements AutoCloseable {
 
   void startDaemon() throws Exception {
     daemon = daemonProcess();
-    await("the daemon to answer", Duration.ofSeconds(60), () -> {
-      if (!daemon.isAlive()) throw new AssertionError("daemon exited " + daemon.exitValue() + ": " + daemonLog());
-      return ping();
-    });
+    try {
+      await("the daemon to answer", Duration.ofSeconds(90), () -> {
+        if (!daemon.isAlive()) throw new AssertionError("daemon exited " + daemon.exitValue() + ": " + daemonLog());
+        return ping();
+      });
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\ndaemon log:\n" + daemonLog() + "\nthreads:\n" + threads(), e);
+    }
   }
 
   /** Starts a daemon process without waiting for it (for tests of refused starts). */
@@ -182,8 +186,32 @@ final class Gqd implements AutoCloseable {
   }
 
   JsonNode awaitState(long id, String state, Duration timeout) throws InterruptedException {
-    await("job " + id + " to be " + state, timeout, () -> state.equals(state(id)));
+    try {
+      await("job " + id + " to be " + state, timeout, () -> state.equals(state(id)));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; job: " + job(id) + "\nGPUs: " + gpus() + "\nprocesses: "
+          + processes() + "\ndaemon log:\n" + daemonLog(), e);
+    }
     return job(id);
+  }
+
+  private String threads() {
+    try {
+      Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+      Process p = new ProcessBuilder(jstack.toString(), String.valueOf(daemon.pid())).redirectErrorStream(true).start();
+      return new String(p.getInputStream().readAllBytes());
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+
+  private String processes() {
+    try {
+      Process p = new ProcessBuilder("ps", "-eo", "pid,ppid,pgid,sid,stat,args").redirectErrorStream(true).start();
+      return new String(p.getInputStream().readAllBytes());
+    } catch (IOException e) {
+      return e.toString();
+    }
   }
 
   JsonNode gpus() {
