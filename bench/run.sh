@@ -479,16 +479,27 @@ part_handoff() {
   local n
   n=$(wc -l <"$work/handoff.tsv")
   ((n == HANDOFF_JOBS + 1)) || die "expected $((HANDOFF_JOBS + 1)) jobs in gq ps --all, found $n"
-  grep -q ' null' "$work/handoff.tsv" && die "a handoff job has no start or end time: $(grep ' null' "$work/handoff.tsv" | head -3)"
-  # ISO times to ns, all in one date call
-  awk '{print $2; print $3}' "$work/handoff.tsv" | date -f - +%s%N | paste - - >"$work/handoff.ns"
-  paste -d' ' <(awk '{print $1}' "$work/handoff.tsv") "$work/handoff.ns" | tr '\t' ' ' >"$work/handoff.rows"
+  local missing
+  missing=$(awk '$2 == "null" || $3 == "null" { printf "%s%s", sep, $1; sep = ", " }' "$work/handoff.tsv")
+  if [[ -n $missing ]]; then
+    note "handoff: after every job had ended (\`gq daemon status\`: 0 running, 0 waiting), \`gq ps --all --json\` had no start or end time for job(s) $missing (shown as $(awk '$2 == "null" || $3 == "null" { print $1 }' "$work/handoff.tsv" | while read -r j; do "$gq" show "$j" --json | sed -n 's/^ *"state": *"\([A-Z]*\)".*/\1/p'; done | sort | uniq -c | awk '{printf "%s%s %s", sep, $1, $2; sep = ", "}')); the pairs around them are left out"
+  fi
+  # ISO times to ns, all in one date call; a job without both times keeps its id with "-"
+  awk '{ if ($2 == "null" || $3 == "null") print "-", "-"; else print $2, $3 }' "$work/handoff.tsv" |
+    while read -r st en; do
+      if [[ $st == - ]]; then echo "- -"; else printf '%s %s\n' "$(date -d "$st" +%s%N)" "$(date -d "$en" +%s%N)"; fi
+    done >"$work/handoff.ns"
+  paste -d' ' <(awk '{print $1}' "$work/handoff.tsv") "$work/handoff.ns" >"$work/handoff.rows"
   : >"$work/res/handoff_daemon"
   : >"$work/res/handoff_job"
   : >"$work/res/handoff_detect"
   : >"$work/res/handoff_launch"
   local prev_id="" prev_end="" id start end js je
   while read -r id start end; do
+    if [[ $start == - || ! -s $stamps/$id.end || ($id != 1 && ! -s $stamps/$id.start) ]]; then
+      prev_id=""
+      continue
+    fi
     if [[ -n $prev_id ]]; then
       echo $(((start - prev_end) / 1000)) | awk '{printf "%.3f\n", $1 / 1000}' >>"$work/res/handoff_daemon"
       js=$(<"$stamps/$id.start")

@@ -50,9 +50,9 @@ public final class Reconciler {
     List<Job> active = live.stream().filter(j -> j.state() != JobState.WAITING).toList();
     if (active.isEmpty()) return new Scheduler.Reconciled(verdicts);
     GpuReading reading = probe.read();
-    Set<String> present = reading.ok()
-        ? reading.devices().stream().filter(d -> d.error() == null).map(DeviceReading::uuid).collect(Collectors.toSet())
-        : null;
+    // A GPU is "missing" only on a reading where every device answered: an NVML error proves nothing.
+    boolean clean = reading.ok() && reading.devices().stream().allMatch(d -> d.error() == null);
+    Set<String> present = clean ? reading.devices().stream().map(DeviceReading::uuid).collect(Collectors.toSet()) : null;
     List<ProcInfo> all = procs.all();
     String boot = procs.bootId();
     for (Job j : active) verdicts.put(j.id(), Recovery.decide(j, facts(j, all, boot, present), clock.instant()));
