@@ -79,10 +79,10 @@ public final class Daemon implements AutoCloseable {
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, readSide);
     LOG.info("job history up to date; replaying the scheduler");
-    ProcFs procs = new ProcFs();
+    ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
-        cfg.paths()::exitFile, ExitFiles::read, cfg.cancelGrace(), cfg.livenessPoll(), blocking);
+        cfg.paths()::exitFile, ExitFiles::read, cfg.cancelGrace(), cfg.livenessPoll(), cfg.testLaunchDelay(), blocking);
     Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
     ActorRef<Projector.Command> projector =
         system.systemActorOf(Projector.create(readSide), "projector", DispatcherSelector.blocking());

@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * The daemon's settings, read once from its environment and validated in one place: a bad value
- * stops start-up with a line naming the variable and its bounds.
+ * stops start-up with a line naming the variable and its bounds. GQ_BOOT_ID_FILE and
+ * GQ_TEST_LAUNCH_DELAY_MS exist for tests (a simulated reboot; a window between reservation and
+ * launch wide enough to kill the daemon in).
  */
 public record DaemonConfig(
     GqPaths paths,
@@ -15,7 +17,9 @@ public record DaemonConfig(
     Duration pollInterval,
     Duration cancelGrace,
     Duration livenessPoll,
-    int snapshotEvery) {
+    int snapshotEvery,
+    Path bootIdFile,
+    Duration testLaunchDelay) {
 
   public static DaemonConfig fromEnvironment(Map<String, String> env, String shimProperty) {
     GqPaths paths = GqPaths.fromEnvironment(env);
@@ -27,7 +31,9 @@ public record DaemonConfig(
         millis(env, "GQ_POLL_INTERVAL_MS", 1000, 50, 60_000),
         millis(env, "GQ_CANCEL_GRACE_MS", 10_000, 0, 3_600_000),
         millis(env, "GQ_LIVENESS_POLL_MS", 200, 10, 10_000),
-        500);
+        500,
+        Path.of(env.getOrDefault("GQ_BOOT_ID_FILE", "/proc/sys/kernel/random/boot_id")),
+        millis(env, "GQ_TEST_LAUNCH_DELAY_MS", 0, 0, 600_000));
   }
 
   private static Duration millis(Map<String, String> env, String name, long dflt, long min, long max) {

@@ -79,9 +79,13 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   private Command spawn(LaunchSpec spec) {
     try {
+      if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
       return new Spawned(deps.launcher().launch(spec));
     } catch (LaunchException e) {
       return new SpawnFailed(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new SpawnFailed("the daemon stopped before the job could start");
     }
   }
 

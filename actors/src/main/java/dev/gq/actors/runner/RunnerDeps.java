@@ -13,7 +13,8 @@ import java.util.concurrent.Executor;
 /**
  * The ports a runner works through, plus its timings: the launcher, the process table, the
  * signaller, how to read a job's exit record and build its environment, the grace period between
- * SIGTERM and SIGKILL, how often to look at a job's processes, and where blocking work runs.
+ * SIGTERM and SIGKILL, how often to look at a job's processes, a delay before each launch that only
+ * tests set (to widen the window between reservation and launch), and where blocking work runs.
  */
 public record RunnerDeps(
     Launcher launcher,
@@ -23,4 +24,5 @@ public record RunnerDeps(
     java.util.function.Function<Path, Optional<ExitRecord>> exitReader,
     Duration cancelGrace,
     Duration livenessPoll,
+    Duration testLaunchDelay,
     Executor blocking) {}
