@@ -58,6 +58,7 @@ public final class Gq {
     cl.addSubcommand(new LogsCommand(inv));
     cl.addSubcommand(new GpuCommand(inv));
     cl.addSubcommand(new CancelCommand(inv));
+    cl.addSubcommand(new EventsCommand(inv));
     cl.addSubcommand(daemon(inv));
     addHelpOptions(cl);
     cl.addSubcommand(new CommandLine.HelpCommand());
@@ -90,6 +91,9 @@ public final class Gq {
     daemon.addSubcommand(new DaemonStopCommand(inv));
     daemon.addSubcommand(new DaemonStartCommand(inv));
     daemon.addSubcommand(new DaemonRunCommand(inv));
+    daemon.addSubcommand(new DaemonRestartCommand(inv));
+    daemon.addSubcommand("pause", new DaemonPauseCommand(inv, true));
+    daemon.addSubcommand("resume", new DaemonPauseCommand(inv, false));
     return daemon;
   }
 }

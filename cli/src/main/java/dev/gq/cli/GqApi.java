@@ -4,6 +4,7 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,8 +34,31 @@ public interface GqApi {
 
   DaemonInfo daemonInfo() throws ApiException;
 
+  /** Pauses the whole queue ({@code group} null) or holds one group; returns the line to show. */
+  String pause(String group) throws ApiException;
+
+  /** Resumes the queue ({@code group} null) or releases one group's hold; returns the line to show. */
+  String resume(String group) throws ApiException;
+
   /** Asks the daemon to stop after this request; running jobs are left running. */
   void shutdown() throws ApiException;
+
+  /**
+   * Stored events with a sequence number above {@code afterSeq}, oldest first, at most
+   * {@code limit}: only job {@code jobId}'s when not null, only those stored at or after
+   * {@code since} when not null. A job's environment is never among the fields.
+   */
+  List<StoredEvent> events(long afterSeq, Long jobId, Instant since, int limit) throws ApiException;
+
+  /** The sequence number to read {@link #events} after so that only the last {@code count} matching ones follow; 0 when there are no more. */
+  long eventsTail(Long jobId, Instant since, int count) throws ApiException;
+
+  /**
+   * One event as the journal holds it: sequence number, when it was stored, its type (e.g.
+   * {@code JobReserved}), its job (null for an event about the queue or a group), and its other fields, flat and snake_case, valued by strings,
+   * numbers, booleans, lists or null.
+   */
+  record StoredEvent(long seq, Instant time, String type, Long jobId, Map<String, Object> fields) {}
 
   /** Result of a submit: the new job, or the job that already holds the key when skipped. */
   record SubmitResult(long jobId, boolean skipped, JobState state, String message) {}

@@ -59,11 +59,11 @@ class DaemonCommandsTest {
   void daemonAloneIsAUsageError() {
     Cli.Result r = cli.run("daemon");
     assertEquals(2, r.code());
-    assertEquals("gq: say what to do: gq daemon status, stop, start or run\nTry 'gq daemon --help'.\n", r.err());
+    assertEquals("gq: say what to do: gq daemon status, start, stop, restart, run, pause or resume\nTry 'gq daemon --help'.\n", r.err());
   }
 
   @Test
   void unknownDaemonCommand() {
-    assertEquals("gq: unknown command 'restart'\nTry 'gq daemon --help'.\n", cli.run("daemon", "restart").err());
+    assertEquals("gq: unknown command 'reboot'\nTry 'gq daemon --help'.\n", cli.run("daemon", "reboot").err());
   }
 }

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /** The daemon in memory: holds jobs, records every call, answers like the real scheduler would. */
@@ -27,6 +29,8 @@ final class FakeApi implements GqApi {
   Supplier<RuntimeException> crashWith;
   GpuReport gpus = new GpuReport(List.of(), "NVML 550.54", false, null);
   DaemonInfo info = new DaemonInfo(4242, "0.1.0", 1, "/data/gq", "NVML 550.54", false, null, 2, 1, 3, null);
+  final List<StoredEvent> events = new CopyOnWriteArrayList<>();
+  final List<String> eventCalls = new CopyOnWriteArrayList<>();
   int waitReasonCalls;
   volatile int jobCalls;
   boolean shutdown;
@@ -110,6 +114,40 @@ final class FakeApi implements GqApi {
   @Override public void shutdown() throws ApiException {
     fail();
     shutdown = true;
+  }
+
+  @Override public List<StoredEvent> events(long afterSeq, Long jobId, Instant since, int limit) throws ApiException {
+    fail();
+    eventCalls.add("events after " + afterSeq + " job " + jobId + " since " + since + " limit " + limit);
+    return matching(jobId, since).filter(e -> e.seq() > afterSeq).limit(limit).toList();
+  }
+
+  @Override public long eventsTail(Long jobId, Instant since, int count) throws ApiException {
+    fail();
+    eventCalls.add("tail job " + jobId + " since " + since + " count " + count);
+    List<StoredEvent> all = matching(jobId, since).toList();
+    return all.size() <= count ? 0 : all.get(all.size() - count - 1).seq();
+  }
+
+  private java.util.stream.Stream<StoredEvent> matching(Long jobId, Instant since) {
+    return events.stream()
+        .filter(e -> jobId == null || jobId.equals(e.jobId()))
+        .filter(e -> since == null || !e.time().isBefore(since));
+  }
+
+  /** Pause/resume requests as "pause:GROUP" / "resume:null". */
+  final java.util.List<String> pauses = new java.util.ArrayList<>();
+
+  @Override public String pause(String group) throws ApiException {
+    fail();
+    pauses.add("pause:" + group);
+    return group == null ? "Queue paused." : "Group " + group + " is held.";
+  }
+
+  @Override public String resume(String group) throws ApiException {
+    fail();
+    pauses.add("resume:" + group);
+    return group == null ? "Queue resumed." : "Released the hold on group " + group + ".";
   }
 
 }

@@ -30,7 +30,7 @@ class GqTest {
   void helpListsEveryCommand() {
     Cli.Result r = cli.run("--help");
     assertEquals(0, r.code());
-    for (String c : List.of("run", "submit", "ps", "show", "logs", "gpu", "cancel", "daemon")) {
+    for (String c : List.of("run", "submit", "ps", "show", "logs", "gpu", "cancel", "events", "daemon")) {
       assertTrue(r.out().contains("\n  " + c + " "), c + " in\n" + r.out());
     }
     assertTrue(r.out().contains("gq -g N CMD..."), r.out());
@@ -38,7 +38,7 @@ class GqTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String c : List.of("run", "submit", "ps", "show", "logs", "gpu", "cancel", "daemon")) {
+    for (String c : List.of("run", "submit", "ps", "show", "logs", "gpu", "cancel", "events", "daemon")) {
       Cli.Result r = cli.run(c, "--help");
       assertEquals(0, r.code(), c);
       assertTrue(r.out().startsWith("Usage: gq " + c), r.out());

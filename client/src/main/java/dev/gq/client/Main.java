@@ -64,6 +64,7 @@ public final class Main {
       }
       SocketChannel ch = connector.connect();
       if ("start".equals(action)) return daemonStart(ch, paths, connector, inv);
+      if ("restart".equals(action)) return daemonRestart(ch, paths, connector, inv);
       if (ch == null) {
         if ("status".equals(action)) return say("gq daemon is not running\n", 1);
         if ("stop".equals(action)) return say("gq daemon is not running\n", 0);
@@ -97,6 +98,17 @@ public final class Main {
     }
     long pid = ping(ch, paths);
     return say("gq daemon " + verb + " (pid " + pid + ")\n", 0);
+  }
+
+  /** Stops a running daemon (its jobs keep running), waits until it is gone, and starts a new one. */
+  private int daemonRestart(SocketChannel ch, GqPaths paths, Connector connector, Invocation inv)
+      throws Failure {
+    if (ch != null) {
+      int code = play(ch, inv, paths);
+      if (code != 0) return code;
+      awaitStopped(connector, paths);
+    }
+    return daemonStart(null, paths, connector, inv);
   }
 
   /** The daemon's pid from a ping; an error frame (another protocol version) is passed on. */

@@ -27,12 +27,18 @@ public final class DaemonMain {
   private DaemonMain() {}
 
   public static void main(String[] args) {
+    int code;
     try {
-      System.exit(run());
+      code = run();
     } catch (Startup e) {
       System.err.println("gq daemon: " + e.getMessage());
-      System.exit(1);
+      code = 1;
+    } catch (Throwable t) {
+      // Never linger half-started (actor threads would keep the JVM, and the lock, alive).
+      LOG.error("gq daemon: unexpected failure; stopping", t);
+      code = 1;
     }
+    System.exit(code);
   }
 
   private static int run() throws Startup {

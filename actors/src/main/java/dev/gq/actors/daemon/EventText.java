@@ -10,8 +10,17 @@ final class EventText {
   private EventText() {}
 
   static String of(LedgerEvent e) {
-    String j = "job " + e.jobId() + ": ";
-    return j + switch (e) {
+    return switch (e) {
+      case QueuePaused p -> "queue paused";
+      case QueueResumed r -> "queue resumed";
+      case GroupHeld h -> "group " + h.group() + " held: " + h.reason();
+      case GroupReleased r -> "group " + r.group() + " released";
+      case JobEvent j -> "job " + j.jobId() + ": " + job(j);
+    };
+  }
+
+  private static String job(JobEvent e) {
+    return switch (e) {
       case JobSubmitted s -> "submitted, " + s.spec().gpus() + " GPU(s), argv " + s.spec().argv();
       case JobReserved r -> "reserved GPU(s) " + r.gpus().stream().map(GpuSlot::index).map(String::valueOf)
           .collect(Collectors.joining(",", "[", "]"));
@@ -23,6 +32,7 @@ final class EventText {
       case JobInterrupted i -> "interrupted: " + i.reason();
       case JobOrphaned o -> "orphaned: " + o.reason();
       case JobRequeued q -> "back in the queue: " + q.reason();
+      case JobRecovered r -> "recovered: its GPUs are present again";
     };
   }
 }

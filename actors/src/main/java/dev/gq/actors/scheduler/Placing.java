@@ -14,7 +14,7 @@ final class Placing {
 
   static Plan plan(Ledger l, Scheduler.Runtime rt) {
     if (!rt.ready) return new Plan(List.of(), Map.of());
-    return Allocator.plan(l.waiting(), rt.classified(l), Map.of());
+    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked());
   }
 
   static List<LedgerEvent> reservations(Ledger l, Scheduler.Runtime rt, Instant now) {

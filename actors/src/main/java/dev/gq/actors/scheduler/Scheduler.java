@@ -46,6 +46,9 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** From a runner: every process of the job is gone; {@code exitCode} null when no exit record exists. */
   public record Ended(long jobId, Integer exitCode, String reason) implements Command {}
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
+  /** Pauses the queue ({@code group} null) or holds one group; replies with the line to show. */
+  public record Pause(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
+  public record Resume(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
 
   /** One cancel answer per id. */
   public record CancelResult(long id, String kind, String message) {}
@@ -98,6 +101,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(LaunchFailed.class, (l, c) -> live(l, c.jobId()) ? decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now()))) : Effect().noReply())
         .onCommand(Ended.class, this::onEnded)
         .onCommand(Reconciled.class, this::onReconciled)
+        .onCommand(Pause.class, this::onPause)
+        .onCommand(Resume.class, this::onResume)
         .build();
   }
 
@@ -126,7 +131,25 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private ReplyEffect<LedgerEvent, Ledger> onObserved(Ledger l, GpusObserved c) {
     rt.observe(c.observation(), c.probe(), c.fake());
+    List<Job> back = Orphans.returned(l, c.observation().reading());
+    if (rt.ready && !back.isEmpty() && !rt.reconciling) {
+      rt.reconciling = true;
+      deps.startReconciler(ctx, Orphans.only(l, back), ctx.getSelf());
+    }
     return decide(l, List.of());
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onPause(Ledger l, Pause c) {
+    var d = QueueControl.pause(l, c.group(), now());
+    if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.result()));
+    return Effect().persist(d.events()).thenRun(s -> after(s, d.events())).thenReply(c.replyTo(), s -> StatusReply.success(d.result()));
+  }
+
+  private ReplyEffect<LedgerEvent, Ledger> onResume(Ledger l, Resume c) {
+    var d = QueueControl.resume(l, c.group(), now());
+    if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.result()));
+    List<LedgerEvent> all = withPlacements(l, d.events());
+    return Effect().persist(all).thenRun(s -> after(s, all)).thenReply(c.replyTo(), s -> StatusReply.success(d.result()));
   }
 
   private ReplyEffect<LedgerEvent, Ledger> onLaunched(Ledger l, Launched c) {
@@ -152,6 +175,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     List<LedgerEvent> events = new ArrayList<>();
     c.verdicts().values().forEach(v -> events.addAll(v.events()));
     rt.ready = true;
+    rt.reconciling = false;
     List<LedgerEvent> all = withPlacements(l, events);
     if (all.isEmpty()) {
       ready(l, c);
@@ -167,7 +191,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private void ready(Ledger state, Reconciled c) {
     for (var e : c.verdicts().entrySet()) {
       Job j = state.live().get(e.getKey());
-      if (e.getValue().watch() && j != null) rt.runners.put(j.id(), deps.startRunner(ctx, j, true));
+      if (e.getValue().watch() && j != null && !rt.runners.containsKey(j.id()))
+        rt.runners.put(j.id(), deps.startRunner(ctx, j, true));
     }
     rt.awaitingReady.forEach(r -> r.tell(Done.getInstance()));
     rt.awaitingReady.clear();
@@ -230,6 +255,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
     final List<ActorRef<Done>> awaitingReady = new ArrayList<>();
     boolean ready;
+    boolean reconciling;
     GpuObservation latest;
     List<dev.gq.core.gpu.DeviceReading> lastKnown = List.of();
     String probe = "no GPU reading yet";

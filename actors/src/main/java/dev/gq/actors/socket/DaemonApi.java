@@ -111,6 +111,18 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public String pause(String group) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
+        scheduler, r -> new Scheduler.Pause(group, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
+  public String resume(String group) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
+        scheduler, r -> new Scheduler.Resume(group, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
   public void shutdown() {
     shutdown.run();
   }

@@ -47,6 +47,10 @@ public record Job(
     return new Job(id, spec, state == JobState.CANCELLING ? state : JobState.RUNNING, submitTime, startTime, null, gpus, who, null, logPath, null, tag, retryOf);
   }
 
+  public Job recovered() {
+    return new Job(id, spec, JobState.RUNNING, submitTime, startTime, null, gpus, identity, null, logPath, null, tag, retryOf);
+  }
+
   public Job ended(JobState s, Integer code, String reason, Instant at) {
     return new Job(id, spec, s, submitTime, startTime, at, gpus, identity, code, logPath, reason, tag, retryOf);
   }

@@ -12,7 +12,7 @@ import java.util.List;
 public final class JobTransitions {
   private JobTransitions() {}
 
-  public static Job next(Job before, LedgerEvent event) {
+  public static Job next(Job before, LedgerEvent.JobEvent event) {
     return switch (event) {
       case JobSubmitted e -> new Job(e.jobId(), e.spec(), JobState.WAITING, e.at(), null, null, List.of(), null,
           null, e.logPath(), null, e.tag(), e.retryOf());
@@ -25,6 +25,7 @@ public final class JobTransitions {
       case JobInterrupted e -> before.ended(JobState.INTERRUPTED, null, e.reason(), e.at());
       case JobOrphaned e -> before.ended(JobState.ORPHANED, null, e.reason(), e.at());
       case JobRequeued e -> Outcomes.requeued(before);
+      case JobRecovered e -> before.recovered();
     };
   }
 }

@@ -22,7 +22,8 @@ import java.util.function.LongFunction;
  * snapshot is always consistent. Decisions are pure methods returning events; only {@link #apply}
  * changes state. Invariant: no GPU UUID is held by two live jobs.
  */
-public record Ledger(long nextId, SortedMap<Long, Job> live, Map<String, KeyHolder> keys) {
+public record Ledger(
+    long nextId, SortedMap<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds) {
 
   /** The newest job submitted with a key, and its state. */
   public record KeyHolder(long jobId, JobState state) {}
@@ -30,10 +31,23 @@ public record Ledger(long nextId, SortedMap<Long, Job> live, Map<String, KeyHold
   public Ledger {
     live = Collections.unmodifiableSortedMap(new TreeMap<>(live));
     keys = Map.copyOf(keys);
+    holds = holds == null ? Map.of() : Map.copyOf(holds);
   }
 
   public static Ledger empty() {
-    return new Ledger(1, new TreeMap<>(), Map.of());
+    return new Ledger(1, new TreeMap<>(), Map.of(), false, Map.of());
+  }
+
+  /** Why each waiting job may not start now: the paused queue, or its group's hold. */
+  public Map<Long, String> blocked() {
+    Map<Long, String> out = new HashMap<>();
+    for (Job j : live.values()) {
+      if (j.state() != JobState.WAITING) continue;
+      String g = j.spec().group();
+      if (paused) out.put(j.id(), "the queue is paused; resume it with 'gq daemon resume'");
+      else if (g != null && holds.containsKey(g)) out.put(j.id(), "group " + g + " is held: " + holds.get(g));
+    }
+    return out;
   }
 
   /** Outcome of a submit: the new job, or the holder of the key when skipped. */
@@ -105,17 +119,31 @@ public record Ledger(long nextId, SortedMap<Long, Job> live, Map<String, KeyHold
 
   /** Applies one persisted event. Deterministic: no clock, no I/O. */
   public Ledger apply(LedgerEvent event) {
+    return switch (event) {
+      case QueuePaused e -> new Ledger(nextId, live, keys, true, holds);
+      case QueueResumed e -> new Ledger(nextId, live, keys, false, holds);
+      case GroupHeld e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), e.reason()));
+      case GroupReleased e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), null));
+      case JobEvent e -> applyJob(e);
+    };
+  }
+
+  private Ledger applyJob(JobEvent event) {
     Job before = event instanceof JobSubmitted ? null : live.get(event.jobId());
     if (before == null && !(event instanceof JobSubmitted))
       throw new IllegalStateException("event for a job that is not live: " + event);
     Job after = JobTransitions.next(before, event);
     long next = Math.max(nextId, event.jobId() + 1);
-    if (after.state().terminal()) {
-      TreeMap<Long, Job> m = new TreeMap<>(live);
-      m.remove(after.id());
-      return new Ledger(next, m, keysWith(after));
-    }
-    return new Ledger(next, with(after), keysWith(after));
+    TreeMap<Long, Job> m = with(after);
+    if (after.state().terminal()) m.remove(after.id());
+    return new Ledger(next, m, keysWith(after), paused, holds);
+  }
+
+  private static Map<String, String> with(Map<String, String> m, String k, String v) {
+    Map<String, String> copy = new HashMap<>(m);
+    if (v == null) copy.remove(k);
+    else copy.put(k, v);
+    return copy;
   }
 
   private TreeMap<Long, Job> with(Job j) {

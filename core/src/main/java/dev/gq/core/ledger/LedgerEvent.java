@@ -13,46 +13,62 @@ import java.util.List;
  */
 public sealed interface LedgerEvent {
 
-  long jobId();
-
   Instant at();
+
+  /** An event about one job. */
+  sealed interface JobEvent extends LedgerEvent {
+    long jobId();
+  }
 
   /** A job entered the queue (WAITING). */
   record JobSubmitted(long jobId, JobSpec spec, String tag, String logPath, Long retryOf, Instant at)
-      implements LedgerEvent {}
+      implements JobEvent {}
 
   /** WAITING → STARTING: the job holds these GPUs from now on. Persisted before anything is spawned. */
-  record JobReserved(long jobId, List<GpuSlot> gpus, Instant at) implements LedgerEvent {
+  record JobReserved(long jobId, List<GpuSlot> gpus, Instant at) implements JobEvent {
     public JobReserved {
       gpus = List.copyOf(gpus);
     }
   }
 
   /** STARTING → RUNNING: the shim runs; this is its identity. */
-  record JobLaunched(long jobId, ProcessIdentity identity, Instant at) implements LedgerEvent {}
+  record JobLaunched(long jobId, ProcessIdentity identity, Instant at) implements JobEvent {}
 
   /** STARTING → FAILED: nothing could be started. */
-  record JobLaunchFailed(long jobId, String reason, Instant at) implements LedgerEvent {}
+  record JobLaunchFailed(long jobId, String reason, Instant at) implements JobEvent {}
 
   /** STARTING/RUNNING → CANCELLING: the user asked; signals follow. */
-  record JobCancelRequested(long jobId, Instant at) implements LedgerEvent {}
+  record JobCancelRequested(long jobId, Instant at) implements JobEvent {}
 
   /** WAITING → CANCELLED: removed from the queue before it started. */
-  record JobCancelled(long jobId, String reason, Instant at) implements LedgerEvent {}
+  record JobCancelled(long jobId, String reason, Instant at) implements JobEvent {}
 
   /**
    * The job's processes are all gone. {@code exitCode} is the shim's record (128+N for signal N),
    * null when no exit record exists; {@code reason} explains a non-zero or missing code.
    * RUNNING → DONE or FAILED; CANCELLING → CANCELLED.
    */
-  record JobExited(long jobId, Integer exitCode, String reason, Instant at) implements LedgerEvent {}
+  record JobExited(long jobId, Integer exitCode, String reason, Instant at) implements JobEvent {}
 
   /** → INTERRUPTED: the machine rebooted, or the job vanished leaving no exit status. */
-  record JobInterrupted(long jobId, String reason, Instant at) implements LedgerEvent {}
+  record JobInterrupted(long jobId, String reason, Instant at) implements JobEvent {}
 
   /** → ORPHANED: a GPU it holds is no longer present; its GPUs stay off-limits. */
-  record JobOrphaned(long jobId, String reason, Instant at) implements LedgerEvent {}
+  record JobOrphaned(long jobId, String reason, Instant at) implements JobEvent {}
 
   /** STARTING → WAITING: the daemon stopped before launching it and no process of it exists. */
-  record JobRequeued(long jobId, String reason, Instant at) implements LedgerEvent {}
+  record JobRequeued(long jobId, String reason, Instant at) implements JobEvent {}
+
+  /** ORPHANED → RUNNING: every GPU it holds is present again and its processes live. */
+  record JobRecovered(long jobId, Instant at) implements JobEvent {}
+
+  /** The whole queue stops starting jobs (running ones are untouched) until resumed. */
+  record QueuePaused(Instant at) implements LedgerEvent {}
+
+  record QueueResumed(Instant at) implements LedgerEvent {}
+
+  /** A group's waiting jobs stop starting: by the user, or automatically after quick failures. */
+  record GroupHeld(String group, String reason, boolean automatic, Instant at) implements LedgerEvent {}
+
+  record GroupReleased(String group, Instant at) implements LedgerEvent {}
 }

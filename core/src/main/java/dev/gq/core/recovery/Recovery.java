@@ -41,6 +41,8 @@ public final class Recovery {
       String reason = "GPU " + missing(j, f) + " it holds is no longer present";
       return new Verdict(List.of(new JobOrphaned(id, reason, now)), f.alive());
     }
+    if (j.state() == JobState.ORPHANED && f.presentGpus() != null && missing(j, f) == null && f.alive())
+      return new Verdict(List.of(new JobRecovered(id, now)), true);
     if (f.alive()) return new Verdict(List.of(), true);
     return end(new JobInterrupted(id, "the job's processes ended while the daemon was down and left no exit status", now));
   }

@@ -173,7 +173,7 @@ class LedgerLifecycleTest {
   @Test
   void applyReturnsANewLedgerAndLeavesTheOldOneUnchanged() {
     Ledger before = submitted(Ledger.empty(), keyed(1, "k"));
-    Ledger snapshot = new Ledger(before.nextId(), before.live(), before.keys());
+    Ledger snapshot = new Ledger(before.nextId(), before.live(), before.keys(), before.paused(), before.holds());
     Ledger after = reserve(before, 1, 0);
     assertNotSame(before, after);
     assertEquals(snapshot, before);
@@ -200,7 +200,7 @@ class LedgerLifecycleTest {
     assertEquals(3, events.size());
     assertEquals(new JobCancelRequested(1, T_END), events.get(0));
     assertInstanceOf(JobCancelled.class, events.get(1));
-    assertEquals(2L, events.get(1).jobId());
+    assertEquals(2L, ((LedgerEvent.JobEvent) events.get(1)).jobId());
     assertEquals(new JobCancelRequested(3, T_END), events.get(2));
   }
 

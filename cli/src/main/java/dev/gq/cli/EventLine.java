@@ -1,0 +1,92 @@
+package dev.gq.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.cli.GqApi.StoredEvent;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How {@code gq events} writes one event: a text line ({@code SEQ TIME TYPE job=N key=value...};
+ * no {@code job=} for an event about the queue or a group; time in UTC to the millisecond; null
+ * fields left out; values with spaces or odd characters in JSON quotes; an argv as the shell
+ * would read it) or one compact JSON object per line with the stable names
+ * {@code seq, time, type, job_id, fields}. Pure.
+ */
+final class EventLine {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+  /** The longest event type, JobCancelRequested, so that job ids line up. */
+  private static final int TYPE_WIDTH = 18;
+
+  private EventLine() {}
+
+  static String text(StoredEvent e) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(e.seq()).append(' ').append(TIME.format(e.time())).append(' ');
+    sb.append(e.type());
+    if (e.jobId() != null) {
+      sb.append(" ".repeat(Math.max(1, TYPE_WIDTH + 1 - e.type().length()))).append("job=").append(e.jobId());
+    }
+    for (Map.Entry<String, Object> f : e.fields().entrySet()) {
+      if (f.getValue() == null) continue;
+      sb.append(' ').append(f.getKey()).append('=').append(value(f.getKey(), f.getValue()));
+    }
+    return sb.toString();
+  }
+
+  static String json(StoredEvent e) {
+    ObjectNode n = Json.MAPPER.createObjectNode();
+    n.put("seq", e.seq());
+    n.put("time", TIME.format(e.time()));
+    n.put("type", e.type());
+    n.put("job_id", e.jobId());  // null for an event about the queue or a group
+    n.set("fields", Json.MAPPER.valueToTree(e.fields()));
+    try {
+      return Json.MAPPER.writeValueAsString(n);
+    } catch (JsonProcessingException ex) {
+      throw new IllegalStateException("cannot write event " + e.seq() + " as JSON", ex);
+    }
+  }
+
+  private static String value(String key, Object v) {
+    if (v instanceof List<?> list && key.equals("argv") && list.stream().allMatch(String.class::isInstance)) {
+      return word(ShellQuote.join(list.stream().map(String.class::cast).toList()));
+    }
+    if (v instanceof List<?> list && list.stream().allMatch(EventLine::simple)) {
+      return String.join(",", list.stream().map(String::valueOf).toList());
+    }
+    if (v instanceof String s) return word(s);
+    if (v instanceof Number || v instanceof Boolean) return v.toString();
+    return Json.compact(v);
+  }
+
+  private static boolean simple(Object v) {
+    return v instanceof Number || v instanceof String s && !s.isEmpty() && s.chars().allMatch(EventLine::plain);
+  }
+
+  /** The text as it is when it is one plain word, else as a JSON string (quotes, escapes). */
+  private static String word(String s) {
+    return !s.isEmpty() && s.chars().allMatch(EventLine::plain) ? s : Json.compact(s);
+  }
+
+  private static boolean plain(int c) {
+    return c < 128 && Character.isLetterOrDigit(c) || "_@%+=:./-".indexOf(c) >= 0;
+  }
+
+  /** Built on first use, so other commands never pay for Jackson's set-up. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    static String compact(Object v) {
+      try {
+        return MAPPER.writeValueAsString(v);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("cannot write a value as JSON", e);
+      }
+    }
+  }
+}
