@@ -94,6 +94,8 @@ public final class Gq {
     daemon.addSubcommand(new DaemonRestartCommand(inv));
     daemon.addSubcommand("pause", new DaemonPauseCommand(inv, true));
     daemon.addSubcommand("resume", new DaemonPauseCommand(inv, false));
+    daemon.addSubcommand("install", new DaemonInstallCommand(inv, true));
+    daemon.addSubcommand("uninstall", new DaemonInstallCommand(inv, false));
     return daemon;
   }
 }
