@@ -16,6 +16,7 @@ import dev.gq.host.proc.ProcFs;
 import dev.gq.host.signal.GroupSignals;
 import dev.gq.nvml.GpuProbes;
 import dev.gq.persistence.JournalConfig;
+import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -42,13 +43,15 @@ public final class Daemon implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
   private final ActorSystem<Void> system;
   private final ReadSide readSide;
+  private final JournalReader journal;
   private final GpuProbe probe;
   private final CountDownLatch stop = new CountDownLatch(1);
   private SocketServer server;
 
-  private Daemon(ActorSystem<Void> system, ReadSide readSide, GpuProbe probe) {
+  private Daemon(ActorSystem<Void> system, ReadSide readSide, JournalReader journal, GpuProbe probe) {
     this.system = system;
     this.readSide = readSide;
+    this.journal = journal;
     this.probe = probe;
   }
 
@@ -58,14 +61,16 @@ public final class Daemon implements AutoCloseable {
         .withFallback(ConfigFactory.load());
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "gq", conf);
     ReadSide rs;
+    JournalReader journal;
     try {
       rs = ReadSide.open(cfg.paths().database());
+      journal = JournalReader.open(cfg.paths().database());
     } catch (SQLException e) {
       system.terminate();
       throw new IOException("cannot open the job history: " + e.getMessage(), e);
     }
     GpuProbe probe = GpuProbes.fromEnvironment(System.getenv());
-    Daemon d = new Daemon(system, rs, probe);
+    Daemon d = new Daemon(system, rs, journal, probe);
     try {
       d.wire(cfg);
     } catch (IOException | RuntimeException e) {
@@ -93,7 +98,7 @@ public final class Daemon implements AutoCloseable {
         GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
     awaitReady(scheduler);
     LOG.info("scheduler recovered and reconciled");
-    DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, cfg.paths().dataDir().toString(),
+    DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, journal, cfg.paths().dataDir().toString(),
         this::requestStop, Lifecycle.warning());
     server = SocketServer.start(cfg.paths().socket(), api);
   }
@@ -134,6 +139,7 @@ public final class Daemon implements AutoCloseable {
     }
     try {
       readSide.close();
+      journal.close();
     } catch (SQLException ignored) {
       // stopping anyway
     }

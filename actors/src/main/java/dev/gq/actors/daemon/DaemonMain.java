@@ -55,6 +55,7 @@ public final class DaemonMain {
         FileLock lock = tryLock(lockFile, p)) {
       LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
       Database.prepare(p.database());
+      dev.gq.actors.runner.DiskSpace.ensureReserve(p.dataDir());
       CountDownLatch closed = new CountDownLatch(1);
       try (Daemon d = Daemon.start(cfg)) {
         writePid(p.pidFile());

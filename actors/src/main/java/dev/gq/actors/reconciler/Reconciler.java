@@ -5,7 +5,9 @@ import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.Job;
+import dev.gq.actors.runner.DiskSpace;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
@@ -55,8 +57,17 @@ public final class Reconciler {
     Set<String> present = clean ? reading.devices().stream().map(DeviceReading::uuid).collect(Collectors.toSet()) : null;
     List<ProcInfo> all = procs.all();
     String boot = procs.bootId();
-    for (Job j : active) verdicts.put(j.id(), Recovery.decide(j, facts(j, all, boot, present), clock.instant()));
+    String full = active.isEmpty() ? null : DiskSpace.fullNote(exitFile.apply(active.get(0).id()).getParent());
+    for (Job j : active) verdicts.put(j.id(), explained(Recovery.decide(j, facts(j, all, boot, present), clock.instant()), full));
     return new Scheduler.Reconciled(verdicts);
+  }
+
+  /** A job that left no exit status while the disk was full: say so (the shim could not write it). */
+  private static Recovery.Verdict explained(Recovery.Verdict v, String full) {
+    if (full == null) return v;
+    List<LedgerEvent> events = v.events().stream().map(e -> e instanceof LedgerEvent.JobInterrupted i
+        ? (LedgerEvent) new LedgerEvent.JobInterrupted(i.jobId(), i.reason() + "; " + full, i.at()) : e).toList();
+    return new Recovery.Verdict(events, v.watch());
   }
 
   private RecoveryFacts facts(Job j, List<ProcInfo> all, String boot, Set<String> present) {

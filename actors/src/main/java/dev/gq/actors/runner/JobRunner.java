@@ -145,10 +145,20 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       return this;
     }
     Optional<ExitRecord> rec = deps.exitReader().apply(deps.exitFile().apply(job.id()));
-    if (rec.isEmpty()) scheduler.tell(new Scheduler.Ended(job.id(), null, null));
-    else {
+    Path exitFile = deps.exitFile().apply(job.id());
+    String full = DiskSpace.fullNote(exitFile.getParent());
+    // Room for the events that record this ending.
+    if (full != null && DiskSpace.releaseReserve(exitFile.getParent().getParent()))
+      getContext().getLog().warn("{}; gave up the reserve file to record job {}", full, job.id());
+    if (rec.isEmpty()) {
+      String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
+      scheduler.tell(new Scheduler.Ended(job.id(), null, why));
+    } else {
       ExitRecord r = rec.get();
       String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
+      if (full != null && r.exitCode() != 0)
+        reason = (reason == null ? dev.gq.core.ledger.Outcomes.describe(r.exitCode()) : reason)
+            + "; " + full + ", so its log may be cut short";
       scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason));
     }
     return Behaviors.stopped();

@@ -8,10 +8,13 @@ import dev.gq.cli.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.persistence.JournalEntry;
+import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
 import dev.gq.protocol.Protocol;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,16 +39,18 @@ public final class DaemonApi implements GqApi {
   private final ActorRef<Scheduler.Command> scheduler;
   private final ActorRef<Projector.Command> projector;
   private final ReadSide readSide;
+  private final JournalReader journal;
   private final String dataDir;
   private final Runnable shutdown;
   private final String warning;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
-      ReadSide readSide, String dataDir, Runnable shutdown, String warning) {
+      ReadSide readSide, JournalReader journal, String dataDir, Runnable shutdown, String warning) {
     this.system = system;
     this.scheduler = scheduler;
     this.projector = projector;
     this.readSide = readSide;
+    this.journal = journal;
     this.dataDir = dataDir;
     this.shutdown = shutdown;
     this.warning = warning;
@@ -53,6 +58,8 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public SubmitResult submit(JobSpec spec) throws ApiException {
+    String full = dev.gq.actors.runner.DiskSpace.fullNote(java.nio.file.Path.of(dataDir));
+    if (full != null) throw new ApiException("cannot accept the job: " + full + "; free some space and submit again");
     var o = await(AskPattern.<Scheduler.Command, dev.gq.core.ledger.Ledger.SubmitOutcome>askWithStatus(
         scheduler, r -> new Scheduler.Submit(spec, r), TIMEOUT, system.scheduler()));
     return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message());
@@ -120,6 +127,28 @@ public final class DaemonApi implements GqApi {
   public String resume(String group) throws ApiException {
     return await(AskPattern.<Scheduler.Command, String>askWithStatus(
         scheduler, r -> new Scheduler.Resume(group, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
+  public List<StoredEvent> events(long afterSeq, Long jobId, Instant since, int limit) throws ApiException {
+    try {
+      return journal.read(afterSeq, jobId, since, limit).stream().map(DaemonApi::stored).toList();
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the event journal: " + e.getMessage() + "; see the daemon log");
+    }
+  }
+
+  @Override
+  public long eventsTail(Long jobId, Instant since, int count) throws ApiException {
+    try {
+      return journal.tailStart(jobId, since, count);
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the event journal: " + e.getMessage() + "; see the daemon log");
+    }
+  }
+
+  private static StoredEvent stored(JournalEntry e) {
+    return new StoredEvent(e.seq(), e.time(), e.type(), e.jobId(), e.fields());
   }
 
   @Override

@@ -5,7 +5,7 @@ import dev.gq.core.job.JobState;
 import java.util.List;
 
 /** How an ending event turns into a final state and a reason the user can read. */
-final class Outcomes {
+public final class Outcomes {
   private Outcomes() {}
 
   static Job exited(Job j, LedgerEvent.JobExited e) {
@@ -18,7 +18,7 @@ final class Outcomes {
   }
 
   /** "exited with status 3", "killed by signal 9 (exit code 137)". */
-  static String describe(Integer code) {
+  public static String describe(Integer code) {
     if (code == null) return "ended without an exit status";
     if (code > 128 && code < 128 + 65) return "killed by signal " + (code - 128) + " (exit code " + code + ")";
     return "exited with status " + code;

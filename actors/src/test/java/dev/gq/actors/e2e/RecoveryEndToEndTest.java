@@ -1,0 +1,86 @@
+package dev.gq.actors.e2e;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Crashes, restarts and reboots lose nothing: real daemon, real jobs, fake GPUs. */
+class RecoveryEndToEndTest {
+  private static final Duration T = Duration.ofSeconds(45);
+
+  @TempDir Path tmp;
+
+  @Test
+  void sigkillBetweenReservationAndLaunchNeitherLosesTheJobNorDoubleBooksItsGpu() throws Exception {
+    Path ran = tmp.resolve("ran");
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1, Map.of("GQ_TEST_LAUNCH_DELAY_MS", "1500"))) {
+      long first = g.submit("-g", "1", "bash", "-c", "echo first >> " + ran + "; sleep 0.5");
+      long second = g.submit("-g", "1", "bash", "-c", "echo second >> " + ran);
+      g.awaitState(first, "STARTING", T);
+      g.killDaemon();
+      g.startDaemon();
+      JsonNode a = g.awaitState(first, "DONE", T);
+      JsonNode b = g.awaitState(second, "DONE", T);
+      assertEquals(java.util.List.of("first", "second"), Files.readAllLines(ran), "each job ran exactly once, in turn");
+      assertTrue(java.time.Instant.parse(a.get("end_time").asText())
+          .isBefore(java.time.Instant.parse(b.get("start_time").asText()).plusMillis(1)), "no overlap on the one GPU");
+    }
+  }
+
+  @Test
+  void changedBootIdMarksLiveJobsInterrupted() throws Exception {
+    Path boot = tmp.resolve("boot_id");
+    Files.writeString(boot, "11111111-aaaa\n");
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1, Map.of("GQ_BOOT_ID_FILE", boot.toString()))) {
+      long id = g.submit("-g", "1", "sleep", "60");
+      g.awaitState(id, "RUNNING", T);
+      g.stopDaemon();
+      Files.writeString(boot, "22222222-bbbb\n");
+      g.startDaemon();
+      JsonNode job = g.awaitState(id, "INTERRUPTED", T);
+      assertTrue(job.get("failure_reason").asText().contains("rebooted"), job.toString());
+    }
+  }
+
+  @Test
+  void sigtermStopsTheDaemonCleanlyAndLeavesJobsRunning() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long id = g.submit("-g", "1", "bash", "-c", "sleep 2; exit 4");
+      g.awaitState(id, "RUNNING", T);
+      long jobPid = g.job(id).get("pid").asLong();
+      g.process().destroy();
+      assertTrue(g.process().waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+      assertFalse(Files.exists(g.run.resolve("gq.sock")), "socket removed");
+      assertFalse(Files.exists(g.run.resolve("gq.pid")), "pid file removed");
+      assertTrue(ProcessHandle.of(jobPid).map(ProcessHandle::isAlive).orElse(false), "the job survives the daemon");
+      g.startDaemon();
+      assertEquals(4, g.awaitState(id, "FAILED", T).get("exit_code").asInt());
+    }
+  }
+
+  @Test
+  void pausedQueueAndHeldGroupStayPausedAcrossARestart() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      assertEquals(0, g.gq("daemon", "pause").code());
+      assertEquals(0, g.gq("daemon", "pause", "--group", "sweep").code());
+      long id = g.submit("-g", "1", "true");
+      long held = g.submit("-g", "0", "--group", "sweep", "true");
+      g.stopDaemon();
+      g.startDaemon();
+      Thread.sleep(500);
+      assertEquals("WAITING", g.state(id));
+      assertTrue(g.gq("ps").out().contains("paused"), g.gq("ps").out());
+      assertEquals(0, g.gq("daemon", "resume").code());
+      g.awaitState(id, "DONE", T);
+      assertEquals("WAITING", g.state(held), "the group is still held");
+      assertTrue(g.gq("daemon", "resume", "--group", "sweep").out().contains("Released"));
+      g.awaitState(held, "DONE", T);
+    }
+  }
+}
