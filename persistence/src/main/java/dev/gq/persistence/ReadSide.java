@@ -57,7 +57,8 @@ public final class ReadSide implements AutoCloseable {
     try {
       long seq = firstSeq;
       for (LedgerEvent e : events) {
-        if (seq > offset) upsert(JobTransitions.next(e instanceof LedgerEvent.JobSubmitted ? null : load(e.jobId()), e));
+        if (seq > offset && e instanceof LedgerEvent.JobEvent je)
+          upsert(JobTransitions.next(je instanceof LedgerEvent.JobSubmitted ? null : load(je.jobId()), je));
         seq++;
       }
       try (PreparedStatement ps = db.prepareStatement("UPDATE read_offset SET seq = ? WHERE id = 1")) {

@@ -1,0 +1,91 @@
+package dev.gq.actors.runner;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.host.launch.ExitFiles;
+import dev.gq.host.launch.ShimLauncher;
+import dev.gq.host.proc.ProcFs;
+import dev.gq.host.signal.GroupSignals;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A runner with the real /proc, shim and signaller: it never signals a process it cannot prove is its job's. */
+class JobRunnerTest {
+  private static final ActorTestKit KIT = ActorTestKit.create();
+  private static final ProcFs PROCS = new ProcFs();
+
+  @TempDir Path tmp;
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  private RunnerDeps deps() {
+    Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
+    return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
+        id -> tmp.resolve(id + ".exit"), ExitFiles::read, Duration.ofMillis(200), Duration.ofMillis(50),
+        Duration.ZERO, Executors.newCachedThreadPool());
+  }
+
+  private static Job running(ProcessIdentity who) {
+    JobSpec spec = new JobSpec(List.of("sleep", "30"), "/", Map.of(), 0, null, null, null);
+    return new Job(7, spec, JobState.RUNNING, Instant.now(), Instant.now(), null, List.of(), who, null,
+        "/dev/null", null, "tag-7", null);
+  }
+
+  @Test
+  void recycledPidIsNeverSignalled() throws Exception {
+    // An unrelated process that leads its own group, standing where the job's leader used to be.
+    Process stranger = new ProcessBuilder("setsid", "sleep", "30").start();
+    try {
+      ProcInfo info = waitForOwnSession(stranger.pid());
+      ProcessIdentity recycled = new ProcessIdentity(info.pid(), info.pid(), info.pid(), info.startTicks() + 12345, PROCS.bootId());
+      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      var runner = KIT.spawn(JobRunner.reattach(running(recycled), deps(), scheduler.ref()));
+      runner.tell(new JobRunner.Cancel());
+      Thread.sleep(800); // past the SIGTERM and the SIGKILL after the 200 ms grace
+      assertTrue(stranger.isAlive(), "a process that is not the job's was signalled");
+    } finally {
+      stranger.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
+  void launchedJobIsCancelledAndReportsItsEnd() throws Exception {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    JobSpec spec = new JobSpec(List.of("sleep", "30"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null);
+    Job job = new Job(8, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
+        tmp.resolve("8.log").toString(), null, "tag-8", null);
+    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("8.log")));
+    Scheduler.Launched launched = scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    assertEquals(launched.identity().pid(), launched.identity().sid(), "the shim leads its own session");
+    runner.tell(new JobRunner.Cancel());
+    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
+  }
+
+  private static ProcInfo waitForOwnSession(long pid) throws InterruptedException {
+    for (int i = 0; i < 200; i++) {
+      var info = PROCS.info(pid);
+      if (info.isPresent() && info.get().sid() == pid) return info.get();
+      Thread.sleep(10);
+    }
+    throw new AssertionError("process " + pid + " never led its own session");
+  }
+}
