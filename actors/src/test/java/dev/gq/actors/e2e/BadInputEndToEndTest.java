@@ -122,6 +122,22 @@ class BadInputEndToEndTest {
   }
 
   @Test
+  void twoDaemonsStartedAtTheSameMomentLeaveExactlyOneServing() throws Exception {
+    try (Gqd other = new Gqd(tmp.resolve("twins"), 1, java.util.Map.of())) {
+      Process a = other.daemonProcess(), b = other.daemonProcess();
+      Gqd.await("one of them to answer", java.time.Duration.ofSeconds(90), other::ping);
+      Thread.sleep(1000);
+      assertEquals(1, (a.isAlive() ? 1 : 0) + (b.isAlive() ? 1 : 0), "exactly one daemon runs");
+      Process loser = a.isAlive() ? b : a;
+      assertEquals(1, loser.exitValue());
+      assertTrue(other.daemonLog().contains("another gq daemon is already running"), other.daemonLog());
+      assertEquals(0, other.gq("ps").code());
+      a.destroyForcibly().waitFor();
+      b.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
   void databaseFromANewerGqIsRefused() throws Exception {
     try (Gqd other = new Gqd(tmp.resolve("newer"), 1, java.util.Map.of())) {
       Files.createDirectories(other.data);
