@@ -16,7 +16,9 @@
 # when installed, else a timing loop in bash. Knobs (environment): BENCH_RUNS (30),
 # BENCH_HISTORY (1000), BENCH_HANDOFF_JOBS (30), BENCH_READY_STARTS (5), BENCH_IDLE_SETTLE (10),
 # BENCH_IDLE_SECONDS (30), BENCH_NO_HYPERFINE=1 (use the bash loop), BENCH_KEEP=1 (keep the
-# temporary directory), BENCH_DOC=path (where `all` writes; default docs/benchmarks.md).
+# temporary directory), BENCH_DOC=path (where `all` writes; default docs/benchmarks.md),
+# BENCH_QUIET_LOAD=L (first wait, up to BENCH_QUIET_WAIT s (600), for a 1-minute load average
+# below L: on a shared machine other work inflates every figure).
 set -euo pipefail
 
 # Run with a small, known environment: the gq client sends its whole environment with every
@@ -33,7 +35,7 @@ fi
 part=${1:-all}
 case $part in
   ps | submit | handoff | ready | idle | all) ;;
-  -h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: bench/run.sh [ps|submit|handoff|ready|idle|all]" >&2; exit 2 ;;
 esac
 
@@ -46,7 +48,7 @@ IDLE_SETTLE=${BENCH_IDLE_SETTLE:-10}
 IDLE_SECONDS=${BENCH_IDLE_SECONDS:-30}
 DOC=${BENCH_DOC:-$root/docs/benchmarks.md}
 WARMUP=3
-gq=$root/bin/gq
+gq=$root/bin/gq   # until the build is copied (snapshot_build)
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench: $*"; exit 1; }
@@ -121,6 +123,30 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# A private copy of the built checkout (same layout: bin/, */target/, pom.xml), so that a rebuild
+# while the benchmark runs cannot change or break the jars under a starting daemon.
+snapshot_build() {
+  local snap=$work/checkout before after f
+  local files=(bin/gq bin/gq-daemon bin/gq-jdk.sh install.sh pom.xml client/target/gq-client-0.1.0.jar
+    protocol/target/gq-protocol-0.1.0.jar actors/target/gq-daemon-0.1.0.jar host/target/gq-shim)
+  for _ in 1 2 3 4 5; do
+    rm -rf "$snap"
+    mkdir -p "$snap/bin" "$snap/client/target" "$snap/protocol/target" "$snap/actors/target/lib" "$snap/host/target"
+    before=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
+    for f in "${files[@]}"; do cp -p "$root/$f" "$snap/$f"; done
+    cp -p "$root"/actors/target/lib/*.jar "$snap/actors/target/lib/"
+    if [[ -f $root/client/target/gq-client.aot ]]; then cp -p "$root/client/target/gq-client.aot" "$snap/client/target/"; fi
+    after=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
+    if [[ $before == "$after" ]]; then
+      snapshot=$snap
+      return 0
+    fi
+    say "the build changed while it was copied (a rebuild is running?); trying again in 20 s"
+    sleep 20
+  done
+  die "the build kept changing while it was copied; run the benchmark when no build is running"
+}
+
 now_us() {
   if [[ -n ${EPOCHREALTIME-} ]]; then
     local t=${EPOCHREALTIME/[.,]/}
@@ -154,9 +180,17 @@ daemon_pid() {
 
 # starts the current instance's daemon; sets started_pid
 start_daemon() {
-  local out
-  out=$(timeout 60 "$gq" daemon start 2>&1) || die "gq daemon start failed: $out"
-  [[ $out =~ \(pid\ ([0-9]+)\) ]] || die "cannot read the daemon's pid from: $out"
+  local out deadline
+  if ! out=$(timeout 60 "$gq" daemon start 2>&1); then
+    # the client waits 15 s for a new daemon; on a loaded machine it can take longer
+    deadline=$((SECONDS + 60))
+    until out=$("$gq" daemon status 2>&1); do
+      ((SECONDS < deadline)) || die "gq daemon start failed, and no daemon answered within 60 s more: $out"
+      sleep 0.5
+    done
+    note "a \`gq daemon start\` gave up (its limit is 15 s) while the daemon was still starting; it answered later"
+  fi
+  [[ $out =~ \(pid\ ([0-9]+) ]] || die "cannot read the daemon's pid from: $out"
   started_pid=${BASH_REMATCH[1]}
   started_pids+=("$started_pid")
 }
@@ -172,6 +206,16 @@ stop_daemon() {
       sleep 0.05
     done
   fi
+}
+
+# what the current daemon shows, for a failure message
+diagnose() {
+  say "--- gq ps:"
+  timeout 20 "$gq" ps 2>&1 | head -20 >&2 || true
+  say "--- gq gpu:"
+  timeout 20 "$gq" gpu 2>&1 | head -10 >&2 || true
+  say "--- the daemon log's last lines:"
+  tail -15 "$GQ_DATA_DIR/gq-daemon.log" >&2 || true
 }
 
 # waits (up to $1 s) until the current daemon has no running or waiting job
@@ -371,7 +415,7 @@ ensure_history() {
       die "submitting the history failed"
   fi
   t1=$(now_us)
-  wait_no_live_jobs 600 || die "the $HISTORY history jobs did not all finish within 10 minutes"
+  wait_no_live_jobs 600 || { diagnose; die "the $HISTORY history jobs did not all finish within 10 minutes"; }
   t2=$(now_us)
   if [[ -s $work/res/submit_raw ]]; then
     row "$HISTORY submit requests, one after another from one JVM (no client start): time per request" \
@@ -416,7 +460,7 @@ part_ps() {
   row "bin/gq ps, daemon up, $HISTORY jobs in history" "$work/res/ps" ms "median <= 100" "$(verdict "$m" 100)"
 
   # the installed client (install.sh), which adds an AOT cache on JDK 25+
-  if (cd "$root" && timeout 300 ./install.sh --no-build --prefix "$work/install" >"$work/install.log" 2>&1); then
+  if (cd "$snapshot" && timeout 300 ./install.sh --no-build --prefix "$work/install" >"$work/install.log" 2>&1); then
     if [[ -f $work/install/lib/gq/client/gq-client.aot ]]; then
       measure ps_aot "$RUNS" 0 "$work/install/bin/gq" ps
       m=$(median_of "$work/res/ps_aot")
@@ -467,7 +511,7 @@ part_handoff() {
       "$stamps" >/dev/null 2>&1 || die "submitting handoff job $i failed"
   done
   touch "$gate"
-  wait_no_live_jobs 180 || die "the handoff jobs did not finish within 3 minutes"
+  wait_no_live_jobs 180 || { diagnose; die "the handoff jobs did not finish within 3 minutes"; }
   local json=$work/handoff.json
   "$gq" ps --all --json >"$json"
   # id, start, end, gpu indices (one line a job) from the pretty or compact JSON
@@ -635,7 +679,7 @@ markdown_section() {
   echo "- Load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
   echo "- JDK: $jdk_desc ($java_home); client flags: \`${gq_client_flags[*]}\`"
   echo "- Timer: $timer"
-  echo "- Command: \`cd $root && bench/run.sh $part\` with BENCH_RUNS=$RUNS, BENCH_HISTORY=$HISTORY, BENCH_HANDOFF_JOBS=$HANDOFF_JOBS, BENCH_READY_STARTS=$READY_STARTS, BENCH_IDLE_SETTLE=$IDLE_SETTLE, BENCH_IDLE_SECONDS=$IDLE_SECONDS"
+  echo "- Command: \`cd $root && bench/run.sh $part\` with BENCH_RUNS=$RUNS, BENCH_HISTORY=$HISTORY, BENCH_HANDOFF_JOBS=$HANDOFF_JOBS, BENCH_READY_STARTS=$READY_STARTS, BENCH_IDLE_SETTLE=$IDLE_SETTLE, BENCH_IDLE_SECONDS=$IDLE_SECONDS${BENCH_QUIET_LOAD:+, BENCH_QUIET_LOAD=$BENCH_QUIET_LOAD}"
   echo "- gq: $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown)$(cd "$root" && [[ -n $(git status --porcelain --untracked-files=no 2>/dev/null) ]] && echo ' with uncommitted changes'), fake GPUs, poll interval ${GQ_POLL_INTERVAL_MS:-1000} ms, daemon flags from bin/gq-daemon"
   echo
   echo "| Measure | n | median | p90 | p95 | min | max | unit | budget | verdict |"
@@ -693,6 +737,19 @@ write_doc() {
 }
 
 # ---- main -----------------------------------------------------------------------------------------
+snapshot_build
+gq=$snapshot/bin/gq
+if [[ -n ${BENCH_QUIET_LOAD-} ]]; then
+  quiet_until=$((SECONDS + ${BENCH_QUIET_WAIT:-600}))
+  until awk -v l="$BENCH_QUIET_LOAD" '{ exit !($1 < l) }' /proc/loadavg; do
+    if ((SECONDS >= quiet_until)); then
+      note "the 1-minute load average stayed at or above $BENCH_QUIET_LOAD for ${BENCH_QUIET_WAIT:-600} s; measured anyway"
+      break
+    fi
+    say "waiting for the load average ($(cut -d' ' -f1 /proc/loadavg)) to drop below $BENCH_QUIET_LOAD ..."
+    sleep 15
+  done
+fi
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 run_date=$(date -u '+%Y-%m-%d %H:%M UTC')
 say "gq benchmark: $part on $(machine_desc)"

@@ -1,19 +1,25 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Dependency;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The {@code #gq} directives of a job script: lines {@code #gq --gpus=N}, {@code #gq --name=TEXT},
- * {@code #gq --group=TEXT} and {@code #gq --key=TEXT} (leading blanks allowed, values trimmed,
- * a later line wins). Any other line starting with {@code #gq} is refused naming its line, so a
- * typo never passes silently. {@code --gpus=0} means a CPU-only job. Null fields were not given.
+ * The {@code #gq} directives of a job script: lines {@code #gq --gpus=N}, {@code --name=TEXT},
+ * {@code --group=TEXT}, {@code --key=TEXT}, {@code --time=DURATION}, {@code --retries=N},
+ * {@code --after=JOB} and {@code --after-ok=JOB} (leading blanks allowed, values trimmed, a later
+ * line wins; dependency lines add up, and take comma lists). Any other line starting with
+ * {@code #gq} is refused naming its line, so a typo never passes silently. {@code --gpus=0} means a
+ * CPU-only job. Null fields were not given.
  */
-record Directives(Integer gpus, String name, String group, String key) {
-  private static final Pattern LINE = Pattern.compile("#gq[ \\t]+--(gpus|name|group|key)=(.*)");
+record Directives(Integer gpus, String name, String group, String key, Scheduling scheduling) {
+  private static final Pattern LINE =
+      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|after|after-ok)=(.*)");
 
-  static final Directives NONE = new Directives(null, null, null, null);
+  static final Directives NONE = new Directives(null, null, null, null, Scheduling.NONE);
 
   /** Reads the directives of a script's text. */
   static Directives parse(String script) {
@@ -30,16 +36,25 @@ record Directives(Integer gpus, String name, String group, String key) {
     Matcher m = LINE.matcher(text);
     if (!m.matches()) {
       throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + text
-          + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT or --key=TEXT");
+          + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N,"
+          + " --after=JOB or --after-ok=JOB");
     }
     String option = m.group(1);
     String value = m.group(2).strip();
+    Scheduling s = scheduling;
     return switch (option) {
-      case "gpus" -> new Directives(gpuCount(value, line), name, group, key);
-      case "name" -> new Directives(gpus, label(option, value, line), group, key);
-      case "group" -> new Directives(gpus, name, label(option, value, line), key);
-      default -> new Directives(gpus, name, group, label(option, value, line));
+      case "gpus" -> new Directives(gpuCount(value, line), name, group, key, s);
+      case "name" -> new Directives(gpus, label(option, value, line), group, key, s);
+      case "group" -> new Directives(gpus, name, label(option, value, line), key, s);
+      case "key" -> new Directives(gpus, name, group, label(option, value, line), s);
+      case "time" -> with(new Scheduling(s.after(), s.retries(), time(value, line)));
+      case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time()));
+      default -> with(new Scheduling(plus(s.after(), value, option.equals("after-ok"), line), s.retries(), s.time()));
     };
+  }
+
+  private Directives with(Scheduling s) {
+    return new Directives(gpus, name, group, key, s);
   }
 
   private static int gpuCount(String value, int line) {
@@ -47,6 +62,31 @@ record Directives(Integer gpus, String name, String group, String key) {
       throw new RefusedException("invalid GPU count on line " + line + ": '" + value + "'; use a whole number, 0 or more");
     }
     return Integer.parseInt(value);
+  }
+
+  private static Duration time(String value, int line) {
+    Duration d = Durations.parse(value);
+    if (d == null) throw new RefusedException(Durations.problem(value, " on line " + line));
+    return d;
+  }
+
+  private static int retries(String value, int line) {
+    Integer n = Scheduling.retryCount(value);
+    if (n == null) {
+      throw new RefusedException("invalid retry count on line " + line + ": '" + value + "'; use a whole number from 0 to "
+          + Scheduling.MAX_RETRIES);
+    }
+    return n;
+  }
+
+  private static List<Dependency> plus(List<Dependency> deps, String value, boolean okOnly, int line) {
+    List<Dependency> out = deps == null ? new ArrayList<>() : new ArrayList<>(deps);
+    for (String part : value.split(",", -1)) {
+      Long id = Scheduling.jobId(part);
+      if (id == null) throw new RefusedException("invalid job id on line " + line + ": '" + part.strip() + "'; use a job number like 12");
+      out.add(new Dependency(id, okOnly));
+    }
+    return List.copyOf(out);
   }
 
   private static String label(String option, String value, int line) {

@@ -59,6 +59,12 @@ public final class Gq {
     cl.addSubcommand(new GpuCommand(inv));
     cl.addSubcommand(new CancelCommand(inv));
     cl.addSubcommand(new EventsCommand(inv));
+    cl.addSubcommand(new GroupsCommand(inv));
+    cl.addSubcommand(new WaitCommand(inv));
+    cl.addSubcommand(new RetryCommand(inv));
+    cl.addSubcommand(new RecoverCommand(inv));
+    cl.addSubcommand(new RmCommand(inv));
+    cl.addSubcommand(new CleanCommand(inv));
     cl.addSubcommand(daemon(inv));
     addHelpOptions(cl);
     cl.addSubcommand(new CommandLine.HelpCommand());

@@ -17,12 +17,72 @@ import java.util.Set;
  */
 public interface GqApi {
 
+  /**
+   * Submits one job. The spec's {@code after} ids must exist (refused otherwise); {@code retries}
+   * is how many automatic retries a non-zero exit may use; {@code timeLimit} (null: none) stops
+   * the job as TIMEOUT when it runs longer.
+   */
   SubmitResult submit(JobSpec spec) throws ApiException;
+
+  /**
+   * Submits many jobs in one decision and one write: all or nothing. When any line is refused,
+   * nothing is submitted and the {@link ApiException} names the first refused line ("line 12:
+   * ..."). Otherwise one outcome per line, in order; a line whose key is already held is skipped
+   * (its outcome says so) without refusing the others.
+   */
+  List<BatchOutcome> submitBatch(List<BatchLine> lines) throws ApiException;
+
+  /**
+   * Retries ended jobs: each becomes a new WAITING job with the same command, directory,
+   * environment, GPU count, name, group, key, dependencies, retries and time limit, whose
+   * {@code retry_of} is the lineage root. {@code states} restricts which ended states are
+   * retried (empty: FAILED, CANCELLED, INTERRUPTED and TIMEOUT). Ids that cannot be retried are
+   * skipped with a reason (does not exist, still live, excluded state, already retried as job M,
+   * working directory gone, key held by a live job). Releases the hold of every group a retry
+   * lands in. One write for all.
+   */
+  RetryReport retry(List<Long> ids, Set<JobState> states) throws ApiException;
+
+  /** Retries every INTERRUPTED job that is the newest attempt of its lineage (as {@link #retry}). */
+  RetryReport recover() throws ApiException;
+
+  /** Every group that has jobs or a hold, sorted by name, with counts over each lineage's newest attempt. */
+  List<GroupSummary> groups() throws ApiException;
+
+  /**
+   * Deletes ended jobs from the history with their logs and exit records, freeing their keys. All
+   * or nothing: refused when an id does not exist or its job has not ended. Returns the ids removed.
+   */
+  List<Long> remove(List<Long> ids) throws ApiException;
+
+  /**
+   * Deletes every ended job that ended before {@code endedBefore} (only those in {@code states}
+   * when not empty), with logs and exit records, freeing their keys. Returns how many were removed.
+   */
+  int clean(Instant endedBefore, Set<JobState> states) throws ApiException;
 
   /** Jobs matching the query, newest (highest id) first. */
   List<Job> jobs(JobQuery query) throws ApiException;
 
   Optional<Job> job(long id) throws ApiException;
+
+  /** The newest attempt of job {@code id}'s retry lineage: the job itself until it is retried; empty when it does not exist. */
+  Optional<Job> newestAttempt(long id) throws ApiException;
+
+  /** How many jobs match the query (its limit ignored). */
+  long count(JobQuery query) throws ApiException;
+
+  /** One group's summary, as {@link #groups} gives it; empty when it has neither jobs nor a hold. */
+  default Optional<GroupSummary> group(String name) throws ApiException {
+    return groups().stream().filter(g -> g.group().equals(name)).findFirst();
+  }
+
+  /** The held groups and why each is held. */
+  default Map<String, String> holds() throws ApiException {
+    Map<String, String> out = new java.util.TreeMap<>();
+    for (GroupSummary g : groups()) if (g.held()) out.put(g.group(), g.holdReason());
+    return out;
+  }
 
   /** Why each WAITING job waits, by job id (e.g. "needs 2 GPUs, 1 free"). */
   Map<Long, String> waitReasons() throws ApiException;
@@ -63,8 +123,53 @@ public interface GqApi {
   /** Result of a submit: the new job, or the job that already holds the key when skipped. */
   record SubmitResult(long jobId, boolean skipped, JobState state, String message) {}
 
-  /** Selects jobs. Empty ranges/states mean "any"; null group means any; limit 0 means no limit. */
-  record JobQuery(List<long[]> ranges, Set<JobState> states, String group, int limit) {}
+  /** One spec of a batch submit and the line of the input it came from (for messages). */
+  record BatchLine(int line, JobSpec spec) {}
+
+  /** What happened to one line of a batch: submitted as {@code jobId}, or skipped because the key's holder is {@code jobId}. */
+  record BatchOutcome(int line, long jobId, boolean skipped, JobState state, String message) {}
+
+  /**
+   * What a retry did: the new job of each retried original, the originals skipped and why (one
+   * line each, e.g. "job 12 is RUNNING; only ended jobs are retried"), and the groups whose hold
+   * was released.
+   */
+  record RetryReport(List<Retried> retried, List<RetrySkip> skipped, List<String> released) {}
+
+  /** Original job {@code originalId} was retried as job {@code newId}. */
+  record Retried(long originalId, long newId) {}
+
+  /** Job {@code id} was not retried, because {@code reason}. */
+  record RetrySkip(long id, String reason) {}
+
+  /**
+   * One group: jobs per state counting only the newest attempt of each lineage (absent states: 0),
+   * how many jobs were replaced by a retry, and its hold (reason null when not held; automatic when
+   * fail-fast held it).
+   */
+  record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {
+    public boolean held() {
+      return holdReason != null;
+    }
+  }
+
+  /**
+   * Selects jobs. Empty ranges/states mean "any"; null group means any; limit 0 means no limit.
+   * {@code latestOnly} leaves out attempts a retry replaced; {@code belowId} (0: none) keeps ids
+   * below it, to read newest-first in pages; {@code endedBefore} (null: any) keeps jobs that ended
+   * before it.
+   */
+  record JobQuery(List<long[]> ranges, Set<JobState> states, String group, int limit,
+      boolean latestOnly, long belowId, Instant endedBefore) {
+    public JobQuery(List<long[]> ranges, Set<JobState> states, String group, int limit) {
+      this(ranges, states, group, limit, false, 0, null);
+    }
+
+    /** The same selection, at most {@code n} jobs with ids below {@code id}: the next page. */
+    public JobQuery page(long id, int n) {
+      return new JobQuery(ranges, states, group, n, latestOnly, id, endedBefore);
+    }
+  }
 
   /** All GPUs classified now. {@code error} is set when the probe failed as a whole. */
   record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {}

@@ -7,9 +7,9 @@ import java.util.Optional;
 
 /**
  * The invoking terminal, as the client described it: its output streams (frames back to the
- * client), whether stdin/stdout are terminals, the width, the caller's cwd and environment, and a
- * way to ask a yes/no question. {@link #closed()} turns true when the client has gone (Ctrl-C), so
- * streaming commands stop.
+ * client), whether stdin/stdout are terminals, the width, the caller's cwd and environment, a way
+ * to ask a yes/no question, and the caller's standard input when a command needs it.
+ * {@link #closed()} turns true when the client has gone (Ctrl-C), so streaming commands stop.
  */
 public interface Io {
   PrintWriter out();
@@ -28,6 +28,13 @@ public interface Io {
 
   /** Asks the user; empty when there is no terminal to ask or the client went away. */
   Optional<String> prompt(String question);
+
+  /**
+   * The caller's whole standard input, read by the client once it ends (at most about 16 MiB);
+   * empty when the client went away. Throws {@link RefusedException} when the client could not
+   * send it (too large, unreadable).
+   */
+  Optional<String> readStdin();
 
   boolean closed();
 }

@@ -39,6 +39,19 @@ final class JobRanges {
     return ID.matcher(text.trim()).matches();
   }
 
+  /** Ids as the user would type them: runs of consecutive ids as ranges ("1-3, 5, 9-10"). */
+  static String format(List<Long> ids) {
+    List<Long> sorted = ids.stream().sorted().distinct().toList();
+    List<String> parts = new ArrayList<>();
+    for (int i = 0; i < sorted.size(); ) {
+      int j = i;
+      while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) j++;
+      parts.add(i == j ? String.valueOf(sorted.get(i)) : sorted.get(i) + "-" + sorted.get(j));
+      i = j + 1;
+    }
+    return String.join(", ", parts);
+  }
+
   private static long[] parse(String part, String whole) {
     String t = part.trim();
     if (ID.matcher(t).matches()) {

@@ -48,6 +48,10 @@ final class JsonView {
     n.put("group", job.spec().group());
     n.put("key", job.spec().key());
     n.put("retry_of", job.retryOf());
+    ArrayNode after = n.putArray("after");
+    job.spec().after().forEach(d -> after.addObject().put("job_id", d.jobId()).put("ok_only", d.okOnly()));
+    n.put("retries", job.spec().retries());
+    n.put("time_limit_seconds", job.spec().timeLimit() == null ? null : job.spec().timeLimit().getSeconds());
     return n;
   }
 
@@ -89,6 +93,26 @@ final class JsonView {
     ArrayNode a = NODES.arrayNode();
     gpus.forEach(g -> a.add(gpu(g)));
     return a;
+  }
+
+  /** Writes a JSON array element by element, formatted exactly as {@link #pretty} formats a whole one. */
+  static final class ArrayStream {
+    private final java.io.PrintWriter out;
+    private boolean any;
+
+    ArrayStream(java.io.PrintWriter out) {
+      this.out = out;
+    }
+
+    void add(JsonNode n) {
+      out.print(any ? ",\n" : "[\n");
+      out.print("  " + pretty(n).replace("\n", "\n  "));
+      any = true;
+    }
+
+    void end() {
+      out.println(any ? "\n]" : "[]");
+    }
   }
 
   static ObjectNode object() {

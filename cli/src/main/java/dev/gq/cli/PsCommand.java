@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.cli.GqApi.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import java.io.PrintWriter;
@@ -8,7 +9,9 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -17,11 +20,13 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code gq ps}: lists jobs, newest first. With no ids, states, limit or {@code --all} it shows
  * every live job plus the {@value #RECENT} most recently submitted finished ones, so the list stays
- * short however long the history; filters combine with AND, ids and ranges with OR.
+ * short however long the history; filters combine with AND, ids and ranges with OR. A list without
+ * a limit is read and printed in pages of {@value #PAGE}, so no list holds the whole history.
  */
 @Command(name = "ps", description = "List live jobs and the last " + PsCommand.RECENT + " finished ones (--all: every job).")
 final class PsCommand implements Callable<Integer> {
   static final int RECENT = 20;
+  static final int PAGE = 500;
   private static final Set<JobState> LIVE = EnumSet.complementOf(finished());
   private final Invocation inv;
 
@@ -31,7 +36,7 @@ final class PsCommand implements Callable<Integer> {
   @Option(names = "--state", paramLabel = "STATE", description = "Only jobs in this state (repeatable): ${COMPLETION-CANDIDATES}.")
   List<JobState> states = new ArrayList<>();
 
-  @Option(names = "--group", paramLabel = "GROUP", description = "Only jobs of this group.")
+  @Option(names = "--group", paramLabel = "GROUP", description = "Only jobs of this group; a summary line follows the table.")
   String group;
 
   @Option(names = "--limit", paramLabel = "N", description = "At most N jobs, newest first.")
@@ -47,43 +52,85 @@ final class PsCommand implements Callable<Integer> {
     this.inv = inv;
   }
 
-  private record Selection(List<Job> jobs, boolean olderHidden) {}
-
   @Override
   public Integer call() throws ApiException {
     List<long[]> ranges = JobRanges.parseAll(selectors);
     if (limit != null && limit < 1) throw new UsageException("--limit must be at least 1, not " + limit);
-    Selection sel = select(ranges);
-    PrintWriter out = inv.io().out();
-    if (json) {
-      out.println(JsonView.pretty(JsonView.jobs(sel.jobs())));
-      return ExitCode.OK;
-    }
-    if (sel.jobs().isEmpty()) {
-      printEmpty(out, ranges);
-      return ExitCode.OK;
-    }
-    JobTable.print(sel.jobs(), reasons(sel.jobs()), out, TextTable.width(inv.io()));
-    if (sel.olderHidden()) inv.io().err().println("gq: older finished jobs are not shown; 'gq ps --all' lists them");
+    boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
+    Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
+    GqApi.JobQuery q = new GqApi.JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
+    int shown = chosen && limit == null ? paged(q) : listed(chosen ? inv.api().jobs(q) : recent());
+    if (shown == 0 && !json) printEmpty(inv.io().out(), ranges);
+    if (shown > 0 && !json && group != null) summary();
     return ExitCode.OK;
   }
 
-  private Selection select(List<long[]> ranges) throws ApiException {
-    GqApi api = inv.api();
-    if (!ranges.isEmpty() || !states.isEmpty() || limit != null || all) {
-      Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
-      return new Selection(api.jobs(new GqApi.JobQuery(ranges, wanted, group, limit == null ? 0 : limit)), false);
+  /** Prints a short list whole; returns how many jobs it holds. */
+  private int listed(List<Job> jobs) throws ApiException {
+    PrintWriter out = inv.io().out();
+    if (json) {
+      out.println(JsonView.pretty(JsonView.jobs(jobs)));
+      return jobs.size();
     }
+    if (jobs.isEmpty()) return 0;
+    JobTable.print(jobs, context(jobs), out, TextTable.width(inv.io()));
+    return jobs.size();
+  }
+
+  /** Prints every job of {@code q} page by page, newest first; returns how many there were. */
+  private int paged(GqApi.JobQuery q) throws ApiException {
+    List<Job> page = inv.api().jobs(q.page(0, PAGE));
+    if (page.size() < PAGE) return listed(page);
+    PrintWriter out = inv.io().out();
+    JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
+    JobTable.Layout layout = new JobTable.Layout(true, page.stream().anyMatch(j -> j.state() == JobState.WAITING));
+    JobTable.Context ctx = json ? null : context(page);
+    int[] widths = null;
+    int shown = 0;
+    while (!page.isEmpty() && !inv.io().closed()) {
+      if (array != null) page.forEach(j -> array.add(JsonView.job(j)));
+      else widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths, widths == null);
+      out.flush();
+      shown += page.size();
+      page = page.size() < PAGE ? List.of() : inv.api().jobs(q.page(page.get(page.size() - 1).id(), PAGE));
+    }
+    if (array != null) array.end();
+    return shown;
+  }
+
+  /** Every live job and the newest finished ones; says on stderr when older finished ones are left out. */
+  private List<Job> recent() throws ApiException {
+    GqApi api = inv.api();
     List<Job> jobs = new ArrayList<>(api.jobs(new GqApi.JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)));
     List<Job> done = api.jobs(new GqApi.JobQuery(List.of(), finished(), group, RECENT + 1));
     jobs.addAll(done.subList(0, Math.min(RECENT, done.size())));
     jobs.sort(Comparator.comparingLong(Job::id).reversed());
-    return new Selection(jobs, done.size() > RECENT);
+    if (done.size() > RECENT && !json) inv.io().err().println("gq: older finished jobs are not shown; 'gq ps --all' lists them");
+    return jobs;
   }
 
-  private Map<Long, String> reasons(List<Job> jobs) throws ApiException {
+  /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
+  private JobTable.Context context(List<Job> jobs) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
-    return waiting ? inv.api().waitReasons() : Map.of();
+    if (!waiting) return new JobTable.Context(Map.of(), Set.of());
+    Map<Long, String> reasons = inv.api().waitReasons();
+    boolean grouped = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().group() != null);
+    Map<String, String> holds = grouped ? inv.api().holds() : Map.of();
+    Set<String> shown = new TreeSet<>();
+    for (Job j : jobs) {
+      String g = j.spec().group();
+      if (j.state() == JobState.WAITING && g != null && holds.containsKey(g)) shown.add(g);
+    }
+    if (group == null) shown.forEach(g -> inv.io().err().println("gq: group " + g + " is held: " + holds.get(g)));
+    return new JobTable.Context(reasons, holds.keySet());
+  }
+
+  /** The --group line under the table, and the group's hold notice. */
+  private void summary() throws ApiException {
+    Optional<GroupSummary> g = inv.api().group(group);
+    if (g.isEmpty()) return;
+    inv.io().out().println(GroupText.summary(g.get()));
+    if (g.get().held()) GroupText.holdNotice(inv.io().err(), g.get());
   }
 
   private void printEmpty(PrintWriter out, List<long[]> ranges) {

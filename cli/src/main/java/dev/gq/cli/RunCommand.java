@@ -37,7 +37,8 @@ final class RunCommand implements Callable<Integer> {
     String name = Labels.checkOption("--name", options.name);
     String group = Labels.checkOption("--group", options.group);
     String key = Labels.checkOption("--key", options.key);
-    return new Submitter(inv).submit(command, gpus, name, group, key, options);
+    Scheduling sched = options.scheduling();
+    return new Submitter(inv).submit(command, gpus, name, group, key, sched, options);
   }
 
   static void checkCommand(List<String> argv) {

@@ -65,6 +65,10 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Log", job.logPath());
     line(out, "Failure", job.failureReason());
     line(out, "Retry of", job.retryOf() == null ? null : String.valueOf(job.retryOf()));
+    line(out, "After", job.spec().after().stream()
+        .map(d -> "job " + d.jobId() + (d.okOnly() ? " ends DONE" : " ends")).collect(Collectors.joining(", ")));
+    line(out, "Retries", job.spec().retries() == 0 ? null : String.valueOf(job.spec().retries()));
+    line(out, "Time limit", job.spec().timeLimit() == null ? null : Durations.format(job.spec().timeLimit()));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", inv.api().waitReasons().get(job.id()));
   }
 

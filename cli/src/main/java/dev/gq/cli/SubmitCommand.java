@@ -20,13 +20,16 @@ import picocli.CommandLine.Parameters;
  * {@code /bin/bash /absolute/script} from the caller's directory; bash reads the script when the
  * job starts, so later edits change a job that still waits.
  */
-@Command(name = "submit", description = "Queue a bash script; '#gq --OPTION=VALUE' lines set its defaults.")
+@Command(name = "submit", description = "Queue a bash script ('#gq --OPTION=VALUE' lines set its defaults), or a batch of jobs.")
 final class SubmitCommand implements Callable<Integer> {
   private static final long MAX_SCRIPT_BYTES = 8L << 20;
   private final Invocation inv;
 
-  @Parameters(index = "0", paramLabel = "SCRIPT", description = "The script (~ and relative paths allowed).")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "SCRIPT", description = "The script (~ and relative paths allowed).")
   String script;
+
+  @Option(names = "--batch", paramLabel = "FILE", description = "Queue one job per line of FILE ('-': standard input), all or nothing.")
+  String batch;
 
   @Option(names = {"-g", "--gpus"}, paramLabel = "N", description = "Whole GPUs (default: #gq --gpus=N, else 1).")
   Integer gpus;
@@ -40,6 +43,9 @@ final class SubmitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
+    if (batch != null && script != null) throw new UsageException("give a SCRIPT or --batch FILE, not both");
+    if (batch != null) return new BatchSubmit(inv, options).run(batch, gpus);
+    if (script == null) throw new UsageException("a script is required, as in 'gq submit train.sh' (or --batch FILE)");
     if (gpus != null && gpus < 0) throw new UsageException("-g/--gpus must be 0 or more, not " + gpus);
     String name = Labels.checkOption("--name", options.name);
     String group = Labels.checkOption("--group", options.group);
@@ -50,7 +56,8 @@ final class SubmitCommand implements Callable<Integer> {
     int n = gpus != null ? gpus : d.gpus() != null ? d.gpus() : 1;
     String finalName = name != null ? name : d.name() != null ? d.name() : String.valueOf(path.getFileName());
     List<String> argv = List.of("/bin/bash", real.toString());
-    return new Submitter(inv).submit(argv, n, finalName, first(group, d.group()), first(key, d.key()), options);
+    Scheduling sched = options.scheduling().over(d.scheduling());
+    return new Submitter(inv).submit(argv, n, finalName, first(group, d.group()), first(key, d.key()), sched, options);
   }
 
   /** The script's path: {@code ~} from HOME, relative to the caller's directory. */

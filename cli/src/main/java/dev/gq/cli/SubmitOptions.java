@@ -5,8 +5,8 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The options {@code run} and {@code submit} share: the job's labels, how its environment is
- * captured, and {@code --json}. Mixed into both commands; values are checked by
+ * The options {@code run} and {@code submit} share: the job's labels, when it may start and how
+ * long it may run, how its environment is captured, and {@code --json}. Mixed into both commands; values are checked by
  * {@link Submitter} and the commands, not here.
  */
 final class SubmitOptions {
@@ -25,6 +25,23 @@ final class SubmitOptions {
   @Option(names = "--env-keep", paramLabel = "NAME", description = "Store this secret-looking variable anyway (repeatable).")
   List<String> envKeep = new ArrayList<>();
 
+  @Option(names = "--after", paramLabel = "JOB", split = ",", description = "Start only after job JOB has ended, however it ended (repeatable).")
+  List<String> after = new ArrayList<>();
+
+  @Option(names = "--after-ok", paramLabel = "JOB", split = ",", description = "Start only after job JOB has ended DONE (repeatable).")
+  List<String> afterOk = new ArrayList<>();
+
+  @Option(names = "--retries", paramLabel = "N", description = "Retry a failed job automatically up to N times (default 0).")
+  Integer retries;
+
+  @Option(names = "--time", paramLabel = "DURATION", description = "Stop the job as TIMEOUT after it ran this long: 30m, 2h, 1h30m, 3d.")
+  String time;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
+
+  /** The scheduling options given on the command line (null fields: not given). */
+  Scheduling scheduling() {
+    return Scheduling.fromOptions(after, afterOk, retries, time);
+  }
 }

@@ -23,19 +23,25 @@ final class Submitter {
   }
 
   /** Submits; {@code group} null means "from GQ_GROUP, if set". Returns the exit code. */
-  int submit(List<String> argv, int gpus, String name, String group, String key, SubmitOptions opts)
+  int submit(List<String> argv, int gpus, String name, String group, String key, Scheduling sched, SubmitOptions opts)
       throws ApiException {
     Map<String, String> env = inv.io().env();
     String cwd = workingDirectory(inv.io().cwd());
-    boolean keepAll = opts.envAll || EnvFilter.keepAllFromEnv(env);
-    EnvFilter.Result filtered = EnvFilter.filter(env, opts.envKeep, keepAll);
+    EnvFilter.Result filtered = environment(opts);
     String finalGroup = group != null ? group : groupFromEnv(env);
-    JobSpec spec = new JobSpec(argv, cwd, filtered.kept(), gpus, name, finalGroup, key);
+    JobSpec spec = sched.applyTo(new JobSpec(argv, cwd, filtered.kept(), gpus, name, finalGroup, key));
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
     if (opts.json) printJson(result);
     else printText(result, key);
     return ExitCode.OK;
+  }
+
+  /** The caller's environment as it will be stored: secret-looking variables dropped unless kept. */
+  EnvFilter.Result environment(SubmitOptions opts) {
+    Map<String, String> env = inv.io().env();
+    boolean keepAll = opts.envAll || EnvFilter.keepAllFromEnv(env);
+    return EnvFilter.filter(env, opts.envKeep, keepAll);
   }
 
   /** The caller's directory, symlinks resolved; refused when it is gone. */
@@ -49,7 +55,7 @@ final class Submitter {
     }
   }
 
-  private static String groupFromEnv(Map<String, String> env) {
+  static String groupFromEnv(Map<String, String> env) {
     String group = env.get("GQ_GROUP");
     if (group == null || group.isEmpty()) return null;
     String problem = Labels.problem("GQ_GROUP", group);
@@ -57,7 +63,7 @@ final class Submitter {
     return group;
   }
 
-  private void warnDropped(List<String> dropped) {
+  void warnDropped(List<String> dropped) {
     if (dropped.isEmpty()) return;
     PrintWriter err = inv.io().err();
     String noun = dropped.size() == 1 ? "variable" : "variables";

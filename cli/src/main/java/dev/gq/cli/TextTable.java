@@ -26,18 +26,28 @@ final class TextTable {
 
   /** Prints the table; {@code width} at most this many characters a line (0 or less: no limit). */
   void print(PrintWriter out, int width) {
-    int[] widths = widths();
+    print(out, width, null, true);
+  }
+
+  /**
+   * Prints the rows, and the header when {@code header}, with columns at least as wide as
+   * {@code atLeast} (null: as wide as the cells): one page of a long list that keeps the columns
+   * of the pages before. Returns the widths used, for the next page.
+   */
+  int[] print(PrintWriter out, int width, int[] atLeast, boolean header) {
+    int[] widths = widths(atLeast);
     int last = headers.size() - 1;
     int before = 0;
     for (int i = 0; i < last; i++) before += widths[i] + 2;
     int room = width > 0 ? Math.max(LAST_MIN, width - before) : Integer.MAX_VALUE;
-    out.println(line(headers, widths, room));
+    if (header) out.println(line(headers, widths, room));
     for (List<String> row : rows) out.println(line(row, widths, room));
+    return widths;
   }
 
-  private int[] widths() {
+  private int[] widths(int[] atLeast) {
     int[] widths = new int[headers.size()];
-    for (int i = 0; i < widths.length; i++) widths[i] = headers.get(i).length();
+    for (int i = 0; i < widths.length; i++) widths[i] = Math.max(headers.get(i).length(), atLeast == null ? 0 : atLeast[i]);
     for (List<String> row : rows) {
       for (int i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], row.get(i).length());
     }

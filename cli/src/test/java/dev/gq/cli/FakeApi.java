@@ -58,18 +58,59 @@ final class FakeApi implements GqApi {
   @Override public List<Job> jobs(JobQuery q) throws ApiException {
     fail();
     queries.add(q);
-    List<Job> out = jobs.values().stream()
+    beforeCall();
+    List<Job> out = matching(q).sorted(Comparator.comparingLong(Job::id).reversed()).toList();
+    return q.limit() > 0 && out.size() > q.limit() ? out.subList(0, q.limit()) : out;
+  }
+
+  @Override public long count(JobQuery q) throws ApiException {
+    fail();
+    queries.add(q);
+    beforeCall();
+    return matching(q).count();
+  }
+
+  private java.util.stream.Stream<Job> matching(JobQuery q) {
+    return jobs.values().stream()
         .filter(j -> q.ranges().isEmpty() || q.ranges().stream().anyMatch(r -> j.id() >= r[0] && j.id() <= r[1]))
         .filter(j -> q.states().isEmpty() || q.states().contains(j.state()))
         .filter(j -> q.group() == null || q.group().equals(j.spec().group()))
-        .sorted(Comparator.comparingLong(Job::id).reversed())
-        .toList();
-    return q.limit() > 0 && out.size() > q.limit() ? out.subList(0, q.limit()) : out;
+        .filter(j -> q.belowId() <= 0 || j.id() < q.belowId())
+        .filter(j -> q.endedBefore() == null || (j.endTime() != null && j.endTime().isBefore(q.endedBefore())))
+        .filter(j -> !q.latestOnly() || !replaced(j));
+  }
+
+  @Override public Optional<Job> newestAttempt(long id) throws ApiException {
+    fail();
+    beforeCall();
+    Job j = jobs.get(id);
+    if (j == null) return Optional.empty();
+    long root = j.retryOf() != null ? j.retryOf() : j.id();
+    return jobs.values().stream()
+        .filter(k -> k.id() == root || (k.retryOf() != null && k.retryOf() == root))
+        .max(Comparator.comparingLong(Job::id));
+  }
+
+  /** Steps run one per read call (job, jobs, count, newestAttempt), to change jobs while a command polls. */
+  final Deque<Runnable> steps = new ConcurrentLinkedDeque<>();
+
+  private void beforeCall() {
+    Runnable r = steps.poll();
+    if (r != null) r.run();
+  }
+
+  /** Whether a later job retried this one's lineage, or was submitted under the same key. */
+  boolean replaced(Job j) {
+    long root = j.retryOf() != null ? j.retryOf() : j.id();
+    String key = j.spec().key();
+    return jobs.values().stream().anyMatch(k -> k.id() > j.id()
+        && ((k.retryOf() != null && k.retryOf() == root) || (key != null && key.equals(k.spec().key()))));
   }
 
   @Override public Optional<Job> job(long id) throws ApiException {
     fail();
     jobCalls++;
+    beforeCall();
     if (!jobReplies.isEmpty()) return Optional.of(jobReplies.poll());
     return Optional.ofNullable(jobs.get(id));
   }
@@ -150,4 +191,56 @@ final class FakeApi implements GqApi {
     return group == null ? "Queue resumed." : "Released the hold on group " + group + ".";
   }
 
+
+  /** Batch submits, retries, removals and cleans as the CLI sent them. */
+  final List<List<BatchLine>> batches = new ArrayList<>();
+  final List<String> retries = new ArrayList<>();
+  final List<List<Long>> removals = new ArrayList<>();
+  final List<String> cleans = new ArrayList<>();
+  RetryReport nextRetry = new RetryReport(List.of(), List.of(), List.of());
+  List<GroupSummary> groupList = List.of();
+  List<BatchOutcome> nextBatch;
+
+  @Override public List<BatchOutcome> submitBatch(List<BatchLine> lines) throws ApiException {
+    fail();
+    batches.add(List.copyOf(lines));
+    if (nextBatch != null) return nextBatch;
+    List<BatchOutcome> out = new ArrayList<>();
+    for (BatchLine l : lines) {
+      long id = nextId++;
+      jobs.put(id, Jobs.job(id, JobState.WAITING, l.spec()));
+      out.add(new BatchOutcome(l.line(), id, false, JobState.WAITING, null));
+    }
+    return out;
+  }
+
+  @Override public RetryReport retry(List<Long> ids, java.util.Set<JobState> states) throws ApiException {
+    fail();
+    retries.add("retry " + ids + " " + states);
+    return nextRetry;
+  }
+
+  @Override public RetryReport recover() throws ApiException {
+    fail();
+    retries.add("recover");
+    return nextRetry;
+  }
+
+  @Override public List<GroupSummary> groups() throws ApiException {
+    fail();
+    return groupList;
+  }
+
+  @Override public List<Long> remove(List<Long> ids) throws ApiException {
+    fail();
+    removals.add(List.copyOf(ids));
+    ids.forEach(jobs::remove);
+    return List.copyOf(ids);
+  }
+
+  @Override public int clean(Instant endedBefore, java.util.Set<JobState> states) throws ApiException {
+    fail();
+    cleans.add("clean before " + endedBefore + " " + states);
+    return 0;
+  }
 }

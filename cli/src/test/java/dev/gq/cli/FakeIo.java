@@ -73,6 +73,15 @@ final class FakeIo implements Io {
     return Optional.ofNullable(answers.poll());
   }
 
+  /** What the caller pipes in; null: no standard input (the client went away). */
+  String stdin;
+  int stdinReads;
+
+  @Override public Optional<String> readStdin() {
+    stdinReads++;
+    return Optional.ofNullable(stdin);
+  }
+
   @Override public boolean closed() {
     return closed;
   }

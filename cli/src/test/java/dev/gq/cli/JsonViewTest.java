@@ -31,7 +31,18 @@ class JsonViewTest {
     ObjectNode n = JsonView.job(Jobs.job(5, JobState.RUNNING));
     assertEquals(List.of("id", "name", "state", "argv", "cwd", "requested_gpus", "submit_time", "start_time",
         "end_time", "pid", "pgid", "exit_code", "log_path", "failure_reason", "gpu_uuids", "gpu_indices", "group",
-        "key", "retry_of"), names(n));
+        "key", "retry_of", "after", "retries", "time_limit_seconds"), names(n));
+  }
+
+  @Test
+  void schedulingValues() {
+    JobSpec spec = Jobs.spec("x").withAfter(List.of(new dev.gq.core.job.Dependency(7, true))).withRetries(2)
+        .withTimeLimit(java.time.Duration.ofMinutes(90));
+    ObjectNode n = JsonView.job(Jobs.job(1, JobState.WAITING, spec));
+    assertEquals("[{\"job_id\":7,\"ok_only\":true}]", n.get("after").toString());
+    assertEquals(2, n.get("retries").asInt());
+    assertEquals(5400, n.get("time_limit_seconds").asLong());
+    assertTrue(JsonView.job(Jobs.job(2, JobState.WAITING)).get("time_limit_seconds").isNull());
   }
 
   @Test

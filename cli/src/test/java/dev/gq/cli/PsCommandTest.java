@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -142,5 +143,45 @@ class PsCommandTest {
     String out = cli.run("ps", "--json").out();
     assertTrue(out.startsWith("[\n  {\n    \"id\": 1,\n"), out);
     assertEquals("[]\n", cli.run("ps", "--json", "9").out());
+  }
+
+  @Test
+  void groupListEndsWithItsSummaryLine() {
+    cli.api.add(Jobs.job(1, JobState.DONE, Jobs.spec(1, null, "sweep", null, "x")));
+    cli.api.add(Jobs.job(2, JobState.RUNNING, Jobs.spec(1, null, "sweep", null, "x")));
+    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", java.util.Map.of(JobState.DONE, 1, JobState.RUNNING, 1), 1, null, false));
+    Cli.Result r = cli.run("ps", "--group", "sweep");
+    assertTrue(r.out().endsWith("\nsweep: 1 DONE, 1 RUNNING (plus 1 earlier attempt, since retried)\n"), r.out());
+  }
+
+  @Test
+  void waitingJobsOfAHeldGroupShowAsHeld() {
+    cli.api.add(Jobs.job(1, JobState.WAITING, Jobs.spec(1, null, "broken", null, "x")));
+    cli.api.groupList = List.of(new GqApi.GroupSummary("broken", java.util.Map.of(JobState.WAITING, 1), 0, "paused by user", false));
+    Cli.Result r = cli.run("ps");
+    assertTrue(r.out().contains("\n1    HELD "), r.out());
+    assertEquals("gq: group broken is held: paused by user\n", r.err());
+  }
+
+  @Test
+  void longListsArePrintedInPagesWithTheFirstPagesColumns() {
+    for (long id = 1; id <= 1200; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    Cli.Result r = cli.run("ps", "--all");
+    List<String> lines = r.out().lines().toList();
+    assertEquals(1201, lines.size());
+    assertTrue(lines.get(0).startsWith("JOB   STATE  GPUS  PID   GROUP  NAME"), lines.get(0));
+    assertTrue(lines.get(1200).startsWith("1     DONE "), lines.get(1200));
+    assertEquals(3, cli.api.queries.size(), "three pages of 500");
+    assertEquals(500, cli.api.queries.get(0).limit());
+    assertEquals(701, cli.api.queries.get(1).belowId());
+  }
+
+  @Test
+  void pagedJsonIsOneArrayLikeAWholeOne() {
+    for (long id = 1; id <= 501; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    String paged = cli.run("ps", "--all", "--json").out();
+    List<dev.gq.core.job.Job> all = new java.util.ArrayList<>(cli.api.jobs.values());
+    java.util.Collections.reverse(all);
+    assertEquals(JsonView.pretty(JsonView.jobs(all)) + "\n", paged);
   }
 }

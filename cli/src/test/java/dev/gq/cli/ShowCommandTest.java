@@ -44,6 +44,9 @@ class ShowCommandTest {
         Log:         /data/gq/logs/3.log
         Failure:     command exited with status 3
         Retry of:    -
+        After:       -
+        Retries:     -
+        Time limit:  -
         """, r.out());
   }
 
@@ -78,5 +81,14 @@ class ShowCommandTest {
     Cli.Result r = cli.run("show", "abc");
     assertEquals(2, r.code());
     assertEquals("gq: invalid job id 'abc'; use a number like 12\nTry 'gq show --help'.\n", r.err());
+  }
+
+  @Test
+  void schedulingIsShown() {
+    var spec = Jobs.spec("x").withAfter(java.util.List.of(new dev.gq.core.job.Dependency(7, false),
+        new dev.gq.core.job.Dependency(8, true))).withRetries(2).withTimeLimit(java.time.Duration.ofHours(2));
+    cli.api.add(Jobs.job(5, JobState.DONE, spec));
+    String out = cli.run("show", "5").out();
+    assertTrue(out.contains("After:       job 7 ends, job 8 ends DONE\nRetries:     2\nTime limit:  2h\n"), out);
   }
 }

@@ -122,7 +122,7 @@ class SubmitCommandTest {
   void scriptIsRequired() {
     Cli.Result r = cli.run("submit");
     assertEquals(2, r.code());
-    assertTrue(r.err().startsWith("gq: missing required parameter: 'SCRIPT'\n"), r.err());
+    assertEquals("gq: a script is required, as in 'gq submit train.sh' (or --batch FILE)\nTry 'gq submit --help'.\n", r.err());
   }
 
   @Test

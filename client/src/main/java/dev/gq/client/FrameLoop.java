@@ -6,19 +6,23 @@ import dev.gq.protocol.LineTooLongException;
 import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.Protocol;
 import dev.gq.protocol.ProtocolException;
+import dev.gq.protocol.StdinText;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * One connection's conversation from the client side: sends the request line once, then copies
- * out/err frames to stdout/stderr (flushed per frame), answers prompts from the {@link Terminal},
- * and returns the exit frame's code. Whatever goes wrong on the way is a {@link Failure} that
+ * out/err frames to stdout/stderr (flushed per frame), answers prompts from the {@link Terminal}
+ * and stdin requests from standard input, and returns the exit frame's code. Whatever goes wrong on the way is a {@link Failure} that
  * points at the daemon log.
  */
 final class FrameLoop {
+  static final String TOO_LARGE = "standard input is larger than 16 MiB; split the input into several parts";
   private final SocketChannel channel;
   private final LineReader reader;
   private final LineWriter writer;
@@ -26,9 +30,15 @@ final class FrameLoop {
   private final OutputStream err;
   private final Terminal terminal;
   private final Path daemonLog;
+  private final InputStream stdin;
 
   FrameLoop(SocketChannel channel, OutputStream out, OutputStream err, Terminal terminal,
       Path daemonLog) {
+    this(channel, out, err, terminal, daemonLog, null);
+  }
+
+  FrameLoop(SocketChannel channel, OutputStream out, OutputStream err, Terminal terminal,
+      Path daemonLog, InputStream stdin) {
     this.channel = channel;
     this.reader = new LineReader(channel, Protocol.MAX_LINE_BYTES);
     this.writer = new LineWriter(channel);
@@ -36,6 +46,7 @@ final class FrameLoop {
     this.err = err;
     this.terminal = terminal;
     this.daemonLog = daemonLog;
+    this.stdin = stdin;
   }
 
   /** Sends {@code requestJson} (never again) and plays the frames until the exit frame. */
@@ -50,6 +61,7 @@ final class FrameLoop {
       if (f instanceof Frame.Out o) write(out, o.text(), true);
       else if (f instanceof Frame.Err e) write(err, e.text(), false);
       else if (f instanceof Frame.Prompt p) answer(p.question());
+      else if (f instanceof Frame.StdinRequest) sendStdin();
       else if (f instanceof Frame.Exit x) return x.code();
       // pong and frame types of later versions: nothing to do
     }
@@ -96,6 +108,25 @@ final class FrameLoop {
     }
     try {
       writer.send(Frame.answer(line));
+    } catch (IOException e) {
+      throw closedEarly(daemonLog);
+    }
+  }
+
+  /** Answers a stdin request with the whole of standard input, or with why it cannot be sent. */
+  private void sendStdin() throws Failure {
+    String error = null;
+    List<byte[]> chunks = null;
+    try {
+      chunks = stdin == null ? null : StdinText.readAll(stdin, Protocol.MAX_LINE_BYTES);
+      if (stdin == null) error = "this client has no standard input to send";
+      else if (chunks == null || StdinText.frameLength(chunks) > Protocol.MAX_LINE_BYTES) error = TOO_LARGE;
+    } catch (IOException e) {
+      error = "cannot read standard input: " + e.getMessage();
+    }
+    try {
+      if (error != null) writer.send(new Frame.Stdin(null, error));
+      else StdinText.write(channel, chunks);
     } catch (IOException e) {
       throw closedEarly(daemonLog);
     }

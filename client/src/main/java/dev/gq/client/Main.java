@@ -81,7 +81,7 @@ public final class Main {
 
   private int play(SocketChannel ch, Invocation inv, GqPaths paths) throws Failure {
     Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
-    FrameLoop loop = new FrameLoop(ch, out, err, terminal, paths.daemonLog());
+    FrameLoop loop = new FrameLoop(ch, out, err, terminal, paths.daemonLog(), stdin);
     try {
       return loop.run(inv.request(RequestIds.next()).toJson());
     } finally {

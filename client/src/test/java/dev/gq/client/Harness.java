@@ -13,6 +13,8 @@ final class Harness {
   final Path data;
   final Path runtime;
   String stdin = "";
+  /** When set, used as standard input instead of {@link #stdin}. */
+  java.io.InputStream stdinStream;
   String ttyPath = "/nonexistent/tty";
   long startTimeoutMillis = 15_000;
   String out;
@@ -41,8 +43,8 @@ final class Harness {
   int run(String... args) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
     ByteArrayOutputStream e = new ByteArrayOutputStream();
-    Main main = new Main(env, "/work/dir", new ByteArrayInputStream(
-        stdin.getBytes(StandardCharsets.UTF_8)), o, e, ttyPath);
+    java.io.InputStream in = stdinStream != null ? stdinStream : new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+    Main main = new Main(env, "/work/dir", in, o, e, ttyPath);
     main.startTimeoutMillis = startTimeoutMillis;
     int code = main.run(args);
     out = o.toString(StandardCharsets.UTF_8);

@@ -19,7 +19,7 @@ import java.sql.Statement;
  */
 public final class Database {
   /** The schema this gq writes; a file with a higher version was written by a newer gq. */
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = 2;
 
   private Database() {}
 
@@ -40,7 +40,7 @@ public final class Database {
       if (version > SCHEMA_VERSION)
         throw new DatabaseRefused("the database " + file + " was written by a newer gq (schema " + version
             + ", this gq knows " + SCHEMA_VERSION + "); upgrade gq, or set GQ_DATA_DIR to use another directory");
-      if (version < SCHEMA_VERSION) migrate(c, st);
+      if (version < SCHEMA_VERSION) migrate(c, st, version);
     } catch (SQLException e) {
       throw damaged(file, e.getMessage());
     }
@@ -84,12 +84,21 @@ public final class Database {
     }
   }
 
-  private static void migrate(Connection c, Statement st) throws SQLException {
-    c.setAutoCommit(false);
-    for (String sql : script("schema-1.sql").split(";\\s*\n")) if (!sql.isBlank() && !onlyComments(sql)) st.execute(sql);
-    st.execute("INSERT OR REPLACE INTO gq_meta (key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
-    c.commit();
-    c.setAutoCommit(true);
+  /** Brings the file from {@code from} to {@link #SCHEMA_VERSION}, one transaction per version (script and bump). */
+  private static void migrate(Connection c, Statement st, int from) throws SQLException {
+    for (int v = from + 1; v <= SCHEMA_VERSION; v++) {
+      c.setAutoCommit(false);
+      try {
+        for (String sql : script("schema-" + v + ".sql").split(";\\s*\n")) if (!sql.isBlank() && !onlyComments(sql)) st.execute(sql);
+        st.execute("INSERT OR REPLACE INTO gq_meta (key, value) VALUES ('schema_version', '" + v + "')");
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    }
   }
 
   private static boolean onlyComments(String sql) {

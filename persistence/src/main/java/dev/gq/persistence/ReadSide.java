@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -57,8 +58,7 @@ public final class ReadSide implements AutoCloseable {
     try {
       long seq = firstSeq;
       for (LedgerEvent e : events) {
-        if (seq > offset && e instanceof LedgerEvent.JobEvent je)
-          upsert(JobTransitions.next(je instanceof LedgerEvent.JobSubmitted ? null : load(je.jobId()), je));
+        if (seq > offset && e instanceof LedgerEvent.JobEvent je) applyJob(je);
         seq++;
       }
       try (PreparedStatement ps = db.prepareStatement("UPDATE read_offset SET seq = ? WHERE id = 1")) {
@@ -74,19 +74,27 @@ public final class ReadSide implements AutoCloseable {
     }
   }
 
-  private Job load(long id) throws SQLException {
-    return job(id).orElseThrow(() -> new SQLException("read side has no job " + id + " to update"));
+  /** Applies one job event; one for a job deleted from the history is skipped. */
+  private void applyJob(LedgerEvent.JobEvent je) throws SQLException {
+    if (je instanceof LedgerEvent.JobSubmitted) {
+      upsert(JobTransitions.next(null, je));
+      return;
+    }
+    Optional<Job> before = job(je.jobId());
+    if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
+    else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("read side has no job " + je.jobId() + " to update");
   }
 
   private void upsert(Job j) throws SQLException {
     try (PreparedStatement ps = db.prepareStatement(
-        "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, doc) VALUES (?,?,?,?,?,?)")) {
+        "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc) VALUES (?,?,?,?,?,?,?)")) {
       ps.setLong(1, j.id());
       ps.setString(2, j.state().name());
       ps.setString(3, j.spec().group());
       ps.setString(4, j.spec().key());
       ps.setString(5, j.endTime() == null ? null : j.endTime().toString());
-      ps.setString(6, write(j));
+      ps.setObject(6, j.retryOf());
+      ps.setString(7, write(j));
       ps.executeUpdate();
     }
   }
@@ -102,28 +110,62 @@ public final class ReadSide implements AutoCloseable {
 
   /** Jobs matching {@code q}, newest first. */
   public synchronized List<Job> jobs(JobQuery q) throws SQLException {
-    StringBuilder sql = new StringBuilder("SELECT doc FROM jobs WHERE 1=1");
-    List<Object> args = new ArrayList<>();
-    if (!q.ranges().isEmpty()) {
-      List<String> ors = new ArrayList<>();
-      for (long[] r : q.ranges()) {
-        ors.add("(id BETWEEN ? AND ?)");
-        args.add(r[0]);
-        args.add(r[1]);
+    JobSql w = JobSql.of(q);
+    String sql = "SELECT j.doc FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
+        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
+    return query(sql, w.args());
+  }
+
+  /** How many jobs match {@code q} (its limit ignored). */
+  public synchronized long count(JobQuery q) throws SQLException {
+    JobSql w = JobSql.of(q);
+    try (PreparedStatement ps = db.prepareStatement("SELECT count(*) FROM jobs j WHERE " + w.where())) {
+      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
       }
-      sql.append(" AND (").append(String.join(" OR ", ors)).append(')');
     }
-    if (!q.states().isEmpty()) {
-      sql.append(" AND state IN (").append(String.join(",", q.states().stream().map(s -> "?").toList())).append(')');
-      q.states().forEach(s -> args.add(s.name()));
+  }
+
+  /** Id, state and log path of the jobs matching {@code q}, oldest first, without reading their documents. */
+  public synchronized List<JobRef> refs(JobQuery q) throws SQLException {
+    JobSql w = JobSql.of(q);
+    String sql = "SELECT j.id, j.state, json_extract(j.doc, '$.logPath') FROM jobs j WHERE " + w.where()
+        + " ORDER BY j.id" + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
+    try (PreparedStatement ps = db.prepareStatement(sql)) {
+      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
+      List<JobRef> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) out.add(new JobRef(rs.getLong(1), dev.gq.core.job.JobState.valueOf(rs.getString(2)), rs.getString(3)));
+      }
+      return out;
     }
-    if (q.group() != null) {
-      sql.append(" AND group_name = ?");
-      args.add(q.group());
-    }
-    sql.append(" ORDER BY id DESC");
-    if (q.limit() > 0) sql.append(" LIMIT ").append(q.limit());
-    return query(sql.toString(), args);
+  }
+
+  /** Id, state and log path of those of {@code ids} that exist, by ascending id. */
+  public synchronized List<JobRef> refs(List<Long> ids) throws SQLException {
+    return HistoryDeletes.refs(db, ids);
+  }
+
+  /**
+   * Deletes those of {@code ids} that have ended ({@link dev.gq.core.job.JobState#terminal()}) from
+   * the history in one transaction; returns how many were deleted. Others are left alone.
+   */
+  public synchronized int deleteFinished(List<Long> ids) throws SQLException {
+    return HistoryDeletes.delete(db, ids);
+  }
+
+  /**
+   * For each of {@code ids} that exists: its retry lineage, the newest attempt of that lineage and
+   * that attempt's state (what a retry or a wait needs to know about jobs no longer live).
+   */
+  public synchronized Map<Long, dev.gq.core.ledger.LineageFact> lineages(List<Long> ids) throws SQLException {
+    return Lineages.facts(db, ids);
+  }
+
+  /** Each group's counts over latest attempts, sorted by name; only {@code group}'s when not null. */
+  public synchronized List<GroupCounts> groups(String group) throws SQLException {
+    return GroupTally.count(db, group);
   }
 
   private List<Job> query(String sql, List<Object> args) throws SQLException {

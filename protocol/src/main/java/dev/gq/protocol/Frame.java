@@ -4,9 +4,10 @@ import java.util.Objects;
 
 /**
  * One line from the daemon to the client ({@code out}, {@code err}, {@code prompt}, {@code exit},
- * {@code pong}) or from the client back ({@code answer}). {@link #toJson()} gives the compact JSON
- * without the newline ({@link LineWriter} adds it); {@link #decode} reads one back. Frame types
- * this version does not know decode to {@link Unknown}, so that older clients can skip them.
+ * {@code pong}, {@code stdin_request}, {@code keepalive}) or from the client back ({@code answer},
+ * {@code stdin}). {@link #toJson()} gives the compact JSON without the newline ({@link LineWriter}
+ * adds it); {@link #decode} reads one back. Frame types this version does not know decode to
+ * {@link Unknown}, so that older clients can skip them.
  */
 public sealed interface Frame {
 
@@ -74,6 +75,38 @@ public sealed interface Frame {
     }
   }
 
+  /** The daemon asks for the caller's whole standard input; the client answers with one {@link Stdin}. */
+  record StdinRequest() implements Frame {
+    @Override public String toJson() {
+      return "{\"t\":\"stdin_request\"}";
+    }
+  }
+
+  /**
+   * The caller's whole standard input as text ({@code text}), or, when the client could not send
+   * it, null and {@code error} saying why (too large, unreadable). Large input is written by
+   * {@link StdinText} without building this record.
+   */
+  record Stdin(String text, String error) implements Frame {
+    @Override public String toJson() {
+      StringBuilder sb = new StringBuilder(text == null ? 64 : text.length() + 24).append("{\"t\":\"stdin\",\"s\":");
+      if (text == null) sb.append("null");
+      else Json.quote(sb, text);
+      if (error != null) {
+        sb.append(",\"error\":");
+        Json.quote(sb, error);
+      }
+      return sb.append('}').toString();
+    }
+  }
+
+  /** Sent by the daemon while a command runs without output, so that it notices a client that went away. */
+  record Keepalive() implements Frame {
+    @Override public String toJson() {
+      return "{\"t\":\"keepalive\"}";
+    }
+  }
+
   /** A frame type that this version does not know; its line is kept as received. */
   record Unknown(String type, String line) implements Frame {
     @Override public String toJson() {
@@ -104,6 +137,9 @@ public sealed interface Frame {
       case "prompt": return new Prompt(f.string("s"));
       case "answer": return new Answer(f.stringOrNull("s"));
       case "exit": return new Exit(f.integer("code", Integer.MIN_VALUE, Integer.MAX_VALUE));
+      case "stdin_request": return new StdinRequest();
+      case "stdin": return new Stdin(f.stringOrNull("s"), f.stringOrNull("error"));
+      case "keepalive": return new Keepalive();
       case "pong":
         return new Pong(f.integer("pid"), f.string("version"),
             f.integer("protocol", 0, Integer.MAX_VALUE));

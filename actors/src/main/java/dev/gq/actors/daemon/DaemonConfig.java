@@ -1,5 +1,6 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.core.ledger.FailFast;
 import dev.gq.protocol.GqPaths;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -7,7 +8,8 @@ import java.util.Map;
 
 /**
  * The daemon's settings, read once from its environment and validated in one place: a bad value
- * stops start-up with a line naming the variable and its bounds. GQ_BOOT_ID_FILE and
+ * stops start-up with a line naming the variable and its bounds. GQ_FAIL_FAST_COUNT and
+ * GQ_FAIL_FAST_SECONDS set when a group is held after quick failures. GQ_BOOT_ID_FILE and
  * GQ_TEST_LAUNCH_DELAY_MS exist for tests (a simulated reboot; a window between reservation and
  * launch wide enough to kill the daemon in).
  */
@@ -19,7 +21,8 @@ public record DaemonConfig(
     Duration livenessPoll,
     int snapshotEvery,
     Path bootIdFile,
-    Duration testLaunchDelay) {
+    Duration testLaunchDelay,
+    FailFast failFast) {
 
   public static DaemonConfig fromEnvironment(Map<String, String> env, String shimProperty) {
     GqPaths paths = GqPaths.fromEnvironment(env);
@@ -33,7 +36,22 @@ public record DaemonConfig(
         millis(env, "GQ_LIVENESS_POLL_MS", 200, 10, 10_000),
         500,
         Path.of(env.getOrDefault("GQ_BOOT_ID_FILE", "/proc/sys/kernel/random/boot_id")),
-        millis(env, "GQ_TEST_LAUNCH_DELAY_MS", 0, 0, 600_000));
+        millis(env, "GQ_TEST_LAUNCH_DELAY_MS", 0, 0, 600_000),
+        new FailFast((int) whole(env, "GQ_FAIL_FAST_COUNT", 3, 0, FailFast.MAX_COUNT, "jobs"),
+            Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds"))));
+  }
+
+  private static long whole(Map<String, String> env, String name, long dflt, long min, long max, String unit) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) return dflt;
+    try {
+      long n = Long.parseLong(v.strip());
+      if (n >= min && n <= max) return n;
+    } catch (NumberFormatException ignored) {
+      // fall through to the message below
+    }
+    throw new IllegalArgumentException(name + "=" + v + " is not valid; use a whole number of " + unit + " between "
+        + min + " and " + max + " (0 turns fail-fast holds off)");
   }
 
   private static Duration millis(Map<String, String> env, String name, long dflt, long min, long max) {

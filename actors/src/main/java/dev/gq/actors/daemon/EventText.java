@@ -15,13 +15,16 @@ final class EventText {
       case QueueResumed r -> "queue resumed";
       case GroupHeld h -> "group " + h.group() + " held: " + h.reason();
       case GroupReleased r -> "group " + r.group() + " released";
+      case JobsRemoved r -> "removed from the history: jobs " + r.jobIds();
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };
   }
 
   private static String job(JobEvent e) {
     return switch (e) {
-      case JobSubmitted s -> "submitted, " + s.spec().gpus() + " GPU(s), argv " + s.spec().argv();
+      case JobSubmitted s -> "submitted, " + s.spec().gpus() + " GPU(s), argv " + s.spec().argv()
+          + (s.retryOf() == null ? "" : ", retrying job " + s.retryOf())
+          + (s.waitsFor().isEmpty() ? "" : ", waits for " + s.waitsFor().stream().map(p -> "job " + p.jobId()).toList());
       case JobReserved r -> "reserved GPU(s) " + r.gpus().stream().map(GpuSlot::index).map(String::valueOf)
           .collect(Collectors.joining(",", "[", "]"));
       case JobLaunched l -> "launched, pid " + l.identity().pid();
@@ -29,6 +32,7 @@ final class EventText {
       case JobCancelRequested c -> "cancel requested";
       case JobCancelled c -> "cancelled: " + c.reason();
       case JobExited x -> "exited, code " + x.exitCode() + (x.reason() == null ? "" : " (" + x.reason() + ")");
+      case JobTimedOut t -> "timed out: " + t.reason() + ", code " + t.exitCode();
       case JobInterrupted i -> "interrupted: " + i.reason();
       case JobOrphaned o -> "orphaned: " + o.reason();
       case JobRequeued q -> "back in the queue: " + q.reason();

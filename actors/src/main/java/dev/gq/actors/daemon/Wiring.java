@@ -8,6 +8,7 @@ import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerDeps;
 import dev.gq.actors.watcher.GpuWatcher;
 import dev.gq.core.job.Job;
+import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import java.nio.file.Path;
@@ -44,6 +45,7 @@ final class Wiring implements SchedulerDeps {
 
   @Override public Clock clock() { return Clock.systemUTC(); }
   @Override public int snapshotEvery() { return cfg.snapshotEvery(); }
+  @Override public FailFast failFast() { return cfg.failFast(); }
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
 
   @Override

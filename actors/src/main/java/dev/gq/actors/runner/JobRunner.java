@@ -10,6 +10,8 @@ import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -24,8 +26,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * Runs one job: launches it (or, after a daemon restart, watches the processes that already run),
  * tells the Scheduler its identity, notices when the shim has exited and no process of its session
  * or group is left, and reports the exit record. Cancels with SIGTERM to the group, then SIGKILL
- * after the grace period; the signaller re-verifies identity before each signal. Not persistent:
- * the Scheduler records every fact it reports.
+ * after the grace period, and stops a job that runs past its time limit the same way (reporting
+ * that it timed out); the signaller re-verifies identity before each signal. Not persistent: the
+ * Scheduler records every fact it reports.
  */
 public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
@@ -37,6 +40,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record Tick() implements Command {}
   private record Members(boolean anyLeft) implements Command {}
   private record KillNow() implements Command {}
+  private record LimitReached() implements Command {}
 
   private final Job job;
   private final RunnerDeps deps;
@@ -45,6 +49,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private ProcessIdentity identity;
   private boolean leaderGone;
   private boolean cancelRequested;
+  private boolean timedOut;
   private boolean checking;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
@@ -73,6 +78,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       r.identity = job.identity();
       t.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       if (job.state() == dev.gq.core.job.JobState.CANCELLING) r.cancel();
+      else r.watchLimit();
       return r;
     }));
   }
@@ -102,6 +108,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .onMessage(Members.class, this::onMembers)
         .onMessage(Cancel.class, m -> cancel())
         .onMessage(KillNow.class, m -> kill())
+        .onMessage(LimitReached.class, m -> stopAtLimit())
         .build();
   }
 
@@ -110,6 +117,26 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     scheduler.tell(new Scheduler.Launched(job.id(), identity));
     getContext().pipeToSelf(m.process().shimExited(), (ok, err) -> new LeaderExited());
     if (cancelRequested) signal(15);
+    else watchLimit();
+    return this;
+  }
+
+  /** Arms the time limit, counted from the reservation; one already passed (daemon was down) fires at once. */
+  private void watchLimit() {
+    Duration limit = job.spec().timeLimit();
+    if (limit == null) return;
+    Instant start = job.startTime() != null ? job.startTime() : Instant.now();
+    Duration left = Duration.between(Instant.now(), start.plus(limit));
+    timers.startSingleTimer("limit", new LimitReached(), left.isNegative() ? Duration.ZERO : left);
+  }
+
+  private Behavior<Command> stopAtLimit() {
+    if (cancelRequested || timedOut) return this;
+    timedOut = true;
+    getContext().getLog().info("job {}: reached its time limit of {}; stopping it", job.id(),
+        dev.gq.core.ledger.Outcomes.duration(job.spec().timeLimit()));
+    if (identity != null) signal(15);
+    timers.startSingleTimer("kill", new KillNow(), deps.cancelGrace());
     return this;
   }
 
@@ -152,14 +179,14 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       getContext().getLog().warn("{}; gave up the reserve file to record job {}", full, job.id());
     if (rec.isEmpty()) {
       String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
-      scheduler.tell(new Scheduler.Ended(job.id(), null, why));
+      scheduler.tell(new Scheduler.Ended(job.id(), null, why, timedOut));
     } else {
       ExitRecord r = rec.get();
       String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
       if (full != null && r.exitCode() != 0)
         reason = (reason == null ? dev.gq.core.ledger.Outcomes.describe(r.exitCode()) : reason)
             + "; " + full + ", so its log may be cut short";
-      scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason));
+      scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut));
     }
     return Behaviors.stopped();
   }

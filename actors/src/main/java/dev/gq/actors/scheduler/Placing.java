@@ -12,12 +12,12 @@ import java.util.Map;
 final class Placing {
   private Placing() {}
 
-  static Plan plan(Ledger l, Scheduler.Runtime rt) {
+  static Plan plan(Ledger l, SchedulerRuntime rt) {
     if (!rt.ready) return new Plan(List.of(), Map.of());
     return Allocator.plan(l.waiting(), rt.classified(l), l.blocked());
   }
 
-  static List<LedgerEvent> reservations(Ledger l, Scheduler.Runtime rt, Instant now) {
+  static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now) {
     return plan(l, rt).placements().stream()
         .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), now))
         .toList();

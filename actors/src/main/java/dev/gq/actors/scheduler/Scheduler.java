@@ -4,17 +4,21 @@ import dev.gq.actors.runner.JobRunner;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Decision;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.ledger.LineageFact;
+import dev.gq.core.ledger.Retries;
+import dev.gq.core.ledger.Submissions;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.recovery.Recovery;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -28,23 +32,45 @@ import org.apache.pekko.persistence.typed.javadsl.*;
 
 /**
  * The GPU registry and the queue: the one writer of job state and reservations. Every decision is
- * a pure call into core returning events; the events are persisted (one transaction per command,
- * a reservation together with the decision that freed its GPUs), and only then are runners
- * started, the read side fed and replies sent. Nothing is placed before start-up reconciliation
- * has finished.
+ * a pure call into core returning events, followed in the same write by what they entail
+ * (automatic retries, fail-fast holds, dependents cancelled, reservations); the events are
+ * persisted (one transaction per command), and only then are runners started, the read side fed
+ * and replies sent. Facts about ended jobs come with the requests that name them, looked up in the
+ * read side by the caller. Nothing is placed before start-up reconciliation has finished.
  */
 public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Scheduler.Command, LedgerEvent, Ledger> {
 
   public sealed interface Command {}
-  public record Submit(JobSpec spec, ActorRef<StatusReply<Ledger.SubmitOutcome>> replyTo) implements Command {}
+  /** Submits one job; {@code facts} describe the ended jobs its spec's {@code after} names. */
+  public record Submit(JobSpec spec, Map<Long, LineageFact> facts, ActorRef<StatusReply<Ledger.SubmitOutcome>> replyTo)
+      implements Command {
+    public Submit(JobSpec spec, ActorRef<StatusReply<Ledger.SubmitOutcome>> replyTo) {
+      this(spec, Map.of(), replyTo);
+    }
+  }
+  /** Submits many jobs, all or nothing; {@code lines} numbers them for messages. */
+  public record SubmitBatch(List<JobSpec> specs, List<Integer> lines, Map<Long, LineageFact> facts,
+      ActorRef<StatusReply<List<Ledger.SubmitOutcome>>> replyTo) implements Command {}
+  /** Retries ended jobs read from the history ({@code states} empty: every retryable state). */
+  public record Retry(List<Job> originals, Set<JobState> states, Map<Long, LineageFact> facts,
+      ActorRef<StatusReply<Retries.Outcome>> replyTo) implements Command {}
+  /** These ended jobs were deleted from the history: free the keys they held. */
+  public record Removed(List<Long> ids, ActorRef<StatusReply<Done>> replyTo) implements Command {}
   public record Cancel(List<Long> ids, ActorRef<StatusReply<List<CancelResult>>> replyTo) implements Command {}
   public record GetView(ActorRef<SchedulerView> replyTo) implements Command {}
   public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
   public record GpusObserved(GpuObservation observation, String probe, boolean fake) implements Command {}
   public record Launched(long jobId, ProcessIdentity identity) implements Command {}
   public record LaunchFailed(long jobId, String reason) implements Command {}
-  /** From a runner: every process of the job is gone; {@code exitCode} null when no exit record exists. */
-  public record Ended(long jobId, Integer exitCode, String reason) implements Command {}
+  /**
+   * From a runner: every process of the job is gone; {@code exitCode} null when no exit record
+   * exists; {@code timedOut} when the runner stopped it at its time limit.
+   */
+  public record Ended(long jobId, Integer exitCode, String reason, boolean timedOut) implements Command {
+    public Ended(long jobId, Integer exitCode, String reason) {
+      this(jobId, exitCode, reason, false);
+    }
+  }
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
   /** Pauses the queue ({@code group} null) or holds one group; replies with the line to show. */
   public record Pause(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
@@ -56,7 +82,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private final ActorContext<Command> ctx;
   private final SchedulerDeps deps;
   private final Clock clock;
-  private final Runtime rt = new Runtime();
+  private final SchedulerRuntime rt = new SchedulerRuntime();
+  private final Settling settling;
 
   private Scheduler(ActorContext<Command> ctx, SchedulerDeps deps) {
     super(PersistenceId.ofUniqueId("scheduler"),
@@ -64,6 +91,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     this.ctx = ctx;
     this.deps = deps;
     this.clock = deps.clock();
+    this.settling = new Settling(deps, rt);
   }
 
   public static Behavior<Command> create(SchedulerDeps deps) {
@@ -92,7 +120,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   @Override
   public CommandHandlerWithReply<Command, LedgerEvent, Ledger> commandHandler() {
     return newCommandHandlerWithReplyBuilder().forAnyState()
-        .onCommand(Submit.class, this::onSubmit)
+        .onCommand(Submit.class, (l, c) -> decided(l, Submissions.one(l, c.spec(), settling.intake(c.facts())), c.replyTo()))
+        .onCommand(SubmitBatch.class, (l, c) -> decided(l, Submissions.batch(l, c.specs(), c.lines(), settling.intake(c.facts())), c.replyTo()))
+        .onCommand(Retry.class, (l, c) -> decided(l, Retries.decide(l, c.originals(), c.states(), settling.intake(c.facts())), c.replyTo()))
+        .onCommand(Removed.class, (l, c) -> decided(l, Endings.removed(l, c.ids(), now()), c.replyTo()))
         .onCommand(Cancel.class, this::onCancel)
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
         .onCommand(AwaitReady.class, this::onAwaitReady)
@@ -101,26 +132,22 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(LaunchFailed.class, (l, c) -> live(l, c.jobId()) ? decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now()))) : Effect().noReply())
         .onCommand(Ended.class, this::onEnded)
         .onCommand(Reconciled.class, this::onReconciled)
-        .onCommand(Pause.class, this::onPause)
-        .onCommand(Resume.class, this::onResume)
+        .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
+        .onCommand(Resume.class, (l, c) -> decided(l, QueueControl.resume(l, c.group(), now()), c.replyTo()))
         .build();
   }
 
-  private ReplyEffect<LedgerEvent, Ledger> onSubmit(Ledger l, Submit c) {
-    String tag = UUID.randomUUID().toString();
-    var d = l.submit(c.spec(), now(), tag, id -> deps.logPath(id), rt.gpuCount(), rt.gpuError());
-    if (d.refused()) return Effect().reply(c.replyTo(), StatusReply.error(d.refusal()));
-    if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.result()));
-    List<LedgerEvent> all = withPlacements(l, d.events());
-    return Effect().persist(all).thenRun(s -> after(s, all)).thenReply(c.replyTo(), s -> StatusReply.success(d.result()));
+  /** Replies with a refusal, or persists the decision's events and what follows from them, then replies. */
+  private <R> ReplyEffect<LedgerEvent, Ledger> decided(Ledger l, Decision<R> d, ActorRef<StatusReply<R>> replyTo) {
+    if (d.refused()) return Effect().reply(replyTo, StatusReply.error(d.refusal()));
+    if (d.events().isEmpty()) return Effect().reply(replyTo, StatusReply.success(d.result()));
+    List<LedgerEvent> all = settling.settle(l, d.events(), false, true);
+    return Effect().persist(all).thenRun(s -> after(s, all)).thenReply(replyTo, s -> StatusReply.success(d.result()));
   }
 
   private ReplyEffect<LedgerEvent, Ledger> onCancel(Ledger l, Cancel c) {
-    List<LedgerEvent> events = l.cancel(c.ids(), now());
     List<CancelResult> results = CancelResults.of(l, c.ids());
-    if (events.isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(results));
-    List<LedgerEvent> all = withPlacements(l, events);
-    return Effect().persist(all).thenRun(s -> after(s, all)).thenReply(c.replyTo(), s -> StatusReply.success(results));
+    return decided(l, Decision.accept(l.cancel(c.ids(), now()), results), c.replyTo());
   }
 
   private ReplyEffect<LedgerEvent, Ledger> onAwaitReady(Ledger l, AwaitReady c) {
@@ -139,19 +166,6 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return decide(l, List.of());
   }
 
-  private ReplyEffect<LedgerEvent, Ledger> onPause(Ledger l, Pause c) {
-    var d = QueueControl.pause(l, c.group(), now());
-    if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.result()));
-    return Effect().persist(d.events()).thenRun(s -> after(s, d.events())).thenReply(c.replyTo(), s -> StatusReply.success(d.result()));
-  }
-
-  private ReplyEffect<LedgerEvent, Ledger> onResume(Ledger l, Resume c) {
-    var d = QueueControl.resume(l, c.group(), now());
-    if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.result()));
-    List<LedgerEvent> all = withPlacements(l, d.events());
-    return Effect().persist(all).thenRun(s -> after(s, all)).thenReply(c.replyTo(), s -> StatusReply.success(d.result()));
-  }
-
   private ReplyEffect<LedgerEvent, Ledger> onLaunched(Ledger l, Launched c) {
     if (!live(l, c.jobId())) return Effect().noReply();
     return decide(l, List.of(new JobLaunched(c.jobId(), c.identity(), now())));
@@ -159,14 +173,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private ReplyEffect<LedgerEvent, Ledger> onEnded(Ledger l, Ended c) {
     rt.runners.remove(c.jobId());
-    if (!live(l, c.jobId())) return Effect().noReply();
-    boolean cancelling = l.live().get(c.jobId()).state() == dev.gq.core.job.JobState.CANCELLING;
-    LedgerEvent e = c.exitCode() == null && c.reason() == null && !cancelling
-        ? new JobInterrupted(c.jobId(), "the job's processes ended but left no exit status", now())
-        : new JobExited(c.jobId(), c.exitCode(), c.reason(), now());
+    Job j = l.live().get(c.jobId());
+    if (j == null) return Effect().noReply();
+    LedgerEvent e = Endings.of(j, c, now());
     // GPUs freed by this job are placed after a fresh reading, so its dead processes are not seen as outside ones.
-    return Effect().persist(e).thenRun(s -> {
-      after(s, List.of(e));
+    List<LedgerEvent> all = settling.settle(l, List.of(e), false, false);
+    return Effect().persist(all).thenRun(s -> {
+      after(s, all);
       deps.pollNow();
     }).thenNoReply();
   }
@@ -176,7 +189,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     c.verdicts().values().forEach(v -> events.addAll(v.events()));
     rt.ready = true;
     rt.reconciling = false;
-    List<LedgerEvent> all = withPlacements(l, events);
+    List<LedgerEvent> all = settling.settle(l, events, true, true);
     if (all.isEmpty()) {
       ready(l, c);
       return Effect().noReply();
@@ -198,19 +211,11 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     rt.awaitingReady.clear();
   }
 
-  /** Persists {@code events} plus whatever can be placed afterwards, or does nothing. */
+  /** Persists {@code events} plus whatever follows and can be placed afterwards, or does nothing. */
   private ReplyEffect<LedgerEvent, Ledger> decide(Ledger l, List<LedgerEvent> events) {
-    List<LedgerEvent> all = withPlacements(l, events);
+    List<LedgerEvent> all = settling.settle(l, events, false, true);
     if (all.isEmpty()) return Effect().noReply();
     return Effect().persist(all).thenRun(s -> after(s, all)).thenNoReply();
-  }
-
-  private List<LedgerEvent> withPlacements(Ledger l, List<LedgerEvent> events) {
-    Ledger folded = l;
-    for (LedgerEvent e : events) folded = folded.apply(e);
-    List<LedgerEvent> all = new ArrayList<>(events);
-    if (rt.ready) all.addAll(Placing.reservations(folded, rt, now()));
-    return all;
   }
 
   /** Effects after events are stored: feed the read side, start runners, signal cancellations. */
@@ -248,38 +253,5 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   @Override
   public EventHandler<Ledger, LedgerEvent> eventHandler() {
     return newEventHandlerBuilder().forAnyState().onAnyEvent(Ledger::apply);
-  }
-
-  /** Non-persistent state: runners, the latest GPU observation, readiness. */
-  static final class Runtime {
-    final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
-    final List<ActorRef<Done>> awaitingReady = new ArrayList<>();
-    boolean ready;
-    boolean reconciling;
-    GpuObservation latest;
-    List<dev.gq.core.gpu.DeviceReading> lastKnown = List.of();
-    String probe = "no GPU reading yet";
-    boolean fake;
-
-    void observe(GpuObservation o, String probeText, boolean isFake) {
-      latest = o;
-      probe = probeText;
-      fake = isFake;
-      if (o.reading().ok()) lastKnown = o.reading().devices();
-    }
-
-    List<dev.gq.core.gpu.GpuStatus> classified(Ledger l) {
-      if (latest == null) return null;
-      return dev.gq.core.alloc.GpuClassifier.classify(latest, lastKnown, l.reservations(), l.live().values());
-    }
-
-    int gpuCount() {
-      if (latest == null) return -1;
-      return latest.reading().ok() ? latest.reading().devices().size() : (lastKnown.isEmpty() ? -1 : lastKnown.size());
-    }
-
-    String gpuError() {
-      return latest == null ? null : latest.reading().error();
-    }
   }
 }

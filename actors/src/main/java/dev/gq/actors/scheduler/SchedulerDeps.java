@@ -2,6 +2,7 @@ package dev.gq.actors.scheduler;
 
 import dev.gq.actors.runner.JobRunner;
 import dev.gq.core.job.Job;
+import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import java.time.Clock;
@@ -12,7 +13,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 /**
  * What the Scheduler needs from the rest of the daemon, as one small interface so tests can give
  * it fakes: the clock, where logs go, starting runners and the reconciler, feeding the read side,
- * asking the watcher for a fresh reading.
+ * asking the watcher for a fresh reading, and the fail-fast rule.
  */
 public interface SchedulerDeps {
   Clock clock();
@@ -35,4 +36,9 @@ public interface SchedulerDeps {
 
   /** Logs state changes once, after they are stored. */
   void logEvents(List<LedgerEvent> events);
+
+  /** When a group is held after quick failures (GQ_FAIL_FAST_COUNT, GQ_FAIL_FAST_SECONDS). */
+  default FailFast failFast() {
+    return FailFast.DEFAULT;
+  }
 }

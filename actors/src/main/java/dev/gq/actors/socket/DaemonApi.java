@@ -8,6 +8,9 @@ import dev.gq.cli.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LineageFact;
+import dev.gq.core.ledger.Retries;
 import dev.gq.persistence.JournalEntry;
 import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
@@ -18,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +47,8 @@ public final class DaemonApi implements GqApi {
   private final String dataDir;
   private final Runnable shutdown;
   private final String warning;
+  private final HistoryRequests history;
+  private final SweepRequests sweeps;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       ReadSide readSide, JournalReader journal, String dataDir, Runnable shutdown, String warning) {
@@ -54,22 +60,83 @@ public final class DaemonApi implements GqApi {
     this.dataDir = dataDir;
     this.shutdown = shutdown;
     this.warning = warning;
+    java.nio.file.Path data = java.nio.file.Path.of(dataDir);
+    this.history = new HistoryRequests(readSide, new JobFiles(data.resolve("logs"), data.resolve("run")));
+    this.sweeps = new SweepRequests(readSide);
   }
 
   @Override
   public SubmitResult submit(JobSpec spec) throws ApiException {
-    String full = dev.gq.actors.runner.DiskSpace.fullNote(java.nio.file.Path.of(dataDir));
-    if (full != null) throw new ApiException("cannot accept the job: " + full + "; free some space and submit again");
-    var o = await(AskPattern.<Scheduler.Command, dev.gq.core.ledger.Ledger.SubmitOutcome>askWithStatus(
-        scheduler, r -> new Scheduler.Submit(spec, r), TIMEOUT, system.scheduler()));
+    requireRoom("the job");
+    var facts = spec.after().isEmpty() ? Map.<Long, LineageFact>of() : facts(SweepRequests.dependencies(List.of(spec)));
+    Ledger.SubmitOutcome o = askScheduler(r -> new Scheduler.Submit(spec, facts, r));
     return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message());
+  }
+
+  @Override
+  public List<BatchOutcome> submitBatch(List<BatchLine> lines) throws ApiException {
+    requireRoom("the jobs");
+    List<JobSpec> specs = lines.stream().map(BatchLine::spec).toList();
+    List<Integer> numbers = lines.stream().map(BatchLine::line).toList();
+    Set<Long> deps = SweepRequests.dependencies(specs);
+    var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
+    List<Ledger.SubmitOutcome> os = askScheduler(r -> new Scheduler.SubmitBatch(specs, numbers, facts, r));
+    return SweepRequests.outcomes(numbers, os);
+  }
+
+  @Override
+  public RetryReport retry(List<Long> ids, Set<JobState> states) throws ApiException {
+    SweepRequests.Prepared p;
+    try {
+      p = sweeps.prepare(synced().ledger(), ids);
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+    Set<JobState> only = states == null ? Set.of() : Set.copyOf(states);
+    Retries.Outcome o = p.originals().isEmpty() ? new Retries.Outcome(List.of(), List.of(), List.of())
+        : askScheduler(r -> new Scheduler.Retry(p.originals(), only, p.facts(), r));
+    return SweepRequests.report(ids, p, o);
+  }
+
+  @Override
+  public RetryReport recover() throws ApiException {
+    synced();
+    try {
+      return retry(sweeps.interrupted(), Set.of(JobState.INTERRUPTED));
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+  }
+
+  private void requireRoom(String what) throws ApiException {
+    String full = dev.gq.actors.runner.DiskSpace.fullNote(java.nio.file.Path.of(dataDir));
+    if (full != null) throw new ApiException("cannot accept " + what + ": " + full + "; free some space and submit again");
+  }
+
+  /** What the history says about the ended jobs among {@code ids}, as of the Scheduler's view now. */
+  private Map<Long, LineageFact> facts(Set<Long> ids) throws ApiException {
+    try {
+      return sweeps.facts(synced().ledger(), ids);
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+  }
+
+  private <T> T askScheduler(java.util.function.Function<ActorRef<StatusReply<T>>, Scheduler.Command> command) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, T>askWithStatus(scheduler, command::apply, TIMEOUT, system.scheduler()));
+  }
+
+  /** Tells the Scheduler that these ended jobs left the history, so the keys they held are free. */
+  private void forget(List<Long> ids) throws ApiException {
+    if (ids.isEmpty()) return;
+    askScheduler((ActorRef<StatusReply<org.apache.pekko.Done>> r) -> new Scheduler.Removed(ids, r));
   }
 
   @Override
   public List<Job> jobs(JobQuery q) throws ApiException {
     synced();
     try {
-      return readSide.jobs(new dev.gq.persistence.JobQuery(q.ranges(), q.states(), q.group(), q.limit()));
+      return readSide.jobs(query(q));
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
@@ -145,6 +212,86 @@ public final class DaemonApi implements GqApi {
     } catch (SQLException e) {
       throw new ApiException("cannot read the event journal: " + e.getMessage() + "; see the daemon log");
     }
+  }
+
+  @Override
+  public List<GroupSummary> groups() throws ApiException {
+    return groupsOf(null);
+  }
+
+  @Override
+  public Optional<GroupSummary> group(String name) throws ApiException {
+    return groupsOf(name).stream().findFirst();
+  }
+
+  private List<GroupSummary> groupsOf(String only) throws ApiException {
+    var ledger = synced().ledger();
+    Map<String, String> holds = ledger.holds();
+    try {
+      return history.groups(only, holds, ledger.autoHeld()::contains);
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+  }
+
+  @Override
+  public Map<String, String> holds() throws ApiException {
+    return view().ledger().holds();
+  }
+
+  @Override
+  public Optional<Job> newestAttempt(long id) throws ApiException {
+    synced();
+    try {
+      var fact = readSide.lineages(List.of(id)).get(id);
+      return fact == null ? Optional.empty() : job(fact.newest());
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+  }
+
+  @Override
+  public long count(JobQuery q) throws ApiException {
+    synced();
+    try {
+      return readSide.count(query(q));
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+  }
+
+  @Override
+  public List<Long> remove(List<Long> ids) throws ApiException {
+    synced();
+    try {
+      List<Long> removed = history.remove(ids);
+      forget(removed);
+      return removed;
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+  }
+
+  @Override
+  public int clean(Instant endedBefore, java.util.Set<JobState> states) throws ApiException {
+    var ledger = synced().ledger();
+    try {
+      List<Long> holders = SweepRequests.endedKeyHolders(ledger);
+      int n = history.clean(endedBefore, states);
+      if (n > 0) forget(sweeps.gone(holders));
+      return n;
+    } catch (SQLException e) {
+      throw historyFailed(e);
+    }
+  }
+
+  private static dev.gq.persistence.JobQuery query(JobQuery q) {
+    return new dev.gq.persistence.JobQuery(q.ranges(), q.states(), q.group(), q.limit(), q.latestOnly(), q.belowId(),
+        q.endedBefore());
+  }
+
+  private static ApiException historyFailed(SQLException e) {
+    return new ApiException("cannot read the job history: " + e.getMessage() + "; see the daemon log");
   }
 
   private static StoredEvent stored(JournalEntry e) {

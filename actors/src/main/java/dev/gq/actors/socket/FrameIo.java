@@ -1,9 +1,12 @@
 package dev.gq.actors.socket;
 
 import dev.gq.cli.Io;
+import dev.gq.cli.RefusedException;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
+import dev.gq.protocol.LineTooLongException;
 import dev.gq.protocol.LineWriter;
+import dev.gq.protocol.ProtocolException;
 import dev.gq.protocol.Request;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,8 +17,9 @@ import java.util.Optional;
 
 /**
  * The client's terminal as the command tree sees it: text written to out/err becomes frames on
- * flush, a prompt is a frame answered by the client, and {@link #closed()} turns true once a write
- * fails because the client went away.
+ * flush, a prompt and a request for standard input are frames answered by the client, and
+ * {@link #closed()} turns true once a write (a keepalive after a silent second) fails because the
+ * client went away.
  */
 final class FrameIo implements Io {
   private final Request.Run req;
@@ -23,7 +27,9 @@ final class FrameIo implements Io {
   private final LineReader reader;
   private final PrintWriter out;
   private final PrintWriter err;
+  private static final long KEEPALIVE_NANOS = 1_000_000_000L;
   private volatile boolean closed;
+  private volatile long lastSent = System.nanoTime();
 
   FrameIo(Request.Run req, LineWriter writer, LineReader reader) {
     this.req = req;
@@ -37,6 +43,7 @@ final class FrameIo implements Io {
     if (closed) return;
     try {
       writer.send(f);
+      lastSent = System.nanoTime();
     } catch (IOException e) {
       closed = true;
     }
@@ -49,7 +56,41 @@ final class FrameIo implements Io {
   @Override public int width() { return req.width(); }
   @Override public Path cwd() { return Path.of(req.cwd()); }
   @Override public Map<String, String> env() { return req.env(); }
-  @Override public boolean closed() { return closed; }
+  /**
+   * Whether the client has gone. A command that writes nothing for a while would never learn it
+   * from a failed write, so after a second of silence this sends a keepalive frame to find out.
+   */
+  @Override
+  public boolean closed() {
+    if (!closed && System.nanoTime() - lastSent > KEEPALIVE_NANOS) send(new Frame.Keepalive());
+    return closed;
+  }
+
+  @Override
+  public Optional<String> readStdin() {
+    if (closed) return Optional.empty();
+    out.flush();
+    err.flush();
+    send(new Frame.StdinRequest());
+    try {
+      String line = reader.readLine();
+      if (line == null) {
+        closed = true;
+        return Optional.empty();
+      }
+      if (!(Frame.decode(line) instanceof Frame.Stdin in)) throw new RefusedException("the client did not send its standard input");
+      if (in.text() == null) throw new RefusedException(in.error() == null ? "the client sent no standard input" : in.error());
+      return Optional.of(in.text());
+    } catch (LineTooLongException e) {
+      closed = true;
+      throw new RefusedException("standard input is larger than 16 MiB; split the input into several parts");
+    } catch (ProtocolException e) {
+      throw new RefusedException("standard input is not UTF-8 text");
+    } catch (IOException e) {
+      closed = true;
+      return Optional.empty();
+    }
+  }
 
   @Override
   public Optional<String> prompt(String question) {

@@ -18,7 +18,8 @@ import java.util.TreeSet;
  * The end-of-run checks of a fault-injection run. Each planned job exists exactly once (by its
  * key) and ended in the right state with its real exit code; each ran exactly once according to
  * the ledger (one start, one end; a job requeued before launch still starts once), on the GPUs gq
- * recorded; no GPU was used by two jobs at overlapping times; the journal records at most one
+ * recorded, and gq did not end it before its last process wrote its end line; no GPU was used by
+ * two jobs at overlapping times; the journal records at most one
  * launch per job; no process of the run outlives its jobs; every GPU is FREE at the end.
  */
 final class ChaosChecker {
@@ -82,6 +83,13 @@ final class ChaosChecker {
     List<Long> ends = ledger.ends.getOrDefault(id, List.of());
     if (starts.size() != 1) fail(id, "started " + starts.size() + " times (ledger: " + ledger.linesOf(id) + ")");
     if (ends.size() != 1) fail(id, "ended " + ends.size() + " times (ledger: " + ledger.linesOf(id) + ")");
+    JsonNode endTime = j.get("end_time");
+    if (!endTime.isNull() && ends.size() == 1) {
+      java.time.Instant at = java.time.Instant.parse(endTime.asText());
+      long ns = at.getEpochSecond() * 1_000_000_000L + at.getNano();
+      if (ns < ends.get(0)) fail(id, "gq ended it at " + at + ", " + (ends.get(0) - ns) / 1_000_000
+          + " ms before its last process wrote its end line: its GPUs were released while it ran");
+    }
     for (ChaosLedger.Start s : starts)
       if (!new HashSet<>(s.gpus()).equals(new HashSet<>(held)))
         fail(id, "ran with GQ_GPU_UUIDS " + s.gpus() + " but gq recorded " + held);

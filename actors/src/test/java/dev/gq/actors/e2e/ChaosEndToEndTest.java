@@ -43,9 +43,13 @@ class ChaosEndToEndTest {
     try (Gqd g = Gqd.start(tmp, s.gpus(), Map.of("GQ_TEST_LAUNCH_DELAY_MS", String.valueOf(s.launchDelayMs())))) {
       ChaosSubmitter submitter = new ChaosSubmitter(g, ledger, plans, new Random(s.seed() + 1), s.gapMs());
       AtomicInteger next = new AtomicInteger(s.jobs());
+      Random killerRandom = new Random(s.seed() + 3);
+      // Kills spread over the time the submits take (half the longest gap per job, on average).
+      int uptime = s.kills() == 0 ? 1000 : s.jobs() * s.gapMs() / 2 / s.kills();
       // A probe is a short one-GPU job, queued only when an aimed kill finds nothing else to wait for.
-      ChaosFaults faults = new ChaosFaults(g, submitter, new Random(s.seed() + 2), s.kills(),
-          () -> new Plan(next.getAndIncrement(), Math.min(1, s.gpus()), 200, 0, 0, -1, -1));
+      ChaosFaults faults = new ChaosFaults(g, submitter, new Random(s.seed() + 2), s.kills(), uptime,
+          () -> new Plan(next.getAndIncrement(), Math.min(1, s.gpus()), 200, 0, 0, -1, -1, -1, 0),
+          pid -> insideKiller(next.getAndIncrement(), pid, s, killerRandom));
       Thread thread = new Thread(submitter, "chaos-submitter");
       thread.start();
       try {
@@ -71,13 +75,23 @@ class ChaosEndToEndTest {
       checker.strays(strays);
 
       ChaosReport report = new ChaosReport(s, g, faults, journal, book, checker);
-      String summary = report.summary(submitter.plans.size(), submitter.lostReplies, (System.nanoTime() - t0) / 1_000_000_000L);
+      String summary = report.summary(submitter.plans.size(), submitter.lostReplies.get(), (System.nanoTime() - t0) / 1_000_000_000L);
       report.keep(summary);
       System.out.println(summary);
       if (!checker.violations.isEmpty()) fail(report.failure(summary));
       assertTrue(faults.kills.size() >= s.kills(), summary);
       assertTrue(faults.windowKills() >= 1, "no kill landed between a reservation and its launch: " + summary);
     }
+  }
+
+  /**
+   * A one-GPU job that kills the daemon that launched it as its first act: either it runs on for
+   * 6 s (the restarted daemon must adopt it by its tag), or its main process exits at once and a
+   * child of its session lingers 8 s (the restarted daemon must not end it before that child).
+   */
+  private static Plan insideKiller(int n, long daemonPid, ChaosSettings s, Random r) {
+    boolean linger = r.nextBoolean();
+    return new Plan(n, Math.min(1, s.gpus()), linger ? 100 : 6000, 3 * r.nextInt(2), 0, -1, -1, linger ? 8000 : -1, daemonPid);
   }
 
   /**
@@ -90,7 +104,7 @@ class ChaosEndToEndTest {
     long journalDone = 0;
     JsonNode last = null;
     while (System.nanoTime() < end) {
-      Gqd.Attempt a = g.tryGq("ps", "--all", "--json");
+      ChaosClient.Attempt a = ChaosClient.send(g, "ps", "--all", "--json");
       if (a.result() != null && a.result().code() == 0) {
         last = a.result().json();
         if (live(last).isEmpty()) return last;

@@ -57,9 +57,10 @@ final class ChaosReport {
   }
 
   String summary(int jobs, int lostReplies, long wallSeconds) {
-    long aimed = faults.kills.stream().filter(ChaosFaults.Kill::aimed).count();
     return "chaos: seed=" + settings.seed() + " jobs=" + jobs + " (planned " + settings.jobs() + ") gpus=" + settings.gpus()
-        + " kills=" + faults.kills.size() + " (aimed " + aimed + ") kills-between-reservation-and-launch="
+        + " kills=" + faults.kills.size() + " (timed " + faults.count(ChaosFaults.How.TIMED) + ", aimed "
+        + faults.count(ChaosFaults.How.AIMED) + ", inside " + faults.count(ChaosFaults.How.INSIDE)
+        + ") kills-between-reservation-and-launch="
         + faults.windowKills() + " starting-jobs-then=" + windowOutcomes() + " lost-submit-replies=" + lostReplies
         + " violations=" + checker.violations.size() + " wall=" + wallSeconds + "s";
   }
@@ -86,7 +87,7 @@ final class ChaosReport {
     for (long id : checker.jobsNamed()) {
       if (shown++ == EVIDENCE_JOBS) break;
       sb.append("\n--- job ").append(id).append(" ---\n");
-      Gqd.Attempt show = g.tryGq("show", "--json", String.valueOf(id));
+      ChaosClient.Attempt show = ChaosClient.send(g, "show", "--json", String.valueOf(id));
       sb.append("gq show --json: ").append(show.result() == null ? "(no answer)" : show.result().out().strip()).append('\n');
       sb.append("journal:\n");
       journal.of(id).forEach(e -> sb.append("  ").append(e).append('\n'));

@@ -24,7 +24,7 @@ record ChaosSettings(int jobs, int kills, long seed, int gpus, int launchDelayMs
 
   /** The Maven command that runs this workload again. */
   String replay() {
-    return "./mvnw -B -pl actors test -Dtest=ChaosEndToEndTest -Dgq.chaos.seed=" + seed + " -Dgq.chaos.jobs=" + jobs
+    return "./mvnw -B -pl actors -am test -Dtest=ChaosEndToEndTest -Dsurefire.failIfNoSpecifiedTests=false -Dgq.chaos.seed=" + seed + " -Dgq.chaos.jobs=" + jobs
         + " -Dgq.chaos.kills=" + kills + " -Dgq.chaos.gpus=" + gpus + " -Dgq.chaos.launchDelayMs=" + launchDelayMs
         + " -Dgq.chaos.gapMs=" + gapMs;
   }

@@ -30,7 +30,7 @@ final class ChaosSubmitter implements Runnable {
   final Map<Integer, Long> ids = new ConcurrentHashMap<>();
   final Queue<String> findings = new ConcurrentLinkedQueue<>();
   private final java.util.concurrent.atomic.AtomicInteger outstanding = new java.util.concurrent.atomic.AtomicInteger();
-  volatile int lostReplies;
+  final java.util.concurrent.atomic.AtomicInteger lostReplies = new java.util.concurrent.atomic.AtomicInteger();
   volatile Throwable failure;
 
   ChaosSubmitter(Gqd g, Path ledger, List<Plan> plans, Random random, int maxGapMillis) {
@@ -46,6 +46,14 @@ final class ChaosSubmitter implements Runnable {
     outstanding.incrementAndGet();
     plans.add(p);
     pending.add(p);
+  }
+
+  /** Submits one job at once from the calling thread (a job the fault driver needs now). */
+  long submitNow(Plan p) throws InterruptedException {
+    plans.add(p);
+    long id = submit(p);
+    ids.put(p.n(), id);
+    return id;
   }
 
   /** True when every job handed to it so far has been submitted (and has an id). */
@@ -79,13 +87,13 @@ final class ChaosSubmitter implements Runnable {
     boolean refused = false;
     while (true) {
       if (System.nanoTime() > deadline) throw new AssertionError("could not submit " + p + " for " + DAEMON_BACK);
-      Gqd.Attempt a = g.tryGq(argv);
+      ChaosClient.Attempt a = ChaosClient.send(g, argv);
       if (!a.sent()) {
         Thread.sleep(100);
         continue;
       }
       if (a.result() == null) {
-        lostReplies++;
+        lostReplies.incrementAndGet();
         Long found = lookUp(p);
         if (found != null) return found;
         continue;
@@ -106,7 +114,7 @@ final class ChaosSubmitter implements Runnable {
   /** After a lost reply: waits for the daemon, then finds the job by its key (null: never stored). */
   private Long lookUp(Plan p) throws InterruptedException {
     while (true) {
-      Gqd.Attempt a = g.tryGq("ps", "--all", "--json");
+      ChaosClient.Attempt a = ChaosClient.send(g, "ps", "--all", "--json");
       if (a.result() != null && a.result().code() == 0) {
         Long found = null;
         for (JsonNode j : a.result().json()) {

@@ -7,20 +7,32 @@ import java.util.Random;
 
 /**
  * The jobs of a fault-injection run, drawn from a seed: GPU counts 0–2, durations 0–3 s, mostly
- * exit 0, some exit 1..7, a few killed by a signal, and a third that start a child and a
- * {@code setsid} grandchild which open fake CUDA contexts on the job's GPUs. Each job writes a
- * {@code start} and an {@code end} line to a shared ledger file (under {@code flock}), the end line
- * only after its children are done, and its intended exit code is known in advance.
+ * exit 0, some exit 1..7, a few killed by a signal; a quarter start a child and a {@code setsid}
+ * grandchild which open fake CUDA contexts on the job's GPUs and are waited for, and about one in
+ * eight leave a child of their session running after the main process has exited (gq must not end
+ * the job before that child). Each job writes a {@code start} and an {@code end} line to a shared
+ * ledger file (under {@code flock}); the end line comes from the job's last process, just before
+ * it exits, and the intended exit code is known in advance.
  */
 final class ChaosWorkload {
   private static final int[] SIGNALS = {1, 2, 9, 15};
 
   private ChaosWorkload() {}
 
-  /** One planned job; {@code signal} 0 means it exits with {@code exitCode}. */
-  record Plan(int n, int gpus, int millis, int exitCode, int signal, int childMillis, int grandchildMillis) {
+  /**
+   * One planned job; {@code signal} 0 means it exits with {@code exitCode}; -1 means "none" for
+   * the child, grandchild and lingering child durations; {@code daemonPid}, when not 0, is the
+   * daemon the job kills with SIGKILL as its very first act (if that daemon launched it).
+   */
+  record Plan(int n, int gpus, int millis, int exitCode, int signal, int childMillis, int grandchildMillis, int lingerMillis,
+      long daemonPid) {
     boolean children() {
       return childMillis >= 0;
+    }
+
+    /** A child of the job's session outlives the main process by this much and writes the end line. */
+    boolean lingers() {
+      return lingerMillis >= 0;
     }
 
     /** The idempotency key the job is submitted with, which also finds it after a lost reply. */
@@ -41,7 +53,9 @@ final class ChaosWorkload {
     public String toString() {
       return "plan " + n + " (-g " + gpus + ", " + millis + " ms, "
           + (signal > 0 ? "killed by signal " + signal : "exit " + exitCode)
-          + (children() ? ", child " + childMillis + " ms + setsid grandchild " + grandchildMillis + " ms" : "") + ")";
+          + (children() ? ", child " + childMillis + " ms + setsid grandchild " + grandchildMillis + " ms" : "")
+          + (lingers() ? ", child lingering " + lingerMillis + " ms after it" : "")
+          + (daemonPid != 0 ? ", kills daemon " + daemonPid + " when it starts" : "") + ")";
     }
   }
 
@@ -57,10 +71,12 @@ final class ChaosWorkload {
     int roll = r.nextInt(100);
     int code = roll < 70 ? 0 : roll < 92 ? 1 + r.nextInt(7) : 0;
     int signal = roll >= 92 ? SIGNALS[r.nextInt(SIGNALS.length)] : 0;
-    boolean children = r.nextInt(3) == 0;
+    int shape = r.nextInt(8);
+    boolean children = shape < 2;
     int child = children ? r.nextInt(millis + 1) : -1;
     int grandchild = children ? r.nextInt(millis + 1) : -1;
-    return new Plan(n, g, millis, code, signal, child, grandchild);
+    int linger = shape == 2 ? 300 + r.nextInt(2701) : -1;
+    return new Plan(n, g, millis, code, signal, child, grandchild, linger, 0);
   }
 
   /** The argv to submit: {@code -g N --key K --json bash -c SCRIPT}. */
@@ -72,6 +88,9 @@ final class ChaosWorkload {
   /** The job's bash script. Contexts are opened from each process's own shell ($$ of that shell). */
   static String script(Plan p, Path ledger) {
     StringBuilder s = new StringBuilder();
+    // The shim is the job's parent and the daemon the shim's: kill it before anything else, no fork.
+    if (p.daemonPid() != 0)
+      s.append("read -r _ _ _ d _ < /proc/$PPID/stat; [ \"$d\" = ").append(p.daemonPid()).append(" ] && kill -9 \"$d\"\n");
     s.append("export L='").append(ledger).append("'\n");
     s.append("rec() { { flock 9; printf '%s\\n' \"$*\" >&9; } 9>>\"$L\"; }\n");
     s.append("ctx() { for u in ${GQ_GPU_UUIDS//,/ }; do echo 100 > \"$GQ_FAKE_NVML/procs/$u/$$\"; done; }\n");
@@ -84,10 +103,14 @@ final class ChaosWorkload {
       s.append("bash -c 'ctx; setsid -w bash -c \"ctx; sleep ").append(seconds(p.grandchildMillis()))
           .append("; unctx\" & sleep ").append(seconds(p.childMillis())).append("; wait; unctx' &\n");
     }
+    if (p.lingers()) {
+      s.append("bash -c 'ctx; sleep ").append(seconds(p.millis() + p.lingerMillis()))
+          .append("; unctx; rec end \"$GQ_JOB_ID\" \"${EPOCHREALTIME/./}000\"' &\n");
+    }
     s.append("sleep ").append(seconds(p.millis())).append('\n');
     if (p.children()) s.append("wait\n");
     s.append("unctx\n");
-    s.append("rec end \"$GQ_JOB_ID\" \"${EPOCHREALTIME/./}000\"\n");
+    if (!p.lingers()) s.append("rec end \"$GQ_JOB_ID\" \"${EPOCHREALTIME/./}000\"\n");
     s.append(p.signal() > 0 ? "kill -" + p.signal() + " $$\n" : "exit " + p.exitCode() + "\n");
     return s.toString();
   }

@@ -167,41 +167,6 @@ final class Gqd implements AutoCloseable {
     }
   }
 
-  /** One request to a daemon that may be killed at any moment: whether it was sent, and the reply if one came. */
-  record Attempt(boolean sent, Result result) {}
-
-  /**
-   * Like {@link #gq}, but never throws: {@code sent} is false when the connect failed (nothing
-   * reached the daemon), {@code result} is null when the request was sent but no exit frame came
-   * back (the daemon died while answering, so the request may or may not have taken effect).
-   */
-  Attempt tryGq(String... argv) {
-    SocketChannel c;
-    try {
-      c = SocketChannel.open(StandardProtocolFamily.UNIX);
-      c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
-    } catch (IOException e) {
-      return new Attempt(false, null);
-    }
-    try (c) {
-      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), work.toString(), env(), false, false, false, 200);
-      new LineWriter(c).write(req.toJson());
-      LineReader r = new LineReader(c);
-      StringBuilder out = new StringBuilder(), err = new StringBuilder();
-      for (String line; (line = r.readLine()) != null; ) {
-        switch (Frame.decode(line)) {
-          case Frame.Out o -> out.append(o.text());
-          case Frame.Err e -> err.append(e.text());
-          case Frame.Exit x -> { return new Attempt(true, new Result(x.code(), out.toString(), err.toString())); }
-          default -> { }
-        }
-      }
-      return new Attempt(true, null);
-    } catch (IOException | RuntimeException e) {
-      return new Attempt(true, null);
-    }
-  }
-
   /** Submits and returns the job id. */
   long submit(String... argv) {
     Result r = gq(argv);

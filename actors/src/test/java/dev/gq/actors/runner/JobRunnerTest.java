@@ -80,6 +80,39 @@ class JobRunnerTest {
     assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
   }
 
+  @Test
+  void jobPastItsTimeLimitIsStoppedAndReportedAsTimedOut() {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    JobSpec spec = new JobSpec(List.of("sleep", "30"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null)
+        .withTimeLimit(Duration.ofSeconds(1));
+    Job job = new Job(9, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
+        tmp.resolve("9.log").toString(), null, "tag-9", null);
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("9.log")));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    assertTrue(ended.timedOut());
+    assertEquals(128 + 15, ended.exitCode(), "stopped by SIGTERM");
+  }
+
+  @Test
+  void reattachedJobWhoseLimitPassedWhileTheDaemonWasDownIsStoppedAtOnce() throws Exception {
+    Process job = new ProcessBuilder("setsid", "sleep", "30").start();
+    try {
+      ProcInfo info = waitForOwnSession(job.pid());
+      ProcessIdentity who = new ProcessIdentity(info.pid(), info.pid(), info.pid(), info.startTicks(), PROCS.bootId());
+      Job late = running(who);
+      late = new Job(late.id(), late.spec().withTimeLimit(Duration.ofMinutes(1)), late.state(), late.submitTime(),
+          Instant.now().minus(Duration.ofHours(1)), null, List.of(), who, null, "/dev/null", null, "tag-7", null);
+      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref()));
+      Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+      assertTrue(ended.timedOut());
+      assertFalse(job.isAlive() && PROCS.info(job.pid()).map(p -> !p.zombie()).orElse(false), "the job was stopped");
+    } finally {
+      job.destroyForcibly().waitFor();
+    }
+  }
+
   private static ProcInfo waitForOwnSession(long pid) throws InterruptedException {
     for (int i = 0; i < 200; i++) {
       var info = PROCS.info(pid);

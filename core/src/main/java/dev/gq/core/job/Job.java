@@ -28,6 +28,11 @@ public record Job(
     gpus = gpus == null ? List.of() : List.copyOf(gpus);
   }
 
+  /** The id of the first attempt of this job's retry lineage: {@code retryOf}, or its own id. */
+  public long lineage() {
+    return retryOf != null ? retryOf : id;
+  }
+
   public String displayName() {
     if (spec.name() != null) return spec.name();
     String first = spec.argv().get(0);

@@ -22,6 +22,7 @@ public final class JobTransitions {
       case JobCancelRequested e -> before.withState(JobState.CANCELLING);
       case JobCancelled e -> before.ended(JobState.CANCELLED, null, e.reason(), e.at());
       case JobExited e -> Outcomes.exited(before, e);
+      case JobTimedOut e -> before.ended(JobState.TIMEOUT, e.exitCode(), e.reason(), e.at());
       case JobInterrupted e -> before.ended(JobState.INTERRUPTED, null, e.reason(), e.at());
       case JobOrphaned e -> before.ended(JobState.ORPHANED, null, e.reason(), e.at());
       case JobRequeued e -> Outcomes.requeued(before);

@@ -7,38 +7,66 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongFunction;
 
 /**
  * The Scheduler's state: the live jobs (waiting, starting, running, cancelling, orphaned) with
- * their reservations, the next job id, and who holds each idempotency key. Finished jobs leave the
- * ledger (history lives in the read side). Immutable: {@link #apply} returns a new Ledger, so a
- * snapshot is always consistent. Decisions are pure methods returning events; only {@link #apply}
- * changes state. Invariant: no GPU UUID is held by two live jobs.
+ * their reservations, the next job id, who holds each idempotency key, the paused queue and group
+ * holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
+ * group's current run of failures (bounded), and the last few endings. Finished jobs leave the
+ * ledger (history lives in the read side). Immutable, and cheap to change: the maps are persistent,
+ * so {@link #apply} copies one path, never a whole map. Decisions are pure methods returning events;
+ * only {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.
  */
 public record Ledger(
-    long nextId, SortedMap<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds) {
+    long nextId,
+    Map<Long, Job> live,
+    Map<String, KeyHolder> keys,
+    boolean paused,
+    Map<String, String> holds,
+    Set<String> autoHeld,
+    Map<Long, List<Prerequisite>> waits,
+    Map<String, List<Failure>> streaks,
+    List<Ending> recentEnds) {
+
+  /** How many endings {@link #recentEnds} keeps (for a dependency whose job ends while its submit is on its way). */
+  static final int RECENT = 32;
 
   /** The newest job submitted with a key, and its state. */
   public record KeyHolder(long jobId, JobState state) {}
 
+  /** A FAILED job of a group's current run of failures, and how long it had run. */
+  public record Failure(long jobId, long ranMillis) {}
+
+  /** A job that ended lately, and how. */
+  public record Ending(long jobId, JobState state) {}
+
   public Ledger {
-    live = Collections.unmodifiableSortedMap(new TreeMap<>(live));
-    keys = Map.copyOf(keys);
+    live = PersistentMap.of(live);
+    keys = PersistentMap.of(keys);
     holds = holds == null ? Map.of() : Map.copyOf(holds);
+    autoHeld = autoHeld == null ? Set.of() : Set.copyOf(autoHeld);
+    waits = PersistentMap.of(waits);
+    streaks = PersistentMap.of(streaks);
+    recentEnds = recentEnds == null ? List.of() : List.copyOf(recentEnds);
+  }
+
+  /** A ledger without sweep state (no prerequisites, failure runs or recent endings). */
+  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds) {
+    this(nextId, live, keys, paused, holds, Set.of(), Map.of(), Map.of(), List.of());
   }
 
   public static Ledger empty() {
-    return new Ledger(1, new TreeMap<>(), Map.of(), false, Map.of());
+    return new Ledger(1, Map.of(), Map.of(), false, Map.of());
   }
 
-  /** Why each waiting job may not start now: the paused queue, or its group's hold. */
+  /** Why each waiting job may not start now: the paused queue, its group's hold, or a job it waits for. */
   public Map<Long, String> blocked() {
     Map<Long, String> out = new HashMap<>();
     for (Job j : live.values()) {
@@ -46,6 +74,10 @@ public record Ledger(
       String g = j.spec().group();
       if (paused) out.put(j.id(), "the queue is paused; resume it with 'gq daemon resume'");
       else if (g != null && holds.containsKey(g)) out.put(j.id(), "group " + g + " is held: " + holds.get(g));
+      else {
+        String dep = Dependencies.waitReason(waits.get(j.id()));
+        if (dep != null) out.put(j.id(), dep);
+      }
     }
     return out;
   }
@@ -59,28 +91,12 @@ public record Ledger(
    */
   public Decision<SubmitOutcome> submit(
       JobSpec spec, Instant now, String tag, LongFunction<String> logPathFor, int gpuCount, String gpuError) {
-    String bad = SpecRules.check(spec);
-    if (bad != null) return Decision.refuse(bad);
-    if (spec.gpus() > 0 && gpuCount < 0)
-      return Decision.refuse("job asks for " + spec.gpus() + " GPU(s) but 0 are visible ("
-          + (gpuError == null ? "no GPU reading yet" : gpuError) + "); see 'gq gpu', or use -g 0 for a CPU-only job");
-    if (spec.gpus() > gpuCount && spec.gpus() > 0)
-      return Decision.refuse("job asks for " + spec.gpus() + " GPU(s) but this machine has " + gpuCount
-          + " visible; ask for at most " + gpuCount);
-    if (spec.key() != null) {
-      KeyHolder h = keys.get(spec.key());
-      if (h != null && !reusable(h.state())) {
-        String msg = "Skipped: key '" + spec.key() + "' is already " + h.state() + " as job " + h.jobId();
-        return Decision.accept(List.of(), new SubmitOutcome(h.jobId(), true, h.state(), msg));
-      }
-    }
-    long id = nextId;
-    var ev = new JobSubmitted(id, spec, tag, logPathFor.apply(id), null, now);
-    return Decision.accept(List.of(ev), new SubmitOutcome(id, false, JobState.WAITING, null));
+    return submit(spec, new Intake(now, () -> tag, logPathFor, gpuCount, gpuError, Map.of()));
   }
 
-  private static boolean reusable(JobState s) {
-    return s == JobState.FAILED || s == JobState.CANCELLED || s == JobState.INTERRUPTED;
+  /** Decides a submit with what the daemon knows beyond the ledger (see {@link Intake}). */
+  public Decision<SubmitOutcome> submit(JobSpec spec, Intake in) {
+    return Submissions.one(this, spec, in);
   }
 
   /** Cancels what can be cancelled among {@code ids}: WAITING ones at once, active ones by request. */
@@ -107,6 +123,19 @@ public record Ledger(
     return live.values().stream().filter(j -> j.state() == JobState.WAITING).toList();
   }
 
+  /** The live attempt of retry lineage {@code lineage} (there is at most one), if any. */
+  public Optional<Job> liveInLineage(long lineage) {
+    Job j = live.get(lineage);
+    if (j != null) return Optional.of(j);
+    return live.values().stream().filter(x -> x.retryOf() != null && x.retryOf() == lineage).findFirst();
+  }
+
+  /** How job {@code id} ended, when it is among the last few endings; null otherwise. */
+  public JobState recentEnd(long id) {
+    for (Ending e : recentEnds) if (e.jobId() == id) return e.state();
+    return null;
+  }
+
   /** GPU UUID → the live job that holds it. */
   public Map<String, Job> reservations() {
     Map<String, Job> r = new HashMap<>();
@@ -120,10 +149,14 @@ public record Ledger(
   /** Applies one persisted event. Deterministic: no clock, no I/O. */
   public Ledger apply(LedgerEvent event) {
     return switch (event) {
-      case QueuePaused e -> new Ledger(nextId, live, keys, true, holds);
-      case QueueResumed e -> new Ledger(nextId, live, keys, false, holds);
-      case GroupHeld e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), e.reason()));
-      case GroupReleased e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), null));
+      case QueuePaused e -> new Ledger(nextId, live, keys, true, holds, autoHeld, waits, streaks, recentEnds);
+      case QueueResumed e -> new Ledger(nextId, live, keys, false, holds, autoHeld, waits, streaks, recentEnds);
+      case GroupHeld e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), e.reason()),
+          e.automatic() ? plus(autoHeld, e.group()) : autoHeld, waits, streaks, recentEnds);
+      case GroupReleased e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), null),
+          minus(autoHeld, e.group()), waits, map(streaks).minus(e.group()), recentEnds);
+      case JobsRemoved e -> new Ledger(nextId, live, keysWithout(e.jobIds()), paused, holds, autoHeld, waits, streaks,
+          recentEnds);
       case JobEvent e -> applyJob(e);
     };
   }
@@ -134,9 +167,23 @@ public record Ledger(
       throw new IllegalStateException("event for a job that is not live: " + event);
     Job after = JobTransitions.next(before, event);
     long next = Math.max(nextId, event.jobId() + 1);
-    TreeMap<Long, Job> m = with(after);
-    if (after.state().terminal()) m.remove(after.id());
-    return new Ledger(next, m, keysWith(after), paused, holds);
+    boolean ended = after.state().terminal();
+    PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);
+    var w = Dependencies.apply(waits, event, after);
+    var s = ended ? FailFast.record(streaks, after) : streaks;
+    return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds);
+  }
+
+  private List<Ending> endingsWith(Job j) {
+    List<Ending> out = new ArrayList<>(recentEnds.size() + 1);
+    out.addAll(recentEnds.size() >= RECENT ? recentEnds.subList(recentEnds.size() - RECENT + 1, recentEnds.size()) : recentEnds);
+    out.add(new Ending(j.id(), j.state()));
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  static <K, V> PersistentMap<K, V> map(Map<K, V> m) {
+    return (PersistentMap<K, V>) m;
   }
 
   private static Map<String, String> with(Map<String, String> m, String k, String v) {
@@ -146,10 +193,16 @@ public record Ledger(
     return copy;
   }
 
-  private TreeMap<Long, Job> with(Job j) {
-    TreeMap<Long, Job> m = new TreeMap<>(live);
-    m.put(j.id(), j);
-    return m;
+  private static Set<String> plus(Set<String> s, String x) {
+    Set<String> copy = new HashSet<>(s);
+    copy.add(x);
+    return copy;
+  }
+
+  private static Set<String> minus(Set<String> s, String x) {
+    Set<String> copy = new HashSet<>(s);
+    copy.remove(x);
+    return copy;
   }
 
   private Map<String, KeyHolder> keysWith(Job j) {
@@ -157,8 +210,14 @@ public record Ledger(
     if (key == null) return keys;
     KeyHolder cur = keys.get(key);
     if (cur != null && cur.jobId() > j.id()) return keys;
-    Map<String, KeyHolder> m = new HashMap<>(keys);
-    m.put(key, new KeyHolder(j.id(), j.state()));
+    return map(keys).plus(key, new KeyHolder(j.id(), j.state()));
+  }
+
+  private Map<String, KeyHolder> keysWithout(List<Long> removed) {
+    Set<Long> gone = Set.copyOf(removed);
+    PersistentMap<String, KeyHolder> m = map(keys);
+    for (Map.Entry<String, KeyHolder> e : keys.entrySet())
+      if (gone.contains(e.getValue().jobId()) && !live.containsKey(e.getValue().jobId())) m = m.minus(e.getKey());
     return m;
   }
 }

@@ -20,9 +20,23 @@ public sealed interface LedgerEvent {
     long jobId();
   }
 
-  /** A job entered the queue (WAITING). */
-  record JobSubmitted(long jobId, JobSpec spec, String tag, String logPath, Long retryOf, Instant at)
-      implements JobEvent {}
+  /**
+   * A job entered the queue (WAITING). {@code retryOf} is the lineage root when it retries an
+   * earlier job; {@code waitsFor} is its {@code after} list as resolved at submit (following each
+   * lineage's newest attempt; an outcome already known when that job had ended). Events stored
+   * before {@code waitsFor} existed read back with none.
+   */
+  record JobSubmitted(long jobId, JobSpec spec, String tag, String logPath, Long retryOf, List<Prerequisite> waitsFor,
+      Instant at) implements JobEvent {
+    public JobSubmitted {
+      waitsFor = waitsFor == null ? List.of() : List.copyOf(waitsFor);
+    }
+
+    /** A submission that waits for no job. */
+    public JobSubmitted(long jobId, JobSpec spec, String tag, String logPath, Long retryOf, Instant at) {
+      this(jobId, spec, tag, logPath, retryOf, List.of(), at);
+    }
+  }
 
   /** WAITING → STARTING: the job holds these GPUs from now on. Persisted before anything is spawned. */
   record JobReserved(long jobId, List<GpuSlot> gpus, Instant at) implements JobEvent {
@@ -50,6 +64,12 @@ public sealed interface LedgerEvent {
    */
   record JobExited(long jobId, Integer exitCode, String reason, Instant at) implements JobEvent {}
 
+  /**
+   * → TIMEOUT: the job ran past its time limit and was stopped (SIGTERM, then SIGKILL after the
+   * grace period). {@code exitCode} is the shim's record if any; {@code reason} names the limit.
+   */
+  record JobTimedOut(long jobId, Integer exitCode, String reason, Instant at) implements JobEvent {}
+
   /** → INTERRUPTED: the machine rebooted, or the job vanished leaving no exit status. */
   record JobInterrupted(long jobId, String reason, Instant at) implements JobEvent {}
 
@@ -70,5 +90,13 @@ public sealed interface LedgerEvent {
   /** A group's waiting jobs stop starting: by the user, or automatically after quick failures. */
   record GroupHeld(String group, String reason, boolean automatic, Instant at) implements LedgerEvent {}
 
+  /** A group's hold is lifted (by the user, or by a retry landing in it); its fail-fast streak starts again. */
   record GroupReleased(String group, Instant at) implements LedgerEvent {}
+
+  /** Ended jobs deleted from the history ('gq rm', 'gq clean'): the keys they held are free again. */
+  record JobsRemoved(List<Long> jobIds, Instant at) implements LedgerEvent {
+    public JobsRemoved {
+      jobIds = List.copyOf(jobIds);
+    }
+  }
 }

@@ -24,6 +24,25 @@ public final class Outcomes {
     return "exited with status " + code;
   }
 
+  /** "exceeded its time limit of 2h". */
+  public static String timedOut(java.time.Duration limit) {
+    return "exceeded its time limit of " + duration(limit);
+  }
+
+  /** A duration the way users write it: "2h", "1h30m", "90s", "1d2h". */
+  public static String duration(java.time.Duration d) {
+    long s = d.toSeconds();
+    if (s == 0) return d.toMillis() + "ms";
+    StringBuilder b = new StringBuilder();
+    long[] sizes = {86_400, 3_600, 60, 1};
+    String[] units = {"d", "h", "m", "s"};
+    for (int i = 0; i < sizes.length; i++) {
+      if (s >= sizes[i]) b.append(s / sizes[i]).append(units[i]);
+      s %= sizes[i];
+    }
+    return b.toString();
+  }
+
   static Job requeued(Job j) {
     return new Job(j.id(), j.spec(), JobState.WAITING, j.submitTime(), null, null, List.of(), null, null,
         j.logPath(), null, j.tag(), j.retryOf());

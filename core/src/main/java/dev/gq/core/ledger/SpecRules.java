@@ -4,11 +4,14 @@ import dev.gq.core.job.JobSpec;
 
 /**
  * Checks a job spec the daemon is asked to store, whoever sent it: a non-empty command without NUL
- * bytes, a GPU count of at least zero, and names, groups and keys that are one printable line.
+ * bytes, a GPU count of at least zero, names, groups and keys that are one printable line, a
+ * bounded number of retries and dependencies, and a time limit of at least a second.
  * Returns the one line to show, or null when the spec is fine.
  */
 public final class SpecRules {
   public static final int MAX_LABEL = 200;
+  public static final int MAX_RETRIES = 100;
+  public static final int MAX_DEPENDENCIES = 1000;
 
   private SpecRules() {}
 
@@ -22,7 +25,20 @@ public final class SpecRules {
     String bad = label("name", s.name());
     if (bad == null) bad = label("group", s.group());
     if (bad == null) bad = label("key", s.key());
+    if (bad == null) bad = sweepOptions(s);
     return bad;
+  }
+
+  /** The dependencies, automatic retries and time limit. */
+  static String sweepOptions(JobSpec s) {
+    if (s.retries() < 0 || s.retries() > MAX_RETRIES)
+      return "--retries must be between 0 and " + MAX_RETRIES + ", not " + s.retries();
+    if (s.timeLimit() != null && (s.timeLimit().isNegative() || s.timeLimit().toSeconds() < 1))
+      return "the time limit must be at least 1 second; give it like 90s, 45m, 2h or 1d";
+    if (s.after().size() > MAX_DEPENDENCIES)
+      return "a job may wait for at most " + MAX_DEPENDENCIES + " jobs, not " + s.after().size();
+    for (var d : s.after()) if (d == null || d.jobId() < 1) return "--after and --after-ok take job ids (1 or more)";
+    return null;
   }
 
   /** Checks one label (name, group or key); null when fine or absent. */

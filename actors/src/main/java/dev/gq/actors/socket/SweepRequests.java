@@ -1,0 +1,117 @@
+package dev.gq.actors.socket;
+
+import dev.gq.cli.GqApi;
+import dev.gq.cli.GqApi.RetryReport;
+import dev.gq.cli.GqApi.RetrySkip;
+import dev.gq.cli.GqApi.Retried;
+import dev.gq.core.job.Dependency;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LineageFact;
+import dev.gq.core.ledger.Retries;
+import dev.gq.persistence.ReadSide;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the Scheduler needs from the history before it decides a request that names ended jobs
+ * (submit with dependencies, batch submit, retry): the lineage facts of those jobs, and for a retry
+ * the original jobs, skipping those that no longer exist or whose working directory is gone (the
+ * checks that need I/O). Reads the read side only; the ledger given is the Scheduler's view.
+ */
+final class SweepRequests {
+  private final ReadSide readSide;
+
+  SweepRequests(ReadSide readSide) {
+    this.readSide = readSide;
+  }
+
+  /** The ids that the specs wait for. */
+  static Set<Long> dependencies(Collection<JobSpec> specs) {
+    Set<Long> ids = new LinkedHashSet<>();
+    for (JobSpec s : specs) for (Dependency d : s.after()) ids.add(d.jobId());
+    return ids;
+  }
+
+  /** For each of {@code ids} that is not live but in the history: its lineage and the newest attempt of it. */
+  Map<Long, LineageFact> facts(Ledger l, Collection<Long> ids) throws SQLException {
+    List<Long> ended = ids.stream().filter(id -> !l.live().containsKey(id)).distinct().toList();
+    return ended.isEmpty() ? Map.of() : readSide.lineages(ended);
+  }
+
+  /** A retry ready for the Scheduler: the originals it may decide on, those already skipped here, and the facts. */
+  record Prepared(List<Job> originals, List<RetrySkip> skipped, Map<Long, LineageFact> facts) {}
+
+  Prepared prepare(Ledger l, List<Long> ids) throws SQLException {
+    List<Job> originals = new ArrayList<>();
+    List<RetrySkip> skipped = new ArrayList<>();
+    Set<Long> named = new LinkedHashSet<>();
+    for (long id : new LinkedHashSet<>(ids)) {
+      Job live = l.live().get(id);
+      var stored = live != null ? java.util.Optional.of(live) : readSide.job(id);
+      if (stored.isEmpty()) {
+        skipped.add(new RetrySkip(id, "job " + id + " does not exist"));
+        continue;
+      }
+      Job j = stored.get();
+      if (live == null && !Files.isDirectory(Path.of(j.spec().cwd()))) {
+        skipped.add(new RetrySkip(id, "job " + id + ": its working directory no longer exists: " + j.spec().cwd()));
+        continue;
+      }
+      originals.add(j);
+      named.add(id);
+    }
+    named.addAll(dependencies(originals.stream().map(Job::spec).toList()));
+    return new Prepared(originals, skipped, facts(l, named));
+  }
+
+  /** The Scheduler's outcome merged with the skips found here, in the order the ids were given. */
+  static RetryReport report(List<Long> ids, Prepared p, Retries.Outcome o) {
+    List<RetrySkip> skipped = new ArrayList<>(p.skipped());
+    o.skipped().forEach(s -> skipped.add(new RetrySkip(s.id(), s.reason())));
+    Map<Long, Integer> order = new HashMap<>();
+    for (long id : ids) order.putIfAbsent(id, order.size());
+    skipped.sort(java.util.Comparator.comparingInt(s -> order.getOrDefault(s.id(), Integer.MAX_VALUE)));
+    List<Retried> retried = o.retried().stream().map(r -> new Retried(r.originalId(), r.newId())).toList();
+    return new RetryReport(retried, skipped, o.released());
+  }
+
+  /** One batch outcome per line, numbered as the lines were. */
+  static List<GqApi.BatchOutcome> outcomes(List<Integer> lines, List<Ledger.SubmitOutcome> os) {
+    List<GqApi.BatchOutcome> out = new ArrayList<>(os.size());
+    for (int i = 0; i < os.size(); i++) {
+      var o = os.get(i);
+      out.add(new GqApi.BatchOutcome(lines.get(i), o.jobId(), o.skipped(), o.state(), o.message()));
+    }
+    return out;
+  }
+
+  /** The INTERRUPTED jobs that are the newest attempt of their lineage, oldest first ({@code gq recover}). */
+  List<Long> interrupted() throws SQLException {
+    var q = new dev.gq.persistence.JobQuery(List.of(), Set.of(JobState.INTERRUPTED), null, 0, true, 0, null);
+    return readSide.jobs(q).stream().map(Job::id).sorted().toList();
+  }
+
+  /** The ended jobs that hold a key in the ledger. */
+  static List<Long> endedKeyHolders(Ledger l) {
+    return l.keys().values().stream().map(Ledger.KeyHolder::jobId).filter(id -> !l.live().containsKey(id)).toList();
+  }
+
+  /** Those of {@code ids} no longer in the history. */
+  List<Long> gone(List<Long> ids) throws SQLException {
+    if (ids.isEmpty()) return List.of();
+    Set<Long> left = new java.util.HashSet<>();
+    readSide.refs(ids).forEach(r -> left.add(r.id()));
+    return ids.stream().filter(id -> !left.contains(id)).toList();
+  }
+}

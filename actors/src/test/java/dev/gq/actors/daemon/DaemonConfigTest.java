@@ -1,0 +1,41 @@
+package dev.gq.actors.daemon;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.core.ledger.FailFast;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The fail-fast settings: defaults, values, 0 to turn it off, and one line naming a bad value. */
+class DaemonConfigTest {
+
+  private static DaemonConfig with(String... pairs) {
+    Map<String, String> env = new HashMap<>(Map.of("GQ_DATA_DIR", "/tmp/gq-config-test"));
+    for (int i = 0; i < pairs.length; i += 2) env.put(pairs[i], pairs[i + 1]);
+    return DaemonConfig.fromEnvironment(env, "/bin/true");
+  }
+
+  @Test
+  void failFastDefaultsToThreeJobsWithinSixtySeconds() {
+    assertEquals(FailFast.DEFAULT, with().failFast());
+    assertEquals(new FailFast(3, Duration.ofSeconds(60)), with().failFast());
+  }
+
+  @Test
+  void failFastIsReadFromTheEnvironmentAndZeroTurnsItOff() {
+    assertEquals(new FailFast(5, Duration.ofSeconds(10)), with("GQ_FAIL_FAST_COUNT", "5", "GQ_FAIL_FAST_SECONDS", "10").failFast());
+    assertTrue(with("GQ_FAIL_FAST_COUNT", "0").failFast().off());
+    assertTrue(with("GQ_FAIL_FAST_SECONDS", "0").failFast().off());
+  }
+
+  @Test
+  void aBadValueStopsStartUpWithALineNamingTheVariableAndItsBounds() {
+    var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_FAIL_FAST_COUNT", "many"));
+    assertEquals("GQ_FAIL_FAST_COUNT=many is not valid; use a whole number of jobs between 0 and 100 (0 turns fail-fast holds off)",
+        e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> with("GQ_FAIL_FAST_SECONDS", "-1"));
+    assertTrue(e.getMessage().startsWith("GQ_FAIL_FAST_SECONDS=-1 is not valid; use a whole number of seconds between 0 and 86400"));
+  }
+}

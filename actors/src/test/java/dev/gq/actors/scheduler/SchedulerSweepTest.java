@@ -1,0 +1,177 @@
+package dev.gq.actors.scheduler;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.typesafe.config.ConfigFactory;
+import dev.gq.core.job.Dependency;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.ledger.LineageFact;
+import dev.gq.core.ledger.Retries;
+import dev.gq.core.proc.ProcessIdentity;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Scheduler's sweep commands: batches, retries, holds, dependencies and time limits, across restarts. */
+class SchedulerSweepTest {
+  private static final ActorTestKit KIT = ActorTestKit.create(
+      EventSourcedBehaviorTestKit.config().withFallback(ConfigFactory.parseString("""
+          pekko.actor.serialization-bindings {
+            "dev.gq.core.ledger.LedgerEvent" = jackson-json
+            "dev.gq.core.ledger.Ledger" = jackson-json
+          }
+          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.Scheduler$Command" = java
+          pekko.actor.allow-java-serialization = on
+          pekko.actor.warn-about-java-serializer-usage = off
+          """)));
+
+  private final SchedulerTest.FakeDeps deps = new SchedulerTest.FakeDeps();
+  private EventSourcedBehaviorTestKit<Scheduler.Command, LedgerEvent, Ledger> es;
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  @BeforeEach
+  void setUp() {
+    es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(deps),
+        new EventSourcedBehaviorTestKit.SerializationSettings(true, true, false, true, true));
+    es.clear();
+    es.runCommand(new Scheduler.Reconciled(Map.of()));
+  }
+
+  private static JobSpec cell(String group) {
+    return new JobSpec(List.of("false"), "/tmp", Map.of(), 0, null, group, null);
+  }
+
+  private long submit(JobSpec s) {
+    var r = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(x -> new Scheduler.Submit(s, x)).reply();
+    assertTrue(r.isSuccess(), () -> r.getError().getMessage());
+    return r.getValue().jobId();
+  }
+
+  /** The job (CPU-only, so reserved at submit) launches and ends with {@code code}; returns what the end wrote. */
+  private List<LedgerEvent> runAndEnd(long id, int code) {
+    es.runCommand(new Scheduler.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot")));
+    return es.runCommand(new Scheduler.Ended(id, code, null)).events();
+  }
+
+  @Test
+  void aBatchIsOneWriteWithOneOutcomePerLine() {
+    var specs = List.of(cell("s"), new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, "s", "k"),
+        new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, "s", "k"));
+    var result = es.<StatusReply<List<Ledger.SubmitOutcome>>>runCommand(
+        r -> new Scheduler.SubmitBatch(specs, List.of(1, 2, 3), Map.of(), r));
+    List<Ledger.SubmitOutcome> out = result.reply().getValue();
+    assertEquals(List.of(false, false, true), out.stream().map(Ledger.SubmitOutcome::skipped).toList());
+    assertEquals(4, result.events().size(), "two submissions and their two reservations");
+  }
+
+  @Test
+  void aBadLineRefusesTheBatchWithoutWritingAnything() {
+    var specs = List.of(cell("s"), new JobSpec(List.of("x"), "/tmp", Map.of(), -1, null, null, null));
+    var result = es.<StatusReply<List<Ledger.SubmitOutcome>>>runCommand(
+        r -> new Scheduler.SubmitBatch(specs, List.of(4, 9), Map.of(), r));
+    assertTrue(result.reply().isError());
+    assertTrue(result.reply().getError().getMessage().startsWith("line 9: the GPU count must be 0 or more"));
+    assertTrue(result.events().isEmpty());
+  }
+
+  @Test
+  void threeQuickFailuresHoldTheGroupInTheWriteOfTheThirdAndTheHoldSurvivesARestart() {
+    long a = submit(cell("g")), b = submit(cell("g")), c = submit(cell("g"));
+    es.runCommand(new Scheduler.Pause(null, KIT.<StatusReply<String>>createTestProbe().ref()));
+    long later = submit(cell("g"));
+    runAndEnd(a, 1);
+    runAndEnd(b, 1);
+    List<LedgerEvent> third = runAndEnd(c, 1);
+    GroupHeld h = assertInstanceOf(GroupHeld.class, third.get(1));
+    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3)", h.reason());
+    Ledger restarted = es.restart().state();
+    assertEquals(h.reason(), restarted.holds().get("g"));
+    assertEquals(Set.of("g"), restarted.autoHeld());
+    assertEquals(JobState.WAITING, restarted.live().get(later).state());
+  }
+
+  @Test
+  void aRetryReleasesTheHoldOfItsGroupInTheSameWrite() {
+    es.runCommand(new Scheduler.Pause("g", KIT.<StatusReply<String>>createTestProbe().ref()));
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    Job failed = new Job(7, cell("g"), JobState.FAILED, t, t, t, List.of(), null, 1, "/tmp/7.log", "exited with status 1", "tag", null);
+    var result = es.<StatusReply<Retries.Outcome>>runCommand(r -> new Scheduler.Retry(List.of(failed), Set.of(),
+        Map.of(7L, new LineageFact(7, 7, 7, JobState.FAILED)), r));
+    Retries.Outcome o = result.reply().getValue();
+    assertEquals(List.of("g"), o.released());
+    JobSubmitted s = assertInstanceOf(JobSubmitted.class, result.events().get(0));
+    assertEquals(7L, s.retryOf());
+    assertInstanceOf(GroupReleased.class, result.events().get(1));
+    assertInstanceOf(JobReserved.class, result.events().get(2), "released, the retry is placed at once");
+  }
+
+  @Test
+  void aFailedExitWithRetriesLeftIsRetriedInTheWriteOfTheExit() {
+    long a = submit(cell(null).withRetries(1));
+    List<LedgerEvent> end = runAndEnd(a, 2);
+    assertInstanceOf(JobExited.class, end.get(0));
+    JobSubmitted retry = assertInstanceOf(JobSubmitted.class, end.get(1));
+    assertEquals(a, retry.retryOf());
+    assertEquals(0, retry.spec().retries());
+  }
+
+  @Test
+  void dependentsSurviveARestartAndAreCancelledWhenTheirJobFails() {
+    long a = submit(cell(null));
+    long b = submit(cell(null).withAfter(List.of(new Dependency(a, true))));
+    SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
+    assertEquals("waiting for job 1 to succeed", v.waitReasons().get(b));
+    es.restart();
+    es.runCommand(new Scheduler.Reconciled(Map.of()));
+    List<LedgerEvent> end = runAndEnd(a, 1);
+    JobCancelled c = assertInstanceOf(JobCancelled.class, end.get(1));
+    assertEquals(b, c.jobId());
+    assertTrue(c.reason().contains("job 1"));
+  }
+
+  @Test
+  void anUnknownDependencyIsRefused() {
+    var r = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(
+        x -> new Scheduler.Submit(cell(null).withAfter(List.of(new Dependency(42, false))), x)).reply();
+    assertEquals("job 42 does not exist; --after and --after-ok take the id of a submitted job", r.getError().getMessage());
+  }
+
+  @Test
+  void aJobStoppedAtItsLimitEndsTimeoutNamingTheLimit() {
+    long a = submit(cell(null).withTimeLimit(Duration.ofHours(2)));
+    es.runCommand(new Scheduler.Launched(a, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    var end = es.runCommand(new Scheduler.Ended(a, 143, null, true));
+    JobTimedOut t = assertInstanceOf(JobTimedOut.class, end.events().get(0));
+    assertEquals("exceeded its time limit of 2h", t.reason());
+    assertFalse(end.state().live().containsKey(a));
+  }
+
+  @Test
+  void removingAnEndedKeyHolderFreesItsKey() {
+    JobSpec keyed = new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, null, "k");
+    long a = submit(keyed);
+    runAndEnd(a, 0);
+    var r = es.<StatusReply<Done>>runCommand(x -> new Scheduler.Removed(List.of(a), x));
+    assertInstanceOf(JobsRemoved.class, r.events().get(0));
+    assertFalse(r.state().keys().containsKey("k"));
+    assertNotEquals(a, submit(keyed));
+  }
+}

@@ -1,0 +1,101 @@
+package dev.gq.actors.scheduler;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.typesafe.config.ConfigFactory;
+import dev.gq.core.job.Dependency;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.ledger.Prerequisite;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.Serializer;
+import org.apache.pekko.serialization.SerializerWithStringManifest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Events and snapshots as stored by gq before sweeps existed still read back, through the same
+ * Jackson serializer the journal uses, and the new shapes round-trip.
+ */
+class StoredShapesTest {
+  private static final ActorTestKit KIT = ActorTestKit.create(ConfigFactory.parseString("""
+      pekko.actor.serialization-bindings {
+        "dev.gq.core.ledger.LedgerEvent" = jackson-json
+        "dev.gq.core.ledger.Ledger" = jackson-json
+      }
+      pekko.serialization.jackson.jackson-json.serialization-features.WRITE_DATES_AS_TIMESTAMPS = off
+      """));
+  private static final Serialization SER = SerializationExtension.get(KIT.system().classicSystem());
+  private static final Instant T = Instant.parse("2026-11-29T10:00:00.123456789Z");
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  /** Reads {@code json} as stored for objects of {@code sample}'s class. */
+  private static Object read(String json, Object sample) {
+    Serializer s = SER.findSerializerFor(sample);
+    String manifest = ((SerializerWithStringManifest) s).manifest(sample);
+    return SER.deserialize(json.getBytes(StandardCharsets.UTF_8), s.identifier(), manifest).get();
+  }
+
+  private static Object roundTrip(Object o) {
+    byte[] bytes = SER.serialize(o).get();
+    Serializer s = SER.findSerializerFor(o);
+    return SER.deserialize(bytes, s.identifier(), ((SerializerWithStringManifest) s).manifest(o)).get();
+  }
+
+  @Test
+  void aSubmissionStoredBeforeSweepsReadsBackWithNoDependenciesRetriesOrLimit() {
+    String old = "{\"jobId\":1,\"spec\":{\"argv\":[\"bash\",\"-c\",\"exit 3\"],\"cwd\":\"/w\",\"env\":{\"A\":\"1\"},"
+        + "\"gpus\":2,\"name\":null,\"group\":\"g\",\"key\":null},\"tag\":\"t-1\",\"logPath\":\"/d/logs/1.log\","
+        + "\"retryOf\":null,\"at\":\"2026-11-29T10:00:00.123456789Z\"}";
+    JobSubmitted e = (JobSubmitted) read(old, new JobSubmitted(1, null, null, null, null, T));
+    assertEquals(new JobSpec(List.of("bash", "-c", "exit 3"), "/w", Map.of("A", "1"), 2, null, "g", null), e.spec());
+    assertEquals(List.of(), e.waitsFor());
+    assertEquals(0, e.spec().retries());
+    assertNull(e.spec().timeLimit());
+  }
+
+  @Test
+  void aSnapshotStoredBeforeSweepsReadsBackWithEmptySweepState() {
+    String old = "{\"nextId\":3,\"live\":{},\"keys\":{\"k\":{\"jobId\":2,\"state\":\"DONE\"}},\"paused\":false,"
+        + "\"holds\":{\"g\":\"held by the user\"}}";
+    Ledger l = (Ledger) read(old, Ledger.empty());
+    assertEquals(3, l.nextId());
+    assertEquals(new Ledger.KeyHolder(2, JobState.DONE), l.keys().get("k"));
+    assertEquals(Map.of("g", "held by the user"), l.holds());
+    assertTrue(l.waits().isEmpty() && l.streaks().isEmpty() && l.autoHeld().isEmpty() && l.recentEnds().isEmpty());
+  }
+
+  @Test
+  void theNewEventsAndSweepStateRoundTrip() {
+    JobSpec spec = new JobSpec(List.of("x"), "/w", Map.of(), 0, null, "g", "k")
+        .withAfter(List.of(new Dependency(4, true))).withRetries(2).withTimeLimit(Duration.ofMinutes(90));
+    List<LedgerEvent> events = List.of(
+        new JobSubmitted(5, spec, "t", "/l", 1L, List.of(new Prerequisite(4, 4, true, null)), T),
+        new JobTimedOut(5, 143, "exceeded its time limit of 1h30m", T),
+        new GroupHeld("g", "3 jobs in a row failed within 60 s of starting (1, 2, 3)", true, T),
+        new JobsRemoved(List.of(1L, 2L), T));
+    for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
+    Ledger l = Ledger.empty();
+    for (LedgerEvent e : events.subList(0, 3)) l = l.apply(e);
+    l = l.apply(new JobSubmitted(6, spec, "t", "/l", null, List.of(new Prerequisite(4, 4, true, null)), T));
+    l = l.apply(new JobSubmitted(7, spec.withAfter(List.of()), "t", "/l", null, T));
+    l = l.apply(new JobReserved(7, List.of(), T));
+    l = l.apply(new JobExited(7, 1, null, T));
+    assertFalse(l.waits().isEmpty() || l.streaks().isEmpty() || l.recentEnds().isEmpty() || l.autoHeld().isEmpty());
+    assertEquals(l, roundTrip(l));
+  }
+}

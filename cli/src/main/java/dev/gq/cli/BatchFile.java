@@ -1,0 +1,58 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.JobSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The jobs of a batch ({@code gq submit --batch FILE}), one per line: a JSON object (see
+ * {@link BatchJson}) or a plain command split like a shell line without expansion (see
+ * {@link ShellWords}). Blank lines and lines starting with {@code #} are skipped. The first bad
+ * line refuses the whole batch, naming its line number, so a batch is submitted whole or not at
+ * all. Pure but for checking {@code cwd} directories.
+ */
+final class BatchFile {
+  /** What a line does not say: the command line's options, the caller's directory and environment. */
+  record Defaults(int gpus, String name, String group, String cwd, Path callerDir, Map<String, String> env,
+      Scheduling scheduling) {
+    Defaults {
+      env = Map.copyOf(env);
+    }
+  }
+
+  private BatchFile() {}
+
+  static List<GqApi.BatchLine> parse(String text, Defaults d) {
+    List<GqApi.BatchLine> out = new ArrayList<>();
+    int n = 0;
+    for (String raw : (Iterable<String>) text.lines()::iterator) {
+      n++;
+      String t = raw.strip();
+      if (t.isEmpty() || t.startsWith("#")) continue;
+      try {
+        JobSpec spec = t.startsWith("{") ? BatchJson.spec(t, d) : plain(t, d);
+        if (spec != null) out.add(new GqApi.BatchLine(n, spec));
+      } catch (IllegalArgumentException e) {
+        throw new RefusedException("batch line " + n + ": " + e.getMessage() + "; nothing was submitted");
+      }
+    }
+    return out;
+  }
+
+  /** A plain command line's spec; null when only a comment was left. */
+  private static JobSpec plain(String line, Defaults d) {
+    List<String> argv = ShellWords.split(line);
+    if (argv.isEmpty()) return null;
+    checkCommand(argv);
+    return d.scheduling().applyTo(new JobSpec(argv, d.cwd(), d.env(), d.gpus(), d.name(), d.group(), null));
+  }
+
+  static void checkCommand(List<String> argv) {
+    if (argv.get(0).isEmpty()) throw new IllegalArgumentException("the command name is empty");
+    for (int i = 0; i < argv.size(); i++) {
+      if (argv.get(i).indexOf('\0') >= 0) throw new IllegalArgumentException("argument " + (i + 1) + " contains a NUL byte");
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package dev.gq.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.cli.GqApi.BatchOutcome;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code gq submit --batch FILE} ({@code -}: standard input): reads the jobs, one a line, checks
+ * them all, and submits them in one request, all or nothing. The command line's options are every
+ * line's defaults. Reports the new job ids as ranges and the lines skipped because their key is
+ * taken.
+ */
+final class BatchSubmit {
+  static final long MAX_BYTES = 16L << 20;
+  private static final int SHOWN = 12;
+  private final Invocation inv;
+  private final SubmitOptions options;
+
+  BatchSubmit(Invocation inv, SubmitOptions options) {
+    this.inv = inv;
+    this.options = options;
+  }
+
+  int run(String source, Integer gpus) throws ApiException {
+    if (options.key != null) throw new UsageException("--key names one job; give each line of the batch its own \"key\"");
+    if (gpus != null && gpus < 0) throw new UsageException("-g/--gpus must be 0 or more, not " + gpus);
+    String name = Labels.checkOption("--name", options.name);
+    String group = Labels.checkOption("--group", options.group);
+    Submitter submitter = new Submitter(inv);
+    EnvFilter.Result env = submitter.environment(options);
+    String cwd = Submitter.workingDirectory(inv.io().cwd());
+    var defaults = new BatchFile.Defaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
+        cwd, inv.io().cwd(), env.kept(), options.scheduling());
+    List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
+    if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
+    List<BatchOutcome> outcomes = inv.api().submitBatch(lines);
+    if (outcomes.stream().anyMatch(o -> !o.skipped())) submitter.warnDropped(env.dropped());
+    if (options.json) inv.io().out().println(JsonView.pretty(json(outcomes)));
+    else print(outcomes, inv.io().out());
+    return ExitCode.OK;
+  }
+
+  private String read(String source) {
+    if (source.equals("-")) {
+      return inv.io().readStdin().orElseThrow(() -> new RefusedException("there is no standard input to read the batch from;"
+          + " pipe the jobs in, or pass --batch FILE"));
+    }
+    Path path = SubmitCommand.resolve(source, inv.io().cwd(), inv.io().env());
+    try {
+      if (!Files.isRegularFile(path)) throw new RefusedException("batch file " + path + " does not exist or is not a regular file");
+      long size = Files.size(path);
+      if (size > MAX_BYTES) throw new RefusedException("batch file " + path + " is larger than 16 MiB; split it into several batches");
+      return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+    } catch (CharacterCodingException e) {
+      throw new RefusedException("batch file " + path + " is not UTF-8 text");
+    } catch (IOException e) {
+      throw new RefusedException("cannot read batch file " + path + ": " + e.getMessage());
+    }
+  }
+
+  private static String shown(String source) {
+    return source.equals("-") ? "on standard input" : source;
+  }
+
+  private static void print(List<BatchOutcome> outcomes, PrintWriter out) {
+    List<Long> ids = outcomes.stream().filter(o -> !o.skipped()).map(BatchOutcome::jobId).toList();
+    List<BatchOutcome> skipped = outcomes.stream().filter(BatchOutcome::skipped).toList();
+    if (!ids.isEmpty()) out.println("Submitted " + ids.size() + (ids.size() == 1 ? " job: " : " jobs: ") + JobRanges.format(ids));
+    if (skipped.isEmpty()) return;
+    out.println("Skipped " + skipped.size() + (skipped.size() == 1 ? " line" : " lines") + " whose key is taken:");
+    skipped.stream().limit(SHOWN).forEach(o -> out.println("  line " + o.line() + ": " + reason(o)));
+    if (skipped.size() > SHOWN) out.println("  ... and " + (skipped.size() - SHOWN) + " more");
+  }
+
+  private static String reason(BatchOutcome o) {
+    String m = o.message();
+    if (m == null) return "its key is already " + o.state() + " as job " + o.jobId();
+    return m.startsWith("Skipped: ") ? m.substring("Skipped: ".length()) : m;
+  }
+
+  private static ArrayNode json(List<BatchOutcome> outcomes) {
+    ArrayNode a = JsonView.object().arrayNode();
+    for (BatchOutcome o : outcomes) {
+      ObjectNode n = a.addObject();
+      n.put("line", o.line());
+      n.put("id", o.jobId());
+      n.put("skipped", o.skipped());
+      n.put("state", o.state() == null ? null : o.state().name());
+      n.put("message", o.message());
+    }
+    return a;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.gq.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.cli.GqApi.GroupSummary;
+import dev.gq.core.job.JobState;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gq groups}: one row per group with its jobs counted by state over each cell's latest
+ * attempt (a job a retry replaced is counted under RETRIED only), whether it is held, and on a
+ * terminal a progress bar of the ended jobs. Held groups are listed even without jobs.
+ */
+@Command(name = "groups", description = "Show each group's progress: jobs per state, retries, holds.")
+final class GroupsCommand implements Callable<Integer> {
+  private static final int GROUP_WIDTH = 32;
+  private static final int BAR_WIDTH = 20;
+  private static final Set<JobState> RUNNING = EnumSet.of(JobState.STARTING, JobState.RUNNING, JobState.CANCELLING);
+  private static final List<JobState> ALWAYS = List.of(JobState.DONE, JobState.FAILED, JobState.CANCELLED);
+  private final Invocation inv;
+
+  @Option(names = "--json", description = "Print the groups as a JSON array.")
+  boolean json;
+
+  GroupsCommand(Invocation inv) {
+    this.inv = inv;
+  }
+
+  @Override
+  public Integer call() throws ApiException {
+    List<GroupSummary> groups = inv.api().groups();
+    PrintWriter out = inv.io().out();
+    if (json) {
+      out.println(JsonView.pretty(json(groups)));
+      return ExitCode.OK;
+    }
+    if (groups.isEmpty()) {
+      out.println("No groups yet. Submit with --group NAME, or set GQ_GROUP in a sweep script.");
+      return ExitCode.OK;
+    }
+    table(groups).print(out, TextTable.width(inv.io()));
+    notices(groups);
+    return ExitCode.OK;
+  }
+
+  private TextTable table(List<GroupSummary> groups) {
+    List<JobState> optional = optionalStates(groups);
+    boolean retried = groups.stream().anyMatch(g -> g.retried() > 0);
+    boolean bar = inv.io().stdoutTty();
+    List<String> headers = new ArrayList<>(List.of("GROUP", "WAITING", "RUNNING"));
+    ALWAYS.forEach(s -> headers.add(s.name()));
+    optional.forEach(s -> headers.add(s.name()));
+    if (retried) headers.add("RETRIED");
+    if (bar) headers.add("PROGRESS");
+    headers.add("STATUS");
+    TextTable t = new TextTable(headers);
+    for (GroupSummary g : groups) t.add(row(g, optional, retried, bar));
+    return t;
+  }
+
+  private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean bar) {
+    List<String> r = new ArrayList<>(List.of(TextTable.cut(g.group(), GROUP_WIDTH), n(g, JobState.WAITING)));
+    r.add(String.valueOf(RUNNING.stream().mapToInt(s -> g.counts().getOrDefault(s, 0)).sum()));
+    ALWAYS.forEach(s -> r.add(n(g, s)));
+    optional.forEach(s -> r.add(n(g, s)));
+    if (retried) r.add(String.valueOf(g.retried()));
+    if (bar) {
+      int[] e = GroupText.ended(g);
+      r.add(GroupText.bar(e[0], e[1], BAR_WIDTH));
+    }
+    r.add(g.held() ? (g.automatic() ? "held (fail-fast)" : "held") : "-");
+    return r;
+  }
+
+  /** Ended states other than DONE, FAILED and CANCELLED, and ORPHANED: a column only when some group has one. */
+  private static List<JobState> optionalStates(List<GroupSummary> groups) {
+    List<JobState> out = new ArrayList<>();
+    for (JobState s : JobState.values()) {
+      boolean extra = (s.terminal() && !ALWAYS.contains(s)) || s == JobState.ORPHANED;
+      if (extra && groups.stream().anyMatch(g -> g.counts().getOrDefault(s, 0) > 0)) out.add(s);
+    }
+    return out;
+  }
+
+  private static String n(GroupSummary g, JobState s) {
+    return String.valueOf(g.counts().getOrDefault(s, 0));
+  }
+
+  private void notices(List<GroupSummary> groups) {
+    PrintWriter err = inv.io().err();
+    if (groups.stream().anyMatch(g -> g.retried() > 0))
+      err.println("gq: counts cover each job's latest attempt; RETRIED is how many attempts a retry replaced");
+    groups.stream().filter(GroupSummary::held).forEach(g -> GroupText.holdNotice(err, g));
+  }
+
+  static ArrayNode json(List<GroupSummary> groups) {
+    ArrayNode a = JsonView.object().arrayNode();
+    for (GroupSummary g : groups) {
+      ObjectNode n = a.addObject();
+      n.put("group", g.group());
+      ObjectNode counts = n.putObject("counts");
+      for (JobState s : JobState.values()) counts.put(s.name(), g.counts().getOrDefault(s, 0));
+      n.put("retried", g.retried());
+      n.put("held", g.held());
+      n.put("hold_reason", g.holdReason());
+      n.put("automatic_hold", g.automatic());
+    }
+    return a;
+  }
+}

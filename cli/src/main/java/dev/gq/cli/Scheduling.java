@@ -1,0 +1,63 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.Dependency;
+import dev.gq.core.job.JobSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * When a job may start and how long it may run, as the user gave it: the jobs it waits for
+ * ({@code --after}, {@code --after-ok}), how many automatic retries a failure may use, and its
+ * time limit. Null fields were not given; {@link #over} lets the command line win over a script's
+ * directives (a given dependency list replaces the script's whole list).
+ */
+record Scheduling(List<Dependency> after, Integer retries, Duration time) {
+  static final Scheduling NONE = new Scheduling(null, null, null);
+  static final int MAX_RETRIES = 100;
+
+  /** These values where given, else {@code base}'s. */
+  Scheduling over(Scheduling base) {
+    return new Scheduling(after != null ? after : base.after, retries != null ? retries : base.retries,
+        time != null ? time : base.time);
+  }
+
+  JobSpec applyTo(JobSpec spec) {
+    JobSpec s = spec;
+    if (after != null) s = s.withAfter(after);
+    if (retries != null) s = s.withRetries(retries);
+    if (time != null) s = s.withTimeLimit(time);
+    return s;
+  }
+
+  /** From command-line values; a bad one is a usage error naming its option. */
+  static Scheduling fromOptions(List<String> after, List<String> afterOk, Integer retries, String time) {
+    List<Dependency> deps = new ArrayList<>();
+    for (String a : after) deps.add(new Dependency(dependency("--after", a), false));
+    for (String a : afterOk) deps.add(new Dependency(dependency("--after-ok", a), true));
+    if (retries != null && (retries < 0 || retries > MAX_RETRIES)) {
+      throw new UsageException("--retries must be from 0 to " + MAX_RETRIES + ", not " + retries);
+    }
+    return new Scheduling(deps.isEmpty() ? null : List.copyOf(deps), retries, Durations.option("--time", time));
+  }
+
+  /** A job id another job waits for, or null when {@code text} is not a positive whole number. */
+  static Long jobId(String text) {
+    String t = text.strip();
+    if (!t.matches("\\d{1,18}") || Long.parseLong(t) == 0) return null;
+    return Long.parseLong(t);
+  }
+
+  private static long dependency(String option, String text) {
+    Long id = jobId(text);
+    if (id == null) throw new UsageException("invalid job id '" + text + "' for " + option + "; use a job number like 12");
+    return id;
+  }
+
+  /** A retry count, or null when {@code text} is not a whole number from 0 to {@value #MAX_RETRIES}. */
+  static Integer retryCount(String text) {
+    String t = text.strip();
+    if (!t.matches("\\d{1,3}") || Integer.parseInt(t) > MAX_RETRIES) return null;
+    return Integer.parseInt(t);
+  }
+}

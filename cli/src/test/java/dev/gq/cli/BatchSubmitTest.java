@@ -1,0 +1,151 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.cli.GqApi.BatchLine;
+import dev.gq.cli.GqApi.BatchOutcome;
+import dev.gq.core.job.Dependency;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BatchSubmitTest {
+  @TempDir Path dir;
+  Cli cli;
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+  }
+
+  private Cli.Result batch(String text, String... options) throws Exception {
+    Path f = dir.resolve("jobs.txt");
+    Files.writeString(f, text);
+    List<String> argv = new java.util.ArrayList<>(List.of("submit", "--batch", "jobs.txt"));
+    argv.addAll(List.of(options));
+    return cli.run(argv.toArray(String[]::new));
+  }
+
+  private List<BatchLine> onlyBatch() {
+    assertEquals(1, cli.api.batches.size(), "one batch call expected");
+    return cli.api.batches.get(0);
+  }
+
+  @Test
+  void plainLinesAreSplitLikeAShellAndSentInOneCall() throws Exception {
+    Cli.Result r = batch("# sweep\n\npython train.py --lr 3e-4\n  python train.py --name 'run two'  # second\n", "-g", "2", "--group", "s");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("Submitted 2 jobs: 1-2\n", r.out());
+    List<BatchLine> lines = onlyBatch();
+    assertEquals(List.of(3, 4), lines.stream().map(BatchLine::line).toList());
+    JobSpec second = lines.get(1).spec();
+    assertEquals(List.of("python", "train.py", "--name", "run two"), second.argv());
+    assertEquals(2, second.gpus());
+    assertEquals("s", second.group());
+    assertEquals(dir.toRealPath().toString(), second.cwd());
+  }
+
+  @Test
+  void jsonLinesSetTheirOwnFields() throws Exception {
+    Files.createDirectories(dir.resolve("sub"));
+    Cli.Result r = batch("{\"argv\": [\"a\", \"b c\"], \"gpus\": 0, \"name\": \"n\", \"group\": \"g\", \"key\": \"k1\","
+        + " \"after\": 7, \"after_ok\": [8, 9], \"retries\": 2, \"time\": \"2h\", \"cwd\": \"sub\"}\n{\"argv\": [\"x\"]}\n",
+        "--time", "10m", "--retries", "1");
+    assertEquals(0, r.code(), r.err());
+    JobSpec a = onlyBatch().get(0).spec();
+    assertEquals(List.of("a", "b c"), a.argv());
+    assertEquals(0, a.gpus());
+    assertEquals("k1", a.key());
+    assertEquals(List.of(new Dependency(7, false), new Dependency(8, true), new Dependency(9, true)), a.after());
+    assertEquals(2, a.retries());
+    assertEquals(Duration.ofHours(2), a.timeLimit());
+    assertEquals(dir.resolve("sub").toRealPath().toString(), a.cwd());
+    JobSpec b = onlyBatch().get(1).spec();
+    assertEquals(1, b.gpus());
+    assertEquals(Duration.ofMinutes(10), b.timeLimit());
+    assertEquals(1, b.retries());
+  }
+
+  @Test
+  void aBadLineSubmitsNothingAndNamesItsLine() throws Exception {
+    String[][] cases = {
+        {"ok\nls *.txt\n", "gq: batch line 2: unquoted '*' would be a file name pattern"},
+        {"ok\n\n{\"argv\": [\"x\"], \"gpu\": 2}\n", "gq: batch line 3: unknown member 'gpu'; use argv, gpus"},
+        {"{\"argv\": []}\n", "gq: batch line 1: 'argv' must be a non-empty list of strings"},
+        {"{\"argv\": [\"x\"], \"time\": \"1.5h\"}\n", "gq: batch line 1: invalid duration '1.5h' in 'time'; use a count and a unit"},
+        {"{\"argv\": [\"x\"], \"group\": \" \"}\n", "gq: batch line 1: the group must not be blank"},
+        {"{\"argv\": [\"x\"], \"key\": \"" + "k".repeat(201) + "\"}\n", "gq: batch line 1: the key must be at most 200 characters"},
+        {"{\"argv\": [\"x\"], \"after\": \"12\"}\n", "gq: batch line 1: 'after' must be a job id or a list of job ids"},
+        {"{\"argv\": [\"x\"],\n", "gq: batch line 1: invalid JSON"},
+        {"echo 'open\n", "gq: batch line 1: unterminated single quote"},
+        {"{\"argv\": [\"x\"], \"cwd\": \"nope\"}\n", "gq: batch line 1: the directory 'nope' does not exist"},
+    };
+    for (String[] c : cases) {
+      Cli.Result r = batch(c[0]);
+      assertEquals(1, r.code(), c[0]);
+      assertTrue(r.err().startsWith(c[1]), r.err());
+      assertTrue(r.err().strip().endsWith("; nothing was submitted"), r.err());
+      assertEquals(1, r.err().lines().count(), r.err());
+    }
+    assertTrue(cli.api.batches.isEmpty());
+  }
+
+  @Test
+  void standardInputIsAskedForWithDash() {
+    cli.io.stdin = "a\nb\n";
+    Cli.Result r = cli.run("submit", "--batch", "-");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(1, cli.io.stdinReads);
+    assertEquals(2, onlyBatch().size());
+  }
+
+  @Test
+  void noStandardInputIsRefused() {
+    Cli.Result r = cli.run("submit", "--batch", "-");
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("gq: there is no standard input to read the batch from"), r.err());
+  }
+
+  @Test
+  void emptyBatchMissingFileKeyOptionAndScriptTogetherAreRefused() throws Exception {
+    assertEquals("gq: the batch jobs.txt holds no jobs, only blank or # lines\n", batch("# nothing\n\n").err());
+    assertTrue(cli.run("submit", "--batch", "nope.txt").err().startsWith("gq: batch file "), "missing file");
+    assertEquals(2, batch("x\n", "--key", "k").code());
+    assertEquals(2, cli.run("submit", "--batch", "jobs.txt", "script.sh").code());
+    assertTrue(cli.api.batches.isEmpty());
+  }
+
+  @Test
+  void skippedLinesAreListedAndJsonHasOneObjectPerLine() throws Exception {
+    cli.api.nextBatch = List.of(new BatchOutcome(1, 5, false, JobState.WAITING, null),
+        new BatchOutcome(2, 3, true, JobState.DONE, "Skipped: key 'k' is already DONE as job 3"));
+    Cli.Result r = batch("a\nb\n");
+    assertEquals("Submitted 1 job: 5\nSkipped 1 line whose key is taken:\n  line 2: key 'k' is already DONE as job 3\n", r.out());
+    String json = batch("a\nb\n", "--json").out();
+    assertTrue(json.contains("\"line\": 2,\n    \"id\": 3,\n    \"skipped\": true"), json);
+  }
+
+  @Test
+  void aThousandLinesAreOneCall() throws Exception {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 1000; i++) sb.append("python train.py --seed ").append(i).append('\n');
+    Cli.Result r = batch(sb.toString(), "--group", "big");
+    assertEquals("Submitted 1000 jobs: 1-1000\n", r.out());
+    assertEquals(1000, onlyBatch().size());
+  }
+
+  @Test
+  void daemonRefusalIsOneLine() throws Exception {
+    cli.api.refuseWith = new ApiException("line 2: job 99 does not exist; nothing was submitted");
+    Cli.Result r = batch("a --after 1\nb\n");
+    assertEquals(1, r.code());
+    assertEquals("gq: line 2: job 99 does not exist; nothing was submitted\n", r.err());
+  }
+}

@@ -1,0 +1,41 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DurationsTest {
+  @Test
+  void readsCountsWithUnitsLargestFirst() {
+    assertEquals(Duration.ofSeconds(30), Durations.parse("30s"));
+    assertEquals(Duration.ofMinutes(45), Durations.parse("45m"));
+    assertEquals(Duration.ofHours(2), Durations.parse("2h"));
+    assertEquals(Duration.ofDays(3), Durations.parse("3d"));
+    assertEquals(Duration.ofDays(14), Durations.parse("2w"));
+    assertEquals(Duration.ofMinutes(90), Durations.parse("1h30m"));
+    assertEquals(Duration.ofSeconds(86400 + 3600 + 60 + 1), Durations.parse("1d1h1m1s"));
+  }
+
+  @Test
+  void refusesFractionsBareNumbersSignsZeroAndUnknownUnits() {
+    for (String bad : new String[] {"1.5h", "14", "-1d", "14y", "", " ", "0s", "0h0m", "h", "30m1h", "2h2h", "1 h", "+2h"}) {
+      assertNull(Durations.parse(bad), bad);
+    }
+  }
+
+  @Test
+  void anOptionValueThatIsNoDurationIsAUsageErrorNamingTheOption() {
+    UsageException e = assertThrows(UsageException.class, () -> Durations.option("--time", "14"));
+    assertEquals("invalid duration '14' for --time; use a count and a unit such as 30m, 2h, 3d", e.getMessage());
+  }
+
+  @Test
+  void formatsAsTyped() {
+    assertEquals("1h30m", Durations.format(Duration.ofMinutes(90)));
+    assertEquals("30d", Durations.format(Duration.ofDays(30)));
+    assertEquals("45s", Durations.format(Duration.ofSeconds(45)));
+  }
+}

@@ -1,0 +1,84 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.cli.GqApi.GroupSummary;
+import dev.gq.core.job.JobState;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GroupsCommandTest {
+  @TempDir Path dir;
+  Cli cli;
+
+  static final GroupSummary SWEEP = new GroupSummary("sweep",
+      Map.of(JobState.DONE, 3, JobState.RUNNING, 1, JobState.WAITING, 2, JobState.STARTING, 1), 1, null, false);
+  static final GroupSummary BROKEN = new GroupSummary("broken",
+      Map.of(JobState.FAILED, 3, JobState.WAITING, 5), 0, "3 jobs in a row failed within 60s of starting (7, 8, 9)", true);
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+    cli.io.stdoutTty = false;
+  }
+
+  @Test
+  void tableCountsLatestAttemptsAndShowsRetriedAndHolds() {
+    cli.api.groupList = List.of(BROKEN, SWEEP);
+    Cli.Result r = cli.run("groups");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("""
+        GROUP   WAITING  RUNNING  DONE  FAILED  CANCELLED  RETRIED  STATUS
+        broken  5        0        0     3       0          0        held (fail-fast)
+        sweep   2        2        3     0       0          1        -
+        """, r.out());
+    assertEquals("""
+        gq: counts cover each job's latest attempt; RETRIED is how many attempts a retry replaced
+        gq: group broken is held: 3 jobs in a row failed within 60s of starting (7, 8, 9)
+            fix the cause, then 'gq retry --group broken --failed', or release it as is with 'gq daemon resume --group broken'
+        """, r.err());
+  }
+
+  @Test
+  void aTerminalGetsAProgressBar() {
+    cli.io.stdoutTty = true;
+    cli.api.groupList = List.of(SWEEP);
+    String out = cli.run("groups").out();
+    assertTrue(out.contains("PROGRESS"), out);
+    assertTrue(out.contains("[########............] 3/7"), out);
+  }
+
+  @Test
+  void rareStatesGetAColumnOnlyWhenPresent() {
+    cli.api.groupList = List.of(new GroupSummary("g", Map.of(JobState.TIMEOUT, 1, JobState.INTERRUPTED, 2), 0, null, false));
+    String header = cli.run("groups").out().lines().findFirst().orElseThrow();
+    assertEquals("GROUP  WAITING  RUNNING  DONE  FAILED  CANCELLED  INTERRUPTED  TIMEOUT  STATUS", header);
+  }
+
+  @Test
+  void noGroupsSaysHowToMakeOne() {
+    assertEquals("No groups yet. Submit with --group NAME, or set GQ_GROUP in a sweep script.\n", cli.run("groups").out());
+  }
+
+  @Test
+  void jsonHasEveryStateAndTheHold() {
+    cli.api.groupList = List.of(BROKEN);
+    String out = cli.run("groups", "--json").out();
+    assertTrue(out.startsWith("[\n  {\n    \"group\": \"broken\",\n    \"counts\": {\n      \"WAITING\": 5,"), out);
+    assertTrue(out.contains("\"TIMEOUT\": 0"), out);
+    assertTrue(out.contains("\"retried\": 0,\n    \"held\": true,\n    \"hold_reason\": \"3 jobs in a row"), out);
+    assertEquals("[]\n", new Cli(dir).run("groups", "--json").out());
+  }
+
+  @Test
+  void summaryLineSortsStatesAndShowsHeldAndRetried() {
+    assertEquals("sweep: 3 DONE, 1 RUNNING, 1 STARTING, 2 WAITING (plus 1 earlier attempt, since retried)", GroupText.summary(SWEEP));
+    assertEquals("broken: 3 FAILED, 5 HELD", GroupText.summary(BROKEN));
+    assertEquals("empty: no jobs", GroupText.summary(new GroupSummary("empty", Map.of(), 0, null, false)));
+  }
+}

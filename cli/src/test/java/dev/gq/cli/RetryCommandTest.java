@@ -1,0 +1,98 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gq.cli.GqApi.Retried;
+import dev.gq.cli.GqApi.RetryReport;
+import dev.gq.cli.GqApi.RetrySkip;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RetryCommandTest {
+  @TempDir Path dir;
+  Cli cli;
+
+  @BeforeEach
+  void setUp() {
+    cli = new Cli(dir);
+    cli.api.add(grouped(1, JobState.FAILED));
+    cli.api.add(grouped(2, JobState.DONE));
+    cli.api.add(grouped(3, JobState.CANCELLED));
+    cli.api.add(grouped(4, JobState.RUNNING));
+    cli.api.add(retry(grouped(5, JobState.FAILED), 1));
+    cli.api.add(grouped(6, JobState.INTERRUPTED));
+  }
+
+  private static Job grouped(long id, JobState s) {
+    return Jobs.job(id, s, Jobs.spec(1, null, "sweep", null, "x"));
+  }
+
+  private static Job retry(Job j, long root) {
+    return new Job(j.id(), j.spec(), j.state(), j.submitTime(), j.startTime(), j.endTime(), j.gpus(), j.identity(),
+        j.exitCode(), j.logPath(), j.failureReason(), j.tag(), root);
+  }
+
+  @Test
+  void groupFailedSelectsTheLatestFailedAttempts() {
+    cli.api.nextRetry = new RetryReport(List.of(new Retried(5, 7)), List.of(), List.of("sweep"));
+    Cli.Result r = cli.run("retry", "--group", "sweep", "--failed");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(List.of("retry [5] [FAILED]"), cli.api.retries);
+    assertEquals("Retried 1 job: 5->7\nReleased the hold on group sweep.\n", r.out());
+  }
+
+  @Test
+  void groupAloneSelectsEveryRetryableLatestAttempt() {
+    cli.run("retry", "--group", "sweep");
+    assertEquals(List.of("retry [3, 5, 6] []"), cli.api.retries);
+  }
+
+  @Test
+  void namedJobsAreAllSentSoTheDaemonCanSayWhy() {
+    cli.api.nextRetry = new RetryReport(List.of(new Retried(3, 8)), List.of(
+        new RetrySkip(2, "job 2 is DONE; only FAILED, CANCELLED, INTERRUPTED or TIMEOUT jobs are retried"),
+        new RetrySkip(99, "job 99 does not exist")), List.of());
+    Cli.Result r = cli.run("retry", "2-3", "99");
+    assertEquals(List.of("retry [2, 3, 99] []"), cli.api.retries);
+    assertEquals("""
+        Retried 1 job: 3->8
+        Skipped 2 jobs:
+          2: is DONE; only FAILED, CANCELLED, INTERRUPTED or TIMEOUT jobs are retried
+          99: does not exist
+        """, r.out());
+  }
+
+  @Test
+  void longListsAreCut() {
+    List<Retried> many = new ArrayList<>();
+    for (long i = 1; i <= 14; i++) many.add(new Retried(i, 100 + i));
+    cli.api.nextRetry = new RetryReport(many, List.of(), List.of());
+    String out = cli.run("retry", "1-14").out();
+    assertEquals("Retried 14 jobs: 1->101, 2->102, 3->103, 4->104, 5->105, 6->106, 7->107, 8->108, 9->109, 10->110,"
+        + " 11->111, 12->112, and 2 more\n", out);
+  }
+
+  @Test
+  void nothingMatchingSaysSoAndNothingSelectedIsAUsageError() {
+    assertEquals("No timed-out jobs match.\n", cli.run("retry", "--group", "sweep", "--timed-out").out());
+    assertEquals(List.of(), cli.api.retries);
+    Cli.Result r = cli.run("retry");
+    assertEquals(2, r.code());
+    assertEquals("gq: say what to retry: job ids or ranges (216-218), or --group GROUP\nTry 'gq retry --help'.\n", r.err());
+  }
+
+  @Test
+  void recoverRetriesInterruptedJobs() {
+    cli.api.nextRetry = new RetryReport(List.of(new Retried(6, 9)), List.of(), List.of());
+    assertEquals("Retried 1 job: 6->9\n", cli.run("recover").out());
+    assertEquals(List.of("recover"), cli.api.retries);
+    cli.api.nextRetry = new RetryReport(List.of(), List.of(), List.of());
+    assertEquals("No interrupted jobs to retry.\n", cli.run("recover").out());
+  }
+}

@@ -1,0 +1,57 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger.Failure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The fail-fast rule: a group is held when its last {@code count} finished jobs (DONE or FAILED,
+ * since its last release) all FAILED within {@code within} of starting. A success breaks the run;
+ * CANCELLED, INTERRUPTED and TIMEOUT neither count nor break it. The ledger keeps, per group, only
+ * the FAILED jobs since the last success or release, at most {@link #MAX_COUNT}. A count of 0 or
+ * a zero duration turns the rule off.
+ */
+public record FailFast(int count, Duration within) {
+  public static final int MAX_COUNT = 100;
+  public static final FailFast DEFAULT = new FailFast(3, Duration.ofSeconds(60));
+  public static final FailFast OFF = new FailFast(0, Duration.ZERO);
+
+  public boolean off() {
+    return count <= 0 || within.isZero() || within.isNegative();
+  }
+
+  /** The run of failures after {@code j} ended (grouped jobs only). */
+  static Map<String, List<Failure>> record(Map<String, List<Failure>> streaks, Job j) {
+    String g = j.spec().group();
+    if (g == null) return streaks;
+    PersistentMap<String, List<Failure>> m = Ledger.map(streaks);
+    if (j.state() == JobState.DONE) return m.minus(g);
+    if (j.state() != JobState.FAILED) return m;
+    List<Failure> run = new ArrayList<>(m.getOrDefault(g, List.of()));
+    long ran = j.startTime() == null || j.endTime() == null ? 0 : Duration.between(j.startTime(), j.endTime()).toMillis();
+    run.add(new Failure(j.id(), ran));
+    if (run.size() > MAX_COUNT) run = run.subList(run.size() - MAX_COUNT, run.size());
+    return m.plus(g, List.copyOf(run));
+  }
+
+  /** The hold reason when {@code group}'s last {@code count} finished jobs all failed quickly; null otherwise. */
+  String holdReason(Ledger l, String group) {
+    if (off() || group == null || l.holds().containsKey(group)) return null;
+    List<Failure> run = l.streaks().getOrDefault(group, List.of());
+    if (run.size() < count) return null;
+    List<Failure> last = run.subList(run.size() - count, run.size());
+    if (last.stream().anyMatch(f -> f.ranMillis() >= within.toMillis())) return null;
+    String ids = last.stream().map(Failure::jobId).sorted().map(String::valueOf).collect(Collectors.joining(", "));
+    return count + " jobs in a row failed within " + seconds() + " of starting (" + ids + ")";
+  }
+
+  private String seconds() {
+    long ms = within.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
+  }
+}

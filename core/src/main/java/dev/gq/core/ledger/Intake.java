@@ -1,0 +1,24 @@
+package dev.gq.core.ledger;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
+
+/**
+ * What a decision that creates jobs needs from outside the ledger: the time, a fresh GQ_JOB_TAG per
+ * job, where each job's log goes, how many GPUs are visible (-1 before the first good reading, with
+ * {@code gpuError} saying why), and the history's facts about ended jobs the request names.
+ */
+public record Intake(
+    Instant now,
+    Supplier<String> tags,
+    LongFunction<String> logPaths,
+    int gpuCount,
+    String gpuError,
+    Map<Long, LineageFact> facts) {
+
+  public Intake {
+    facts = facts == null ? Map.of() : Map.copyOf(facts);
+  }
+}

@@ -1,0 +1,94 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.job.Dependency;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent.GroupReleased;
+import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The retry decision: each ended original, if it may be retried, becomes a new WAITING job with
+ * the same spec whose {@code retryOf} is the lineage root, and each held group a retry lands in is
+ * released. An original is skipped, with the reason, when it is still live, its state is not one
+ * asked for (by default FAILED, CANCELLED, INTERRUPTED, TIMEOUT), its lineage has a newer attempt,
+ * it needs more GPUs than are visible, its key is held by a live or successful job, or a job it
+ * depends on cannot be followed. Pure; all in one decision.
+ */
+public final class Retries {
+  private Retries() {}
+
+  /** The states retried when no filter is given. */
+  public static final Set<JobState> RETRYABLE =
+      EnumSet.of(JobState.FAILED, JobState.CANCELLED, JobState.INTERRUPTED, JobState.TIMEOUT);
+
+  public record Retried(long originalId, long newId) {}
+
+  public record Skipped(long id, String reason) {}
+
+  public record Outcome(List<Retried> retried, List<Skipped> skipped, List<String> released) {}
+
+  /** Decides a retry of {@code originals} (from the history), restricted to {@code states} when not empty. */
+  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, Intake in) {
+    Set<JobState> allowed = states == null || states.isEmpty() ? RETRYABLE : EnumSet.copyOf(states);
+    List<LedgerEvent> events = new ArrayList<>();
+    List<Retried> retried = new ArrayList<>();
+    List<Skipped> skipped = new ArrayList<>();
+    Set<String> released = new LinkedHashSet<>();
+    Ledger folded = l;
+    for (Job o : originals) {
+      List<Prerequisite> ps = new ArrayList<>();
+      String why = why(folded, o, allowed, in, ps);
+      if (why != null) {
+        skipped.add(new Skipped(o.id(), why));
+        continue;
+      }
+      long id = folded.nextId();
+      LedgerEvent e = new JobSubmitted(id, o.spec(), in.tags().get(), in.logPaths().apply(id), o.lineage(), ps, in.now());
+      events.add(e);
+      folded = folded.apply(e);
+      retried.add(new Retried(o.id(), id));
+      String g = o.spec().group();
+      if (g != null && folded.holds().containsKey(g) && released.add(g)) {
+        LedgerEvent r = new GroupReleased(g, in.now());
+        events.add(r);
+        folded = folded.apply(r);
+      }
+    }
+    return Decision.accept(events, new Outcome(retried, skipped, List.copyOf(released)));
+  }
+
+  /** Why {@code o} is not retried, or null (then {@code ps} holds its resolved prerequisites). */
+  private static String why(Ledger l, Job o, Set<JobState> allowed, Intake in, List<Prerequisite> ps) {
+    long id = o.id();
+    Job live = l.live().get(id);
+    JobState s = live != null ? live.state() : o.state().terminal() ? o.state() : l.recentEnd(id);
+    if (s == null || !s.terminal()) return "job " + id + " is " + (s == null ? o.state() : s) + "; only ended jobs are retried";
+    if (!allowed.contains(s)) return "job " + id + " is " + s + "; only " + names(allowed) + " jobs are retried";
+    var newer = l.liveInLineage(o.lineage());
+    if (newer.isPresent()) return "job " + id + " was already retried as job " + newer.get().id();
+    LineageFact f = in.facts().get(id);
+    if (f != null && f.newest() > id) return "job " + id + " was already retried as job " + f.newest();
+    int g = o.spec().gpus();
+    if (g > 0 && g > in.gpuCount()) return "job " + id + " needs " + g + " GPU(s) but " + Math.max(in.gpuCount(), 0) + " are visible";
+    var skip = Submissions.keySkip(l, o.spec().key());
+    if (skip != null && skip.jobId() != id)
+      return "job " + id + ": its key '" + o.spec().key() + "' is already " + skip.state() + " as job " + skip.jobId();
+    for (Dependency d : o.spec().after()) {
+      var r = Dependencies.resolve(l, d, in.facts());
+      if (r.refusal() != null) return "job " + id + ": " + r.refusal();
+      ps.add(r.prerequisite());
+    }
+    return null;
+  }
+
+  private static String names(Set<JobState> states) {
+    List<String> n = states.stream().sorted().map(JobState::name).toList();
+    if (n.size() == 1) return n.get(0);
+    return String.join(", ", n.subList(0, n.size() - 1)) + " and " + n.get(n.size() - 1);
+  }
+}

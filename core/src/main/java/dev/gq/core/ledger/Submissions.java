@@ -1,0 +1,79 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.job.Dependency;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger.KeyHolder;
+import dev.gq.core.ledger.Ledger.SubmitOutcome;
+import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Submit decisions, one spec or a batch: the spec's rules, the visible GPU count, the key (a live or
+ * successful holder skips the submit, which is not an error), then the dependencies. A batch is
+ * decided in one pass over a ledger folded as it goes, all or nothing: the first refused line
+ * refuses the whole batch and names the line. Pure.
+ */
+public final class Submissions {
+  private Submissions() {}
+
+  /** Decides one submit. */
+  public static Decision<SubmitOutcome> one(Ledger l, JobSpec spec, Intake in) {
+    String bad = refusal(spec, in);
+    if (bad != null) return Decision.refuse(bad);
+    SubmitOutcome skip = keySkip(l, spec.key());
+    if (skip != null) return Decision.accept(List.of(), skip);
+    List<Prerequisite> ps = new ArrayList<>();
+    for (Dependency d : spec.after()) {
+      var r = Dependencies.resolve(l, d, in.facts());
+      if (r.refusal() != null) return Decision.refuse(r.refusal());
+      ps.add(r.prerequisite());
+    }
+    long id = l.nextId();
+    var ev = new JobSubmitted(id, spec, in.tags().get(), in.logPaths().apply(id), null, ps, in.now());
+    return Decision.accept(List.of(ev), new SubmitOutcome(id, false, JobState.WAITING, null));
+  }
+
+  /**
+   * Decides a batch: one outcome per spec, in order. {@code lines} gives each spec's line of the
+   * input, for the refusal ("line 12: ...; nothing was submitted").
+   */
+  public static Decision<List<SubmitOutcome>> batch(Ledger l, List<JobSpec> specs, List<Integer> lines, Intake in) {
+    List<LedgerEvent> events = new ArrayList<>();
+    List<SubmitOutcome> outcomes = new ArrayList<>(specs.size());
+    Ledger folded = l;
+    for (int i = 0; i < specs.size(); i++) {
+      Decision<SubmitOutcome> d = one(folded, specs.get(i), in);
+      if (d.refused()) return Decision.refuse("line " + lines.get(i) + ": " + d.refusal() + "; nothing was submitted");
+      outcomes.add(d.result());
+      for (LedgerEvent e : d.events()) {
+        events.add(e);
+        folded = folded.apply(e);
+      }
+    }
+    return Decision.accept(events, outcomes);
+  }
+
+  /** Why the spec cannot be stored as asked, or null. */
+  static String refusal(JobSpec spec, Intake in) {
+    String bad = SpecRules.check(spec);
+    if (bad != null) return bad;
+    if (spec.gpus() > 0 && in.gpuCount() < 0)
+      return "job asks for " + spec.gpus() + " GPU(s) but 0 are visible ("
+          + (in.gpuError() == null ? "no GPU reading yet" : in.gpuError()) + "); see 'gq gpu', or use -g 0 for a CPU-only job";
+    if (spec.gpus() > in.gpuCount() && spec.gpus() > 0)
+      return "job asks for " + spec.gpus() + " GPU(s) but this machine has " + in.gpuCount()
+          + " visible; ask for at most " + in.gpuCount();
+    return null;
+  }
+
+  /** The skip when {@code key} is held by a job that is live or succeeded; null when the key is free. */
+  static SubmitOutcome keySkip(Ledger l, String key) {
+    if (key == null) return null;
+    KeyHolder h = l.keys().get(key);
+    if (h == null || h.state().unsuccessful()) return null;
+    String msg = "Skipped: key '" + key + "' is already " + h.state() + " as job " + h.jobId();
+    return new SubmitOutcome(h.jobId(), true, h.state(), msg);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.gq.persistence;
+
+import dev.gq.core.job.JobState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Counts each group's jobs in one GROUP BY over the {@code jobs} table: by group, state and
+ * whether a later retry replaced the attempt. Reads no job documents, so its cost is an index
+ * walk however long the history is.
+ */
+final class GroupTally {
+  private GroupTally() {}
+
+  /** Every group (or only {@code group} when not null), sorted by name. */
+  static List<GroupCounts> count(Connection db, String group) throws SQLException {
+    String sql = "SELECT j.group_name, j.state, " + JobSql.SUPERSEDED + " AS replaced, count(*) FROM jobs j"
+        + " WHERE j.group_name " + (group == null ? "IS NOT NULL" : "= ?")
+        + " GROUP BY j.group_name, j.state, replaced ORDER BY j.group_name";
+    Map<String, Map<JobState, Integer>> counts = new LinkedHashMap<>();
+    Map<String, Integer> retried = new LinkedHashMap<>();
+    try (PreparedStatement ps = db.prepareStatement(sql)) {
+      if (group != null) ps.setString(1, group);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) add(counts, retried, rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getInt(4));
+      }
+    }
+    List<GroupCounts> out = new ArrayList<>();
+    counts.forEach((g, c) -> out.add(new GroupCounts(g, c, retried.getOrDefault(g, 0))));
+    return out;
+  }
+
+  private static void add(Map<String, Map<JobState, Integer>> counts, Map<String, Integer> retried,
+      String group, String state, boolean replaced, int n) {
+    Map<JobState, Integer> c = counts.computeIfAbsent(group, g -> new EnumMap<>(JobState.class));
+    if (replaced) retried.merge(group, n, Integer::sum);
+    else c.merge(JobState.valueOf(state), n, Integer::sum);
+  }
+}

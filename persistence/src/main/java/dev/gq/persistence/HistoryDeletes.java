@@ -1,0 +1,98 @@
+package dev.gq.persistence;
+
+import dev.gq.core.job.JobState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Deletes finished jobs from the read side: their rows go and their ids are remembered in
+ * {@code deleted_jobs}, in one transaction, so that a late event for one of them is skipped. Only
+ * rows in a finished state are ever deleted, whatever the caller checked before. The journal
+ * keeps their events. Works in chunks so that a long id list never needs a huge statement.
+ */
+final class HistoryDeletes {
+  static final int CHUNK = 500;
+  private static final String FINISHED = finished();
+
+  private HistoryDeletes() {}
+
+  /** Id, state and log path of those of {@code ids} that exist, by ascending id. */
+  static List<JobRef> refs(Connection db, List<Long> ids) throws SQLException {
+    List<JobRef> out = new ArrayList<>();
+    for (List<Long> chunk : chunks(ids)) {
+      String sql = "SELECT id, state, json_extract(doc, '$.logPath') FROM jobs WHERE id IN (" + marks(chunk.size()) + ")";
+      try (PreparedStatement ps = db.prepareStatement(sql)) {
+        bind(ps, chunk);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) out.add(new JobRef(rs.getLong(1), JobState.valueOf(rs.getString(2)), rs.getString(3)));
+        }
+      }
+    }
+    out.sort((a, b) -> Long.compare(a.id(), b.id()));
+    return out;
+  }
+
+  /** Deletes those of {@code ids} that have finished; returns how many rows went. */
+  static int delete(Connection db, List<Long> ids) throws SQLException {
+    int n = 0;
+    db.setAutoCommit(false);
+    try {
+      for (List<Long> chunk : chunks(ids)) n += deleteChunk(db, chunk);
+      db.commit();
+      return n;
+    } catch (SQLException | RuntimeException e) {
+      db.rollback();
+      throw e;
+    } finally {
+      db.setAutoCommit(true);
+    }
+  }
+
+  private static int deleteChunk(Connection db, List<Long> chunk) throws SQLException {
+    String in = " WHERE id IN (" + marks(chunk.size()) + ") AND state IN (" + FINISHED + ")";
+    try (PreparedStatement mark = db.prepareStatement("INSERT OR IGNORE INTO deleted_jobs (id) SELECT id FROM jobs" + in);
+        PreparedStatement del = db.prepareStatement("DELETE FROM jobs" + in)) {
+      bind(mark, chunk);
+      mark.executeUpdate();
+      bind(del, chunk);
+      return del.executeUpdate();
+    }
+  }
+
+  /** Whether {@code id} was deleted from the history. */
+  static boolean deleted(Connection db, long id) throws SQLException {
+    try (PreparedStatement ps = db.prepareStatement("SELECT 1 FROM deleted_jobs WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /** The ended states as an SQL list: 'DONE','FAILED',... (constant text, no user input). */
+  private static String finished() {
+    List<String> names = new ArrayList<>();
+    for (JobState s : JobState.values()) if (s.terminal()) names.add("'" + s.name() + "'");
+    return String.join(",", names);
+  }
+
+  private static List<List<Long>> chunks(List<Long> ids) {
+    if (ids.isEmpty()) return Collections.emptyList();
+    List<List<Long>> out = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i += CHUNK) out.add(ids.subList(i, Math.min(ids.size(), i + CHUNK)));
+    return out;
+  }
+
+  private static String marks(int n) {
+    return String.join(",", Collections.nCopies(n, "?"));
+  }
+
+  private static void bind(PreparedStatement ps, List<Long> ids) throws SQLException {
+    for (int i = 0; i < ids.size(); i++) ps.setLong(i + 1, ids.get(i));
+  }
+}

@@ -1,0 +1,68 @@
+package dev.gq.persistence;
+
+import dev.gq.core.job.JobState;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The WHERE clause of a {@link JobQuery} over the {@code jobs} table (aliased {@code j}) and its
+ * arguments, in order. Every value is a bound parameter; only fixed SQL text is concatenated.
+ */
+record JobSql(String where, List<Object> args) {
+  /**
+   * An attempt that a later one replaced: a retry of the same lineage, or a job submitted again
+   * under the same key (the same cell of a sweep).
+   */
+  static final String SUPERSEDED =
+      "(EXISTS (SELECT 1 FROM jobs k WHERE k.retry_of = coalesce(j.retry_of, j.id) AND k.id > j.id)"
+      + " OR (j.job_key IS NOT NULL AND EXISTS (SELECT 1 FROM jobs k WHERE k.job_key = j.job_key AND k.id > j.id)))";
+
+  private static final DateTimeFormatter SECONDS =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC);
+
+  static JobSql of(JobQuery q) {
+    List<String> parts = new ArrayList<>();
+    List<Object> args = new ArrayList<>();
+    if (!q.ranges().isEmpty()) {
+      List<String> ors = new ArrayList<>();
+      for (long[] r : q.ranges()) {
+        ors.add("(j.id BETWEEN ? AND ?)");
+        args.add(r[0]);
+        args.add(r[1]);
+      }
+      parts.add("(" + String.join(" OR ", ors) + ")");
+    }
+    if (!q.states().isEmpty()) {
+      parts.add("j.state IN (" + String.join(",", q.states().stream().map(s -> "?").toList()) + ")");
+      for (JobState s : q.states()) args.add(s.name());
+    }
+    if (q.group() != null) {
+      parts.add("j.group_name = ?");
+      args.add(q.group());
+    }
+    if (q.belowId() > 0) {
+      parts.add("j.id < ?");
+      args.add(q.belowId());
+    }
+    if (q.endedBefore() != null) {
+      parts.add("j.end_time < ?");
+      args.add(endBound(q.endedBefore()));
+    }
+    if (q.latestOnly()) parts.add("NOT " + SUPERSEDED);
+    return new JobSql(parts.isEmpty() ? "1=1" : String.join(" AND ", parts), args);
+  }
+
+  /**
+   * End times are stored as {@link Instant#toString()}, whose fraction has a varying length, so
+   * texts compare like times only when they differ within the first 19 characters. Comparing with
+   * the whole second below {@code t} (no zone letter) keeps exactly the jobs that ended in an
+   * earlier second: never one that ended after {@code t}.
+   */
+  static String endBound(Instant t) {
+    return SECONDS.format(t.truncatedTo(ChronoUnit.SECONDS));
+  }
+}

@@ -1,0 +1,78 @@
+package dev.gq.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.job.JobState;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A database written by the first schema is upgraded in place, its history kept and completed. */
+class MigrationTest {
+  @TempDir Path dir;
+
+  private static String doc(long id, String state, Long retryOf) {
+    return "{\"id\":" + id + ",\"spec\":{\"argv\":[\"true\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":0,\"name\":null,"
+        + "\"group\":\"g\",\"key\":null},\"state\":\"" + state + "\",\"submitTime\":\"2026-11-29T10:00:00Z\","
+        + "\"endTime\":\"2026-11-29T10:00:01Z\",\"gpus\":[],\"logPath\":\"/d/logs/" + id + ".log\",\"tag\":\"t\","
+        + "\"retryOf\":" + retryOf + "}";
+  }
+
+  private static void versionOne(Path file) throws Exception {
+    try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement();
+        InputStream in = Database.class.getResourceAsStream("schema-1.sql")) {
+      for (String sql : new String(in.readAllBytes(), StandardCharsets.UTF_8).split(";\\s*\n")) {
+        if (!sql.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("--"))) st.execute(sql);
+      }
+      st.execute("INSERT INTO gq_meta (key, value) VALUES ('schema_version', '1')");
+      st.execute("INSERT INTO jobs (id, state, group_name, end_time, doc) VALUES (1, 'FAILED', 'g', '2026-11-29T10:00:01Z', '"
+          + doc(1, "FAILED", null) + "')");
+      st.execute("INSERT INTO jobs (id, state, group_name, end_time, doc) VALUES (2, 'DONE', 'g', '2026-11-29T10:00:01Z', '"
+          + doc(2, "DONE", 1L) + "')");
+    }
+  }
+
+  @Test
+  void versionOneGainsTheRetryColumnFilledFromTheDocuments() throws Exception {
+    Path file = dir.resolve("gq.db");
+    versionOne(file);
+    Database.prepare(file);
+    try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement()) {
+      ResultSet v = st.executeQuery("SELECT value FROM gq_meta WHERE key = 'schema_version'");
+      assertTrue(v.next());
+      assertEquals("2", v.getString(1));
+      ResultSet r = st.executeQuery("SELECT id, retry_of FROM jobs ORDER BY id");
+      assertTrue(r.next());
+      assertEquals(0, r.getLong(2));
+      assertTrue(r.wasNull());
+      assertTrue(r.next());
+      assertEquals(1, r.getLong(2));
+    }
+    try (ReadSide rs = ReadSide.open(file)) {
+      assertEquals(List.of(new GroupCounts("g", Map.of(JobState.DONE, 1), 1)), rs.groups(null));
+      assertEquals(1, rs.deleteFinished(List.of(1L)));
+    }
+  }
+
+  @Test
+  void aNewDatabaseIsAtTheLatestVersionAndPreparingAgainChangesNothing() throws Exception {
+    Path file = dir.resolve("gq.db");
+    Database.prepare(file);
+    Database.prepare(file);
+    try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement()) {
+      ResultSet v = st.executeQuery("SELECT value FROM gq_meta WHERE key = 'schema_version'");
+      assertTrue(v.next());
+      assertEquals(String.valueOf(Database.SCHEMA_VERSION), v.getString(1));
+      assertTrue(st.executeQuery("SELECT count(*) FROM deleted_jobs").next());
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.gq.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent.JobCancelled;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReadSideTest {
+  static final Instant T0 = History.T0;
+  @TempDir Path dir;
+  ReadSide rs;
+  History h;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    Database.prepare(dir.resolve("gq.db"));
+    rs = ReadSide.open(dir.resolve("gq.db"));
+    h = new History(rs);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    rs.close();
+  }
+
+  /** sweep: lineage 1 failed twice then succeeded as 6; 2 done; 3 waiting. other: 5 cancelled. */
+  void sweep() throws SQLException {
+    h.ended(1, "sweep", null, 3, T0.plusSeconds(10));
+    h.ended(2, "sweep", null, 0, T0.plusSeconds(11));
+    h.submit(3, "sweep", null);
+    h.ended(4, "sweep", 1L, 3, T0.plusSeconds(12));
+    h.cancelled(5, "other");
+    h.ended(6, "sweep", 1L, 0, T0.plusSeconds(13));
+    h.submit(7, null, null);
+  }
+
+  @Test
+  void groupsCountOnlyTheLatestAttemptOfEachLineage() throws Exception {
+    sweep();
+    List<GroupCounts> all = rs.groups(null);
+    assertEquals(List.of("other", "sweep"), all.stream().map(GroupCounts::group).toList());
+    GroupCounts sweep = all.get(1);
+    assertEquals(Map.of(JobState.DONE, 2, JobState.WAITING, 1), sweep.counts());
+    assertEquals(2, sweep.retried());
+    assertEquals(List.of(new GroupCounts("other", Map.of(JobState.CANCELLED, 1), 0)), rs.groups("other"));
+    assertEquals(List.of(), rs.groups("nope"));
+  }
+
+  @Test
+  void aCellSubmittedAgainUnderItsKeyCountsOnce() throws Exception {
+    h.ended(1, "sweep", "cell/a", null, 3, T0.plusSeconds(1));
+    h.ended(2, "sweep", "cell/b", null, 0, T0.plusSeconds(2));
+    h.ended(3, "sweep", "cell/a", null, 0, T0.plusSeconds(3));
+    assertEquals(List.of(new GroupCounts("sweep", Map.of(JobState.DONE, 2), 1)), rs.groups("sweep"));
+    var failedLatest = new JobQuery(List.of(), Set.of(JobState.FAILED), "sweep", 0, true, 0, null);
+    assertEquals(List.of(), rs.jobs(failedLatest));
+  }
+
+  @Test
+  void latestOnlyLeavesOutReplacedAttempts() throws Exception {
+    sweep();
+    var q = new JobQuery(List.of(), Set.of(JobState.FAILED, JobState.DONE), "sweep", 0, true, 0, null);
+    assertEquals(List.of(6L, 2L), rs.jobs(q).stream().map(Job::id).toList());
+    var all = new JobQuery(List.of(), Set.of(JobState.FAILED), "sweep", 0);
+    assertEquals(List.of(4L, 1L), rs.jobs(all).stream().map(Job::id).toList());
+  }
+
+  @Test
+  void pagesNewestFirstBelowAnId() throws Exception {
+    sweep();
+    var page = new JobQuery(List.of(), Set.of(), null, 3, false, 6, null);
+    assertEquals(List.of(5L, 4L, 3L), rs.jobs(page).stream().map(Job::id).toList());
+    assertEquals(5, rs.count(new JobQuery(List.of(), Set.of(), null, 1, false, 6, null)));
+  }
+
+  @Test
+  void endedBeforeNeverSelectsAJobThatEndedAfterTheCutoff() throws Exception {
+    h.ended(1, null, null, 0, Instant.parse("2026-11-29T09:59:59.9Z"));
+    h.ended(2, null, null, 0, Instant.parse("2026-11-29T10:00:00.5Z"));
+    h.ended(3, null, null, 0, Instant.parse("2026-11-29T10:00:01Z"));
+    var q = new JobQuery(List.of(), Set.of(), null, 0, false, 0, Instant.parse("2026-11-29T10:00:00.7Z"));
+    assertEquals(List.of(1L), rs.refs(q).stream().map(JobRef::id).toList());
+    assertEquals("/d/logs/1.log", rs.refs(q).get(0).logPath());
+  }
+
+  @Test
+  void deletingKeepsLiveJobsAndSkipsLateEventsOfDeletedOnes() throws Exception {
+    sweep();
+    assertEquals(2, rs.deleteFinished(List.of(1L, 3L, 5L, 99L)));
+    assertEquals(List.of(2L, 3L, 4L, 6L, 7L), rs.refs(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L)).stream().map(JobRef::id).toList());
+    h.apply(new JobCancelled(5, "late", T0));
+    assertThrows(SQLException.class, () -> h.apply(new JobCancelled(42, "never existed", T0)));
+    assertEquals(JobState.WAITING, rs.job(3).orElseThrow().state());
+  }
+
+  @Test
+  void deletingManyIdsWorksInChunks() throws Exception {
+    for (long id = 1; id <= 1200; id++) h.cancelled(id, "big");
+    List<Long> ids = java.util.stream.LongStream.rangeClosed(1, 1200).boxed().toList();
+    assertEquals(1200, rs.deleteFinished(ids));
+    assertTrue(rs.groups("big").isEmpty());
+  }
+}
