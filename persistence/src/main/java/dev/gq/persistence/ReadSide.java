@@ -41,7 +41,7 @@ public final class ReadSide implements AutoCloseable {
   }
 
   public static ReadSide open(Path file) throws SQLException {
-    return new ReadSide(DriverManager.getConnection(Database.url(file)));
+    return new ReadSide(DriverManager.getConnection(Database.url(file) + "&transaction_mode=IMMEDIATE"));
   }
 
   /** The sequence number of the last event applied. */
@@ -53,9 +53,13 @@ public final class ReadSide implements AutoCloseable {
 
   /** Applies events numbered {@code firstSeq, firstSeq+1, ...}; those at or below the offset are skipped. */
   public synchronized void apply(long firstSeq, List<LedgerEvent> events) throws SQLException {
-    long offset = offset();
+    // IMMEDIATE transactions (see open): the offset is read under the write lock, so no other
+    // writer can slip in between reading it and moving it.
     db.setAutoCommit(false);
     try {
+      long offset = offset();
+      if (firstSeq > offset + 1)
+        throw new SQLException("the job history is at event " + offset + " but was handed events from " + firstSeq);
       long seq = firstSeq;
       for (LedgerEvent e : events) {
         if (seq > offset && e instanceof LedgerEvent.JobEvent je) applyJob(je);

@@ -49,8 +49,10 @@ public final class Projector {
 
   private static void project(ActorSystem<?> system, ReadSide rs, Project m) {
     try {
+      // Behind (an earlier write failed): read the gap from the journal, which has every event;
+      // the events in hand are part of what it reads. Never apply across a gap.
       if (rs.offset() + 1 < m.firstSeq()) catchUp(system, rs);
-      rs.apply(m.firstSeq(), m.events());
+      else rs.apply(m.firstSeq(), m.events());
     } catch (SQLException e) {
       LOG.error("cannot update the job history for events {}..: {}; will catch up from the journal",
           m.firstSeq(), e.getMessage());

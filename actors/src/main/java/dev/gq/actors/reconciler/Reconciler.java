@@ -76,6 +76,7 @@ public final class Reconciler {
     boolean alive = id != null && all.stream().anyMatch(p -> !p.zombie()
         && (p.pid() == id.pid() ? id.matches(p, boot) : p.pgid() == id.pgid() || p.sid() == id.sid()));
     Optional<ProcessIdentity> tagged = id != null ? Optional.empty() : tagged(j, all, boot);
+    if (id == null) alive = tagged.isPresent();
     return new RecoveryFacts(boot, exitReader.apply(exitFile.apply(j.id())), alive, tagged, present);
   }
 

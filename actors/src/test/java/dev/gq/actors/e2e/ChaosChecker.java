@@ -93,6 +93,10 @@ final class ChaosChecker {
     for (ChaosLedger.Start s : starts)
       if (!new HashSet<>(s.gpus()).equals(new HashSet<>(held)))
         fail(id, "ran with GQ_GPU_UUIDS " + s.gpus() + " but gq recorded " + held);
+    ChaosJournal.Event launched = journal.last(id, "JobLaunched");
+    if (launched != null && j.get("pid").asLong(-1) != launched.body().path("identity").path("pid").asLong())
+      fail(id, "gq shows pid " + j.get("pid") + " but the journal launched it as " + launched.body().path("identity")
+          + " (the job history missed events)");
     if (journal.count(id, "JobSubmitted") != 1) fail(id, "submitted " + journal.count(id, "JobSubmitted") + " times in the journal");
     if (journal.count(id, "JobLaunched") > 1) fail(id, "launched " + journal.count(id, "JobLaunched") + " times in the journal");
   }

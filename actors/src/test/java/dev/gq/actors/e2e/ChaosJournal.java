@@ -106,10 +106,11 @@ final class ChaosJournal {
     return events.stream().filter(e -> e.jobId() == jobId && e.type().equals(type)).count();
   }
 
-  /** The first event of {@code type} about the job stored after {@code ordering}, or null. */
-  Event firstAfter(long jobId, long ordering, String type) {
-    for (Event e : events) if (e.jobId() == jobId && e.ordering() > ordering && e.type().equals(type)) return e;
-    return null;
+  /** The last event of {@code type} about the job, or null. */
+  Event last(long jobId, String type) {
+    Event found = null;
+    for (Event e : events) if (e.jobId() == jobId && e.type().equals(type)) found = e;
+    return found;
   }
 
   long lastOrdering() {

@@ -26,17 +26,14 @@ public final class Recovery {
     long id = j.id();
     if (j.identity() != null && !j.identity().bootId().equals(f.bootId()))
       return end(new JobInterrupted(id, "the machine rebooted while the job was " + j.state(), now));
+    // Launched but never recorded: whatever carries its tag is the job, even after its shim wrote a record.
+    if (j.identity() == null && f.tagged().isPresent())
+      return new Verdict(List.of(new JobLaunched(id, f.tagged().get(), now)), true);
     // Processes left in its session or group may still use its GPUs: watch them; the runner reads the record after.
     if (f.exit().isPresent() && f.alive()) return new Verdict(List.of(), true);
-    if (f.exit().isPresent()) {
-      var r = f.exit().get();
-      String reason = r.kind() == dev.gq.core.launch.ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
-      return end(new JobExited(id, r.exitCode(), reason, now));
-    }
-    if (j.identity() == null) {
-      if (f.tagged().isPresent()) return new Verdict(List.of(new JobLaunched(id, f.tagged().get(), now)), true);
+    if (f.exit().isPresent()) return end(exited(id, f.exit().get(), now));
+    if (j.identity() == null)
       return end(new JobRequeued(id, "the daemon stopped before launching it; no process of it exists", now));
-    }
     if (f.presentGpus() != null && j.state() != JobState.ORPHANED && missing(j, f) != null) {
       String reason = "GPU " + missing(j, f) + " it holds is no longer present";
       return new Verdict(List.of(new JobOrphaned(id, reason, now)), f.alive());
@@ -45,6 +42,11 @@ public final class Recovery {
       return new Verdict(List.of(new JobRecovered(id, now)), true);
     if (f.alive()) return new Verdict(List.of(), true);
     return end(new JobInterrupted(id, "the job's processes ended while the daemon was down and left no exit status", now));
+  }
+
+  private static JobExited exited(long id, dev.gq.core.launch.ExitRecord r, Instant now) {
+    String reason = r.kind() == dev.gq.core.launch.ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
+    return new JobExited(id, r.exitCode(), reason, now);
   }
 
   private static String missing(Job j, RecoveryFacts f) {

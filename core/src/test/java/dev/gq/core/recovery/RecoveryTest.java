@@ -97,9 +97,16 @@ class RecoveryTest {
   }
 
   @Test
-  void startingJobThatLeftAnExitRecordEndsWithIt() {
-    var v = Recovery.decide(holding(1, JobState.STARTING, 0), facts(BOOT, ExitRecord.exited(0), false, leader(7), ALL_GPUS), NOW);
+  void startingJobThatLeftAnExitRecordAndNothingElseEndsWithIt() {
+    var v = Recovery.decide(holding(1, JobState.STARTING, 0), facts(BOOT, ExitRecord.exited(0), false, null, ALL_GPUS), NOW);
     assertEquals(0, assertInstanceOf(JobExited.class, only(v)).exitCode());
+  }
+
+  @Test
+  void startingJobWhoseShimWroteARecordButWhoseChildStillRunsKeepsItsGpus() {
+    var v = Recovery.decide(holding(1, JobState.STARTING, 0), facts(BOOT, ExitRecord.exited(0), true, leader(7), ALL_GPUS), NOW);
+    assertEquals(leader(7), assertInstanceOf(JobLaunched.class, only(v)).identity());
+    assertTrue(v.watch(), "the tagged process is watched; the record is read when it ends");
   }
 
   @Test
