@@ -61,7 +61,7 @@ final class CleanCommand implements Callable<Integer> {
   private boolean confirmed(long n, String what) {
     if (yes) return true;
     if (!inv.io().stdinTty()) {
-      throw new RefusedException("gq clean would delete " + n + " " + what + "; pass --yes to do it without asking");
+      throw new RefusedException("deleting " + n + " " + what + " needs confirmation; pass --yes to do it without asking");
     }
     String a = inv.io().prompt("Delete " + n + " " + what + ", with their logs? [y/N] ")
         .map(s -> s.strip().toLowerCase(Locale.ROOT)).orElse("");

@@ -46,7 +46,10 @@ public interface GqApi {
   /** Retries every INTERRUPTED job that is the newest attempt of its lineage (as {@link #retry}). */
   RetryReport recover() throws ApiException;
 
-  /** Every group that has jobs or a hold, sorted by name, with counts over each lineage's newest attempt. */
+  /**
+   * Every group that has jobs or a hold, sorted by name, with counts over each cell's newest
+   * attempt: a job is replaced by a later retry of its lineage or a later job with its key.
+   */
   List<GroupSummary> groups() throws ApiException;
 
   /**
@@ -143,8 +146,8 @@ public interface GqApi {
   record RetrySkip(long id, String reason) {}
 
   /**
-   * One group: jobs per state counting only the newest attempt of each lineage (absent states: 0),
-   * how many jobs were replaced by a retry, and its hold (reason null when not held; automatic when
+   * One group: jobs per state counting only the newest attempt of each cell (absent states: 0),
+   * how many jobs were replaced (by a retry or a later job with the same key), and its hold (reason null when not held; automatic when
    * fail-fast held it).
    */
   record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {

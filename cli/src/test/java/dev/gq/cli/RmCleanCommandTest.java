@@ -78,7 +78,8 @@ class RmCleanCommandTest {
     cli.io.stdinTty = false;
     Cli.Result refused = cli.run("clean", "--older-than", "2w");
     assertEquals(1, refused.code());
-    assertEquals("gq: gq clean would delete 6 jobs that ended more than 14d ago; pass --yes to do it without asking\n", refused.err());
+    assertEquals("gq: deleting 6 jobs that ended more than 14d ago needs confirmation; pass --yes to do it without asking\n",
+        refused.err());
     assertTrue(cli.api.cleans.isEmpty());
     cli.io.answers.add("y");
     cli.io.stdinTty = true;

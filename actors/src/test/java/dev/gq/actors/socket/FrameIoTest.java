@@ -1,0 +1,96 @@
+package dev.gq.actors.socket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gq.cli.RefusedException;
+import dev.gq.protocol.Frame;
+import dev.gq.protocol.LineReader;
+import dev.gq.protocol.LineWriter;
+import dev.gq.protocol.Request;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The daemon's end of a connection: standard input on request, and noticing a client that left. */
+@Timeout(20)
+class FrameIoTest {
+  @TempDir Path dir;
+  ServerSocketChannel server;
+  SocketChannel client;
+  SocketChannel daemonSide;
+  FrameIo io;
+
+  @BeforeEach
+  void connect() throws Exception {
+    server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+    server.bind(UnixDomainSocketAddress.of(dir.resolve("s")));
+    client = SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("s")));
+    daemonSide = server.accept();
+    var req = new Request.Run("id", List.of("submit"), "/", Map.of(), false, false, false, 80);
+    io = new FrameIo(req, new LineWriter(daemonSide), new LineReader(daemonSide));
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    client.close();
+    daemonSide.close();
+    server.close();
+  }
+
+  /** Plays the client: answers the stdin request with {@code answer}. */
+  private CompletableFuture<Void> clientAnswers(Frame answer) {
+    return CompletableFuture.runAsync(() -> {
+      try {
+        LineReader r = new LineReader(client);
+        assertEquals(new Frame.StdinRequest(), Frame.decode(r.readLine()));
+        new LineWriter(client).send(answer);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+  }
+
+  @Test
+  void standardInputComesFromTheClientOnRequest() throws Exception {
+    CompletableFuture<Void> c = clientAnswers(new Frame.Stdin("a\nb\n", null));
+    assertEquals(Optional.of("a\nb\n"), io.readStdin());
+    c.get();
+  }
+
+  @Test
+  void theClientsErrorIsARefusal() throws Exception {
+    CompletableFuture<Void> c = clientAnswers(new Frame.Stdin(null, "standard input is larger than 16 MiB"));
+    assertEquals("standard input is larger than 16 MiB", assertThrows(RefusedException.class, io::readStdin).getMessage());
+    c.get();
+  }
+
+  @Test
+  void aClientThatLeftGivesNoInput() throws Exception {
+    client.close();
+    assertEquals(Optional.empty(), io.readStdin());
+    assertTrue(io.closed());
+  }
+
+  @Test
+  void aSilentCommandNoticesTheClientLeaving() throws Exception {
+    assertFalse(io.closed());
+    client.close();
+    long end = System.nanoTime() + 10_000_000_000L;
+    while (!io.closed() && System.nanoTime() < end) Thread.sleep(100);
+    assertTrue(io.closed(), "a keepalive after a silent second finds the connection closed");
+  }
+}
