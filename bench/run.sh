@@ -573,7 +573,10 @@ cold_starts() {
   : >"$work/res/${key}_start"
   : >"$work/res/${key}_status"
   stop_daemon
+  local log=$GQ_DATA_DIR/gq-daemon.log lines
   for ((i = 0; i <= READY_STARTS; i++)); do
+    lines=0
+    if [[ -f $log ]]; then lines=$(wc -l <"$log"); fi
     t0=$(now_us)
     start_daemon
     t1=$(now_us)
@@ -586,10 +589,42 @@ cold_starts() {
     if ((i > 0)); then
       awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f\n", d / 1000 }' >>"$work/res/${key}_start"
       awk -v d=$((t2 - t0)) 'BEGIN { printf "%.3f\n", d / 1000 }' >>"$work/res/${key}_status"
+      tail -n +$((lines + 1)) "$log" | start_stages "$key" "$t0"
     fi
     stop_daemon
   done
   say "  $key: status answers after $(stats "$work/res/${key}_status" | awk '{printf "median %s ms (min %s, max %s)", $2, $5, $6}')"
+}
+
+# start_stages KEY T0_US < new daemon log lines: the daemon's start-up stages, from the times of
+# its log lines (ms, UTC), into $work/res/KEY_stage_*; nothing when the lines are not there
+start_stages() {
+  local t0_ms=$(($2 / 1000)) text pat stamp
+  local -a ms=()
+  text=$(cat)
+  for pat in 'starting gq daemon' 'actor system up' 'job history up to date' 'scheduler recovered' 'gq daemon ready'; do
+    stamp=$(grep -m1 -F "$pat" <<<"$text" | cut -d' ' -f1) || return 0
+    [[ -n $stamp ]] || return 0
+    ms+=("$(date -d "$stamp" +%s%3N 2>/dev/null)") || return 0
+  done
+  echo $((ms[0] - t0_ms)) >>"$work/res/$1_stage_1_launch"
+  echo $((ms[1] - ms[0])) >>"$work/res/$1_stage_2_actors"
+  echo $((ms[2] - ms[1])) >>"$work/res/$1_stage_3_history"
+  echo $((ms[3] - ms[2])) >>"$work/res/$1_stage_4_replay"
+  echo $((ms[4] - ms[3])) >>"$work/res/$1_stage_5_serve"
+}
+
+stage_rows() {
+  local key=$1 what=$2 f
+  local -A names=([1_launch]="start invoked -> daemon's first log line (client, launcher, daemon JVM, logging)"
+    [2_actors]="-> actor system up (config, Pekko, persistence)"
+    [3_history]="-> job history caught up with the journal"
+    [4_replay]="-> scheduler replayed and reconciled"
+    [5_serve]="-> ready (socket served)")
+  for f in "$work/res/${key}_stage_"*; do
+    [[ -s $f ]] || continue
+    row "  of which ($what): ${names[${f##*_stage_}]}" "$f" ms "-" "-"
+  done
 }
 
 part_ready() {
@@ -601,6 +636,7 @@ part_ready() {
   m=$(median_of "$work/res/ready_empty_status")
   row "ready, empty history: gq daemon start .. gq daemon status answers" "$work/res/ready_empty_status" ms \
     "median <= 3000" "$(verdict "$m" 3000)"
+  stage_rows ready_empty "empty history"
   ensure_history
   local jobs
   jobs=$(grep -c '"id":' <<<"$("$gq" ps --all --json)" || true)
@@ -611,6 +647,7 @@ part_ready() {
   v=$(verdict "$m" 3000)
   row "ready, $jobs jobs in history: gq daemon start .. gq daemon status answers" "$work/res/ready_hist_status" ms \
     "median <= 3000 with 100,000 jobs" "$v at $jobs jobs; 100,000 not measured"
+  stage_rows ready_hist "$jobs jobs"
 }
 
 # idle_measure LABEL PID: RSS after IDLE_SETTLE s, CPU over the next IDLE_SECONDS s
@@ -708,12 +745,13 @@ breakdown() {
   nod=$(median_of "$work/res/nodaemon")
   raw=$([[ -s $work/res/ps_raw ]] && median_of "$work/res/ps_raw" || echo "")
   {
-    awk -v a="$jvm" -v t="$ps" 'BEGIN { printf "starting and ending a JVM with the client flags: %.0f ms (%.0f%% of gq ps)\n", a, 100 * a / t }'
-    awk -v a="$nod" -v b="$jvm" 'BEGIN { printf "launcher script + loading and running the client up to \"no daemon\": %.0f ms more\n", a - b }'
+    echo "gq ps as a whole: $ps ms"
+    awk -v a="$jvm" -v t="$ps" 'BEGIN { printf "a JVM with the client flags that only starts and exits (java -version): %.0f ms, %.0f%% of it\n", a, 100 * a / t }'
+    awk -v a="$nod" -v t="$ps" 'BEGIN { printf "the launcher and the client up to finding no daemon (gq daemon status, no daemon): %.0f ms, %.0f%% of it\n", a, 100 * a / t }'
     if [[ -n $raw ]]; then
-      awk -v a="$raw" 'BEGIN { printf "the daemon answering the ps request (seen from a running JVM): %.1f ms\n", a }'
-      awk -v t="$ps" -v a="$nod" -v r="$raw" 'BEGIN { printf "left over (connect, request, frames, exit in a cold client): %.0f ms\n", t - a - r }'
+      awk -v a="$raw" -v t="$ps" 'BEGIN { printf "the daemon serving the ps request to a JVM that is already running: %.1f ms, %.0f%% of it\n", a, 100 * a / t }'
     fi
+    echo "(medians of separate series: on a loaded machine they need not add up)"
   } >"$work/breakdown.txt"
 }
 
