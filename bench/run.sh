@@ -430,7 +430,8 @@ ensure_history() {
       die "submitting the history failed"
   fi
   t1=$(now_us)
-  wait_no_live_jobs 600 || { diagnose; die "the $HISTORY history jobs did not all finish within 10 minutes"; }
+  local limit=$((600 + HISTORY / 10))
+  wait_no_live_jobs "$limit" || { diagnose; die "the $HISTORY history jobs did not all finish within $limit s"; }
   t2=$(now_us)
   local ms_submit ms_all
   ms_submit=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.0f", d / 1000 }')
