@@ -91,13 +91,25 @@ public final class Gq {
     }
   }
 
+  /**
+   * {@code gq daemon restart}: for the daemon it is a stop (the client then waits for it to be gone
+   * and starts a new one), so the stop command serves it under its own name and description.
+   */
+  private static CommandLine restart(Invocation inv) {
+    CommandLine restart = new CommandLine(new DaemonStopCommand(inv));
+    restart.getCommandSpec().name("restart");
+    restart.getCommandSpec().usageMessage()
+        .description("Stop the daemon and start a new one; running jobs keep running.");
+    return restart;
+  }
+
   private static CommandLine daemon(Invocation inv) {
     CommandLine daemon = new CommandLine(new DaemonCommand());
     daemon.addSubcommand(new DaemonStatusCommand(inv));
     daemon.addSubcommand(new DaemonStopCommand(inv));
     daemon.addSubcommand(new DaemonStartCommand(inv));
     daemon.addSubcommand(new DaemonRunCommand(inv));
-    daemon.addSubcommand(new DaemonRestartCommand(inv));
+    daemon.addSubcommand("restart", restart(inv));
     daemon.addSubcommand("pause", new DaemonPauseCommand(inv, true));
     daemon.addSubcommand("resume", new DaemonPauseCommand(inv, false));
     daemon.addSubcommand("install", new DaemonInstallCommand(inv, true));
