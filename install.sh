@@ -44,7 +44,8 @@ fi
 client_jars=("$src/client/target/gq-client-0.1.0.jar" "$src/protocol/target/gq-protocol-0.1.0.jar")
 daemon_jar=$src/actors/target/gq-daemon-0.1.0.jar
 shim=$src/host/target/gq-shim
-for f in "${client_jars[@]}" "$daemon_jar" "$shim"; do
+client_lib=$src/client/target/libgq-client-socket.so
+for f in "${client_jars[@]}" "$client_lib" "$daemon_jar" "$shim"; do
   [[ -f $f ]] || { echo "install.sh: $f is missing; build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 done
 
@@ -58,6 +59,7 @@ mkdir -p "$stage/bin" "$stage/client" "$stage/daemon"
 install -m 0755 "$src/bin/gq" "$src/bin/gq-daemon" "$stage/bin/"
 install -m 0644 "$src/bin/gq-jdk.sh" "$stage/bin/"
 install -m 0644 "${client_jars[@]}" "$stage/client/"
+install -m 0755 "$client_lib" "$stage/client/"
 install -m 0644 "$daemon_jar" "$src"/actors/target/lib/*.jar "$stage/daemon/"
 install -m 0755 "$shim" "$stage/gq-shim"
 chmod 0755 "$stage"
@@ -66,14 +68,47 @@ mv "$stage" "$lib"
 ln -sfn "$lib/bin/gq" "$prefix/bin/gq"
 
 # the client starts faster from an AOT cache (JDK 25+); made in place: it records the jar paths
-if ((java_version >= 25)); then
-  if ! "$java" "${gq_client_flags[@]}" "-XX:AOTCacheOutput=$lib/client/gq-client.aot" \
-    -cp "$lib/client/gq-client-0.1.0.jar:$lib/client/gq-protocol-0.1.0.jar" \
-    dev.gq.client.Training >/dev/null 2>&1; then
-    rm -f "$lib/client/gq-client.aot"
-    echo "note: could not make the client's AOT cache; gq works without it, a little slower"
-  fi
+if ((java_version >= 25)) && ! gq_make_client_cache "$lib/client/gq-client.aot" \
+  "$lib/client/gq-client-0.1.0.jar:$lib/client/gq-protocol-0.1.0.jar" "$lib/client/libgq-client-socket.so"; then
+  echo "note: could not make the client's AOT cache; gq works without it, a little slower"
 fi
+
+# The gq command itself: a small sh script with this JDK, the flags and the class path written in,
+# so that each command starts no bash and searches nothing (bin/gq, kept as gq-generic, does both
+# and still serves `gq daemon run` and a JDK that has gone since).
+sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+gq_client_lib_flags "$lib/client/libgq-client-socket.so"
+fast_flags=("${gq_client_flags[@]}" "${gq_lib_flags[@]}")
+if [[ -f $lib/client/gq-client.aot ]]; then
+  fast_flags+=("-XX:AOTCache=$lib/client/gq-client.aot" -Xlog:aot=off -Xlog:cds=off)
+fi
+mv "$lib/bin/gq" "$lib/bin/gq-generic"
+{
+  echo '#!/bin/sh'
+  echo "# gq: written by install.sh for $java; reinstall to use another JDK."
+  echo "# Sends the command line to the gq daemon (bin/gq in the source tree explains the rest)."
+  echo "java=$(sq "$java")"
+  echo "lib=$(sq "$lib")"
+  echo 'if [ ! -x "$java" ] || { [ "${1-}" = daemon ] && [ "${2-}" = run ]; }; then'
+  echo '  exec bash "$lib/bin/gq-generic" "$@"'
+  echo 'fi'
+  echo 'GQ_CLIENT_TTY_IN=0 GQ_CLIENT_TTY_OUT=0 GQ_CLIENT_TTY_ERR=0 GQ_CLIENT_COLUMNS=${COLUMNS-}'
+  echo '[ -t 0 ] && GQ_CLIENT_TTY_IN=1'
+  echo '[ -t 2 ] && GQ_CLIENT_TTY_ERR=1'
+  echo 'if [ -t 1 ]; then'
+  echo '  GQ_CLIENT_TTY_OUT=1'
+  echo '  if [ -z "$GQ_CLIENT_COLUMNS" ]; then'
+  echo '    size=$(stty size </dev/tty 2>/dev/null) && GQ_CLIENT_COLUMNS=${size#* }'
+  echo '  fi'
+  echo 'fi'
+  echo 'export GQ_CLIENT_TTY_IN GQ_CLIENT_TTY_OUT GQ_CLIENT_TTY_ERR GQ_CLIENT_COLUMNS'
+  echo 'export GQ_DAEMON_CMD="${GQ_DAEMON_CMD:-$lib/bin/gq-daemon}"'
+  printf 'exec "$java"'
+  for f in "${fast_flags[@]}"; do printf ' %s' "$(sq "$f")"; done
+  printf ' -cp %s dev.gq.client.Main "$@"\n' "$(sq "$lib/client/gq-client-0.1.0.jar:$lib/client/gq-protocol-0.1.0.jar")"
+} >"$lib/bin/gq.new"
+chmod 0755 "$lib/bin/gq.new"
+mv "$lib/bin/gq.new" "$lib/bin/gq"
 
 echo "installed gq in $lib"
 echo "the gq command: $prefix/bin/gq"

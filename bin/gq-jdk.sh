@@ -76,6 +76,31 @@ gq_search_java() {
 # shellcheck disable=SC2034 # used by bin/gq and install.sh
 gq_client_flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m -Xss512k -XX:-UsePerfData)
 
+# gq_client_lib_flags LIB: sets gq_lib_flags to what makes the client use its socket library LIB
+# (built beside the client jar; without it the client uses the JDK's slower-starting channel).
+gq_client_lib_flags() {
+  gq_lib_flags=()
+  if [[ -n ${1-} && -f $1 ]]; then
+    gq_lib_flags=(--enable-native-access=ALL-UNNAMED "-Dgq.client.socketlib=$1")
+  fi
+}
+
+# gq_make_client_cache OUT CLASSPATH [LIB]: records the client's AOT cache OUT (JDK 25+) for the
+# client jars in CLASSPATH with the flags bin/gq uses, by a training run that talks to a stand-in
+# daemon; fails, leaving no file, on older JDKs or when the run fails. The JVM ignores a cache
+# whose jars or flags no longer match, so a stale one costs time, never correctness.
+gq_make_client_cache() {
+  local out=$1 cp=$2
+  rm -f -- "$out"
+  ((java_version >= 25)) || return 1
+  gq_client_lib_flags "${3-}"
+  if ! "$java" "${gq_client_flags[@]}" "${gq_lib_flags[@]}" "-XX:AOTCacheOutput=$out" -cp "$cp" \
+    dev.gq.client.Training >/dev/null 2>&1 || [[ ! -s $out ]]; then
+    rm -f -- "$out"
+    return 1
+  fi
+}
+
 # Sets gq_root and gq_checkout (1 when $1, the scripts' folder, is bin/ of a source checkout; 0 when
 # it is PREFIX/lib/gq/bin of an installed copy).
 gq_layout() {

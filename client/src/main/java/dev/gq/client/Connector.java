@@ -3,6 +3,7 @@ package dev.gq.client;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,22 +13,27 @@ import java.nio.file.Path;
  * Connects to the daemon's unix socket. "Not running" (no socket file, connection refused) is an
  * ordinary answer, null, because the client may then start the daemon; anything else (a path
  * over the kernel's limit, another user's socket) is a {@link Failure} that says what to change.
+ * Uses {@link NativeSocket} when its library is loaded, else the JDK's channel.
  */
 final class Connector {
   /** sun_path holds 108 bytes including the terminating NUL. */
   static final int MAX_PATH_BYTES = 107;
 
   private final Path socket;
-  private final UnixDomainSocketAddress address;
+  private final boolean useNative;
 
   Connector(Path socket) throws Failure {
+    this(socket, NativeSocket.available());
+  }
+
+  Connector(Path socket, boolean useNative) throws Failure {
     this.socket = socket;
+    this.useNative = useNative;
     int bytes = socket.toString().getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_PATH_BYTES) {
       throw new Failure("the socket path " + socket + " is " + bytes + " bytes, over the "
           + MAX_PATH_BYTES + "-byte limit of unix sockets; set GQ_RUNTIME_DIR to a shorter directory");
     }
-    this.address = UnixDomainSocketAddress.of(socket);
   }
 
   Path socket() {
@@ -35,10 +41,11 @@ final class Connector {
   }
 
   /** A connected blocking channel, or null when no daemon is listening. */
-  SocketChannel connect() throws Failure {
+  ByteChannel connect() throws Failure {
+    if (useNative) return connectNative();
     if (Files.notExists(socket)) return null;
     try {
-      return SocketChannel.open(address);
+      return SocketChannel.open(UnixDomainSocketAddress.of(socket));
     } catch (ConnectException refused) {
       return null;
     } catch (IOException e) {
@@ -46,9 +53,19 @@ final class Connector {
     }
   }
 
+  private ByteChannel connectNative() throws Failure {
+    try {
+      return NativeSocket.connect(socket.toString());
+    } catch (NativeSocket.Refused e) {
+      if (e.errno == NativeSocket.ENOENT || e.errno == NativeSocket.ECONNREFUSED) return null;
+      if (e.errno == NativeSocket.EACCES) throw permissionDenied();
+      return classify(e);
+    }
+  }
+
   /** Whether a daemon accepts connections now; the probe connection is closed at once. */
   boolean answers() throws Failure {
-    SocketChannel ch = connect();
+    ByteChannel ch = connect();
     if (ch == null) return false;
     try {
       ch.close();
@@ -58,14 +75,16 @@ final class Connector {
     return true;
   }
 
-  SocketChannel classify(IOException e) throws Failure {
+  ByteChannel classify(IOException e) throws Failure {
     String msg = e.getMessage() == null ? "" : e.getMessage();
     if (msg.contains("No such file") || msg.contains("Connection refused")) return null;
-    if (msg.contains("Permission denied")) {
-      throw new Failure("cannot connect to " + socket
-          + ": permission denied (is it another user's daemon? set GQ_RUNTIME_DIR)");
-    }
+    if (msg.contains("Permission denied")) throw permissionDenied();
     throw new Failure("cannot connect to " + socket + ": " + msg
         + "; check the socket path or set GQ_RUNTIME_DIR");
+  }
+
+  private Failure permissionDenied() {
+    return new Failure("cannot connect to " + socket
+        + ": permission denied (is it another user's daemon? set GQ_RUNTIME_DIR)");
   }
 }

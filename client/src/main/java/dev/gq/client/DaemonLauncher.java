@@ -4,7 +4,7 @@ import dev.gq.protocol.GqPaths;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -39,7 +39,7 @@ final class DaemonLauncher {
   }
 
   /** Starts the daemon and returns the first connection it accepts. */
-  SocketChannel start() throws Failure {
+  ByteChannel start() throws Failure {
     String cmd = env.get(DAEMON_CMD);
     if (cmd == null || cmd.isEmpty()) {
       throw new Failure("no daemon is running and " + DAEMON_CMD
@@ -95,10 +95,10 @@ final class DaemonLauncher {
     }
   }
 
-  private SocketChannel await(Process daemon, long logStart) throws Failure {
+  private ByteChannel await(Process daemon, long logStart) throws Failure {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     while (true) {
-      SocketChannel ch = connector.connect();
+      ByteChannel ch = connector.connect();
       if (ch != null) return ch;
       // two clients may start a daemon at once: the loser exits, the lock holder is still starting
       if (!daemon.isAlive() && !LockProbe.held(paths.lockFile())) {

@@ -10,7 +10,7 @@ import dev.gq.protocol.StdinText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +23,7 @@ import java.util.List;
  */
 final class FrameLoop {
   static final String TOO_LARGE = "standard input is larger than 16 MiB; split the input into several parts";
-  private final SocketChannel channel;
+  private final ByteChannel channel;
   private final LineReader reader;
   private final LineWriter writer;
   private final OutputStream out;
@@ -32,12 +32,12 @@ final class FrameLoop {
   private final Path daemonLog;
   private final InputStream stdin;
 
-  FrameLoop(SocketChannel channel, OutputStream out, OutputStream err, Terminal terminal,
+  FrameLoop(ByteChannel channel, OutputStream out, OutputStream err, Terminal terminal,
       Path daemonLog) {
     this(channel, out, err, terminal, daemonLog, null);
   }
 
-  FrameLoop(SocketChannel channel, OutputStream out, OutputStream err, Terminal terminal,
+  FrameLoop(ByteChannel channel, OutputStream out, OutputStream err, Terminal terminal,
       Path daemonLog, InputStream stdin) {
     this.channel = channel;
     this.reader = new LineReader(channel, Protocol.MAX_LINE_BYTES);

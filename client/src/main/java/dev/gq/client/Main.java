@@ -9,7 +9,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -62,7 +62,7 @@ public final class Main {
         throw new Failure("'gq daemon run' is done by the launcher script, which runs the daemon in the"
             + " foreground; run it through bin/gq, or run bin/gq-daemon", 2);
       }
-      SocketChannel ch = connector.connect();
+      ByteChannel ch = connector.connect();
       if ("start".equals(action)) return daemonStart(ch, paths, connector, inv);
       if ("restart".equals(action)) return daemonRestart(ch, paths, connector, inv);
       if (ch == null) {
@@ -79,7 +79,7 @@ public final class Main {
     }
   }
 
-  private int play(SocketChannel ch, Invocation inv, GqPaths paths) throws Failure {
+  private int play(ByteChannel ch, Invocation inv, GqPaths paths) throws Failure {
     Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
     FrameLoop loop = new FrameLoop(ch, out, err, terminal, paths.daemonLog(), stdin);
     try {
@@ -89,7 +89,7 @@ public final class Main {
     }
   }
 
-  private int daemonStart(SocketChannel ch, GqPaths paths, Connector connector, Invocation inv)
+  private int daemonStart(ByteChannel ch, GqPaths paths, Connector connector, Invocation inv)
       throws Failure {
     String verb = "is already running";
     if (ch == null) {
@@ -101,7 +101,7 @@ public final class Main {
   }
 
   /** Stops a running daemon (its jobs keep running), waits until it is gone, and starts a new one. */
-  private int daemonRestart(SocketChannel ch, GqPaths paths, Connector connector, Invocation inv)
+  private int daemonRestart(ByteChannel ch, GqPaths paths, Connector connector, Invocation inv)
       throws Failure {
     if (ch != null) {
       int code = play(ch, inv, paths);
@@ -112,7 +112,7 @@ public final class Main {
   }
 
   /** The daemon's pid from a ping; an error frame (another protocol version) is passed on. */
-  private long ping(SocketChannel ch, GqPaths paths) throws Failure {
+  private long ping(ByteChannel ch, GqPaths paths) throws Failure {
     FrameLoop loop = new FrameLoop(ch, out, err, null, paths.daemonLog());
     try {
       loop.send(new Request.Ping().toJson());

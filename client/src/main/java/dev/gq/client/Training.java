@@ -10,7 +10,7 @@ import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -25,7 +25,11 @@ public final class Training {
   private Training() {}
 
   public static void main(String[] args) throws Exception {
-    Path dir = Files.createTempDirectory("gq-aot");
+    // not Files.createTempDirectory: its random names would set up SecureRandom, which a real run
+    // never does (with the socket library), and the cache would carry those classes for nothing
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"),
+        "gq-aot-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+    Files.createDirectory(dir);
     Path socket = dir.resolve("gq.sock");
     Map<String, String> env = new HashMap<>(System.getenv());
     env.put("GQ_DATA_DIR", dir.toString());
@@ -37,8 +41,7 @@ public final class Training {
     try {
       Main main = new Main(env, "/", new ByteArrayInputStream("y\n".getBytes()), sink, sink, "/dev/null");
       main.run(new String[] {"daemon", "status"});
-      try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
-        server.bind(UnixDomainSocketAddress.of(socket));
+      try (Listener server = Listener.open(socket)) {
         Thread daemon = new Thread(new Runnable() {
           @Override public void run() {
             serve(server);
@@ -55,9 +58,9 @@ public final class Training {
     }
   }
 
-  private static void serve(ServerSocketChannel server) {
-    while (server.isOpen()) {
-      try (SocketChannel ch = server.accept()) {
+  private static void serve(Listener server) {
+    while (true) {
+      try (ByteChannel ch = server.accept()) {
         LineReader in = new LineReader(ch);
         LineWriter out = new LineWriter(ch);
         if (Request.decode(in.readLine()) instanceof Request.Ping) {
@@ -72,6 +75,40 @@ public final class Training {
       } catch (IOException | RuntimeException e) {
         return;
       }
+    }
+  }
+
+  /** The stand-in daemon's listening socket: the same kind of socket the client connects with. */
+  private interface Listener extends AutoCloseable {
+    ByteChannel accept() throws IOException;
+
+    @Override
+    void close() throws IOException;
+
+    static Listener open(Path socket) throws IOException {
+      if (NativeSocket.available()) {
+        NativeSocket s = NativeSocket.listen(socket.toString());
+        return new Listener() {
+          @Override public ByteChannel accept() throws IOException {
+            return s.accept();
+          }
+
+          @Override public void close() throws IOException {
+            s.close();
+          }
+        };
+      }
+      ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+      s.bind(UnixDomainSocketAddress.of(socket));
+      return new Listener() {
+        @Override public ByteChannel accept() throws IOException {
+          return s.accept();
+        }
+
+        @Override public void close() throws IOException {
+          s.close();
+        }
+      };
     }
   }
 }

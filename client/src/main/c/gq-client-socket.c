@@ -1,0 +1,116 @@
+/*
+ * libgq-client-socket.so: the unix-socket calls of the gq client, for a faster start.
+ *
+ * The JDK's unix-domain SocketChannel initialises the security providers on first use (it keeps
+ * a SecureRandom for temporary socket names), which costs a fresh client JVM about 20 ms of its
+ * 100 ms budget. These few calls are all the client needs (listen and accept serve the training
+ * run that records the client's AOT cache). The client falls back to the JDK's channel when this
+ * library is missing or cannot be loaded.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jni.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define CHUNK 65536
+
+/* connect0(path bytes) -> fd, or -errno */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_connect0(JNIEnv *env, jclass cls,
+                                                                jbyteArray path) {
+  (void)cls;
+  struct sockaddr_un addr;
+  jsize len = (*env)->GetArrayLength(env, path);
+  if (len <= 0 || (size_t)len >= sizeof(addr.sun_path)) return -ENAMETOOLONG;
+  memset(&addr, 0, sizeof(addr));
+  addr.sun_family = AF_UNIX;
+  (*env)->GetByteArrayRegion(env, path, 0, len, (jbyte *)addr.sun_path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -errno;
+  int rc;
+  do {
+    rc = connect(fd, (struct sockaddr *)&addr, sizeof(addr));
+  } while (rc < 0 && errno == EINTR);
+  if (rc < 0) {
+    int e = errno;
+    close(fd);
+    return -e;
+  }
+  return fd;
+}
+
+/* listen0(path bytes) -> listening fd, or -errno */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_listen0(JNIEnv *env, jclass cls,
+                                                               jbyteArray path) {
+  (void)cls;
+  struct sockaddr_un addr;
+  jsize len = (*env)->GetArrayLength(env, path);
+  if (len <= 0 || (size_t)len >= sizeof(addr.sun_path)) return -ENAMETOOLONG;
+  memset(&addr, 0, sizeof(addr));
+  addr.sun_family = AF_UNIX;
+  (*env)->GetByteArrayRegion(env, path, 0, len, (jbyte *)addr.sun_path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -errno;
+  if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(fd, 8) < 0) {
+    int e = errno;
+    close(fd);
+    return -e;
+  }
+  return fd;
+}
+
+/* accept0(listening fd) -> connected fd, or -errno */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_accept0(JNIEnv *env, jclass cls, jint fd) {
+  (void)env;
+  (void)cls;
+  int c;
+  do {
+    c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+  } while (c < 0 && errno == EINTR);
+  return c < 0 ? -errno : c;
+}
+
+/* read0(fd, buf, off, len) -> bytes read, 0 at end of stream, or -errno */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_read0(JNIEnv *env, jclass cls, jint fd,
+                                                             jbyteArray buf, jint off, jint len) {
+  (void)cls;
+  char tmp[CHUNK];
+  if (len > CHUNK) len = CHUNK;
+  ssize_t n;
+  do {
+    n = read(fd, tmp, (size_t)len);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return -errno;
+  if (n > 0) (*env)->SetByteArrayRegion(env, buf, off, (jsize)n, (const jbyte *)tmp);
+  return (jint)n;
+}
+
+/* write0(fd, buf, off, len) -> bytes written, or -errno; never raises SIGPIPE */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_write0(JNIEnv *env, jclass cls, jint fd,
+                                                              jbyteArray buf, jint off, jint len) {
+  (void)cls;
+  char tmp[CHUNK];
+  if (len > CHUNK) len = CHUNK;
+  (*env)->GetByteArrayRegion(env, buf, off, len, (jbyte *)tmp);
+  ssize_t n;
+  do {
+    n = send(fd, tmp, (size_t)len, MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+  return n < 0 ? -errno : (jint)n;
+}
+
+/* close0(fd) -> 0, or -errno */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_close0(JNIEnv *env, jclass cls, jint fd) {
+  (void)env;
+  (void)cls;
+  return close(fd) < 0 ? -errno : 0;
+}
+
+/* strerror0(errno) -> the C library's text for it */
+JNIEXPORT jstring JNICALL Java_dev_gq_client_NativeSocket_strerror0(JNIEnv *env, jclass cls,
+                                                                    jint err) {
+  (void)cls;
+  return (*env)->NewStringUTF(env, strerror(err));
+}
