@@ -28,8 +28,16 @@ write_svg() {
     }
     END {
       X0 = 330; W = 480; y = 58
-      for (i = 1; i <= n; i++) {
-        g = order[i]
+      # the measures with a peer first, then those of gq alone, each in the order measured
+      m = 0
+      for (pass = 1; pass <= 2; pass++)
+        for (i = 1; i <= n; i++) {
+          g = order[i]; peers = 0
+          for (k = 1; k <= nt[g]; k++) if (tool[g, k] !~ /^gq/) peers = 1
+          if ((pass == 1) == (peers == 1)) shown[++m] = g
+        }
+      for (i = 1; i <= m; i++) {
+        g = shown[i]
         lo = 1e300; hi = -1
         for (k = 1; k <= nt[g]; k++) { v = val[g, tool[g, k]] + 0; if (v > 0) { if (v < lo) lo = v; if (v > hi) hi = v } }
         if (g in budget) { b = budget[g] + 0; if (b < lo) lo = b; if (b > hi) hi = b }
@@ -62,12 +70,12 @@ write_svg() {
         if (g in budget) {
           x = xpos(budget[g] + 0)
           out(sprintf("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"budget\"/>", x, top - 4, x, yb + 2))
-          out(sprintf("<text x=\"%.1f\" y=\"%d\" class=\"bl\">budget %s</text>", x + 3, top - 6, esc(budget[g])))
+          out(sprintf("<text x=\"%d\" y=\"%d\" class=\"bl\">dashed: the budget, %s %s</text>", 950, y + 14, esc(budget[g]), esc(unit[g])))
         }
         y = yb + 30
       }
       printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"960\" height=\"%d\" viewBox=\"0 0 960 %d\" font-family=\"sans-serif\">\n", y + 10, y + 10
-      print "<style>.h{font-size:13px;font-weight:bold}.u{font-weight:normal;fill:#555}.t{font-size:12px;text-anchor:end}.v{font-size:11px}.tick{font-size:10px;text-anchor:middle;fill:#555}.ax{stroke:#999}.grid{stroke:#ddd}.budget{stroke:#d62728;stroke-width:1.5;stroke-dasharray:5,3}.bl{font-size:10px;fill:#d62728}</style>"
+      print "<style>.h{font-size:13px;font-weight:bold}.u{font-weight:normal;fill:#555}.t{font-size:12px;text-anchor:end}.v{font-size:11px}.tick{font-size:10px;text-anchor:middle;fill:#555}.ax{stroke:#999}.grid{stroke:#ddd}.budget{stroke:#d62728;stroke-width:1.5;stroke-dasharray:5,3}.bl{font-size:11px;fill:#d62728;text-anchor:end}</style>"
       printf "<rect width=\"960\" height=\"%d\" fill=\"white\"/>\n", y + 10
       printf "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>\n", esc(title)
       printf "<text x=\"10\" y=\"40\" font-size=\"11\" fill=\"#555\">%s</text>\n", esc(subtitle)
