@@ -30,7 +30,8 @@ part_start() {
   : >"$work/res/start_launch"
   for id in "${start_ids[@]}"; do
     i=$((i + 1))
-    read -r sub st < <(awk -v id="$id" '$1 == id { print $3, $4 }' "$work/start.times")
+    sub="" st=""
+    read -r sub st < <(awk -v id="$id" '$1 == id { print $3, $4 }' "$work/start.times") || true
     [[ -n $sub && $sub != 0 && $st != 0 ]] || continue
     awk -v a="$sub" -v b="$st" 'BEGIN { printf "%.3f\n", (b - a) / 1e6 }' >>"$work/res/start_daemon"
     awk -v a="$st" -v b="$(<"$work/stamps-start/gq.$i")" 'BEGIN { printf "%.3f\n", (b - a) / 1e6 }' >>"$work/res/start_launch"
