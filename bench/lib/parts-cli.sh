@@ -136,7 +136,7 @@ part_submit() {
   measure bulk "$BULK_RUNS" 0 "$gq" submit -g 0 --group bench-bulk --batch "$work/bulk.batch"
   m=$(median_of "$work/res/bulk")
   if ((BULK_LINES == 1000)); then
-    row "gq submit -g 0 --batch, 1000 jobs, queue paused (after 1 warm-up call: 1,000 to $((1000 * BULK_RUNS)) already waiting), whole CLI process" \
+    row "gq submit -g 0 --batch, 1000 jobs, queue paused (after 1 warm-up call: 1000 to $((1000 * BULK_RUNS)) already waiting), whole CLI process" \
       "$work/res/bulk" ms "<= 2000" "$(verdict "$m" 2000)"
     chart "bulk submit, 1,000 jobs in one call" ms low gq "$m" 2000
   else

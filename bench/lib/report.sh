@@ -39,7 +39,7 @@ comparison_tsv() {
       if ("slurm" in peer) p[++np] = "slurm"
       if ("gpuq" in peer) p[++np] = "gpuq"
       if (np == 0) exit
-      head = "MEASURE\tUNIT\tgq"
+      head = "Measure\tUnit\tgq"
       for (j = 1; j <= np; j++) head = head "\t" p[j] "\tgq vs " p[j]
       for (i = 1; i <= n; i++) {
         g = order[i]

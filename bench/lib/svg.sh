@@ -42,8 +42,9 @@ write_svg() {
         for (k = 1; k <= nt[g]; k++) { v = val[g, tool[g, k]] + 0; if (v > 0) { if (v < lo) lo = v; if (v > hi) hi = v } }
         if (g in budget) { b = budget[g] + 0; if (b < lo) lo = b; if (b > hi) hi = b }
         if (hi <= 0) { lo = 0.1; hi = 1 }
-        llo = int(lg(lo)); if (lg(lo) < llo) llo--
-        lhi = int(lg(hi)); if (lg(hi) > lhi) lhi++
+        # at least a fifth of a decade to the left of the smallest figure or budget
+        llo = int(lg(lo) - 0.2); if (lg(lo) - 0.2 < llo) llo--
+        lhi = int(lg(hi) + 0.05); if (lg(hi) + 0.05 > lhi) lhi++
         if (lhi <= llo) lhi = llo + 1
         out(sprintf("<text x=\"10\" y=\"%d\" class=\"h\">%s <tspan class=\"u\">(%s; %s is better)</tspan></text>", y + 14, esc(g), esc(unit[g]), better[g] == "high" ? "higher" : "lower"))
         top = y + 22
