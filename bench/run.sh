@@ -89,7 +89,7 @@ done
 shared_instance=0
 if [[ $part == smoke ]]; then
   # tiny counts, one shared daemon: checks that every part still works, not how fast
-  RUNS=2 WARMUP=1 HISTORY=20 BIG_HISTORY=200 BIG_CHUNK=100 HANDOFF_JOBS=3 READY_STARTS=1 READY_WARM=0
+  RUNS=2 WARMUP=0 HISTORY=20 BIG_HISTORY=200 BIG_CHUNK=100 HANDOFF_JOBS=3 READY_STARTS=1 READY_WARM=0
   IDLE_SETTLE=0.5 IDLE_SECONDS=1 THROUGHPUT_JOBS=20 START_RUNS=2 START_GAP=0 LOG_LINES=3 BURST=3
   BULK_LINES=50 BULK_RUNS=1 shared_instance=1
 fi
@@ -162,6 +162,10 @@ export GQ_BENCH_TAG=$work
 cleanup() {
   local rc=$? inst pid p deadline
   trap - EXIT INT TERM
+  if [[ -n ${peer_child-} ]]; then
+    kill -TERM "$peer_child" 2>/dev/null || true
+    wait "$peer_child" 2>/dev/null || true
+  fi
   for inst in "$work"/inst/*/; do
     [[ -d $inst ]] || continue
     GQ_DATA_DIR=${inst}data GQ_RUNTIME_DIR=${inst}run timeout 20 "$gq" daemon stop >/dev/null 2>&1 || true

@@ -149,11 +149,14 @@ check_batch() {
   if "$gq" submit --help 2>/dev/null | grep -q -- '--batch'; then have_batch=1; fi
 }
 
-# raw_requests COUNT TIMES_FILE GQ_ARG...: prints "count failed total_ms"
+# raw_requests COUNT TIMES_FILE GQ_ARG...: prints "count failed total_ms" (compiled on first use)
 raw_requests() {
   local count=$1 times=$2
   shift 2
-  "$java" -XX:+UseSerialGC "$here/lib/RawRequests.java" "$GQ_RUNTIME_DIR/gq.sock" "$count" "$times" "$work" "$@"
+  if [[ ! -f $work/raw/RawRequests.class ]]; then
+    "$java_home/bin/javac" -d "$work/raw" "$here/lib/RawRequests.java" || die "compiling bench/lib/RawRequests.java failed"
+  fi
+  "$java" -XX:+UseSerialGC -cp "$work/raw" RawRequests "$GQ_RUNTIME_DIR/gq.sock" "$count" "$times" "$work" "$@"
 }
 
 # history_count: how many jobs the current daemon knows, live and ended

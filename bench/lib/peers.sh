@@ -45,11 +45,21 @@ ensure_packages() {
 package_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "?"; }
 
 # run_peer PART: runs a peer's part in a subshell (its servers, exports and a failure stay there:
-# the run goes on without it); the subshell stops the peer's servers whatever happens
+# the run goes on without it); the subshell stops the peer's servers whatever happens. It runs in
+# the background and is waited for, so that a signal to the script is handled at once (cleanup
+# ends the subshell, whose EXIT trap stops the servers).
+peer_child=
 run_peer() {
   local rc=0
   rm -f "$work/last_error"
-  ( trap 'tsp_stop; slurm_stop' EXIT; "$1" ) || rc=$?
+  (
+    trap 'tsp_stop; slurm_stop' EXIT
+    trap 'exit 143' TERM
+    "$1"
+  ) &
+  peer_child=$!
+  wait "$peer_child" || rc=$?
+  peer_child=
   if ((rc != 0)); then note "${1#part_}: the part failed and was skipped ($(cat "$work/last_error" 2>/dev/null || echo "exit $rc"))"; fi
   return 0
 }
