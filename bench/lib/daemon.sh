@@ -14,10 +14,18 @@ snapshot_build() {
     before=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
     for f in "${files[@]}"; do cp -p "$root/$f" "$snap/$f"; done
     cp -p "$root"/actors/target/lib/*.jar "$snap/actors/target/lib/"
-    if [[ -f $root/client/target/gq-client.aot ]]; then cp -p "$root/client/target/gq-client.aot" "$snap/client/target/"; fi
+    if [[ -f $root/client/target/libgq-client-socket.so ]]; then
+      cp -p "$root/client/target/libgq-client-socket.so" "$snap/client/target/"
+    fi
     after=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
     if [[ $before == "$after" ]]; then
       snapshot=$snap
+      # the AOT caches record their jars' paths: make them again for the copy, as the build does
+      if [[ -f $root/client/target/gq-client.aot ]]; then
+        gq_make_client_cache "$snap/client/target/gq-client.aot" \
+          "$snap/client/target/gq-client-0.1.0.jar:$snap/protocol/target/gq-protocol-0.1.0.jar" \
+          "$snap/client/target/libgq-client-socket.so" || note "could not make the client's AOT cache for the build's copy"
+      fi
       return 0
     fi
     say "the build changed while it was copied (a rebuild is running?); trying again in 20 s"
