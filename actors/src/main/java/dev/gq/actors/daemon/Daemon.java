@@ -82,7 +82,7 @@ public final class Daemon implements AutoCloseable {
 
   private void wire(DaemonConfig cfg) throws IOException {
     LOG.info("actor system up; catching the job history up with the journal");
-    Projector.catchUp(system, readSide);
+    Projector.catchUp(system, readSide, journal);
     LOG.info("job history up to date; replaying the scheduler");
     ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
@@ -90,7 +90,7 @@ public final class Daemon implements AutoCloseable {
         cfg.paths()::exitFile, ExitFiles::read, cfg.cancelGrace(), cfg.livenessPoll(), cfg.testLaunchDelay(), blocking);
     Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
     ActorRef<Projector.Command> projector =
-        system.systemActorOf(Projector.create(readSide), "projector", DispatcherSelector.blocking());
+        system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
     var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking);
     ActorRef<Scheduler.Command> scheduler = system.systemActorOf(Scheduler.create(deps), "scheduler", Props.empty());
