@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,8 @@ public final class Daemon implements AutoCloseable {
     this.probe = probe;
   }
 
-  public static Daemon start(DaemonConfig cfg) throws IOException {
+  /** Starts everything; {@code env} chooses the GPU probe (real NVML, or fake GPUs). */
+  public static Daemon start(DaemonConfig cfg, Map<String, String> env) throws IOException {
     Config conf = ConfigFactory.parseString(JournalConfig.hocon(cfg.paths().database()))
         .withFallback(ConfigFactory.parseResources("gq-daemon.conf"))
         .withFallback(ConfigFactory.load());
@@ -69,7 +71,7 @@ public final class Daemon implements AutoCloseable {
       system.terminate();
       throw new IOException("cannot open the job history: " + e.getMessage(), e);
     }
-    GpuProbe probe = GpuProbes.fromEnvironment(System.getenv());
+    GpuProbe probe = GpuProbes.fromEnvironment(env);
     Daemon d = new Daemon(system, rs, journal, probe);
     try {
       d.wire(cfg);
