@@ -15,6 +15,7 @@ import dev.gq.host.launch.ShimLauncher;
 import dev.gq.host.proc.ProcFs;
 import dev.gq.host.signal.GroupSignals;
 import dev.gq.nvml.GpuProbes;
+import dev.gq.persistence.Database;
 import dev.gq.persistence.JournalConfig;
 import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
@@ -48,6 +49,8 @@ public final class Daemon implements AutoCloseable {
   private final GpuProbe probe;
   private final CountDownLatch stop = new CountDownLatch(1);
   private SocketServer server;
+  private volatile String damage;
+  private String sessionWarning;
 
   private Daemon(ActorSystem<Void> system, ReadSide readSide, JournalReader journal, GpuProbe probe) {
     this.system = system;
@@ -100,9 +103,33 @@ public final class Daemon implements AutoCloseable {
         GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
     awaitReady(scheduler);
     LOG.info("scheduler recovered and reconciled");
+    sessionWarning = Lifecycle.warning();
     DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, journal, cfg.paths().dataDir().toString(),
-        this::requestStop, Lifecycle.warning());
+        this::requestStop, this::warning);
     server = SocketServer.start(cfg.paths().socket(), api);
+    checkDatabase(cfg.paths().database());
+  }
+
+  /**
+   * Reads every page of the database once, in the background: start-up checked only the small
+   * tables, so that its cost does not grow with the history. Damage found here is logged and shown
+   * by `gq daemon status`; the next start refuses the file if start-up reaches the damage.
+   */
+  private void checkDatabase(java.nio.file.Path file) {
+    Thread t = new Thread(() -> {
+      String why = Database.fullCheck(file);
+      if (why == null) return;
+      damage = Database.damagedText(file, why);
+      LOG.error("{}", damage);
+    }, "gq-database-check");
+    t.setDaemon(true);
+    t.setPriority(Thread.MIN_PRIORITY);
+    t.start();
+  }
+
+  private String warning() {
+    if (damage == null) return sessionWarning;
+    return sessionWarning == null ? damage : damage + "; " + sessionWarning;
   }
 
   private void awaitReady(ActorRef<Scheduler.Command> scheduler) throws IOException {
