@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 /**
  * The training run for the daemon's AOT cache ({@code bin/gq-daemon --train}, install.sh; JDK
  * 25+): runs the real daemon twice in this JVM on temporary directories with two fake GPUs, first
- * on a new database with a few jobs run through it, then again to recover them, so the cache
+ * on a new database with a few jobs run through it and enough events for a snapshot, then again
+ * to recover from that snapshot, so the cache
  * holds the classes a real start-up and the usual requests load (Pekko, persistence, Slick,
  * Jackson, SQLite, picocli). Never part of a normal daemon run; exits 0 when both runs went well.
  */
@@ -37,7 +38,12 @@ public final class Training {
       List.of("show", "2"),
       List.of("logs", "1"),
       List.of("groups"),
-      List.of("events"));
+      List.of("events"),
+      // over 500 events: the Scheduler stores a snapshot, which the second run starts from
+      List.of("daemon", "pause"),
+      List.of("submit", "-g", "0", "--batch", "many.txt"),
+      List.of("cancel", "--waiting", "6-305"),
+      List.of("daemon", "resume"));
   private static final List<List<String>> SECOND = List.of(
       List.of("daemon", "status"),
       List.of("ps", "--all"),
@@ -51,6 +57,7 @@ public final class Training {
     try {
       Map<String, String> env = environment(dir);
       Files.writeString(dir.resolve("jobs.txt"), "true\necho trained\n");
+      Files.writeString(dir.resolve("many.txt"), "true\n".repeat(300));
       failures = session(env, dir, FIRST) + session(env, dir, SECOND);
     } finally {
       deleteTree(dir);
