@@ -2,7 +2,8 @@
 # Builds gq with the Maven wrapper and installs it under PREFIX (default: $PREFIX, else ~/.local):
 #   PREFIX/lib/gq/bin/      gq, gq-daemon (the launcher scripts) and gq-jdk.sh
 #   PREFIX/lib/gq/client/   the client jars (+ an AOT cache on JDK 25+)
-#   PREFIX/lib/gq/daemon/   the daemon jar and its libraries
+#   PREFIX/lib/gq/daemon/   the daemon jar and its libraries (+ an AOT cache on JDK 25+, and
+#                           sqlite-jdbc's native libraries for Linux in sqlite/ARCH/)
 #   PREFIX/lib/gq/gq-shim   the job shim
 #   PREFIX/bin/gq           a link to PREFIX/lib/gq/bin/gq
 # Usage: ./install.sh [--prefix DIR] [--no-build]
@@ -61,6 +62,10 @@ install -m 0644 "$src/bin/gq-jdk.sh" "$stage/bin/"
 install -m 0644 "${client_jars[@]}" "$stage/client/"
 install -m 0755 "$client_lib" "$stage/client/"
 install -m 0644 "$daemon_jar" "$src"/actors/target/lib/*.jar "$stage/daemon/"
+if [[ -d $src/actors/target/sqlite/org/sqlite/native/Linux ]]; then
+  cp -R "$src/actors/target/sqlite/org/sqlite/native/Linux" "$stage/daemon/sqlite"
+  chmod -R u=rwX,go=rX "$stage/daemon/sqlite"
+fi
 install -m 0755 "$shim" "$stage/gq-shim"
 chmod 0755 "$stage"
 if [[ -e $lib ]]; then mv "$lib" "$stage.old"; fi
@@ -71,6 +76,15 @@ ln -sfn "$lib/bin/gq" "$prefix/bin/gq"
 if ((java_version >= 25)) && ! gq_make_client_cache "$lib/client/gq-client.aot" \
   "$lib/client/gq-client-0.1.0.jar:$lib/client/gq-protocol-0.1.0.jar" "$lib/client/libgq-client-socket.so"; then
   echo "note: could not make the client's AOT cache; gq works without it, a little slower"
+fi
+
+# the daemon too (JDK 25+): a training run of the installed daemon on temporary directories
+if ((java_version >= 25)); then
+  echo "making the daemon's AOT cache (a training run of about 15 s) ..."
+  if ! "$lib/bin/gq-daemon" --train >/dev/null 2>&1; then
+    rm -f "$lib/daemon/gq-daemon.aot"
+    echo "note: could not make the daemon's AOT cache; gq works without it, the daemon starts slower"
+  fi
 fi
 
 # The gq command itself: a small sh script with this JDK, the flags and the class path written in,

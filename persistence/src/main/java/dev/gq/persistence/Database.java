@@ -11,15 +11,19 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.sqlite.SQLiteConfig;
 
 /**
  * The SQLite file: opens it with the pragmas gq relies on (WAL, synchronous=FULL, busy timeout),
- * checks that it is whole and not from a newer gq, and creates or upgrades the schema. A damaged
- * or foreign file is refused with a recovery hint; gq never starts empty over an existing file.
+ * checks that it is a gq database, not from a newer gq, with its small start-up tables whole, and
+ * creates or upgrades the schema. A damaged or foreign file is refused with a recovery hint; gq
+ * never starts empty over an existing file. {@link #fullCheck} checks every page.
  */
 public final class Database {
   /** The schema this gq writes; a file with a higher version was written by a newer gq. */
   public static final int SCHEMA_VERSION = 2;
+  /** Read at every start-up whatever the history's size: checked whole before the daemon starts. */
+  private static final java.util.List<String> SMALL_TABLES = java.util.List.of("gq_meta", "read_offset", "snapshot");
 
   private Database() {}
 
@@ -55,11 +59,43 @@ public final class Database {
     }
   }
 
+  /**
+   * The start-up check: the file is an SQLite database whose schema reads, and the small tables
+   * start-up relies on are whole. Costs the same at any history size; {@link #fullCheck} reads
+   * every page (a second or more at 100,000 jobs) and runs once the daemon is up.
+   */
   private static void check(Path file, Statement st) throws SQLException, DatabaseRefused {
-    try (ResultSet rs = st.executeQuery("PRAGMA quick_check")) {
-      String verdict = rs.next() ? rs.getString(1) : "no answer";
-      if (!"ok".equals(verdict)) throw damaged(file, verdict);
+    try (ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master")) {
+      rs.next();
     }
+    for (String table : SMALL_TABLES) {
+      try (ResultSet t = st.executeQuery("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='" + table + "'")) {
+        if (!t.next() || t.getInt(1) == 0) continue;
+      }
+      try (ResultSet rs = st.executeQuery("PRAGMA quick_check('" + table + "')")) {
+        String verdict = rs.next() ? rs.getString(1) : "no answer";
+        if (!"ok".equals(verdict)) throw damaged(file, verdict);
+      }
+    }
+  }
+
+  /** Every page of the file checked (SQLite's quick_check), read-only; null when whole, else what is wrong. */
+  public static String fullCheck(Path file) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setReadOnly(true);
+    config.setBusyTimeout(5000);
+    try (Connection c = config.createConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("PRAGMA quick_check")) {
+      String verdict = rs.next() ? rs.getString(1) : "no answer";
+      return "ok".equals(verdict) ? null : firstLine(verdict);
+    } catch (SQLException e) {
+      return firstLine(e.getMessage());
+    }
+  }
+
+  /** The line a damaged file is refused with, naming what to do next. */
+  public static String damagedText(Path file, String why) {
+    return damaged(file, why).getMessage();
   }
 
   private static DatabaseRefused damaged(Path file, String why) {

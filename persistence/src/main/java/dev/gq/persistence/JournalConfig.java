@@ -23,8 +23,6 @@ public final class JournalConfig {
         }
         jdbc-journal.use-shared-db = "slick"
         jdbc-snapshot-store.use-shared-db = "slick"
-        jdbc-read-journal.use-shared-db = "slick"
-        jdbc-read-journal.refresh-interval = 200ms
         pekko-persistence-jdbc.shared-databases.slick {
           profile = "slick.jdbc.SQLiteProfile$"
           db {

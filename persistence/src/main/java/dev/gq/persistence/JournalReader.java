@@ -69,6 +69,33 @@ public final class JournalReader implements AutoCloseable {
     return out;
   }
 
+  /** The highest sequence number stored for the Scheduler; 0 when it has stored nothing. */
+  public synchronized long highestSeq() throws SQLException {
+    try (PreparedStatement ps = db.prepareStatement(
+        "SELECT max(sequence_number) FROM event_journal WHERE persistence_id = ?")) {
+      ps.setString(1, PERSISTENCE_ID);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
+  /** Up to {@code limit} stored events with a sequence number above {@code afterSeq}, oldest first, undecoded. */
+  public synchronized List<StoredEvent> stored(long afterSeq, int limit) throws SQLException {
+    try (PreparedStatement ps = db.prepareStatement("SELECT sequence_number, event_ser_id, event_ser_manifest,"
+        + " event_payload FROM event_journal WHERE persistence_id = ? AND NOT deleted AND sequence_number > ?"
+        + " ORDER BY sequence_number LIMIT ?")) {
+      ps.setString(1, PERSISTENCE_ID);
+      ps.setLong(2, afterSeq);
+      ps.setInt(3, limit);
+      List<StoredEvent> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) out.add(new StoredEvent(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getBytes(4)));
+      }
+      return out;
+    }
+  }
+
   /**
    * The sequence number to read after so that only the last {@code count} matching events follow
    * (0 when there are no more than that). A compressed payload counts here whatever its job, so

@@ -167,4 +167,24 @@ class JournalReaderTest {
     assertEquals("JobReserved", JournalReader.type("dev.gq.core.ledger.LedgerEvent$JobReserved#2"));
     assertEquals("Plain", JournalReader.type("a.b.Plain"));
   }
+
+  @Test
+  void highestSeqIsTheSchedulersLastEventAndZeroWhenNone() throws Exception {
+    assertEquals(0, reader.highestSeq());
+    lifeOfTwoJobs();
+    rows.add("other", "JobSubmitted", T0, submitted(9).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(6, reader.highestSeq());
+  }
+
+  @Test
+  void storedEventsComeInPagesInOrderWithTheirSerializer() throws Exception {
+    lifeOfTwoJobs();
+    List<StoredEvent> first = reader.stored(0, 4);
+    assertEquals(List.of(1L, 2L, 3L, 4L), first.stream().map(StoredEvent::seq).toList());
+    assertEquals(31, first.get(0).serializerId());
+    assertEquals(JournalRows.MANIFEST + "JobSubmitted", first.get(0).manifest());
+    assertEquals(submitted(1), new String(first.get(0).payload(), java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(List.of(5L, 6L), reader.stored(4, 4).stream().map(StoredEvent::seq).toList());
+    assertTrue(reader.stored(6, 4).isEmpty());
+  }
 }

@@ -15,6 +15,7 @@ import dev.gq.host.launch.ShimLauncher;
 import dev.gq.host.proc.ProcFs;
 import dev.gq.host.signal.GroupSignals;
 import dev.gq.nvml.GpuProbes;
+import dev.gq.persistence.Database;
 import dev.gq.persistence.JournalConfig;
 import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,8 @@ public final class Daemon implements AutoCloseable {
   private final GpuProbe probe;
   private final CountDownLatch stop = new CountDownLatch(1);
   private SocketServer server;
+  private volatile String damage;
+  private String sessionWarning;
 
   private Daemon(ActorSystem<Void> system, ReadSide readSide, JournalReader journal, GpuProbe probe) {
     this.system = system;
@@ -55,7 +59,8 @@ public final class Daemon implements AutoCloseable {
     this.probe = probe;
   }
 
-  public static Daemon start(DaemonConfig cfg) throws IOException {
+  /** Starts everything; {@code env} chooses the GPU probe (real NVML, or fake GPUs). */
+  public static Daemon start(DaemonConfig cfg, Map<String, String> env) throws IOException {
     Config conf = ConfigFactory.parseString(JournalConfig.hocon(cfg.paths().database()))
         .withFallback(ConfigFactory.parseResources("gq-daemon.conf"))
         .withFallback(ConfigFactory.load());
@@ -69,7 +74,7 @@ public final class Daemon implements AutoCloseable {
       system.terminate();
       throw new IOException("cannot open the job history: " + e.getMessage(), e);
     }
-    GpuProbe probe = GpuProbes.fromEnvironment(System.getenv());
+    GpuProbe probe = GpuProbes.fromEnvironment(env);
     Daemon d = new Daemon(system, rs, journal, probe);
     try {
       d.wire(cfg);
@@ -82,7 +87,7 @@ public final class Daemon implements AutoCloseable {
 
   private void wire(DaemonConfig cfg) throws IOException {
     LOG.info("actor system up; catching the job history up with the journal");
-    Projector.catchUp(system, readSide);
+    Projector.catchUp(system, readSide, journal);
     LOG.info("job history up to date; replaying the scheduler");
     ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
@@ -90,7 +95,7 @@ public final class Daemon implements AutoCloseable {
         cfg.paths()::exitFile, ExitFiles::read, cfg.cancelGrace(), cfg.livenessPoll(), cfg.testLaunchDelay(), blocking);
     Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
     ActorRef<Projector.Command> projector =
-        system.systemActorOf(Projector.create(readSide), "projector", DispatcherSelector.blocking());
+        system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
     var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking);
     ActorRef<Scheduler.Command> scheduler = system.systemActorOf(Scheduler.create(deps), "scheduler", Props.empty());
@@ -98,9 +103,33 @@ public final class Daemon implements AutoCloseable {
         GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
     awaitReady(scheduler);
     LOG.info("scheduler recovered and reconciled");
+    sessionWarning = Lifecycle.warning();
     DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, journal, cfg.paths().dataDir().toString(),
-        this::requestStop, Lifecycle.warning());
+        this::requestStop, this::warning);
     server = SocketServer.start(cfg.paths().socket(), api);
+    checkDatabase(cfg.paths().database());
+  }
+
+  /**
+   * Reads every page of the database once, in the background: start-up checked only the small
+   * tables, so that its cost does not grow with the history. Damage found here is logged and shown
+   * by `gq daemon status`; the next start refuses the file if start-up reaches the damage.
+   */
+  private void checkDatabase(java.nio.file.Path file) {
+    Thread t = new Thread(() -> {
+      String why = Database.fullCheck(file);
+      if (why == null) return;
+      damage = Database.damagedText(file, why);
+      LOG.error("{}", damage);
+    }, "gq-database-check");
+    t.setDaemon(true);
+    t.setPriority(Thread.MIN_PRIORITY);
+    t.start();
+  }
+
+  private String warning() {
+    if (damage == null) return sessionWarning;
+    return sessionWarning == null ? damage : damage + "; " + sessionWarning;
   }
 
   private void awaitReady(ActorRef<Scheduler.Command> scheduler) throws IOException {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -29,7 +30,7 @@ public final class DaemonMain {
   public static void main(String[] args) {
     int code;
     try {
-      code = run();
+      code = run(System.getenv(), System.getProperty("gq.shim"));
     } catch (Startup e) {
       System.err.println("gq daemon: " + e.getMessage());
       code = 1;
@@ -41,10 +42,11 @@ public final class DaemonMain {
     System.exit(code);
   }
 
-  private static int run() throws Startup {
+  /** Runs the daemon with the settings in {@code env} until it is asked to stop; returns the exit status. */
+  static int run(Map<String, String> env, String shim) throws Startup {
     DaemonConfig cfg;
     try {
-      cfg = DaemonConfig.fromEnvironment(System.getenv(), System.getProperty("gq.shim"));
+      cfg = DaemonConfig.fromEnvironment(env, shim);
     } catch (IllegalArgumentException e) {
       throw new Startup(e.getMessage());
     }
@@ -57,7 +59,7 @@ public final class DaemonMain {
       Database.prepare(p.database());
       dev.gq.actors.runner.DiskSpace.ensureReserve(p.dataDir());
       CountDownLatch closed = new CountDownLatch(1);
-      try (Daemon d = Daemon.start(cfg)) {
+      try (Daemon d = Daemon.start(cfg, env)) {
         writePid(p.pidFile());
         LOG.info("gq daemon ready (pid {}, data {}, GPUs: {})", ProcessHandle.current().pid(), p.dataDir(), d.probeText());
         // SIGTERM/SIGINT: stop as 'gq daemon stop' does, and let the JVM exit only once files are cleaned up.

@@ -1,9 +1,11 @@
 package dev.gq.actors.projector;
 
 import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.persistence.HistoryLag;
+import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
+import dev.gq.persistence.StoredEvent;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.Done;
@@ -11,17 +13,16 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
-import org.apache.pekko.persistence.query.EventEnvelope;
-import org.apache.pekko.persistence.query.PersistenceQuery;
-import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the read side (job history) up to date: applies the events the Scheduler has just stored,
  * and whenever its offset is behind (a crash between journal and read side, a failed write) reads
- * the missing events back from the journal first. Runs on the blocking dispatcher.
+ * the missing events back from the journal table first. Runs on the blocking dispatcher.
  */
 public final class Projector {
   private static final Logger LOG = LoggerFactory.getLogger(Projector.class);
@@ -31,27 +32,30 @@ public final class Projector {
   /** Replies once everything up to {@code seq} is in the read side. */
   public record Sync(long seq, ActorRef<Done> replyTo) implements Command {}
 
+  /** Events read and applied per transaction when catching up. */
+  private static final int PAGE = 1000;
+
   private Projector() {}
 
-  public static Behavior<Command> create(ReadSide readSide) {
+  public static Behavior<Command> create(ReadSide readSide, JournalReader journal) {
     return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
         .onMessage(Project.class, m -> {
-          project(ctx.getSystem(), readSide, m);
+          project(ctx.getSystem(), readSide, journal, m);
           return Behaviors.same();
         })
         .onMessage(Sync.class, m -> {
-          if (safeOffset(readSide) < m.seq()) catchUp(ctx.getSystem(), readSide);
+          if (safeOffset(readSide) < m.seq()) catchUp(ctx.getSystem(), readSide, journal);
           m.replyTo().tell(Done.getInstance());
           return Behaviors.same();
         })
         .build());
   }
 
-  private static void project(ActorSystem<?> system, ReadSide rs, Project m) {
+  private static void project(ActorSystem<?> system, ReadSide rs, JournalReader journal, Project m) {
     try {
       // Behind (an earlier write failed): read the gap from the journal, which has every event;
       // the events in hand are part of what it reads. Never apply across a gap.
-      if (rs.offset() + 1 < m.firstSeq()) catchUp(system, rs);
+      if (rs.offset() + 1 < m.firstSeq()) catchUp(system, rs, journal);
       else rs.apply(m.firstSeq(), m.events());
     } catch (SQLException e) {
       LOG.error("cannot update the job history for events {}..: {}; will catch up from the journal",
@@ -59,26 +63,43 @@ public final class Projector {
     }
   }
 
-  /** Applies every journal event after the read side's offset. Blocks. */
-  public static void catchUp(ActorSystem<?> system, ReadSide rs) {
+  /**
+   * Applies every journal event after the read side's offset, a page at a time, straight from the
+   * journal table; reads nothing when the offset is already the journal's highest sequence number.
+   * Blocks.
+   */
+  public static void catchUp(ActorSystem<?> system, ReadSide rs, JournalReader journal) {
     try {
-      long from = rs.offset() + 1;
-      JdbcReadJournal journal = PersistenceQuery.get(system)
-          .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
-      List<EventEnvelope> envs = journal.currentEventsByPersistenceId("scheduler", from, Long.MAX_VALUE)
-          .runWith(Sink.seq(), system).toCompletableFuture().get(Duration.ofMinutes(5).toMillis(),
-              java.util.concurrent.TimeUnit.MILLISECONDS);
-      List<LedgerEvent> events = new ArrayList<>();
-      long expect = from;
-      for (EventEnvelope e : envs) {
-        if (e.sequenceNr() != expect++) throw new IllegalStateException("gap in the journal at " + e.sequenceNr());
-        events.add((LedgerEvent) e.event());
-      }
-      if (!events.isEmpty()) rs.apply(from, events);
-      if (!events.isEmpty()) LOG.info("job history caught up with {} event(s) from the journal", events.size());
+      HistoryLag lag = new HistoryLag(rs.offset(), journal.highestSeq());
+      if (lag.ahead())
+        LOG.warn("the job history is at event {} but the journal ends at {}", lag.readOffset(), lag.journalHighest());
+      if (lag.upToDate()) return;
+      Serialization serialization = SerializationExtension.get(Adapter.toClassic(system));
+      long from = lag.readOffset() + 1;
+      long applied = 0;
+      List<StoredEvent> page;
+      do {
+        page = journal.stored(from - 1, PAGE);
+        List<LedgerEvent> events = decode(serialization, page, from);
+        if (!events.isEmpty()) rs.apply(from, events);
+        from += events.size();
+        applied += events.size();
+      } while (page.size() == PAGE);
+      if (applied > 0) LOG.info("job history caught up with {} event(s) from the journal", applied);
     } catch (Exception e) {
       LOG.error("cannot catch the job history up from the journal: {}", e.toString());
     }
+  }
+
+  /** The events of {@code page}, which must be numbered {@code from, from+1, ...}: never apply across a gap. */
+  private static List<LedgerEvent> decode(Serialization serialization, List<StoredEvent> page, long from) {
+    List<LedgerEvent> events = new ArrayList<>(page.size());
+    long expect = from;
+    for (StoredEvent e : page) {
+      if (e.seq() != expect++) throw new IllegalStateException("gap in the journal at " + e.seq());
+      events.add((LedgerEvent) serialization.deserialize(e.payload(), e.serializerId(), e.manifest()).get());
+    }
+    return events;
   }
 
   private static long safeOffset(ReadSide rs) {

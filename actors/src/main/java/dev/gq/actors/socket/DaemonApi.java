@@ -46,12 +46,13 @@ public final class DaemonApi implements GqApi {
   private final JournalReader journal;
   private final String dataDir;
   private final Runnable shutdown;
-  private final String warning;
+  private final java.util.function.Supplier<String> warning;
   private final HistoryRequests history;
   private final SweepRequests sweeps;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
-      ReadSide readSide, JournalReader journal, String dataDir, Runnable shutdown, String warning) {
+      ReadSide readSide, JournalReader journal, String dataDir, Runnable shutdown,
+      java.util.function.Supplier<String> warning) {
     this.system = system;
     this.scheduler = scheduler;
     this.projector = projector;
@@ -181,7 +182,7 @@ public final class DaemonApi implements GqApi {
       else running++;
     }
     return new DaemonInfo(ProcessHandle.current().pid(), dev.gq.cli.Gq.VERSION, Protocol.VERSION, dataDir, v.probe(),
-        v.fake(), v.gpuError(), Math.max(v.gpuCount(), 0), running, waiting, warning);
+        v.fake(), v.gpuError(), Math.max(v.gpuCount(), 0), running, waiting, warning.get());
   }
 
   @Override
