@@ -35,7 +35,9 @@
 # BENCH_LOG_LINES (50), BENCH_BURST (20), BENCH_PEERS (tsp,slurm,gpuq: the peers `all` runs;
 # "none" for none), BENCH_GPUQ (path of gpuq.py; BENCH_GPUQ_PYTHON: the interpreter, default
 # /usr/bin/python3), BENCH_NO_INSTALL=1 (never apt-get),
-# BENCH_NO_HYPERFINE=1 (use the bash loop), BENCH_KEEP=1 (keep the temporary directory),
+# BENCH_NO_HYPERFINE=1 (use the bash loop), BENCH_NO_DAEMON_AOT=1 (measure the daemon without
+# the AOT cache that install.sh makes; the smoke run never makes it), BENCH_KEEP=1 (keep the
+# temporary directory),
 # BENCH_DOC=path (where `all` writes; default docs/benchmarks.md; the picture goes next to it),
 # BENCH_QUIET_LOAD=L (first wait, up to BENCH_QUIET_WAIT s (600), for a 1-minute load average
 # below L: on a shared machine other work inflates every figure).

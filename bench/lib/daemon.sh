@@ -14,6 +14,7 @@ snapshot_build() {
     before=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
     for f in "${files[@]}"; do cp -p "$root/$f" "$snap/$f"; done
     cp -p "$root"/actors/target/lib/*.jar "$snap/actors/target/lib/"
+    if [[ -d $root/actors/target/sqlite ]]; then cp -pR "$root/actors/target/sqlite" "$snap/actors/target/"; fi
     if [[ -f $root/client/target/libgq-client-socket.so ]]; then
       cp -p "$root/client/target/libgq-client-socket.so" "$snap/client/target/"
     fi
@@ -25,6 +26,12 @@ snapshot_build() {
         gq_make_client_cache "$snap/client/target/gq-client.aot" \
           "$snap/client/target/gq-client-0.1.0.jar:$snap/protocol/target/gq-protocol-0.1.0.jar" \
           "$snap/client/target/libgq-client-socket.so" || note "could not make the client's AOT cache for the build's copy"
+      fi
+      # the daemon's AOT cache, as install.sh makes it (bin/gq-daemon --train; JDK 25+, ~20 s)
+      if ((java_version >= 25)) && [[ -z ${BENCH_NO_DAEMON_AOT-} && $part != smoke ]]; then
+        say "making the daemon's AOT cache for the build's copy (bin/gq-daemon --train) ..."
+        "$snap/bin/gq-daemon" --train >"$work/train.log" 2>&1 ||
+          note "bin/gq-daemon --train failed, the daemon runs without its AOT cache: $(tail -3 "$work/train.log" | tr '\n' ' ')"
       fi
       return 0
     fi
