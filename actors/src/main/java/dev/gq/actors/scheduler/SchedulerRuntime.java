@@ -5,11 +5,15 @@ import dev.gq.core.alloc.GpuClassifier;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
 import dev.gq.core.ledger.Ledger;
+import dev.gq.core.proc.ProcessCensus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 
@@ -20,15 +24,27 @@ final class SchedulerRuntime {
   boolean ready;
   boolean reconciling;
   GpuObservation latest;
+  long latestReceivedNanos;
   List<DeviceReading> lastKnown = List.of();
   String probe = "no GPU reading yet";
   boolean fake;
 
   void observe(GpuObservation o, String probeText, boolean isFake) {
     latest = o;
+    latestReceivedNanos = System.nanoTime();
     probe = probeText;
     fake = isFake;
     if (o.reading().ok()) lastKnown = o.reading().devices();
+  }
+
+  /**
+   * Drops from the latest reading the processes on {@code ended}'s GPUs that {@code census}, taken
+   * after that reading arrived, no longer shows: they ended with the job, so its GPUs can be placed
+   * at once. With no census, or an older one, the reading stays as it is (the next one decides).
+   */
+  void forgetEnded(Job ended, ProcessCensus census) {
+    if (latest == null || census == null || !census.takenAfter(latestReceivedNanos)) return;
+    latest = latest.withoutEnded(ended.gpus().stream().map(GpuSlot::uuid).collect(Collectors.toSet()), census.pids());
   }
 
   List<GpuStatus> classified(Ledger l) {
