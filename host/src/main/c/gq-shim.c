@@ -3,7 +3,8 @@
  *
  * usage: gq-shim EXITFILE CMD [ARGS...]
  *
- * The shim becomes a session (and process group) leader, forks, and the child execs CMD with the
+ * The shim becomes a session (and process group) leader unless it was started as one, closes every
+ * descriptor but 0, 1 and 2 that its starter left open, forks, and the child execs CMD with the
  * given arguments (searched on the PATH of the environment the shim was given; never a shell).
  * The shim survives SIGTERM, SIGINT and SIGHUP sent to the whole group: it handles them by only
  * noting them (a handler, not SIG_IGN, because ignored dispositions would be inherited across
@@ -19,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +70,30 @@ static void restore_default_signals(void)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The job gets stdin, stdout and stderr only: nothing the daemon had open reaches it. */
+static void close_inherited_descriptors(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+        return;
+#endif
+    /* Older kernels: close what /proc lists (collected first: closing changes the listing). */
+    int fds[1024];
+    size_t n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < sizeof fds / sizeof fds[0]) {
+        int fd = atoi(e->d_name);
+        if (fd > 2 && fd != dirfd(d))
+            fds[n++] = fd;
+    }
+    closedir(d);
+    for (size_t i = 0; i < n; i++)
+        close(fds[i]);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -219,7 +246,8 @@ int main(int argc, char **argv)
     const char *exit_file = argv[1];
     char **cmd = argv + 2;
     handle_stop_signals();
-    if (setsid() < 0)
+    close_inherited_descriptors();
+    if (getsid(0) != getpid() && setsid() < 0)
         fprintf(stderr, "gq: setsid: %s\n", strerror(errno));
     int report_fd;
     pid_t child = start_child(cmd, &report_fd);
