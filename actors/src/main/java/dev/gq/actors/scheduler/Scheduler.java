@@ -180,13 +180,14 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     if (j == null) return Effect().noReply();
     LedgerEvent e = Endings.of(j, c, now());
     // The freed GPUs go to the next jobs in this same write, on the latest reading less the
-    // processes that ended with this job; the fresh reading asked for below places whatever that
-    // reading still keeps off-limits.
+    // processes that ended with this job. One that reading still shows in use is read again at
+    // once (and placed when that reading comes); the rest wait for the regular reading, so that
+    // no reading competes with the launch just decided.
     rt.forgetEnded(j, c.census());
     List<LedgerEvent> all = settling.settle(l, List.of(e), false, true);
     return Effect().persist(all).thenRun(s -> {
       after(s, all);
-      deps.pollNow();
+      if (rt.heldBack(s, j)) deps.pollNow();
     }).thenNoReply();
   }
 

@@ -4,6 +4,7 @@ import dev.gq.actors.runner.JobRunner;
 import dev.gq.core.alloc.GpuClassifier;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -45,6 +47,16 @@ final class SchedulerRuntime {
   void forgetEnded(Job ended, ProcessCensus census) {
     if (latest == null || census == null || !census.takenAfter(latestReceivedNanos)) return;
     latest = latest.withoutEnded(ended.gpus().stream().map(GpuSlot::uuid).collect(Collectors.toSet()), census.pids());
+  }
+
+  /** Whether a GPU {@code ended} held is, in {@code l}, neither reserved again nor FREE (or not read at all). */
+  boolean heldBack(Ledger l, Job ended) {
+    Set<String> freed = ended.gpus().stream().map(GpuSlot::uuid).collect(Collectors.toSet());
+    List<GpuStatus> gpus = freed.isEmpty() ? List.of() : classified(l);
+    if (gpus == null) return true;
+    Set<String> settled = gpus.stream().filter(g -> g.ownerJobId() != null || g.state() == GpuState.FREE)
+        .map(GpuStatus::uuid).collect(Collectors.toSet());
+    return !settled.containsAll(freed);
   }
 
   List<GpuStatus> classified(Ledger l) {

@@ -134,7 +134,7 @@ class SchedulerTest {
     assertInstanceOf(JobExited.class, ended.events().get(0));
     assertEquals(2, assertInstanceOf(JobReserved.class, ended.events().get(1)).jobId());
     assertEquals(List.of(1L, 2L), deps.started);
-    assertEquals(1, deps.polls, "a job's end still asks for a fresh GPU reading");
+    assertEquals(0, deps.polls, "nothing held back: no reading competes with the launch");
   }
 
   /** Job 1 runs on GPU 0 with its CUDA process 4242 in the latest reading; job 2 waits. */
@@ -162,6 +162,7 @@ class SchedulerTest {
     jobWithAGpuProcessAndOneWaiting();
     var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, censusNow(1L, 4242L)));
     assertEquals(1, ended.events().size(), "process 4242 lives on: the GPU is not free");
+    assertEquals(1, deps.polls, "the held-back GPU is read again at once");
     var still = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
     assertTrue(still.events().isEmpty());
     var after = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true));
@@ -174,6 +175,7 @@ class SchedulerTest {
     jobWithAGpuProcessAndOneWaiting();
     var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, older));
     assertEquals(1, ended.events().size());
+    assertEquals(1, deps.polls);
     var noCensus = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
     assertTrue(noCensus.events().isEmpty());
   }
