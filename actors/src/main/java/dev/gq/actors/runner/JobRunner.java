@@ -170,6 +170,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   /** Whether any process of the job's group or session lives, and every PID seen. Blocks. */
   private Members members(long pgid, long sid) {
     long at = System.nanoTime();
+    // The shim saw nothing the job started left as it ended, so nothing of its session or group
+    // can be: a listing of PIDs is all that is needed.
+    if (deps.leftNothing().test(deps.exitFile().apply(job.id())))
+      return new Members(false, new ProcessCensus(at, deps.procs().pids()));
     List<ProcInfo> all = deps.procs().all();
     boolean any = all.stream().anyMatch(p -> !p.zombie() && (p.pgid() == pgid || p.sid() == sid));
     return new Members(any, new ProcessCensus(at, all.stream().map(ProcInfo::pid).collect(Collectors.toSet())));

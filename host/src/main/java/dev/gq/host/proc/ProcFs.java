@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The {@link ProcessTable} read from /proc, under a configurable root so that tests can point it
@@ -90,6 +92,17 @@ public final class ProcFs implements ProcessTable {
       if (isPid(name)) stat(rootPath + "/" + name + "/stat", buf).ifPresent(found::add);
     }
     return found;
+  }
+
+  @Override
+  public Set<Long> pids() {
+    String[] names = new File(rootPath).list();
+    if (names == null) throw new UncheckedIOException(new IOException("cannot list " + root));
+    Set<Long> pids = new HashSet<>(names.length * 2);
+    for (String name : names) {
+      if (isPid(name)) pids.add(Long.parseLong(name));
+    }
+    return pids;
   }
 
   @Override

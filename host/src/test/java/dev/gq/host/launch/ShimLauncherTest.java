@@ -165,6 +165,7 @@ class ShimLauncherTest {
       assertTrue(TestJobs.alive(detached));
       ProcessIdentity id = job.identity();
       assertEquals(List.of(), jobs.proc.members(id.pgid(), id.sid()));
+      assertFalse(ExitFiles.leftNothing(spec.exitFile()), "a process the job started still runs");
     } finally {
       TestJobs.killQuietly(detached);
     }
@@ -215,5 +216,35 @@ class ShimLauncherTest {
     job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertEquals(ExitRecord.exited(3), ExitFiles.read(spec.exitFile()).orElseThrow());
     assertEquals("out\nerr\n0\n1\n2\n", read(spec.logFile()));
+  }
+
+  @Test
+  void aJobThatLeftNothingBehindSaysSoInItsRecord() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "exit 4");
+    assertEquals(ExitRecord.exited(4), jobs.run(spec));
+    assertTrue(ExitFiles.leftNothing(spec.exitFile()));
+  }
+
+  @Test
+  void anOrphanThatEndedBeforeTheJobIsReapedAndLeavesNothingBehind() throws Exception {
+    // The subshell ends at once; its sleep is re-parented to the shim, which reaps it when it ends.
+    LaunchSpec spec = jobs.spec("sh", "-c", "(sleep 0.2 &); sleep 1");
+    assertEquals(ExitRecord.exited(0), jobs.run(spec));
+    assertTrue(ExitFiles.leftNothing(spec.exitFile()));
+  }
+
+  @Test
+  void aBackgroundProcessStillRunningIsNotNothing() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!");
+    LaunchedProcess job = jobs.launch(spec);
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    long left = Long.parseLong(read(spec.logFile()).strip());
+    try {
+      assertEquals(ExitRecord.exited(0), ExitFiles.read(spec.exitFile()).orElseThrow());
+      assertFalse(ExitFiles.leftNothing(spec.exitFile()));
+      assertTrue(TestJobs.alive(left));
+    } finally {
+      TestJobs.killQuietly(left);
+    }
   }
 }

@@ -72,6 +72,11 @@ class ProcFsTest {
   }
 
   @Test
+  void pidsListsEveryProcessZombiesIncluded() {
+    assertEquals(java.util.Set.of(100L, 101L, 102L, 103L, 200L, 300L), proc.pids());
+  }
+
+  @Test
   void environReadsOneVariable() {
     assertEquals(Optional.of("t-100"), proc.environ(100, "GQ_JOB_TAG"));
     assertEquals(Optional.of("/usr/bin"), proc.environ(100, "PATH"));
