@@ -3,14 +3,19 @@
  *
  * usage: gq-shim EXITFILE CMD [ARGS...]
  *
- * The shim becomes a session (and process group) leader, forks, and the child execs CMD with the
+ * The shim becomes a session (and process group) leader unless it was started as one, closes every
+ * descriptor but 0, 1 and 2 that its starter left open, forks, and the child execs CMD with the
  * given arguments (searched on the PATH of the environment the shim was given; never a shell).
  * The shim survives SIGTERM, SIGINT and SIGHUP sent to the whole group: it handles them by only
  * noting them (a handler, not SIG_IGN, because ignored dispositions would be inherited across
- * exec by the job). When the child ends, the shim writes one line to EXITFILE atomically (temp
- * file in the same directory, fsync, rename, fsync of the directory):
+ * exec by the job). It is the job's child subreaper: a process of the job whose parent ends is
+ * re-parented to the shim (which reaps it when it ends) rather than to init, so when the child ends
+ * the shim can tell whether any process the job started is still alive. It then writes EXITFILE
+ * atomically (temp file in the same directory, fsync, rename, fsync of the directory): one line
  *   exit N | signal N | exec-error TEXT
- * and exits with the child's status (128+N for a signal, 127 when CMD could not be run).
+ * followed by a line "alone" when no process the job started was left (then none of its session
+ * or process group can be either), and exits with the child's status (128+N for a signal, 127 when
+ * CMD could not be run).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,7 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +75,30 @@ static void restore_default_signals(void)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The job gets stdin, stdout and stderr only: nothing the daemon had open reaches it. */
+static void close_inherited_descriptors(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+        return;
+#endif
+    /* Older kernels: close what /proc lists (collected first: closing changes the listing). */
+    int fds[1024];
+    size_t n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < sizeof fds / sizeof fds[0]) {
+        int fd = atoi(e->d_name);
+        if (fd > 2 && fd != dirfd(d))
+            fds[n++] = fd;
+    }
+    closedir(d);
+    for (size_t i = 0; i < n; i++)
+        close(fds[i]);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -162,17 +194,43 @@ static int read_exec_error(int fd)
     return n == (ssize_t)sizeof err ? err : 0;
 }
 
+/* Waits for the child; orphans of the job re-parented to the shim meanwhile are reaped as they end. */
 static int wait_child(pid_t child, int *status)
 {
-    while (waitpid(child, status, 0) < 0) {
-        if (errno != EINTR)
+    for (;;) {
+        pid_t pid = waitpid(-1, status, 0);
+        if (pid == child)
+            return 0;
+        if (pid < 0 && errno != EINTR)
             return -1;
     }
-    return 0;
 }
 
-static int finish(const char *exit_file, const char *line, int code)
+/*
+ * Whether no process the job started is left: as the job's subreaper, the shim has every one of
+ * them in its subtree while it lives, so none left is no child left. Reaps ended ones on the way.
+ */
+static int nothing_left(void)
 {
+    for (;;) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG) < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno == ECHILD;
+        }
+        if (info.si_pid == 0)
+            return 0; /* a child lives */
+    }
+}
+
+static int subreaper;
+
+static int finish(const char *exit_file, const char *record, int code)
+{
+    char line[1100];
+    snprintf(line, sizeof line, "%s%s", record, subreaper && nothing_left() ? "alone\n" : "");
     if (write_exit_file(exit_file, line) < 0)
         fprintf(stderr, "gq: cannot write the exit status to '%s': %s\n", exit_file, strerror(errno));
     return code;
@@ -219,8 +277,10 @@ int main(int argc, char **argv)
     const char *exit_file = argv[1];
     char **cmd = argv + 2;
     handle_stop_signals();
-    if (setsid() < 0)
+    close_inherited_descriptors();
+    if (getsid(0) != getpid() && setsid() < 0)
         fprintf(stderr, "gq: setsid: %s\n", strerror(errno));
+    subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
     int report_fd;
     pid_t child = start_child(cmd, &report_fd);
     if (child < 0)

@@ -92,7 +92,8 @@ public final class Daemon implements AutoCloseable {
     ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
-        cfg.paths()::exitFile, ExitFiles::read, cfg.cancelGrace(), cfg.livenessPoll(), cfg.testLaunchDelay(), blocking);
+        cfg.paths()::exitFile, ExitFiles::read, ExitFiles::leftNothing, cfg.cancelGrace(), cfg.livenessPoll(),
+        cfg.testLaunchDelay(), blocking);
     Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
     ActorRef<Projector.Command> projector =
         system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());

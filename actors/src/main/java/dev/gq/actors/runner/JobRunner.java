@@ -8,12 +8,15 @@ import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessCensus;
 import dev.gq.core.proc.ProcessIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -38,7 +41,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record SpawnFailed(String reason) implements Command {}
   private record LeaderExited() implements Command {}
   private record Tick() implements Command {}
-  private record Members(boolean anyLeft) implements Command {}
+  private record Members(boolean anyLeft, ProcessCensus census) implements Command {}
   private record KillNow() implements Command {}
   private record LimitReached() implements Command {}
 
@@ -160,9 +163,20 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     if (checking) return;
     checking = true;
     long pgid = identity.pgid(), sid = identity.sid();
-    getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> deps.procs().all().stream()
-            .anyMatch(p -> !p.zombie() && (p.pgid() == pgid || p.sid() == sid)), deps.blocking()),
-        (any, err) -> new Members(err != null || any));
+    getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> members(pgid, sid), deps.blocking()),
+        (m, err) -> err != null ? new Members(true, null) : m);
+  }
+
+  /** Whether any process of the job's group or session lives, and every PID seen. Blocks. */
+  private Members members(long pgid, long sid) {
+    long at = System.nanoTime();
+    // The shim saw nothing the job started left as it ended, so nothing of its session or group
+    // can be: a listing of PIDs is all that is needed.
+    if (deps.leftNothing().test(deps.exitFile().apply(job.id())))
+      return new Members(false, new ProcessCensus(at, deps.procs().pids()));
+    List<ProcInfo> all = deps.procs().all();
+    boolean any = all.stream().anyMatch(p -> !p.zombie() && (p.pgid() == pgid || p.sid() == sid));
+    return new Members(any, new ProcessCensus(at, all.stream().map(ProcInfo::pid).collect(Collectors.toSet())));
   }
 
   private Behavior<Command> onMembers(Members m) {
@@ -179,14 +193,14 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       getContext().getLog().warn("{}; gave up the reserve file to record job {}", full, job.id());
     if (rec.isEmpty()) {
       String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
-      scheduler.tell(new Scheduler.Ended(job.id(), null, why, timedOut));
+      scheduler.tell(new Scheduler.Ended(job.id(), null, why, timedOut, m.census()));
     } else {
       ExitRecord r = rec.get();
       String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
       if (full != null && r.exitCode() != 0)
         reason = (reason == null ? dev.gq.core.ledger.Outcomes.describe(r.exitCode()) : reason)
             + "; " + full + ", so its log may be cut short";
-      scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut));
+      scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.census()));
     }
     return Behaviors.stopped();
   }

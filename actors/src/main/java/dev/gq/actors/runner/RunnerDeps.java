@@ -12,9 +12,10 @@ import java.util.concurrent.Executor;
 
 /**
  * The ports a runner works through, plus its timings: the launcher, the process table, the
- * signaller, how to read a job's exit record and build its environment, the grace period between
- * SIGTERM and SIGKILL, how often to look at a job's processes, a delay before each launch that only
- * tests set (to widen the window between reservation and launch), and where blocking work runs.
+ * signaller, how to read a job's exit record and whether it says the job left no process behind,
+ * the grace period between SIGTERM and SIGKILL, how often to look at a job's processes, a delay
+ * before each launch that only tests set (to widen the window between reservation and launch), and
+ * where blocking work runs.
  */
 public record RunnerDeps(
     Launcher launcher,
@@ -22,6 +23,7 @@ public record RunnerDeps(
     Signals signals,
     java.util.function.LongFunction<Path> exitFile,
     java.util.function.Function<Path, Optional<ExitRecord>> exitReader,
+    java.util.function.Predicate<Path> leftNothing,
     Duration cancelGrace,
     Duration livenessPoll,
     Duration testLaunchDelay,

@@ -12,6 +12,7 @@ import dev.gq.core.ledger.LedgerEvent.*;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.ledger.Submissions;
+import dev.gq.core.proc.ProcessCensus;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.recovery.Recovery;
 import java.time.Clock;
@@ -64,11 +65,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record LaunchFailed(long jobId, String reason) implements Command {}
   /**
    * From a runner: every process of the job is gone; {@code exitCode} null when no exit record
-   * exists; {@code timedOut} when the runner stopped it at its time limit.
+   * exists; {@code timedOut} when the runner stopped it at its time limit; {@code census} the look
+   * at /proc that found them gone (null when there was none).
    */
-  public record Ended(long jobId, Integer exitCode, String reason, boolean timedOut) implements Command {
+  public record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, ProcessCensus census)
+      implements Command {
     public Ended(long jobId, Integer exitCode, String reason) {
-      this(jobId, exitCode, reason, false);
+      this(jobId, exitCode, reason, false, null);
     }
   }
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
@@ -176,11 +179,15 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     Job j = l.live().get(c.jobId());
     if (j == null) return Effect().noReply();
     LedgerEvent e = Endings.of(j, c, now());
-    // GPUs freed by this job are placed after a fresh reading, so its dead processes are not seen as outside ones.
-    List<LedgerEvent> all = settling.settle(l, List.of(e), false, false);
+    // The freed GPUs go to the next jobs in this same write, on the latest reading less the
+    // processes that ended with this job. One that reading still shows in use is read again at
+    // once (and placed when that reading comes); the rest wait for the regular reading, so that
+    // no reading competes with the launch just decided.
+    rt.forgetEnded(j, c.census());
+    List<LedgerEvent> all = settling.settle(l, List.of(e), false, true);
     return Effect().persist(all).thenRun(s -> {
       after(s, all);
-      deps.pollNow();
+      if (rt.heldBack(s, j)) deps.pollNow();
     }).thenNoReply();
   }
 

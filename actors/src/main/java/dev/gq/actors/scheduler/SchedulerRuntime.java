@@ -4,12 +4,18 @@ import dev.gq.actors.runner.JobRunner;
 import dev.gq.core.alloc.GpuClassifier;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
 import dev.gq.core.ledger.Ledger;
+import dev.gq.core.proc.ProcessCensus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 
@@ -20,15 +26,37 @@ final class SchedulerRuntime {
   boolean ready;
   boolean reconciling;
   GpuObservation latest;
+  long latestReceivedNanos;
   List<DeviceReading> lastKnown = List.of();
   String probe = "no GPU reading yet";
   boolean fake;
 
   void observe(GpuObservation o, String probeText, boolean isFake) {
     latest = o;
+    latestReceivedNanos = System.nanoTime();
     probe = probeText;
     fake = isFake;
     if (o.reading().ok()) lastKnown = o.reading().devices();
+  }
+
+  /**
+   * Drops from the latest reading the processes on {@code ended}'s GPUs that {@code census}, taken
+   * after that reading arrived, no longer shows: they ended with the job, so its GPUs can be placed
+   * at once. With no census, or an older one, the reading stays as it is (the next one decides).
+   */
+  void forgetEnded(Job ended, ProcessCensus census) {
+    if (latest == null || census == null || !census.takenAfter(latestReceivedNanos)) return;
+    latest = latest.withoutEnded(ended.gpus().stream().map(GpuSlot::uuid).collect(Collectors.toSet()), census.pids());
+  }
+
+  /** Whether a GPU {@code ended} held is, in {@code l}, neither reserved again nor FREE (or not read at all). */
+  boolean heldBack(Ledger l, Job ended) {
+    Set<String> freed = ended.gpus().stream().map(GpuSlot::uuid).collect(Collectors.toSet());
+    List<GpuStatus> gpus = freed.isEmpty() ? List.of() : classified(l);
+    if (gpus == null) return true;
+    Set<String> settled = gpus.stream().filter(g -> g.ownerJobId() != null || g.state() == GpuState.FREE)
+        .map(GpuStatus::uuid).collect(Collectors.toSet());
+    return !settled.containsAll(freed);
   }
 
   List<GpuStatus> classified(Ledger l) {

@@ -12,6 +12,7 @@ import dev.gq.host.launch.ExitFiles;
 import dev.gq.host.launch.ShimLauncher;
 import dev.gq.host.proc.ProcFs;
 import dev.gq.host.signal.GroupSignals;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +40,8 @@ class JobRunnerTest {
   private RunnerDeps deps() {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
     return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
-        id -> tmp.resolve(id + ".exit"), ExitFiles::read, Duration.ofMillis(200), Duration.ofMillis(50),
+        id -> tmp.resolve(id + ".exit"), ExitFiles::read, ExitFiles::leftNothing, Duration.ofMillis(200),
+        Duration.ofMillis(50),
         Duration.ZERO, Executors.newCachedThreadPool());
   }
 
@@ -78,6 +80,35 @@ class JobRunnerTest {
     runner.tell(new JobRunner.Cancel());
     Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
     assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
+  }
+
+  private Job starting(long id, String... argv) {
+    JobSpec spec = new JobSpec(List.of(argv), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null);
+    return new Job(id, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
+        tmp.resolve(id + ".log").toString(), null, "tag-" + id, null);
+  }
+
+  @Test
+  void jobEndsOnlyOnceTheProcessItLeftInItsGroupIsGoneWithACensusFromAfterThat() throws Exception {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    Path marker = tmp.resolve("left-ended");
+    Job job = starting(10, "sh", "-c", "(sleep 1; touch " + marker + ") & exit 0");
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("10.log")));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    assertTrue(Files.exists(marker), "ended before the process left in its group");
+    assertEquals(0, ended.exitCode());
+    assertTrue(ended.census().takenAfter(System.nanoTime() - Duration.ofSeconds(10).toNanos()));
+  }
+
+  @Test
+  void jobThatLeftNothingBehindEndsWithACensusOfEveryPid() {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref(), tmp.resolve("11.log")));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    assertEquals(5, ended.exitCode());
+    assertTrue(ended.census().pids().contains(ProcessHandle.current().pid()));
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.proc.ProcessCensus;
 import dev.gq.core.proc.ProcessIdentity;
 import java.time.Clock;
 import java.time.Instant;
@@ -22,6 +23,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -122,17 +124,60 @@ class SchedulerTest {
   }
 
   @Test
-  void freedGpuGoesToTheNextJobAfterAFreshReading() {
+  void freedGpuGoesToTheNextJobInTheSameWriteAsTheEnd() {
     observe(gpus(1));
     submit(spec(1));
     submit(spec(1));
     es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
     var ended = es.runCommand(new Scheduler.Ended(1, 0, null));
-    assertEquals(1, ended.events().size());
+    assertEquals(2, ended.events().size());
     assertInstanceOf(JobExited.class, ended.events().get(0));
-    assertEquals(1, deps.polls, "a job's end asks for a fresh GPU reading");
+    assertEquals(2, assertInstanceOf(JobReserved.class, ended.events().get(1)).jobId());
+    assertEquals(List.of(1L, 2L), deps.started);
+    assertEquals(0, deps.polls, "nothing held back: no reading competes with the launch");
+  }
+
+  /** Job 1 runs on GPU 0 with its CUDA process 4242 in the latest reading; job 2 waits. */
+  private void jobWithAGpuProcessAndOneWaiting() {
+    observe(gpus(1));
+    submit(spec(1));
+    submit(spec(1));
+    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    observe(gpus(1, 4242));
+  }
+
+  private static ProcessCensus censusNow(Long... pids) {
+    return new ProcessCensus(System.nanoTime(), Set.of(pids));
+  }
+
+  @Test
+  void endedJobsDeadProcessesDoNotHoldUpTheNextJob() {
+    jobWithAGpuProcessAndOneWaiting();
+    var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, censusNow(1L, 100L)));
+    assertEquals(2, assertInstanceOf(JobReserved.class, ended.events().get(1)).jobId());
+  }
+
+  @Test
+  void aGpuProcessStillAliveKeepsTheFreedGpuUntilAReadingFreesIt() {
+    jobWithAGpuProcessAndOneWaiting();
+    var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, censusNow(1L, 4242L)));
+    assertEquals(1, ended.events().size(), "process 4242 lives on: the GPU is not free");
+    assertEquals(1, deps.polls, "the held-back GPU is read again at once");
+    var still = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
+    assertTrue(still.events().isEmpty());
     var after = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true));
     assertEquals(2, assertInstanceOf(JobReserved.class, after.events().get(0)).jobId());
+  }
+
+  @Test
+  void aLookAtProcTakenBeforeTheReadingProvesNothing() {
+    ProcessCensus older = censusNow(1L);
+    jobWithAGpuProcessAndOneWaiting();
+    var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, older));
+    assertEquals(1, ended.events().size());
+    assertEquals(1, deps.polls);
+    var noCensus = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
+    assertTrue(noCensus.events().isEmpty());
   }
 
   @Test

@@ -4,7 +4,9 @@ import java.util.Optional;
 
 /**
  * The shim's record of how a job's command ended, read from {@code <data>/run/<id>.exit}. One line:
- * {@code exit N}, {@code signal N} or {@code exec-error TEXT} (the command could not be started).
+ * {@code exit N}, {@code signal N} or {@code exec-error TEXT} (the command could not be started),
+ * and a second line {@code alone} when the shim found no process the job started left as it ended
+ * ({@link #leftNothing}).
  */
 public record ExitRecord(Kind kind, int code, String text) {
 
@@ -12,6 +14,7 @@ public record ExitRecord(Kind kind, int code, String text) {
 
   // Linux signals are 1..64 (SIGRTMAX); the shim writes WEXITSTATUS (0..255) or WTERMSIG.
   private static final int MAX_SIGNAL = 64;
+  private static final String ALONE = "alone";
 
   public static ExitRecord exited(int code) {
     return new ExitRecord(Kind.EXITED, code, null);
@@ -31,6 +34,7 @@ public record ExitRecord(Kind kind, int code, String text) {
    */
   public static Optional<ExitRecord> parse(String content) {
     String line = content.strip();
+    if (line.endsWith("\n" + ALONE)) line = line.substring(0, line.length() - ALONE.length() - 1).strip();
     int space = line.indexOf(' ');
     if (space < 0) return Optional.empty();
     String word = line.substring(0, space);
@@ -41,6 +45,15 @@ public record ExitRecord(Kind kind, int code, String text) {
       case "exec-error" -> rest.isEmpty() ? Optional.empty() : Optional.of(execFailed(rest));
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * Whether {@code content} is a whole record that says no process the job started was left when
+   * the shim ended: then none of the job's session or process group can be alive either.
+   */
+  public static boolean leftNothing(String content) {
+    String text = content.strip();
+    return text.endsWith("\n" + ALONE) && parse(text).isPresent();
   }
 
   // Plain ASCII digits only: parseInt would also take a sign, or digits of other scripts.

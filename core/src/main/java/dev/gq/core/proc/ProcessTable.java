@@ -2,6 +2,8 @@ package dev.gq.core.proc;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Port to the host's process table (/proc under a configurable root). Reads only; never signals.
@@ -20,6 +22,11 @@ public interface ProcessTable {
 
   /** Every process visible now. */
   List<ProcInfo> all();
+
+  /** The PID of every process visible now (zombies too): a listing, cheaper than {@link #all}. */
+  default Set<Long> pids() {
+    return all().stream().map(ProcInfo::pid).collect(Collectors.toSet());
+  }
 
   /** The current boot id (/proc/sys/kernel/random/boot_id). */
   String bootId();

@@ -71,4 +71,17 @@ class ExitRecordTest {
         "signal 2147483647", "exit +3", "exit \u0663"})
       assertEquals(Optional.empty(), ExitRecord.parse(s), s);
   }
+
+  @Test
+  void aRecordMayAddThatTheJobLeftNothingBehind() {
+    assertEquals(Optional.of(ExitRecord.exited(0)), ExitRecord.parse("exit 0\nalone\n"));
+    assertEquals(Optional.of(ExitRecord.signalled(15)), ExitRecord.parse("signal 15\nalone\n"));
+    assertTrue(ExitRecord.leftNothing("exit 0\nalone\n"));
+    assertTrue(ExitRecord.leftNothing("exec-error cannot run 'x': No such file or directory\nalone\n"));
+    assertFalse(ExitRecord.leftNothing("exit 0\n"));
+    assertFalse(ExitRecord.leftNothing("alone\n"));
+    assertFalse(ExitRecord.leftNothing("exit 256\nalone\n"));
+    for (String s : new String[] {"exit 0\nalone\nalone", "exit 0\nalone more", "exit 0\nnot alone", "alone\nexit 0"})
+      assertEquals(Optional.empty(), ExitRecord.parse(s), "'" + s + "'");
+  }
 }

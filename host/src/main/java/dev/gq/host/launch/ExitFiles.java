@@ -12,6 +12,7 @@ import java.util.Optional;
  * Reads the exit files the shim writes ({@code <data>/run/<id>.exit}, one line: {@code exit N},
  * {@code signal N} or {@code exec-error TEXT}). The shim renames a complete file into place, so a
  * file is either whole or absent; anything else found there is treated as absent. Never throws.
+ * A second line {@code alone} says the job left no process behind ({@link #leftNothing}).
  */
 public final class ExitFiles {
 
@@ -22,10 +23,19 @@ public final class ExitFiles {
 
   /** The record in {@code exitFile}, or empty when it is missing, unreadable or not a record. */
   public static Optional<ExitRecord> read(Path exitFile) {
+    return content(exitFile).flatMap(ExitRecord::parse);
+  }
+
+  /** Whether {@code exitFile} holds a record that says the job left no process behind. */
+  public static boolean leftNothing(Path exitFile) {
+    return content(exitFile).map(ExitRecord::leftNothing).orElse(false);
+  }
+
+  private static Optional<String> content(Path exitFile) {
     try (InputStream in = Files.newInputStream(exitFile)) {
       byte[] content = in.readNBytes(MAX_BYTES + 1);
       if (content.length > MAX_BYTES) return Optional.empty();
-      return ExitRecord.parse(new String(content, StandardCharsets.UTF_8));
+      return Optional.of(new String(content, StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }

@@ -24,7 +24,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The real {@link Launcher}: starts {@code gq-shim EXITFILE ARGV...} with the job's directory and
  * exactly the job's environment, stdin from /dev/null and stdout+stderr appended to the 0600 log
- * through one open file. The shim makes itself a session leader, so the job's identity is the
+ * through one open file. The shim leads its own session (spawned as one with posix_spawn, or it
+ * makes itself one where the launcher falls back to ProcessBuilder), so the job's identity is the
  * shim's pid as pid, process group and session, with its /proc start ticks and the boot id.
  * Called by the JobRunner, off the actor threads.
  */
@@ -32,14 +33,23 @@ public final class ShimLauncher implements Launcher {
 
   private static final long SESSION_WAIT_NANOS = 2_000_000_000L;
   private static final File DEV_NULL = new File("/dev/null");
+  // A thread that only waits in waitpid(2) needs little stack (the JDK gives its reaper 128 KiB).
+  private static final long WAITER_STACK_BYTES = 256 * 1024;
 
   private final Path shim;
   private final ProcessTable table;
+  private final boolean direct;
 
   /** {@code shim}: the built gq-shim binary; {@code table}: where start ticks are read. */
   public ShimLauncher(Path shim, ProcessTable table) {
+    this(shim, table, PosixSpawn.AVAILABLE);
+  }
+
+  /** {@code direct}: spawn the shim with posix_spawn, else through ProcessBuilder (tests both). */
+  ShimLauncher(Path shim, ProcessTable table, boolean direct) {
     this.shim = shim;
     this.table = table;
+    this.direct = direct;
   }
 
   @Override
@@ -47,6 +57,7 @@ public final class ShimLauncher implements Launcher {
     if (spec.argv().isEmpty()) throw new LaunchException("job " + spec.jobId() + " has no command to run");
     checkDirectory(spec.cwd());
     prepareFiles(spec);
+    if (direct) return spawn(spec);
     Process process = start(spec);
     ProcessIdentity identity = identify(process);
     CompletableFuture<Void> exited = process.onExit().thenApply(p -> null);
@@ -84,11 +95,38 @@ public final class ShimLauncher implements Launcher {
     }
   }
 
-  private Process start(LaunchSpec spec) throws LaunchException {
+  private List<String> command(LaunchSpec spec) {
     List<String> command = new ArrayList<>(spec.argv().size() + 2);
-    command.add(shim.toString());
+    command.add(shim.toAbsolutePath().toString());
     command.add(spec.exitFile().toAbsolutePath().toString()); // the shim runs in the job's directory
     command.addAll(spec.argv());
+    return command;
+  }
+
+  /**
+   * Spawns the shim directly (no helper process in between) as a session leader; its identity can
+   * be read at once, since it led its session before its exec, and it stays readable until the
+   * thread that waits for it has reaped it.
+   */
+  private LaunchedProcess spawn(LaunchSpec spec) throws LaunchException {
+    int pid;
+    try {
+      pid = PosixSpawn.spawn(command(spec), spec.env(), spec.cwd(), spec.logFile());
+    } catch (PosixSpawn.SpawnException e) {
+      throw new LaunchException("cannot start job " + spec.jobId() + " with " + shim + ": " + e.getMessage(), e);
+    }
+    String bootId = table.bootId();
+    ProcessIdentity identity = identity(pid, table.info(pid).map(ProcInfo::startTicks).orElse(-1L), bootId);
+    CompletableFuture<Void> exited = new CompletableFuture<>();
+    Thread.ofPlatform().daemon().name("gq-shim-wait-" + pid).stackSize(WAITER_STACK_BYTES).start(() -> {
+      PosixSpawn.waitFor(pid);
+      exited.complete(null);
+    });
+    return new LaunchedProcess(identity, exited);
+  }
+
+  private Process start(LaunchSpec spec) throws LaunchException {
+    List<String> command = command(spec);
     ProcessBuilder builder = new ProcessBuilder(command)
         .directory(spec.cwd().toFile())
         .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))

@@ -2,15 +2,18 @@ package dev.gq.host.proc;
 
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessTable;
+import java.io.File;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The {@link ProcessTable} read from /proc, under a configurable root so that tests can point it
@@ -19,7 +22,11 @@ import java.util.Optional;
  */
 public final class ProcFs implements ProcessTable {
 
+  // A stat line is a few hundred bytes; a longer one is read on past the buffer.
+  private static final int STAT_BYTES = 1024;
+
   private final Path root;
+  private final String rootPath;
   private final Path bootIdFile;
 
   /** The real /proc. */
@@ -34,14 +41,27 @@ public final class ProcFs implements ProcessTable {
 
   public ProcFs(Path root, Path bootIdFile) {
     this.root = root;
+    this.rootPath = root.toString();
     this.bootIdFile = bootIdFile;
   }
 
   @Override
   public Optional<ProcInfo> info(long pid) {
-    try {
-      byte[] stat = Files.readAllBytes(root.resolve(Long.toString(pid)).resolve("stat"));
-      return Optional.of(ProcStat.parse(new String(stat, StandardCharsets.UTF_8)));
+    return stat(rootPath + "/" + pid + "/stat", new byte[STAT_BYTES]);
+  }
+
+  /**
+   * Reads one stat file into {@code buf} (reused across a scan) with a plain FileInputStream: a scan
+   * reads hundreds of them, and NIO's per-file set-up or readAllBytes' buffers cost more than the read.
+   */
+  private static Optional<ProcInfo> stat(String path, byte[] buf) {
+    try (FileInputStream in = new FileInputStream(path)) {
+      int n = in.readNBytes(buf, 0, buf.length);
+      if (n < buf.length) return Optional.of(ProcStat.parse(new String(buf, 0, n, StandardCharsets.UTF_8)));
+      byte[] rest = in.readAllBytes();
+      byte[] whole = java.util.Arrays.copyOf(buf, n + rest.length);
+      System.arraycopy(rest, 0, whole, n, rest.length);
+      return Optional.of(ProcStat.parse(new String(whole, StandardCharsets.UTF_8)));
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty(); // gone, hidden, or caught half-way through its exit
     }
@@ -64,13 +84,25 @@ public final class ProcFs implements ProcessTable {
 
   @Override
   public List<ProcInfo> all() {
-    List<ProcInfo> found = new ArrayList<>();
-    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root, ProcFs::isPidDir)) {
-      for (Path dir : dirs) info(Long.parseLong(dir.getFileName().toString())).ifPresent(found::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + root, e);
+    String[] names = new File(rootPath).list();
+    if (names == null) throw new UncheckedIOException(new IOException("cannot list " + root));
+    List<ProcInfo> found = new ArrayList<>(names.length);
+    byte[] buf = new byte[STAT_BYTES];
+    for (String name : names) {
+      if (isPid(name)) stat(rootPath + "/" + name + "/stat", buf).ifPresent(found::add);
     }
     return found;
+  }
+
+  @Override
+  public Set<Long> pids() {
+    String[] names = new File(rootPath).list();
+    if (names == null) throw new UncheckedIOException(new IOException("cannot list " + root));
+    Set<Long> pids = new HashSet<>(names.length * 2);
+    for (String name : names) {
+      if (isPid(name)) pids.add(Long.parseLong(name));
+    }
+    return pids;
   }
 
   @Override
@@ -92,8 +124,7 @@ public final class ProcFs implements ProcessTable {
         .toList();
   }
 
-  private static boolean isPidDir(Path dir) {
-    String name = dir.getFileName().toString();
+  private static boolean isPid(String name) {
     if (name.isEmpty() || name.length() > 18) return false;
     for (int i = 0; i < name.length(); i++) {
       if (name.charAt(i) < '0' || name.charAt(i) > '9') return false;

@@ -26,10 +26,8 @@ public final class ProcStat {
     int open = statLine.indexOf('(');
     int close = statLine.lastIndexOf(')');
     if (open < 1 || close < open) throw new IllegalArgumentException("no command name in stat line");
-    String[] fields = statLine.substring(close + 1).strip().split(" +");
-    if (fields.length < START_TIME - STATE + 1 || fields[0].length() != 1) {
-      throw new IllegalArgumentException("truncated stat line");
-    }
+    String[] fields = fields(statLine, close + 1, START_TIME - STATE + 1);
+    if (fields == null || fields[0].length() != 1) throw new IllegalArgumentException("truncated stat line");
     try {
       return new ProcInfo(
           Long.parseLong(statLine.substring(0, open).strip()),
@@ -42,6 +40,26 @@ public final class ProcStat {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("bad number in stat line: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The first {@code count} space-separated fields of {@code line} from {@code from} on, or null
+   * when there are fewer. By hand, not with a regex: a scan of /proc parses hundreds of lines.
+   */
+  private static String[] fields(String line, int from, int count) {
+    String[] out = new String[count];
+    int n = 0;
+    int i = from;
+    int end = line.length();
+    while (end > i && Character.isWhitespace(line.charAt(end - 1))) end--;
+    while (n < count) {
+      while (i < end && line.charAt(i) == ' ') i++;
+      if (i >= end) return null;
+      int start = i;
+      while (i < end && line.charAt(i) != ' ') i++;
+      out[n++] = line.substring(start, i);
+    }
+    return out;
   }
 
   // Field n (1-based, as in proc(5)) sits at index n - 3 of the fields after the command name.

@@ -165,8 +165,86 @@ class ShimLauncherTest {
       assertTrue(TestJobs.alive(detached));
       ProcessIdentity id = job.identity();
       assertEquals(List.of(), jobs.proc.members(id.pgid(), id.sid()));
+      assertFalse(ExitFiles.leftNothing(spec.exitFile()), "a process the job started still runs");
     } finally {
       TestJobs.killQuietly(detached);
+    }
+  }
+
+  @Test
+  void shimIsSpawnedDirectlyWhereTheCLibraryAllows() {
+    // glibc 2.29+ (every supported distribution); the ProcessBuilder path is the fallback.
+    assertTrue(PosixSpawn.AVAILABLE);
+  }
+
+  @Test
+  void jobSeesOnlyStdinStdoutAndStderrOfTheDaemonsDescriptors() throws Exception {
+    Path held = Files.writeString(dir.resolve("held"), "x");
+    try (var open = Files.newInputStream(held); var alsoOpen = new java.io.FileInputStream(held.toFile())) {
+      LaunchSpec spec = jobs.spec("sh", "-c", "ls /proc/$$/fd");
+      assertEquals(ExitRecord.exited(0), jobs.run(spec));
+      assertEquals("0\n1\n2\n", read(spec.logFile()));
+    }
+  }
+
+  @Test
+  void jobStartsWithNoSignalIgnoredOrBlockedAndNothingInItsLog() throws Exception {
+    LaunchSpec spec = jobs.spec("grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status");
+    assertEquals(ExitRecord.exited(0), jobs.run(spec));
+    List<Long> masks = read(spec.logFile()).lines().map(l -> Long.parseUnsignedLong(l.substring(8), 16)).toList();
+    assertEquals(0L, masks.get(0), "blocked");
+    // Signals 32 and 33 are the C library's own, which no program can set (the JVM's children
+    // inherit them ignored either way); every signal a job can use starts at its default.
+    assertEquals(0L, masks.get(1) & ~0x180000000L, "ignored");
+  }
+
+  @Test
+  void shimIsReapedOnceItExits() throws Exception {
+    LaunchedProcess job = jobs.launch(jobs.spec("true"));
+    assertTrue(job.identity().startTicks() > 0, "read before the shim could be reaped");
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    await("no zombie is left", WAIT, () -> jobs.proc.info(job.identity().pid()).isEmpty());
+  }
+
+  @Test
+  void throughProcessBuilderWhereSpawnIsMissingTheShimStillLeadsItsSessionAndRecordsTheExit() throws Exception {
+    ShimLauncher fallback = new ShimLauncher(TestJobs.SHIM, jobs.proc, false);
+    LaunchSpec spec = jobs.spec("sh", "-c", "echo out; echo err >&2; ls /proc/$$/fd; exit 3");
+    LaunchedProcess job = fallback.launch(spec);
+    ProcessIdentity id = job.identity();
+    assertEquals(List.of(id.pid(), id.pid()), List.of(id.pgid(), id.sid()));
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertEquals(ExitRecord.exited(3), ExitFiles.read(spec.exitFile()).orElseThrow());
+    assertEquals("out\nerr\n0\n1\n2\n", read(spec.logFile()));
+  }
+
+  @Test
+  void aJobThatLeftNothingBehindSaysSoInItsRecord() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "exit 4");
+    assertEquals(ExitRecord.exited(4), jobs.run(spec));
+    assertTrue(ExitFiles.leftNothing(spec.exitFile()));
+  }
+
+  @Test
+  void anOrphanThatEndedBeforeTheJobIsReapedAndLeavesNothingBehind() throws Exception {
+    // The subshell ends at once; its sleep is re-parented to the shim, which reaps it when it ends.
+    LaunchSpec spec = jobs.spec("sh", "-c", "(sleep 0.2 &); sleep 1");
+    assertEquals(ExitRecord.exited(0), jobs.run(spec));
+    assertTrue(ExitFiles.leftNothing(spec.exitFile()));
+  }
+
+  @Test
+  void aBackgroundProcessStillRunningIsNotNothing() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!");
+    LaunchedProcess job = jobs.launch(spec);
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    long left = Long.parseLong(read(spec.logFile()).strip());
+    try {
+      assertEquals(ExitRecord.exited(0), ExitFiles.read(spec.exitFile()).orElseThrow());
+      assertFalse(ExitFiles.leftNothing(spec.exitFile()));
+      assertTrue(TestJobs.alive(left));
+    } finally {
+      TestJobs.killQuietly(left);
     }
   }
 }

@@ -64,6 +64,19 @@ class ProcFsTest {
   }
 
   @Test
+  void statLineLongerThanTheReadBufferIsReadWhole() throws IOException {
+    String comm = "\u00e9".repeat(600); // 1,200 bytes of UTF-8: the buffer ends inside a character
+    process(500, comm, 'S', 1, 500, 500, "");
+    assertEquals(Optional.of(new ProcInfo(500, 1, 500, 500, 5500, 'S', comm)), proc.info(500));
+    assertTrue(proc.all().stream().anyMatch(p -> p.pid() == 500 && p.comm().equals(comm)));
+  }
+
+  @Test
+  void pidsListsEveryProcessZombiesIncluded() {
+    assertEquals(java.util.Set.of(100L, 101L, 102L, 103L, 200L, 300L), proc.pids());
+  }
+
+  @Test
   void environReadsOneVariable() {
     assertEquals(Optional.of("t-100"), proc.environ(100, "GQ_JOB_TAG"));
     assertEquals(Optional.of("/usr/bin"), proc.environ(100, "PATH"));
