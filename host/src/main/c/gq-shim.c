@@ -253,12 +253,22 @@ static pid_t start_child(char **cmd, int *report_fd)
     /* Blocked across fork: a stop signal sent in the gap stays pending in the child until it
      * has restored the default action, so the job still receives it. */
     block_stop_signals(SIG_BLOCK);
+    /* A stop signal that came before the fork (the daemon starts the shim with them blocked, so a
+     * cancel right after the launch waits here) reached only the shim: pass it on to the job. */
+    static const int stops[] = { SIGTERM, SIGINT, SIGHUP };
+    sigset_t early;
+    if (sigpending(&early) < 0)
+        sigemptyset(&early);
     pid_t child = fork();
     if (child == 0) {
         close(report[0]);
         run_child(cmd, report[1]);
     }
     int saved = errno;
+    if (child > 0)
+        for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+            if (sigismember(&early, stops[i]) == 1)
+                kill(child, stops[i]);
     block_stop_signals(SIG_UNBLOCK);
     close(report[1]);
     if (child < 0)

@@ -16,8 +16,10 @@ public record GpuObservation(GpuReading reading, Map<Long, ProcessFacts> facts) 
 
   /**
    * This observation without the processes listed on {@code uuids} that are missing from
-   * {@code livePids}, a look at /proc taken after this observation: those processes have ended
-   * since (a PID reused later is another process, which this reading never saw). Lets a job's
+   * {@code livePids}, a look at /proc taken after this observation, and that /proc showed when
+   * this observation was made: those processes have ended since (a PID reused later is another
+   * process, which this reading never saw). A PID /proc did not show then is kept whatever the
+   * later look says: it is never owned, so its GPU stays off-limits. Lets a job's
    * GPUs be placed as soon as it ends, instead of showing its dead processes as outside ones
    * until the next reading. Everything else is kept as read.
    */
@@ -30,7 +32,10 @@ public record GpuObservation(GpuReading reading, Map<Long, ProcessFacts> facts) 
         devices.add(d);
         continue;
       }
-      List<DeviceReading.GpuProcess> kept = d.processes().stream().filter(p -> livePids.contains(p.pid())).toList();
+      // only a process /proc showed at the reading can be known to have ended: one it never
+      // showed (another PID namespace, a ghost) is kept, and keeps the GPU off-limits
+      List<DeviceReading.GpuProcess> kept = d.processes().stream()
+          .filter(p -> livePids.contains(p.pid()) || !facts.containsKey(p.pid())).toList();
       changed |= kept.size() != d.processes().size();
       devices.add(new DeviceReading(d.index(), d.uuid(), d.name(), d.totalBytes(), d.usedBytes(), kept, null));
     }

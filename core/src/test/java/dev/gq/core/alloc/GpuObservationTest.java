@@ -45,6 +45,16 @@ class GpuObservationTest {
   }
 
   @Test
+  void aProcessProcNeverShowedIsKeptWhateverTheLaterLookSays() {
+    // PID 700 has no /proc facts: another PID namespace or a ghost; its absence later proves nothing
+    var obs = observation(device(0, 500, 700));
+    var after = obs.withoutEnded(Set.of(uuid(0)), Set.of());
+    assertEquals(List.of(700L), after.reading().devices().get(0).processes().stream()
+        .map(DeviceReading.GpuProcess::pid).toList());
+    assertNotEquals(GpuState.FREE, classify(after, 0), "a GPU with an unseen process is never given out");
+  }
+
+  @Test
   void onlyTheEndedJobsGpusAreTouched() {
     var obs = observation(device(0, 500), device(1, 600));
     var after = obs.withoutEnded(Set.of(uuid(0)), Set.of());

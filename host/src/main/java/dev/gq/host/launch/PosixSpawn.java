@@ -24,6 +24,8 @@ final class PosixSpawn {
   // Flags and open(2) modes, the same on every Linux architecture gq runs on (x86_64, aarch64).
   private static final short POSIX_SPAWN_SETSIGDEF = 0x04;
   private static final short POSIX_SPAWN_SETSIGMASK = 0x08;
+  /** SIGHUP, SIGINT, SIGTERM: what the shim handles (Linux numbers). */
+  private static final int[] STOP_SIGNALS = {1, 2, 15};
   private static final short POSIX_SPAWN_SETSID = 0x80;
   private static final int O_RDONLY = 0;
   private static final int O_WRONLY = 01;
@@ -63,6 +65,8 @@ final class PosixSpawn {
     int sigemptyset(Pointer set);
 
     int sigfillset(Pointer set);
+
+    int sigaddset(Pointer set, int signum);
 
     int waitpid(int pid, int[] status, int options) throws LastErrorException;
 
@@ -106,7 +110,10 @@ final class PosixSpawn {
         check("adddup2", C_LIB.posix_spawn_file_actions_adddup2(actions, 1, 2));
         C_LIB.sigfillset(sigset);
         check("setsigdefault", C_LIB.posix_spawnattr_setsigdefault(attr, sigset));
+        // the shim starts with its stop signals blocked: one sent before its handlers are in place
+        // waits for them (the shim passes it on to the job), instead of killing it unrecorded
         C_LIB.sigemptyset(sigset);
+        for (int sig : STOP_SIGNALS) C_LIB.sigaddset(sigset, sig);
         check("setsigmask", C_LIB.posix_spawnattr_setsigmask(attr, sigset));
         check("setflags", C_LIB.posix_spawnattr_setflags(attr,
             (short) (POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)));

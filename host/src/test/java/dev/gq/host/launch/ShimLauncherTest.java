@@ -153,6 +153,19 @@ class ShimLauncherTest {
   }
 
   @Test
+  void sigtermAtTheVeryStartStillReachesTheJobAndIsRecorded() throws Exception {
+    // a cancel right after the launch: the signal may come before the shim has its handlers or
+    // has forked the job; either way the job must get it and the shim must record it
+    for (int i = 0; i < 10; i++) {
+      LaunchSpec spec = jobs.spec("sleep", "30");
+      LaunchedProcess job = jobs.launch(spec);
+      Libc.kill(-job.identity().pgid(), 15);
+      job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      assertEquals(ExitRecord.signalled(15), ExitFiles.read(spec.exitFile()).orElseThrow(), "attempt " + i);
+    }
+  }
+
+  @Test
   void backgroundChildThatLeavesTheSessionSurvives() throws Exception {
     LaunchSpec spec = jobs.spec("sh", "-c", "setsid sleep 30 >/dev/null 2>&1 & echo $!");
     LaunchedProcess job = jobs.launch(spec);
