@@ -17,18 +17,24 @@
 
 #define CHUNK 65536
 
+/* A new unix stream socket and the address of path; -errno when the path does not fit. */
+static int open_socket(JNIEnv *env, jbyteArray path, struct sockaddr_un *addr) {
+  jsize len = (*env)->GetArrayLength(env, path);
+  if (len <= 0 || (size_t)len >= sizeof(addr->sun_path)) return -ENAMETOOLONG;
+  memset(addr, 0, sizeof(*addr));
+  addr->sun_family = AF_UNIX;
+  (*env)->GetByteArrayRegion(env, path, 0, len, (jbyte *)addr->sun_path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  return fd < 0 ? -errno : fd;
+}
+
 /* connect0(path bytes) -> fd, or -errno */
 JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_connect0(JNIEnv *env, jclass cls,
                                                                 jbyteArray path) {
   (void)cls;
   struct sockaddr_un addr;
-  jsize len = (*env)->GetArrayLength(env, path);
-  if (len <= 0 || (size_t)len >= sizeof(addr.sun_path)) return -ENAMETOOLONG;
-  memset(&addr, 0, sizeof(addr));
-  addr.sun_family = AF_UNIX;
-  (*env)->GetByteArrayRegion(env, path, 0, len, (jbyte *)addr.sun_path);
-  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -errno;
+  int fd = open_socket(env, path, &addr);
+  if (fd < 0) return fd;
   int rc;
   do {
     rc = connect(fd, (struct sockaddr *)&addr, sizeof(addr));
@@ -46,13 +52,8 @@ JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_listen0(JNIEnv *env, jcla
                                                                jbyteArray path) {
   (void)cls;
   struct sockaddr_un addr;
-  jsize len = (*env)->GetArrayLength(env, path);
-  if (len <= 0 || (size_t)len >= sizeof(addr.sun_path)) return -ENAMETOOLONG;
-  memset(&addr, 0, sizeof(addr));
-  addr.sun_family = AF_UNIX;
-  (*env)->GetByteArrayRegion(env, path, 0, len, (jbyte *)addr.sun_path);
-  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -errno;
+  int fd = open_socket(env, path, &addr);
+  if (fd < 0) return fd;
   if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(fd, 8) < 0) {
     int e = errno;
     close(fd);

@@ -39,15 +39,18 @@ static void note_signal(int sig)
     last_signal = sig;
 }
 
+/* The signals a stop sends to the job's group, which the shim survives and records. */
+static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
+#define STOP_SIGNAL_COUNT (sizeof stop_signals / sizeof stop_signals[0])
+
 static void handle_stop_signals(void)
 {
-    static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = note_signal;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+    for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++)
+        sigaction(stop_signals[i], &sa, NULL);
     /* An inherited SIG_IGN for SIGCHLD would make the kernel reap the child behind our back. */
     signal(SIGCHLD, SIG_DFL);
 }
@@ -56,9 +59,8 @@ static void block_stop_signals(int how)
 {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
+    for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++)
+        sigaddset(&set, stop_signals[i]);
     sigprocmask(how, &set, NULL);
 }
 
@@ -255,7 +257,6 @@ static pid_t start_child(char **cmd, int *report_fd)
     block_stop_signals(SIG_BLOCK);
     /* A stop signal that came before the fork (the daemon starts the shim with them blocked, so a
      * cancel right after the launch waits here) reached only the shim: pass it on to the job. */
-    static const int stops[] = { SIGTERM, SIGINT, SIGHUP };
     sigset_t early;
     if (sigpending(&early) < 0)
         sigemptyset(&early);
@@ -266,9 +267,9 @@ static pid_t start_child(char **cmd, int *report_fd)
     }
     int saved = errno;
     if (child > 0)
-        for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
-            if (sigismember(&early, stops[i]) == 1)
-                kill(child, stops[i]);
+        for (size_t i = 0; i < STOP_SIGNAL_COUNT; i++)
+            if (sigismember(&early, stop_signals[i]) == 1)
+                kill(child, stop_signals[i]);
     block_stop_signals(SIG_UNBLOCK);
     close(report[1]);
     if (child < 0)

@@ -41,7 +41,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record SpawnFailed(String reason) implements Command {}
   private record LeaderExited() implements Command {}
   private record Tick() implements Command {}
-  private record Members(boolean anyLeft, ProcessCensus census) implements Command {}
+  private record Members(boolean anyLeft, ProcessCensus census, Optional<ExitRecord> record) implements Command {}
   private record KillNow() implements Command {}
   private record LimitReached() implements Command {}
 
@@ -164,19 +164,23 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     checking = true;
     long pgid = identity.pgid(), sid = identity.sid();
     getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> members(pgid, sid), deps.blocking()),
-        (m, err) -> err != null ? new Members(true, null) : m);
+        (m, err) -> err != null ? new Members(true, null, Optional.empty()) : m);
   }
 
-  /** Whether any process of the job's group or session lives, and every PID seen. Blocks. */
+  /** Whether any process of the job's group or session lives, every PID seen, and the exit record (one read of the file). Blocks. */
   private Members members(long pgid, long sid) {
     long at = System.nanoTime();
+    Optional<String> content = deps.exitContent().apply(deps.exitFile().apply(job.id()));
+    Optional<ExitRecord> record = content.flatMap(ExitRecord::parse);
     // The shim saw nothing the job started left as it ended, so nothing of its session or group
     // can be: a listing of PIDs is all that is needed.
-    if (deps.leftNothing().test(deps.exitFile().apply(job.id())))
-      return new Members(false, new ProcessCensus(at, deps.procs().pids()));
+    if (content.map(ExitRecord::leftNothing).orElse(false))
+      return new Members(false, new ProcessCensus(at, deps.procs().pids()), record);
     List<ProcInfo> all = deps.procs().all();
     boolean any = all.stream().anyMatch(p -> !p.zombie() && (p.pgid() == pgid || p.sid() == sid));
-    return new Members(any, new ProcessCensus(at, all.stream().map(ProcInfo::pid).collect(Collectors.toSet())));
+    // the shim may have written its record and ended between the read above and the scan
+    if (!any && record.isEmpty()) record = deps.exitContent().apply(deps.exitFile().apply(job.id())).flatMap(ExitRecord::parse);
+    return new Members(any, new ProcessCensus(at, all.stream().map(ProcInfo::pid).collect(Collectors.toSet())), record);
   }
 
   private Behavior<Command> onMembers(Members m) {
@@ -185,7 +189,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       return this;
     }
-    Optional<ExitRecord> rec = deps.exitReader().apply(deps.exitFile().apply(job.id()));
+    Optional<ExitRecord> rec = m.record();
     Path exitFile = deps.exitFile().apply(job.id());
     String full = DiskSpace.fullNote(exitFile.getParent());
     // Room for the events that record this ending.

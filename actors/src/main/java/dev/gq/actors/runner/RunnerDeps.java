@@ -1,6 +1,5 @@
 package dev.gq.actors.runner;
 
-import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.launch.Launcher;
 import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcessTable;
@@ -12,7 +11,7 @@ import java.util.concurrent.Executor;
 
 /**
  * The ports a runner works through, plus its timings: the launcher, the process table, the
- * signaller, how to read a job's exit record and whether it says the job left no process behind,
+ * signaller, how to read a job's exit file (its record, and whether the job left no process behind),
  * the grace period between SIGTERM and SIGKILL, how often to look at a job's processes, a delay
  * before each launch that only tests set (to widen the window between reservation and launch), and
  * where blocking work runs.
@@ -22,8 +21,7 @@ public record RunnerDeps(
     ProcessTable procs,
     Signals signals,
     java.util.function.LongFunction<Path> exitFile,
-    java.util.function.Function<Path, Optional<ExitRecord>> exitReader,
-    java.util.function.Predicate<Path> leftNothing,
+    java.util.function.Function<Path, Optional<String>> exitContent,
     Duration cancelGrace,
     Duration livenessPoll,
     Duration testLaunchDelay,

@@ -40,7 +40,7 @@ class JobRunnerTest {
   private RunnerDeps deps() {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
     return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
-        id -> tmp.resolve(id + ".exit"), ExitFiles::read, ExitFiles::leftNothing, Duration.ofMillis(200),
+        id -> tmp.resolve(id + ".exit"), ExitFiles::content, Duration.ofMillis(200),
         Duration.ofMillis(50),
         Duration.ZERO, Executors.newCachedThreadPool());
   }

@@ -31,7 +31,8 @@ public final class ExitFiles {
     return content(exitFile).map(ExitRecord::leftNothing).orElse(false);
   }
 
-  private static Optional<String> content(Path exitFile) {
+  /** The file's text when it is there, readable and no longer than a record can be. */
+  public static Optional<String> content(Path exitFile) {
     try (InputStream in = Files.newInputStream(exitFile)) {
       byte[] content = in.readNBytes(MAX_BYTES + 1);
       if (content.length > MAX_BYTES) return Optional.empty();
