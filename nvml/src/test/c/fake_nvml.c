@@ -4,10 +4,16 @@
  * none. Tests steer it through the fake_nvml_* functions: make one function fail (on one device or
  * everywhere) and make processes appear between the size query and the fetch.
  */
+#include <stddef.h>
 #include <string.h>
 
+#ifdef GQ_FAKE_NVML_OWN_TYPES
+/*
+ * Only where the official header is missing: the few declarations of nvml.h that the fake needs,
+ * written down by hand. The tests built this way say that the layout check was skipped.
+ */
 typedef int nvmlReturn_t;
-typedef struct fake_device *nvmlDevice_t;
+typedef struct nvmlDevice_st *nvmlDevice_t;
 
 typedef struct {
     unsigned long long total;
@@ -23,15 +29,24 @@ typedef struct {
 } nvmlProcessInfo_t;
 
 enum {
-    SUCCESS = 0, UNINITIALIZED = 1, INVALID_ARGUMENT = 2, INSUFFICIENT_SIZE = 7,
-    GPU_IS_LOST = 15, UNKNOWN = 999
+    NVML_SUCCESS = 0, NVML_ERROR_UNINITIALIZED = 1, NVML_ERROR_INVALID_ARGUMENT = 2,
+    NVML_ERROR_INSUFFICIENT_SIZE = 7, NVML_ERROR_DRIVER_NOT_LOADED = 9,
+    NVML_ERROR_GPU_IS_LOST = 15, NVML_ERROR_UNKNOWN = 999
 };
+#define NVML_DEVICE_UUID_V2_BUFFER_SIZE 96
+#define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
+#define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
+#define NVML_VALUE_NOT_AVAILABLE (-1)
+#else
+/* The official header (libnvidia-ml-dev): every signature and struct below is checked against it. */
+#include <nvml.h>
+#endif
 
 #define MAX_PROCS 64
-#define NOT_AVAILABLE 0xFFFFFFFFFFFFFFFFULL
+#define NOT_AVAILABLE ((unsigned long long) NVML_VALUE_NOT_AVAILABLE)
 #define MIB (1024ULL * 1024ULL)
 
-struct fake_device {
+struct nvmlDevice_st {
     const char *uuid;
     const char *name;
     unsigned long long total;
@@ -40,11 +55,11 @@ struct fake_device {
     unsigned long long used[MAX_PROCS];
 };
 
-static struct fake_device devices[2];
+static struct nvmlDevice_st devices[2];
 static int init_count;
 static char failing_function[128];
 static int failing_index = -1; /* -1: every device, and the calls without a device */
-static int failing_code;
+static nvmlReturn_t failing_code;
 static unsigned int growth;
 static int growth_repeats;
 
@@ -79,7 +94,7 @@ void fake_nvml_fail(const char *function, int index, int code) {
     strncpy(failing_function, function, sizeof failing_function - 1);
     failing_function[sizeof failing_function - 1] = '\0';
     failing_index = index;
-    failing_code = code;
+    failing_code = (nvmlReturn_t) code;
 }
 
 /*
@@ -95,6 +110,43 @@ unsigned int fake_nvml_init_count(void) { return init_count; }
 
 unsigned int fake_nvml_sizeof_process_info(void) { return sizeof(nvmlProcessInfo_t); }
 
+/* 1 when this copy was compiled against the official nvml.h, 0 with the hand-written types. */
+int fake_nvml_official_header(void) {
+#ifdef GQ_FAKE_NVML_OWN_TYPES
+    return 0;
+#else
+    return 1;
+#endif
+}
+
+/*
+ * The layout the C compiler gives the structs and constants the Java binding mirrors, by name:
+ * "sizeof nvmlProcessInfo_t", "offsetof nvmlProcessInfo_t.usedGpuMemory", a constant's name, ...;
+ * -1 for a name it does not know.
+ */
+long long fake_nvml_layout(const char *what) {
+    static const struct { const char *name; long long value; } table[] = {
+        {"sizeof nvmlProcessInfo_t", sizeof(nvmlProcessInfo_t)},
+        {"offsetof nvmlProcessInfo_t.pid", offsetof(nvmlProcessInfo_t, pid)},
+        {"offsetof nvmlProcessInfo_t.usedGpuMemory", offsetof(nvmlProcessInfo_t, usedGpuMemory)},
+        {"offsetof nvmlProcessInfo_t.gpuInstanceId", offsetof(nvmlProcessInfo_t, gpuInstanceId)},
+        {"offsetof nvmlProcessInfo_t.computeInstanceId",
+            offsetof(nvmlProcessInfo_t, computeInstanceId)},
+        {"sizeof nvmlMemory_t", sizeof(nvmlMemory_t)},
+        {"offsetof nvmlMemory_t.total", offsetof(nvmlMemory_t, total)},
+        {"offsetof nvmlMemory_t.free", offsetof(nvmlMemory_t, free)},
+        {"offsetof nvmlMemory_t.used", offsetof(nvmlMemory_t, used)},
+        {"NVML_DEVICE_UUID_V2_BUFFER_SIZE", NVML_DEVICE_UUID_V2_BUFFER_SIZE},
+        {"NVML_DEVICE_NAME_V2_BUFFER_SIZE", NVML_DEVICE_NAME_V2_BUFFER_SIZE},
+        {"NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE", NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE},
+        {"NVML_VALUE_NOT_AVAILABLE", (long long) (unsigned long long) NVML_VALUE_NOT_AVAILABLE},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(what, table[i].name) == 0) return table[i].value;
+    }
+    return -1;
+}
+
 static int index_of(nvmlDevice_t d) { return d == &devices[0] ? 0 : d == &devices[1] ? 1 : -2; }
 
 static nvmlReturn_t steered(const char *function, int index) {
@@ -102,78 +154,78 @@ static nvmlReturn_t steered(const char *function, int index) {
             && (failing_index == -1 || failing_index == index)) {
         return failing_code;
     }
-    return SUCCESS;
+    return NVML_SUCCESS;
 }
 
 static nvmlReturn_t enter(const char *function, nvmlDevice_t d) {
-    if (init_count == 0) return UNINITIALIZED;
-    if (d != NULL && index_of(d) < 0) return INVALID_ARGUMENT;
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    if (d != NULL && index_of(d) < 0) return NVML_ERROR_INVALID_ARGUMENT;
     return steered(function, d == NULL ? -1 : index_of(d));
 }
 
 static nvmlReturn_t copy_string(const char *text, char *buf, unsigned int length) {
-    if (buf == NULL) return INVALID_ARGUMENT;
-    if (strlen(text) + 1 > length) return INSUFFICIENT_SIZE;
+    if (buf == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (strlen(text) + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
     strcpy(buf, text);
-    return SUCCESS;
+    return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlInit_v2(void) {
     nvmlReturn_t rc = steered(__func__, -1);
-    if (rc == SUCCESS) init_count++;
+    if (rc == NVML_SUCCESS) init_count++;
     return rc;
 }
 
 nvmlReturn_t nvmlShutdown(void) {
-    if (init_count == 0) return UNINITIALIZED;
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
     init_count--;
-    return SUCCESS;
+    return NVML_SUCCESS;
 }
 
 const char *nvmlErrorString(nvmlReturn_t result) {
     switch (result) {
-        case SUCCESS: return "Success";
-        case UNINITIALIZED: return "Uninitialized";
-        case INVALID_ARGUMENT: return "Invalid Argument";
-        case INSUFFICIENT_SIZE: return "Insufficient Size";
-        case 9: return "Driver Not Loaded";
-        case GPU_IS_LOST: return "GPU is lost";
+        case NVML_SUCCESS: return "Success";
+        case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
+        case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
+        case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
+        case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
+        case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
         default: return "Unknown Error";
     }
 }
 
 nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
     nvmlReturn_t rc = enter(__func__, NULL);
-    return rc != SUCCESS ? rc : copy_string("999.12.34", version, length);
+    return rc != NVML_SUCCESS ? rc : copy_string("999.12.34", version, length);
 }
 
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
     nvmlReturn_t rc = enter(__func__, NULL);
-    if (rc == SUCCESS) *count = 2;
+    if (rc == NVML_SUCCESS) *count = 2;
     return rc;
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
-    if (init_count == 0) return UNINITIALIZED;
-    if (index >= 2) return INVALID_ARGUMENT;
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    if (index >= 2) return NVML_ERROR_INVALID_ARGUMENT;
     nvmlReturn_t rc = steered(__func__, (int) index);
-    if (rc == SUCCESS) *device = &devices[index];
+    if (rc == NVML_SUCCESS) *device = &devices[index];
     return rc;
 }
 
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length) {
     nvmlReturn_t rc = enter(__func__, device);
-    return rc != SUCCESS ? rc : copy_string(device->uuid, uuid, length);
+    return rc != NVML_SUCCESS ? rc : copy_string(device->uuid, uuid, length);
 }
 
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length) {
     nvmlReturn_t rc = enter(__func__, device);
-    return rc != SUCCESS ? rc : copy_string(device->name, name, length);
+    return rc != NVML_SUCCESS ? rc : copy_string(device->name, name, length);
 }
 
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
     nvmlReturn_t rc = enter(__func__, device);
-    if (rc != SUCCESS) return rc;
+    if (rc != NVML_SUCCESS) return rc;
     unsigned long long used = 0;
     for (unsigned int i = 0; i < device->count; i++) {
         if (device->used[i] != NOT_AVAILABLE) used += device->used[i];
@@ -181,10 +233,10 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) 
     memory->total = device->total;
     memory->used = used;
     memory->free = device->total - used;
-    return SUCCESS;
+    return NVML_SUCCESS;
 }
 
-static void start_processes(struct fake_device *d, unsigned int n) {
+static void start_processes(struct nvmlDevice_st *d, unsigned int n) {
     for (unsigned int k = 0; k < n && d->count < MAX_PROCS; k++, d->count++) {
         d->pids[d->count] = 5000 + d->count;
         d->used[d->count] = MIB;
@@ -194,8 +246,8 @@ static void start_processes(struct fake_device *d, unsigned int n) {
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
         nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos) {
     nvmlReturn_t rc = enter(__func__, device);
-    if (rc != SUCCESS) return rc;
-    if (infoCount == NULL) return INVALID_ARGUMENT;
+    if (rc != NVML_SUCCESS) return rc;
+    if (infoCount == NULL) return NVML_ERROR_INVALID_ARGUMENT;
     unsigned int capacity = *infoCount;
     *infoCount = device->count;
     if (capacity < device->count || (infos == NULL && device->count > 0)) {
@@ -203,7 +255,7 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
             start_processes(device, growth);
             if (!growth_repeats) growth = 0;
         }
-        return INSUFFICIENT_SIZE;
+        return NVML_ERROR_INSUFFICIENT_SIZE;
     }
     for (unsigned int i = 0; i < device->count; i++) {
         infos[i].pid = device->pids[i];
@@ -211,5 +263,5 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
         infos[i].gpuInstanceId = 0xFFFFFFFFu;
         infos[i].computeInstanceId = 0xFFFFFFFFu;
     }
-    return SUCCESS;
+    return NVML_SUCCESS;
 }
