@@ -106,6 +106,11 @@ mv "$lib/bin/gq" "$lib/bin/gq-generic"
   echo 'if [ ! -x "$java" ] || { [ "${1-}" = daemon ] && [ "${2-}" = run ]; }; then'
   echo '  exec bash "$lib/bin/gq-generic" "$@"'
   echo 'fi'
+  echo '# a deleted working directory: the JVM cannot start there (see bin/gq)'
+  echo 'if [ -z "${PWD-}" ] || [ ! -d "$PWD" ]; then'
+  echo '  GQ_CLIENT_CWD_GONE=$(readlink /proc/$$/cwd 2>/dev/null) || GQ_CLIENT_CWD_GONE=""'
+  echo '  GQ_CLIENT_CWD_GONE=${GQ_CLIENT_CWD_GONE% (deleted)}; export GQ_CLIENT_CWD_GONE; cd / 2>/dev/null'
+  echo 'fi'
   echo 'GQ_CLIENT_TTY_IN=0 GQ_CLIENT_TTY_OUT=0 GQ_CLIENT_TTY_ERR=0 GQ_CLIENT_COLUMNS=${COLUMNS-}'
   echo '[ -t 0 ] && GQ_CLIENT_TTY_IN=1'
   echo '[ -t 2 ] && GQ_CLIENT_TTY_ERR=1'
@@ -130,6 +135,17 @@ case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "note: $prefix/bin is not on your PATH; add it, e.g. echo 'export PATH=\"$prefix/bin:\$PATH\"' >> ~/.bashrc" ;;
 esac
-if "$lib/bin/gq" daemon status >/dev/null 2>&1; then
-  echo "note: a gq daemon is running the previous version; restart it: gq daemon stop && gq daemon start"
+# A daemon already running: does it run the jar just installed? (It keeps its jar open, even one
+# replaced since, so /proc shows its bytes; the build is reproducible, so equal bytes = same build.)
+if status=$("$lib/bin/gq" daemon status 2>/dev/null); then
+  pid=$(sed -n 's/^gq daemon is running (pid \([0-9]*\),.*/\1/p' <<<"$status")
+  same=0
+  for fd in /proc/"${pid:-0}"/fd/*; do
+    case $(readlink -- "$fd" 2>/dev/null) in
+      */gq-daemon-0.1.0.jar*) if cmp -s -- "$fd" "$lib/daemon/gq-daemon-0.1.0.jar"; then same=1; fi ;;
+    esac
+  done 2>/dev/null
+  if ((!same)); then
+    echo "note: the gq daemon running now (pid ${pid:-?}) runs another build; restart it to use this one: gq daemon restart"
+  fi
 fi

@@ -110,10 +110,21 @@ public final class Gq {
     daemon.addSubcommand(new DaemonStartCommand(inv));
     daemon.addSubcommand(new DaemonRunCommand(inv));
     daemon.addSubcommand("restart", restart(inv));
-    daemon.addSubcommand("pause", new DaemonPauseCommand(inv, true));
-    daemon.addSubcommand("resume", new DaemonPauseCommand(inv, false));
-    daemon.addSubcommand("install", new DaemonInstallCommand(inv, true));
-    daemon.addSubcommand("uninstall", new DaemonInstallCommand(inv, false));
+    daemon.addSubcommand("pause", described(new DaemonPauseCommand(inv, true),
+        "Stop starting waiting jobs: the whole queue, or one --group. Running jobs are untouched."));
+    daemon.addSubcommand("resume", described(new DaemonPauseCommand(inv, false),
+        "Start waiting jobs again: the whole queue, or one --group (also a group held by fail-fast)."));
+    daemon.addSubcommand("install", described(new DaemonInstallCommand(inv, true),
+        "Write a systemd user unit that runs the daemon outside your login session."));
+    daemon.addSubcommand("uninstall", described(new DaemonInstallCommand(inv, false),
+        "Remove the systemd user unit that 'gq daemon install' wrote."));
     return daemon;
+  }
+
+  /** One command class serving two names (pause/resume, install/uninstall), each with its own words. */
+  private static CommandLine described(Object command, String description) {
+    CommandLine line = new CommandLine(command);
+    line.getCommandSpec().usageMessage().description(description);
+    return line;
   }
 }

@@ -103,6 +103,14 @@ public interface GqApi {
   /** Resumes the queue ({@code group} null) or releases one group's hold; returns the line to show. */
   String resume(String group) throws ApiException;
 
+  /**
+   * Whether a note (e.g. which variables a submit did not store) is said for the first time since
+   * the daemon started: notes that every cell of a sweep would repeat are said once.
+   */
+  default boolean firstNotice(String note) {
+    return true;
+  }
+
   /** Asks the daemon to stop after this request; running jobs are left running. */
   void shutdown() throws ApiException;
 

@@ -19,10 +19,10 @@ final class SubmitOptions {
   @Option(names = "--key", paramLabel = "KEY", description = "Skip the submit if a job with this key is waiting, running or done.")
   String key;
 
-  @Option(names = "--env-all", description = "Store secret-looking variables too (also GQ_ENV_ALL=1).")
+  @Option(names = "--env-all", description = "Store secret variables too (also GQ_ENV_ALL=1).")
   boolean envAll;
 
-  @Option(names = "--env-keep", paramLabel = "NAME", description = "Store this secret-looking variable anyway (repeatable).")
+  @Option(names = "--env-keep", paramLabel = "NAME", description = "Store this secret variable anyway (repeatable).")
   List<String> envKeep = new ArrayList<>();
 
   @Option(names = "--after", paramLabel = "JOB", split = ",", description = "Start only after job JOB has ended, however it ended (repeatable).")

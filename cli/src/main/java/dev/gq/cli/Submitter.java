@@ -63,12 +63,15 @@ final class Submitter {
     return group;
   }
 
-  void warnDropped(List<String> dropped) {
+  /** Names the secrets left out, in one line, the first time this set of names is left out. */
+  void warnDropped(List<String> dropped) throws ApiException {
     if (dropped.isEmpty()) return;
+    String names = String.join(", ", dropped);
+    if (!inv.api().firstNotice("env-dropped " + names)) return;
     PrintWriter err = inv.io().err();
-    String noun = dropped.size() == 1 ? "variable" : "variables";
-    err.println("gq: not persisting " + dropped.size() + " secret-looking " + noun + ": " + String.join(", ", dropped));
-    err.println("    use --env-all (or GQ_ENV_ALL=1) to keep them, or --env-keep NAME");
+    String noun = dropped.size() == 1 ? "secret" : "secrets";
+    err.println("gq: not storing " + names + " (" + noun + "); keep with --env-keep NAME or --env-all"
+        + " (said once for these names)");
   }
 
   private void printText(GqApi.SubmitResult result, String key) {

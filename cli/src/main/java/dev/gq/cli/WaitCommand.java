@@ -95,7 +95,7 @@ final class WaitCommand implements Callable<Integer> {
       if (pending.isEmpty()) break;
       poll.progress(progressLine(ranges, pending.size()));
       stopIfHeld(pending);
-      if (!poll.next()) return poll.stopped(pending.size() + " of the jobs have not ended (" + ids(pending) + ")");
+      if (!poll.next()) return poll.stopped(notEnded(pending.size()) + " (" + ids(pending) + ")");
     }
     poll.endProgress();
     inv.io().out().println(finalLine(ranges));
@@ -159,5 +159,10 @@ final class WaitCommand implements Callable<Integer> {
     Set<JobState> s = EnumSet.noneOf(JobState.class);
     for (JobState st : JobState.values()) if (!st.terminal()) s.add(st);
     return s;
+  }
+
+  /** "1 job has not ended", "3 jobs have not ended". */
+  static String notEnded(int n) {
+    return n == 1 ? "1 job has not ended" : n + " jobs have not ended";
   }
 }

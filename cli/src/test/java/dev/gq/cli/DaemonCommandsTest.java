@@ -66,4 +66,14 @@ class DaemonCommandsTest {
   void unknownDaemonCommand() {
     assertEquals("gq: unknown command 'reboot'\nTry 'gq daemon --help'.\n", cli.run("daemon", "reboot").err());
   }
+
+  @Test
+  void helpGivesEachSubcommandItsOwnDescription() {
+    String help = cli.run("daemon", "--help").out();
+    for (String line : new String[] {
+        "pause      Stop starting waiting jobs", "resume     Start waiting jobs again",
+        "install    Write a systemd user unit", "uninstall  Remove the systemd user unit"}) {
+      assertTrue(help.contains(line), "'" + line + "' in:\n" + help);
+    }
+  }
 }

@@ -16,10 +16,11 @@ class EnvFilterTest {
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "HF_TOKEN", "GITHUB_TOKEN", "hf_token", "MY_TOKEN_FILE", "TOKEN", "GH_ACCESSTOKEN", "REFRESH_TOKENS",
+      "HF_TOKEN", "GITHUB_TOKEN", "hf_token", "TOKEN", "GH_ACCESSTOKEN", "REFRESH_TOKENS",
       "HUGGINGFACE_HUB_TOKEN", "CLIENT_SECRET", "secret_sauce", "DB_PASSWORD", "MYSQL_PWD_PASSWD", "GOOGLE_CREDENTIALS",
       "OPENAI_APIKEY", "WANDB_API_KEY", "X_SESSION_KEY", "SSH_PRIVATE_KEY", "stripe_key",
-      "AWS_PROFILE", "aws_region", "AZURE_TENANT", "GCP_PROJECT", "GOOGLE_APPLICATION_CREDENTIALS_PATH"})
+      "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AZURE_CLIENT_SECRET",
+      "AZURE_STORAGE_CONNECTION_STRING", "GPG_PASSPHRASE"})
   void secretLookingNames(String name) {
     assertTrue(EnvFilter.looksSecret(name), name);
   }
@@ -27,7 +28,10 @@ class EnvFilterTest {
   @ParameterizedTest
   @ValueSource(strings = {
       "TOKENIZERS_PARALLELISM", "PATH", "HOME", "MONKEY_BUSINESS", "KEYBOARD", "KEY", "SSH_AUTH_SOCK",
-      "CUDA_VISIBLE_DEVICES", "PYTHONPATH", "LANG", "GQ_GROUP", "TOKENIZER_NAME", "AWSOME", "MY_AWS_THING"})
+      "CUDA_VISIBLE_DEVICES", "PYTHONPATH", "LANG", "GQ_GROUP", "TOKENIZER_NAME", "AWSOME", "MY_AWS_THING",
+      "AWS_PROFILE", "aws_region", "AWS_DEFAULT_REGION", "AWS_CA_BUNDLE", "REQUESTS_CA_BUNDLE",
+      "AZURE_TENANT", "GCP_PROJECT", "GOOGLE_APPLICATION_CREDENTIALS", "MY_TOKEN_FILE", "HF_TOKEN_PATH",
+      "SSH_KEY_DIR"})
   void harmlessNames(String name) {
     assertFalse(EnvFilter.looksSecret(name), name);
   }

@@ -35,6 +35,12 @@ final class FakeApi implements GqApi {
   volatile int jobCalls;
   boolean shutdown;
   long nextId = 1;
+  final Notices notices = new Notices(1000);
+
+  @Override
+  public boolean firstNotice(String note) {
+    return notices.first(note);
+  }
 
   void add(Job job) {
     jobs.put(job.id(), job);

@@ -188,13 +188,17 @@ class RunCommandTest {
   @Test
   void secretsAreDroppedAndReported() {
     cli.io.env.put("HF_TOKEN", "hf_x");
+    cli.io.env.put("AWS_SECRET_ACCESS_KEY", "s");
     cli.io.env.put("AWS_PROFILE", "p");
+    cli.io.env.put("AWS_CA_BUNDLE", "/etc/ca.pem");
     cli.io.env.put("TOKENIZERS_PARALLELISM", "false");
     cli.io.env.put("GQ_CLIENT_PID", "1");
     Cli.Result r = cli.run("-g", "1", "x");
-    assertEquals("gq: not persisting 2 secret-looking variables: AWS_PROFILE, HF_TOKEN\n"
-        + "    use --env-all (or GQ_ENV_ALL=1) to keep them, or --env-keep NAME\n", r.err());
+    assertEquals("gq: not storing AWS_SECRET_ACCESS_KEY, HF_TOKEN (secrets); keep with --env-keep NAME"
+        + " or --env-all (said once for these names)\n", r.err());
     JobSpec spec = onlySubmitted();
+    assertEquals("p", spec.env().get("AWS_PROFILE"));
+    assertEquals("/etc/ca.pem", spec.env().get("AWS_CA_BUNDLE"));
     assertEquals("false", spec.env().get("TOKENIZERS_PARALLELISM"));
     assertFalse(spec.env().containsKey("HF_TOKEN"));
     assertFalse(spec.env().containsKey("GQ_CLIENT_PID"));
@@ -202,12 +206,23 @@ class RunCommandTest {
   }
 
   @Test
+  void theNoteOnDroppedSecretsIsSaidOnceForTheSameNames() {
+    cli.io.env.put("HF_TOKEN", "hf_x");
+    assertTrue(cli.run("-g", "1", "x").err().contains("not storing HF_TOKEN"));
+    assertEquals("", cli.run("-g", "1", "y").err(), "the same names again: no note");
+    cli.io.env.put("DB_PASSWORD", "pw");
+    assertTrue(cli.run("-g", "1", "z").err().contains("not storing DB_PASSWORD, HF_TOKEN"));
+    assertEquals(3, cli.api.submitted.size());
+    assertFalse(cli.api.submitted.get(1).env().containsKey("HF_TOKEN"), "still dropped, only not said");
+  }
+
+  @Test
   void envKeepAndEnvAllKeepSecrets() {
     cli.io.env.put("HF_TOKEN", "hf_x");
     cli.io.env.put("DB_PASSWORD", "pw");
     Cli.Result r = cli.run("-g", "1", "--env-keep", "HF_TOKEN", "x");
-    assertEquals("gq: not persisting 1 secret-looking variable: DB_PASSWORD\n"
-        + "    use --env-all (or GQ_ENV_ALL=1) to keep them, or --env-keep NAME\n", r.err());
+    assertEquals("gq: not storing DB_PASSWORD (secret); keep with --env-keep NAME or --env-all"
+        + " (said once for these names)\n", r.err());
     assertEquals("hf_x", cli.api.submitted.get(0).env().get("HF_TOKEN"));
     assertEquals("", cli.run("-g", "1", "--env-all", "x").err());
     assertEquals("pw", cli.api.submitted.get(1).env().get("DB_PASSWORD"));

@@ -130,7 +130,7 @@ class SubmitCommandTest {
     script("t.sh", "echo\n");
     cli.io.env.put("WANDB_API_KEY", "x");
     Cli.Result r = cli.run("submit", "t.sh", "--json");
-    assertTrue(r.err().startsWith("gq: not persisting 1 secret-looking variable: WANDB_API_KEY\n"), r.err());
+    assertTrue(r.err().startsWith("gq: not storing WANDB_API_KEY (secret);"), r.err());
     assertTrue(r.out().startsWith("{\n  \"id\": 1,\n  \"skipped\": false,\n  \"state\": \"WAITING\",\n"), r.out());
     assertNull(onlySubmitted().env().get("WANDB_API_KEY"));
   }

@@ -142,4 +142,10 @@ class WaitCommandTest {
     assertEquals(2, cli.run("wait", "1", "--timeout", "10").code());
     assertEquals("gq: no job matches group nope; see 'gq ps --all'\n", cli.run("wait", "--group", "nope").err());
   }
+
+  @Test
+  void countOfJobsNotEndedAgreesInNumber() {
+    assertEquals("1 job has not ended", WaitCommand.notEnded(1));
+    assertEquals("3 jobs have not ended", WaitCommand.notEnded(3));
+  }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * One {@code gq} command line as the daemon will see it: argv, cwd, the environment without the
  * launcher's private {@code GQ_CLIENT_*} variables, which standard streams are terminals and the
- * terminal width. The launcher script measures the terminals ({@code [ -t 0 ]}, {@code stty size})
+ * terminal width, and a working directory that was deleted, as the launcher found it. The launcher script measures the terminals ({@code [ -t 0 ]}, {@code stty size})
  * because the JVM cannot tell reliably; without it the client falls back to the console.
  */
 record Invocation(List<String> argv, String cwd, Map<String, String> env, boolean stdinTty,
@@ -19,6 +19,11 @@ record Invocation(List<String> argv, String cwd, Map<String, String> env, boolea
   static final String TTY_OUT = "GQ_CLIENT_TTY_OUT";
   static final String TTY_ERR = "GQ_CLIENT_TTY_ERR";
   static final String COLUMNS = "GQ_CLIENT_COLUMNS";
+  /**
+   * Set by the launcher when the shell's working directory was deleted (the JVM cannot start in
+   * one, so the launcher starts it in /): the directory it was, which the command then names.
+   */
+  static final String CWD_GONE = "GQ_CLIENT_CWD_GONE";
   static final int DEFAULT_WIDTH = 80;
   static final int MAX_WIDTH = 100_000;
 
@@ -28,6 +33,9 @@ record Invocation(List<String> argv, String cwd, Map<String, String> env, boolea
     env.remove(TTY_OUT);
     env.remove(TTY_ERR);
     env.remove(COLUMNS);
+    env.remove(CWD_GONE);
+    String gone = rawEnv.get(CWD_GONE);
+    if (gone != null && !gone.isEmpty()) cwd = gone;
     List<String> argv = new ArrayList<>(args.length);
     for (String a : args) argv.add(a);
     return new Invocation(argv, cwd, env, tty(rawEnv.get(TTY_IN)), tty(rawEnv.get(TTY_OUT)),

@@ -44,6 +44,15 @@ class InvocationTest {
   }
 
   @Test
+  void aDeletedWorkingDirectoryFromTheLauncherIsTheCwdTheDaemonSees() {
+    Map<String, String> env = new HashMap<>(Map.of("GQ_CLIENT_CWD_GONE", "/tmp/gone", "PATH", "/bin"));
+    Invocation inv = Invocation.of(new String[] {"-g", "0", "true"}, env, "/");
+    assertEquals("/tmp/gone", inv.cwd());
+    assertEquals(Map.of("PATH", "/bin"), inv.env());
+    assertEquals("/work", Invocation.of(new String[] {"ps"}, Map.of("GQ_CLIENT_CWD_GONE", ""), "/work").cwd());
+  }
+
+  @Test
   void ttyFlagsAreOneOrZero() {
     assertTrue(Invocation.tty("1"));
     assertFalse(Invocation.tty("0"));

@@ -5,6 +5,7 @@ import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
 import dev.gq.cli.ApiException;
 import dev.gq.cli.GqApi;
+import dev.gq.cli.Notices;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -47,6 +48,7 @@ public final class DaemonApi implements GqApi {
   private final String dataDir;
   private final Runnable shutdown;
   private final java.util.function.Supplier<String> warning;
+  private final Notices notices = new Notices(1000);
   private final HistoryRequests history;
   private final SweepRequests sweeps;
 
@@ -300,6 +302,11 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  @Override
+  public boolean firstNotice(String note) {
+    return notices.first(note);
+  }
+
   public void shutdown() {
     shutdown.run();
   }

@@ -55,6 +55,34 @@ class ClientEndToEndTest {
     }
   }
 
+  @Test
+  void submitFromADeletedWorkingDirectorySaysSoInOneLine() throws Exception {
+    Path root = Path.of(System.getProperty("user.dir")).getParent();
+    Path launcher = root.resolve("bin/gq");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isRegularFile(root.resolve("client/target/gq-client-0.1.0.jar")),
+        "the client is not built in this reactor run (bin/gq needs client/target)");
+    try (Gqd g = Gqd.start(tmp, 1)) {
+      Path script = daemonScript(g);
+      Path gone = g.root.resolve("gone");
+      ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+          "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && exec \"$2\" -g 0 true", "sh",
+          gone.toString(), launcher.toString());
+      pb.environment().putAll(g.env());
+      pb.environment().remove("PWD");
+      pb.environment().put("GQ_DAEMON_CMD", script.toString());
+      Path err = g.root.resolve("gone.err");
+      pb.redirectErrorStream(false).redirectError(err.toFile()).redirectOutput(g.root.resolve("gone.out").toFile());
+      Process p = pb.start();
+      assertTrue(p.waitFor(90, TimeUnit.SECONDS), "client hung");
+      List<String> lines = Files.readAllLines(err).stream()
+          .filter(l -> !l.contains("getcwd")).toList();  // the shell's own warning, before gq runs
+      assertEquals(1, p.exitValue(), lines.toString());
+      assertEquals(List.of("gq: the working directory " + gone
+          + " no longer exists; cd somewhere that exists and submit again"), lines);
+    }
+  }
+
   /** A GQ_DAEMON_CMD that runs the daemon from the test class path. */
   private static Path daemonScript(Gqd g) throws Exception {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();

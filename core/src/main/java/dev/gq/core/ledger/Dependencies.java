@@ -54,7 +54,7 @@ public final class Dependencies {
   static String waitReason(List<Prerequisite> ps) {
     if (ps == null) return null;
     for (Prerequisite p : ps) {
-      if (p.broken()) return "job " + p.jobId() + " it needed to succeed ended " + p.ended();
+      if (p.broken()) return "job " + p.jobId() + ", which had to succeed first, ended " + p.ended();
       if (!p.met()) return "waiting for job " + p.jobId() + (p.okOnly() ? " to succeed" : " to end");
     }
     return null;
@@ -105,7 +105,7 @@ public final class Dependencies {
       Job j = l.live().get(e.getKey());
       if (j == null || j.state() != JobState.WAITING) continue;
       e.getValue().stream().filter(Prerequisite::broken).findFirst().ifPresent(p -> out.add(new JobCancelled(j.id(),
-          "job " + p.jobId() + " it needed to succeed (--after-ok) ended " + p.ended(), now)));
+          "job " + p.jobId() + ", which had to succeed first (--after-ok), ended " + p.ended(), now)));
     }
     return out;
   }

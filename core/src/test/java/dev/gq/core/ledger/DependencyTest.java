@@ -53,7 +53,7 @@ class DependencyTest {
     d.run(a, 1, Duration.ofMinutes(5));
     JobCancelled c = d.lastOf(JobCancelled.class).get(0);
     assertEquals(b, c.jobId());
-    assertEquals("job 1 it needed to succeed (--after-ok) ended FAILED", c.reason());
+    assertEquals("job 1, which had to succeed first (--after-ok), ended FAILED", c.reason());
     assertEquals(JobState.CANCELLED, d.state(b));
   }
 
