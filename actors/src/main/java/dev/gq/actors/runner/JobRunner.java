@@ -29,7 +29,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * Runs one job: launches it (or, after a daemon restart, watches the processes that already run),
  * tells the Scheduler its identity, notices when the shim has exited and no process of the job is
  * left (none in its session or group, none anywhere carrying its GQ_JOB_TAG), and reports the exit
- * record with a GPU reading taken after that, on which the Scheduler may hand the job's GPUs on. Cancels with SIGTERM to the group, then SIGKILL
+ * record with a GPU reading taken after that, on which the Scheduler may hand the job's GPUs on.
+ * Cancels with SIGTERM to the group (and to the job's processes outside it, found by its tag), then SIGKILL
  * after the grace period, and stops a job that runs past its time limit the same way (reporting
  * that it timed out); the signaller re-verifies identity before each signal. Not persistent: the
  * Scheduler records every fact it reports.
@@ -254,6 +255,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private void signal(int sig) {
     Signals.Outcome o = deps.signals().signalGroup(identity, sig);
     getContext().getLog().info("job {}: signal {} to process group {}: {}", job.id(), sig, identity.pgid(), o);
+    int detached = deps.signals().signalTagged(identity, job.tag(), sig);
+    if (detached > 0)
+      getContext().getLog().info("job {}: signal {} to {} process(es) outside its session carrying its tag", job.id(), sig, detached);
     if (o != Signals.Outcome.SENT) onTick();
   }
 }

@@ -92,6 +92,37 @@ class JobRunnerTest {
     assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
   }
 
+  @Test
+  void cancelReachesADetachedChildCarryingTheJobsTag() throws Exception {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    Path pidFile = tmp.resolve("detached.pid");
+    Job job = starting(13, "sh", "-c", "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 30' & wait");
+    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("13.log")));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    awaitFile(pidFile);
+    long child = Long.parseLong(Files.readString(pidFile).strip());
+    runner.tell(new JobRunner.Cancel());
+    scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    // a zombie until whoever inherited it reaps it
+    assertTrue(PROCS.info(child).map(ProcInfo::zombie).orElse(true), "the detached child is stopped too");
+  }
+
+  private static void awaitFile(Path file) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!(Files.exists(file) && !readQuietly(file).isBlank())) {
+      assertTrue(System.nanoTime() < deadline, file + " never written");
+      Thread.sleep(20);
+    }
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
   private Job starting(long id, String... argv) {
     return starting(id, List.of(), argv);
   }
