@@ -49,6 +49,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record KillNow() implements Command {}
   private record LimitReached() implements Command {}
 
+  // The daemon is never a job's process, though one started from inside a job carries its tag.
+  private static final long SELF = ProcessHandle.current().pid();
+
   private final Job job;
   private final RunnerDeps deps;
   private final ActorRef<Scheduler.Command> scheduler;
@@ -192,11 +195,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     if (record.isEmpty()) record = deps.exitContent().apply(deps.exitFile().apply(job.id())).flatMap(ExitRecord::parse);
     long ended = System.nanoTime();
     if (job.gpus().isEmpty()) return new Members(false, ended, null, 0, record);
-    long taken = System.nanoTime();
+    // begun after the processes were seen gone, so strictly later, even on a clock that did not tick
+    long taken = Math.max(System.nanoTime(), ended + 1);
     return new Members(false, ended, readGpus(), taken, record);
   }
-
-  private static final long SELF = ProcessHandle.current().pid();
 
   private boolean carriesTag(long pid) {
     return job.tag() != null && deps.procs().carries(pid, "GQ_JOB_TAG", job.tag());
