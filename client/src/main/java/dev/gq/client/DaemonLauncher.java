@@ -17,14 +17,15 @@ import java.util.Map;
 
 /**
  * Starts the daemon when none answers: makes the data and runtime directories (0700), runs
- * {@code GQ_DAEMON_CMD} detached (setsid) with stdin from /dev/null and output appended
- * to the daemon log, then connects every 20 ms until it answers. When it exits first or does not
+ * {@code GQ_DAEMON_CMD} detached (setsid) with stdin from /dev/null, output appended to the daemon
+ * log and the environment less a surrounding job's identity (GQ_JOB_ID, GQ_JOB_TAG, ...), then connects every 20 ms until it answers. When it exits first or does not
  * answer in time, the failure quotes the last lines of the daemon log.
  */
 final class DaemonLauncher {
   static final String DAEMON_CMD = "GQ_DAEMON_CMD";
   private static final String SETSID = "/usr/bin/setsid";
   private static final long POLL_MILLIS = 20;
+  private static final List<String> JOB_IDENTITY = List.of("GQ_JOB_ID", "GQ_JOB_TAG", "GQ_GPU_UUIDS", "GQ_KEY");
 
   private final GqPaths paths;
   private final Map<String, String> env;
@@ -80,6 +81,9 @@ final class DaemonLauncher {
     Map<String, String> childEnv = pb.environment();
     childEnv.clear();
     childEnv.putAll(env);
+    // Started from inside a job, the daemon must not carry that job's identity: a process with the
+    // job's tag counts as the job's own.
+    JOB_IDENTITY.forEach(childEnv::remove);
     // absolute, so the daemon finds the same files whatever its working directory
     childEnv.put("GQ_DATA_DIR", paths.dataDir().toString());
     childEnv.put("GQ_RUNTIME_DIR", paths.runtimeDir().toString());

@@ -88,6 +88,15 @@ class DaemonControlTest {
   }
 
   @Test
+  void aDaemonStartedFromInsideAJobDoesNotCarryTheJobsTag() throws Exception {
+    h.env.put("GQ_JOB_TAG", "tag-of-the-job");
+    h.env.put("GQ_JOB_ID", "4");
+    h.env.put(DaemonLauncher.DAEMON_CMD, script("echo \"job: ${GQ_JOB_TAG-unset} ${GQ_JOB_ID-unset}\"; exit 3").toString());
+    assertEquals(1, h.run("ps"));
+    assertTrue(h.err.contains("job: unset unset\n"), h.err);
+  }
+
+  @Test
   void aDaemonThatWritesNothingIsReportedWithItsExitCode() throws Exception {
     h.env.put(DaemonLauncher.DAEMON_CMD, script("exit 7").toString());
     assertEquals(1, h.run("ps"));

@@ -9,6 +9,7 @@ import dev.gq.actors.runner.DiskSpace;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.proc.ProcessTable;
@@ -31,6 +32,9 @@ import java.util.stream.Collectors;
  * {@link Recovery} rules. Runs once on the blocking executor; the Scheduler persists the verdicts.
  */
 public final class Reconciler {
+  // The daemon never counts as a job's process, though one started from inside a job carries its tag.
+  private static final long SELF = ProcessHandle.current().pid();
+
   private final ProcessTable procs;
   private final GpuProbe probe;
   private final LongFunction<Path> exitFile;
@@ -75,6 +79,10 @@ public final class Reconciler {
     // A process with the leader's pid but other start ticks is a recycled pid, not the job.
     boolean alive = id != null && all.stream().anyMatch(p -> !p.zombie()
         && (p.pid() == id.pid() ? id.matches(p, boot) : p.pgid() == id.pgid() || p.sid() == id.sid()));
+    // a process that left the session (setsid) but carries the job's tag is the job's too
+    if (id != null && !alive && j.tag() != null)
+      alive = JobProcesses.anyCarryingTag(all.stream().map(ProcInfo::pid).toList(), SELF,
+          pid -> procs.carries(pid, "GQ_JOB_TAG", j.tag()));
     Optional<ProcessIdentity> tagged = id != null ? Optional.empty() : tagged(j, all, boot);
     if (id == null) alive = tagged.isPresent();
     return new RecoveryFacts(boot, exitReader.apply(exitFile.apply(j.id())), alive, tagged, present);
@@ -83,7 +91,7 @@ public final class Reconciler {
   /** The session leader among the processes carrying the job's tag (the shim), if any. */
   private Optional<ProcessIdentity> tagged(Job j, List<ProcInfo> all, String boot) {
     return all.stream()
-        .filter(p -> !p.zombie() && j.tag().equals(procs.environ(p.pid(), "GQ_JOB_TAG").orElse(null)))
+        .filter(p -> !p.zombie() && p.pid() != SELF && j.tag().equals(procs.environ(p.pid(), "GQ_JOB_TAG").orElse(null)))
         .sorted((a, b) -> Boolean.compare(b.pid() == b.sid(), a.pid() == a.sid()))
         .findFirst()
         .map(p -> new ProcessIdentity(p.pid(), p.pgid(), p.sid(), p.startTicks(), boot));

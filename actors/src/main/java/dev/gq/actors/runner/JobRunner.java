@@ -8,7 +8,8 @@ import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcInfo;
-import dev.gq.core.proc.ProcessCensus;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcessIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +17,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -27,8 +27,10 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * Runs one job: launches it (or, after a daemon restart, watches the processes that already run),
- * tells the Scheduler its identity, notices when the shim has exited and no process of its session
- * or group is left, and reports the exit record. Cancels with SIGTERM to the group, then SIGKILL
+ * tells the Scheduler its identity, notices when the shim has exited and no process of the job is
+ * left (none in its session or group, none anywhere carrying its GQ_JOB_TAG), and reports the exit
+ * record with a GPU reading taken after that, on which the Scheduler may hand the job's GPUs on.
+ * Cancels with SIGTERM to the group (and to the job's processes outside it, found by its tag), then SIGKILL
  * after the grace period, and stops a job that runs past its time limit the same way (reporting
  * that it timed out); the signaller re-verifies identity before each signal. Not persistent: the
  * Scheduler records every fact it reports.
@@ -41,9 +43,14 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record SpawnFailed(String reason) implements Command {}
   private record LeaderExited() implements Command {}
   private record Tick() implements Command {}
-  private record Members(boolean anyLeft, ProcessCensus census, Optional<ExitRecord> record) implements Command {}
+  /** {@code endedNanos}: when every process was seen gone; {@code after}: a reading taken after that (null: none). */
+  private record Members(boolean anyLeft, long endedNanos, GpuObservation after, long afterNanos,
+      Optional<ExitRecord> record) implements Command {}
   private record KillNow() implements Command {}
   private record LimitReached() implements Command {}
+
+  // The daemon is never a job's process, though one started from inside a job carries its tag.
+  private static final long SELF = ProcessHandle.current().pid();
 
   private final Job job;
   private final RunnerDeps deps;
@@ -164,23 +171,48 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     checking = true;
     long pgid = identity.pgid(), sid = identity.sid();
     getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> members(pgid, sid), deps.blocking()),
-        (m, err) -> err != null ? new Members(true, null, Optional.empty()) : m);
+        (m, err) -> err != null ? new Members(true, 0, null, 0, Optional.empty()) : m);
   }
 
-  /** Whether any process of the job's group or session lives, every PID seen, and the exit record (one read of the file). Blocks. */
+  /**
+   * Whether any process of the job lives, the exit record (one read of the file), and, when none
+   * lives and the job held GPUs, a GPU reading taken after that. Blocks.
+   */
   private Members members(long pgid, long sid) {
-    long at = System.nanoTime();
     Optional<String> content = deps.exitContent().apply(deps.exitFile().apply(job.id()));
     Optional<ExitRecord> record = content.flatMap(ExitRecord::parse);
     // The shim saw nothing the job started left as it ended, so nothing of its session or group
-    // can be: a listing of PIDs is all that is needed.
-    if (content.map(ExitRecord::leftNothing).orElse(false))
-      return new Members(false, new ProcessCensus(at, deps.procs().pids()), record);
-    List<ProcInfo> all = deps.procs().all();
-    boolean any = all.stream().anyMatch(p -> !p.zombie() && (p.pgid() == pgid || p.sid() == sid));
+    // can be: only a process carrying the job's tag from elsewhere is left to look for.
+    boolean any;
+    if (content.map(ExitRecord::leftNothing).orElse(false)) {
+      any = JobProcesses.anyCarryingTag(deps.procs().pids(), SELF, this::carriesTag);
+    } else {
+      List<ProcInfo> all = deps.procs().all();
+      any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), SELF, this::carriesTag);
+    }
+    if (any) return new Members(true, 0, null, 0, record);
     // the shim may have written its record and ended between the read above and the scan
-    if (!any && record.isEmpty()) record = deps.exitContent().apply(deps.exitFile().apply(job.id())).flatMap(ExitRecord::parse);
-    return new Members(any, new ProcessCensus(at, all.stream().map(ProcInfo::pid).collect(Collectors.toSet())), record);
+    if (record.isEmpty()) record = deps.exitContent().apply(deps.exitFile().apply(job.id())).flatMap(ExitRecord::parse);
+    long ended = System.nanoTime();
+    if (job.gpus().isEmpty()) return new Members(false, ended, null, 0, record);
+    // begun after the processes were seen gone, so strictly later, even on a clock that did not tick
+    long taken = Math.max(System.nanoTime(), ended + 1);
+    return new Members(false, ended, readGpus(), taken, record);
+  }
+
+  private boolean carriesTag(long pid) {
+    return job.tag() != null && deps.procs().carries(pid, "GQ_JOB_TAG", job.tag());
+  }
+
+  /** A GPU reading, or null when taking it failed (the Scheduler then asks the watcher for one). */
+  private GpuObservation readGpus() {
+    try {
+      return deps.readGpus().get();
+    } catch (RuntimeException e) {
+      // off the actor's thread: its context must not be touched here
+      org.slf4j.LoggerFactory.getLogger(JobRunner.class).warn("job {}: GPU reading after its end failed: {}", job.id(), e.toString());
+      return null;
+    }
   }
 
   private Behavior<Command> onMembers(Members m) {
@@ -197,14 +229,14 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       getContext().getLog().warn("{}; gave up the reserve file to record job {}", full, job.id());
     if (rec.isEmpty()) {
       String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
-      scheduler.tell(new Scheduler.Ended(job.id(), null, why, timedOut, m.census()));
+      scheduler.tell(new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos()));
     } else {
       ExitRecord r = rec.get();
       String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
       if (full != null && r.exitCode() != 0)
         reason = (reason == null ? dev.gq.core.ledger.Outcomes.describe(r.exitCode()) : reason)
             + "; " + full + ", so its log may be cut short";
-      scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.census()));
+      scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos()));
     }
     return Behaviors.stopped();
   }
@@ -225,6 +257,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private void signal(int sig) {
     Signals.Outcome o = deps.signals().signalGroup(identity, sig);
     getContext().getLog().info("job {}: signal {} to process group {}: {}", job.id(), sig, identity.pgid(), o);
+    int detached = deps.signals().signalTagged(identity, job.tag(), sig);
+    if (detached > 0)
+      getContext().getLog().info("job {}: signal {} to {} process(es) outside its session carrying its tag", job.id(), sig, detached);
     if (o != Signals.Outcome.SENT) onTick();
   }
 }

@@ -12,7 +12,6 @@ import dev.gq.core.ledger.LedgerEvent.*;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.ledger.Submissions;
-import dev.gq.core.proc.ProcessCensus;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.recovery.Recovery;
 import java.time.Clock;
@@ -60,18 +59,23 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record Cancel(List<Long> ids, ActorRef<StatusReply<List<CancelResult>>> replyTo) implements Command {}
   public record GetView(ActorRef<SchedulerView> replyTo) implements Command {}
   public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
-  public record GpusObserved(GpuObservation observation, String probe, boolean fake) implements Command {}
+  /** A reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
+  public record GpusObserved(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Command {
+    public GpusObserved(GpuObservation observation, String probe, boolean fake) {
+      this(observation, probe, fake, System.nanoTime());
+    }
+  }
   public record Launched(long jobId, ProcessIdentity identity) implements Command {}
   public record LaunchFailed(long jobId, String reason) implements Command {}
   /**
-   * From a runner: every process of the job is gone; {@code exitCode} null when no exit record
-   * exists; {@code timedOut} when the runner stopped it at its time limit; {@code census} the look
-   * at /proc that found them gone (null when there was none).
+   * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
+   * null when no exit record exists; {@code timedOut} when the runner stopped it at its time limit;
+   * {@code after} a GPU reading begun at {@code afterNanos}, after that (null when there is none).
    */
-  public record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, ProcessCensus census)
-      implements Command {
+  public record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos,
+      GpuObservation after, long afterNanos) implements Command {
     public Ended(long jobId, Integer exitCode, String reason) {
-      this(jobId, exitCode, reason, false, null);
+      this(jobId, exitCode, reason, false, System.nanoTime(), null, 0);
     }
   }
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
@@ -160,7 +164,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
 
   private ReplyEffect<LedgerEvent, Ledger> onObserved(Ledger l, GpusObserved c) {
-    rt.observe(c.observation(), c.probe(), c.fake());
+    if (!rt.observe(c.observation(), c.probe(), c.fake(), c.takenNanos())) return Effect().noReply();
     List<Job> back = Orphans.returned(l, c.observation().reading());
     if (rt.ready && !back.isEmpty() && !rt.reconciling) {
       rt.reconciling = true;
@@ -179,15 +183,16 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     Job j = l.live().get(c.jobId());
     if (j == null) return Effect().noReply();
     LedgerEvent e = Endings.of(j, c, now());
-    // The freed GPUs go to the next jobs in this same write, on the latest reading less the
-    // processes that ended with this job. One that reading still shows in use is read again at
-    // once (and placed when that reading comes); the rest wait for the regular reading, so that
-    // no reading competes with the launch just decided.
-    rt.forgetEnded(j, c.census());
-    List<LedgerEvent> all = settling.settle(l, List.of(e), false, true);
+    // The freed GPUs go to the next jobs in this same write, but only on the reading the runner took
+    // after every process of the job was gone: an older one may miss a process that opened its
+    // context since. Without it, or with a GPU that reading shows in use, the GPU is read again at
+    // once (and placed when that reading comes); otherwise no reading competes with the launch.
+    if (c.after() != null) rt.observe(c.after(), rt.probe, rt.fake, c.afterNanos());
+    List<LedgerEvent> all = settling.settle(l, List.of(e), false, true, c.endedNanos());
     return Effect().persist(all).thenRun(s -> {
+      boolean asked = rt.pollWanted; // after() asks for a reading for the GPUs still waiting
       after(s, all);
-      if (rt.heldBack(s, j)) deps.pollNow();
+      if (!asked && rt.heldBack(s, j)) deps.pollNow();
     }).thenNoReply();
   }
 
@@ -225,10 +230,17 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return Effect().persist(all).thenRun(s -> after(s, all)).thenNoReply();
   }
 
-  /** Effects after events are stored: feed the read side, start runners, signal cancellations. */
+  /**
+   * Effects after events are stored: feed the read side, ask for a reading when a freed GPU waits
+   * for one, start runners, signal cancellations.
+   */
   private void after(Ledger state, List<LedgerEvent> events) {
     long last = lastSequenceNumber(ctx);
     deps.project(last - events.size() + 1, events);
+    if (rt.pollWanted) {
+      rt.pollWanted = false;
+      deps.pollNow();
+    }
     for (LedgerEvent e : events) {
       switch (e) {
         case JobReserved r -> rt.runners.put(r.jobId(), deps.startRunner(ctx, state.live().get(r.jobId()), false));

@@ -32,10 +32,19 @@ final class Settling {
    * and, when {@code place} and start-up is over, the reservations possible afterwards.
    */
   List<LedgerEvent> settle(Ledger l, List<LedgerEvent> events, boolean byRecovery, boolean place) {
+    return settle(l, events, byRecovery, place, System.nanoTime());
+  }
+
+  /**
+   * As above, for events that end jobs found ended at {@code endedNanos}: the GPUs they free are
+   * placed only on a reading taken after that moment.
+   */
+  List<LedgerEvent> settle(Ledger l, List<LedgerEvent> events, boolean byRecovery, boolean place, long endedNanos) {
     List<LedgerEvent> all = new ArrayList<>(Aftermath.of(l, events, deps.failFast(), byRecovery, intake(Map.of())));
-    if (!place || !rt.ready) return all;
     Ledger folded = l;
     for (LedgerEvent e : all) folded = folded.apply(e);
+    rt.freed(l, folded, all, endedNanos);
+    if (!place || !rt.ready) return all;
     all.addAll(Placing.reservations(folded, rt, clock.instant()));
     return all;
   }

@@ -21,14 +21,15 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * Reads the GPUs on a fixed interval, and at once when asked (a job ended), on the blocking
  * executor: the probe's reading plus the /proc facts (session, group, GQ_JOB_TAG) of every PID it
- * lists. Reports each observation to the Scheduler; it never decides anything. At most one reading
- * is in flight; a request during one is served right after it.
+ * lists. Reports each observation to the Scheduler with the moment it was begun; it never decides
+ * anything. At most one reading is in flight; a request during one is served right after it, so a
+ * request is always answered by a reading begun after it.
  */
 public final class GpuWatcher {
   public sealed interface Command {}
   public record PollNow() implements Command {}
   private record Tick() implements Command {}
-  private record Done(GpuObservation observation) implements Command {}
+  private record Done(GpuObservation observation, long takenNanos) implements Command {}
 
   private GpuWatcher() {}
 
@@ -40,16 +41,18 @@ public final class GpuWatcher {
       boolean[] again = {false};
       Runnable start = () -> {
         inFlight[0] = true;
+        // taken from here on: a reading asked for after a job's end is a reading after it
+        long taken = System.nanoTime();
         ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> observe(probe, procs), blocking),
             (obs, err) -> new Done(obs != null ? obs : new GpuObservation(
-                GpuReading.failed(java.time.Instant.now(), "GPU reading crashed: " + err), Map.of())));
+                GpuReading.failed(java.time.Instant.now(), "GPU reading crashed: " + err), Map.of()), taken));
       };
       start.run();
       return Behaviors.receive(Command.class)
           .onMessage(Tick.class, m -> poll(inFlight, again, start))
           .onMessage(PollNow.class, m -> poll(inFlight, again, start))
           .onMessage(Done.class, m -> {
-            scheduler.tell(new Scheduler.GpusObserved(m.observation(), probe.describe(), probe.fake()));
+            scheduler.tell(new Scheduler.GpusObserved(m.observation(), probe.describe(), probe.fake(), m.takenNanos()));
             inFlight[0] = false;
             if (again[0]) {
               again[0] = false;

@@ -48,7 +48,7 @@ class ChaosEndToEndTest {
       int uptime = s.kills() == 0 ? 1000 : s.jobs() * s.gapMs() / 2 / s.kills();
       // A probe is a short one-GPU job, queued only when an aimed kill finds nothing else to wait for.
       ChaosFaults faults = new ChaosFaults(g, submitter, new Random(s.seed() + 2), s.kills(), uptime,
-          () -> new Plan(next.getAndIncrement(), Math.min(1, s.gpus()), 200, 0, 0, -1, -1, -1, 0),
+          () -> new Plan(next.getAndIncrement(), Math.min(1, s.gpus()), 200, 0, 0, -1, -1, -1, -1, 0),
           pid -> insideKiller(next.getAndIncrement(), pid, s, killerRandom));
       Thread thread = new Thread(submitter, "chaos-submitter");
       thread.start();
@@ -91,7 +91,7 @@ class ChaosEndToEndTest {
    */
   private static Plan insideKiller(int n, long daemonPid, ChaosSettings s, Random r) {
     boolean linger = r.nextBoolean();
-    return new Plan(n, Math.min(1, s.gpus()), linger ? 100 : 6000, 3 * r.nextInt(2), 0, -1, -1, linger ? 8000 : -1, daemonPid);
+    return new Plan(n, Math.min(1, s.gpus()), linger ? 100 : 6000, 3 * r.nextInt(2), 0, -1, -1, linger ? 8000 : -1, -1, daemonPid);
   }
 
   /**

@@ -8,9 +8,11 @@ import java.util.Random;
 /**
  * The jobs of a fault-injection run, drawn from a seed: GPU counts 0–2, durations 0–3 s, mostly
  * exit 0, some exit 1..7, a few killed by a signal; a quarter start a child and a {@code setsid}
- * grandchild which open fake CUDA contexts on the job's GPUs and are waited for, and about one in
+ * grandchild which open fake CUDA contexts on the job's GPUs and are waited for, about one in
  * eight leave a child of their session running after the main process has exited (gq must not end
- * the job before that child). Each job writes a {@code start} and an {@code end} line to a shared
+ * the job before that child), and about one in eight start a detached ({@code setsid}) child that
+ * opens its context 0.2 s before the main process exits and outlives it (it left the job's session
+ * but carries its tag: gq must neither end the job nor hand its GPUs on before it). Each job writes a {@code start} and an {@code end} line to a shared
  * ledger file (under {@code flock}); the end line comes from the job's last process, just before
  * it exits, and the intended exit code is known in advance.
  */
@@ -21,11 +23,11 @@ final class ChaosWorkload {
 
   /**
    * One planned job; {@code signal} 0 means it exits with {@code exitCode}; -1 means "none" for
-   * the child, grandchild and lingering child durations; {@code daemonPid}, when not 0, is the
-   * daemon the job kills with SIGKILL as its very first act (if that daemon launched it).
+   * the child, grandchild, lingering and detached child durations; {@code daemonPid}, when not 0,
+   * is the daemon the job kills with SIGKILL as its very first act (if that daemon launched it).
    */
   record Plan(int n, int gpus, int millis, int exitCode, int signal, int childMillis, int grandchildMillis, int lingerMillis,
-      long daemonPid) {
+      int detachMillis, long daemonPid) {
     boolean children() {
       return childMillis >= 0;
     }
@@ -33,6 +35,14 @@ final class ChaosWorkload {
     /** A child of the job's session outlives the main process by this much and writes the end line. */
     boolean lingers() {
       return lingerMillis >= 0;
+    }
+
+    /**
+     * A {@code setsid} child opens its context 0.2 s before the main process exits, outlives it by
+     * this much more, and writes the end line.
+     */
+    boolean detaches() {
+      return detachMillis >= 0;
     }
 
     /** The idempotency key the job is submitted with, which also finds it after a lost reply. */
@@ -55,6 +65,8 @@ final class ChaosWorkload {
           + (signal > 0 ? "killed by signal " + signal : "exit " + exitCode)
           + (children() ? ", child " + childMillis + " ms + setsid grandchild " + grandchildMillis + " ms" : "")
           + (lingers() ? ", child lingering " + lingerMillis + " ms after it" : "")
+          + (detaches() ? ", setsid child opening its context 200 ms before the end, outliving it by "
+              + detachMillis + " ms" : "")
           + (daemonPid != 0 ? ", kills daemon " + daemonPid + " when it starts" : "") + ")";
     }
   }
@@ -76,7 +88,8 @@ final class ChaosWorkload {
     int child = children ? r.nextInt(millis + 1) : -1;
     int grandchild = children ? r.nextInt(millis + 1) : -1;
     int linger = shape == 2 ? 300 + r.nextInt(2701) : -1;
-    return new Plan(n, g, millis, code, signal, child, grandchild, linger, 0);
+    int detach = shape == 3 ? 300 + r.nextInt(1701) : -1;
+    return new Plan(n, g, millis, code, signal, child, grandchild, linger, detach, 0);
   }
 
   /** The argv to submit: {@code -g N --key K --json bash -c SCRIPT}. */
@@ -107,10 +120,16 @@ final class ChaosWorkload {
       s.append("bash -c 'ctx; sleep ").append(seconds(p.millis() + p.lingerMillis()))
           .append("; unctx; rec end \"$GQ_JOB_ID\" \"${EPOCHREALTIME/./}000\"' &\n");
     }
+    if (p.detaches()) {
+      // Its own session and group; no reading before the main process exits need show its context.
+      s.append("setsid bash -c 'sleep ").append(seconds(Math.max(0, p.millis() - 200))).append("; ctx; sleep ")
+          .append(seconds(200 + p.detachMillis()))
+          .append("; unctx; rec end \"$GQ_JOB_ID\" \"${EPOCHREALTIME/./}000\"' &\n");
+    }
     s.append("sleep ").append(seconds(p.millis())).append('\n');
     if (p.children()) s.append("wait\n");
     s.append("unctx\n");
-    if (!p.lingers()) s.append("rec end \"$GQ_JOB_ID\" \"${EPOCHREALTIME/./}000\"\n");
+    if (!p.lingers() && !p.detaches()) s.append("rec end \"$GQ_JOB_ID\" \"${EPOCHREALTIME/./}000\"\n");
     s.append(p.signal() > 0 ? "kill -" + p.signal() + " $$\n" : "exit " + p.exitCode() + "\n");
     return s.toString();
   }

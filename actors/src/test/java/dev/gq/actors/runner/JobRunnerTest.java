@@ -3,6 +3,9 @@ package dev.gq.actors.runner;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -19,6 +22,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
@@ -42,8 +46,14 @@ class JobRunnerTest {
     return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
         id -> tmp.resolve(id + ".exit"), ExitFiles::content, Duration.ofMillis(200),
         Duration.ofMillis(50),
-        Duration.ZERO, Executors.newCachedThreadPool());
+        Duration.ZERO, Executors.newCachedThreadPool(), () -> {
+          readAt.set(System.nanoTime());
+          return READING;
+        });
   }
+
+  private static final GpuObservation READING = new GpuObservation(new GpuReading(Instant.EPOCH, List.of(), null), Map.of());
+  private final AtomicLong readAt = new AtomicLong();
 
   private static Job running(ProcessIdentity who) {
     JobSpec spec = new JobSpec(List.of("sleep", "30"), "/", Map.of(), 0, null, null, null);
@@ -82,33 +92,86 @@ class JobRunnerTest {
     assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
   }
 
+  @Test
+  void cancelReachesADetachedChildCarryingTheJobsTag() throws Exception {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    Path pidFile = tmp.resolve("detached.pid");
+    Job job = starting(13, "sh", "-c", "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 30' & wait");
+    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("13.log")));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    awaitFile(pidFile);
+    long child = Long.parseLong(Files.readString(pidFile).strip());
+    runner.tell(new JobRunner.Cancel());
+    scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    // a zombie until whoever inherited it reaps it
+    assertTrue(PROCS.info(child).map(ProcInfo::zombie).orElse(true), "the detached child is stopped too");
+  }
+
+  private static void awaitFile(Path file) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!(Files.exists(file) && !readQuietly(file).isBlank())) {
+      assertTrue(System.nanoTime() < deadline, file + " never written");
+      Thread.sleep(20);
+    }
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
   private Job starting(long id, String... argv) {
-    JobSpec spec = new JobSpec(List.of(argv), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null);
-    return new Job(id, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
+    return starting(id, List.of(), argv);
+  }
+
+  private Job starting(long id, List<GpuSlot> gpus, String... argv) {
+    JobSpec spec = new JobSpec(List.of(argv), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), gpus.size(), null, null, null);
+    return new Job(id, spec, JobState.STARTING, Instant.now(), Instant.now(), null, gpus, null, null,
         tmp.resolve(id + ".log").toString(), null, "tag-" + id, null);
   }
 
   @Test
-  void jobEndsOnlyOnceTheProcessItLeftInItsGroupIsGoneWithACensusFromAfterThat() throws Exception {
+  void jobEndsOnlyOnceTheProcessItLeftInItsGroupIsGoneWithAGpuReadingFromAfterThat() throws Exception {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     Path marker = tmp.resolve("left-ended");
-    Job job = starting(10, "sh", "-c", "(sleep 1; touch " + marker + ") & exit 0");
+    Job job = starting(10, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c", "(sleep 1; touch " + marker + ") & exit 0");
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("10.log")));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
     assertTrue(Files.exists(marker), "ended before the process left in its group");
     assertEquals(0, ended.exitCode());
-    assertTrue(ended.census().takenAfter(System.nanoTime() - Duration.ofSeconds(10).toNanos()));
+    assertSame(READING, ended.after());
+    assertTrue(ended.afterNanos() - ended.endedNanos() > 0, "the reading is taken after the processes were seen gone");
+    assertTrue(readAt.get() - ended.afterNanos() >= 0, "and begun no earlier than it says");
   }
 
   @Test
-  void jobThatLeftNothingBehindEndsWithACensusOfEveryPid() {
+  void detachedChildCarryingTheJobsTagKeepsTheJobFromEnding() throws Exception {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    Path marker = tmp.resolve("detached-ended");
+    // setsid: the child leaves the job's session and group, and keeps its GQ_JOB_TAG
+    Job job = starting(12, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c",
+        "setsid sh -c 'sleep 1; touch " + marker + "' & sleep 0.1");
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("12.log")));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    assertTrue(Files.exists(marker), "ended while its detached child still ran");
+    assertEquals(0, ended.exitCode());
+    assertSame(READING, ended.after());
+  }
+
+  @Test
+  void jobWithoutGpusThatLeftNothingBehindEndsWithoutAReading() {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref(), tmp.resolve("11.log")));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
     assertEquals(5, ended.exitCode());
-    assertTrue(ended.census().pids().contains(ProcessHandle.current().pid()));
+    assertNull(ended.after());
+    assertEquals(0, readAt.get(), "no GPU, nothing to read");
   }
 
   @Test

@@ -158,7 +158,7 @@ class SchedulerSweepTest {
   void aJobStoppedAtItsLimitEndsTimeoutNamingTheLimit() {
     long a = submit(cell(null).withTimeLimit(Duration.ofHours(2)));
     es.runCommand(new Scheduler.Launched(a, new ProcessIdentity(100, 100, 100, 5, "boot")));
-    var end = es.runCommand(new Scheduler.Ended(a, 143, null, true, null));
+    var end = es.runCommand(new Scheduler.Ended(a, 143, null, true, System.nanoTime(), null, 0));
     JobTimedOut t = assertInstanceOf(JobTimedOut.class, end.events().get(0));
     assertEquals("exceeded its time limit of 2h", t.reason());
     assertFalse(end.state().live().containsKey(a));

@@ -8,6 +8,7 @@ import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.alloc.ProcessFacts;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
@@ -15,7 +16,6 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
-import dev.gq.core.proc.ProcessCensus;
 import dev.gq.core.proc.ProcessIdentity;
 import java.time.Clock;
 import java.time.Instant;
@@ -123,13 +123,19 @@ class SchedulerTest {
     assertTrue(v.waitReasons().get(1L).contains("outside process"), v.waitReasons().toString());
   }
 
+  /** The runner's report: job {@code id} exited 0, its processes seen gone now, then {@code after} read. */
+  private static Scheduler.Ended endedWithReading(long id, GpuObservation after) {
+    long gone = System.nanoTime();
+    return new Scheduler.Ended(id, 0, null, false, gone, after, gone + 1);
+  }
+
   @Test
-  void freedGpuGoesToTheNextJobInTheSameWriteAsTheEnd() {
+  void freedGpuGoesToTheNextJobInTheSameWriteAsTheEndOnTheReadingTakenAfterIt() {
     observe(gpus(1));
     submit(spec(1));
     submit(spec(1));
     es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
-    var ended = es.runCommand(new Scheduler.Ended(1, 0, null));
+    var ended = es.runCommand(endedWithReading(1, gpus(1)));
     assertEquals(2, ended.events().size());
     assertInstanceOf(JobExited.class, ended.events().get(0));
     assertEquals(2, assertInstanceOf(JobReserved.class, ended.events().get(1)).jobId());
@@ -137,31 +143,45 @@ class SchedulerTest {
     assertEquals(0, deps.polls, "nothing held back: no reading competes with the launch");
   }
 
-  /** Job 1 runs on GPU 0 with its CUDA process 4242 in the latest reading; job 2 waits. */
-  private void jobWithAGpuProcessAndOneWaiting() {
+  /** Job 1 runs on GPU 0, job 2 waits; the latest reading shows GPU 0 with {@code pids} on it. */
+  private void jobRunningAndOneWaiting(long... pids) {
     observe(gpus(1));
     submit(spec(1));
     submit(spec(1));
     es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
-    observe(gpus(1, 4242));
+    observe(gpus(1, pids));
   }
 
-  private static ProcessCensus censusNow(Long... pids) {
-    return new ProcessCensus(System.nanoTime(), Set.of(pids));
+  @Test
+  void aReadingOlderThanTheEndNeverHandsTheGpuOn() {
+    // The latest reading shows GPU 0 idle; a process of job 1 may have opened a context since.
+    jobRunningAndOneWaiting();
+    long beforeEnd = System.nanoTime();
+    var ended = es.runCommand(new Scheduler.Ended(1, 0, null));
+    assertEquals(1, ended.events().size(), "no reading from after the end: GPU 0 is not handed on");
+    assertEquals(1, deps.polls, "a reading is asked for at once");
+    SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
+    assertEquals(GpuState.UNKNOWN, v.gpus().get(0).state(), v.gpus().toString());
+    var stale = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true, beforeEnd));
+    assertTrue(stale.events().isEmpty(), "a reading begun before the end proves nothing");
+    var child = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
+    assertTrue(child.events().isEmpty(), "the fresh reading shows a process on GPU 0");
+    var after = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true));
+    assertEquals(2, assertInstanceOf(JobReserved.class, after.events().get(0)).jobId());
   }
 
   @Test
   void endedJobsDeadProcessesDoNotHoldUpTheNextJob() {
-    jobWithAGpuProcessAndOneWaiting();
-    var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, censusNow(1L, 100L)));
+    jobRunningAndOneWaiting(4242);
+    var ended = es.runCommand(endedWithReading(1, gpus(1)));
     assertEquals(2, assertInstanceOf(JobReserved.class, ended.events().get(1)).jobId());
   }
 
   @Test
-  void aGpuProcessStillAliveKeepsTheFreedGpuUntilAReadingFreesIt() {
-    jobWithAGpuProcessAndOneWaiting();
-    var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, censusNow(1L, 4242L)));
-    assertEquals(1, ended.events().size(), "process 4242 lives on: the GPU is not free");
+  void aProcessTheReadingAfterTheEndShowsKeepsTheFreedGpuUntilAReadingFreesIt() {
+    jobRunningAndOneWaiting();
+    var ended = es.runCommand(endedWithReading(1, gpus(1, 4242)));
+    assertEquals(1, ended.events().size(), "process 4242 computes on GPU 0: it is not free");
     assertEquals(1, deps.polls, "the held-back GPU is read again at once");
     var still = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
     assertTrue(still.events().isEmpty());
@@ -170,14 +190,14 @@ class SchedulerTest {
   }
 
   @Test
-  void aLookAtProcTakenBeforeTheReadingProvesNothing() {
-    ProcessCensus older = censusNow(1L);
-    jobWithAGpuProcessAndOneWaiting();
-    var ended = es.runCommand(new Scheduler.Ended(1, 0, null, false, older));
-    assertEquals(1, ended.events().size());
-    assertEquals(1, deps.polls);
-    var noCensus = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
-    assertTrue(noCensus.events().isEmpty());
+  void aReadingBegunBeforeTheOneInHandIsIgnored() {
+    jobRunningAndOneWaiting();
+    long older = System.nanoTime();
+    es.runCommand(endedWithReading(1, gpus(1, 4242)));
+    var stale = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true, older));
+    assertTrue(stale.events().isEmpty(), "the older reading does not show process 4242, and must not count");
+    SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
+    assertEquals(GpuState.EXTERNAL, v.gpus().get(0).state());
   }
 
   @Test

@@ -6,7 +6,7 @@ import dev.gq.core.proc.ProcessIdentity;
  * Port that signals a job's process group, only after proving the group is the job's: the leader
  * is alive with the recorded start ticks on the recorded boot, or the leader is gone and its
  * group id is still used only by its members (a PID that leads a group cannot be reused while the
- * group lives).
+ * group lives); and the job's processes that left its session, each proved by the job's tag.
  */
 public interface Signals {
 
@@ -14,4 +14,11 @@ public interface Signals {
 
   /** Sends {@code signal} (e.g. 15, 9) to the group of {@code id}, re-verifying identity first. */
   Outcome signalGroup(ProcessIdentity id, int signal);
+
+  /**
+   * Sends {@code signal} to each process outside the session and group of {@code id} that carries
+   * the job's GQ_JOB_TAG {@code tag} (a child that left with {@code setsid}), proving the tag on the
+   * very process signalled; never the daemon. Returns how many were signalled.
+   */
+  int signalTagged(ProcessIdentity id, String tag, int signal);
 }

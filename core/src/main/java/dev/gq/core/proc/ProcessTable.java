@@ -20,6 +20,14 @@ public interface ProcessTable {
    */
   Optional<String> environ(long pid, String name);
 
+  /**
+   * Whether PID's environment holds {@code name=value}: false when the process is gone, a zombie,
+   * or its environment cannot be read (another user).
+   */
+  default boolean carries(long pid, String name, String value) {
+    return environ(pid, name).map(value::equals).orElse(false);
+  }
+
   /** Every process visible now. */
   List<ProcInfo> all();
 

@@ -82,6 +82,29 @@ public final class ProcFs implements ProcessTable {
     return Optional.empty();
   }
 
+  /**
+   * Looks for the bytes {@code name=value} as a whole entry of the environment, without decoding it:
+   * a job's end reads the environment of every process, so this stays a plain read and a byte search.
+   */
+  @Override
+  public boolean carries(long pid, String name, String value) {
+    byte[] environ;
+    try (FileInputStream in = new FileInputStream(rootPath + "/" + pid + "/environ")) {
+      environ = in.readAllBytes();
+    } catch (IOException e) {
+      return false; // gone, or another user's
+    }
+    byte[] entry = (name + "=" + value).getBytes(StandardCharsets.UTF_8);
+    for (int at = 0; at + entry.length <= environ.length; ) {
+      if (java.util.Arrays.equals(environ, at, at + entry.length, entry, 0, entry.length)
+          && (at + entry.length == environ.length || environ[at + entry.length] == 0)) return true;
+      int end = at;
+      while (end < environ.length && environ[end] != 0) end++;
+      at = end + 1;
+    }
+    return false;
+  }
+
   @Override
   public List<ProcInfo> all() {
     String[] names = new File(rootPath).list();

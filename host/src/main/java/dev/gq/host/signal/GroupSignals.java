@@ -23,9 +23,14 @@ import java.util.Optional;
  * kernel does not hand out again while any member lives. What remains is the few microseconds
  * between the last check and {@code kill(-pgid)}: in that time the whole group would have to end
  * and its number go to a new process that makes itself a group leader, which needs the kernel to
- * cycle through the PID space. The JobRunner calls it on cancel, off the actor threads.
+ * cycle through the PID space. A process that left the job's session ({@code setsid}) is reached
+ * by the job's GQ_JOB_TAG, proved on that process itself. The JobRunner calls it on cancel.
  */
 public final class GroupSignals implements Signals {
+
+  private static final String TAG = "GQ_JOB_TAG";
+  // The daemon is never a job's process, though one started from inside a job carries its tag.
+  private static final long SELF = ProcessHandle.current().pid();
 
   private final ProcessTable table;
   private volatile boolean pidfdUsable = true;
@@ -77,6 +82,45 @@ public final class GroupSignals implements Signals {
     List<ProcInfo> witnesses = new ArrayList<>();
     for (ProcInfo p : byGroup.values()) if (p != null) witnesses.add(p);
     return Optional.of(witnesses);
+  }
+
+  /**
+   * Each process outside the job's session and group carrying its tag gets the signal, proved on
+   * the process itself: with a pidfd, opened first and the tag read after it (the descriptor then
+   * names a process that carries the tag, whatever happens to the PID); without, the tag is read
+   * between two reads of the start ticks, right before {@code kill(pid)}.
+   */
+  @Override
+  public int signalTagged(ProcessIdentity id, String tag, int signal) {
+    if (tag == null || tag.isEmpty() || !table.bootId().equals(id.bootId())) return 0;
+    int sent = 0;
+    for (long pid : table.pids()) {
+      if (pid <= 1 || pid == SELF || !table.carries(pid, TAG, tag)) continue;
+      Optional<ProcInfo> p = table.info(pid);
+      // the session and group have had it from signalGroup
+      if (p.isEmpty() || p.get().zombie() || p.get().sid() == id.sid() || p.get().pgid() == id.pgid()) continue;
+      if (signalTaggedOne(p.get(), tag, signal)) sent++;
+    }
+    return sent;
+  }
+
+  private boolean signalTaggedOne(ProcInfo p, String tag, int signal) {
+    int fd = openPidfd(p.pid());
+    try {
+      if (fd >= 0) {
+        if (!table.carries(p.pid(), TAG, tag)) return false;
+        Libc.pidfdSendSignal(fd, signal);
+        return true;
+      }
+      Optional<ProcInfo> now = table.info(p.pid());
+      if (now.isEmpty() || now.get().startTicks() != p.startTicks()) return false;
+      Libc.kill(p.pid(), signal);
+      return true;
+    } catch (LastErrorException e) {
+      return false; // ended since the check
+    } finally {
+      closeQuietly(fd);
+    }
   }
 
   /** Whether {@code witness} is, right now, still the same process in the same group. */

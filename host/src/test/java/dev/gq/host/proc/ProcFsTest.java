@@ -1,6 +1,7 @@
 package dev.gq.host.proc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.proc.ProcInfo;
@@ -82,6 +83,20 @@ class ProcFsTest {
     assertEquals(Optional.of("/usr/bin"), proc.environ(100, "PATH"));
     assertEquals(Optional.of(""), proc.environ(100, "EMPTY"));
     assertEquals(Optional.of("=b"), proc.environ(101, "A"));
+  }
+
+  @Test
+  void carriesMatchesOneWholeEntryOnly() {
+    assertTrue(proc.carries(100, "GQ_JOB_TAG", "t-100"));
+    assertTrue(proc.carries(101, "GQ_JOB_TAG", "t-100"), "the first entry");
+    assertTrue(proc.carries(200, "GQ_JOB_TAG", "t-200"), "the last entry");
+    assertFalse(proc.carries(100, "GQ_JOB_TAG", "t-10"), "a prefix of the value");
+    assertFalse(proc.carries(100, "JOB_TAG", "t-100"), "the end of a name");
+    assertFalse(proc.carries(101, "A", "b"));
+    assertTrue(proc.carries(101, "A", "=b"));
+    assertFalse(proc.carries(103, "GQ_JOB_TAG", "t-100"), "a zombie's environment is empty");
+    assertFalse(proc.carries(300, "GQ_JOB_TAG", "t-100"));
+    assertFalse(proc.carries(999, "GQ_JOB_TAG", "t-100"));
   }
 
   @Test

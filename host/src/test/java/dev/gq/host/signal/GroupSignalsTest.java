@@ -71,6 +71,36 @@ class GroupSignalsTest {
     assertStillRunning(job);
   }
 
+  @Test
+  void processOutsideTheSessionCarryingTheJobsTagIsSignalledAndOnlyIt() throws Exception {
+    ProcessBuilder tagged = new ProcessBuilder("setsid", "sleep", "30");
+    tagged.environment().put("GQ_JOB_TAG", "tag-of-the-job");
+    ProcessBuilder other = new ProcessBuilder("setsid", "sleep", "30");
+    other.environment().put("GQ_JOB_TAG", "tag-of-the-job-too"); // a longer tag: another job's
+    Process t = tagged.start(), o = other.start();
+    try {
+      await("both run under their own session", WAIT, () -> ownSession(t.pid()) && ownSession(o.pid()));
+      // the job's own session and group are elsewhere: this identity names neither process
+      ProcessIdentity job = new ProcessIdentity(999_999, 999_999, 999_999, 1, jobs.proc.bootId());
+      assertEquals(1, signals.signalTagged(job, "tag-of-the-job", 15));
+      assertTrue(t.waitFor(10, TimeUnit.SECONDS));
+      assertEquals(128 + 15, t.exitValue());
+      assertTrue(o.isAlive(), "a process with another tag is not signalled");
+      ProcessIdentity otherBoot = new ProcessIdentity(999_999, 999_999, 999_999, 1, "other-boot");
+      assertEquals(0, signals.signalTagged(otherBoot, "tag-of-the-job-too", 15));
+      ProcessIdentity itsSession = new ProcessIdentity(o.pid(), o.pid(), o.pid(), 1, jobs.proc.bootId());
+      assertEquals(0, signals.signalTagged(itsSession, "tag-of-the-job-too", 15), "its session has it from signalGroup");
+      assertTrue(o.isAlive());
+    } finally {
+      t.destroyForcibly();
+      o.destroyForcibly();
+    }
+  }
+
+  private boolean ownSession(long pid) {
+    return jobs.proc.info(pid).map(p -> p.sid() == pid && p.comm().equals("sleep")).orElse(false);
+  }
+
   // A signal is delivered before kill() returns; a few short looks confirm none arrived.
   private void assertStillRunning(LaunchedProcess job) throws InterruptedException {
     List<Long> sleeps = sleepPids(job.identity());
