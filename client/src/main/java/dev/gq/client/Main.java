@@ -2,6 +2,7 @@ package dev.gq.client;
 
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.GqPaths;
+import dev.gq.protocol.PrivateDirectory;
 import dev.gq.protocol.Request;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -56,6 +57,8 @@ public final class Main {
     try {
       Invocation inv = Invocation.of(args, env, cwd);
       GqPaths paths = GqPaths.fromEnvironment(env);
+      String unsafe = PrivateDirectory.checkBoth(paths);
+      if (unsafe != null) throw new Failure(unsafe);
       Connector connector = new Connector(paths.socket());
       String action = inv.daemonAction();
       if ("run".equals(action)) {
