@@ -102,6 +102,13 @@ JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_write0(JNIEnv *env, jclas
   return n < 0 ? -errno : (jint)n;
 }
 
+/* shutdown0(fd) -> 0, or -errno; wakes a read blocked on fd in another thread (close would not) */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_shutdown0(JNIEnv *env, jclass cls, jint fd) {
+  (void)env;
+  (void)cls;
+  return shutdown(fd, SHUT_RDWR) < 0 ? -errno : 0;
+}
+
 /* close0(fd) -> 0, or -errno */
 JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_close0(JNIEnv *env, jclass cls, jint fd) {
   (void)env;

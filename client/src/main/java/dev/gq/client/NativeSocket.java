@@ -121,6 +121,13 @@ final class NativeSocket implements ByteChannel {
     return n;
   }
 
+  /** Ends both directions; a read blocked in another thread returns the end of the stream. */
+  void shutdown() throws IOException {
+    if (!open) return;
+    int rc = shutdown0(fd);
+    if (rc < 0) throw new IOException(strerror0(-rc));
+  }
+
   @Override
   public boolean isOpen() {
     return open;
@@ -147,6 +154,8 @@ final class NativeSocket implements ByteChannel {
   private static native int close0(int fd);
 
   private static native long peerUid0(int fd);
+
+  private static native int shutdown0(int fd);
 
   private static native String strerror0(int errno);
 }

@@ -99,6 +99,14 @@ class TrustEndToEndTest {
     assertEquals("precious\n", Files.readString(victim));
   }
 
+  @Test
+  void pausingAGroupWithAnEmptyNameIsAnErrorOnStderr() {
+    Gqd.Result r = g.gq("daemon", "pause", "--group", "");
+    assertEquals(1, r.code(), r.toString());
+    assertEquals("", r.out());
+    assertTrue(r.err().startsWith("gq: the group must not be empty"), r.err());
+  }
+
   private static void assertRefused(Gqd daemon, String line) throws Exception {
     Process p = daemon.daemonProcess();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
