@@ -4,7 +4,7 @@
  * The JDK's unix-domain SocketChannel initialises the security providers on first use (it keeps
  * a SecureRandom for temporary socket names), which costs a fresh client JVM about 20 ms of its
  * 100 ms budget. These few calls are all the client needs (listen and accept serve the training
- * run that records the client's AOT cache). The client falls back to the JDK's channel when this
+ * run that records the client's AOT cache; peerUid0 tells who listens before anything is sent). The client falls back to the JDK's channel when this
  * library is missing or cannot be loaded.
  */
 #define _GNU_SOURCE
@@ -102,11 +102,28 @@ JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_write0(JNIEnv *env, jclas
   return n < 0 ? -errno : (jint)n;
 }
 
+/* shutdown0(fd) -> 0, or -errno; wakes a read blocked on fd in another thread (close would not) */
+JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_shutdown0(JNIEnv *env, jclass cls, jint fd) {
+  (void)env;
+  (void)cls;
+  return shutdown(fd, SHUT_RDWR) < 0 ? -errno : 0;
+}
+
 /* close0(fd) -> 0, or -errno */
 JNIEXPORT jint JNICALL Java_dev_gq_client_NativeSocket_close0(JNIEnv *env, jclass cls, jint fd) {
   (void)env;
   (void)cls;
   return close(fd) < 0 ? -errno : 0;
+}
+
+/* peerUid0(fd) -> the uid of the process at the other end of a connected socket, or -errno */
+JNIEXPORT jlong JNICALL Java_dev_gq_client_NativeSocket_peerUid0(JNIEnv *env, jclass cls, jint fd) {
+  (void)env;
+  (void)cls;
+  struct ucred cred;
+  socklen_t len = sizeof(cred);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) return -errno;
+  return (jlong)cred.uid;
 }
 
 /* strerror0(errno) -> the C library's text for it */

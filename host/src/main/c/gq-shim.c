@@ -142,7 +142,10 @@ static int write_exit_file(const char *path, const char *line)
         errno = ENAMETOOLONG;
         return -1;
     }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    /* A file or link planted under the temp name is removed, never written through. */
+    if (unlink(tmp) < 0 && errno != ENOENT)
+        return -1;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
     if (write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0) {

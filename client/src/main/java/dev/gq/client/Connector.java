@@ -12,7 +12,8 @@ import java.nio.file.Path;
 /**
  * Connects to the daemon's unix socket. "Not running" (no socket file, connection refused) is an
  * ordinary answer, null, because the client may then start the daemon; anything else (a path
- * over the kernel's limit, another user's socket) is a {@link Failure} that says what to change.
+ * over the kernel's limit, another user's socket or listener) is a {@link Failure} that says what
+ * to change.
  * Uses {@link NativeSocket} when its library is loaded, else the JDK's channel.
  */
 final class Connector {
@@ -40,9 +41,24 @@ final class Connector {
     return socket;
   }
 
-  /** A connected blocking channel, or null when no daemon is listening. */
+  /**
+   * A connected blocking channel to a listener of this user, or null when no daemon is listening;
+   * a listener of another user is a {@link Failure}, found before anything is sent.
+   */
   ByteChannel connect() throws Failure {
-    if (useNative) return connectNative();
+    ByteChannel ch = useNative ? connectNative() : connectJdk();
+    if (ch == null) return null;
+    String problem = SocketPeer.problem(socket, ch);
+    if (problem == null) return ch;
+    try {
+      ch.close();
+    } catch (IOException ignored) {
+      // refused anyway
+    }
+    throw new Failure(problem);
+  }
+
+  private ByteChannel connectJdk() throws Failure {
     if (Files.notExists(socket)) return null;
     try {
       return SocketChannel.open(UnixDomainSocketAddress.of(socket));

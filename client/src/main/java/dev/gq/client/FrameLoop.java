@@ -22,6 +22,8 @@ import java.util.List;
  * points at the daemon log.
  */
 final class FrameLoop {
+  /** The exit code of a client whose stdout reader went away: 128 + SIGPIPE, as a shell reports it. */
+  static final int CLOSED_PIPE = 141;
   static final String TOO_LARGE = "standard input is larger than 16 MiB; split the input into several parts";
   private final ByteChannel channel;
   private final LineReader reader;
@@ -31,6 +33,10 @@ final class FrameLoop {
   private final Terminal terminal;
   private final Path daemonLog;
   private final InputStream stdin;
+  private Watchdog watchdog;
+  private long skipStdout;
+  private long stdoutBytes;
+  private boolean closedEarly;
 
   FrameLoop(ByteChannel channel, OutputStream out, OutputStream err, Terminal terminal,
       Path daemonLog) {
@@ -49,6 +55,28 @@ final class FrameLoop {
     this.stdin = stdin;
   }
 
+  /** Reads of this loop are watched: a daemon that stops answering ends them with its verdict. */
+  FrameLoop watchedBy(Watchdog w) {
+    this.watchdog = w;
+    return this;
+  }
+
+  /** The first {@code bytes} of stdout were printed by an earlier connection: they are not printed again. */
+  FrameLoop skippingStdout(long bytes) {
+    this.skipStdout = bytes;
+    return this;
+  }
+
+  /** Bytes of stdout this connection's frames carried, the skipped ones included. */
+  long stdoutBytes() {
+    return stdoutBytes;
+  }
+
+  /** Whether the connection ended before the exit frame (the daemon stopped or restarted). */
+  boolean closedEarly() {
+    return closedEarly;
+  }
+
   /** Sends {@code requestJson} (never again) and plays the frames until the exit frame. */
   int run(String requestJson) throws Failure {
     try {
@@ -58,8 +86,8 @@ final class FrameLoop {
     }
     while (true) {
       Frame f = next();
-      if (f instanceof Frame.Out o) write(out, o.text(), true);
-      else if (f instanceof Frame.Err e) write(err, e.text(), false);
+      if (f instanceof Frame.Out o) writeStdout(o.text());
+      else if (f instanceof Frame.Err e) writeStderr(e.text());
       else if (f instanceof Frame.Prompt p) answer(p.question());
       else if (f instanceof Frame.StdinRequest) sendStdin();
       else if (f instanceof Frame.Exit x) return x.code();
@@ -79,6 +107,7 @@ final class FrameLoop {
   /** The next frame; the connection closing first is a failure. */
   Frame next() throws Failure {
     String line;
+    if (watchdog != null) watchdog.waiting(channel);
     try {
       line = reader.readLine();
     } catch (LineTooLongException e) {
@@ -86,8 +115,14 @@ final class FrameLoop {
           + LineTooLongException.describe(e.maxBytes()) + "; see " + daemonLog);
     } catch (IOException e) {
       line = null;
+    } finally {
+      if (watchdog != null) watchdog.answered();
     }
-    if (line == null) throw closedEarly(daemonLog);
+    if (line == null && watchdog != null && watchdog.verdict() != null) throw new Failure(watchdog.verdict());
+    if (line == null) {
+      closedEarly = true;
+      throw closedEarly(daemonLog);
+    }
     try {
       return Frame.decode(line);
     } catch (ProtocolException e) {
@@ -132,13 +167,38 @@ final class FrameLoop {
     }
   }
 
-  /** Writes text; stdout gone (a closed pipe) ends the client quietly, like SIGPIPE would. */
-  private static void write(OutputStream stream, String text, boolean isStdout) throws Failure {
+  /**
+   * Writes stdout text. Stdout closed by its reader (EPIPE: {@code gq ps | head}) ends the client
+   * quietly with 141, as SIGPIPE ends other tools; any other failure to write stdout (a full disk,
+   * an I/O error) ends it with 1 and the reason on stderr.
+   */
+  private void writeStdout(String text) throws Failure {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    stdoutBytes += bytes.length;
+    int skip = (int) Math.min(bytes.length, Math.max(0, skipStdout));
+    skipStdout -= skip;
+    if (skip == bytes.length) return;
     try {
-      stream.write(text.getBytes(StandardCharsets.UTF_8));
-      stream.flush();
+      out.write(bytes, skip, bytes.length - skip);
+      out.flush();
     } catch (IOException e) {
-      if (isStdout) throw new Failure(null, 141);
+      throw stdoutFailed(e);
+    }
+  }
+
+  static Failure stdoutFailed(IOException e) {
+    String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (why.contains("Broken pipe")) return new Failure(null, CLOSED_PIPE);
+    return new Failure("cannot write to standard output: " + why, 1);
+  }
+
+  /** A failing stderr has nowhere to be reported. */
+  private void writeStderr(String text) {
+    try {
+      err.write(text.getBytes(StandardCharsets.UTF_8));
+      err.flush();
+    } catch (IOException ignored) {
+      // nowhere left to say it
     }
   }
 

@@ -85,6 +85,30 @@ record Invocation(List<String> argv, String cwd, Map<String, String> env, boolea
     return first == null ? null : "";
   }
 
+  /** The first word that is not an option (the subcommand), or null. */
+  String command() {
+    for (String a : argv) {
+      if (a.equals("--")) return null;
+      if (!a.startsWith("-")) return a;
+    }
+    return null;
+  }
+
+  /** {@code gq logs -f}: its output is the log from its start, so a repeat prints only what is new. */
+  boolean followsLog() {
+    if (!"logs".equals(command())) return false;
+    for (String a : argv) if (a.equals("-f") || a.equals("--follow")) return true;
+    return false;
+  }
+
+  /**
+   * Whether the command may be sent again on a new connection when the daemon restarts under it:
+   * {@code gq wait} and {@code gq logs -f}, which only look and may run for hours.
+   */
+  boolean resumable() {
+    return "wait".equals(command()) || followsLog();
+  }
+
   Request.Run request(String requestId) {
     return new Request.Run(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width);
   }

@@ -2,6 +2,7 @@ package dev.gq.client;
 
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.GqPaths;
+import dev.gq.protocol.PrivateDirectory;
 import dev.gq.protocol.Request;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -23,6 +24,10 @@ import java.util.Map;
 public final class Main {
   static final long START_TIMEOUT_MILLIS = 15_000;
   static final long STOP_TIMEOUT_MILLIS = 10_000;
+  /** How long {@code gq wait} and {@code gq logs -f} wait for a restarting daemon to answer again. */
+  static final long RECONNECT_MILLIS = 60_000;
+  /** Restarts within one reconnect window after which the client stops following a crashing daemon. */
+  static final int MAX_QUICK_RECONNECTS = 5;
 
   private final Map<String, String> env;
   private final String cwd;
@@ -31,6 +36,8 @@ public final class Main {
   private final OutputStream err;
   private final String ttyPath;
   long startTimeoutMillis = START_TIMEOUT_MILLIS;
+  long reconnectMillis = RECONNECT_MILLIS;
+  private Watchdog watchdog;
 
   Main(Map<String, String> env, String cwd, InputStream stdin, OutputStream out,
       OutputStream err, String ttyPath) {
@@ -56,7 +63,11 @@ public final class Main {
     try {
       Invocation inv = Invocation.of(args, env, cwd);
       GqPaths paths = GqPaths.fromEnvironment(env);
+      String unsafe = PrivateDirectory.checkBoth(paths);
+      if (unsafe != null) throw new Failure(unsafe);
       Connector connector = new Connector(paths.socket());
+      watchdog = new Watchdog(connector, paths.daemonLog(), Watchdog.timeoutMillis(env.get(Watchdog.ENV_TIMEOUT)));
+      watchdog.start();
       String action = inv.daemonAction();
       if ("run".equals(action)) {
         throw new Failure("'gq daemon run' is done by the launcher script, which runs the daemon in the"
@@ -70,22 +81,70 @@ public final class Main {
         if ("stop".equals(action)) return say("gq daemon is not running\n", 0);
         ch = launcher(paths, connector, inv).start();
       }
-      int code = play(ch, inv, paths);
+      int code = inv.resumable() ? playResuming(ch, inv, paths, connector) : play(ch, inv, paths);
       if ("stop".equals(action) && code == 0) awaitStopped(connector, paths);
       return code;
     } catch (Failure f) {
       if (f.getMessage() != null) tell(err, "gq: " + f.getMessage() + "\n");
       return f.code();
+    } finally {
+      if (watchdog != null) watchdog.interrupt();
     }
   }
 
   private int play(ByteChannel ch, Invocation inv, GqPaths paths) throws Failure {
-    Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
-    FrameLoop loop = new FrameLoop(ch, out, err, terminal, paths.daemonLog(), stdin);
+    FrameLoop loop = loop(ch, inv, paths);
     try {
       return loop.run(inv.request(RequestIds.next()).toJson());
     } finally {
       loop.close();
+    }
+  }
+
+  private FrameLoop loop(ByteChannel ch, Invocation inv, GqPaths paths) {
+    Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
+    return new FrameLoop(ch, out, err, terminal, paths.daemonLog(), stdin).watchedBy(watchdog);
+  }
+
+  /**
+   * Plays a command that only looks ({@code wait}, {@code logs -f}) and sends it again when the
+   * daemon restarts under it, instead of failing; {@code logs -f} does not print again what it
+   * printed. A daemon that does not come back within {@link #RECONNECT_MILLIS}, or that keeps
+   * closing the connection, ends it with one line.
+   */
+  private int playResuming(ByteChannel ch, Invocation inv, GqPaths paths, Connector connector) throws Failure {
+    long printed = 0;
+    int quick = 0;
+    while (true) {
+      FrameLoop loop = loop(ch, inv, paths).skippingStdout(inv.followsLog() ? printed : 0);
+      long opened = System.nanoTime();
+      try {
+        return loop.run(inv.request(RequestIds.next()).toJson());
+      } catch (Failure f) {
+        if (!loop.closedEarly()) throw f;
+        printed = Math.max(printed, loop.stdoutBytes());
+      } finally {
+        loop.close();
+      }
+      quick = System.nanoTime() - opened < reconnectMillis * 1_000_000L ? quick + 1 : 1;
+      if (quick > MAX_QUICK_RECONNECTS) {
+        throw new Failure("the daemon closed the connection " + quick + " times in a row; see " + paths.daemonLog());
+      }
+      ch = reconnect(connector, paths);
+    }
+  }
+
+  private ByteChannel reconnect(Connector connector, GqPaths paths) throws Failure {
+    tell(err, "gq: the daemon closed the connection; reconnecting (it may be restarting)\n");
+    long deadline = System.nanoTime() + reconnectMillis * 1_000_000L;
+    while (true) {
+      ByteChannel ch = connector.connect();
+      if (ch != null) return ch;
+      if (System.nanoTime() > deadline) {
+        throw new Failure("the daemon stopped and did not come back within " + reconnectMillis / 1000
+            + " s; start it with 'gq daemon start' and run the command again (see " + paths.daemonLog() + ")");
+      }
+      DaemonLauncher.sleep(100);
     }
   }
 
@@ -113,7 +172,7 @@ public final class Main {
 
   /** The daemon's pid from a ping; an error frame (another protocol version) is passed on. */
   private long ping(ByteChannel ch, GqPaths paths) throws Failure {
-    FrameLoop loop = new FrameLoop(ch, out, err, null, paths.daemonLog());
+    FrameLoop loop = new FrameLoop(ch, out, err, null, paths.daemonLog()).watchedBy(watchdog);
     try {
       loop.send(new Request.Ping().toJson());
       while (true) {

@@ -57,6 +57,14 @@ final class NativeSocket implements ByteChannel {
     return new NativeSocket(rc);
   }
 
+  /** The uid of the process at the other end (SO_PEERCRED), as the kernel recorded it at connect. */
+  long peerUid() throws IOException {
+    if (!open) throw new ClosedChannelException();
+    long rc = peerUid0(fd);
+    if (rc < 0) throw new IOException(strerror0((int) -rc));
+    return rc;
+  }
+
   /** The next connection to this listening socket. */
   NativeSocket accept() throws IOException {
     if (!open) throw new ClosedChannelException();
@@ -113,6 +121,13 @@ final class NativeSocket implements ByteChannel {
     return n;
   }
 
+  /** Ends both directions; a read blocked in another thread returns the end of the stream. */
+  void shutdown() throws IOException {
+    if (!open) return;
+    int rc = shutdown0(fd);
+    if (rc < 0) throw new IOException(strerror0(-rc));
+  }
+
   @Override
   public boolean isOpen() {
     return open;
@@ -137,6 +152,10 @@ final class NativeSocket implements ByteChannel {
   private static native int write0(int fd, byte[] buf, int off, int len);
 
   private static native int close0(int fd);
+
+  private static native long peerUid0(int fd);
+
+  private static native int shutdown0(int fd);
 
   private static native String strerror0(int errno);
 }

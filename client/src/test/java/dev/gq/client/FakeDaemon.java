@@ -36,18 +36,30 @@ final class FakeDaemon implements AutoCloseable {
     acceptor.start();
   }
 
+  /** Each connection is served on a thread of its own, as the daemon does (a ping beside a stream). */
   private void acceptLoop(Script script) {
     while (server.isOpen()) {
-      try (SocketChannel ch = server.accept()) {
-        LineReader in = new LineReader(ch);
-        String line = in.readLine();
-        if (line == null) continue; // a probe: connected and closed
-        Request request = Request.decode(line);
-        requests.add(request);
-        script.serve(request, in, new LineWriter(ch, Integer.MAX_VALUE));
+      try {
+        SocketChannel ch = server.accept();
+        Thread t = new Thread(() -> serve(ch, script), "fake-daemon-client");
+        t.setDaemon(true);
+        t.start();
       } catch (Exception e) {
         if (!server.isOpen()) return;
       }
+    }
+  }
+
+  private void serve(SocketChannel channel, Script script) {
+    try (SocketChannel ch = channel) {
+      LineReader in = new LineReader(ch);
+      String line = in.readLine();
+      if (line == null) return; // a probe: connected and closed
+      Request request = Request.decode(line);
+      requests.add(request);
+      script.serve(request, in, new LineWriter(ch, Integer.MAX_VALUE));
+    } catch (Exception e) {
+      // the client went away, or the script ended the connection
     }
   }
 

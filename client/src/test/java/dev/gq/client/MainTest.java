@@ -146,9 +146,29 @@ class MainTest {
       out.send(Frame.out("line\n"));
       out.send(Frame.exit(0));
     })) {
-      Main main = new Main(h.env, "/", System.in, closed, closed, "/nonexistent");
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      Main main = new Main(h.env, "/", System.in, closed, err, "/nonexistent");
       assertEquals(141, main.run(new String[] {"ps"}));
+      assertEquals("", err.toString(StandardCharsets.UTF_8), "quiet, as tools killed by SIGPIPE are");
     }
+  }
+
+  @Test
+  void anotherFailureToWriteStdoutIsSaidOnStderr() throws Exception {
+    OutputStream full = new OutputStream() {
+      @Override public void write(int b) throws IOException {
+        throw new IOException("No space left on device");
+      }
+    };
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    try (FakeDaemon d = new FakeDaemon(h.socket(), (req, in, out) -> {
+      out.send(Frame.out("line\n"));
+      out.send(Frame.exit(0));
+    })) {
+      Main main = new Main(h.env, "/", System.in, full, err, "/nonexistent");
+      assertEquals(1, main.run(new String[] {"ps"}));
+    }
+    assertEquals("gq: cannot write to standard output: No space left on device\n", err.toString(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Where gq keeps its files, from the environment: the data directory (database, logs, exit files,
- * daemon log) and the runtime directory (socket, pid and lock files). Shared by the daemon and the
+ * daemon log, the data lock) and the runtime directory (socket, pid and lock files). Shared by the daemon and the
  * client so both always agree.
  */
 public record GqPaths(Path dataDir, Path runtimeDir) {
@@ -36,6 +36,8 @@ public record GqPaths(Path dataDir, Path runtimeDir) {
   public Path socket() { return runtimeDir.resolve("gq.sock"); }
   public Path pidFile() { return runtimeDir.resolve("gq.pid"); }
   public Path lockFile() { return runtimeDir.resolve("gq.lock"); }
+  /** Held (flock) by the daemon that uses this data directory, whatever its runtime directory. */
+  public Path dataLockFile() { return dataDir.resolve("gq.lock"); }
   public Path database() { return dataDir.resolve("gq.db"); }
   public Path logDir() { return dataDir.resolve("logs"); }
   public Path exitDir() { return dataDir.resolve("run"); }

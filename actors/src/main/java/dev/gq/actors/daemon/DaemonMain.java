@@ -3,12 +3,10 @@ package dev.gq.actors.daemon;
 import dev.gq.persistence.Database;
 import dev.gq.persistence.DatabaseRefused;
 import dev.gq.protocol.GqPaths;
+import dev.gq.protocol.PrivateDirectory;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's entry point: checks its settings, takes the per-user lock, checks the database,
+ * The daemon's entry point: checks its settings and directories, takes its locks (one per runtime
+ * directory, one per data directory: {@link DaemonLocks}), checks the database,
  * then starts the actors ({@link Daemon}) and serves the socket until asked to stop. Jobs are
  * never touched when the daemon stops: they run in their own sessions under their shims.
  */
@@ -51,10 +50,10 @@ public final class DaemonMain {
       throw new Startup(e.getMessage());
     }
     GqPaths p = cfg.paths();
+    checkDirectories(p);
     for (Path d : List.of(p.dataDir(), p.runtimeDir(), p.logDir(), p.exitDir())) privateDir(d);
     if (!Files.isExecutable(cfg.shim())) throw new Startup("the job shim " + cfg.shim() + " is missing; rebuild or reinstall gq");
-    try (FileChannel lockFile = FileChannel.open(p.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = tryLock(lockFile, p)) {
+    try (DaemonLocks locks = DaemonLocks.take(p)) {
       LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
       Database.prepare(p.database());
       dev.gq.actors.runner.DiskSpace.ensureReserve(p.dataDir());
@@ -81,12 +80,15 @@ public final class DaemonMain {
     }
   }
 
-  private static FileLock tryLock(FileChannel ch, GqPaths p) throws IOException, Startup {
-    FileLock lock = ch.tryLock();
-    if (lock != null) return lock;
-    String pid = Files.exists(p.pidFile()) ? Files.readString(p.pidFile()).strip() : "unknown";
-    throw new Startup("another gq daemon is already running for " + p.runtimeDir() + " (pid " + pid
-        + "); use it, or stop it with 'gq daemon stop'");
+  /**
+   * Refuses directories another user owns or can write (they could read the jobs' environments or
+   * plant links where job output goes), and a log or exit-record directory that is a symbolic link.
+   */
+  private static void checkDirectories(GqPaths p) throws Startup {
+    String problem = PrivateDirectory.checkBoth(p);
+    if (problem == null) problem = PrivateDirectory.check("the log directory", "GQ_DATA_DIR", p.logDir(), true);
+    if (problem == null) problem = PrivateDirectory.check("the exit-record directory", "GQ_DATA_DIR", p.exitDir(), true);
+    if (problem != null) throw new Startup(problem);
   }
 
   private static void privateDir(Path d) throws Startup {

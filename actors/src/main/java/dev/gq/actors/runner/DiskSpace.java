@@ -1,15 +1,22 @@
 package dev.gq.actors.runner;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Whether the disk holding gq's data directory is (nearly) full, in words a user can act on. Used
  * to refuse new submissions before the journal write would fail, and to explain a job that ended
  * while its log or exit record could not be written. The daemon keeps a small reserve file in the
  * data directory and gives it up when the disk fills, so the events that record such an ending
- * can still be written.
+ * can still be written. The reserve is {@code <data>/.reserve}, 1 MiB of zeros, mode 0600.
  */
 public final class DiskSpace {
   /** Below this many free bytes (twice the reserve) the disk counts as full. */
@@ -19,20 +26,30 @@ public final class DiskSpace {
   public static final int RESERVE_BYTES = 1 << 20;
 
   private static final String RESERVE = ".reserve";
+  private static final Set<PosixFilePermission> PRIVATE = PosixFilePermissions.fromString("rw-------");
 
   private DiskSpace() {}
 
-  /** Makes sure the reserve file exists (when there is room for it). */
+  /** Makes sure the reserve file exists (when there is room for it), private (0600) like every gq file. */
   public static void ensureReserve(Path dataDir) {
     Path f = dataDir.resolve(RESERVE);
     try {
-      if (Files.size(f) == RESERVE_BYTES) return;
-    } catch (IOException missing) {
-      // write it below
+      if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) && Files.size(f) == RESERVE_BYTES) {
+        Files.setPosixFilePermissions(f, PRIVATE); // one written by an earlier version was 0644
+        return;
+      }
+      Files.deleteIfExists(f);
+    } catch (IOException | RuntimeException e) {
+      // written below, or given up
     }
     try {
       if (Files.getFileStore(dataDir).getUsableSpace() < 4L * RESERVE_BYTES) return;
-      Files.write(f, new byte[RESERVE_BYTES]);
+      // CREATE_NEW: never through a link planted in its place
+      try (SeekableByteChannel ch = Files.newByteChannel(f, Set.of(StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PRIVATE))) {
+        ByteBuffer zeros = ByteBuffer.allocate(RESERVE_BYTES);
+        while (zeros.hasRemaining()) ch.write(zeros);
+      }
     } catch (IOException | RuntimeException e) {
       try {
         Files.deleteIfExists(f);

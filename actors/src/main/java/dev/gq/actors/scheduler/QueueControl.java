@@ -18,7 +18,7 @@ final class QueueControl {
   static Decision<String> pause(Ledger l, String group, Instant now) {
     if (group != null) {
       String bad = SpecRules.label("group", group);
-      if (bad != null) return Decision.accept(List.of(), bad);
+      if (bad != null) return Decision.refuse(bad + "; name the group to hold, as 'gq ps' shows it");
       if (l.holds().containsKey(group)) return Decision.accept(List.of(), "Group " + group + " was already held.");
       return Decision.accept(List.<LedgerEvent>of(new GroupHeld(group, "held by the user", false, now)),
           "Group " + group + " is held; its waiting jobs will not start until 'gq daemon resume --group " + group + "'.");
@@ -33,6 +33,8 @@ final class QueueControl {
 
   static Decision<String> resume(Ledger l, String group, Instant now) {
     if (group != null) {
+      String bad = SpecRules.label("group", group);
+      if (bad != null) return Decision.refuse(bad + "; name the held group, as 'gq groups' shows it");
       if (!l.holds().containsKey(group)) return Decision.accept(List.of(), "Group " + group + " was not held.");
       return Decision.accept(List.<LedgerEvent>of(new GroupReleased(group, now)), "Released the hold on group " + group + ".");
     }

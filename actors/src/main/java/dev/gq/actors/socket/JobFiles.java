@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Deletes the files of a job removed from the history: its log and its exit record. A file is
  * deleted only when it is a plain file (not a symbolic link) directly inside gq's log or exit
- * directory, compared by real paths, and named after the job ({@code 12.log}, {@code 12.exit}),
+ * directory (itself not a symbolic link), compared by real paths, and named after the job ({@code 12.log}, {@code 12.exit}),
  * so a tampered log path or a link planted in {@code logs/} never removes anything else. What is
  * kept is said in the daemon log.
  */
@@ -51,7 +51,8 @@ final class JobFiles {
    */
   static Path inside(Path dir, Path file) throws IOException {
     if (!file.isAbsolute() || file.getFileName() == null || file.getParent() == null) return null;
-    if (!Files.isDirectory(dir) || !Files.isDirectory(file.getParent())) return null;
+    // logs/ or run/ replaced by a link would lead the deletion out of the data directory
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || !Files.isDirectory(file.getParent())) return null;
     Path realDir = dir.toRealPath();
     if (!file.getParent().toRealPath().equals(realDir)) return null;
     String name = file.getFileName().toString();

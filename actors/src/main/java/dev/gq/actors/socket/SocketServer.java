@@ -39,6 +39,7 @@ public final class SocketServer implements AutoCloseable {
   private final ServerSocketChannel server;
   private final UserPrincipal me;
   private final AtomicBoolean open = new AtomicBoolean(true);
+  private final OpenConnections clients = new OpenConnections();
 
   private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me) {
     this.path = path;
@@ -72,10 +73,13 @@ public final class SocketServer implements AutoCloseable {
   }
 
   private void serve(SocketChannel c) {
+    clients.add(c);
     try (c) {
       serveOne(c);
     } catch (IOException e) {
       LOG.debug("cannot close a client connection: {}", e.getMessage());
+    } finally {
+      clients.remove(c);
     }
   }
 
@@ -135,5 +139,6 @@ public final class SocketServer implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("cannot remove the socket {}: {}", path, e.getMessage());
     }
+    clients.closeAll();
   }
 }

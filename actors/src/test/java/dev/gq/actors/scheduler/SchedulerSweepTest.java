@@ -109,6 +109,16 @@ class SchedulerSweepTest {
   }
 
   @Test
+  void pausingOrResumingAnEmptyGroupNameIsARefusalNotAnAnswer() {
+    var paused = es.<StatusReply<String>>runCommand(r -> new Scheduler.Pause("", r));
+    assertTrue(paused.reply().isError(), "a refusal, so the CLI says it on stderr and exits 1");
+    assertTrue(paused.reply().getError().getMessage().startsWith("the group must not be empty"), paused.reply().getError().getMessage());
+    assertTrue(paused.events().isEmpty());
+    var resumed = es.<StatusReply<String>>runCommand(r -> new Scheduler.Resume(" ", r));
+    assertTrue(resumed.reply().isError());
+  }
+
+  @Test
   void aRetryReleasesTheHoldOfItsGroupInTheSameWrite() {
     es.runCommand(new Scheduler.Pause("g", KIT.<StatusReply<String>>createTestProbe().ref()));
     Instant t = Instant.parse("2026-01-01T00:00:00Z");

@@ -5,13 +5,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
  * Reads the exit files the shim writes ({@code <data>/run/<id>.exit}, one line: {@code exit N},
  * {@code signal N} or {@code exec-error TEXT}). The shim renames a complete file into place, so a
- * file is either whole or absent; anything else found there is treated as absent. Never throws.
+ * file is either whole or absent; anything else found there (a symbolic link included: it is never
+ * followed) is treated as absent. Never throws.
  * A second line {@code alone} says the job left no process behind ({@link #leftNothing}).
  */
 public final class ExitFiles {
@@ -33,7 +35,7 @@ public final class ExitFiles {
 
   /** The file's text when it is there, readable and no longer than a record can be. */
   public static Optional<String> content(Path exitFile) {
-    try (InputStream in = Files.newInputStream(exitFile)) {
+    try (InputStream in = Files.newInputStream(exitFile, LinkOption.NOFOLLOW_LINKS)) {
       byte[] content = in.readNBytes(MAX_BYTES + 1);
       if (content.length > MAX_BYTES) return Optional.empty();
       return Optional.of(new String(content, StandardCharsets.UTF_8));

@@ -21,7 +21,8 @@ import java.util.Map;
  */
 final class PosixSpawn {
 
-  // Flags and open(2) modes, the same on every Linux architecture gq runs on (x86_64, aarch64).
+  // Flags and open(2) modes, the same on every Linux architecture gq runs on (x86_64, aarch64),
+  // but O_NOFOLLOW.
   private static final short POSIX_SPAWN_SETSIGDEF = 0x04;
   private static final short POSIX_SPAWN_SETSIGMASK = 0x08;
   /** SIGHUP, SIGINT, SIGTERM: what the shim handles (Linux numbers). */
@@ -31,6 +32,8 @@ final class PosixSpawn {
   private static final int O_WRONLY = 01;
   private static final int O_CREAT = 0100;
   private static final int O_APPEND = 02000;
+  /** The one flag here whose value differs by architecture: a log replaced by a link is not opened. */
+  private static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0100000 : 0400000;
   private static final int EINTR = 4;
 
   // Opaque C types, given more room than any C library uses (glibc: 80, 336 and 128 bytes).
@@ -106,7 +109,7 @@ final class PosixSpawn {
         check("addchdir", C_LIB.posix_spawn_file_actions_addchdir_np(actions, cwd.toString()));
         check("addopen", C_LIB.posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0));
         check("addopen", C_LIB.posix_spawn_file_actions_addopen(actions, 1, output.toString(),
-            O_WRONLY | O_APPEND | O_CREAT, 0600));
+            O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0600));
         check("adddup2", C_LIB.posix_spawn_file_actions_adddup2(actions, 1, 2));
         C_LIB.sigfillset(sigset);
         check("setsigdefault", C_LIB.posix_spawnattr_setsigdefault(attr, sigset));

@@ -13,6 +13,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -24,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The real {@link Launcher}: starts {@code gq-shim EXITFILE ARGV...} with the job's directory and
  * exactly the job's environment, stdin from /dev/null and stdout+stderr appended to the 0600 log
- * through one open file. The shim leads its own session (spawned as one with posix_spawn, or it
+ * through one open file, never through a symbolic link (O_NOFOLLOW). The shim leads its own session (spawned as one with posix_spawn, or it
  * makes itself one where the launcher falls back to ProcessBuilder), so the job's identity is the
  * shim's pid as pid, process group and session, with its /proc start ticks and the boot id.
  * Called by the JobRunner, off the actor threads.
@@ -91,7 +92,12 @@ public final class ShimLauncher implements Launcher {
     try {
       Files.createFile(log, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (FileAlreadyExistsException e) {
-      // appended to: a retried launch keeps what the earlier attempt wrote
+      // appended to: a retried launch keeps what the earlier attempt wrote; but never through a link
+      // (the spawn opens it with O_NOFOLLOW too; this check gives the reason in words)
+      if (!Files.isRegularFile(log, LinkOption.NOFOLLOW_LINKS)) {
+        throw new FileSystemException(log.toString(), null,
+            "not a plain file (a symbolic link or other file planted there); gq does not write through it; remove it");
+      }
     }
   }
 

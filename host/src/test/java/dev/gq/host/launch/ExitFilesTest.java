@@ -35,4 +35,11 @@ class ExitFilesTest {
     assertEquals(Optional.empty(), readContent("exit three\n"));
     assertEquals(Optional.empty(), readContent("exit 1" + " ".repeat(5000) + "\n"));
   }
+
+  @Test
+  void aLinkInPlaceOfTheExitFileIsNotFollowed() throws Exception {
+    Path target = java.nio.file.Files.writeString(dir.resolve("elsewhere"), "exit 0\n");
+    Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("7.exit"), target);
+    assertEquals(Optional.empty(), ExitFiles.read(link));
+  }
 }

@@ -21,6 +21,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -259,5 +260,31 @@ class ShimLauncherTest {
     } finally {
       TestJobs.killQuietly(left);
     }
+  }
+
+  @Test
+  void aLinkPlantedAsTheLogIsNeverWrittenThrough() throws Exception {
+    for (boolean direct : new boolean[] {true, false}) {
+      Path victim = Files.writeString(dir.resolve("victim-" + direct), "precious\n");
+      LaunchSpec spec = jobs.spec("echo", "leaked");
+      Files.createDirectories(spec.logFile().getParent());
+      Files.createSymbolicLink(spec.logFile(), victim);
+      ShimLauncher launcher = new ShimLauncher(TestJobs.SHIM, jobs.proc, direct);
+      LaunchException e = assertThrows(LaunchException.class, () -> launcher.launch(spec));
+      assertTrue(e.getMessage().contains(spec.logFile() + ": not a plain file"), e.getMessage());
+      assertEquals("precious\n", read(victim), "direct=" + direct);
+    }
+  }
+
+  @Test
+  void theShimRemovesALinkPlantedUnderItsTempNameInsteadOfWritingThroughIt() throws Exception {
+    Path victim = Files.writeString(dir.resolve("victim"), "precious\n");
+    Path exit = Files.createDirectories(dir.resolve("run")).resolve("9.exit");
+    Process shim = new ProcessBuilder(TestJobs.SHIM.toString(), exit.toString(), "sleep", "1")
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+    Files.createSymbolicLink(dir.resolve("run/9.exit." + shim.pid() + ".tmp"), victim);
+    assertTrue(shim.waitFor(20, TimeUnit.SECONDS));
+    assertEquals("precious\n", read(victim));
+    assertEquals(Optional.of(ExitRecord.exited(0)), ExitFiles.read(exit));
   }
 }
