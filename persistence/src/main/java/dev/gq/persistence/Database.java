@@ -79,6 +79,22 @@ public final class Database {
     }
   }
 
+  /**
+   * Moves every committed transaction from the write-ahead log into the file itself and empties the
+   * log (SQLite's {@code wal_checkpoint(TRUNCATE)}), so that the file alone holds the whole history
+   * once the daemon has stopped. Returns null when done, else why not (another connection still
+   * reading, or an error): then the log still holds those transactions and must stay beside the file.
+   */
+  public static String checkpoint(Path file) {
+    try (Connection c = DriverManager.getConnection(url(file)); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+      if (!rs.next()) return "no answer from SQLite";
+      return rs.getInt(1) == 0 ? null : "the database is busy (" + rs.getInt(3) + " of " + rs.getInt(2) + " pages copied)";
+    } catch (SQLException e) {
+      return firstLine(e.getMessage());
+    }
+  }
+
   /** Every page of the file checked (SQLite's quick_check), read-only; null when whole, else what is wrong. */
   public static String fullCheck(Path file) {
     SQLiteConfig config = new SQLiteConfig();

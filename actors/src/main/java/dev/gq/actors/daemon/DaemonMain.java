@@ -56,10 +56,13 @@ public final class DaemonMain {
     try (FileChannel lockFile = FileChannel.open(p.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = tryLock(lockFile, p)) {
       LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
+      JobFileScan files = JobFileScan.of(p.logDir(), p.exitDir());
+      String lost = files.refusal(p.database(), p.logDir(), p.exitDir());
+      if (lost != null) throw new Startup(lost);
       Database.prepare(p.database());
       dev.gq.actors.runner.DiskSpace.ensureReserve(p.dataDir());
       CountDownLatch closed = new CountDownLatch(1);
-      try (Daemon d = Daemon.start(cfg, env)) {
+      try (Daemon d = Daemon.start(cfg, env, files.highestId())) {
         writePid(p.pidFile());
         LOG.info("gq daemon ready (pid {}, data {}, GPUs: {})", ProcessHandle.current().pid(), p.dataDir(), d.probeText());
         // SIGTERM/SIGINT: stop as 'gq daemon stop' does, and let the JVM exit only once files are cleaned up.

@@ -14,6 +14,7 @@ import dev.gq.core.ledger.Retries;
 import dev.gq.core.ledger.Submissions;
 import dev.gq.core.proc.ProcessCensus;
 import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.recovery.JobFileIds;
 import dev.gq.core.recovery.Recovery;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -193,6 +194,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private ReplyEffect<LedgerEvent, Ledger> onReconciled(Ledger l, Reconciled c) {
     List<LedgerEvent> events = new ArrayList<>();
+    // First, so that a retry decided in this write gets an id past the files too.
+    if (!rt.ready) JobFileIds.skipPast(l, deps.highestJobFileId(), now()).ifPresent(events::add);
     c.verdicts().values().forEach(v -> events.addAll(v.events()));
     rt.ready = true;
     rt.reconciling = false;

@@ -1,0 +1,81 @@
+package dev.gq.actors.e2e;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The history and the job files stay together: an empty database beside old job files is refused,
+ * a clean stop leaves the whole history in gq.db, and no job id with files is issued again.
+ */
+class DurabilityEndToEndTest {
+  private static final Duration T = Duration.ofSeconds(45);
+
+  @TempDir Path tmp;
+
+  @Test
+  void anEmptyDatabaseBesideOldJobFilesIsRefusedWithWhatToDo() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long id = g.submit("-g", "0", "true");
+      g.awaitState(id, "DONE", T);
+      g.stopDaemon();
+      Path db = g.data.resolve("gq.db");
+      Files.write(db, new byte[0]);
+      Files.deleteIfExists(g.data.resolve("gq.db-wal"));
+      Files.deleteIfExists(g.data.resolve("gq.db-shm"));
+      Process p = g.daemonProcess();
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the daemon exits");
+      assertEquals(1, p.exitValue(), g.daemonLog());
+      String line = g.daemonLog().lines().filter(l -> l.startsWith("gq daemon: ")).findFirst().orElseThrow(() -> new AssertionError(g.daemonLog()));
+      assertTrue(line.contains("the database " + db + " is empty but "), line);
+      assertTrue(line.contains("file(s) of earlier jobs (up to job " + id + ")"), line);
+      assertTrue(line.contains("restore the database from a backup") && line.contains("mv " + g.data.resolve("logs")), line);
+      assertEquals(0, Files.size(db), "nothing was written over it");
+      // Doing what it says starts a new history.
+      Files.move(g.data.resolve("logs"), g.data.resolve("logs.old"));
+      Files.move(g.data.resolve("run"), g.data.resolve("run.old"));
+      g.startDaemon();
+      assertEquals(1, g.submit("-g", "0", "true"));
+    }
+  }
+
+  @Test
+  void aCleanStopLeavesTheWholeHistoryInTheDatabaseFile() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long id = g.submit("-g", "0", "true");
+      g.awaitState(id, "DONE", T);
+      g.stopDaemon();
+      Path wal = g.data.resolve("gq.db-wal");
+      assertTrue(!Files.exists(wal) || Files.size(wal) == 0, "no transaction left only in the write-ahead log");
+      Files.deleteIfExists(wal);
+      Files.deleteIfExists(g.data.resolve("gq.db-shm"));
+      g.startDaemon();
+      assertEquals("DONE", g.state(id));
+      assertEquals(id + 1, g.submit("-g", "0", "true"));
+    }
+  }
+
+  @Test
+  void noJobIdWithFilesIsIssuedAgain() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long id = g.submit("-g", "0", "true");
+      g.awaitState(id, "DONE", T);
+      g.stopDaemon();
+      // Files of jobs whose records the history lost (a deleted write-ahead log, an older backup).
+      Path oldLog = g.data.resolve("logs").resolve("40.log");
+      Files.writeString(oldLog, "old output\n");
+      Files.writeString(g.data.resolve("run").resolve("45.exit"), "0\n");
+      g.startDaemon();
+      long next = g.submit("-g", "0", "bash", "-c", "echo new output");
+      assertEquals(46, next);
+      g.awaitState(next, "DONE", T);
+      assertEquals("old output\n", Files.readString(oldLog));
+      assertTrue(g.gq("events").out().contains("JobIdsSkipped"), "the decision is in the event log");
+    }
+  }
+}
