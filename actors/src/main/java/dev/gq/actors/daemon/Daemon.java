@@ -49,6 +49,7 @@ public final class Daemon implements AutoCloseable {
   private final GpuProbe probe;
   private final java.nio.file.Path database;
   private final CountDownLatch stop = new CountDownLatch(1);
+  private final java.util.concurrent.CompletableFuture<Throwable> replayFailed = new java.util.concurrent.CompletableFuture<>();
   private SocketServer server;
   private volatile String damage;
   private String sessionWarning;
@@ -103,7 +104,8 @@ public final class Daemon implements AutoCloseable {
     ActorRef<Projector.Command> projector =
         system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
-    var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking, highestFileId);
+    var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking, highestFileId,
+        replayFailed::complete);
     ActorRef<Scheduler.Command> scheduler = system.systemActorOf(Scheduler.create(deps), "scheduler", Props.empty());
     watcher.set(system.systemActorOf(
         GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
@@ -138,13 +140,17 @@ public final class Daemon implements AutoCloseable {
     return sessionWarning == null ? damage : damage + "; " + sessionWarning;
   }
 
+  /** Waits for start-up reconciliation; a replay that fails stops the start with one line, not a retry loop. */
   private void awaitReady(ActorRef<Scheduler.Command> scheduler) throws IOException {
+    Object outcome;
     try {
-      AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
-          .toCompletableFuture().get(5, TimeUnit.MINUTES);
+      var ready = AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
+          .toCompletableFuture();
+      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed).get(5, TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IOException("the scheduler did not become ready: " + e, e);
     }
+    if (outcome instanceof Throwable t) throw new IOException(ReplayFailure.text(database, t));
   }
 
   public String probeText() {

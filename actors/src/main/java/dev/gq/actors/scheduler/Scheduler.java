@@ -30,6 +30,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.RecoveryFailed;
 import org.apache.pekko.persistence.typed.javadsl.*;
 
 /**
@@ -114,7 +115,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   @Override
   public SignalHandler<Ledger> signalHandler() {
-    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::recovered).build();
+    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::recovered)
+        .onSignal(RecoveryFailed.class, (l, failed) -> deps.replayFailed(failed.getFailure())).build();
   }
 
   private void recovered(Ledger ledger) {

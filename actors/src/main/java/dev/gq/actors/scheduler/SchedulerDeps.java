@@ -42,6 +42,9 @@ public interface SchedulerDeps {
     return 0;
   }
 
+  /** The Scheduler could not replay its events (a damaged journal, say); the daemon must not go on. */
+  default void replayFailed(Throwable cause) {}
+
   /** When a group is held after quick failures (GQ_FAIL_FAST_COUNT, GQ_FAIL_FAST_SECONDS). */
   default FailFast failFast() {
     return FailFast.DEFAULT;

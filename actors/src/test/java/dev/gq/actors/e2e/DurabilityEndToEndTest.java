@@ -78,4 +78,24 @@ class DurabilityEndToEndTest {
       assertTrue(g.gq("events").out().contains("JobIdsSkipped"), "the decision is in the event log");
     }
   }
+
+  @Test
+  void anEventThatCannotBeReplayedStopsTheStartWithOneLine() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long id = g.submit("-g", "0", "true");
+      g.awaitState(id, "DONE", T);
+      g.stopDaemon();
+      Path db = g.data.resolve("gq.db");
+      try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db); var st = c.createStatement()) {
+        st.execute("UPDATE event_journal SET event_payload = CAST('not an event' AS BLOB) WHERE sequence_number = 1");
+      }
+      Process p = g.daemonProcess();
+      assertTrue(p.waitFor(90, TimeUnit.SECONDS), "the daemon gives up at once instead of retrying the replay");
+      assertEquals(1, p.exitValue(), g.daemonLog());
+      java.util.List<String> lines = g.daemonLog().lines().toList();
+      String last = lines.get(lines.size() - 1);
+      assertTrue(last.startsWith("gq daemon: cannot start: the scheduler could not replay its events from " + db + " ("), last);
+      assertTrue(last.endsWith("); the daemon log has the details"), last);
+    }
+  }
 }
