@@ -98,4 +98,25 @@ class DurabilityEndToEndTest {
       assertTrue(last.endsWith("); the daemon log has the details"), last);
     }
   }
+
+  @Test
+  void oneUnreadableRowIsSkippedAndNamedByPs() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long a = g.submit("-g", "0", "true"), b = g.submit("-g", "0", "true"), c = g.submit("-g", "0", "true");
+      g.awaitState(c, "DONE", T);
+      g.awaitState(b, "DONE", T);
+      try (var con = java.sql.DriverManager.getConnection("jdbc:sqlite:" + g.data.resolve("gq.db") + "?busy_timeout=5000");
+          var st = con.createStatement()) {
+        st.execute("UPDATE jobs SET doc = 'not a job' WHERE id = " + b);
+      }
+      Gqd.Result r = g.gq("ps", "--all");
+      assertEquals(1, r.code(), r.toString());
+      assertTrue(r.out().contains("\n" + a + " ") && r.out().contains("\n" + c + " "), r.out());
+      assertEquals("gq: job " + b + " could not be read from the history (a damaged record) and is not listed;"
+          + " its events are still in 'gq events --job ID'\n", r.err());
+      Gqd.Result json = g.gq("ps", "--all", "--json");
+      assertEquals(1, json.code());
+      assertEquals(2, json.json().size());
+    }
+  }
 }
