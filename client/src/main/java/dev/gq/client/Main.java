@@ -81,7 +81,9 @@ public final class Main {
 
   private int play(ByteChannel ch, Invocation inv, GqPaths paths) throws Failure {
     Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
-    FrameLoop loop = new FrameLoop(ch, out, err, terminal, paths.daemonLog(), stdin);
+    // The launcher says when standard input was closed (descriptor 0 may then be some other file).
+    boolean closed = "1".equals(env.get("GQ_CLIENT_STDIN_CLOSED"));
+    FrameLoop loop = new FrameLoop(ch, out, err, terminal, paths.daemonLog(), closed ? null : stdin);
     try {
       return loop.run(inv.request(RequestIds.next()).toJson());
     } finally {
