@@ -1,5 +1,6 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.actors.runner.DiskSpace;
 import dev.gq.persistence.Database;
 import dev.gq.persistence.DatabaseRefused;
 import dev.gq.protocol.GqPaths;
@@ -39,6 +40,7 @@ public final class DaemonMain {
       LOG.error("gq daemon: unexpected failure; stopping", t);
       code = 1;
     }
+    if (code != 0) sayWhenTheDiskIsFull(System.getenv());
     System.exit(code);
   }
 
@@ -60,7 +62,7 @@ public final class DaemonMain {
       String lost = files.refusal(p.database(), p.logDir(), p.exitDir());
       if (lost != null) throw new Startup(lost);
       Database.prepare(p.database());
-      dev.gq.actors.runner.DiskSpace.ensureReserve(p.dataDir());
+      DiskSpace.ensureReserve(p.dataDir());
       CountDownLatch closed = new CountDownLatch(1);
       try (Daemon d = Daemon.start(cfg, env, files.highestId())) {
         writePid(p.pidFile());
@@ -81,6 +83,16 @@ public final class DaemonMain {
       throw new Startup(e.getMessage());
     } catch (IOException e) {
       throw new Startup("cannot start: " + e.getMessage());
+    }
+  }
+
+  /** A failed start on a full disk ends with a line that says so (the likely reason, whatever failed). */
+  private static void sayWhenTheDiskIsFull(Map<String, String> env) {
+    try {
+      String full = DiskSpace.fullNote(GqPaths.fromEnvironment(env).dataDir());
+      if (full != null) System.err.println("gq daemon: " + full + "; free some space there and start gq again");
+    } catch (RuntimeException ignored) {
+      // settings already reported
     }
   }
 
