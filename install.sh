@@ -111,6 +111,9 @@ mv "$lib/bin/gq" "$lib/bin/gq-generic"
   echo '  GQ_CLIENT_CWD_GONE=$(readlink /proc/$$/cwd 2>/dev/null) || GQ_CLIENT_CWD_GONE=""'
   echo '  GQ_CLIENT_CWD_GONE=${GQ_CLIENT_CWD_GONE% (deleted)}; export GQ_CLIENT_CWD_GONE; cd / 2>/dev/null'
   echo 'fi'
+  echo '# a closed standard input: give the JVM /dev/null (it would reuse descriptor 0) and say so'
+  echo 'GQ_CLIENT_STDIN_CLOSED=0'
+  echo '[ -e /proc/self/fd/0 ] || { GQ_CLIENT_STDIN_CLOSED=1; exec </dev/null; }'
   echo 'GQ_CLIENT_TTY_IN=0 GQ_CLIENT_TTY_OUT=0 GQ_CLIENT_TTY_ERR=0 GQ_CLIENT_COLUMNS=${COLUMNS-}'
   echo '[ -t 0 ] && GQ_CLIENT_TTY_IN=1'
   echo '[ -t 2 ] && GQ_CLIENT_TTY_ERR=1'
@@ -120,7 +123,7 @@ mv "$lib/bin/gq" "$lib/bin/gq-generic"
   echo '    size=$(stty size </dev/tty 2>/dev/null) && GQ_CLIENT_COLUMNS=${size#* }'
   echo '  fi'
   echo 'fi'
-  echo 'export GQ_CLIENT_TTY_IN GQ_CLIENT_TTY_OUT GQ_CLIENT_TTY_ERR GQ_CLIENT_COLUMNS'
+  echo 'export GQ_CLIENT_STDIN_CLOSED GQ_CLIENT_TTY_IN GQ_CLIENT_TTY_OUT GQ_CLIENT_TTY_ERR GQ_CLIENT_COLUMNS'
   echo 'export GQ_DAEMON_CMD="${GQ_DAEMON_CMD:-$lib/bin/gq-daemon}"'
   printf 'exec "$java"'
   for f in "${fast_flags[@]}"; do printf ' %s' "$(sq "$f")"; done

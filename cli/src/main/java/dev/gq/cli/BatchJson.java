@@ -1,36 +1,35 @@
 package dev.gq.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.JobSpec;
+import dev.gq.protocol.Json;
+import dev.gq.protocol.ProtocolException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One JSON line of a batch: an object with {@code argv} (required) and optionally {@code gpus},
  * {@code name}, {@code group}, {@code key}, {@code after}, {@code after_ok} (an id or a list of
  * ids), {@code retries}, {@code time} (a duration such as "2h") and {@code cwd}. Absent or null
- * members take the batch's defaults; any other member is refused, so a typo never passes.
+ * members take the batch's defaults; any other member is refused, so a typo never passes. Parsed
+ * with the protocol's strict parser: a duplicate member, text after the object, an invalid escape
+ * or a lone surrogate is refused, and an integer is taken only as written (never wrapped into range).
  */
 final class BatchJson {
   static final List<String> FIELDS = List.of("argv", "gpus", "name", "group", "key", "after", "after_ok", "retries", "time", "cwd");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private BatchJson() {}
 
   /** The spec a JSON line asks for; a problem is an {@link IllegalArgumentException} in one line. */
   static JobSpec spec(String text, BatchFile.Defaults d) {
-    JsonNode n = parse(text);
-    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
+    Map<String, Object> n = parse(text);
+    for (String f : n.keySet()) {
       if (!FIELDS.contains(f)) throw new IllegalArgumentException("unknown member '" + f + "'; use " + String.join(", ", FIELDS));
     }
     List<String> argv = argv(n.get("argv"));
@@ -43,82 +42,84 @@ final class BatchJson {
     return scheduling(n).over(d.scheduling()).applyTo(spec);
   }
 
-  private static JsonNode parse(String text) {
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> parse(String text) {
+    Object v;
     try {
-      JsonNode n = JSON.readTree(text);
-      if (n == null || !n.isObject()) throw new IllegalArgumentException("a line starting with '{' must be one JSON object");
-      return n;
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("invalid JSON: " + e.getOriginalMessage().lines().findFirst().orElse("?"));
+      v = Json.parseStrict(text);
+    } catch (ProtocolException e) {
+      throw new IllegalArgumentException(e.getMessage());
     }
+    if (!(v instanceof Map)) throw new IllegalArgumentException("a line starting with '{' must be one JSON object");
+    return (Map<String, Object>) v;
   }
 
-  private static Scheduling scheduling(JsonNode n) {
+  private static Scheduling scheduling(Map<String, Object> n) {
     List<Dependency> deps = new ArrayList<>();
     addIds(deps, n.get("after"), "after", false);
     addIds(deps, n.get("after_ok"), "after_ok", true);
     Integer retries = has(n, "retries") ? count(n.get("retries"), "retries", Scheduling.MAX_RETRIES) : null;
     Duration time = null;
     if (has(n, "time")) {
-      JsonNode t = n.get("time");
-      time = t.isTextual() ? Durations.parse(t.asText()) : null;
-      if (time == null) throw new IllegalArgumentException(Durations.problem(t.isTextual() ? t.asText() : t.toString(), " in 'time'"));
+      Object t = n.get("time");
+      time = t instanceof String s ? Durations.parse(s) : null;
+      if (time == null) throw new IllegalArgumentException(Durations.problem(t instanceof String s ? s : String.valueOf(t), " in 'time'"));
     }
     boolean anyDeps = has(n, "after") || has(n, "after_ok");
     return new Scheduling(anyDeps ? List.copyOf(deps) : null, retries, time);
   }
 
-  private static void addIds(List<Dependency> out, JsonNode v, String member, boolean okOnly) {
-    if (v == null || v.isNull()) return;
-    List<JsonNode> items = new ArrayList<>();
-    if (v.isArray()) v.forEach(items::add);
-    else items.add(v);
-    for (JsonNode item : items) {
-      if (!item.isIntegralNumber() || item.asLong() < 1) {
-        throw new IllegalArgumentException("'" + member + "' must be a job id or a list of job ids, like 12 or [12, 14]");
+  private static void addIds(List<Dependency> out, Object v, String member, boolean okOnly) {
+    if (v == null) return;
+    List<?> items = v instanceof List<?> l ? l : List.of(v);
+    for (Object item : items) {
+      if (!(item instanceof Long id) || id < 1) {
+        throw new IllegalArgumentException("'" + member + "' must be a job id or a list of job ids, like 12 or [12, 14]"
+            + (item instanceof Number ? "; " + item + " is not one" : ""));
       }
-      out.add(new Dependency(item.asLong(), okOnly));
+      out.add(new Dependency(id, okOnly));
     }
   }
 
-  private static List<String> argv(JsonNode v) {
-    if (v == null || !v.isArray() || v.isEmpty()) throw new IllegalArgumentException("'argv' must be a non-empty list of strings");
+  private static List<String> argv(Object v) {
+    if (!(v instanceof List<?> list) || list.isEmpty()) throw new IllegalArgumentException("'argv' must be a non-empty list of strings");
     List<String> out = new ArrayList<>();
-    for (JsonNode a : v) {
-      if (!a.isTextual()) throw new IllegalArgumentException("'argv' must be a non-empty list of strings");
-      out.add(a.asText());
+    for (Object a : list) {
+      if (!(a instanceof String s)) throw new IllegalArgumentException("'argv' must be a non-empty list of strings");
+      out.add(s);
     }
     BatchFile.checkCommand(out);
     return out;
   }
 
-  private static int count(JsonNode v, String member, int max) {
-    if (!v.isIntegralNumber() || v.asLong() < 0 || v.asLong() > max) {
-      throw new IllegalArgumentException("'" + member + "' must be a whole number from 0 to " + max);
+  /** A whole number within [0, max], as written: an integer beyond a long is out of range, never wrapped. */
+  private static int count(Object v, String member, int max) {
+    if (!(v instanceof Long n) || n < 0 || n > max) {
+      throw new IllegalArgumentException("'" + member + "' must be a whole number from 0 to " + max
+          + (v instanceof Number ? ", not " + v : ""));
     }
-    return v.asInt();
+    return n.intValue();
   }
 
-  private static String label(JsonNode n, String member) {
-    JsonNode v = n.get(member);
-    if (!v.isTextual()) throw new IllegalArgumentException("'" + member + "' must be a string");
-    String problem = Labels.problem("the " + member, v.asText());
+  private static String label(Map<String, Object> n, String member) {
+    if (!(n.get(member) instanceof String v)) throw new IllegalArgumentException("'" + member + "' must be a string");
+    String problem = Labels.problem("the " + member, v);
     if (problem != null) throw new IllegalArgumentException(problem);
-    return v.asText();
+    return v;
   }
 
-  private static String cwd(JsonNode v, Path callerDir) {
-    if (!v.isTextual() || v.asText().isEmpty()) throw new IllegalArgumentException("'cwd' must be a directory path");
+  private static String cwd(Object v, Path callerDir) {
+    if (!(v instanceof String dir) || dir.isEmpty()) throw new IllegalArgumentException("'cwd' must be a directory path");
     try {
-      Path p = callerDir.resolve(v.asText());
-      if (!Files.isDirectory(p)) throw new IllegalArgumentException("the directory '" + v.asText() + "' does not exist");
+      Path p = callerDir.resolve(dir);
+      if (!Files.isDirectory(p)) throw new IllegalArgumentException("the directory '" + dir + "' does not exist");
       return p.toRealPath().toString();
     } catch (InvalidPathException | IOException e) {
-      throw new IllegalArgumentException("the directory '" + v.asText() + "' cannot be used: " + e.getMessage());
+      throw new IllegalArgumentException("the directory '" + dir + "' cannot be used: " + e.getMessage());
     }
   }
 
-  private static boolean has(JsonNode n, String member) {
-    return n.has(member) && !n.get(member).isNull();
+  private static boolean has(Map<String, Object> n, String member) {
+    return n.get(member) != null;
   }
 }

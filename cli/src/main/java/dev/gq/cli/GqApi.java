@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import java.time.Instant;
@@ -66,6 +67,14 @@ public interface GqApi {
 
   /** Jobs matching the query, newest (highest id) first. */
   List<Job> jobs(JobQuery query) throws ApiException;
+
+  /**
+   * As {@link #jobs}, but a row of the history that cannot be read is skipped and named in
+   * {@link JobPage#unreadable()} instead of failing the whole list.
+   */
+  default JobPage jobPage(JobQuery query) throws ApiException {
+    return new JobPage(jobs(query), List.of());
+  }
 
   Optional<Job> job(long id) throws ApiException;
 

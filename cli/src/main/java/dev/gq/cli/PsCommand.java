@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.cli.GqApi.GroupSummary;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobState;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ final class PsCommand implements Callable<Integer> {
   static final int PAGE = 500;
   private static final Set<JobState> LIVE = EnumSet.complementOf(finished());
   private final Invocation inv;
+  private final Set<Long> unreadable = new TreeSet<>();
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")
   List<String> selectors = new ArrayList<>();
@@ -59,10 +61,21 @@ final class PsCommand implements Callable<Integer> {
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
     Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
     GqApi.JobQuery q = new GqApi.JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
-    int shown = chosen && limit == null ? paged(q) : listed(chosen ? inv.api().jobs(q) : recent());
-    if (shown == 0 && !json) printEmpty(inv.io().out(), ranges);
+    int shown = chosen && limit == null ? paged(q) : listed(chosen ? read(q).jobs() : recent());
+    if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(inv.io().out(), ranges);
     if (shown > 0 && !json && group != null) summary();
-    return ExitCode.OK;
+    if (unreadable.isEmpty()) return ExitCode.OK;
+    inv.io().err().println("gq: " + (unreadable.size() == 1 ? "job " : "jobs ") + JobRanges.format(List.copyOf(unreadable))
+        + " could not be read from the history (a damaged record) and " + (unreadable.size() == 1 ? "is" : "are")
+        + " not listed; " + (unreadable.size() == 1 ? "its" : "their") + " events are still in 'gq events --job ID'");
+    return ExitCode.FAILED;
+  }
+
+  /** One page of jobs; the ids of rows that cannot be read are kept for the closing line. */
+  private JobPage read(GqApi.JobQuery q) throws ApiException {
+    JobPage page = inv.api().jobPage(q);
+    unreadable.addAll(page.unreadable());
+    return page;
   }
 
   /** Prints a short list whole; returns how many jobs it holds. */
@@ -79,20 +92,22 @@ final class PsCommand implements Callable<Integer> {
 
   /** Prints every job of {@code q} page by page, newest first; returns how many there were. */
   private int paged(GqApi.JobQuery q) throws ApiException {
-    List<Job> page = inv.api().jobs(q.page(0, PAGE));
-    if (page.size() < PAGE) return listed(page);
+    JobPage rows = read(q.page(0, PAGE));
+    if (rows.rows() < PAGE) return listed(rows.jobs());
+    List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
     JobTable.Layout layout = new JobTable.Layout(true, page.stream().anyMatch(j -> j.state() == JobState.WAITING));
     JobTable.Context ctx = json ? null : context(page);
     int[] widths = null;
     int shown = 0;
-    while (!page.isEmpty() && !inv.io().closed()) {
+    while (rows.rows() > 0 && !inv.io().closed()) {
       if (array != null) page.forEach(j -> array.add(JsonView.job(j)));
-      else widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths, widths == null);
+      else if (!page.isEmpty()) widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths, widths == null);
       out.flush();
       shown += page.size();
-      page = page.size() < PAGE ? List.of() : inv.api().jobs(q.page(page.get(page.size() - 1).id(), PAGE));
+      rows = rows.rows() < PAGE ? new JobPage(List.of(), List.of()) : read(q.page(rows.lowestId(), PAGE));
+      page = rows.jobs();
     }
     if (array != null) array.end();
     return shown;
@@ -100,9 +115,8 @@ final class PsCommand implements Callable<Integer> {
 
   /** Every live job and the newest finished ones; says on stderr when older finished ones are left out. */
   private List<Job> recent() throws ApiException {
-    GqApi api = inv.api();
-    List<Job> jobs = new ArrayList<>(api.jobs(new GqApi.JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)));
-    List<Job> done = api.jobs(new GqApi.JobQuery(List.of(), finished(), group, RECENT + 1));
+    List<Job> jobs = new ArrayList<>(read(new GqApi.JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
+    List<Job> done = read(new GqApi.JobQuery(List.of(), finished(), group, RECENT + 1)).jobs();
     jobs.addAll(done.subList(0, Math.min(RECENT, done.size())));
     jobs.sort(Comparator.comparingLong(Job::id).reversed());
     if (done.size() > RECENT && !json) inv.io().err().println("gq: older finished jobs are not shown; 'gq ps --all' lists them");

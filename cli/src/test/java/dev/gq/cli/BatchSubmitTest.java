@@ -98,6 +98,54 @@ class BatchSubmitTest {
   }
 
   @Test
+  void integersOutOfRangeAreRefusedNotWrapped() throws Exception {
+    String[][] cases = {
+        {"{\"argv\": [\"x\"], \"after\": 18446744073709551658}\n",
+            "gq: batch line 1: 'after' must be a job id or a list of job ids, like 12 or [12, 14]; 18446744073709551658 is not one"},
+        {"a\n{\"argv\": [\"x\"], \"after_ok\": [3, 18446744073709551658]}\n", "gq: batch line 2: 'after_ok' must be a job id"},
+        {"{\"argv\": [\"x\"], \"gpus\": 18446744073709551618}\n",
+            "gq: batch line 1: 'gpus' must be a whole number from 0 to 1000000, not 18446744073709551618"},
+        {"{\"argv\": [\"x\"], \"gpus\": 4294967298}\n", "gq: batch line 1: 'gpus' must be a whole number from 0 to 1000000"},
+        {"{\"argv\": [\"x\"], \"gpus\": 2.0}\n", "gq: batch line 1: 'gpus' must be a whole number"},
+        {"{\"argv\": [\"x\"], \"retries\": 1e1}\n", "gq: batch line 1: 'retries' must be a whole number"},
+    };
+    assertAllRefused(cases);
+  }
+
+  @Test
+  void duplicateMembersTrailingTextBadEscapesAndLoneSurrogatesAreRefused() throws Exception {
+    String[][] cases = {
+        {"{\"argv\": [\"x\"], \"gpus\": 0, \"gpus\": 2}\n", "gq: batch line 1: invalid JSON at offset 27: duplicate key 'gpus'"},
+        {"{\"argv\": [\"x\"]} {\"argv\": [\"y\"]}\n", "gq: batch line 1: invalid JSON at offset 16: unexpected text after the JSON value"},
+        {"{\"argv\": [\"x\"]} trailing\n", "gq: batch line 1: invalid JSON at offset 16: unexpected text"},
+        {"{\"argv\": [\"\\q\"]}\n", "gq: batch line 1: invalid JSON at offset 11: invalid escape '\\q'"},
+        {"{\"argv\": [\"a\\ud800\"]}\n", "gq: batch line 1: invalid JSON at offset 11: the string holds a lone surrogate (\\ud800)"},
+        {"{\"argv\": [\"\\udc00b\"]}\n", "gq: batch line 1: invalid JSON at offset 11: the string holds a lone surrogate (\\udc00)"},
+    };
+    assertAllRefused(cases);
+  }
+
+  @Test
+  void aSurrogatePairAndTheLargestIdAreAccepted() throws Exception {
+    Cli.Result r = batch("{\"argv\": [\"\\ud83d\\ude00\"], \"after\": 9223372036854775807}\n");
+    assertEquals(0, r.code(), r.err());
+    JobSpec a = onlyBatch().get(0).spec();
+    assertEquals(List.of("\ud83d\ude00"), a.argv());
+    assertEquals(List.of(new Dependency(Long.MAX_VALUE, false)), a.after());
+  }
+
+  private void assertAllRefused(String[][] cases) throws Exception {
+    for (String[] c : cases) {
+      Cli.Result r = batch(c[0]);
+      assertEquals(1, r.code(), c[0]);
+      assertTrue(r.err().startsWith(c[1]), r.err());
+      assertTrue(r.err().strip().endsWith("; nothing was submitted"), r.err());
+      assertEquals(1, r.err().lines().count(), r.err());
+    }
+    assertTrue(cli.api.batches.isEmpty());
+  }
+
+  @Test
   void standardInputIsAskedForWithDash() {
     cli.io.stdin = "a\nb\n";
     Cli.Result r = cli.run("submit", "--batch", "-");

@@ -19,6 +19,8 @@ import java.util.function.Supplier;
 /** The daemon in memory: holds jobs, records every call, answers like the real scheduler would. */
 final class FakeApi implements GqApi {
   final Map<Long, Job> jobs = new ConcurrentSkipListMap<>();
+  /** Jobs whose history record cannot be read: jobPage skips and names them, jobs() fails. */
+  final java.util.Set<Long> unreadable = new java.util.concurrent.ConcurrentSkipListSet<>();
   final List<JobSpec> submitted = new ArrayList<>();
   final List<JobQuery> queries = new ArrayList<>();
   final List<List<Long>> cancels = new ArrayList<>();
@@ -67,6 +69,16 @@ final class FakeApi implements GqApi {
     beforeCall();
     List<Job> out = matching(q).sorted(Comparator.comparingLong(Job::id).reversed()).toList();
     return q.limit() > 0 && out.size() > q.limit() ? out.subList(0, q.limit()) : out;
+  }
+
+  @Override public dev.gq.core.job.JobPage jobPage(JobQuery q) throws ApiException {
+    fail();
+    queries.add(q);
+    beforeCall();
+    List<Job> rows = matching(q).sorted(Comparator.comparingLong(Job::id).reversed()).toList();
+    if (q.limit() > 0 && rows.size() > q.limit()) rows = rows.subList(0, q.limit());
+    return new dev.gq.core.job.JobPage(rows.stream().filter(j -> !unreadable.contains(j.id())).toList(),
+        rows.stream().map(Job::id).filter(unreadable::contains).toList());
   }
 
   @Override public long count(JobQuery q) throws ApiException {

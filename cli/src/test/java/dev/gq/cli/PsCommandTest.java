@@ -93,6 +93,32 @@ class PsCommandTest {
   }
 
   @Test
+  void unreadableJobsAreSkippedNamedOnStderrAndFailTheExitCode() {
+    for (long id = 1; id <= 1100; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    // 601 is the last row of the first page of 500, 101-102 the end of the second
+    cli.api.unreadable.addAll(List.of(601L, 101L, 102L));
+    Cli.Result r = cli.run("ps", "--all");
+    assertEquals(1, r.code());
+    assertEquals(1 + 1097, r.out().lines().count(), "every readable job once");
+    assertTrue(r.out().lines().noneMatch(l -> l.startsWith("601 ") || l.startsWith("101 ")), r.out());
+    assertEquals("gq: jobs 101-102, 601 could not be read from the history (a damaged record) and are not listed;"
+        + " their events are still in 'gq events --job ID'\n", r.err());
+    Cli.Result json = cli.run("ps", "--all", "--json");
+    assertEquals(1, json.code());
+    assertTrue(json.err().startsWith("gq: jobs 101-102, 601 could not be read"), json.err());
+  }
+
+  @Test
+  void oneUnreadableJobOfAShortListIsNamed() {
+    for (long id = 1; id <= 3; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    cli.api.unreadable.add(2L);
+    Cli.Result r = cli.run("ps");
+    assertEquals(1, r.code());
+    assertEquals(3, r.out().lines().count(), r.out());
+    assertTrue(r.err().startsWith("gq: job 2 could not be read from the history (a damaged record) and is not listed;"), r.err());
+  }
+
+  @Test
   void allListsEveryJob() {
     for (long id = 1; id <= 25; id++) cli.api.add(Jobs.job(id, JobState.DONE));
     Cli.Result r = cli.run("ps", "--all");

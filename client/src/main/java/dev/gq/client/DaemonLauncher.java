@@ -1,5 +1,6 @@
 package dev.gq.client;
 
+import dev.gq.protocol.DiskRoom;
 import dev.gq.protocol.GqPaths;
 import java.io.File;
 import java.io.IOException;
@@ -119,6 +120,9 @@ final class DaemonLauncher {
 
   /** The failure with what the daemon wrote to its log since {@code logStart}. */
   private Failure notStarted(long logStart, String why) {
+    // A full disk leaves the daemon no room even to write why: say it here, in one line.
+    String full = DiskRoom.fullNote(paths.dataDir());
+    if (full != null) return new Failure("the daemon did not start: " + full + "; free some space there and try again");
     Path log = paths.daemonLog();
     StringBuilder sb = new StringBuilder("the daemon did not start; last lines of ").append(log).append(':');
     List<String> lines = tail(log, 10, logStart);

@@ -25,6 +25,7 @@ final class FrameLoop {
   /** The exit code of a client whose stdout reader went away: 128 + SIGPIPE, as a shell reports it. */
   static final int CLOSED_PIPE = 141;
   static final String TOO_LARGE = "standard input is larger than 16 MiB; split the input into several parts";
+  static final String CLOSED = "standard input is closed, so there is nothing to read; pipe the input in, or name a file";
   private final ByteChannel channel;
   private final LineReader reader;
   private final LineWriter writer;
@@ -154,7 +155,7 @@ final class FrameLoop {
     List<byte[]> chunks = null;
     try {
       chunks = stdin == null ? null : StdinText.readAll(stdin, Protocol.MAX_LINE_BYTES);
-      if (stdin == null) error = "this client has no standard input to send";
+      if (stdin == null) error = CLOSED;
       else if (chunks == null || StdinText.frameLength(chunks) > Protocol.MAX_LINE_BYTES) error = TOO_LARGE;
     } catch (IOException e) {
       error = "cannot read standard input: " + e.getMessage();

@@ -103,7 +103,10 @@ public final class Main {
 
   private FrameLoop loop(ByteChannel ch, Invocation inv, GqPaths paths) {
     Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
-    return new FrameLoop(ch, out, err, terminal, paths.daemonLog(), stdin).watchedBy(watchdog);
+    // The launcher says when standard input was closed (descriptor 0 may then be some other file).
+    boolean closed = "1".equals(env.get("GQ_CLIENT_STDIN_CLOSED"));
+    return new FrameLoop(ch, out, err, terminal, paths.daemonLog(), closed ? null : stdin)
+        .watchedBy(watchdog);
   }
 
   /**

@@ -50,6 +50,16 @@ class StdinFrameTest {
   }
 
   @Test
+  void aClosedStandardInputIsSaidSoAndNotRead() throws Exception {
+    h.env.put("GQ_CLIENT_STDIN_CLOSED", "1");
+    h.stdinStream = new Endless((byte) 'a');
+    try (FakeDaemon d = new FakeDaemon(h.socket(), StdinFrameTest::echoStdin)) {
+      assertEquals(0, h.run("submit", "--batch", "-"));
+    }
+    assertEquals("error=standard input is closed, so there is nothing to read; pipe the input in, or name a file", h.out);
+  }
+
+  @Test
   void inputOverTheLimitIsRefusedWithoutReadingItAll() throws Exception {
     h.stdinStream = new Endless((byte) 'a');
     try (FakeDaemon d = new FakeDaemon(h.socket(), StdinFrameTest::echoStdin)) {

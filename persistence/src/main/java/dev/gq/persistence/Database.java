@@ -15,8 +15,8 @@ import org.sqlite.SQLiteConfig;
 
 /**
  * The SQLite file: opens it with the pragmas gq relies on (WAL, synchronous=FULL, busy timeout),
- * checks that it is a gq database, not from a newer gq, with its small start-up tables whole, and
- * creates or upgrades the schema. A damaged or foreign file is refused with a recovery hint; gq
+ * checks that it is a gq database, not from a newer gq, with its small start-up tables and the
+ * journal rows start-up replays readable, and creates or upgrades the schema. A damaged or foreign file is refused with a recovery hint; gq
  * never starts empty over an existing file. {@link #fullCheck} checks every page.
  */
 public final class Database {
@@ -39,7 +39,10 @@ public final class Database {
       throw new DatabaseRefused("cannot read the database " + file + "; check its owner and mode (it should be yours, 0600)");
     if (!existed) create(file);
     try (Connection c = DriverManager.getConnection(url(file)); Statement st = c.createStatement()) {
-      if (existed) check(file, st);
+      if (existed) {
+        check(file, st);
+        ReplayRows.read(c);
+      }
       int version = version(st);
       if (version > SCHEMA_VERSION)
         throw new DatabaseRefused("the database " + file + " was written by a newer gq (schema " + version
@@ -79,6 +82,22 @@ public final class Database {
     }
   }
 
+  /**
+   * Moves every committed transaction from the write-ahead log into the file itself and empties the
+   * log (SQLite's {@code wal_checkpoint(TRUNCATE)}), so that the file alone holds the whole history
+   * once the daemon has stopped. Returns null when done, else why not (another connection still
+   * reading, or an error): then the log still holds those transactions and must stay beside the file.
+   */
+  public static String checkpoint(Path file) {
+    try (Connection c = DriverManager.getConnection(url(file)); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+      if (!rs.next()) return "no answer from SQLite";
+      return rs.getInt(1) == 0 ? null : "the database is busy (" + rs.getInt(3) + " of " + rs.getInt(2) + " pages copied)";
+    } catch (SQLException e) {
+      return firstLine(e.getMessage());
+    }
+  }
+
   /** Every page of the file checked (SQLite's quick_check), read-only; null when whole, else what is wrong. */
   public static String fullCheck(Path file) {
     SQLiteConfig config = new SQLiteConfig();
@@ -93,15 +112,31 @@ public final class Database {
     }
   }
 
-  /** The line a damaged file is refused with, naming what to do next. */
+  /**
+   * The line a running daemon shows (in the log and `gq daemon status`) when the check of every page
+   * finds damage: it keeps running, and the next start will refuse the file if it reads the damage.
+   */
   public static String damagedText(Path file, String why) {
+    return "the database " + file + " is damaged (" + firstLine(why) + "), found by the check of every page; the daemon"
+        + " keeps running for now: stop it ('gq daemon stop'), then " + recovery(file);
+  }
+
+  /** The line start-up refuses a damaged file with (also when replay, not the start-up check, meets the damage). */
+  public static String refusalText(Path file, String why) {
     return damaged(file, why).getMessage();
   }
 
   private static DatabaseRefused damaged(Path file, String why) {
     return new DatabaseRefused("the database " + file + " is damaged or not a gq database (" + firstLine(why)
-        + "); the daemon will not start over it: stop here, copy it aside for inspection (mv " + file + " "
-        + file + ".damaged) and start again with an empty history, or restore a backup");
+        + "); the daemon will not start over it: " + recovery(file));
+  }
+
+  /** What to do with a damaged file: keep it for inspection and start a new history beside the old job files, or restore. */
+  private static String recovery(Path file) {
+    Path logs = file.resolveSibling("logs");
+    Path run = file.resolveSibling("run");
+    return "copy it aside for inspection, with its -wal and -shm files if any, and start a new history (mv " + file + " "
+        + file + ".damaged; mv " + logs + " " + logs + ".old; mv " + run + " " + run + ".old), or restore a backup";
   }
 
   private static String firstLine(String s) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobPage;
 import dev.gq.core.ledger.JobTransitions;
 import dev.gq.core.ledger.LedgerEvent;
 import java.nio.file.Path;
@@ -120,6 +121,29 @@ public final class ReadSide implements AutoCloseable {
     return query(sql, w.args());
   }
 
+  /**
+   * Jobs matching {@code q}, newest first, skipping a row whose record cannot be read: its id is
+   * in {@link JobPage#unreadable()}, so that one damaged row never hides the others.
+   */
+  public synchronized JobPage page(JobQuery q) throws SQLException {
+    JobSql w = JobSql.of(q);
+    String sql = "SELECT j.id, j.doc FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
+        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
+    try (PreparedStatement ps = db.prepareStatement(sql)) {
+      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
+      List<Job> jobs = new ArrayList<>();
+      List<Long> unreadable = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Job j = readOrNull(rs.getString(2));
+          if (j != null && j.id() == rs.getLong(1)) jobs.add(j);
+          else unreadable.add(rs.getLong(1));
+        }
+      }
+      return new JobPage(jobs, unreadable);
+    }
+  }
+
   /** How many jobs match {@code q} (its limit ignored). */
   public synchronized long count(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
@@ -188,6 +212,14 @@ public final class ReadSide implements AutoCloseable {
       return JSON.writeValueAsString(j);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot encode job " + j.id(), e);
+    }
+  }
+
+  private static Job readOrNull(String doc) {
+    try {
+      return doc == null ? null : JSON.readValue(doc, Job.class);
+    } catch (JsonProcessingException | RuntimeException e) {
+      return null;
     }
   }
 

@@ -113,4 +113,24 @@ class ReadSideTest {
     assertEquals(1200, rs.deleteFinished(ids));
     assertTrue(rs.groups("big").isEmpty());
   }
+
+  @Test
+  void anUnreadableRowIsSkippedAndNamedInsteadOfFailingTheList() throws Exception {
+    sweep();
+    try (var c = java.sql.DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
+      st.execute("UPDATE jobs SET doc = '{\"id\": 4, \"spec\": ' WHERE id = 4");
+      st.execute("UPDATE jobs SET doc = '{\"id\": 99}' WHERE id = 2");
+    }
+    JobQuery all = new JobQuery(List.of(), Set.of(), null, 0);
+    assertThrows(SQLException.class, () -> rs.jobs(all), "the plain list still refuses");
+    dev.gq.core.job.JobPage page = rs.page(all);
+    assertEquals(List.of(7L, 6L, 5L, 3L, 1L), page.jobs().stream().map(Job::id).toList());
+    assertEquals(List.of(4L, 2L), page.unreadable());
+    assertEquals(7, page.rows());
+    assertEquals(1, page.lowestId());
+    dev.gq.core.job.JobPage next = rs.page(new JobQuery(List.of(), Set.of(), null, 3, false, 5, null));
+    assertEquals(List.of(3L), next.jobs().stream().map(Job::id).toList());
+    assertEquals(List.of(4L, 2L), next.unreadable());
+    assertEquals(2, next.lowestId(), "the next page starts below the skipped row too");
+  }
 }

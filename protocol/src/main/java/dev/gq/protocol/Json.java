@@ -6,8 +6,11 @@ import java.util.Map;
 /**
  * The small JSON codec of the wire protocol. {@link #parse} turns one document into
  * {@code Map<String, Object>} (insertion ordered), {@code List<Object>}, {@code String},
- * {@code Long} (integers that fit), {@code Double}, {@code Boolean} or {@code null}; it rejects
- * trailing garbage, duplicate keys and nesting deeper than {@link Protocol#MAX_DEPTH}.
+ * {@code Long} (integers that fit), {@code BigInteger} (integers that do not: never wrapped or
+ * rounded), {@code Double}, {@code Boolean} or {@code null}; it rejects trailing text, duplicate
+ * keys, invalid escapes and nesting deeper than {@link Protocol#MAX_DEPTH}. {@link #parseStrict},
+ * for documents people write (batch lines), also rejects lone surrogates, which the wire carries
+ * only because {@link #write} escapes them.
  * {@link #write} produces compact JSON on one line: control characters and lone surrogates are
  * escaped, other characters (non-BMP included) are written as they are, to be sent as UTF-8.
  */
@@ -16,7 +19,12 @@ public final class Json {
 
   /** Parses one JSON document; the message of the exception names the offset and the problem. */
   public static Object parse(String text) throws ProtocolException {
-    return new JsonParser(text).document();
+    return new JsonParser(text, false).document();
+  }
+
+  /** As {@link #parse}, and a string holding half of a surrogate pair (no character at all) is refused. */
+  public static Object parseStrict(String text) throws ProtocolException {
+    return new JsonParser(text, true).document();
   }
 
   /** Writes a value (see the type Javadoc for the accepted types) as compact one-line JSON. */

@@ -1,18 +1,26 @@
 package dev.gq.protocol;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A strict recursive-descent parser for one JSON document; used through {@link Json#parse}. */
+/**
+ * A strict recursive-descent parser for one JSON document; used through {@link Json#parse} and
+ * {@link Json#parseStrict}. It refuses trailing text, duplicate keys, invalid escapes and deep
+ * nesting; an integer beyond a {@code long} is a {@link BigInteger}, never a wrapped or rounded
+ * number. With {@code surrogatesChecked}, a string holding half of a surrogate pair is refused too.
+ */
 final class JsonParser {
   private final String text;
+  private final boolean surrogatesChecked;
   private int pos;
   private int depth;
 
-  JsonParser(String text) {
+  JsonParser(String text, boolean surrogatesChecked) {
     this.text = text;
+    this.surrogatesChecked = surrogatesChecked;
   }
 
   Object document() throws ProtocolException {
@@ -116,7 +124,7 @@ final class JsonParser {
     }
     if (!escaped) {
       pos = end + 1;
-      return text.substring(start, end);
+      return checked(text.substring(start, end), start);
     }
     StringBuilder sb = new StringBuilder(end - start);
     while (pos < end) {
@@ -129,7 +137,19 @@ final class JsonParser {
       }
     }
     pos = end + 1;
-    return sb.toString();
+    return checked(sb.toString(), start);
+  }
+
+  /** {@code s} itself, unless surrogates are checked and it holds half of a pair. */
+  private String checked(String s, int at) throws ProtocolException {
+    if (!surrogatesChecked) return s;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) i++;
+      else if (Character.isSurrogate(c))
+        throw errorAt(at, "the string holds a lone surrogate (\\u" + Integer.toHexString(c) + "), which is no character");
+    }
+    return s;
   }
 
   private void escape(StringBuilder sb) throws ProtocolException {
@@ -190,7 +210,7 @@ final class JsonParser {
       try {
         return Long.parseLong(n);
       } catch (NumberFormatException tooBigForLong) {
-        return Double.parseDouble(n);
+        return new BigInteger(n);
       }
     }
     return Double.parseDouble(n);

@@ -72,12 +72,30 @@ class JsonTest {
   }
 
   @Test
+  void strictParsingRefusesLoneSurrogatesAndKeepsPairs() throws Exception {
+    assertEquals("\ud83d\ude00", Json.parseStrict("\"\\ud83d\\ude00\""));
+    assertEquals(Map.of("k", "\ud83d\ude00"), Json.parseStrict("{\"k\":\"\ud83d\ude00\"}"));
+    for (String bad : List.of("\"\\ud800\"", "\"\\udc00\"", "\"\\ud800x\"", "\"\\ud800\\u0041\"", "\"a\ud800\"", "{\"\\udfff\":1}")) {
+      ProtocolException e = assertThrows(ProtocolException.class, () -> Json.parseStrict(bad), bad);
+      assertTrue(e.getMessage().contains("lone surrogate"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aFrameWithAnIntegerBeyondALongIsRefusedNotWrapped() {
+    ProtocolException e = assertThrows(ProtocolException.class,
+        () -> Frame.decode("{\"t\":\"exit\",\"code\":18446744073709551616}"));
+    assertTrue(e.getMessage().contains("'code'"), e.getMessage());
+  }
+
+  @Test
   void parsesNumbers() throws Exception {
     assertEquals(0L, Json.parse("0"));
     assertEquals(-0L, Json.parse("-0"));
     assertEquals(Long.MAX_VALUE, Json.parse("9223372036854775807"));
     assertEquals(Long.MIN_VALUE, Json.parse("-9223372036854775808"));
-    assertEquals(9.223372036854775808E18, Json.parse("9223372036854775808"));
+    assertEquals(new java.math.BigInteger("9223372036854775808"), Json.parse("9223372036854775808"));
+    assertEquals(new java.math.BigInteger("-18446744073709551658"), Json.parse("-18446744073709551658"));
     assertEquals(1.5, Json.parse("1.5"));
     assertEquals(-1e-3, Json.parse("-1E-3"));
     assertEquals(1e10, Json.parse("1e+10"));

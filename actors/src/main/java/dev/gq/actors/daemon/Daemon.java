@@ -47,20 +47,26 @@ public final class Daemon implements AutoCloseable {
   private final ReadSide readSide;
   private final JournalReader journal;
   private final GpuProbe probe;
+  private final java.nio.file.Path database;
   private final CountDownLatch stop = new CountDownLatch(1);
+  private final java.util.concurrent.CompletableFuture<Throwable> replayFailed = new java.util.concurrent.CompletableFuture<>();
   private SocketServer server;
   private volatile String damage;
   private String sessionWarning;
 
-  private Daemon(ActorSystem<Void> system, ReadSide readSide, JournalReader journal, GpuProbe probe) {
+  private Daemon(ActorSystem<Void> system, ReadSide readSide, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
     this.system = system;
+    this.database = database;
     this.readSide = readSide;
     this.journal = journal;
     this.probe = probe;
   }
 
-  /** Starts everything; {@code env} chooses the GPU probe (real NVML, or fake GPUs). */
-  public static Daemon start(DaemonConfig cfg, Map<String, String> env) throws IOException {
+  /**
+   * Starts everything; {@code env} chooses the GPU probe (real NVML, or fake GPUs); no job id up to
+   * {@code highestFileId} (the highest id with files in logs/ or run/) is issued again.
+   */
+  public static Daemon start(DaemonConfig cfg, Map<String, String> env, long highestFileId) throws IOException {
     Config conf = ConfigFactory.parseString(JournalConfig.hocon(cfg.paths().database()))
         .withFallback(ConfigFactory.parseResources("gq-daemon.conf"))
         .withFallback(ConfigFactory.load());
@@ -75,9 +81,9 @@ public final class Daemon implements AutoCloseable {
       throw new IOException("cannot open the job history: " + e.getMessage(), e);
     }
     GpuProbe probe = GpuProbes.fromEnvironment(env);
-    Daemon d = new Daemon(system, rs, journal, probe);
+    Daemon d = new Daemon(system, rs, journal, probe, cfg.paths().database());
     try {
-      d.wire(cfg);
+      d.wire(cfg, highestFileId);
     } catch (IOException | RuntimeException e) {
       d.close();
       throw e;
@@ -85,7 +91,7 @@ public final class Daemon implements AutoCloseable {
     return d;
   }
 
-  private void wire(DaemonConfig cfg) throws IOException {
+  private void wire(DaemonConfig cfg, long highestFileId) throws IOException {
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, readSide, journal);
     LOG.info("job history up to date; replaying the scheduler");
@@ -98,7 +104,8 @@ public final class Daemon implements AutoCloseable {
     ActorRef<Projector.Command> projector =
         system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
-    var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking);
+    var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking, highestFileId,
+        replayFailed::complete);
     ActorRef<Scheduler.Command> scheduler = system.systemActorOf(Scheduler.create(deps), "scheduler", Props.empty());
     watcher.set(system.systemActorOf(
         GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
@@ -133,13 +140,17 @@ public final class Daemon implements AutoCloseable {
     return sessionWarning == null ? damage : damage + "; " + sessionWarning;
   }
 
+  /** Waits for start-up reconciliation; a replay that fails stops the start with one line, not a retry loop. */
   private void awaitReady(ActorRef<Scheduler.Command> scheduler) throws IOException {
+    Object outcome;
     try {
-      AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
-          .toCompletableFuture().get(5, TimeUnit.MINUTES);
+      var ready = AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
+          .toCompletableFuture();
+      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed).get(5, TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IOException("the scheduler did not become ready: " + e, e);
     }
+    if (outcome instanceof Throwable t) throw new IOException(ReplayFailure.text(database, t));
   }
 
   public String probeText() {
@@ -174,5 +185,9 @@ public final class Daemon implements AutoCloseable {
       // stopping anyway
     }
     probe.close();
+    // Every connection is closed now: leave no transaction only in gq.db-wal.
+    String notCheckpointed = Database.checkpoint(database);
+    if (notCheckpointed != null)
+      LOG.warn("could not move the write-ahead log into {}: {}; keep {}-wal beside it", database, notCheckpointed, database);
   }
 }

@@ -1,5 +1,6 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.actors.runner.DiskSpace;
 import dev.gq.persistence.Database;
 import dev.gq.persistence.DatabaseRefused;
 import dev.gq.protocol.GqPaths;
@@ -38,6 +39,7 @@ public final class DaemonMain {
       LOG.error("gq daemon: unexpected failure; stopping", t);
       code = 1;
     }
+    if (code != 0) sayWhenTheDiskIsFull(System.getenv());
     System.exit(code);
   }
 
@@ -55,10 +57,13 @@ public final class DaemonMain {
     if (!Files.isExecutable(cfg.shim())) throw new Startup("the job shim " + cfg.shim() + " is missing; rebuild or reinstall gq");
     try (DaemonLocks locks = DaemonLocks.take(p)) {
       LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
+      JobFileScan files = JobFileScan.of(p.logDir(), p.exitDir());
+      String lost = files.refusal(p.database(), p.logDir(), p.exitDir());
+      if (lost != null) throw new Startup(lost);
       Database.prepare(p.database());
-      dev.gq.actors.runner.DiskSpace.ensureReserve(p.dataDir());
+      DiskSpace.ensureReserve(p.dataDir());
       CountDownLatch closed = new CountDownLatch(1);
-      try (Daemon d = Daemon.start(cfg, env)) {
+      try (Daemon d = Daemon.start(cfg, env, files.highestId())) {
         writePid(p.pidFile());
         LOG.info("gq daemon ready (pid {}, data {}, GPUs: {})", ProcessHandle.current().pid(), p.dataDir(), d.probeText());
         // SIGTERM/SIGINT: stop as 'gq daemon stop' does, and let the JVM exit only once files are cleaned up.
@@ -89,6 +94,16 @@ public final class DaemonMain {
     if (problem == null) problem = PrivateDirectory.check("the log directory", "GQ_DATA_DIR", p.logDir(), true);
     if (problem == null) problem = PrivateDirectory.check("the exit-record directory", "GQ_DATA_DIR", p.exitDir(), true);
     if (problem != null) throw new Startup(problem);
+  }
+
+  /** A failed start on a full disk ends with a line that says so (the likely reason, whatever failed). */
+  private static void sayWhenTheDiskIsFull(Map<String, String> env) {
+    try {
+      String full = DiskSpace.fullNote(GqPaths.fromEnvironment(env).dataDir());
+      if (full != null) System.err.println("gq daemon: " + full + "; free some space there and start gq again");
+    } catch (RuntimeException ignored) {
+      // settings already reported
+    }
   }
 
   private static void privateDir(Path d) throws Startup {

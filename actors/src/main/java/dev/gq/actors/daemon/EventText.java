@@ -16,6 +16,7 @@ final class EventText {
       case GroupHeld h -> "group " + h.group() + " held: " + h.reason();
       case GroupReleased r -> "group " + r.group() + " released";
       case JobsRemoved r -> "removed from the history: jobs " + r.jobIds();
+      case JobIdsSkipped s -> "next job id " + s.nextId() + ": " + s.reason();
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };
   }

@@ -32,21 +32,28 @@ final class Wiring implements SchedulerDeps {
   private final ActorRef<Projector.Command> projector;
   private final AtomicReference<ActorRef<GpuWatcher.Command>> watcher;
   private final Executor blocking;
+  private final long highestFileId;
+  private final java.util.function.Consumer<Throwable> replayFailed;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, Reconciler reconciler, ActorRef<Projector.Command> projector,
-      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, Executor blocking) {
+      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, Executor blocking, long highestFileId,
+      java.util.function.Consumer<Throwable> replayFailed) {
     this.cfg = cfg;
     this.runnerDeps = runnerDeps;
     this.reconciler = reconciler;
     this.projector = projector;
     this.watcher = watcher;
     this.blocking = blocking;
+    this.highestFileId = highestFileId;
+    this.replayFailed = replayFailed;
   }
 
   @Override public Clock clock() { return Clock.systemUTC(); }
   @Override public int snapshotEvery() { return cfg.snapshotEvery(); }
   @Override public FailFast failFast() { return cfg.failFast(); }
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
+  @Override public long highestJobFileId() { return highestFileId; }
+  @Override public void replayFailed(Throwable cause) { replayFailed.accept(cause); }
 
   @Override
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {

@@ -20,7 +20,7 @@ import java.util.Set;
  */
 public final class DiskSpace {
   /** Below this many free bytes (twice the reserve) the disk counts as full. */
-  public static final long FULL_BELOW = 2L << 20;
+  public static final long FULL_BELOW = dev.gq.protocol.DiskRoom.FULL_BELOW;
 
   /** Size of the reserve file: room for many events once it is given up. */
   public static final int RESERVE_BYTES = 1 << 20;
@@ -70,12 +70,6 @@ public final class DiskSpace {
 
   /** A short sentence when the disk holding {@code dir} is full, else null. */
   public static String fullNote(Path dir) {
-    try {
-      long free = Files.getFileStore(dir).getUsableSpace();
-      if (free >= FULL_BELOW) return null;
-      return "the disk holding " + dir + " is full (" + free / 1024 + " KiB free)";
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+    return dev.gq.protocol.DiskRoom.fullNote(dir);
   }
 }

@@ -13,6 +13,7 @@ import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.ledger.Submissions;
 import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.recovery.JobFileIds;
 import dev.gq.core.recovery.Recovery;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.RecoveryFailed;
 import org.apache.pekko.persistence.typed.javadsl.*;
 
 /**
@@ -117,7 +119,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   @Override
   public SignalHandler<Ledger> signalHandler() {
-    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::recovered).build();
+    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::recovered)
+        .onSignal(RecoveryFailed.class, (l, failed) -> deps.replayFailed(failed.getFailure())).build();
   }
 
   private void recovered(Ledger ledger) {
@@ -198,6 +201,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private ReplyEffect<LedgerEvent, Ledger> onReconciled(Ledger l, Reconciled c) {
     List<LedgerEvent> events = new ArrayList<>();
+    // First, so that a retry decided in this write gets an id past the files too.
+    if (!rt.ready) JobFileIds.skipPast(l, deps.highestJobFileId(), now()).ifPresent(events::add);
     c.verdicts().values().forEach(v -> events.addAll(v.events()));
     rt.ready = true;
     rt.reconciling = false;

@@ -37,6 +37,14 @@ public interface SchedulerDeps {
   /** Logs state changes once, after they are stored. */
   void logEvents(List<LedgerEvent> events);
 
+  /** The highest job id that has files in logs/ or run/ at start-up (0: none); no id up to it is issued again. */
+  default long highestJobFileId() {
+    return 0;
+  }
+
+  /** The Scheduler could not replay its events (a damaged journal, say); the daemon must not go on. */
+  default void replayFailed(Throwable cause) {}
+
   /** When a group is held after quick failures (GQ_FAIL_FAST_COUNT, GQ_FAIL_FAST_SECONDS). */
   default FailFast failFast() {
     return FailFast.DEFAULT;

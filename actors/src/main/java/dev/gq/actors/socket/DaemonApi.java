@@ -146,6 +146,16 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public dev.gq.core.job.JobPage jobPage(JobQuery q) throws ApiException {
+    synced();
+    try {
+      return readSide.page(query(q));
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  @Override
   public Optional<Job> job(long id) throws ApiException {
     SchedulerView v = synced();
     Job live = v.ledger().live().get(id);

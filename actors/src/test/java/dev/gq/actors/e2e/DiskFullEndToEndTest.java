@@ -52,4 +52,38 @@ class DiskFullEndToEndTest {
       g.awaitState(after, "DONE", Duration.ofSeconds(45));
     }
   }
+
+  @Test
+  void aDaemonThatCannotStartOnAFullDiskIsExplainedInOneLine() throws Exception {
+    mount = tmp.resolve("small");
+    Files.createDirectories(mount);
+    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mount.toString())
+        .redirectErrorStream(true).start();
+    boolean mounted = m.waitFor() == 0;
+    if (!mounted) System.out.println("skipped: cannot mount a tmpfs here: " + new String(m.getInputStream().readAllBytes()));
+    assumeTrue(mounted, "needs permission to mount a small tmpfs");
+    Path data = mount.resolve("data");
+    Files.createDirectories(data);
+    new ProcessBuilder("bash", "-c", "cat /dev/zero > " + mount.resolve("filler") + " 2>/dev/null; true").start().waitFor();
+    try (Gqd g = new Gqd(tmp.resolve("d"), 1, Map.of("GQ_DATA_DIR", data.toString()))) {
+      Path daemon = tmp.resolve("gq-daemon.sh");
+      Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
+      Files.writeString(daemon, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+          + "' --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xmx128m -XX:TieredStopAtLevel=1 -Dgq.shim='" + shim
+          + "' -cp '" + System.getProperty("java.class.path") + "' dev.gq.actors.daemon.DaemonMain\n");
+      Files.setPosixFilePermissions(daemon, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+      ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-cp", System.getProperty("java.class.path"), "dev.gq.client.Main", "ps");
+      pb.environment().clear();
+      pb.environment().putAll(g.env());
+      pb.environment().put("GQ_DAEMON_CMD", daemon.toString());
+      Path err = tmp.resolve("err");
+      pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectError(err.toFile());
+      Process client = pb.start();
+      assertTrue(client.waitFor(90, java.util.concurrent.TimeUnit.SECONDS), "the client ends");
+      assertEquals(1, client.exitValue());
+      assertEquals("gq: the daemon did not start: the disk holding " + data + " is full (0 KiB free);"
+          + " free some space there and try again\n", Files.readString(err));
+    }
+  }
 }

@@ -98,4 +98,14 @@ class StoredShapesTest {
     assertFalse(l.waits().isEmpty() || l.streaks().isEmpty() || l.recentEnds().isEmpty() || l.autoHeld().isEmpty());
     assertEquals(l, roundTrip(l));
   }
+
+  @Test
+  void theSkippedIdsEventReadsBackFromItsStoredJson() {
+    JobIdsSkipped e = new JobIdsSkipped(46, "logs/ or run/ hold files of job 45, which the history does not know", T);
+    String stored = "{\"nextId\":46,\"reason\":\"logs/ or run/ hold files of job 45, which the history does not know\","
+        + "\"at\":\"2026-11-29T10:00:00.123456789Z\"}";
+    assertEquals(e, read(stored, e));
+    assertEquals(e, roundTrip(e));
+    assertEquals(46, Ledger.empty().apply(e).nextId());
+  }
 }

@@ -157,6 +157,8 @@ public record Ledger(
           minus(autoHeld, e.group()), waits, map(streaks).minus(e.group()), recentEnds);
       case JobsRemoved e -> new Ledger(nextId, live, keysWithout(e.jobIds()), paused, holds, autoHeld, waits, streaks,
           recentEnds);
+      case JobIdsSkipped e -> new Ledger(Math.max(nextId, e.nextId()), live, keys, paused, holds, autoHeld, waits, streaks,
+          recentEnds);
       case JobEvent e -> applyJob(e);
     };
   }

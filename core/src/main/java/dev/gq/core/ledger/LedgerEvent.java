@@ -93,6 +93,12 @@ public sealed interface LedgerEvent {
   /** A group's hold is lifted (by the user, or by a retry landing in it); its fail-fast streak starts again. */
   record GroupReleased(String group, Instant at) implements LedgerEvent {}
 
+  /**
+   * Job ids below {@code nextId} are not issued: files in logs/ or run/ already use them (the
+   * history lost its last writes, or was restored from an older copy). Stored at start-up.
+   */
+  record JobIdsSkipped(long nextId, String reason, Instant at) implements LedgerEvent {}
+
   /** Ended jobs deleted from the history ('gq rm', 'gq clean'): the keys they held are free again. */
   record JobsRemoved(List<Long> jobIds, Instant at) implements LedgerEvent {
     public JobsRemoved {

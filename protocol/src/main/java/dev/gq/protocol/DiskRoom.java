@@ -1,0 +1,28 @@
+package dev.gq.protocol;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Whether the disk holding a directory is (nearly) full, in words a user can act on. One rule for
+ * the daemon (which refuses new jobs and explains failed writes with it) and the client (which
+ * names a full disk when the daemon could not even write why it did not start).
+ */
+public final class DiskRoom {
+  /** Below this many free bytes the disk counts as full. */
+  public static final long FULL_BELOW = 2L << 20;
+
+  private DiskRoom() {}
+
+  /** "the disk holding DIR is full (N KiB free)" when it is, else null (also when it cannot be read). */
+  public static String fullNote(Path dir) {
+    try {
+      long free = Files.getFileStore(dir).getUsableSpace();
+      if (free >= FULL_BELOW) return null;
+      return "the disk holding " + dir + " is full (" + free / 1024 + " KiB free)";
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+}
