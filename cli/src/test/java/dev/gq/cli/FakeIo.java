@@ -1,7 +1,10 @@
 package dev.gq.cli;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -42,6 +45,23 @@ final class FakeIo implements Io {
 
   @Override public PrintWriter out() {
     return outWriter;
+  }
+
+  /** Every byte written to {@link #rawOut()}, exactly; the text view of them is in {@link #stdout()}. */
+  final ByteArrayOutputStream rawBytes = new ByteArrayOutputStream();
+
+  @Override public OutputStream rawOut() {
+    return new OutputStream() {
+      @Override public void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override public void write(byte[] b, int off, int len) {
+        outWriter.flush();
+        rawBytes.write(b, off, len);
+        out.write(new String(b, off, len, StandardCharsets.UTF_8));
+      }
+    };
   }
 
   @Override public PrintWriter err() {

@@ -17,7 +17,7 @@ import java.util.List;
 
 /**
  * One connection's conversation from the client side: sends the request line once, then copies
- * out/err frames to stdout/stderr (flushed per frame), answers prompts from the {@link Terminal}
+ * out/err frames to stdout/stderr (flushed per frame; outb bytes unchanged), answers prompts from the {@link Terminal}
  * and stdin requests from standard input, and returns the exit frame's code. Whatever goes wrong on the way is a {@link Failure} that
  * points at the daemon log.
  */
@@ -59,6 +59,7 @@ final class FrameLoop {
     while (true) {
       Frame f = next();
       if (f instanceof Frame.Out o) write(out, o.text(), true);
+      else if (f instanceof Frame.OutBytes b) write(out, b.bytes(), true);
       else if (f instanceof Frame.Err e) write(err, e.text(), false);
       else if (f instanceof Frame.Prompt p) answer(p.question());
       else if (f instanceof Frame.StdinRequest) sendStdin();
@@ -134,8 +135,13 @@ final class FrameLoop {
 
   /** Writes text; stdout gone (a closed pipe) ends the client quietly, like SIGPIPE would. */
   private static void write(OutputStream stream, String text, boolean isStdout) throws Failure {
+    write(stream, text.getBytes(StandardCharsets.UTF_8), isStdout);
+  }
+
+  /** Writes bytes exactly as they came (a job's log); a closed stdout ends the client as above. */
+  private static void write(OutputStream stream, byte[] bytes, boolean isStdout) throws Failure {
     try {
-      stream.write(text.getBytes(StandardCharsets.UTF_8));
+      stream.write(bytes);
       stream.flush();
     } catch (IOException e) {
       if (isStdout) throw new Failure(null, 141);

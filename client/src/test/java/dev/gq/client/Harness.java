@@ -18,6 +18,8 @@ final class Harness {
   String ttyPath = "/nonexistent/tty";
   long startTimeoutMillis = 15_000;
   String out;
+  /** Standard output exactly as written. */
+  byte[] outBytes;
   String err;
 
   Harness(Path dir) {
@@ -48,6 +50,7 @@ final class Harness {
     main.startTimeoutMillis = startTimeoutMillis;
     int code = main.run(args);
     out = o.toString(StandardCharsets.UTF_8);
+    outBytes = o.toByteArray();
     err = e.toString(StandardCharsets.UTF_8);
     return code;
   }
