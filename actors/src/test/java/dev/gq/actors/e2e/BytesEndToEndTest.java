@@ -41,7 +41,7 @@ class BytesEndToEndTest {
       Run env = sh(g, gq, "LATIN=$(printf 'caf\\351') \"$GQ\" -g 0 sh -c 'echo ${LATIN-unset}'");
       assertEquals(0, env.code(), env.err());
       assertEquals("gq: note: environment variable LATIN is not passed on: it is not valid UTF-8\n", env.err());
-      Gqd.await("jobs 1-3 done", Duration.ofSeconds(60), 
+      Gqd.await("jobs 1-3 done", Duration.ofSeconds(60),
           () -> "DONE".equals(g.state(3)) && "DONE".equals(g.state(2)) && "DONE".equals(g.state(1)));
 
       Run logs = sh(g, gq, "\"$GQ\" logs 1");

@@ -42,8 +42,8 @@ public final class PrintableText {
 
   /**
    * {@code s} with each such character written visibly: {@code \n}, {@code \r}, {@code \t},
-   * {@code \x1b} for the other C0 controls and DEL, {@code \u0085} and the like for the rest.
-   * Other text, backslashes included, is kept as it is.
+   * {@code \x1b} for the other C0 controls and DEL, and a u-escape with four hex digits (as in
+   * Java) for the rest. Other text, backslashes included, is kept as it is.
    */
   public static String escape(String s) {
     if (!hasHidden(s)) return s;
