@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +17,10 @@ import java.util.Optional;
 
 /** A terminal in memory: captures stdout and stderr, answers prompts from a script, records questions. */
 final class FakeIo implements Io {
-  private final StringWriter out = new StringWriter();
+  /** Standard output, text and raw bytes in the order written. */
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final StringWriter err = new StringWriter();
-  private final PrintWriter outWriter = new PrintWriter(out, true);
+  private final PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
   private final PrintWriter errWriter = new PrintWriter(err, true);
   final Map<String, String> env = new HashMap<>();
   final Deque<String> answers = new ArrayDeque<>();
@@ -36,7 +38,10 @@ final class FakeIo implements Io {
   }
 
   String stdout() {
-    return out.toString();
+    outWriter.flush();
+    synchronized (out) {
+      return out.toString(StandardCharsets.UTF_8);
+    }
   }
 
   String stderr() {
@@ -59,7 +64,9 @@ final class FakeIo implements Io {
       @Override public void write(byte[] b, int off, int len) {
         outWriter.flush();
         rawBytes.write(b, off, len);
-        out.write(new String(b, off, len, StandardCharsets.UTF_8));
+        synchronized (out) {
+          out.write(b, off, len);
+        }
       }
     };
   }

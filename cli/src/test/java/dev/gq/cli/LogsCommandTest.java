@@ -91,6 +91,7 @@ class LogsCommandTest {
     Cli.Result r = follow.get(10, TimeUnit.SECONDS);
     assertEquals(0, r.code(), r.err());
     assertEquals("line 1\nline 2é\n", r.out());
+    assertArrayEquals("line 1\nline 2é\n".getBytes(StandardCharsets.UTF_8), cli.io.rawBytes.toByteArray());
   }
 
   @Test
