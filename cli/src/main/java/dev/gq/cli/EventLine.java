@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.cli.GqApi.StoredEvent;
+import dev.gq.core.job.PrintableText;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -61,7 +62,7 @@ final class EventLine {
     }
     if (v instanceof String s) return word(s);
     if (v instanceof Number || v instanceof Boolean) return v.toString();
-    return Json.compact(v);
+    return visible(Json.compact(v));
   }
 
   private static boolean simple(Object v) {
@@ -70,7 +71,23 @@ final class EventLine {
 
   /** The text as it is when it is one plain word, else as a JSON string (quotes, escapes). */
   private static String word(String s) {
-    return !s.isEmpty() && s.chars().allMatch(EventLine::plain) ? s : Json.compact(s);
+    return !s.isEmpty() && s.chars().allMatch(EventLine::plain) ? s : visible(Json.compact(s));
+  }
+
+  /**
+   * JSON text with the characters that could break or reorder a terminal line (those
+   * {@link PrintableText} names; JSON escapes only the C0 ones) written as JSON u-escapes with four
+   * hex digits, so the line still reads back as the same JSON.
+   */
+  static String visible(String json) {
+    if (!PrintableText.hasHidden(json)) return json;
+    StringBuilder sb = new StringBuilder(json.length() + 16);
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (PrintableText.hidden(c)) sb.append(String.format("\\u%04x", (int) c));
+      else sb.append(c);
+    }
+    return sb.toString();
   }
 
   private static boolean plain(int c) {

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.cli.GqApi.GroupSummary;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,19 +25,20 @@ final class GroupText {
     });
     List<String> parts = new ArrayList<>();
     byName.forEach((name, n) -> parts.add(n + " " + name));
-    String text = g.group() + ": " + (parts.isEmpty() ? "no jobs" : String.join(", ", parts));
+    String text = PrintableText.escape(g.group()) + ": " + (parts.isEmpty() ? "no jobs" : String.join(", ", parts));
     if (g.retried() > 0) text += " (plus " + g.retried() + " earlier " + (g.retried() == 1 ? "attempt" : "attempts") + ", since retried)";
     return text;
   }
 
   /** Two lines on stderr: why the group is held, and how to go on. */
   static void holdNotice(PrintWriter err, GroupSummary g) {
-    err.println("gq: group " + g.group() + " is held: " + g.holdReason());
+    String group = PrintableText.escape(g.group());
+    err.println("gq: group " + group + " is held: " + PrintableText.escape(g.holdReason()));
     if (g.automatic()) {
-      err.println("    fix the cause, then 'gq retry --group " + g.group() + " --failed', or release it as is with 'gq daemon resume --group "
-          + g.group() + "'");
+      err.println("    fix the cause, then 'gq retry --group " + group + " --failed', or release it as is with 'gq daemon resume --group "
+          + group + "'");
     } else {
-      err.println("    release it with 'gq daemon resume --group " + g.group() + "'");
+      err.println("    release it with 'gq daemon resume --group " + group + "'");
     }
   }
 

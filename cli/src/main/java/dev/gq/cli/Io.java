@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -7,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The invoking terminal, as the client described it: its output streams (frames back to the
- * client), whether stdin/stdout are terminals, the width, the caller's cwd and environment, a way
+ * client; text, and bytes passed through unchanged), whether stdin/stdout are terminals, the width, the caller's cwd and environment, a way
  * to ask a yes/no question, and the caller's standard input when a command needs it.
  * {@link #closed()} turns true when the client has gone (Ctrl-C), so streaming commands stop.
  */
@@ -15,6 +16,12 @@ public interface Io {
   PrintWriter out();
 
   PrintWriter err();
+
+  /**
+   * The caller's standard output for bytes that must arrive exactly as they are (a job's log, which
+   * need not be UTF-8). What was written to {@link #out()} before goes out first; flush to send.
+   */
+  OutputStream rawOut();
 
   boolean stdinTty();
 

@@ -1,12 +1,16 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.ledger.SpecRules;
+
 /**
  * The rules for the short texts a user attaches to a job (name, group, key): not empty or blank,
- * at most {@value #MAX_LENGTH} characters, no control characters. Pure; the caller decides whether
+ * at most {@value #MAX_LENGTH} characters, none of the characters {@link PrintableText} keeps off
+ * the terminal (controls, line separators, bidirectional overrides). Pure; the caller decides whether
  * a problem is a usage error or a refusal and says where the text came from.
  */
 final class Labels {
-  static final int MAX_LENGTH = 200;
+  static final int MAX_LENGTH = SpecRules.MAX_LABEL;
 
   private Labels() {}
 
@@ -17,11 +21,8 @@ final class Labels {
     if (value.length() > MAX_LENGTH) {
       return what + " must be at most " + MAX_LENGTH + " characters (it has " + value.length() + ")";
     }
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c < 32 || c == 127) return what + " must not contain control characters";
-    }
-    return null;
+    String hidden = PrintableText.problem(value);
+    return hidden == null ? null : what + " " + hidden;
   }
 
   /** Checks a value given on the command line; a problem is a usage error. */

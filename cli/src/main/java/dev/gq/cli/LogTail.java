@@ -2,31 +2,23 @@ package dev.gq.cli;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Reads a job's log from where it last stopped and writes the new text, decoded as UTF-8 (bad
- * bytes become U+FFFD; a character split across two reads is kept whole). The file may not exist
- * yet: a job writes its log only once it starts. Not thread-safe; one per {@code gq logs} run.
+ * Reads a job's log from where it last stopped and writes the new bytes exactly as they are: a log
+ * is whatever the job wrote, binary or in any encoding, and {@code gq logs > file} gives back the
+ * same bytes. The file may not exist yet: a job writes its log only once it starts. Not
+ * thread-safe; one per {@code gq logs} run.
  */
 final class LogTail implements Closeable {
   private final Path path;
   private final ByteBuffer bytes = ByteBuffer.allocate(64 * 1024);
-  private final CharBuffer chars = CharBuffer.allocate(64 * 1024);
-  private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-      .onMalformedInput(CodingErrorAction.REPLACE)
-      .onUnmappableCharacter(CodingErrorAction.REPLACE);
   private FileChannel channel;
 
   LogTail(Path path) {
@@ -39,26 +31,20 @@ final class LogTail implements Closeable {
   }
 
   /** Writes whatever was appended since the last call; returns whether anything was read. */
-  boolean pump(Writer out) throws IOException {
+  boolean pump(OutputStream out) throws IOException {
     if (channel == null && !open()) return false;
     boolean any = false;
     while (channel.read(bytes) > 0) {
       any = true;
-      bytes.flip();
-      decode(out, false);
-      bytes.compact();
+      out.write(bytes.array(), 0, bytes.position());
+      bytes.clear();
     }
     return any;
   }
 
-  /** Reads to the end and writes a final partial character, if any, as U+FFFD. */
-  void finish(Writer out) throws IOException {
+  /** Reads to the end of what is there now. */
+  void finish(OutputStream out) throws IOException {
     pump(out);
-    bytes.flip();
-    decode(out, true);
-    decoder.flush(chars);
-    drainChars(out);
-    bytes.clear();
   }
 
   private boolean open() throws IOException {
@@ -68,20 +54,6 @@ final class LogTail implements Closeable {
     } catch (NoSuchFileException e) {
       return false;
     }
-  }
-
-  private void decode(Writer out, boolean end) throws IOException {
-    CoderResult r;
-    do {
-      r = decoder.decode(bytes, chars, end);
-      drainChars(out);
-    } while (r.isOverflow());
-  }
-
-  private void drainChars(Writer out) throws IOException {
-    chars.flip();
-    out.append(chars);
-    chars.clear();
   }
 
   @Override

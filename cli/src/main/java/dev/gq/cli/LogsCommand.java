@@ -2,7 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.job.Job;
 import java.io.IOException;
-import java.io.PrintWriter;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code gq logs [-f] JOB}: prints a job's log (its stdout and stderr), read straight from the
- * file, since the daemon runs as the same user. With {@code -f} it keeps printing new output,
+ * file, since the daemon runs as the same user, byte for byte as the job wrote it. With {@code -f} it keeps printing new output,
  * checking the file every {@value #FILE_POLL_MS} ms and the job every {@value #JOB_POLL_MS} ms,
  * and stops once the job has ended and its last bytes are out, or when the caller goes away.
  */
@@ -48,7 +48,9 @@ final class LogsCommand implements Callable<Integer> {
     if (job.logPath() == null) return noLog(job);
     try (LogTail tail = new LogTail(Path.of(job.logPath()))) {
       if (!tail.exists()) return noLog(job);
-      tail.finish(inv.io().out());
+      OutputStream out = inv.io().rawOut();
+      tail.finish(out);
+      out.flush();
     }
     return ExitCode.OK;
   }
@@ -60,7 +62,7 @@ final class LogsCommand implements Callable<Integer> {
   }
 
   private int follow(Job job) throws IOException, ApiException {
-    PrintWriter out = inv.io().out();
+    OutputStream out = inv.io().rawOut();
     LogTail tail = job.logPath() == null ? null : new LogTail(Path.of(job.logPath()));
     long nextJobCheck = System.nanoTime();
     try {
@@ -85,7 +87,7 @@ final class LogsCommand implements Callable<Integer> {
     return now.orElseThrow(() -> new RefusedException("job " + id + " was deleted while its log was followed"));
   }
 
-  private static int drain(LogTail tail, PrintWriter out) throws IOException {
+  private static int drain(LogTail tail, OutputStream out) throws IOException {
     if (tail != null) tail.finish(out);
     out.flush();
     return ExitCode.OK;

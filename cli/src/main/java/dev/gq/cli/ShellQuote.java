@@ -1,11 +1,13 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
 import java.util.List;
 
 /**
  * Writes an argv the way a user would type it in bash, for display only (jobs are never run
  * through a shell): plain words as they are, others in single quotes, and words with control
- * characters in {@code $'...'} so a table row stays on one line. Pure.
+ * characters, line separators or bidirectional overrides ({@link PrintableText}) in {@code $'...'}
+ * so a table row stays on one line and shows what bash would pass. Pure.
  */
 final class ShellQuote {
   private ShellQuote() {}
@@ -22,7 +24,7 @@ final class ShellQuote {
   static String quote(String arg) {
     if (arg.isEmpty()) return "''";
     if (plain(arg)) return arg;
-    if (arg.chars().anyMatch(c -> c < 32 || c == 127)) return ansiC(arg);
+    if (PrintableText.hasHidden(arg)) return ansiC(arg);
     return "'" + arg.replace("'", "'\"'\"'") + "'";
   }
 
@@ -45,7 +47,8 @@ final class ShellQuote {
         case '\r' -> sb.append("\\r");
         case '\\' -> sb.append("\\\\");
         case '\'' -> sb.append("\\'");
-        default -> sb.append(c < 32 || c == 127 ? String.format("\\x%02x", (int) c) : String.valueOf(c));
+        default -> sb.append(!PrintableText.hidden(c) ? String.valueOf(c)
+            : c <= 127 ? String.format("\\x%02x", (int) c) : String.format("\\u%04x", (int) c));
       }
     }
     return sb.append('\'').toString();

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.time.ZoneId;
 import java.util.Comparator;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code gq show JOB}: everything gq knows about one job, one "Label: value" line each ("-" when
- * unset), or the job object with {@code --json}. The job's stored environment is never shown.
+ * unset; user text with {@link PrintableText}'s characters escaped), or the job object with
+ * {@code --json}. The job's stored environment is never shown.
  */
 @Command(name = "show", description = "Show one job in detail.")
 final class ShowCommand implements Callable<Integer> {
@@ -84,7 +86,7 @@ final class ShowCommand implements Callable<Integer> {
   }
 
   private static void line(PrintWriter out, String label, String value) {
-    String shown = value == null || value.isEmpty() ? "-" : value;
+    String shown = value == null || value.isEmpty() ? "-" : PrintableText.escape(value);
     out.println(String.format("%-13s%s", label + ":", shown));
   }
 }

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.List;
 /**
  * A plain-text table: a header row and rows of cells, columns padded and separated by two spaces.
  * The last column is cut with "…" so each line fits the terminal width (it always keeps a few
- * characters). Cells are single-line strings; the table never wraps.
+ * characters). Cells are single-line strings: characters that could break or reorder a line
+ * (controls, line separators, bidirectional overrides) are shown escaped; the table never wraps.
  */
 final class TextTable {
   static final String ELLIPSIS = "…";
@@ -21,7 +23,7 @@ final class TextTable {
 
   void add(List<String> cells) {
     if (cells.size() != headers.size()) throw new IllegalArgumentException("row has " + cells.size() + " cells");
-    rows.add(List.copyOf(cells));
+    rows.add(cells.stream().map(PrintableText::escape).toList());
   }
 
   /** Prints the table; {@code width} at most this many characters a line (0 or less: no limit). */

@@ -67,6 +67,15 @@ class EventsCommandTest {
   }
 
   @Test
+  void textLinesShowHiddenCharactersAsJsonEscapes() throws Exception {
+    add(1, 0, "JobSubmitted", 1L, fields("argv", List.of("echo", "a\u202eb"), "name", "n\u2028m", "group", "g\u0085\u007f"));
+    String line = cli.run("events").out().strip();
+    assertEquals("1 2026-11-29T10:00:00.000Z JobSubmitted       job=1 argv=\"echo $'a\\\\u202eb'\" name=\"n\\u2028m\" group=\"g\\u0085\\u007f\"", line);
+    // still JSON: the escape reads back as the stored text
+    assertEquals("n\u2028m", new com.fasterxml.jackson.databind.ObjectMapper().readValue(line.substring(line.indexOf("name=") + 5, line.indexOf(" group=")), String.class));
+  }
+
+  @Test
   void jsonIsOneObjectPerLineWithStableNames() throws Exception {
     history();
     Cli.Result r = cli.run("events", "--json", "--job", "1");

@@ -1,7 +1,11 @@
 package dev.gq.cli;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -13,9 +17,10 @@ import java.util.Optional;
 
 /** A terminal in memory: captures stdout and stderr, answers prompts from a script, records questions. */
 final class FakeIo implements Io {
-  private final StringWriter out = new StringWriter();
+  /** Standard output, text and raw bytes in the order written. */
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final StringWriter err = new StringWriter();
-  private final PrintWriter outWriter = new PrintWriter(out, true);
+  private final PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
   private final PrintWriter errWriter = new PrintWriter(err, true);
   final Map<String, String> env = new HashMap<>();
   final Deque<String> answers = new ArrayDeque<>();
@@ -33,7 +38,10 @@ final class FakeIo implements Io {
   }
 
   String stdout() {
-    return out.toString();
+    outWriter.flush();
+    synchronized (out) {
+      return out.toString(StandardCharsets.UTF_8);
+    }
   }
 
   String stderr() {
@@ -42,6 +50,25 @@ final class FakeIo implements Io {
 
   @Override public PrintWriter out() {
     return outWriter;
+  }
+
+  /** Every byte written to {@link #rawOut()}, exactly; the text view of them is in {@link #stdout()}. */
+  final ByteArrayOutputStream rawBytes = new ByteArrayOutputStream();
+
+  @Override public OutputStream rawOut() {
+    return new OutputStream() {
+      @Override public void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override public void write(byte[] b, int off, int len) {
+        outWriter.flush();
+        rawBytes.write(b, off, len);
+        synchronized (out) {
+          out.write(b, off, len);
+        }
+      }
+    };
   }
 
   @Override public PrintWriter err() {

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.cli.GqApi.GroupSummary;
@@ -42,6 +43,15 @@ class GroupsCommandTest {
         gq: group broken is held: 3 jobs in a row failed within 60s of starting (7, 8, 9)
             fix the cause, then 'gq retry --group broken --failed', or release it as is with 'gq daemon resume --group broken'
         """, r.err());
+  }
+
+  @Test
+  void groupNamesFromBeforeTheLabelRuleAreShownEscaped() {
+    cli.api.groupList = List.of(new GroupSummary("evil\u202etxt\u0085", Map.of(JobState.FAILED, 3), 0, "held by hand", false));
+    Cli.Result r = cli.run("groups");
+    assertTrue(r.out().contains("\nevil\\u202etxt\\u0085  "), r.out());
+    assertTrue(r.err().contains("gq: group evil\\u202etxt\\u0085 is held: held by hand\n"), r.err());
+    assertFalse(r.out().contains("\u202e") || r.err().contains("\u202e") || r.out().contains("\u0085"), r.out());
   }
 
   @Test

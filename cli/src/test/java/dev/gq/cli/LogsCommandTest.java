@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,10 +39,15 @@ class LogsCommandTest {
   }
 
   @Test
-  void badBytesBecomeReplacementCharacters() throws Exception {
-    Path log = Files.write(dir.resolve("1.log"), new byte[] {'a', (byte) 0xff, 'b', (byte) 0xe2, (byte) 0x9c});
+  void binaryAndLatin1BytesArePassedThroughExactly() throws Exception {
+    byte[] bytes = new byte[200_016];
+    for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) (i * 31 + (i >> 8));
+    bytes[bytes.length - 2] = (byte) 0xe2; // a character cut short at the end stays as it is
+    bytes[bytes.length - 1] = (byte) 0x9c;
+    Path log = Files.write(dir.resolve("1.log"), bytes);
     cli.api.add(withLog(Jobs.job(1, JobState.DONE), log));
-    assertEquals("a\uFFFDb\uFFFD", cli.run("logs", "1").out());
+    assertEquals(0, cli.run("logs", "1").code());
+    assertArrayEquals(bytes, cli.io.rawBytes.toByteArray());
   }
 
   @Test
@@ -85,6 +91,7 @@ class LogsCommandTest {
     Cli.Result r = follow.get(10, TimeUnit.SECONDS);
     assertEquals(0, r.code(), r.err());
     assertEquals("line 1\nline 2é\n", r.out());
+    assertArrayEquals("line 1\nline 2é\n".getBytes(StandardCharsets.UTF_8), cli.io.rawBytes.toByteArray());
   }
 
   @Test

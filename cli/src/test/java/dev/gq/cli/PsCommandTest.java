@@ -37,6 +37,18 @@ class PsCommandTest {
   }
 
   @Test
+  void namesGroupsAndCommandsWithHiddenCharactersAreShownEscaped() {
+    cli.io.stdoutTty = false;
+    cli.api.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, "a\u202eb", "g\u2028h", null, "echo", "x\u0085y", "\u2066")));
+    Cli.Result r = cli.run("ps");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("""
+        JOB  STATE    GPUS  PID   GROUP     NAME      COMMAND
+        1    RUNNING  0     1001  g\\u2028h  a\\u202eb  echo $'x\\u0085y' $'\\u2066'
+        """, r.out());
+  }
+
+  @Test
   void groupColumnAppearsOnlyWhenAJobHasAGroup() {
     cli.api.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, null, "sweep", null, "x")));
     cli.api.add(Jobs.job(2, JobState.RUNNING));

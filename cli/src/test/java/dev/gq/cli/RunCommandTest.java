@@ -110,7 +110,7 @@ class RunCommandTest {
     cli.io.env.put("GQ_GROUP", "a\tb");
     Cli.Result r = cli.run("-g", "1", "a");
     assertEquals(1, r.code());
-    assertEquals("gq: GQ_GROUP must not contain control characters; fix or unset it, or pass --group\n", r.err());
+    assertEquals("gq: GQ_GROUP must not contain control characters (U+0009 at character 2); fix or unset it, or pass --group\n", r.err());
   }
 
   @Test
@@ -163,7 +163,21 @@ class RunCommandTest {
         .startsWith("gq: --key must be at most 200 characters (it has 201)\n"));
     Cli.Result r = cli.run("run", "--name", "a\u007fb", "x");
     assertEquals(2, r.code());
-    assertTrue(r.err().startsWith("gq: --name must not contain control characters\n"));
+    assertTrue(r.err().startsWith("gq: --name must not contain control characters (U+007F at character 2)\n"));
+    assertTrue(cli.api.submitted.isEmpty());
+  }
+
+  @Test
+  void c1ControlsLineSeparatorsAndBidiOverridesInLabelsAreUsageErrors() {
+    Cli.Result r = cli.run("run", "--name", "a\u0085b", "x");
+    assertEquals(2, r.code());
+    assertEquals("gq: --name must not contain control characters (U+0085 at character 2)\n", r.err().lines().findFirst().get() + "\n");
+    r = cli.run("run", "--group", "g\u2028", "x");
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("gq: --group must not contain line or paragraph separators (U+2028 at character 2)\n"), r.err());
+    r = cli.run("run", "--key", "exe.\u202etxt", "x");
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("gq: --key must not contain bidirectional formatting characters (U+202E at character 5)\n"), r.err());
     assertTrue(cli.api.submitted.isEmpty());
   }
 

@@ -83,7 +83,7 @@ class SchedulingOptionsTest {
     assertEquals("gq: --group must not be empty\n", firstLine(cli.run("run", "--group", "", "x")));
     assertEquals("gq: --key must not be blank\n", firstLine(cli.run("run", "--key", " \t", "x")));
     assertEquals("gq: --group must be at most 200 characters (it has 201)\n", firstLine(cli.run("run", "--group", "g".repeat(201), "x")));
-    assertEquals("gq: --key must not contain control characters\n", firstLine(cli.run("run", "--key", "a\nb", "x")));
+    assertEquals("gq: --key must not contain control characters (U+000A at character 2)\n", firstLine(cli.run("run", "--key", "a\nb", "x")));
     assertTrue(cli.api.submitted.isEmpty());
   }
 

@@ -19,6 +19,11 @@ class ShellQuoteTest {
   }
 
   @Test
+  void c1ControlsLineSeparatorsAndBidiOverridesUseAnsiCQuoting() {
+    assertEquals("echo $'a\\u0085b' $'\\u2028' $'x\\u202ey\\u2069' 'é'", ShellQuote.join(List.of("echo", "a\u0085b", "\u2028", "x\u202ey\u2069", "é")));
+  }
+
+  @Test
   void controlCharactersUseAnsiCQuoting() {
     assertEquals("printf $'a\\nb\\t\\'c\\\\\\x01'", ShellQuote.join(List.of("printf", "a\nb\t'c\\\u0001")));
   }

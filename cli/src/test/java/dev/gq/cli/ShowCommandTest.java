@@ -51,6 +51,15 @@ class ShowCommandTest {
   }
 
   @Test
+  void labelsWithHiddenCharactersAreShownEscaped() {
+    cli.api.add(Jobs.job(3, JobState.RUNNING, Jobs.spec(1, "n\u202eame", "g\u0085", "k\u2029", "true")));
+    String out = cli.run("show", "3").out();
+    assertTrue(out.contains("Name:        n\\u202eame\n"), out);
+    assertTrue(out.contains("Group:       g\\u0085\n"), out);
+    assertTrue(out.contains("Key:         k\\u2029\n"), out);
+  }
+
+  @Test
   void waitingJobSaysWhyAndNeverShowsTheEnvironment() {
     cli.api.add(Jobs.job(4, JobState.WAITING));
     cli.api.reasons.put(4L, "needs 1 GPU, 0 free");

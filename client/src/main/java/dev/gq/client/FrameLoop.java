@@ -17,7 +17,7 @@ import java.util.List;
 
 /**
  * One connection's conversation from the client side: sends the request line once, then copies
- * out/err frames to stdout/stderr (flushed per frame), answers prompts from the {@link Terminal}
+ * out/err frames to stdout/stderr (flushed per frame; outb bytes unchanged), answers prompts from the {@link Terminal}
  * and stdin requests from standard input, and returns the exit frame's code. Whatever goes wrong on the way is a {@link Failure} that
  * points at the daemon log.
  */
@@ -88,6 +88,7 @@ final class FrameLoop {
     while (true) {
       Frame f = next();
       if (f instanceof Frame.Out o) writeStdout(o.text());
+      else if (f instanceof Frame.OutBytes b) writeStdout(b.bytes());
       else if (f instanceof Frame.Err e) writeStderr(e.text());
       else if (f instanceof Frame.Prompt p) answer(p.question());
       else if (f instanceof Frame.StdinRequest) sendStdin();
@@ -174,7 +175,11 @@ final class FrameLoop {
    * an I/O error) ends it with 1 and the reason on stderr.
    */
   private void writeStdout(String text) throws Failure {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    writeStdout(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes stdout bytes exactly as they came (a job's log), as {@link #writeStdout(String)}. */
+  private void writeStdout(byte[] bytes) throws Failure {
     stdoutBytes += bytes.length;
     int skip = (int) Math.min(bytes.length, Math.max(0, skipStdout));
     skipStdout -= skip;

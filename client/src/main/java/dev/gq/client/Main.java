@@ -50,10 +50,22 @@ public final class Main {
   }
 
   public static void main(String[] args) {
-    Main main = new Main(System.getenv(), System.getProperty("user.dir"),
-        new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
-        new FileOutputStream(FileDescriptor.err), "/dev/tty");
-    int code = main.run(args);
+    OutputStream err = new FileOutputStream(FileDescriptor.err);
+    int code;
+    try {
+      // the bytes as given: the JVM's decoding of args, environment and cwd may have changed them
+      RawCommandLine raw = RawCommandLine.ofThisProcess(args, System.getenv());
+      String cwd = raw.workingDirectory(System.getProperty("user.dir"));
+      for (String name : raw.droppedEnv()) {
+        tell(err, "gq: note: environment variable " + name + " is not passed on: it is not valid UTF-8\n");
+      }
+      Main main = new Main(raw.env(), cwd,
+          new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out), err, "/dev/tty");
+      code = main.run(raw.args().toArray(new String[0]));
+    } catch (Failure f) {
+      tell(err, "gq: " + f.getMessage() + "\n");
+      code = f.code();
+    }
     // halt: nothing is buffered, and exit() would first load the JDK's logging to log the exit
     Runtime.getRuntime().halt(code);
   }

@@ -38,6 +38,7 @@ public final class Training {
     env.put(Invocation.TTY_OUT, "0");
     env.put(Invocation.TTY_ERR, "0");
     OutputStream sink = OutputStream.nullOutputStream();
+    RawCommandLine.ofThisProcess(new String[0], System.getenv()).workingDirectory("/"); // as Main.main does
     try {
       Main main = new Main(env, "/", new ByteArrayInputStream("y\n".getBytes()), sink, sink, "/dev/null");
       main.run(new String[] {"daemon", "status"});

@@ -19,6 +19,8 @@ final class Harness {
   long startTimeoutMillis = 15_000;
   long reconnectMillis = Main.RECONNECT_MILLIS;
   String out;
+  /** Standard output exactly as written. */
+  byte[] outBytes;
   String err;
 
   Harness(Path dir) {
@@ -50,6 +52,7 @@ final class Harness {
     main.reconnectMillis = reconnectMillis;
     int code = main.run(args);
     out = o.toString(StandardCharsets.UTF_8);
+    outBytes = o.toByteArray();
     err = e.toString(StandardCharsets.UTF_8);
     return code;
   }

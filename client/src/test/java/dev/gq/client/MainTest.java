@@ -53,6 +53,25 @@ class MainTest {
   }
 
   @Test
+  void stdoutBytesFramesAreWrittenExactlyAfterTheTextBeforeThem() throws Exception {
+    byte[] bytes = new byte[256];
+    for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) (255 - i);
+    try (FakeDaemon d = new FakeDaemon(h.socket(), (req, in, out) -> {
+      out.send(Frame.out("head\n"));
+      out.send(new Frame.OutBytes(bytes));
+      out.send(new Frame.OutBytes(new byte[] {'c', 'a', 'f', (byte) 0xe9}));
+      out.send(Frame.exit(0));
+    })) {
+      assertEquals(0, h.run("logs", "1"));
+    }
+    java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+    expected.writeBytes("head\n".getBytes(StandardCharsets.UTF_8));
+    expected.writeBytes(bytes);
+    expected.writeBytes(new byte[] {'c', 'a', 'f', (byte) 0xe9});
+    org.junit.jupiter.api.Assertions.assertArrayEquals(expected.toByteArray(), h.outBytes);
+  }
+
+  @Test
   void answersAPromptFromStdinWhenItIsATerminal() throws Exception {
     h.env.put("GQ_CLIENT_TTY_IN", "1");
     h.stdin = "y\r\nnot read\n";

@@ -1,9 +1,10 @@
 package dev.gq.protocol;
 
+import java.util.Base64;
 import java.util.Objects;
 
 /**
- * One line from the daemon to the client ({@code out}, {@code err}, {@code prompt}, {@code exit},
+ * One line from the daemon to the client ({@code out}, {@code outb}, {@code err}, {@code prompt}, {@code exit},
  * {@code pong}, {@code stdin_request}, {@code keepalive}) or from the client back ({@code answer},
  * {@code stdin}). {@link #toJson()} gives the compact JSON without the newline ({@link LineWriter}
  * adds it); {@link #decode} reads one back. Frame types this version does not know decode to
@@ -22,6 +23,23 @@ public sealed interface Frame {
 
     @Override public String toJson() {
       return textFrame("out", text);
+    }
+  }
+
+  /**
+   * Bytes for the client's stdout, written exactly as they are (a job's log, which need not be
+   * UTF-8); base64 on the wire. {@link #MAX_BYTES} at most, so that any frame fits a small heap.
+   */
+  record OutBytes(byte[] bytes) implements Frame {
+    /** The most bytes one frame carries: 768 KiB, 1 MiB of base64. */
+    public static final int MAX_BYTES = 768 * 1024;
+
+    public OutBytes {
+      Objects.requireNonNull(bytes, "bytes");
+    }
+
+    @Override public String toJson() {
+      return "{\"t\":\"outb\",\"b\":\"" + Base64.getEncoder().encodeToString(bytes) + "\"}";
     }
   }
 
@@ -133,6 +151,7 @@ public sealed interface Frame {
     String t = f.string("t");
     switch (t) {
       case "out": return new Out(f.string("s"));
+      case "outb": return new OutBytes(base64(f.string("b")));
       case "err": return new Err(f.string("s"));
       case "prompt": return new Prompt(f.string("s"));
       case "answer": return new Answer(f.stringOrNull("s"));
@@ -144,6 +163,14 @@ public sealed interface Frame {
         return new Pong(f.integer("pid"), f.string("version"),
             f.integer("protocol", 0, Integer.MAX_VALUE));
       default: return new Unknown(t, line);
+    }
+  }
+
+  private static byte[] base64(String text) throws ProtocolException {
+    try {
+      return Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw new ProtocolException("invalid frame: 'b' is not base64");
     }
   }
 

@@ -7,7 +7,7 @@ package dev.gq.protocol;
  */
 public final class Protocol {
   /** Version of the protocol; a daemon refuses requests that carry another one. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   /** Largest line, request or frame, in bytes without its newline: 16 MiB. */
   public static final int MAX_LINE_BYTES = 16 * 1024 * 1024;

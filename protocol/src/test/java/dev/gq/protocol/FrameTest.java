@@ -17,7 +17,7 @@ class FrameTest {
     assertEquals("{\"t\":\"answer\",\"s\":\"y\"}", Frame.answer("y").toJson());
     assertEquals("{\"t\":\"answer\",\"s\":null}", Frame.answer(null).toJson());
     assertEquals("{\"t\":\"exit\",\"code\":3}", Frame.exit(3).toJson());
-    assertEquals("{\"t\":\"pong\",\"pid\":1234,\"version\":\"0.1.0\",\"protocol\":1}",
+    assertEquals("{\"t\":\"pong\",\"pid\":1234,\"version\":\"0.1.0\",\"protocol\":2}",
         Frame.pong(1234, "0.1.0").toJson());
   }
 
@@ -27,6 +27,24 @@ class FrameTest {
         Frame.answer("yes"), Frame.answer(null), Frame.exit(-1), Frame.exit(255),
         new Frame.Pong(Long.MAX_VALUE, "v\"1", 1));
     for (Frame f : frames) assertEquals(f, Frame.decode(f.toJson()));
+  }
+
+  @Test
+  void stdoutBytesTravelAsBase64AndComeBackExactly() throws Exception {
+    byte[] bytes = new byte[256];
+    for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;
+    String json = new Frame.OutBytes(bytes).toJson();
+    assertEquals("{\"t\":\"outb\",\"b\":\"" + java.util.Base64.getEncoder().encodeToString(bytes) + "\"}", json);
+    Frame back = Frame.decode(json);
+    assertInstanceOf(Frame.OutBytes.class, back);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(bytes, ((Frame.OutBytes) back).bytes());
+    assertEquals("{\"t\":\"outb\",\"b\":\"\"}", new Frame.OutBytes(new byte[0]).toJson());
+  }
+
+  @Test
+  void stdoutBytesThatAreNotBase64AreRefused() {
+    ProtocolException e = assertThrows(ProtocolException.class, () -> Frame.decode("{\"t\":\"outb\",\"b\":\"*\"}"));
+    assertEquals("invalid frame: 'b' is not base64", e.getMessage());
   }
 
   @Test

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RequestTest {
-  private static final String RUN = "{\"protocol\":1,\"type\":\"run\",\"request_id\":\"r-1\","
+  private static final String RUN = "{\"protocol\":2,\"type\":\"run\",\"request_id\":\"r-1\","
       + "\"argv\":[\"submit\",\"--\",\"python\",\"train.py\"],\"cwd\":\"/home/u\","
       + "\"env\":{\"HOME\":\"/home/u\",\"X\":\"a=b\\nc\"},\"stdin_tty\":true,"
       + "\"stdout_tty\":false,\"stderr_tty\":true,\"width\":120}";
@@ -35,13 +35,13 @@ class RequestTest {
 
   @Test
   void pingRoundTrips() throws Exception {
-    assertEquals("{\"protocol\":1,\"type\":\"ping\"}", new Request.Ping().toJson());
-    assertEquals(new Request.Ping(), Request.decode("{\"protocol\":1,\"type\":\"ping\"}"));
+    assertEquals("{\"protocol\":2,\"type\":\"ping\"}", new Request.Ping().toJson());
+    assertEquals(new Request.Ping(), Request.decode("{\"protocol\":2,\"type\":\"ping\"}"));
   }
 
   @Test
   void ttyFlagsAndWidthHaveDefaults() throws Exception {
-    Request.Run run = (Request.Run) Request.decode("{\"protocol\":1,\"type\":\"run\","
+    Request.Run run = (Request.Run) Request.decode("{\"protocol\":2,\"type\":\"run\","
         + "\"request_id\":\"x\",\"argv\":[],\"cwd\":\"/\",\"env\":{}}");
     assertEquals(false, run.stdinTty());
     assertEquals(80, run.width());
@@ -59,7 +59,7 @@ class RequestTest {
     assertMessage("invalid request: 'width' must be an integer from 1 to 100000", RUN.replace("120", "0"));
     assertMessage("invalid request: 'width' must be an integer", RUN.replace("120", "\"wide\""));
     assertMessage("invalid request: 'request_id' is missing; it must be a string", RUN.replace("\"request_id\":\"r-1\",", ""));
-    assertMessage("invalid request: unknown type 'jump'", "{\"protocol\":1,\"type\":\"jump\"}");
+    assertMessage("invalid request: unknown type 'jump'", "{\"protocol\":2,\"type\":\"jump\"}");
     assertMessage("invalid request: 'protocol' is missing; it must be an integer", "{\"type\":\"ping\"}");
     assertMessage("invalid request: not a JSON object", "\"ping\"");
   }
@@ -67,8 +67,8 @@ class RequestTest {
   @Test
   void refusesAnotherProtocolVersion() {
     ProtocolException e = assertThrows(ProtocolException.class,
-        () -> Request.decode("{\"protocol\":2,\"type\":\"ping\"}"));
-    assertEquals("the client speaks protocol 2 and this daemon 1; "
+        () -> Request.decode("{\"protocol\":1,\"type\":\"ping\"}"));
+    assertEquals("the client speaks protocol 1 and this daemon 2; "
         + "restart the daemon so both run the same gq version", e.getMessage());
   }
 

@@ -9,15 +9,17 @@ import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.ProtocolException;
 import dev.gq.protocol.Request;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The client's terminal as the command tree sees it: text written to out/err becomes frames on
- * flush, a prompt and a request for standard input are frames answered by the client, and
+ * flush, bytes written to {@link #rawOut()} become {@code outb} frames as they are, a prompt and a request for standard input are frames answered by the client, and
  * {@link #closed()} turns true once a write (a keepalive after a silent second) fails because the
  * client went away.
  */
@@ -27,6 +29,7 @@ final class FrameIo implements Io {
   private final LineReader reader;
   private final PrintWriter out;
   private final PrintWriter err;
+  private final OutputStream rawOut = new BytesWriter();
   private static final long KEEPALIVE_NANOS = 1_000_000_000L;
   private volatile boolean closed;
   private volatile long lastSent = System.nanoTime();
@@ -51,6 +54,7 @@ final class FrameIo implements Io {
 
   @Override public PrintWriter out() { return out; }
   @Override public PrintWriter err() { return err; }
+  @Override public OutputStream rawOut() { return rawOut; }
   @Override public boolean stdinTty() { return req.stdinTty(); }
   @Override public boolean stdoutTty() { return req.stdoutTty(); }
   @Override public int width() { return req.width(); }
@@ -109,6 +113,26 @@ final class FrameIo implements Io {
     } catch (IOException e) {
       closed = true;
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Sends bytes for stdout as {@code outb} frames, after the text written to {@link #out()} so far;
+   * unbuffered: a job's log is read in blocks already.
+   */
+  private final class BytesWriter extends OutputStream {
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      out.flush();
+      for (int start = off; start < off + len; start += Frame.OutBytes.MAX_BYTES) {
+        int end = Math.min(off + len, start + Frame.OutBytes.MAX_BYTES);
+        send(new Frame.OutBytes(Arrays.copyOfRange(b, start, end)));
+      }
     }
   }
 

@@ -84,7 +84,7 @@ class ClientEndToEndTest {
   }
 
   /** A GQ_DAEMON_CMD that runs the daemon from the test class path. */
-  private static Path daemonScript(Gqd g) throws Exception {
+  static Path daemonScript(Gqd g) throws Exception {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String unsafe = Runtime.version().feature() >= 23 ? "--sun-misc-unsafe-memory-access=allow" : "";

@@ -1,10 +1,12 @@
 package dev.gq.core.ledger;
 
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.PrintableText;
 
 /**
  * Checks a job spec the daemon is asked to store, whoever sent it: a non-empty command without NUL
- * bytes, a GPU count of at least zero, names, groups and keys that are one printable line, a
+ * bytes, a GPU count of at least zero, names, groups and keys that are one printable line (see
+ * {@link PrintableText}), a
  * bounded number of retries and dependencies, and a time limit of at least a second.
  * Returns the one line to show, or null when the spec is fine.
  */
@@ -46,10 +48,7 @@ public final class SpecRules {
     if (v == null) return null;
     if (v.isBlank()) return "the " + what + " must not be empty or blank";
     if (v.length() > MAX_LABEL) return "the " + what + " is " + v.length() + " characters long; use at most " + MAX_LABEL;
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
-      if (c < 32 || c == 127) return "the " + what + " must not contain control characters";
-    }
-    return null;
+    String hidden = PrintableText.problem(v);
+    return hidden == null ? null : "the " + what + " " + hidden;
   }
 }

@@ -34,8 +34,15 @@ class SpecRulesTest {
 
   @Test
   void controlCharactersAreRefused() {
-    for (String v : new String[] {"a\nb", "a\tb", "a\rb", "a\u001bb", "a\u007fb", "a\0b"})
-      assertEquals("the name must not contain control characters", SpecRules.label("name", v), v);
+    for (String v : new String[] {"a\nb", "a\tb", "a\rb", "a\u001bb", "a\u007fb", "a\0b", "a\u0085b"})
+      assertTrue(SpecRules.label("name", v).startsWith("the name must not contain control characters (U+00"), v);
+  }
+
+  @Test
+  void lineSeparatorsAndBidiOverridesAreRefusedNamingTheCharacter() {
+    assertEquals("the group must not contain line or paragraph separators (U+2028 at character 2)", SpecRules.label("group", "a\u2028b"));
+    assertEquals("the key must not contain bidirectional formatting characters (U+202E at character 2)", SpecRules.label("key", "a\u202eb"));
+    assertEquals("the name must not contain bidirectional formatting characters (U+2067 at character 1)", SpecRules.label("name", "\u2067b"));
   }
 
   @Test

@@ -1,0 +1,66 @@
+package dev.gq.core.job;
+
+/**
+ * The characters that can hide or rearrange what a terminal shows: C0 and C1 controls (U+0000 to
+ * U+001F, U+007F to U+009F), the line and paragraph separators U+2028 and U+2029, and the
+ * bidirectional embeddings, overrides and isolates (U+202A to U+202E, U+2066 to U+2069). The labels
+ * of a job (name, group, key) may not contain them ({@link #problem}), and text from users that gq
+ * prints in tables shows them escaped ({@link #escape}), so that no row can spoof another. Pure.
+ */
+public final class PrintableText {
+  private PrintableText() {}
+
+  /** Whether {@code c} is one of the characters this class keeps off the terminal. */
+  public static boolean hidden(char c) {
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029'
+        || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+  }
+
+  /** Whether {@code s} has any such character. */
+  public static boolean hasHidden(String s) {
+    for (int i = 0; i < s.length(); i++) if (hidden(s.charAt(i))) return true;
+    return false;
+  }
+
+  /**
+   * Why {@code s} cannot be a label, completing "the name ...": e.g. "must not contain
+   * bidirectional formatting characters (U+202E at character 4)"; null when it has none.
+   */
+  public static String problem(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (hidden(c)) return "must not contain " + kind(c) + " (" + codePoint(c) + " at character " + (i + 1) + ")";
+    }
+    return null;
+  }
+
+  private static String kind(char c) {
+    if (c == '\u2028' || c == '\u2029') return "line or paragraph separators";
+    if (c >= '\u202a') return "bidirectional formatting characters";
+    return "control characters";
+  }
+
+  /**
+   * {@code s} with each such character written visibly: {@code \n}, {@code \r}, {@code \t},
+   * {@code \x1b} for the other C0 controls and DEL, and a u-escape with four hex digits (as in
+   * Java) for the rest. Other text, backslashes included, is kept as it is.
+   */
+  public static String escape(String s) {
+    if (!hasHidden(s)) return s;
+    StringBuilder sb = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!hidden(c)) sb.append(c);
+      else if (c == '\n') sb.append("\\n");
+      else if (c == '\r') sb.append("\\r");
+      else if (c == '\t') sb.append("\\t");
+      else if (c <= 0x7f) sb.append(String.format("\\x%02x", (int) c));
+      else sb.append(String.format("\\u%04x", (int) c));
+    }
+    return sb.toString();
+  }
+
+  private static String codePoint(char c) {
+    return String.format("U+%04X", (int) c);
+  }
+}
