@@ -312,11 +312,11 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
-  @Override
   public boolean firstNotice(String note) {
     return notices.first(note);
   }
 
+  @Override
   public void shutdown() {
     shutdown.run();
   }
