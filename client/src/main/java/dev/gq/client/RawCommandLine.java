@@ -1,5 +1,6 @@
 package dev.gq.client;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -9,7 +10,10 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +53,7 @@ final class RawCommandLine {
   String workingDirectory(String userDir) throws Failure {
     if (ascii(userDir)) return userDir;
     try {
-      if (java.nio.file.Files.isSameFile(java.nio.file.Path.of(userDir), java.nio.file.Path.of("."))) return userDir;
+      if (Files.isSameFile(Path.of(userDir), Path.of("."))) return userDir;
     } catch (IOException | RuntimeException e) {
       // not the same directory by that name: refused below
     }
@@ -58,6 +62,7 @@ final class RawCommandLine {
         + " in directories it can name as UTF-8 text: rename it, or cd to another directory", 2);
   }
 
+  /** Plain ASCII, without the '?' a JVM in the C locale may have put for bytes it could not decode. */
   private static boolean ascii(String s) {
     for (int i = 0; i < s.length(); i++) if (s.charAt(i) >= 0x7f || s.charAt(i) == '?') return false;
     return true;
@@ -79,8 +84,8 @@ final class RawCommandLine {
       if (eq <= 0) continue;
       String text = utf8(entry);
       if (eq == 3 && entry[0] == 'P' && entry[1] == 'W' && entry[2] == 'D' && pwd == null)
-        pwd = java.util.Arrays.copyOfRange(entry, 4, entry.length);
-      if (text == null) dropped.add(shown(java.util.Arrays.copyOf(entry, eq)));
+        pwd = Arrays.copyOfRange(entry, 4, entry.length);
+      if (text == null) dropped.add(shown(Arrays.copyOf(entry, eq)));
       else env.putIfAbsent(text.substring(0, eq(text)), text.substring(eq(text) + 1));
     }
     return new RawCommandLine(args, env, dropped, pwd);
@@ -155,11 +160,11 @@ final class RawCommandLine {
     int start = 0;
     for (int i = 0; i < bytes.length; i++) {
       if (bytes[i] == 0) {
-        entries.add(java.util.Arrays.copyOfRange(bytes, start, i));
+        entries.add(Arrays.copyOfRange(bytes, start, i));
         start = i + 1;
       }
     }
-    if (start < bytes.length) entries.add(java.util.Arrays.copyOfRange(bytes, start, bytes.length));
+    if (start < bytes.length) entries.add(Arrays.copyOfRange(bytes, start, bytes.length));
     return entries;
   }
 
@@ -169,7 +174,7 @@ final class RawCommandLine {
   }
 
   private static byte[] read(String path) {
-    try (InputStream in = new java.io.FileInputStream(path)) {
+    try (InputStream in = new FileInputStream(path)) {
       return in.readAllBytes();
     } catch (IOException | SecurityException e) {
       return null;
