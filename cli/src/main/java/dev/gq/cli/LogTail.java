@@ -11,17 +11,17 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Reads a job's log from where it last stopped and writes the new text, decoded as UTF-8 (bad
  * bytes become U+FFFD; a character split across two reads is kept whole). The file may not exist
- * yet: a job writes its log only once it starts. Not thread-safe; one per {@code gq logs} run.
+ * yet: a job writes its log only once it starts. The file is opened through {@link GqApi#openLog},
+ * which never waits on it and accepts only a regular file. Not thread-safe; one per {@code gq logs} run.
  */
 final class LogTail implements Closeable {
   private final Path path;
+  private final GqApi api;
   private final ByteBuffer bytes = ByteBuffer.allocate(64 * 1024);
   private final CharBuffer chars = CharBuffer.allocate(64 * 1024);
   private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
@@ -29,8 +29,9 @@ final class LogTail implements Closeable {
       .onUnmappableCharacter(CodingErrorAction.REPLACE);
   private FileChannel channel;
 
-  LogTail(Path path) {
+  LogTail(Path path, GqApi api) {
     this.path = path;
+    this.api = api;
   }
 
   /** Whether the log file exists (or was opened earlier). */
@@ -39,7 +40,7 @@ final class LogTail implements Closeable {
   }
 
   /** Writes whatever was appended since the last call; returns whether anything was read. */
-  boolean pump(Writer out) throws IOException {
+  boolean pump(Writer out) throws IOException, ApiException {
     if (channel == null && !open()) return false;
     boolean any = false;
     while (channel.read(bytes) > 0) {
@@ -52,7 +53,7 @@ final class LogTail implements Closeable {
   }
 
   /** Reads to the end and writes a final partial character, if any, as U+FFFD. */
-  void finish(Writer out) throws IOException {
+  void finish(Writer out) throws IOException, ApiException {
     pump(out);
     bytes.flip();
     decode(out, true);
@@ -61,13 +62,9 @@ final class LogTail implements Closeable {
     bytes.clear();
   }
 
-  private boolean open() throws IOException {
-    try {
-      channel = FileChannel.open(path, StandardOpenOption.READ);
-      return true;
-    } catch (NoSuchFileException e) {
-      return false;
-    }
+  private boolean open() throws IOException, ApiException {
+    channel = api.openLog(path).orElse(null);
+    return channel != null;
   }
 
   private void decode(Writer out, boolean end) throws IOException {

@@ -156,6 +156,18 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public Optional<java.nio.channels.FileChannel> openLog(java.nio.file.Path path) throws ApiException, java.io.IOException {
+    try {
+      return Optional.of(dev.gq.host.fs.RegularFiles.openForReading(path));
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.empty();
+    } catch (dev.gq.host.fs.RegularFiles.NotRegularFileException e) {
+      throw new ApiException(path + " is not a regular file (it is " + e.kind()
+          + "); gq reads a job's log only from the file its output went to: remove it or put the log back");
+    }
+  }
+
+  @Override
   public Map<Long, String> waitReasons() throws ApiException {
     return view().waitReasons();
   }

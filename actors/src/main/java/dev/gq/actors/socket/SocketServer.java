@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the Unix-domain socket: one connection per client invocation, each on a virtual thread.
+ * Serves the Unix-domain socket: one connection per client invocation, each on its own platform thread.
  * Checks the peer's user on every connection, reads one request line (size-limited), runs the
  * command tree against the daemon's API and streams frames back. A malformed, oversized, foreign
  * or vanishing client gets one line (when it can still read) and never harms the daemon.
@@ -64,7 +64,8 @@ public final class SocketServer implements AutoCloseable {
     while (open.get()) {
       try {
         SocketChannel c = server.accept();
-        Thread.ofVirtual().name("gq-client").start(() -> serve(c));
+        // a platform thread each: a request stuck in a native call (a file, SQLite) holds only its own thread
+        Thread.ofPlatform().name("gq-client").daemon(true).start(() -> serve(c));
       } catch (IOException e) {
         if (open.get()) LOG.warn("accept failed: {}", e.getMessage());
       }
