@@ -55,6 +55,7 @@ public final class DaemonMain {
     if (!Files.isExecutable(cfg.shim())) throw new Startup("the job shim " + cfg.shim() + " is missing; rebuild or reinstall gq");
     try (FileChannel lockFile = FileChannel.open(p.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = tryLock(lockFile, p)) {
+      DaemonLog.takeOverIfStderr(p.daemonLog());
       LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
       Database.prepare(p.database());
       dev.gq.actors.runner.DiskSpace.ensureReserve(p.dataDir());
