@@ -103,13 +103,30 @@ class ClientFloodEndToEndTest {
 
   private static Map<SocketChannel, StringBuilder> connect(Gqd g, int n) throws IOException {
     Map<SocketChannel, StringBuilder> held = new java.util.LinkedHashMap<>();
+    long deadline = System.nanoTime() + 20_000_000_000L;
     for (int i = 0; i < n; i++) {
-      SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
-      c.connect(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")));
-      c.configureBlocking(false);
+      SocketChannel c;
+      // without blocking: a daemon that stops accepting fills its backlog, and a blocking connect would wait forever
+      while ((c = connected(g)) == null) {
+        if (System.nanoTime() > deadline) throw new AssertionError("the daemon accepted only " + i + " of " + n + " connections in 20 s");
+        Thread.onSpinWait();
+      }
       held.put(c, new StringBuilder());
     }
     return held;
+  }
+
+  /** A new connection, or null when the daemon's backlog is full. */
+  private static SocketChannel connected(Gqd g) throws IOException {
+    SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
+    c.configureBlocking(false);
+    try {
+      if (c.connect(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")))) return c;
+    } catch (IOException full) {
+      // the backlog is full
+    }
+    c.close();
+    return null;
   }
 
   /** How many of the connections have been given a refusal (an error frame, then exit 1) so far. */
