@@ -64,7 +64,7 @@ public interface GqApi {
    */
   int clean(Instant endedBefore, Set<JobState> states) throws ApiException;
 
-  /** Jobs matching the query, newest (highest id) first. */
+  /** Jobs matching the query, newest (highest id) first, without their environment (an empty map: no listing shows it). */
   List<Job> jobs(JobQuery query) throws ApiException;
 
   Optional<Job> job(long id) throws ApiException;

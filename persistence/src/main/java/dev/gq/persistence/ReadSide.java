@@ -120,6 +120,18 @@ public final class ReadSide implements AutoCloseable {
     return query(sql, w.args());
   }
 
+  /**
+   * Jobs matching {@code q}, newest first, for listing: each without its environment (an empty
+   * map), which SQLite drops before the document is decoded, since a listing never shows it and it
+   * is most of a document's size.
+   */
+  public synchronized List<Job> listed(JobQuery q) throws SQLException {
+    JobSql w = JobSql.of(q);
+    String sql = "SELECT json_set(j.doc, '$.spec.env', json('{}')) FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
+        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
+    return query(sql, w.args());
+  }
+
   /** How many jobs match {@code q} (its limit ignored). */
   public synchronized long count(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);

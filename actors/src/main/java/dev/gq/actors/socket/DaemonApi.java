@@ -137,7 +137,7 @@ public final class DaemonApi implements GqApi {
   public List<Job> jobs(JobQuery q) throws ApiException {
     synced();
     try {
-      return readSide.jobs(query(q));
+      return readSide.listed(query(q));
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
