@@ -65,7 +65,7 @@ public interface GqApi {
    */
   int clean(Instant endedBefore, Set<JobState> states) throws ApiException;
 
-  /** Jobs matching the query, newest (highest id) first. */
+  /** Jobs matching the query, newest (highest id) first, without their environment (an empty map: no listing shows it). */
   List<Job> jobs(JobQuery query) throws ApiException;
 
   /**
@@ -77,6 +77,14 @@ public interface GqApi {
   }
 
   Optional<Job> job(long id) throws ApiException;
+
+  /**
+   * Opens a job's log at {@code path} for reading, without ever waiting on it (a named pipe put in
+   * its place is refused, not waited on) and without following a symbolic link; empty when there
+   * is no file. Refused ({@link ApiException}, one line naming the path) when it is not a regular
+   * file.
+   */
+  Optional<java.nio.channels.FileChannel> openLog(java.nio.file.Path path) throws ApiException, java.io.IOException;
 
   /** The newest attempt of job {@code id}'s retry lineage: the job itself until it is retried; empty when it does not exist. */
   Optional<Job> newestAttempt(long id) throws ApiException;

@@ -6,23 +6,24 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Reads a job's log from where it last stopped and writes the new bytes exactly as they are: a log
  * is whatever the job wrote, binary or in any encoding, and {@code gq logs > file} gives back the
- * same bytes. The file may not exist yet: a job writes its log only once it starts. Not
- * thread-safe; one per {@code gq logs} run.
+ * same bytes. The file may not exist yet: a job writes its log only once it starts. The file is
+ * opened through {@link GqApi#openLog}, which never waits on it and accepts only a regular file.
+ * Not thread-safe; one per {@code gq logs} run.
  */
 final class LogTail implements Closeable {
   private final Path path;
+  private final GqApi api;
   private final ByteBuffer bytes = ByteBuffer.allocate(64 * 1024);
   private FileChannel channel;
 
-  LogTail(Path path) {
+  LogTail(Path path, GqApi api) {
     this.path = path;
+    this.api = api;
   }
 
   /** Whether the log file exists (or was opened earlier). */
@@ -31,7 +32,7 @@ final class LogTail implements Closeable {
   }
 
   /** Writes whatever was appended since the last call; returns whether anything was read. */
-  boolean pump(OutputStream out) throws IOException {
+  boolean pump(OutputStream out) throws IOException, ApiException {
     if (channel == null && !open()) return false;
     boolean any = false;
     while (channel.read(bytes) > 0) {
@@ -43,17 +44,13 @@ final class LogTail implements Closeable {
   }
 
   /** Reads to the end of what is there now. */
-  void finish(OutputStream out) throws IOException {
+  void finish(OutputStream out) throws IOException, ApiException {
     pump(out);
   }
 
-  private boolean open() throws IOException {
-    try {
-      channel = FileChannel.open(path, StandardOpenOption.READ);
-      return true;
-    } catch (NoSuchFileException e) {
-      return false;
-    }
+  private boolean open() throws IOException, ApiException {
+    channel = api.openLog(path).orElse(null);
+    return channel != null;
   }
 
   @Override

@@ -44,9 +44,9 @@ final class LogsCommand implements Callable<Integer> {
     }
   }
 
-  private int printAll(Job job) throws IOException {
+  private int printAll(Job job) throws IOException, ApiException {
     if (job.logPath() == null) return noLog(job);
-    try (LogTail tail = new LogTail(Path.of(job.logPath()))) {
+    try (LogTail tail = new LogTail(Path.of(job.logPath()), inv.api())) {
       if (!tail.exists()) return noLog(job);
       OutputStream out = inv.io().rawOut();
       tail.finish(out);
@@ -63,14 +63,14 @@ final class LogsCommand implements Callable<Integer> {
 
   private int follow(Job job) throws IOException, ApiException {
     OutputStream out = inv.io().rawOut();
-    LogTail tail = job.logPath() == null ? null : new LogTail(Path.of(job.logPath()));
+    LogTail tail = job.logPath() == null ? null : new LogTail(Path.of(job.logPath()), inv.api());
     long nextJobCheck = System.nanoTime();
     try {
       while (!inv.io().closed()) {
         if (tail != null && tail.pump(out)) out.flush();
         if (System.nanoTime() - nextJobCheck >= 0) {
           Job now = current(job.id());
-          if (tail == null && now.logPath() != null) tail = new LogTail(Path.of(now.logPath()));
+          if (tail == null && now.logPath() != null) tail = new LogTail(Path.of(now.logPath()), inv.api());
           if (now.state().terminal()) return drain(tail, out);
           nextJobCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOB_POLL_MS);
         }
@@ -87,7 +87,7 @@ final class LogsCommand implements Callable<Integer> {
     return now.orElseThrow(() -> new RefusedException("job " + id + " was deleted while its log was followed"));
   }
 
-  private static int drain(LogTail tail, OutputStream out) throws IOException {
+  private static int drain(LogTail tail, OutputStream out) throws IOException, ApiException {
     if (tail != null) tail.finish(out);
     out.flush();
     return ExitCode.OK;

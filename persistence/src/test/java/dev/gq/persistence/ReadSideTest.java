@@ -87,6 +87,20 @@ class ReadSideTest {
   }
 
   @Test
+  void aListingLeavesEachEnvironmentInTheDatabase() throws Exception {
+    var spec = new dev.gq.core.job.JobSpec(List.of("python", "train.py"), "/w", Map.of("HOME", "/root", "PATH", "/bin"), 1, null, "g", null);
+    h.apply(new dev.gq.core.ledger.LedgerEvent.JobSubmitted(1, spec, "tag1", "/d/logs/1.log", null, T0));
+    var all = new JobQuery(List.of(), Set.of(), null, 0, false, 0, null);
+    Job listed = rs.listed(all).get(0);
+    assertEquals(Map.of(), listed.spec().env());
+    assertEquals(List.of("python", "train.py"), listed.spec().argv());
+    assertEquals("g", listed.spec().group());
+    assertEquals(rs.jobs(all).get(0).submitTime(), listed.submitTime());
+    assertEquals(spec.env(), rs.jobs(all).get(0).spec().env(), "the stored document keeps it");
+    assertEquals(spec.env(), rs.job(1).orElseThrow().spec().env());
+  }
+
+  @Test
   void endedBeforeNeverSelectsAJobThatEndedAfterTheCutoff() throws Exception {
     h.ended(1, null, null, 0, Instant.parse("2026-11-29T09:59:59.9Z"));
     h.ended(2, null, null, 0, Instant.parse("2026-11-29T10:00:00.5Z"));

@@ -114,7 +114,7 @@ public final class Daemon implements AutoCloseable {
     sessionWarning = Lifecycle.warning();
     DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, journal, cfg.paths().dataDir().toString(),
         this::requestStop, this::warning);
-    server = SocketServer.start(cfg.paths().socket(), api);
+    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
     checkDatabase(cfg.paths().database());
   }
 

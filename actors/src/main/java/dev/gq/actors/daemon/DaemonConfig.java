@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * The daemon's settings, read once from its environment and validated in one place: a bad value
  * stops start-up with a line naming the variable and its bounds. GQ_FAIL_FAST_COUNT and
- * GQ_FAIL_FAST_SECONDS set when a group is held after quick failures. GQ_BOOT_ID_FILE and
+ * GQ_FAIL_FAST_SECONDS set when a group is held after quick failures; GQ_MAX_CLIENTS how many clients
+ * are served at once. GQ_BOOT_ID_FILE and
  * GQ_TEST_LAUNCH_DELAY_MS exist for tests (a simulated reboot; a window between reservation and
  * launch wide enough to kill the daemon in).
  */
@@ -22,7 +23,10 @@ public record DaemonConfig(
     int snapshotEvery,
     Path bootIdFile,
     Duration testLaunchDelay,
-    FailFast failFast) {
+    FailFast failFast,
+    int maxClients) {
+
+  static final int MAX_CLIENTS = 10_000;
 
   public static DaemonConfig fromEnvironment(Map<String, String> env, String shimProperty) {
     GqPaths paths = GqPaths.fromEnvironment(env);
@@ -38,7 +42,22 @@ public record DaemonConfig(
         Path.of(env.getOrDefault("GQ_BOOT_ID_FILE", "/proc/sys/kernel/random/boot_id")),
         millis(env, "GQ_TEST_LAUNCH_DELAY_MS", 0, 0, 600_000),
         new FailFast((int) whole(env, "GQ_FAIL_FAST_COUNT", 3, 0, FailFast.MAX_COUNT, "jobs"),
-            Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds"))));
+            Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds"))),
+        maxClients(env));
+  }
+
+  /** GQ_MAX_CLIENTS: how many clients are served at once; 0 or unset: what the open-file limit leaves room for. */
+  private static int maxClients(Map<String, String> env) {
+    String v = env.get("GQ_MAX_CLIENTS");
+    if (v == null || v.isBlank()) return 0;
+    try {
+      int n = Integer.parseInt(v.strip());
+      if (n >= 0 && n <= MAX_CLIENTS) return n;
+    } catch (NumberFormatException ignored) {
+      // fall through to the message below
+    }
+    throw new IllegalArgumentException("GQ_MAX_CLIENTS=" + v + " is not valid; use a whole number of clients between 0 and "
+        + MAX_CLIENTS + " (0 lets the daemon's open-file limit decide)");
   }
 
   private static long whole(Map<String, String> env, String name, long dflt, long min, long max, String unit) {

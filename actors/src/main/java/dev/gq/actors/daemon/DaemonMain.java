@@ -56,6 +56,7 @@ public final class DaemonMain {
     for (Path d : List.of(p.dataDir(), p.runtimeDir(), p.logDir(), p.exitDir())) privateDir(d);
     if (!Files.isExecutable(cfg.shim())) throw new Startup("the job shim " + cfg.shim() + " is missing; rebuild or reinstall gq");
     try (DaemonLocks locks = DaemonLocks.take(p)) {
+      DaemonLog.takeOverIfStderr(p.daemonLog());
       LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
       JobFileScan files = JobFileScan.of(p.logDir(), p.exitDir());
       String lost = files.refusal(p.database(), p.logDir(), p.exitDir());

@@ -139,7 +139,7 @@ public final class DaemonApi implements GqApi {
   public List<Job> jobs(JobQuery q) throws ApiException {
     synced();
     try {
-      return readSide.jobs(query(q));
+      return readSide.listed(query(q));
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
@@ -164,6 +164,18 @@ public final class DaemonApi implements GqApi {
       return readSide.job(id);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public Optional<java.nio.channels.FileChannel> openLog(java.nio.file.Path path) throws ApiException, java.io.IOException {
+    try {
+      return Optional.of(dev.gq.host.fs.RegularFiles.openForReading(path));
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.empty();
+    } catch (dev.gq.host.fs.RegularFiles.NotRegularFileException e) {
+      throw new ApiException(path + " is not a regular file (it is " + e.kind()
+          + "); gq reads a job's log only from the file its output went to: remove it or put the log back");
     }
   }
 

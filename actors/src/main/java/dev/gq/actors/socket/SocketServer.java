@@ -26,7 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the Unix-domain socket: one connection per client invocation, each on a virtual thread.
+ * Serves the Unix-domain socket: one connection per client invocation, each on its own platform thread,
+ * as many at once as {@link ClientLimit} allows ({@link AcceptLoop} refuses the others with one line).
  * Checks the peer's user on every connection, reads one request line (size-limited), runs the
  * command tree against the daemon's API and streams frames back. A malformed, oversized, foreign
  * or vanishing client gets one line (when it can still read) and never harms the daemon.
@@ -48,8 +49,11 @@ public final class SocketServer implements AutoCloseable {
     this.me = me;
   }
 
-  /** Binds the socket (mode 0600) and starts accepting. */
-  public static SocketServer start(Path path, GqApi api) throws IOException {
+  /**
+   * Binds the socket (mode 0600) and starts accepting, serving at most {@code maxClients} clients at
+   * once (0: as many as the open-file limit leaves room for, see {@link ClientLimit}).
+   */
+  public static SocketServer start(Path path, GqApi api, int maxClients) throws IOException {
     Files.deleteIfExists(path);
     ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     ch.bind(UnixDomainSocketAddress.of(path));
@@ -57,19 +61,19 @@ public final class SocketServer implements AutoCloseable {
     UserPrincipal me = FileSystems.getDefault().getUserPrincipalLookupService()
         .lookupPrincipalByName(System.getProperty("user.name"));
     SocketServer s = new SocketServer(path, api, ch, me);
-    Thread.ofPlatform().name("gq-accept").daemon(true).start(s::acceptLoop);
+    ClientLimit limit = clientLimit(maxClients);
+    LOG.info("serving at most {} clients at once (open-file limit {})", limit.max(), limit.fdLimit());
+    Thread.ofPlatform().name("gq-accept").daemon(true).start(new AcceptLoop(ch, limit, s::serve, s.open::get));
     return s;
   }
 
-  private void acceptLoop() {
-    while (open.get()) {
-      try {
-        SocketChannel c = server.accept();
-        Thread.ofVirtual().name("gq-client").start(() -> serve(c));
-      } catch (IOException e) {
-        if (open.get()) LOG.warn("accept failed: {}", e.getMessage());
-      }
+  private static ClientLimit clientLimit(int configured) throws IOException {
+    long fdLimit = ClientLimit.openFileLimit(Files.readString(Path.of("/proc/self/limits")));
+    int fdsOpen;
+    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+      fdsOpen = (int) fds.count();
     }
+    return ClientLimit.of(configured, fdLimit, fdsOpen);
   }
 
   private void serve(SocketChannel c) {

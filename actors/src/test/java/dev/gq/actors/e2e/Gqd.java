@@ -34,6 +34,10 @@ final class Gqd implements AutoCloseable {
   final Path work;
   private final Map<String, String> extraEnv;
   private Process daemon;
+  /** Words put before the daemon's command line (e.g. a shell that lowers a limit first). */
+  List<String> wrapper = List.of();
+  /** Where the daemon's output is appended. */
+  Path output;
 
   /** A result of one gq invocation. */
   record Result(int code, String out, String err) {
@@ -53,6 +57,7 @@ final class Gqd implements AutoCloseable {
     this.run = root.resolve("run");
     this.work = root.resolve("work");
     this.extraEnv = extraEnv;
+    this.output = root.resolve("daemon.out");
     Files.createDirectories(fake.resolve("procs"));
     Files.createDirectories(work);
     StringBuilder sb = new StringBuilder("# index uuid MiB name\n");
@@ -106,7 +111,8 @@ final class Gqd implements AutoCloseable {
   /** Starts a daemon process without waiting for it (for tests of refused starts). */
   Process daemonProcess() throws IOException {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
-    List<String> cmd = new ArrayList<>(List.of(
+    List<String> cmd = new ArrayList<>(wrapper);
+    cmd.addAll(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--enable-native-access=ALL-UNNAMED",
         Runtime.version().feature() >= 23 ? "--sun-misc-unsafe-memory-access=allow" : "-Dgq.jdk.old=true",
@@ -118,14 +124,14 @@ final class Gqd implements AutoCloseable {
     pb.environment().clear();
     pb.environment().putAll(env());
     Files.createDirectories(data);
-    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(root.resolve("daemon.out").toFile()));
+    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
     pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     return pb.start();
   }
 
   String daemonLog() {
     try {
-      return Files.readString(root.resolve("daemon.out"));
+      return Files.readString(output);
     } catch (IOException e) {
       return "(no daemon log)";
     }
@@ -150,7 +156,11 @@ final class Gqd implements AutoCloseable {
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
       var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), env(), false, false, false, 200);
-      new LineWriter(c).write(req.toJson());
+      try {
+        new LineWriter(c).write(req.toJson());
+      } catch (IOException e) {
+        // as the client does: the daemon may have refused the request and closed; its frames say why
+      }
       LineReader r = new LineReader(c);
       StringBuilder out = new StringBuilder(), err = new StringBuilder();
       for (String line; (line = r.readLine()) != null; ) {

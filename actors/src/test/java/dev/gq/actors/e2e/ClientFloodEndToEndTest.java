@@ -1,0 +1,158 @@
+package dev.gq.actors.e2e;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A daemon with few file descriptors and many clients holding connections: the extra clients get
+ * one line and exit 1, the daemon neither spins nor floods its log, and it answers again once
+ * the connections are released. Started as a client starts it: output appended to its log.
+ */
+class ClientFloodEndToEndTest {
+  private static final int FDS = 140;
+  private static final int HELD = 200;
+  @TempDir Path tmp;
+
+  private Gqd start(Path root, Map<String, String> env) throws Exception {
+    Gqd g = new Gqd(root, 1, env);
+    g.wrapper = List.of("sh", "-c", "ulimit -n " + FDS + " && exec \"$@\"", "sh");
+    Files.createDirectories(g.data);
+    g.output = g.data.resolve("gq-daemon.log");
+    g.startDaemon();
+    return g;
+  }
+
+  @Test
+  void clientsBeyondTheLimitAreRefusedWithOneLineAndTheDaemonAnswersAfterwards() throws Exception {
+    try (Gqd g = start(tmp.resolve("cap"), Map.of())) {
+      Matcher m = Pattern.compile("serving at most (\\d+) clients at once \\(open-file limit " + FDS + "\\)").matcher(g.daemonLog());
+      assertTrue(m.find(), g.daemonLog());
+      int limit = Integer.parseInt(m.group(1));
+      assertTrue(limit < HELD / 2, "the limit leaves room under " + FDS + " descriptors: " + limit);
+
+      var held = connect(g, HELD);
+      try {
+        Gqd.await("the clients beyond the limit to be refused", Duration.ofSeconds(30), () -> refused(held) >= HELD - limit);
+        assertEquals(HELD - limit, refused(held));
+        Gqd.Result r = within(g, "ps");
+        assertEquals(1, r.code(), r.toString());
+        assertEquals("gq: the daemon is already serving " + limit + " clients at once, its limit; try again when some have finished"
+            + " (GQ_MAX_CLIENTS sets the limit; the daemon may open " + FDS + " files)\n", r.err());
+      } finally {
+        closeAll(held);
+      }
+      answersAgain(g);
+      assertFalse(g.daemonLog().contains("accept failed"), g.daemonLog());
+    }
+  }
+
+  @Test
+  void outOfDescriptorsTheDaemonRefusesWithoutSpinningOrFloodingItsLog() throws Exception {
+    try (Gqd g = start(tmp.resolve("fds"), Map.of("GQ_MAX_CLIENTS", "1000"))) {
+      var held = connect(g, HELD);
+      try {
+        Gqd.await("some clients to be refused", Duration.ofSeconds(30), () -> refused(held) > 0);
+        Gqd.Result r = within(g, "ps");
+        assertEquals(1, r.code(), r.toString());
+        assertTrue(r.err().startsWith("gq: the daemon has run out of file descriptors (it may open " + FDS + ")"), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        long cpu = cpuMillis(g);
+        long end = System.nanoTime() + 2_000_000_000L;
+        Gqd.await("two seconds to pass", Duration.ofSeconds(3), () -> System.nanoTime() >= end);
+        long spent = cpuMillis(g) - cpu;
+        assertTrue(spent < 500, "the daemon used " + spent + " ms of CPU in 2 s while out of descriptors");
+      } finally {
+        closeAll(held);
+      }
+      answersAgain(g);
+      String log = g.daemonLog();
+      assertTrue(Files.size(g.output) < 64 * 1024, "the log is " + Files.size(g.output) + " bytes");
+      assertEquals(1, log.lines().filter(l -> l.contains("accept failed")).count(), log);
+    }
+  }
+
+  /** Waits until the daemon serves `daemon status` and `ps` again, as the released clients' threads end. */
+  private static void answersAgain(Gqd g) throws InterruptedException {
+    Gqd.await("the daemon to answer again", Duration.ofSeconds(20), () -> within(g, "daemon", "status").code() == 0);
+    assertEquals(0, within(g, "ps").code());
+  }
+
+  /** One request, which must be answered within ten seconds. */
+  private static Gqd.Result within(Gqd g, String... argv) {
+    try {
+      return java.util.concurrent.CompletableFuture.supplyAsync(() -> g.gq(argv)).get(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("gq " + String.join(" ", argv) + " got no answer in 10 s: " + e + "\n" + g.daemonLog(), e);
+    }
+  }
+
+  private static Map<SocketChannel, StringBuilder> connect(Gqd g, int n) throws IOException {
+    Map<SocketChannel, StringBuilder> held = new java.util.LinkedHashMap<>();
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    for (int i = 0; i < n; i++) {
+      SocketChannel c;
+      // without blocking: a daemon that stops accepting fills its backlog, and a blocking connect would wait forever
+      while ((c = connected(g)) == null) {
+        if (System.nanoTime() > deadline) throw new AssertionError("the daemon accepted only " + i + " of " + n + " connections in 20 s");
+        Thread.onSpinWait();
+      }
+      held.put(c, new StringBuilder());
+    }
+    return held;
+  }
+
+  /** A new connection, or null when the daemon's backlog is full. */
+  private static SocketChannel connected(Gqd g) throws IOException {
+    SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
+    c.configureBlocking(false);
+    try {
+      if (c.connect(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")))) return c;
+    } catch (IOException full) {
+      // the backlog is full
+    }
+    c.close();
+    return null;
+  }
+
+  /** How many of the connections have been given a refusal (an error frame, then exit 1) so far. */
+  private static int refused(Map<SocketChannel, StringBuilder> held) {
+    int n = 0;
+    for (var e : held.entrySet()) {
+      ByteBuffer b = ByteBuffer.allocate(4096);
+      try {
+        e.getKey().read(b);
+      } catch (IOException gone) {
+        // read what came before the reset already
+      }
+      e.getValue().append(new String(b.array(), 0, b.position(), StandardCharsets.UTF_8));
+      if (e.getValue().toString().contains("\"exit\"")) n++;
+    }
+    return n;
+  }
+
+  private static void closeAll(Map<SocketChannel, StringBuilder> held) throws IOException {
+    for (SocketChannel c : held.keySet()) c.close();
+  }
+
+  /** The daemon's CPU time (user + system) from /proc. */
+  private static long cpuMillis(Gqd g) throws IOException {
+    String stat = Files.readString(Path.of("/proc", String.valueOf(g.process().pid()), "stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
+  }
+}
