@@ -42,7 +42,7 @@ class SocketServerStopTest {
           throw new UnsupportedOperationException(method.getName());
         });
     Path sock = dir.resolve("gq.sock");
-    SocketServer server = SocketServer.start(sock, api);
+    SocketServer server = SocketServer.start(sock, api, 0);
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(sock));
       new LineWriter(c).write(new Request.Run("r1", List.of("wait", "1"), "/", Map.of(), false, false, false, 80).toJson());
