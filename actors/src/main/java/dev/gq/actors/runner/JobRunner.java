@@ -2,6 +2,7 @@ package dev.gq.actors.runner;
 
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
 import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.launch.LaunchException;
 import dev.gq.core.launch.LaunchSpec;
@@ -67,9 +68,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler, Path logFile) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler);
-      LaunchSpec spec = new LaunchSpec(job.id(), job.spec().argv(), Path.of(job.spec().cwd()),
-          JobEnvironment.of(job), logFile, deps.exitFile().apply(job.id()));
-      ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> r.spawn(spec), deps.blocking()),
+      ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> r.spawn(logFile), deps.blocking()),
           (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
       return r;
     }));
@@ -86,7 +85,17 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     }));
   }
 
-  private Command spawn(LaunchSpec spec) {
+  /** Reads the job's command from the database unless it came with the job, then launches it. Blocks. */
+  private Command spawn(Path logFile) {
+    JobSpec full;
+    try {
+      full = job.spec().hasCommand() ? job.spec() : deps.storedSpec().apply(job.id());
+    } catch (RuntimeException e) {
+      return new SpawnFailed("cannot read the job's command from the database: " + e.getMessage());
+    }
+    Job whole = job.withSpec(full);
+    LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole), logFile,
+        deps.exitFile().apply(job.id()));
     try {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
       return new Spawned(deps.launcher().launch(spec));

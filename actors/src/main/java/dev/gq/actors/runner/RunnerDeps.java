@@ -13,8 +13,9 @@ import java.util.concurrent.Executor;
  * The ports a runner works through, plus its timings: the launcher, the process table, the
  * signaller, how to read a job's exit file (its record, and whether the job left no process behind),
  * the grace period between SIGTERM and SIGKILL, how often to look at a job's processes, a delay
- * before each launch that only tests set (to widen the window between reservation and launch), and
- * where blocking work runs.
+ * before each launch that only tests set (to widen the window between reservation and launch),
+ * where blocking work runs, and how to read a job's stored spec with its command (argv and
+ * environment, which the Scheduler's memory does not keep; blocking, throws when it cannot).
  */
 public record RunnerDeps(
     Launcher launcher,
@@ -25,4 +26,5 @@ public record RunnerDeps(
     Duration cancelGrace,
     Duration livenessPoll,
     Duration testLaunchDelay,
-    Executor blocking) {}
+    Executor blocking,
+    java.util.function.LongFunction<dev.gq.core.job.JobSpec> storedSpec) {}

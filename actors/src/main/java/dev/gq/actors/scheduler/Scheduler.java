@@ -29,6 +29,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.SnapshotAdapter;
 import org.apache.pekko.persistence.typed.javadsl.*;
 
 /**
@@ -229,9 +230,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private void after(Ledger state, List<LedgerEvent> events) {
     long last = lastSequenceNumber(ctx);
     deps.project(last - events.size() + 1, events);
+    Map<Long, JobSpec> inHand = null;
     for (LedgerEvent e : events) {
       switch (e) {
-        case JobReserved r -> rt.runners.put(r.jobId(), deps.startRunner(ctx, state.live().get(r.jobId()), false));
+        case JobReserved r -> {
+          if (inHand == null) inHand = Commands.inHand(events);
+          rt.runners.put(r.jobId(), deps.startRunner(ctx, Commands.with(state.live().get(r.jobId()), inHand), false));
+        }
         case JobCancelRequested r -> {
           ActorRef<JobRunner.Command> runner = rt.runners.get(r.jobId());
           if (runner != null) runner.tell(new JobRunner.Cancel());
@@ -255,6 +260,15 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private java.time.Instant now() {
     return clock.instant();
+  }
+
+  /** A snapshot written before live jobs were kept without their command loses it on the way in. */
+  @Override
+  public SnapshotAdapter<Ledger> snapshotAdapter() {
+    return new SnapshotAdapter<>() {
+      @Override public Object toJournal(Ledger state) { return state; }
+      @Override public Ledger fromJournal(Object from) { return ((Ledger) from).withoutCommands(); }
+    };
   }
 
   @Override

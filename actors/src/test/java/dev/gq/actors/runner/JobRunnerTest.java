@@ -42,7 +42,9 @@ class JobRunnerTest {
     return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
         id -> tmp.resolve(id + ".exit"), ExitFiles::content, Duration.ofMillis(200),
         Duration.ofMillis(50),
-        Duration.ZERO, Executors.newCachedThreadPool());
+        Duration.ZERO, Executors.newCachedThreadPool(), id -> {
+          throw new IllegalStateException("no stored spec in this test");
+        });
   }
 
   private static Job running(ProcessIdentity who) {

@@ -35,9 +35,15 @@ public record Job(
 
   public String displayName() {
     if (spec.name() != null) return spec.name();
+    if (spec.argv().isEmpty()) return "job " + id;
     String first = spec.argv().get(0);
     int slash = first.lastIndexOf('/');
     return slash >= 0 ? first.substring(slash + 1) : first;
+  }
+
+  /** The same job with {@code s} as its spec. */
+  public Job withSpec(JobSpec s) {
+    return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf);
   }
 
   public Job withState(JobState s) {
