@@ -66,7 +66,7 @@ public final class Retries {
   /** Why {@code o} is not retried, or null (then {@code ps} holds its resolved prerequisites). */
   private static String why(Ledger l, Job o, Set<JobState> allowed, Intake in, List<Prerequisite> ps) {
     long id = o.id();
-    String full = Submissions.overLimit(l, 1);
+    String full = Submissions.overLimit(l, 1, in.maxLive());
     if (full != null) return "job " + id + ": " + full;
     Job live = l.live().get(id);
     JobState s = live != null ? live.state() : o.state().terminal() ? o.state() : l.recentEnd(id);

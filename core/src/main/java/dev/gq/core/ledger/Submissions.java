@@ -28,7 +28,7 @@ public final class Submissions {
   /** Decides one submit. */
   public static Decision<SubmitOutcome> one(Ledger l, JobSpec spec, Intake in) {
     String bad = refusal(spec, in);
-    if (bad == null) bad = overLimit(l, 1);
+    if (bad == null) bad = overLimit(l, 1, in.maxLive());
     if (bad != null) return Decision.refuse(bad);
     SubmitOutcome skip = keySkip(l, spec.key());
     if (skip != null) return Decision.accept(List.of(), skip);
@@ -48,7 +48,7 @@ public final class Submissions {
    * input, for the refusal ("line 12: ...; nothing was submitted").
    */
   public static Decision<List<SubmitOutcome>> batch(Ledger l, List<JobSpec> specs, List<Integer> lines, Intake in) {
-    String full = overLimit(l, specs.size());
+    String full = overLimit(l, specs.size(), in.maxLive());
     if (full != null) return Decision.refuse(full + "; nothing was submitted");
     List<LedgerEvent> events = new ArrayList<>();
     List<SubmitOutcome> outcomes = new ArrayList<>(specs.size());
@@ -83,11 +83,11 @@ public final class Submissions {
   }
 
   /** Why {@code adding} more live jobs would be too many, or null. */
-  static String overLimit(Ledger l, int adding) {
+  static String overLimit(Ledger l, int adding, int max) {
     int live = l.live().size();
-    if (live + (long) adding <= MAX_LIVE_JOBS) return null;
+    if (live + (long) adding <= max) return null;
     return "cannot queue " + adding + " more job(s): " + live + " are live (waiting or running) and gq holds at most "
-        + MAX_LIVE_JOBS + "; wait for some to end, cancel some (gq cancel), or submit fewer at once";
+        + max + "; wait for some to end, cancel some (gq cancel), or submit fewer at once";
   }
 
   /** Why the spec cannot be stored as asked, or null. */
