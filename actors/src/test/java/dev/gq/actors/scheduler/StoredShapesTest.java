@@ -64,6 +64,7 @@ class StoredShapesTest {
     JobSubmitted e = (JobSubmitted) read(old, new JobSubmitted(1, null, null, null, null, T));
     assertEquals(new JobSpec(List.of("bash", "-c", "exit 3"), "/w", Map.of("A", "1"), 2, null, "g", null), e.spec());
     assertEquals(List.of(), e.waitsFor());
+    assertNull(e.sameAs(), "a submission stored before commands were shared carries its own");
     assertEquals(0, e.spec().retries());
     assertNull(e.spec().timeLimit());
   }
@@ -87,7 +88,8 @@ class StoredShapesTest {
         new JobSubmitted(5, spec, "t", "/l", 1L, List.of(new Prerequisite(4, 4, true, null)), T),
         new JobTimedOut(5, 143, "exceeded its time limit of 1h30m", T),
         new GroupHeld("g", "3 jobs in a row failed within 60 s of starting (1, 2, 3)", true, T),
-        new JobsRemoved(List.of(1L, 2L), T));
+        new JobsRemoved(List.of(1L, 2L), T),
+        new JobSubmitted(8, spec.withEnv(Map.of()), "t", "/l", null, List.of(), T, 5L));
     for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
     Ledger l = Ledger.empty();
     for (LedgerEvent e : events.subList(0, 3)) l = l.apply(e);
