@@ -82,6 +82,9 @@ public final class DaemonApi implements GqApi {
     Set<Long> deps = SweepRequests.dependencies(specs);
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
     List<Ledger.SubmitOutcome> os = askScheduler(r -> new Scheduler.SubmitBatch(specs, numbers, facts, r));
+    // Reply once the history has the batch: a script queueing batch after batch must not outrun
+    // the read side, whose backlog of events would otherwise pile up in memory.
+    synced();
     return SweepRequests.outcomes(numbers, os);
   }
 
