@@ -93,7 +93,7 @@ public final class Daemon implements AutoCloseable {
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
-        cfg.testLaunchDelay(), blocking, id -> Projector.storedSpec(system, readSide, journal, id));
+        cfg.testLaunchDelay(), blocking, id -> Projector.stored(system, readSide, journal, id));
     Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
     ActorRef<Projector.Command> projector =
         system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());

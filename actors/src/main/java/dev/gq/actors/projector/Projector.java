@@ -1,7 +1,6 @@
 package dev.gq.actors.projector;
 
 import dev.gq.core.job.Job;
-import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.persistence.HistoryLag;
 import dev.gq.persistence.JournalReader;
@@ -104,11 +103,11 @@ public final class Projector {
   }
 
   /**
-   * Job {@code id}'s spec with its command, from the read side; when the row is not there yet (its
-   * submission was stored a moment ago), after catching the read side up with the journal. Blocks;
-   * throws with the reason when the command cannot be found.
+   * Job {@code id} as stored, with its command and log path, from the read side; when the row is not
+   * there yet (its submission was stored a moment ago), after catching the read side up with the
+   * journal. Blocks; throws with the reason when the command cannot be found.
    */
-  public static JobSpec storedSpec(ActorSystem<?> system, ReadSide rs, JournalReader journal, long id) {
+  public static Job stored(ActorSystem<?> system, ReadSide rs, JournalReader journal, long id) {
     try {
       Optional<Job> j = rs.job(id);
       if (j.isEmpty() || !j.get().spec().hasCommand()) {
@@ -118,7 +117,7 @@ public final class Projector {
       if (j.isEmpty()) throw new IllegalStateException("job " + id + " is not in the job history");
       if (!j.get().spec().hasCommand())
         throw new IllegalStateException("job " + id + " shares the command of a job that is no longer in the history");
-      return j.get().spec();
+      return j.get();
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }

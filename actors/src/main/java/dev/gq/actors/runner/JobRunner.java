@@ -65,10 +65,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     this.scheduler = scheduler;
   }
 
-  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler, Path logFile) {
+  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler);
-      ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> r.spawn(logFile), deps.blocking()),
+      ctx.pipeToSelf(CompletableFuture.supplyAsync(r::spawn, deps.blocking()),
           (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
       return r;
     }));
@@ -85,17 +85,21 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     }));
   }
 
-  /** Reads the job's command from the database unless it came with the job, then launches it. Blocks. */
-  private Command spawn(Path logFile) {
-    JobSpec full;
+  /** Reads the job's command and log path from the database unless they came with the job, then launches it. Blocks. */
+  private Command spawn() {
+    Job whole;
     try {
-      full = job.spec().hasCommand() ? job.spec() : deps.storedSpec().apply(job.id());
+      if (job.spec().hasCommand() && job.logPath() != null) whole = job;
+      else {
+        Job stored = deps.stored().apply(job.id());
+        whole = job.withStored(stored.spec(), stored.logPath());
+      }
     } catch (RuntimeException e) {
       return new SpawnFailed("cannot read the job's command from the database: " + e.getMessage());
     }
-    Job whole = job.withSpec(full);
-    LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole), logFile,
-        deps.exitFile().apply(job.id()));
+    JobSpec full = whole.spec();
+    LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole),
+        Path.of(whole.logPath()), deps.exitFile().apply(job.id()));
     try {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
       return new Spawned(deps.launcher().launch(spec));

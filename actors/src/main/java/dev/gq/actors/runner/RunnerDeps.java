@@ -14,8 +14,8 @@ import java.util.concurrent.Executor;
  * signaller, how to read a job's exit file (its record, and whether the job left no process behind),
  * the grace period between SIGTERM and SIGKILL, how often to look at a job's processes, a delay
  * before each launch that only tests set (to widen the window between reservation and launch),
- * where blocking work runs, and how to read a job's stored spec with its command (argv and
- * environment, which the Scheduler's memory does not keep; blocking, throws when it cannot).
+ * where blocking work runs, and how to read a job as stored, with its command (argv and environment)
+ * and log path, which the Scheduler's memory does not keep (blocking; throws when it cannot).
  */
 public record RunnerDeps(
     Launcher launcher,
@@ -27,4 +27,4 @@ public record RunnerDeps(
     Duration livenessPoll,
     Duration testLaunchDelay,
     Executor blocking,
-    java.util.function.LongFunction<dev.gq.core.job.JobSpec> storedSpec) {}
+    java.util.function.LongFunction<dev.gq.core.job.Job> stored) {}

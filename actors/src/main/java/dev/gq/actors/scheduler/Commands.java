@@ -1,7 +1,6 @@
 package dev.gq.actors.scheduler;
 
 import dev.gq.core.job.Job;
-import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
 import java.util.HashMap;
@@ -16,17 +15,17 @@ import java.util.Map;
 final class Commands {
   private Commands() {}
 
-  /** Job id → the whole spec, for each submission among {@code events} that carries its command itself. */
-  static Map<Long, JobSpec> inHand(List<LedgerEvent> events) {
-    Map<Long, JobSpec> out = new HashMap<>();
+  /** Job id → its submission, for each submission among {@code events} that carries its command itself. */
+  static Map<Long, JobSubmitted> inHand(List<LedgerEvent> events) {
+    Map<Long, JobSubmitted> out = new HashMap<>();
     for (LedgerEvent e : events)
-      if (e instanceof JobSubmitted s && s.sameAs() == null && s.spec().hasCommand()) out.put(s.jobId(), s.spec());
+      if (e instanceof JobSubmitted s && s.sameAs() == null && s.spec().hasCommand()) out.put(s.jobId(), s);
     return out;
   }
 
-  /** {@code j} with its whole spec when {@code inHand} has it; as it is otherwise. */
-  static Job with(Job j, Map<Long, JobSpec> inHand) {
-    JobSpec full = inHand.get(j.id());
-    return full == null ? j : j.withSpec(full);
+  /** {@code j} with its whole spec and log path when {@code inHand} has them; as it is otherwise. */
+  static Job with(Job j, Map<Long, JobSubmitted> inHand) {
+    JobSubmitted s = inHand.get(j.id());
+    return s == null ? j : j.withStored(s.spec(), s.logPath());
   }
 }

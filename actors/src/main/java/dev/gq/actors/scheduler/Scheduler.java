@@ -230,7 +230,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private void after(Ledger state, List<LedgerEvent> events) {
     long last = lastSequenceNumber(ctx);
     deps.project(last - events.size() + 1, events);
-    Map<Long, JobSpec> inHand = null;
+    Map<Long, JobSubmitted> inHand = null;
     for (LedgerEvent e : events) {
       switch (e) {
         case JobReserved r -> {

@@ -148,11 +148,12 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public Optional<Job> job(long id) throws ApiException {
+    // synced: the history has every event the view has, so its row is the job's whole current
+    // record (the Scheduler's memory keeps a live job without its command and log path)
     SchedulerView v = synced();
-    Job live = v.ledger().live().get(id);
-    if (live != null) return Optional.of(live);
     try {
-      return readSide.job(id);
+      Optional<Job> stored = readSide.job(id);
+      return stored.isPresent() ? stored : Optional.ofNullable(v.ledger().live().get(id));
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }

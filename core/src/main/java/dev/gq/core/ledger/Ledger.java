@@ -20,8 +20,8 @@ import java.util.function.LongFunction;
  * their reservations, the next job id, who holds each idempotency key, the paused queue and group
  * holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
  * group's current run of failures (bounded), and the last few endings. Finished jobs leave the
- * ledger (history lives in the read side), and a live job's spec is kept without its command
- * (argv and environment), which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
+ * ledger (history lives in the read side), and a live job is kept without its command (argv and
+ * environment) and log path, which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
  * so {@link #apply} copies one path, never a whole map. Decisions are pure methods returning events;
  * only {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.
  */
@@ -66,7 +66,7 @@ public record Ledger(
   /** This ledger with every live job's spec stripped of its command (a snapshot written before they were). */
   public Ledger withoutCommands() {
     PersistentMap<Long, Job> m = map(live);
-    for (Job j : live.values()) if (j.spec().hasCommand()) m = m.plus(j.id(), j.withSpec(j.spec().withoutCommand()));
+    for (Job j : live.values()) if (j.spec().hasCommand() || j.logPath() != null) m = m.plus(j.id(), j.withoutCommand());
     return new Ledger(nextId, m, keys, paused, holds, autoHeld, waits, streaks, recentEnds);
   }
 
@@ -176,7 +176,7 @@ public record Ledger(
     Job after = JobTransitions.next(before, event);
     // The command (argv, environment) stays in the database until launch: a queue of 100,000
     // jobs must not hold 100,000 environments.
-    if (event instanceof JobSubmitted) after = after.withSpec(after.spec().withoutCommand());
+    if (event instanceof JobSubmitted) after = after.withoutCommand();
     long next = Math.max(nextId, event.jobId() + 1);
     boolean ended = after.state().terminal();
     PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);
