@@ -3,7 +3,7 @@
 # `gq submit --batch` into a paused queue, MEM_BATCH lines per batch (default 20,000), every job with
 # an environment of about MEM_ENV_BYTES bytes (default 3,000: a typical login shell's), on fake GPUs
 # and temporary directories. Reports the daemon's RSS (VmRSS, and VmHWM: its peak) and the heap in
-# use after a full GC (jcmd), after the submits and again after a restart (replay of the journal and
+# use after a full GC (jcmd) and the RSS after it, after the submits and again after a restart (replay of the journal and
 # snapshot), and the time each batch took. Writes nothing into the repository.
 # Usage: bench/memory.sh          (MEM_JOBS, MEM_BATCH, MEM_ENV_BYTES; MEM_KEEP=1 keeps the directory)
 set -euo pipefail
@@ -38,14 +38,17 @@ heap_used() {
     END { if (s) printf "%.1f", s / 1024; else print "-" }'
 }
 report() {
-  local label=$1
-  printf '| %s | %s | %s | %s |\n' "$label" "$(mib VmRSS)" "$(mib VmHWM)" "$(heap_used)"
+  local label=$1 rss hwm heap
+  rss=$(mib VmRSS)
+  hwm=$(mib VmHWM)
+  heap=$(heap_used)
+  printf '| %s | %s | %s | %s | %s |\n' "$label" "$rss" "$hwm" "$heap" "$(mib VmRSS)"
 }
 
 "$gq" daemon start >/dev/null
 "$gq" daemon pause >/dev/null
-echo "| after | RSS MiB | peak RSS MiB | heap used after full GC, MiB |"
-echo "|---|---:|---:|---:|"
+echo "| after | RSS MiB | peak RSS MiB | heap used after a full GC, MiB | RSS after that GC, MiB |"
+echo "|---|---:|---:|---:|---:|"
 report "start (empty, paused)"
 submitted=0 n=0 times=()
 while ((submitted < jobs)); do
