@@ -32,6 +32,7 @@ class StoredShapesTest {
       pekko.actor.serialization-bindings {
         "dev.gq.core.ledger.LedgerEvent" = jackson-json
         "dev.gq.core.ledger.Ledger" = jackson-json
+        "dev.gq.persistence.LedgerSnapshot" = jackson-json
       }
       pekko.serialization.jackson.jackson-json.serialization-features.WRITE_DATES_AS_TIMESTAMPS = off
       """));
@@ -67,6 +68,27 @@ class StoredShapesTest {
     assertNull(e.sameAs(), "a submission stored before commands were shared carries its own");
     assertEquals(0, e.spec().retries());
     assertNull(e.spec().timeLimit());
+  }
+
+  @Test
+  void aSnapshotKeepsWhatSchedulingNeedsOfEachWaitingJobAndNoCommand() {
+    JobSpec cell = new JobSpec(List.of("python", "train.py"), "/w", Map.of("HOME", "/home/u"), 1, "c", "g", "k")
+        .withAfter(List.of(new Dependency(1, true))).withRetries(2).withTimeLimit(Duration.ofHours(2));
+    Ledger l = Ledger.empty()
+        .apply(new JobSubmitted(1, cell.withAfter(List.of()), "t-1", "/l/1", null, T))
+        .apply(new JobReserved(1, List.of(new dev.gq.core.job.GpuSlot("GPU-0", 0)), T))
+        .apply(new JobSubmitted(2, cell, "t-2", "/l/2", null, List.of(new Prerequisite(1, 1, true, null)), T))
+        .apply(new JobSubmitted(3, new JobSpec(List.of("true"), "/w", Map.of(), 0, null, null, null), "t-3", "/l/3", 1L, T));
+    var snapshot = dev.gq.persistence.LedgerSnapshot.of(l);
+    byte[] stored = SER.serialize(snapshot).get();
+    String json = new String(stored, StandardCharsets.UTF_8);
+    assertFalse(json.contains("python") || json.contains("/home/u") || json.contains("/l/2"), json);
+    String waiting = json.substring(json.indexOf("\"waiting\""), json.indexOf("\"active\""));
+    assertFalse(waiting.contains("null") || waiting.contains("[]"), "absent fields are left out: " + waiting);
+    var back = (dev.gq.persistence.LedgerSnapshot) roundTrip(snapshot);
+    assertEquals(l, back.ledger());
+    assertEquals(2, back.waiting().size());
+    assertEquals(1, back.active().size());
   }
 
   @Test
