@@ -45,7 +45,17 @@ report() {
   printf '| %s | %s | %s | %s | %s |\n' "$label" "$rss" "$hwm" "$heap" "$(mib VmRSS)"
 }
 
-"$gq" daemon start >/dev/null
+# the client gives up on a slow start after a while (a loaded machine); the daemon goes on starting
+start_daemon() {
+  "$gq" daemon start >/dev/null 2>&1 || true
+  for ((i = 0; i < 600; i++)); do
+    if "$gq" daemon status >/dev/null 2>&1; then return 0; fi
+    sleep 0.5
+  done
+  echo "the daemon did not start; see $GQ_DATA_DIR/gq-daemon.log" >&2
+  exit 1
+}
+start_daemon
 "$gq" daemon pause >/dev/null
 echo "| after | RSS MiB | peak RSS MiB | heap used after a full GC, MiB | RSS after that GC, MiB |"
 echo "|---|---:|---:|---:|---:|"
@@ -66,12 +76,7 @@ old=$(pid)
 "$gq" daemon stop >/dev/null
 while kill -0 "$old" 2>/dev/null; do sleep 0.2; done
 start=$EPOCHREALTIME
-# the client gives up on a slow start after a while; the daemon itself goes on replaying
-"$gq" daemon start >/dev/null 2>&1 || true
-for ((i = 0; i < 600; i++)); do
-  if "$gq" daemon status >/dev/null 2>&1; then break; fi
-  sleep 0.5
-done
+start_daemon
 end=$EPOCHREALTIME
 report "restart with $submitted waiting jobs"
 waiting=$("$gq" daemon status | grep -io '[0-9]* waiting' || true)
