@@ -23,6 +23,12 @@ public final class Submissions {
    */
   public static final int MAX_LIVE_JOBS = 200_000;
 
+  /**
+   * The most jobs one batch may queue: a batch is one write, and a write of 100,000 jobs outlasts
+   * the journal's time limit for one write on a busy machine.
+   */
+  public static final int MAX_BATCH = 20_000;
+
   private Submissions() {}
 
   /** Decides one submit. */
@@ -48,6 +54,9 @@ public final class Submissions {
    * input, for the refusal ("line 12: ...; nothing was submitted").
    */
   public static Decision<List<SubmitOutcome>> batch(Ledger l, List<JobSpec> specs, List<Integer> lines, Intake in) {
+    if (specs.size() > MAX_BATCH)
+      return Decision.refuse("the batch has " + specs.size() + " jobs and one batch may queue at most " + MAX_BATCH
+          + "; split it into parts of at most " + MAX_BATCH + " lines (split -l " + MAX_BATCH + "); nothing was submitted");
     String full = overLimit(l, specs.size(), in.maxLive());
     if (full != null) return Decision.refuse(full + "; nothing was submitted");
     List<LedgerEvent> events = new ArrayList<>();

@@ -77,6 +77,14 @@ class QueueMemoryTest {
   }
 
   @Test
+  void aBatchOfMoreThanOneWriteMayHoldIsRefusedWithOneLine() {
+    List<JobSpec> specs = IntStream.rangeClosed(1, Submissions.MAX_BATCH + 1).mapToObj(QueueMemoryTest::cell).toList();
+    var dec = Submissions.batch(d.ledger, specs, IntStream.rangeClosed(1, specs.size()).boxed().toList(), d.intake());
+    assertEquals("the batch has 20001 jobs and one batch may queue at most 20000; split it into parts of at most 20000"
+        + " lines (split -l 20000); nothing was submitted", dec.refusal());
+  }
+
+  @Test
   void aSubmitBeyondTheLiveJobLimitIsRefusedWithOneLine() {
     d.maxLive = 3;
     d.submit(cell(1));
