@@ -15,7 +15,6 @@ import dev.gq.core.ledger.Submissions;
 import dev.gq.core.proc.ProcessCensus;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.recovery.Recovery;
-import dev.gq.persistence.LedgerSnapshot;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -263,18 +262,9 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return clock.instant();
   }
 
-  /**
-   * Snapshots store the compact {@link LedgerSnapshot}; one stored as a whole ledger (before live
-   * jobs were kept without their command) loses the commands on the way in.
-   */
   @Override
   public SnapshotAdapter<Ledger> snapshotAdapter() {
-    return new SnapshotAdapter<>() {
-      @Override public Object toJournal(Ledger state) { return LedgerSnapshot.of(state); }
-      @Override public Ledger fromJournal(Object from) {
-        return from instanceof LedgerSnapshot s ? s.ledger() : ((Ledger) from).withoutCommands();
-      }
-    };
+    return new SnapshotShape();
   }
 
   @Override

@@ -92,6 +92,23 @@ class StoredShapesTest {
   }
 
   @Test
+  void aSnapshotStoredAsAWholeLedgerLoadsWithoutTheCommandsItHeld() {
+    String old = "{\"nextId\":2,\"live\":{\"1\":{\"id\":1,\"spec\":{\"argv\":[\"python\",\"x.py\"],\"cwd\":\"/w\","
+        + "\"env\":{\"A\":\"1\"},\"gpus\":1,\"name\":null,\"group\":\"g\",\"key\":null},\"state\":\"WAITING\","
+        + "\"submitTime\":\"2026-11-29T10:00:00Z\",\"startTime\":null,\"endTime\":null,\"gpus\":[],\"identity\":null,"
+        + "\"exitCode\":null,\"logPath\":\"/d/logs/1.log\",\"failureReason\":null,\"tag\":\"t-1\",\"retryOf\":null}},"
+        + "\"keys\":{},\"paused\":true,\"holds\":{}}";
+    Ledger l = new SnapshotShape().fromJournal(read(old, Ledger.empty()));
+    var j = l.live().get(1L);
+    assertEquals(List.of(), j.spec().argv());
+    assertEquals(Map.of(), j.spec().env());
+    assertNull(j.logPath());
+    assertEquals("g", j.spec().group());
+    assertEquals(1, j.spec().gpus());
+    assertTrue(l.paused());
+  }
+
+  @Test
   void aSnapshotStoredBeforeSweepsReadsBackWithEmptySweepState() {
     String old = "{\"nextId\":3,\"live\":{},\"keys\":{\"k\":{\"jobId\":2,\"state\":\"DONE\"}},\"paused\":false,"
         + "\"holds\":{\"g\":\"held by the user\"}}";
