@@ -118,14 +118,27 @@ final class DaemonLauncher {
     }
   }
 
-  /** The failure with what the daemon wrote to its log since {@code logStart}. */
+  /**
+   * The failure with what the daemon wrote to its log since {@code logStart}; the daemon's own
+   * one-line reason ("gq daemon: ...") first when it wrote one.
+   */
+  /** How the daemon begins the line that says why it stops. */
+  private static final String REASON = "gq daemon: ";
+
   private Failure notStarted(long logStart, String why) {
     // A full disk leaves the daemon no room even to write why: say it here, in one line.
     String full = DiskRoom.fullNote(paths.dataDir());
     if (full != null) return new Failure("the daemon did not start: " + full + "; free some space there and try again");
     Path log = paths.daemonLog();
-    StringBuilder sb = new StringBuilder("the daemon did not start; last lines of ").append(log).append(':');
     List<String> lines = tail(log, 10, logStart);
+    StringBuilder sb = new StringBuilder("the daemon did not start");
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      if (lines.get(i).startsWith(REASON)) {
+        sb.append(": ").append(lines.get(i).substring(REASON.length()));
+        break;
+      }
+    }
+    sb.append("; last lines of ").append(log).append(':');
     if (lines.isEmpty()) sb.append("\n(nothing new in it").append(why).append(')');
     for (String line : lines) sb.append('\n').append(line);
     return new Failure(sb.toString());

@@ -97,6 +97,18 @@ class DaemonControlTest {
   }
 
   @Test
+  void aDaemonThatSaysWhyItStopsIsReportedWithThatLineFirst() throws Exception {
+    Path cmd = script("echo 'INFO replaying the scheduler'; echo 'gq daemon: out of memory: the Java heap limit (96m,"
+        + " GQ_DAEMON_HEAP) is reached, so the daemon stops'; echo 'Terminating due to java.lang.OutOfMemoryError'; exit 3");
+    h.env.put(DaemonLauncher.DAEMON_CMD, cmd.toString());
+    assertEquals(1, h.run("ps"));
+    assertEquals("gq: the daemon did not start: out of memory: the Java heap limit (96m, GQ_DAEMON_HEAP) is reached, so"
+        + " the daemon stops; last lines of " + h.log() + ":\nINFO replaying the scheduler\ngq daemon: out of memory: the"
+        + " Java heap limit (96m, GQ_DAEMON_HEAP) is reached, so the daemon stops\nTerminating due to"
+        + " java.lang.OutOfMemoryError\n", h.err);
+  }
+
+  @Test
   void aDaemonThatWritesNothingIsReportedWithItsExitCode() throws Exception {
     h.env.put(DaemonLauncher.DAEMON_CMD, script("exit 7").toString());
     assertEquals(1, h.run("ps"));

@@ -20,6 +20,7 @@ public final class JournalConfig {
         pekko.actor.serialization-bindings {
           "dev.gq.core.ledger.LedgerEvent" = jackson-json
           "dev.gq.core.ledger.Ledger" = jackson-json
+          "dev.gq.persistence.LedgerSnapshot" = jackson-json
         }
         jdbc-journal.use-shared-db = "slick"
         jdbc-snapshot-store.use-shared-db = "slick"

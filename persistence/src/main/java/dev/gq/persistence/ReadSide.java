@@ -36,6 +36,8 @@ public final class ReadSide implements AutoCloseable {
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   private final Connection db;
+  /** The job a submission last shared its command with (a job's spec never changes, so it stays true). */
+  private Job lastSource;
 
   private ReadSide(Connection db) {
     this.db = db;
@@ -81,13 +83,30 @@ public final class ReadSide implements AutoCloseable {
 
   /** Applies one job event; one for a job deleted from the history is skipped. */
   private void applyJob(LedgerEvent.JobEvent je) throws SQLException {
-    if (je instanceof LedgerEvent.JobSubmitted) {
-      upsert(JobTransitions.next(null, je));
+    if (je instanceof LedgerEvent.JobSubmitted s) {
+      upsert(JobTransitions.next(null, completed(s)));
       return;
     }
     Optional<Job> before = job(je.jobId());
     if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
     else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("read side has no job " + je.jobId() + " to update");
+  }
+
+  /**
+   * The submission with the command it shares filled in from the job it names (its retry source,
+   * or its batch's first job), so every row holds its whole command; as stored when that job's row
+   * is gone (launching it then fails, saying so).
+   */
+  private LedgerEvent.JobSubmitted completed(LedgerEvent.JobSubmitted s) throws SQLException {
+    if (s.sameAs() == null) return s;
+    // the lines of a batch all name its first job: read it once
+    if (lastSource == null || lastSource.id() != s.sameAs()) {
+      Optional<Job> source = job(s.sameAs());
+      if (source.isEmpty()) return s;
+      lastSource = source.get();
+    }
+    return new LedgerEvent.JobSubmitted(s.jobId(), s.spec().completedFrom(lastSource.spec()), s.tag(), s.logPath(),
+        s.retryOf(), s.waitsFor(), s.at(), s.sameAs());
   }
 
   private void upsert(Job j) throws SQLException {

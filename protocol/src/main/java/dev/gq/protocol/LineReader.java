@@ -15,16 +15,30 @@ import java.util.Arrays;
 public final class LineReader {
   private static final int KEEP_BYTES = 64 * 1024;
 
+  /**
+   * Memory a reader must be granted before its line buffer grows to {@code capacity} bytes (the
+   * daemon shares a bound among its connections); throws with the one line to show when it cannot.
+   */
+  public interface Budget {
+    void grow(int capacity) throws ProtocolException;
+  }
+
   private final ReadableByteChannel channel;
   private final int maxBytes;
+  private final Budget budget;
   private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
   private byte[] line = new byte[4096];
   private int length;
 
-  public LineReader(ReadableByteChannel channel, int maxBytes) {
+  public LineReader(ReadableByteChannel channel, int maxBytes, Budget budget) {
     this.channel = channel;
     this.maxBytes = maxBytes;
+    this.budget = budget;
     buf.flip();
+  }
+
+  public LineReader(ReadableByteChannel channel, int maxBytes) {
+    this(channel, maxBytes, null);
   }
 
   /** A reader with the protocol's limit, {@link Protocol#MAX_LINE_BYTES}. */
@@ -68,10 +82,11 @@ public final class LineReader {
     return -1;
   }
 
-  private void append(int count) throws LineTooLongException {
+  private void append(int count) throws ProtocolException {
     if (count > maxBytes - length) throw new LineTooLongException(maxBytes);
     if (length + count > line.length) {
       int size = Math.max(length + count, Math.min(line.length * 2, maxBytes));
+      if (budget != null) budget.grow(size);
       line = Arrays.copyOf(line, size);
     }
     buf.get(line, length, count);

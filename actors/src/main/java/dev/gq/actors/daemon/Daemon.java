@@ -99,7 +99,8 @@ public final class Daemon implements AutoCloseable {
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
-        cfg.testLaunchDelay(), blocking, () -> GpuWatcher.observe(probe, procs));
+        cfg.testLaunchDelay(), blocking, () -> GpuWatcher.observe(probe, procs),
+        id -> Projector.stored(system, readSide, journal, id));
     Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
     ActorRef<Projector.Command> projector =
         system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());

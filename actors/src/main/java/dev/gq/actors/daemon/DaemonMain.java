@@ -35,7 +35,9 @@ public final class DaemonMain {
       System.err.println("gq daemon: " + e.getMessage());
       code = 1;
     } catch (Throwable t) {
-      // Never linger half-started (actor threads would keep the JVM, and the lock, alive).
+      // Never linger half-started (actor threads would keep the JVM, and the lock, alive). One
+      // line first, which the client quotes when a start fails; the frames follow for the log.
+      System.err.println("gq daemon: stopping after an unexpected failure: " + t);
       LOG.error("gq daemon: unexpected failure; stopping", t);
       code = 1;
     }

@@ -23,7 +23,8 @@ final class EventText {
 
   private static String job(JobEvent e) {
     return switch (e) {
-      case JobSubmitted s -> "submitted, " + s.spec().gpus() + " GPU(s), argv " + s.spec().argv()
+      case JobSubmitted s -> "submitted, " + s.spec().gpus() + " GPU(s), argv "
+          + (s.spec().hasCommand() ? s.spec().argv() : "of job " + s.sameAs())
           + (s.retryOf() == null ? "" : ", retrying job " + s.retryOf())
           + (s.waitsFor().isEmpty() ? "" : ", waits for " + s.waitsFor().stream().map(p -> "job " + p.jobId()).toList());
       case JobReserved r -> "reserved GPU(s) " + r.gpus().stream().map(GpuSlot::index).map(String::valueOf)

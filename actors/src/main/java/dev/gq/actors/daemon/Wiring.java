@@ -59,7 +59,7 @@ final class Wiring implements SchedulerDeps {
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
     var behavior = reattach
         ? JobRunner.reattach(job, runnerDeps, ctx.getSelf())
-        : JobRunner.launch(job, runnerDeps, ctx.getSelf(), Path.of(job.logPath()));
+        : JobRunner.launch(job, runnerDeps, ctx.getSelf());
     return ctx.spawnAnonymous(behavior);
   }
 

@@ -1,5 +1,6 @@
 package dev.gq.actors.projector;
 
+import dev.gq.core.job.Job;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.persistence.HistoryLag;
 import dev.gq.persistence.JournalReader;
@@ -8,6 +9,7 @@ import dev.gq.persistence.StoredEvent;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -56,11 +58,20 @@ public final class Projector {
       // Behind (an earlier write failed): read the gap from the journal, which has every event;
       // the events in hand are part of what it reads. Never apply across a gap.
       if (rs.offset() + 1 < m.firstSeq()) catchUp(system, rs, journal);
-      else rs.apply(m.firstSeq(), m.events());
+      else applyInPages(rs, m.firstSeq(), m.events());
     } catch (SQLException e) {
       LOG.error("cannot update the job history for events {}..: {}; will catch up from the journal",
           m.firstSeq(), e.getMessage());
     }
+  }
+
+  /**
+   * Applies {@code events} a page per transaction: a batch of 20,000 jobs in one transaction would
+   * hold SQLite's write lock longer than the journal's writes wait for it.
+   */
+  private static void applyInPages(ReadSide rs, long firstSeq, List<LedgerEvent> events) throws SQLException {
+    for (int i = 0; i < events.size(); i += PAGE)
+      rs.apply(firstSeq + i, events.subList(i, Math.min(events.size(), i + PAGE)));
   }
 
   /**
@@ -88,6 +99,27 @@ public final class Projector {
       if (applied > 0) LOG.info("job history caught up with {} event(s) from the journal", applied);
     } catch (Exception e) {
       LOG.error("cannot catch the job history up from the journal: {}", e.toString());
+    }
+  }
+
+  /**
+   * Job {@code id} as stored, with its command and log path, from the read side; when the row is not
+   * there yet (its submission was stored a moment ago), after catching the read side up with the
+   * journal. Blocks; throws with the reason when the command cannot be found.
+   */
+  public static Job stored(ActorSystem<?> system, ReadSide rs, JournalReader journal, long id) {
+    try {
+      Optional<Job> j = rs.job(id);
+      if (j.isEmpty() || !j.get().spec().hasCommand()) {
+        catchUp(system, rs, journal);
+        j = rs.job(id);
+      }
+      if (j.isEmpty()) throw new IllegalStateException("job " + id + " is not in the job history");
+      if (!j.get().spec().hasCommand())
+        throw new IllegalStateException("job " + id + " shares the command of a job that is no longer in the history");
+      return j.get();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
     }
   }
 

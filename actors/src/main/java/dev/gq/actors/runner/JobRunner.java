@@ -2,6 +2,7 @@ package dev.gq.actors.runner;
 
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
 import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.launch.LaunchException;
 import dev.gq.core.launch.LaunchSpec;
@@ -71,12 +72,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     this.scheduler = scheduler;
   }
 
-  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler, Path logFile) {
+  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler);
-      LaunchSpec spec = new LaunchSpec(job.id(), job.spec().argv(), Path.of(job.spec().cwd()),
-          JobEnvironment.of(job), logFile, deps.exitFile().apply(job.id()));
-      ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> r.spawn(spec), deps.blocking()),
+      ctx.pipeToSelf(CompletableFuture.supplyAsync(r::spawn, deps.blocking()),
           (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
       return r;
     }));
@@ -93,7 +92,21 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     }));
   }
 
-  private Command spawn(LaunchSpec spec) {
+  /** Reads the job's command and log path from the database unless they came with the job, then launches it. Blocks. */
+  private Command spawn() {
+    Job whole;
+    try {
+      if (job.spec().hasCommand() && job.logPath() != null) whole = job;
+      else {
+        Job stored = deps.stored().apply(job.id());
+        whole = job.withStored(stored.spec(), stored.logPath());
+      }
+    } catch (RuntimeException e) {
+      return new SpawnFailed("cannot read the job's command from the database: " + e.getMessage());
+    }
+    JobSpec full = whole.spec();
+    LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole),
+        Path.of(whole.logPath()), deps.exitFile().apply(job.id()));
     try {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
       return new Spawned(deps.launcher().launch(spec));

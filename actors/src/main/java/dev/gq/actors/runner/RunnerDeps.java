@@ -14,8 +14,10 @@ import java.util.concurrent.Executor;
  * signaller, how to read a job's exit file (its record, and whether the job left no process behind),
  * the grace period between SIGTERM and SIGKILL, how often to look at a job's processes, a delay
  * before each launch that only tests set (to widen the window between reservation and launch), where
- * blocking work runs, and how to take a GPU reading (with the /proc facts of the PIDs it lists)
- * once a job's processes are all gone.
+ * blocking work runs, how to take a GPU reading (with the /proc facts of the PIDs it lists) once a
+ * job's processes are all gone, and how to read a job as stored, with its command (argv and
+ * environment) and log path, which the Scheduler's memory does not keep (blocking; throws when it
+ * cannot).
  */
 public record RunnerDeps(
     Launcher launcher,
@@ -27,4 +29,5 @@ public record RunnerDeps(
     Duration livenessPoll,
     Duration testLaunchDelay,
     Executor blocking,
-    java.util.function.Supplier<dev.gq.core.alloc.GpuObservation> readGpus) {}
+    java.util.function.Supplier<dev.gq.core.alloc.GpuObservation> readGpus,
+    java.util.function.LongFunction<dev.gq.core.job.Job> stored) {}

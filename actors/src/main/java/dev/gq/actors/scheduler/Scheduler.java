@@ -30,6 +30,7 @@ import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.RecoveryFailed;
+import org.apache.pekko.persistence.typed.SnapshotAdapter;
 import org.apache.pekko.persistence.typed.javadsl.*;
 
 /**
@@ -246,9 +247,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
       rt.pollWanted = false;
       deps.pollNow();
     }
+    Map<Long, JobSubmitted> inHand = null;
     for (LedgerEvent e : events) {
       switch (e) {
-        case JobReserved r -> rt.runners.put(r.jobId(), deps.startRunner(ctx, state.live().get(r.jobId()), false));
+        case JobReserved r -> {
+          if (inHand == null) inHand = Commands.inHand(events);
+          rt.runners.put(r.jobId(), deps.startRunner(ctx, Commands.with(state.live().get(r.jobId()), inHand), false));
+        }
         case JobCancelRequested r -> {
           ActorRef<JobRunner.Command> runner = rt.runners.get(r.jobId());
           if (runner != null) runner.tell(new JobRunner.Cancel());
@@ -272,6 +277,11 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private java.time.Instant now() {
     return clock.instant();
+  }
+
+  @Override
+  public SnapshotAdapter<Ledger> snapshotAdapter() {
+    return new SnapshotShape();
   }
 
   @Override

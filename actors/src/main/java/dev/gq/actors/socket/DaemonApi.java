@@ -84,6 +84,9 @@ public final class DaemonApi implements GqApi {
     Set<Long> deps = SweepRequests.dependencies(specs);
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
     List<Ledger.SubmitOutcome> os = askScheduler(r -> new Scheduler.SubmitBatch(specs, numbers, facts, r));
+    // Reply once the history has the batch: a script queueing batch after batch must not outrun
+    // the read side, whose backlog of events would otherwise pile up in memory.
+    synced();
     return SweepRequests.outcomes(numbers, os);
   }
 
@@ -157,11 +160,12 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public Optional<Job> job(long id) throws ApiException {
+    // synced: the history has every event the view has, so its row is the job's whole current
+    // record (the Scheduler's memory keeps a live job without its command and log path)
     SchedulerView v = synced();
-    Job live = v.ledger().live().get(id);
-    if (live != null) return Optional.of(live);
     try {
-      return readSide.job(id);
+      Optional<Job> stored = readSide.job(id);
+      return stored.isPresent() ? stored : Optional.ofNullable(v.ledger().live().get(id));
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }

@@ -88,6 +88,9 @@ final class FrameIo implements Io {
     } catch (LineTooLongException e) {
       closed = true;
       throw new RefusedException("standard input is larger than 16 MiB; split the input into several parts");
+    } catch (FrameBudget.Busy e) {
+      closed = true;
+      throw new RefusedException(e.getMessage());
     } catch (ProtocolException e) {
       throw new RefusedException("standard input is not UTF-8 text");
     } catch (IOException e) {

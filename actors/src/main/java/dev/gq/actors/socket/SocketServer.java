@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * as many at once as {@link ClientLimit} allows ({@link AcceptLoop} refuses the others with one line).
  * Checks the peer's user on every connection, reads one request line (size-limited), runs the
  * command tree against the daemon's API and streams frames back. A malformed, oversized, foreign
- * or vanishing client gets one line (when it can still read) and never harms the daemon.
+ * or vanishing client gets one line (when it can still read) and never harms the daemon; large
+ * lines share one memory budget ({@link FrameBudget}).
  */
 public final class SocketServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SocketServer.class);
@@ -41,6 +42,7 @@ public final class SocketServer implements AutoCloseable {
   private final UserPrincipal me;
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final OpenConnections clients = new OpenConnections();
+  private final FrameBudget budget = FrameBudget.standard();
 
   private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me) {
     this.path = path;
@@ -78,8 +80,8 @@ public final class SocketServer implements AutoCloseable {
 
   private void serve(SocketChannel c) {
     clients.add(c);
-    try (c) {
-      serveOne(c);
+    try (c; FrameBudget.Lease lease = budget.lease()) {
+      serveOne(c, lease);
     } catch (IOException e) {
       LOG.debug("cannot close a client connection: {}", e.getMessage());
     } finally {
@@ -88,7 +90,7 @@ public final class SocketServer implements AutoCloseable {
   }
 
   /** Serves one connection; the channel is still open in every handler below. */
-  private void serveOne(SocketChannel c) {
+  private void serveOne(SocketChannel c, FrameBudget.Lease lease) {
     try {
       LineWriter w = new LineWriter(c);
       UnixDomainPrincipal peer = c.getOption(ExtendedSocketOptions.SO_PEERCRED);
@@ -97,7 +99,7 @@ public final class SocketServer implements AutoCloseable {
         refuse(w, "this gq daemon serves only its own user; start your own (set GQ_RUNTIME_DIR)");
         return;
       }
-      LineReader r = new LineReader(c, Protocol.MAX_LINE_BYTES);
+      LineReader r = new LineReader(c, Protocol.MAX_LINE_BYTES, lease);
       String line = r.readLine();
       if (line == null) return;
       Request req = Request.decode(line);

@@ -42,6 +42,12 @@ class JobRunnerTest {
   }
 
   private RunnerDeps deps() {
+    return deps(id -> {
+      throw new IllegalStateException("no stored job in this test");
+    });
+  }
+
+  private RunnerDeps deps(java.util.function.LongFunction<Job> stored) {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
     return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
         id -> tmp.resolve(id + ".exit"), ExitFiles::content, Duration.ofMillis(200),
@@ -49,7 +55,34 @@ class JobRunnerTest {
         Duration.ZERO, Executors.newCachedThreadPool(), () -> {
           readAt.set(System.nanoTime());
           return READING;
-        });
+        }, stored);
+  }
+
+  @Test
+  void aJobKeptWithoutItsCommandIsLaunchedWithTheCommandAndLogPathReadFromTheStore() throws Exception {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    Job stored = starting(12, "sh", "-c", "echo \"$GQ_TEST_MARK\" \"$0\"", "from-argv");
+    stored = stored.withSpec(stored.spec().withEnv(Map.of("PATH", "/usr/bin:/bin", "GQ_TEST_MARK", "from-env")));
+    Job inMemory = stored.withoutCommand();
+    assertFalse(inMemory.spec().hasCommand());
+    List<Long> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Job whole = stored;
+    KIT.spawn(JobRunner.launch(inMemory, deps(id -> {
+      asked.add(id);
+      return whole;
+    }), scheduler.ref()));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    assertEquals(0, scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10)).exitCode());
+    assertEquals(List.of(12L), asked);
+    assertEquals("from-env from-argv\n", java.nio.file.Files.readString(tmp.resolve("12.log")));
+  }
+
+  @Test
+  void aJobWhoseCommandCannotBeReadFailsToLaunchSayingWhy() {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    KIT.spawn(JobRunner.launch(starting(13, "true").withoutCommand(), deps(), scheduler.ref()));
+    Scheduler.LaunchFailed f = scheduler.expectMessageClass(Scheduler.LaunchFailed.class, Duration.ofSeconds(10));
+    assertEquals("cannot read the job's command from the database: no stored job in this test", f.reason());
   }
 
   private static final GpuObservation READING = new GpuObservation(new GpuReading(Instant.EPOCH, List.of(), null), Map.of());
@@ -84,7 +117,7 @@ class JobRunnerTest {
     JobSpec spec = new JobSpec(List.of("sleep", "30"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null);
     Job job = new Job(8, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("8.log").toString(), null, "tag-8", null);
-    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("8.log")));
+    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     Scheduler.Launched launched = scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     assertEquals(launched.identity().pid(), launched.identity().sid(), "the shim leads its own session");
     runner.tell(new JobRunner.Cancel());
@@ -97,7 +130,7 @@ class JobRunnerTest {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     Path pidFile = tmp.resolve("detached.pid");
     Job job = starting(13, "sh", "-c", "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 30' & wait");
-    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("13.log")));
+    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     awaitFile(pidFile);
     long child = Long.parseLong(Files.readString(pidFile).strip());
@@ -138,7 +171,7 @@ class JobRunnerTest {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     Path marker = tmp.resolve("left-ended");
     Job job = starting(10, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c", "(sleep 1; touch " + marker + ") & exit 0");
-    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("10.log")));
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
     assertTrue(Files.exists(marker), "ended before the process left in its group");
@@ -155,7 +188,7 @@ class JobRunnerTest {
     // setsid: the child leaves the job's session and group, and keeps its GQ_JOB_TAG
     Job job = starting(12, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c",
         "setsid sh -c 'sleep 1; touch " + marker + "' & sleep 0.1");
-    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("12.log")));
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
     assertTrue(Files.exists(marker), "ended while its detached child still ran");
@@ -166,7 +199,7 @@ class JobRunnerTest {
   @Test
   void jobWithoutGpusThatLeftNothingBehindEndsWithoutAReading() {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
-    KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref(), tmp.resolve("11.log")));
+    KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
     assertEquals(5, ended.exitCode());
@@ -181,7 +214,7 @@ class JobRunnerTest {
         .withTimeLimit(Duration.ofSeconds(1));
     Job job = new Job(9, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("9.log").toString(), null, "tag-9", null);
-    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), tmp.resolve("9.log")));
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
     assertTrue(ended.timedOut());

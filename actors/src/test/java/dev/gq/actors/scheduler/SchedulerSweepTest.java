@@ -33,6 +33,7 @@ class SchedulerSweepTest {
           pekko.actor.serialization-bindings {
             "dev.gq.core.ledger.LedgerEvent" = jackson-json
             "dev.gq.core.ledger.Ledger" = jackson-json
+            "dev.gq.persistence.LedgerSnapshot" = jackson-json
           }
           pekko.actor.serialization-bindings."dev.gq.actors.scheduler.Scheduler$Command" = java
           pekko.actor.allow-java-serialization = on

@@ -41,6 +41,7 @@ class SchedulerTest {
           pekko.actor.serialization-bindings {
             "dev.gq.core.ledger.LedgerEvent" = jackson-json
             "dev.gq.core.ledger.Ledger" = jackson-json
+            "dev.gq.persistence.LedgerSnapshot" = jackson-json
           }
           pekko.actor.serialization-bindings."dev.gq.actors.scheduler.Scheduler$Command" = java
           pekko.actor.allow-java-serialization = on
@@ -231,6 +232,29 @@ class SchedulerTest {
   }
 
   @Test
+  void waitingJobsKeepNoCommandInTheStateOrTheSnapshotsAndOnePlacedInItsOwnWriteStartsWithIt() {
+    JobSpec cell = new JobSpec(List.of("python", "train.py"), "/tmp", Map.of("WANDB_MODE", "offline"), 0, null, "g", null);
+    var placedAtOnce = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(cell, r));
+    assertEquals(cell, assertInstanceOf(JobSubmitted.class, placedAtOnce.events().get(0)).spec(), "the journal has it all");
+    assertEquals(cell, deps.startedJobs.get(0).spec(), "the runner of a job placed in its own write gets the command");
+    es.<StatusReply<String>>runCommand(r -> new Scheduler.Pause(null, r));
+    for (int i = 0; i < 4; i++) submit(cell);
+    for (Ledger l : List.of(es.getState(), es.restart().state())) {
+      List<Job> waiting = l.waiting();
+      assertEquals(4, waiting.size());
+      for (Job j : waiting) {
+        assertEquals(List.of(), j.spec().argv(), "a waiting job's argv stays in the database");
+        assertEquals(Map.of(), j.spec().env(), "a waiting job's environment stays in the database");
+        assertEquals("g", j.spec().group());
+      }
+    }
+    es.runCommand(new Scheduler.Reconciled(Map.of()));
+    es.<StatusReply<String>>runCommand(r -> new Scheduler.Resume(null, r));
+    assertEquals(5, deps.startedJobs.size());
+    assertFalse(deps.startedJobs.get(4).spec().hasCommand(), "the others' runners read the command at launch");
+  }
+
+  @Test
   void keyedSubmissionIsSkippedWhileItsHolderLives() {
     JobSpec keyed = new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, "g", "cell-1");
     assertFalse(submit(keyed).getValue().skipped());
@@ -242,6 +266,7 @@ class SchedulerTest {
   /** Records what the Scheduler asks of the rest of the daemon. */
   static final class FakeDeps implements SchedulerDeps {
     final List<Long> started = new ArrayList<>();
+    final List<Job> startedJobs = new ArrayList<>();
     final List<LedgerEvent> projected = new ArrayList<>();
     int polls;
 
@@ -252,6 +277,7 @@ class SchedulerTest {
     @Override
     public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
       started.add(job.id());
+      startedJobs.add(job);
       return ctx.spawnAnonymous(Behaviors.<JobRunner.Command>ignore());
     }
 

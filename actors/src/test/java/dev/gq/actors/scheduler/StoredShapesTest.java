@@ -32,6 +32,7 @@ class StoredShapesTest {
       pekko.actor.serialization-bindings {
         "dev.gq.core.ledger.LedgerEvent" = jackson-json
         "dev.gq.core.ledger.Ledger" = jackson-json
+        "dev.gq.persistence.LedgerSnapshot" = jackson-json
       }
       pekko.serialization.jackson.jackson-json.serialization-features.WRITE_DATES_AS_TIMESTAMPS = off
       """));
@@ -64,8 +65,47 @@ class StoredShapesTest {
     JobSubmitted e = (JobSubmitted) read(old, new JobSubmitted(1, null, null, null, null, T));
     assertEquals(new JobSpec(List.of("bash", "-c", "exit 3"), "/w", Map.of("A", "1"), 2, null, "g", null), e.spec());
     assertEquals(List.of(), e.waitsFor());
+    assertNull(e.sameAs(), "a submission stored before commands were shared carries its own");
     assertEquals(0, e.spec().retries());
     assertNull(e.spec().timeLimit());
+  }
+
+  @Test
+  void aSnapshotKeepsWhatSchedulingNeedsOfEachWaitingJobAndNoCommand() {
+    JobSpec cell = new JobSpec(List.of("python", "train.py"), "/w", Map.of("HOME", "/home/u"), 1, "c", "g", "k")
+        .withAfter(List.of(new Dependency(1, true))).withRetries(2).withTimeLimit(Duration.ofHours(2));
+    Ledger l = Ledger.empty()
+        .apply(new JobSubmitted(1, cell.withAfter(List.of()), "t-1", "/l/1", null, T))
+        .apply(new JobReserved(1, List.of(new dev.gq.core.job.GpuSlot("GPU-0", 0)), T))
+        .apply(new JobSubmitted(2, cell, "t-2", "/l/2", null, List.of(new Prerequisite(1, 1, true, null)), T))
+        .apply(new JobSubmitted(3, new JobSpec(List.of("true"), "/w", Map.of(), 0, null, null, null), "t-3", "/l/3", 1L, T));
+    var snapshot = dev.gq.persistence.LedgerSnapshot.of(l);
+    byte[] stored = SER.serialize(snapshot).get();
+    String json = new String(stored, StandardCharsets.UTF_8);
+    assertFalse(json.contains("python") || json.contains("/home/u") || json.contains("/l/2"), json);
+    String waiting = json.substring(json.indexOf("\"waiting\""), json.indexOf("\"active\""));
+    assertFalse(waiting.contains("null") || waiting.contains("[]"), "absent fields are left out: " + waiting);
+    var back = (dev.gq.persistence.LedgerSnapshot) roundTrip(snapshot);
+    assertEquals(l, back.ledger());
+    assertEquals(2, back.waiting().size());
+    assertEquals(1, back.active().size());
+  }
+
+  @Test
+  void aSnapshotStoredAsAWholeLedgerLoadsWithoutTheCommandsItHeld() {
+    String old = "{\"nextId\":2,\"live\":{\"1\":{\"id\":1,\"spec\":{\"argv\":[\"python\",\"x.py\"],\"cwd\":\"/w\","
+        + "\"env\":{\"A\":\"1\"},\"gpus\":1,\"name\":null,\"group\":\"g\",\"key\":null},\"state\":\"WAITING\","
+        + "\"submitTime\":\"2026-11-29T10:00:00Z\",\"startTime\":null,\"endTime\":null,\"gpus\":[],\"identity\":null,"
+        + "\"exitCode\":null,\"logPath\":\"/d/logs/1.log\",\"failureReason\":null,\"tag\":\"t-1\",\"retryOf\":null}},"
+        + "\"keys\":{},\"paused\":true,\"holds\":{}}";
+    Ledger l = new SnapshotShape().fromJournal(read(old, Ledger.empty()));
+    var j = l.live().get(1L);
+    assertEquals(List.of(), j.spec().argv());
+    assertEquals(Map.of(), j.spec().env());
+    assertNull(j.logPath());
+    assertEquals("g", j.spec().group());
+    assertEquals(1, j.spec().gpus());
+    assertTrue(l.paused());
   }
 
   @Test
@@ -87,7 +127,8 @@ class StoredShapesTest {
         new JobSubmitted(5, spec, "t", "/l", 1L, List.of(new Prerequisite(4, 4, true, null)), T),
         new JobTimedOut(5, 143, "exceeded its time limit of 1h30m", T),
         new GroupHeld("g", "3 jobs in a row failed within 60 s of starting (1, 2, 3)", true, T),
-        new JobsRemoved(List.of(1L, 2L), T));
+        new JobsRemoved(List.of(1L, 2L), T),
+        new JobSubmitted(8, spec.withEnv(Map.of()), "t", "/l", null, List.of(), T, 5L));
     for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
     Ledger l = Ledger.empty();
     for (LedgerEvent e : events.subList(0, 3)) l = l.apply(e);

@@ -35,9 +35,33 @@ public record Job(
 
   public String displayName() {
     if (spec.name() != null) return spec.name();
+    if (spec.argv().isEmpty()) return "job " + id;
     String first = spec.argv().get(0);
     int slash = first.lastIndexOf('/');
     return slash >= 0 ? first.substring(slash + 1) : first;
+  }
+
+  /** The same job with {@code s} as its spec. */
+  public Job withSpec(JobSpec s) {
+    return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf);
+  }
+
+  /**
+   * The job as the daemon's memory keeps it while live: its spec without the command, and no log
+   * path; both stay in the database (see {@link #withStored}). The working directory is interned:
+   * the jobs of a sweep share one.
+   */
+  public Job withoutCommand() {
+    JobSpec s = spec.withoutCommand();
+    if (s.cwd() != null) s = new JobSpec(s.argv(), s.cwd().intern(), s.env(), s.gpus(), s.name(), s.group(), s.key(),
+        s.after(), s.retries(), s.timeLimit());
+    return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag, retryOf);
+  }
+
+  /** The same job with its whole spec and log path, as stored. */
+  public Job withStored(JobSpec whole, String storedLogPath) {
+    return new Job(id, whole, state, submitTime, startTime, endTime, gpus, identity, exitCode, storedLogPath, failureReason,
+        tag, retryOf);
   }
 
   public Job withState(JobState s) {

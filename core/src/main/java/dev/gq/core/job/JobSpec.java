@@ -10,7 +10,9 @@ import java.util.Map;
  * jobs it waits for ({@code after}), how many automatic retries a failure may use ({@code retries})
  * and the longest it may run ({@code timeLimit}, null for no limit). {@code name}, {@code group} and
  * {@code key} may be null. Specs stored before {@code after}, {@code retries} and {@code timeLimit}
- * existed read back as no dependencies, no retries and no limit.
+ * existed read back as no dependencies, no retries and no limit. The daemon's memory keeps a waiting
+ * job's spec {@link #withoutCommand() without its command} (argv and environment): those stay in the
+ * database until the job is launched.
  */
 public record JobSpec(
     List<String> argv,
@@ -33,6 +35,31 @@ public record JobSpec(
   /** A spec with no dependencies, no automatic retries and no time limit. */
   public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key) {
     this(argv, cwd, env, gpus, name, group, key, List.of(), 0, null);
+  }
+
+  /** Whether this spec carries its command; a spec kept in the daemon's memory does not. */
+  public boolean hasCommand() {
+    return !argv.isEmpty();
+  }
+
+  /** The spec without its argv and environment: what scheduling needs, kept in memory for a live job. */
+  public JobSpec withoutCommand() {
+    if (argv.isEmpty() && env.isEmpty()) return this;
+    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit);
+  }
+
+  /** The same spec with the environment {@code e}. */
+  public JobSpec withEnv(Map<String, String> e) {
+    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit);
+  }
+
+  /**
+   * This spec completed from {@code source}, the spec of the job a stored submission refers to: an
+   * empty argv stands for the source's argv, an empty environment for the source's environment.
+   */
+  public JobSpec completedFrom(JobSpec source) {
+    return new JobSpec(argv.isEmpty() ? source.argv : argv, cwd, env.isEmpty() ? source.env : env, gpus, name, group,
+        key, after, retries, timeLimit);
   }
 
   /** The same spec waiting for {@code deps} instead. */

@@ -56,10 +56,12 @@ public final class Aftermath {
     return after.state().terminal() ? after : null;
   }
 
+  /** The retry of {@code failed}; it shares the failed job's stored command when the ledger does not hold it. */
   private static LedgerEvent retry(Ledger l, Job failed, Intake in) {
     long id = l.nextId();
-    return new JobSubmitted(id, failed.spec().withRetries(failed.spec().retries() - 1), in.tags().get(),
+    var e = new JobSubmitted(id, failed.spec().withRetries(failed.spec().retries() - 1), in.tags().get(),
         in.logPaths().apply(id), failed.lineage(), List.of(), in.now());
+    return failed.spec().hasCommand() ? e : e.sharing(failed.id(), e.spec());
   }
 
   private static Ledger add(List<LedgerEvent> all, Ledger l, LedgerEvent e) {

@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 /**
  * What a decision that creates jobs needs from outside the ledger: the time, a fresh GQ_JOB_TAG per
  * job, where each job's log goes, how many GPUs are visible (-1 before the first good reading, with
- * {@code gpuError} saying why), and the history's facts about ended jobs the request names.
+ * {@code gpuError} saying why), the history's facts about ended jobs the request names, and the most
+ * live jobs the daemon holds (a submit beyond it is refused).
  */
 public record Intake(
     Instant now,
@@ -16,9 +17,16 @@ public record Intake(
     LongFunction<String> logPaths,
     int gpuCount,
     String gpuError,
-    Map<Long, LineageFact> facts) {
+    Map<Long, LineageFact> facts,
+    int maxLive) {
 
   public Intake {
     facts = facts == null ? Map.of() : Map.copyOf(facts);
+  }
+
+  /** What a decision needs, with gq's limit of {@link Submissions#MAX_LIVE_JOBS} live jobs. */
+  public Intake(Instant now, Supplier<String> tags, LongFunction<String> logPaths, int gpuCount, String gpuError,
+      Map<Long, LineageFact> facts) {
+    this(now, tags, logPaths, gpuCount, gpuError, facts, Submissions.MAX_LIVE_JOBS);
   }
 }

@@ -20,7 +20,8 @@ import java.util.function.LongFunction;
  * their reservations, the next job id, who holds each idempotency key, the paused queue and group
  * holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
  * group's current run of failures (bounded), and the last few endings. Finished jobs leave the
- * ledger (history lives in the read side). Immutable, and cheap to change: the maps are persistent,
+ * ledger (history lives in the read side), and a live job is kept without its command (argv and
+ * environment) and log path, which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
  * so {@link #apply} copies one path, never a whole map. Decisions are pure methods returning events;
  * only {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.
  */
@@ -60,6 +61,13 @@ public record Ledger(
   /** A ledger without sweep state (no prerequisites, failure runs or recent endings). */
   public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds) {
     this(nextId, live, keys, paused, holds, Set.of(), Map.of(), Map.of(), List.of());
+  }
+
+  /** This ledger with every live job's spec stripped of its command (a snapshot written before they were). */
+  public Ledger withoutCommands() {
+    PersistentMap<Long, Job> m = map(live);
+    for (Job j : live.values()) if (j.spec().hasCommand() || j.logPath() != null) m = m.plus(j.id(), j.withoutCommand());
+    return new Ledger(nextId, m, keys, paused, holds, autoHeld, waits, streaks, recentEnds);
   }
 
   public static Ledger empty() {
@@ -168,6 +176,9 @@ public record Ledger(
     if (before == null && !(event instanceof JobSubmitted))
       throw new IllegalStateException("event for a job that is not live: " + event);
     Job after = JobTransitions.next(before, event);
+    // The command (argv, environment) stays in the database until launch: a queue of 100,000
+    // jobs must not hold 100,000 environments.
+    if (event instanceof JobSubmitted) after = after.withoutCommand();
     long next = Math.max(nextId, event.jobId() + 1);
     boolean ended = after.state().terminal();
     PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);

@@ -23,18 +23,32 @@ public sealed interface LedgerEvent {
   /**
    * A job entered the queue (WAITING). {@code retryOf} is the lineage root when it retries an
    * earlier job; {@code waitsFor} is its {@code after} list as resolved at submit (following each
-   * lineage's newest attempt; an outcome already known when that job had ended). Events stored
-   * before {@code waitsFor} existed read back with none.
+   * lineage's newest attempt; an outcome already known when that job had ended). {@code sameAs},
+   * when not null, names the earlier job whose stored command this one shares: an empty argv in
+   * {@code spec} stands for that job's argv and an empty environment for its environment (an
+   * automatic retry; the lines of a batch after its first, which share its environment). Events
+   * stored before {@code waitsFor} or {@code sameAs} existed read back with none.
    */
   record JobSubmitted(long jobId, JobSpec spec, String tag, String logPath, Long retryOf, List<Prerequisite> waitsFor,
-      Instant at) implements JobEvent {
+      Instant at, Long sameAs) implements JobEvent {
     public JobSubmitted {
       waitsFor = waitsFor == null ? List.of() : List.copyOf(waitsFor);
+    }
+
+    /** A submission that carries its whole command. */
+    public JobSubmitted(long jobId, JobSpec spec, String tag, String logPath, Long retryOf, List<Prerequisite> waitsFor,
+        Instant at) {
+      this(jobId, spec, tag, logPath, retryOf, waitsFor, at, null);
     }
 
     /** A submission that waits for no job. */
     public JobSubmitted(long jobId, JobSpec spec, String tag, String logPath, Long retryOf, Instant at) {
       this(jobId, spec, tag, logPath, retryOf, List.of(), at);
+    }
+
+    /** The same submission sharing job {@code source}'s stored command: its spec keeps only what differs. */
+    public JobSubmitted sharing(long source, JobSpec slim) {
+      return new JobSubmitted(jobId, slim, tag, logPath, retryOf, waitsFor, at, source);
     }
   }
 

@@ -48,7 +48,8 @@ public final class Retries {
         continue;
       }
       long id = folded.nextId();
-      LedgerEvent e = new JobSubmitted(id, o.spec(), in.tags().get(), in.logPaths().apply(id), o.lineage(), ps, in.now());
+      var submitted = new JobSubmitted(id, o.spec(), in.tags().get(), in.logPaths().apply(id), o.lineage(), ps, in.now());
+      LedgerEvent e = o.spec().hasCommand() ? submitted : submitted.sharing(o.id(), o.spec());
       events.add(e);
       folded = folded.apply(e);
       retried.add(new Retried(o.id(), id));
@@ -65,6 +66,8 @@ public final class Retries {
   /** Why {@code o} is not retried, or null (then {@code ps} holds its resolved prerequisites). */
   private static String why(Ledger l, Job o, Set<JobState> allowed, Intake in, List<Prerequisite> ps) {
     long id = o.id();
+    String full = Submissions.overLimit(l, 1, in.maxLive());
+    if (full != null) return "job " + id + ": " + full;
     Job live = l.live().get(id);
     JobState s = live != null ? live.state() : o.state().terminal() ? o.state() : l.recentEnd(id);
     if (s == null || !s.terminal()) return "job " + id + " is " + (s == null ? o.state() : s) + "; only ended jobs are retried";

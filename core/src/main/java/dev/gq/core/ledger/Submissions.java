@@ -8,6 +8,7 @@ import dev.gq.core.ledger.Ledger.SubmitOutcome;
 import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Submit decisions, one spec or a batch: the spec's rules, the visible GPU count, the key (a live or
@@ -16,11 +17,24 @@ import java.util.List;
  * refuses the whole batch and names the line. Pure.
  */
 public final class Submissions {
+  /**
+   * The most live jobs (waiting, starting, running) the daemon holds: a submit that would exceed it
+   * is refused. 100,000 waiting jobs take about 30 MiB of the daemon's heap (bench/memory.sh).
+   */
+  public static final int MAX_LIVE_JOBS = 200_000;
+
+  /**
+   * The most jobs one batch may queue: a batch is one write, and a write of 100,000 jobs outlasts
+   * the journal's time limit for one write on a busy machine.
+   */
+  public static final int MAX_BATCH = 20_000;
+
   private Submissions() {}
 
   /** Decides one submit. */
   public static Decision<SubmitOutcome> one(Ledger l, JobSpec spec, Intake in) {
     String bad = refusal(spec, in);
+    if (bad == null) bad = overLimit(l, 1, in.maxLive());
     if (bad != null) return Decision.refuse(bad);
     SubmitOutcome skip = keySkip(l, spec.key());
     if (skip != null) return Decision.accept(List.of(), skip);
@@ -40,6 +54,11 @@ public final class Submissions {
    * input, for the refusal ("line 12: ...; nothing was submitted").
    */
   public static Decision<List<SubmitOutcome>> batch(Ledger l, List<JobSpec> specs, List<Integer> lines, Intake in) {
+    if (specs.size() > MAX_BATCH)
+      return Decision.refuse("the batch has " + specs.size() + " jobs and one batch may queue at most " + MAX_BATCH
+          + "; split it into parts of at most " + MAX_BATCH + " lines (split -l " + MAX_BATCH + "); nothing was submitted");
+    String full = overLimit(l, specs.size(), in.maxLive());
+    if (full != null) return Decision.refuse(full + "; nothing was submitted");
     List<LedgerEvent> events = new ArrayList<>();
     List<SubmitOutcome> outcomes = new ArrayList<>(specs.size());
     Ledger folded = l;
@@ -52,7 +71,32 @@ public final class Submissions {
         folded = folded.apply(e);
       }
     }
-    return Decision.accept(events, outcomes);
+    return Decision.accept(sharingEnvironment(events), outcomes);
+  }
+
+  /**
+   * A batch's events with the environment stored once: every line after the first job runs with
+   * the same environment, so its event refers to the first job's instead of carrying a copy.
+   */
+  static List<LedgerEvent> sharingEnvironment(List<LedgerEvent> events) {
+    JobSubmitted first = null;
+    List<LedgerEvent> out = new ArrayList<>(events.size());
+    for (LedgerEvent e : events) {
+      if (e instanceof JobSubmitted s && s.sameAs() == null && !s.spec().env().isEmpty()) {
+        if (first == null) first = s;
+        else if (s.spec().env().equals(first.spec().env())) e = s.sharing(first.jobId(), s.spec().withEnv(Map.of()));
+      }
+      out.add(e);
+    }
+    return out;
+  }
+
+  /** Why {@code adding} more live jobs would be too many, or null. */
+  static String overLimit(Ledger l, int adding, int max) {
+    int live = l.live().size();
+    if (live + (long) adding <= max) return null;
+    return "cannot queue " + adding + " more job(s): " + live + " are live (waiting or running) and gq holds at most "
+        + max + "; wait for some to end, cancel some (gq cancel), or submit fewer at once";
   }
 
   /** Why the spec cannot be stored as asked, or null. */

@@ -22,12 +22,13 @@ final class Driver {
   FailFast rule = FailFast.DEFAULT;
   Instant now = T0;
   int gpus = 4;
+  int maxLive = Submissions.MAX_LIVE_JOBS;
   final Map<Long, LineageFact> facts = new HashMap<>();
   List<LedgerEvent> last = List.of();
   final List<LedgerEvent> written = new java.util.ArrayList<>();
 
   Intake intake() {
-    return new Intake(now, () -> "tag-" + ledger.nextId(), id -> "/logs/" + id + ".log", gpus, null, facts);
+    return new Intake(now, () -> "tag-" + ledger.nextId(), id -> "/logs/" + id + ".log", gpus, null, facts, maxLive);
   }
 
   long submit(JobSpec s) {

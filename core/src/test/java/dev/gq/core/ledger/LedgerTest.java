@@ -56,7 +56,8 @@ class LedgerTest {
     assertEquals(List.of(1L, 2L, 3L), l.waiting().stream().map(Job::id).toList());
     Job j = l.live().get(2L);
     assertEquals("tag-2", j.tag());
-    assertEquals("/logs/2.log", j.logPath());
+    assertEquals("/logs/4.log", ((LedgerEvent.JobSubmitted) submit(l, spec(1)).events().get(0)).logPath());
+    assertNull(j.logPath(), "the log path stays in the stored submission, like the command");
     assertEquals(T0, j.submitTime());
   }
 

@@ -33,7 +33,8 @@ class RetryTest {
     assertInstanceOf(JobExited.class, written.get(0));
     JobSubmitted r = assertInstanceOf(JobSubmitted.class, written.get(1));
     assertEquals(a, r.retryOf());
-    assertEquals(cell("g", "k").withRetries(1), r.spec());
+    assertEquals(a, r.sameAs(), "the retry shares the stored command of the job it retries");
+    assertEquals(cell("g", "k").withRetries(1), r.spec().completedFrom(cell("g", "k")));
     assertEquals(JobState.WAITING, d.state(r.jobId()));
     assertEquals(new Ledger.KeyHolder(r.jobId(), JobState.WAITING), d.ledger.keys().get("k"));
   }

@@ -1,0 +1,82 @@
+package dev.gq.actors.socket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.gq.protocol.LineReader;
+import java.io.ByteArrayInputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Large request lines share one memory pool: beyond it a connection waits, then is refused with one line. */
+@Timeout(30)
+class FrameBudgetTest {
+  private static final int MIB = 1 << 20;
+  private static final int MAX = 16 * MIB;
+
+  private static ReadableByteChannel lineOf(int bytes) {
+    byte[] b = new byte[bytes + 1];
+    Arrays.fill(b, (byte) 'x');
+    b[bytes] = '\n';
+    return Channels.newChannel(new ByteArrayInputStream(b));
+  }
+
+  @Test
+  void aLargeLineBeyondWhatOthersLeaveIsRefusedWithOneLineAndTheShareComesBackAfterwards() throws Exception {
+    FrameBudget budget = new FrameBudget(3 * MIB, MIB, 100);
+    FrameBudget.Lease first = budget.lease();
+    assertEquals(2 * MIB, new LineReader(lineOf(2 * MIB), MAX, first).readLine().length());
+    try (FrameBudget.Lease second = budget.lease()) {
+      var e = assertThrows(FrameBudget.Busy.class, () -> new LineReader(lineOf(2 * MIB), MAX, second).readLine());
+      assertEquals("the daemon is busy reading other large requests (at most 3 MiB at once); send this one again"
+          + " in a moment", e.getMessage());
+    }
+    first.close();
+    assertEquals(3 * MIB, budget.available(), "a closed lease gives its whole share back");
+    try (FrameBudget.Lease third = budget.lease()) {
+      assertEquals(2 * MIB, new LineReader(lineOf(2 * MIB), MAX, third).readLine().length());
+    }
+    assertEquals(3 * MIB, budget.available());
+  }
+
+  @Test
+  void smallLinesAreNeverChargedSoOrdinaryRequestsNeverWait() throws Exception {
+    FrameBudget budget = new FrameBudget(2 * MIB, MIB, 100);
+    FrameBudget.Lease big = budget.lease();
+    new LineReader(lineOf(2 * MIB), MAX, big).readLine();
+    assertEquals(0, budget.available());
+    for (int i = 0; i < 20; i++)
+      try (FrameBudget.Lease small = budget.lease()) {
+        assertEquals(MIB / 2, new LineReader(lineOf(MIB / 2), MAX, small).readLine().length());
+      }
+    big.close();
+  }
+
+  @Test
+  void twelveConcurrentFifteenMibLinesTakeTurnsWithinThePool() throws Exception {
+    FrameBudget budget = new FrameBudget(16 * MIB, MIB, 20_000);
+    CompletableFuture<?>[] all = new CompletableFuture<?>[12];
+    int[] peakHeld = {0};
+    for (int i = 0; i < all.length; i++) {
+      all[i] = CompletableFuture.runAsync(() -> {
+        try (FrameBudget.Lease lease = budget.lease()) {
+          String line = new LineReader(lineOf(15 * MIB), MAX, lease).readLine();
+          synchronized (peakHeld) {
+            peakHeld[0] = Math.max(peakHeld[0], 16 * MIB - budget.available());
+          }
+          assertEquals(15 * MIB, line.length());
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+    }
+    CompletableFuture.allOf(all).get(25, TimeUnit.SECONDS);
+    assertEquals(16 * MIB, budget.available());
+    assertEquals(16 * MIB, peakHeld[0], "one 15 MiB line (in a 16 MiB buffer) at a time: the others waited");
+  }
+}
