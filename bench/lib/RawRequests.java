@@ -12,12 +12,16 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
-/** RawRequests SOCKET COUNT TIMES_FILE CWD GQ_ARG...: COUNT requests, each time in ms to TIMES_FILE. */
+/**
+ * RawRequests SOCKET COUNT TIMES_FILE CWD GQ_ARG...: COUNT requests, each time in ms to TIMES_FILE,
+ * in the daemon's protocol version (GQ_BENCH_PROTOCOL, from `gq daemon status`).
+ */
 public class RawRequests {
   public static void main(String[] args) throws Exception {
     UnixDomainSocketAddress socket = UnixDomainSocketAddress.of(args[0]);
     int count = Integer.parseInt(args[1]);
     Path timesFile = Path.of(args[2]);
+    int protocol = Integer.parseInt(System.getenv().getOrDefault("GQ_BENCH_PROTOCOL", "2"));
     StringBuilder fixed = new StringBuilder("\",\"argv\":[");
     for (int i = 4; i < args.length; i++) {
       if (i > 4) fixed.append(',');
@@ -40,7 +44,7 @@ public class RawRequests {
     try (PrintWriter times = new PrintWriter(Files.newBufferedWriter(timesFile))) {
       for (int i = 0; i < count; i++) {
         long t0 = System.nanoTime();
-        String request = "{\"protocol\":1,\"type\":\"run\",\"request_id\":\"" + UUID.randomUUID() + fixed;
+        String request = "{\"protocol\":" + protocol + ",\"type\":\"run\",\"request_id\":\"" + UUID.randomUUID() + fixed;
         String last;
         try (SocketChannel ch = SocketChannel.open(socket)) {
           ByteBuffer out = ByteBuffer.wrap(request.getBytes(StandardCharsets.UTF_8));

@@ -171,7 +171,9 @@ raw_requests() {
   if [[ ! -f $work/raw/RawRequests.class ]]; then
     "$java_home/bin/javac" -d "$work/raw" "$here/lib/RawRequests.java" || die "compiling bench/lib/RawRequests.java failed"
   fi
-  "$java" -XX:+UseSerialGC -cp "$work/raw" RawRequests "$GQ_RUNTIME_DIR/gq.sock" "$count" "$times" "$work" "$@"
+  local protocol
+  protocol=$("$gq" daemon status 2>/dev/null | sed -n 's/.*, protocol \([0-9][0-9]*\)).*/\1/p')
+  GQ_BENCH_PROTOCOL=${protocol:-2} "$java" -XX:+UseSerialGC -cp "$work/raw" RawRequests "$GQ_RUNTIME_DIR/gq.sock" "$count" "$times" "$work" "$@"
 }
 
 # history_count: how many jobs the current daemon knows, live and ended
