@@ -36,15 +36,37 @@ public final class ReadSide implements AutoCloseable {
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   private final Connection db;
+  /** Where {@link #launchRead} opens its own connection; null: it reads through {@code db}. */
+  private final Path file;
+  private final Object launchLock = new Object();
+  private Connection launchReader;
   /** The job a submission last shared its command with (a job's spec never changes, so it stays true). */
   private Job lastSource;
 
-  private ReadSide(Connection db) {
+  private ReadSide(Connection db, Path file) {
     this.db = db;
+    this.file = file;
   }
 
   public static ReadSide open(Path file) throws SQLException {
-    return new ReadSide(DriverManager.getConnection(Database.url(file) + "&transaction_mode=IMMEDIATE"));
+    return new ReadSide(DriverManager.getConnection(Database.url(file) + "&transaction_mode=IMMEDIATE"), file);
+  }
+
+  /**
+   * Job {@code id} as stored, read on a connection of its own: a reader in WAL mode never waits
+   * for a write in progress, so a job's launch does not queue behind the Projector writing the
+   * very events that placed it. Empty when the row is not there (yet).
+   */
+  public Optional<Job> launchRead(long id) throws SQLException {
+    synchronized (launchLock) {
+      if (launchReader == null) launchReader = DriverManager.getConnection(Database.url(file));
+      try (PreparedStatement ps = launchReader.prepareStatement("SELECT doc FROM jobs WHERE id = ?")) {
+        ps.setLong(1, id);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(read(rs.getString(1))) : Optional.empty();
+        }
+      }
+    }
   }
 
   /** The sequence number of the last event applied. */
@@ -269,6 +291,9 @@ public final class ReadSide implements AutoCloseable {
 
   @Override
   public synchronized void close() throws SQLException {
+    synchronized (launchLock) {
+      if (launchReader != null) launchReader.close();
+    }
     db.close();
   }
 }

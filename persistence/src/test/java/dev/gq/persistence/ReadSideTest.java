@@ -48,6 +48,39 @@ class ReadSideTest {
   }
 
   @Test
+  void aLaunchReadsItsJobWhileTheHistoryIsBusyWriting() throws Exception {
+    h.submit(3, "sweep", null);
+    java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Thread writer = new Thread(() -> {
+      synchronized (rs) {  // as apply() holds it while it writes a page of events
+        holding.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    writer.start();
+    try {
+      holding.await();
+      var read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return rs.launchRead(3);
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      assertEquals(3L, read.get(10, java.util.concurrent.TimeUnit.SECONDS).orElseThrow().id());
+      assertTrue(rs.launchRead(99).isEmpty());
+    } finally {
+      release.countDown();
+      writer.join();
+    }
+  }
+
+  @Test
   void groupsCountOnlyTheLatestAttemptOfEachLineage() throws Exception {
     sweep();
     List<GroupCounts> all = rs.groups(null);

@@ -109,7 +109,7 @@ public final class Projector {
    */
   public static Job stored(ActorSystem<?> system, ReadSide rs, JournalReader journal, long id) {
     try {
-      Optional<Job> j = rs.job(id);
+      Optional<Job> j = rs.launchRead(id);
       if (j.isEmpty() || !j.get().spec().hasCommand()) {
         catchUp(system, rs, journal);
         j = rs.job(id);
