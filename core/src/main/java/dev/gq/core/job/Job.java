@@ -45,7 +45,7 @@ public record Job(
    * For display only: a reported pid is not a verified identity, and nothing may signal it.
    */
   public Long pid() {
-    return identity != null ? identity.pid() : reportedPid;
+    return identity != null ? Long.valueOf(identity.pid()) : reportedPid;
   }
 
   /** The same ended job showing {@code pid}, the shim's reported pid, when it has no identity (display only). */
