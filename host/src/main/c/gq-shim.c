@@ -13,7 +13,8 @@
  * the shim can tell whether any process the job started is still alive. It then writes EXITFILE
  * atomically (temp file in the same directory, fsync, rename, fsync of the directory): one line
  *   exit N | signal N | exec-error TEXT
- * followed by a line "alone" when no process the job started was left (then none of its session
+ * then a line "pid N" with the shim's own pid (the job's session and group leader: the daemon shows
+ * it for a job whose launch it never recorded), then a line "alone" when no process the job started was left (then none of its session
  * or process group can be either), and exits with the child's status (128+N for a signal, 127 when
  * CMD could not be run).
  */
@@ -234,8 +235,8 @@ static int subreaper;
 
 static int finish(const char *exit_file, const char *record, int code)
 {
-    char line[1100];
-    snprintf(line, sizeof line, "%s%s", record, subreaper && nothing_left() ? "alone\n" : "");
+    char line[1200];
+    snprintf(line, sizeof line, "%spid %ld\n%s", record, (long)getpid(), subreaper && nothing_left() ? "alone\n" : "");
     if (write_exit_file(exit_file, line) < 0)
         fprintf(stderr, "gq: cannot write the exit status to '%s': %s\n", exit_file, strerror(errno));
     return code;

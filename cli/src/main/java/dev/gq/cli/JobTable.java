@@ -67,7 +67,7 @@ final class JobTable {
     r.add(String.valueOf(job.id()));
     r.add(state(job, ctx.heldGroups()));
     r.add(gpus(job));
-    r.add(job.identity() == null ? "-" : String.valueOf(job.identity().pid()));
+    r.add(job.pid() == null ? "-" : String.valueOf(job.pid()));
     if (groups) r.add(job.spec().group() == null ? "-" : TextTable.cut(job.spec().group(), LABEL_WIDTH));
     r.add(TextTable.cut(job.displayName(), LABEL_WIDTH));
     if (waits) r.add(wait(job, ctx.waitReasons()));

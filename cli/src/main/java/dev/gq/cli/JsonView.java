@@ -39,7 +39,7 @@ final class JsonView {
     n.put("submit_time", time(job.submitTime()));
     n.put("start_time", time(job.startTime()));
     n.put("end_time", time(job.endTime()));
-    n.put("pid", job.identity() == null ? null : job.identity().pid());
+    n.put("pid", job.pid());
     n.put("pgid", job.identity() == null ? null : job.identity().pgid());
     n.put("exit_code", job.exitCode());
     n.put("log_path", job.logPath());

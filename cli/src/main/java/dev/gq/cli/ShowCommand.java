@@ -61,7 +61,7 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Submitted", Times.format(job.submitTime(), zone));
     line(out, "Started", Times.format(job.startTime(), zone));
     line(out, "Ended", Times.format(job.endTime(), zone));
-    line(out, "PID", job.identity() == null ? null : String.valueOf(job.identity().pid()));
+    line(out, "PID", job.pid() == null ? null : String.valueOf(job.pid()));
     line(out, "PGID", job.identity() == null ? null : String.valueOf(job.identity().pgid()));
     line(out, "Exit code", job.exitCode() == null ? null : String.valueOf(job.exitCode()));
     line(out, "Log", job.logPath());

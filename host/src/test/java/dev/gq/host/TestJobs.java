@@ -58,11 +58,17 @@ public final class TestJobs implements AutoCloseable {
     return launched;
   }
 
-  /** Launches, waits for the shim to exit, and returns the exit record it wrote. */
+  /**
+   * Launches, waits for the shim to exit, checks that the exit record it wrote names the shim's pid
+   * (the launched identity's), and returns the record without it: how the command ended.
+   */
   public ExitRecord run(LaunchSpec spec) throws Exception {
     LaunchedProcess launched = launch(spec);
     launched.shimExited().get(20, TimeUnit.SECONDS);
-    return ExitFiles.read(spec.exitFile()).orElseThrow(() -> new AssertionError("no exit record"));
+    ExitRecord r = ExitFiles.read(spec.exitFile()).orElseThrow(() -> new AssertionError("no exit record"));
+    if (r.pid() == null || r.pid() != launched.identity().pid())
+      throw new AssertionError("the record names pid " + r.pid() + ", not the shim's " + launched.identity().pid());
+    return r.withPid(null);
   }
 
   public static String read(Path file) throws IOException {

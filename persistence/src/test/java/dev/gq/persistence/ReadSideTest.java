@@ -81,6 +81,17 @@ class ReadSideTest {
   }
 
   @Test
+  void aJobClosedFromItsExitRecordWithoutALaunchKeepsThePidTheRecordNamed() throws Exception {
+    h.submit(1, null, null);
+    h.apply(new dev.gq.core.ledger.LedgerEvent.JobReserved(1, List.of(), T0),
+        new dev.gq.core.ledger.LedgerEvent.JobExited(1, 0, null, T0.plusSeconds(1), 4321L));
+    Job j = rs.job(1).orElseThrow();
+    assertEquals(JobState.DONE, j.state());
+    assertEquals(4321L, j.pid());
+    assertEquals(null, j.identity(), "shown, never an identity to signal");
+  }
+
+  @Test
   void groupsCountOnlyTheLatestAttemptOfEachLineage() throws Exception {
     sweep();
     List<GroupCounts> all = rs.groups(null);

@@ -33,6 +33,30 @@ class RecoveryEndToEndTest {
     }
   }
 
+  /**
+   * The daemon dies after the shim started but before the launch was recorded, and the job ends
+   * meanwhile: its exit record is all that is left, and the job shows the pid the record names.
+   * The shim is run here by the test, as the daemon would have, on the job's own exit file.
+   */
+  @Test
+  void aJobClosedFromItsExitRecordWithoutARecordedLaunchShowsTheShimsPid() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1, Map.of("GQ_TEST_LAUNCH_DELAY_MS", "1500"))) {
+      long id = g.submit("-g", "1", "true");
+      g.awaitState(id, "STARTING", T);
+      g.killDaemon();
+      Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
+      Path exit = g.data.resolve("run").resolve(id + ".exit");
+      Process p = new ProcessBuilder(shim.toString(), exit.toString(), "true")
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+      assertTrue(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS));
+      assertTrue(Files.readString(exit).contains("pid " + p.pid() + "\n"), Files.readString(exit));
+      g.startDaemon();
+      JsonNode job = g.awaitState(id, "DONE", T);
+      assertEquals(p.pid(), job.get("pid").asLong(), job.toString());
+      assertTrue(g.gq("show", String.valueOf(id)).out().contains(String.valueOf(p.pid())));
+    }
+  }
+
   @Test
   void changedBootIdMarksLiveJobsInterrupted() throws Exception {
     Path boot = tmp.resolve("boot_id");

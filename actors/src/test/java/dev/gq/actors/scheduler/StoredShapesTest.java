@@ -141,6 +141,21 @@ class StoredShapesTest {
   }
 
   @Test
+  void anEndStoredBeforeItCouldNameAPidReadsBackWithNoneAndTheNewShapeRoundTrips() {
+    String old = "{\"jobId\":7,\"exitCode\":3,\"reason\":null,\"at\":\"2026-11-29T10:00:00.123456789Z\"}";
+    JobExited e = (JobExited) read(old, new JobExited(7, 3, null, T));
+    assertEquals(new JobExited(7, 3, null, T), e);
+    assertNull(e.pid());
+    JobExited named = new JobExited(7, 0, null, T, 4321L);
+    assertEquals(named, roundTrip(named));
+    Ledger l = Ledger.empty()
+        .apply(new JobSubmitted(7, new JobSpec(List.of("x"), "/w", Map.of(), 0, null, null, null), "t", "/l", null, T))
+        .apply(new JobReserved(7, List.of(), T))
+        .apply(named);
+    assertEquals(l, roundTrip(l));
+  }
+
+  @Test
   void theSkippedIdsEventReadsBackFromItsStoredJson() {
     JobIdsSkipped e = new JobIdsSkipped(46, "logs/ or run/ hold files of job 45, which the history does not know", T);
     String stored = "{\"nextId\":46,\"reason\":\"logs/ or run/ hold files of job 45, which the history does not know\","

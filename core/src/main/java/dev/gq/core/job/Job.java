@@ -8,6 +8,8 @@ import java.util.List;
  * One job as gq knows it: the spec, where it stands, the GPUs it holds or held, and its leader's
  * identity once launched. Immutable; the Ledger replaces it on every event. {@code tag} is the
  * random GQ_JOB_TAG that marks the job's processes. Times are null until they happen.
+ * {@code reportedPid} is the pid the shim wrote in its exit record, kept only for a job closed from
+ * that record without its launch ever being recorded (no identity): for display, never for signals.
  */
 public record Job(
     long id,
@@ -22,10 +24,35 @@ public record Job(
     String logPath,
     String failureReason,
     String tag,
-    Long retryOf) {
+    Long retryOf,
+    Long reportedPid) {
 
   public Job {
     gpus = gpus == null ? List.of() : List.copyOf(gpus);
+  }
+
+  /** A job with no reported pid. */
+  public Job(long id, JobSpec spec, JobState state, Instant submitTime, Instant startTime, Instant endTime,
+      List<GpuSlot> gpus, ProcessIdentity identity, Integer exitCode, String logPath, String failureReason, String tag,
+      Long retryOf) {
+    this(id, spec, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf,
+        null);
+  }
+
+  /**
+   * The pid to show: the launched identity's, else {@code reportedPid} (the pid the shim wrote in
+   * its exit record, for a job closed from that record without its launch ever being recorded).
+   * For display only: a reported pid is not a verified identity, and nothing may signal it.
+   */
+  public Long pid() {
+    return identity != null ? Long.valueOf(identity.pid()) : reportedPid;
+  }
+
+  /** The same ended job showing {@code pid}, the shim's reported pid, when it has no identity (display only). */
+  public Job withReportedPid(Long pid) {
+    if (identity != null || pid == null) return this;
+    return new Job(id, spec, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag,
+        retryOf, pid);
   }
 
   /** The id of the first attempt of this job's retry lineage: {@code retryOf}, or its own id. */
@@ -43,7 +70,8 @@ public record Job(
 
   /** The same job with {@code s} as its spec. */
   public Job withSpec(JobSpec s) {
-    return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf);
+    return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag,
+        retryOf, reportedPid);
   }
 
   /**
@@ -55,17 +83,19 @@ public record Job(
     JobSpec s = spec.withoutCommand();
     if (s.cwd() != null) s = new JobSpec(s.argv(), s.cwd().intern(), s.env(), s.gpus(), s.name(), s.group(), s.key(),
         s.after(), s.retries(), s.timeLimit());
-    return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag, retryOf);
+    return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag,
+        retryOf, reportedPid);
   }
 
   /** The same job with its whole spec and log path, as stored. */
   public Job withStored(JobSpec whole, String storedLogPath) {
     return new Job(id, whole, state, submitTime, startTime, endTime, gpus, identity, exitCode, storedLogPath, failureReason,
-        tag, retryOf);
+        tag, retryOf, reportedPid);
   }
 
   public Job withState(JobState s) {
-    return new Job(id, spec, s, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf);
+    return new Job(id, spec, s, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag,
+        retryOf, reportedPid);
   }
 
   public Job reserved(List<GpuSlot> slots, Instant at) {
@@ -81,6 +111,6 @@ public record Job(
   }
 
   public Job ended(JobState s, Integer code, String reason, Instant at) {
-    return new Job(id, spec, s, submitTime, startTime, at, gpus, identity, code, logPath, reason, tag, retryOf);
+    return new Job(id, spec, s, submitTime, startTime, at, gpus, identity, code, logPath, reason, tag, retryOf, reportedPid);
   }
 }

@@ -3,18 +3,29 @@ package dev.gq.core.launch;
 import java.util.Optional;
 
 /**
- * The shim's record of how a job's command ended, read from {@code <data>/run/<id>.exit}. One line:
- * {@code exit N}, {@code signal N} or {@code exec-error TEXT} (the command could not be started),
- * and a second line {@code alone} when the shim found no process the job started left as it ended
- * ({@link #leftNothing}).
+ * The shim's record of how a job's command ended, read from {@code <data>/run/<id>.exit}. A first
+ * line {@code exit N}, {@code signal N} or {@code exec-error TEXT} (the command could not be
+ * started), then optional lines: {@code pid N}, the shim's own pid (the job's session and group
+ * leader), and {@code alone} when the shim found no process the job started left as it ended
+ * ({@link #leftNothing}). Records written before the pid line existed have none: {@code pid} is
+ * null. The pid is for display only: it is not a verified identity (no start time, no boot id), so
+ * gq never signals it.
  */
-public record ExitRecord(Kind kind, int code, String text) {
+public record ExitRecord(Kind kind, int code, String text, Long pid) {
 
   public enum Kind { EXITED, SIGNALLED, EXEC_FAILED }
 
   // Linux signals are 1..64 (SIGRTMAX); the shim writes WEXITSTATUS (0..255) or WTERMSIG.
   private static final int MAX_SIGNAL = 64;
+  // PID_MAX_LIMIT: no Linux pid is larger.
+  private static final int MAX_PID = 4_194_304;
   private static final String ALONE = "alone";
+  private static final String PID = "pid ";
+
+  /** A record without a pid, as written before the shim added one. */
+  public ExitRecord(Kind kind, int code, String text) {
+    this(kind, code, text, null);
+  }
 
   public static ExitRecord exited(int code) {
     return new ExitRecord(Kind.EXITED, code, null);
@@ -28,13 +39,35 @@ public record ExitRecord(Kind kind, int code, String text) {
     return new ExitRecord(Kind.EXEC_FAILED, 127, text);
   }
 
+  /** The same record naming {@code shimPid} (null: none). */
+  public ExitRecord withPid(Long shimPid) {
+    return new ExitRecord(kind, code, text, shimPid);
+  }
+
   /**
-   * Parses the file's content; empty when it is not a record the shim writes (garbage, truncated, or
-   * a number out of range: a status outside 0..255, a signal outside 1..64).
+   * Parses the file's content; empty when it is not a record the shim writes (garbage, truncated, a
+   * number out of range: a status outside 0..255, a signal outside 1..64, a pid outside 1..2^22,
+   * or an optional line repeated or unknown).
    */
   public static Optional<ExitRecord> parse(String content) {
-    String line = content.strip();
-    if (line.endsWith("\n" + ALONE)) line = line.substring(0, line.length() - ALONE.length() - 1).strip();
+    String[] lines = content.strip().split("\n", -1);
+    Optional<ExitRecord> record = first(lines[0].strip());
+    Long pid = null;
+    boolean alone = false;
+    for (int i = 1; i < lines.length && record.isPresent(); i++) {
+      String line = lines[i].strip();
+      if (line.equals(ALONE) && !alone) alone = true;
+      else if (line.startsWith(PID) && pid == null) {
+        Optional<Integer> n = number(line.substring(PID.length()), 1, MAX_PID);
+        if (n.isEmpty()) return Optional.empty();
+        pid = (long) n.get();
+      } else return Optional.empty();
+    }
+    Long shimPid = pid;
+    return record.map(r -> r.withPid(shimPid));
+  }
+
+  private static Optional<ExitRecord> first(String line) {
     int space = line.indexOf(' ');
     if (space < 0) return Optional.empty();
     String word = line.substring(0, space);
@@ -52,13 +85,13 @@ public record ExitRecord(Kind kind, int code, String text) {
    * the shim ended: then none of the job's session or process group can be alive either.
    */
   public static boolean leftNothing(String content) {
-    String text = content.strip();
-    return text.endsWith("\n" + ALONE) && parse(text).isPresent();
+    return parse(content).isPresent() && content.strip().lines().skip(1).anyMatch(l -> l.strip().equals(ALONE));
   }
 
   // Plain ASCII digits only: parseInt would also take a sign, or digits of other scripts.
   private static Optional<Integer> number(String s, int min, int max) {
-    if (s.isEmpty() || s.length() > 3 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) return Optional.empty();
+    boolean digits = !s.isEmpty() && s.chars().allMatch(c -> c >= '0' && c <= '9');
+    if (!digits || s.length() > String.valueOf(max).length()) return Optional.empty();
     int n = Integer.parseInt(s);
     return n < min || n > max ? Optional.empty() : Optional.of(n);
   }
@@ -68,6 +101,7 @@ public record ExitRecord(Kind kind, int code, String text) {
     return kind == Kind.SIGNALLED ? 128 + code : code;
   }
 
+  /** The first line, as the shim writes it (without the optional lines). */
   public String render() {
     return switch (kind) {
       case EXITED -> "exit " + code;

@@ -74,9 +74,17 @@ public sealed interface LedgerEvent {
   /**
    * The job's processes are all gone. {@code exitCode} is the shim's record (128+N for signal N),
    * null when no exit record exists; {@code reason} explains a non-zero or missing code.
-   * RUNNING → DONE or FAILED; CANCELLING → CANCELLED.
+   * RUNNING → DONE or FAILED; CANCELLING → CANCELLED. {@code pid}, when not null, is the pid the
+   * shim wrote into its exit record, stored for a job closed from that record at start-up without
+   * ever being recorded as launched, so the job still shows a pid. It is for display only, never a
+   * verified identity: nothing signals it. Events stored before it existed read back with none.
    */
-  record JobExited(long jobId, Integer exitCode, String reason, Instant at) implements JobEvent {}
+  record JobExited(long jobId, Integer exitCode, String reason, Instant at, Long pid) implements JobEvent {
+    /** An end that names no pid (the job's launch recorded its identity, or none is known). */
+    public JobExited(long jobId, Integer exitCode, String reason, Instant at) {
+      this(jobId, exitCode, reason, at, null);
+    }
+  }
 
   /**
    * → TIMEOUT: the job ran past its time limit and was stopped (SIGTERM, then SIGKILL after the

@@ -8,7 +8,9 @@ import java.util.List;
 public final class Outcomes {
   private Outcomes() {}
 
-  static Job exited(Job j, LedgerEvent.JobExited e) {
+  /** The job's end; a job with no identity shows the pid its exit record named, if any (display only). */
+  static Job exited(Job before, LedgerEvent.JobExited e) {
+    Job j = before.withReportedPid(e.pid());
     if (j.state() == JobState.CANCELLING)
       return j.ended(JobState.CANCELLED, e.exitCode(), "cancelled by user", e.at());
     Integer code = e.exitCode();

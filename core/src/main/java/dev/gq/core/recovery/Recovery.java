@@ -31,7 +31,7 @@ public final class Recovery {
       return new Verdict(List.of(new JobLaunched(id, f.tagged().get(), now)), true);
     // Processes left in its session or group may still use its GPUs: watch them; the runner reads the record after.
     if (f.exit().isPresent() && f.alive()) return new Verdict(List.of(), true);
-    if (f.exit().isPresent()) return end(exited(id, f.exit().get(), now));
+    if (f.exit().isPresent()) return end(exited(j, f.exit().get(), now));
     if (j.identity() == null)
       return end(new JobRequeued(id, "the daemon stopped before launching it; no process of it exists", now));
     if (f.presentGpus() != null && j.state() != JobState.ORPHANED && missing(j, f) != null) {
@@ -44,9 +44,10 @@ public final class Recovery {
     return end(new JobInterrupted(id, "the job's processes ended while the daemon was down and left no exit status", now));
   }
 
-  private static JobExited exited(long id, dev.gq.core.launch.ExitRecord r, Instant now) {
+  /** The end the record tells; a job never recorded as launched keeps the record's pid, for display only. */
+  private static JobExited exited(Job j, dev.gq.core.launch.ExitRecord r, Instant now) {
     String reason = r.kind() == dev.gq.core.launch.ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
-    return new JobExited(id, r.exitCode(), reason, now);
+    return new JobExited(j.id(), r.exitCode(), reason, now, j.identity() == null ? r.pid() : null);
   }
 
   private static String missing(Job j, RecoveryFacts f) {

@@ -84,4 +84,20 @@ class ExitRecordTest {
     for (String s : new String[] {"exit 0\nalone\nalone", "exit 0\nalone more", "exit 0\nnot alone", "alone\nexit 0"})
       assertEquals(Optional.empty(), ExitRecord.parse(s), "'" + s + "'");
   }
+
+  @Test
+  void aRecordMayNameTheShimsPidAndOldRecordsWithoutItStillRead() {
+    assertEquals(Optional.of(ExitRecord.exited(0).withPid(4321L)), ExitRecord.parse("exit 0\npid 4321\n"));
+    assertEquals(Optional.of(ExitRecord.signalled(15).withPid(7L)), ExitRecord.parse("signal 15\npid 7\nalone\n"));
+    assertEquals(Optional.of(ExitRecord.execFailed("cannot run 'x': No such file or directory").withPid(4194304L)),
+        ExitRecord.parse("exec-error cannot run 'x': No such file or directory\npid 4194304\nalone\n"));
+    assertTrue(ExitRecord.leftNothing("exit 0\npid 4321\nalone\n"));
+    assertFalse(ExitRecord.leftNothing("exit 0\npid 4321\n"));
+    assertNull(ExitRecord.parse("exit 3\n").orElseThrow().pid(), "a record written before the pid line");
+    assertNull(ExitRecord.parse("exit 3\nalone\n").orElseThrow().pid());
+    for (String s : new String[] {"exit 0\npid", "exit 0\npid 0", "exit 0\npid -1", "exit 0\npid 4194305",
+        "exit 0\npid 12345678901", "exit 0\npid 1\npid 1", "exit 0\npid x", "exit 0\npid 0x10", "pid 5\nexit 0",
+        "exit 0\npid +5"})
+      assertEquals(Optional.empty(), ExitRecord.parse(s), "'" + s + "'");
+  }
 }

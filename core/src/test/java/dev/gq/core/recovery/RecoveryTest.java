@@ -103,6 +103,41 @@ class RecoveryTest {
   }
 
   @Test
+  void startingJobClosedFromItsExitRecordShowsThePidTheRecordNames() {
+    Job j = holding(1, JobState.STARTING, 0);
+    var v = Recovery.decide(j, facts(BOOT, ExitRecord.exited(0).withPid(4321L), false, null, ALL_GPUS), NOW);
+    JobExited e = assertInstanceOf(JobExited.class, only(v));
+    assertEquals(4321L, e.pid());
+
+    Ledger l = Ledger.empty()
+        .apply(new JobSubmitted(1, j.spec(), j.tag(), j.logPath(), null, T0))
+        .apply(new JobReserved(1, j.gpus(), T0));
+    Job before = l.live().get(1L);
+    Job ended = dev.gq.core.ledger.JobTransitions.next(before, e);
+    assertEquals(JobState.DONE, ended.state());
+    assertNull(ended.identity(), "a reported pid is never an identity: nothing may signal it");
+    assertEquals(4321L, ended.pid());
+    assertEquals(4321L, ended.withoutCommand().withState(JobState.DONE).pid(), "copies keep it");
+  }
+
+  @Test
+  void aLaunchedJobKeepsItsIdentitysPidWhateverTheRecordSays() {
+    Job j = holding(1, JobState.RUNNING, 0);
+    var v = Recovery.decide(j, facts(BOOT, ExitRecord.exited(0).withPid(4321L), false, null, ALL_GPUS), NOW);
+    JobExited e = assertInstanceOf(JobExited.class, only(v));
+    assertNull(e.pid(), "the launch recorded the verified identity");
+    assertEquals(100L, dev.gq.core.ledger.JobTransitions.next(j, new JobExited(1, 0, null, NOW, 4321L)).pid());
+  }
+
+  @Test
+  void anOldRecordWithoutAPidLeavesTheJobWithoutOne() {
+    var v = Recovery.decide(holding(1, JobState.STARTING, 0), facts(BOOT, ExitRecord.exited(0), false, null, ALL_GPUS), NOW);
+    JobExited e = assertInstanceOf(JobExited.class, only(v));
+    assertNull(e.pid());
+    assertNull(dev.gq.core.ledger.JobTransitions.next(holding(1, JobState.STARTING, 0), e).pid());
+  }
+
+  @Test
   void startingJobWhoseShimWroteARecordButWhoseChildStillRunsKeepsItsGpus() {
     var v = Recovery.decide(holding(1, JobState.STARTING, 0), facts(BOOT, ExitRecord.exited(0), true, leader(7), ALL_GPUS), NOW);
     assertEquals(leader(7), assertInstanceOf(JobLaunched.class, only(v)).identity());

@@ -1,6 +1,7 @@
 package dev.gq.host.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.launch.ExitRecord;
 import java.nio.file.Files;
@@ -25,6 +26,13 @@ class ExitFilesTest {
     assertEquals(Optional.of(ExitRecord.signalled(15)), readContent("signal 15\n"));
     assertEquals(Optional.of(ExitRecord.execFailed("cannot run 'x': No such file or directory")),
         readContent("exec-error cannot run 'x': No such file or directory\n"));
+  }
+
+  @Test
+  void readsTheShimsPidAndRecordsWrittenWithoutIt() throws Exception {
+    assertEquals(Optional.of(ExitRecord.exited(3).withPid(812L)), readContent("exit 3\npid 812\nalone\n"));
+    assertEquals(Optional.of(ExitRecord.signalled(9)), readContent("signal 9\nalone\n"));
+    assertTrue(ExitFiles.leftNothing(dir.resolve("1.exit")));
   }
 
   @Test

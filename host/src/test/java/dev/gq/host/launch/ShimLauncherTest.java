@@ -150,7 +150,7 @@ class ShimLauncherTest {
     await("sleep runs", WAIT, () -> jobs.groupRuns(pgid, "sleep"));
     Libc.kill(-pgid, 15);
     job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-    assertEquals(ExitRecord.signalled(15), ExitFiles.read(spec.exitFile()).orElseThrow());
+    assertEquals(ExitRecord.signalled(15), ExitFiles.read(spec.exitFile()).orElseThrow().withPid(null));
   }
 
   @Test
@@ -162,7 +162,7 @@ class ShimLauncherTest {
       LaunchedProcess job = jobs.launch(spec);
       Libc.kill(-job.identity().pgid(), 15);
       job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-      assertEquals(ExitRecord.signalled(15), ExitFiles.read(spec.exitFile()).orElseThrow(), "attempt " + i);
+      assertEquals(ExitRecord.signalled(15), ExitFiles.read(spec.exitFile()).orElseThrow().withPid(null), "attempt " + i);
     }
   }
 
@@ -173,7 +173,7 @@ class ShimLauncherTest {
     job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
     long detached = Long.parseLong(read(spec.logFile()).strip());
     try {
-      assertEquals(ExitRecord.exited(0), ExitFiles.read(spec.exitFile()).orElseThrow());
+      assertEquals(ExitRecord.exited(0), ExitFiles.read(spec.exitFile()).orElseThrow().withPid(null));
       await("the child leads its own session", WAIT,
           () -> jobs.proc.info(detached).map(p -> p.sid() == detached).orElse(false));
       assertTrue(TestJobs.alive(detached));
@@ -228,8 +228,16 @@ class ShimLauncherTest {
     ProcessIdentity id = job.identity();
     assertEquals(List.of(id.pid(), id.pid()), List.of(id.pgid(), id.sid()));
     job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-    assertEquals(ExitRecord.exited(3), ExitFiles.read(spec.exitFile()).orElseThrow());
+    assertEquals(ExitRecord.exited(3).withPid(id.pid()), ExitFiles.read(spec.exitFile()).orElseThrow());
     assertEquals("out\nerr\n0\n1\n2\n", read(spec.logFile()));
+  }
+
+  @Test
+  void theRecordNamesTheShimsPidOnALineOfItsOwn() throws Exception {
+    LaunchSpec spec = jobs.spec("sh", "-c", "exit 5");
+    LaunchedProcess job = jobs.launch(spec);
+    job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertEquals("exit 5\npid " + job.identity().pid() + "\nalone\n", read(spec.exitFile()));
   }
 
   @Test
@@ -254,7 +262,7 @@ class ShimLauncherTest {
     job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
     long left = Long.parseLong(read(spec.logFile()).strip());
     try {
-      assertEquals(ExitRecord.exited(0), ExitFiles.read(spec.exitFile()).orElseThrow());
+      assertEquals(ExitRecord.exited(0), ExitFiles.read(spec.exitFile()).orElseThrow().withPid(null));
       assertFalse(ExitFiles.leftNothing(spec.exitFile()));
       assertTrue(TestJobs.alive(left));
     } finally {
@@ -285,6 +293,6 @@ class ShimLauncherTest {
     Files.createSymbolicLink(dir.resolve("run/9.exit." + shim.pid() + ".tmp"), victim);
     assertTrue(shim.waitFor(20, TimeUnit.SECONDS));
     assertEquals("precious\n", read(victim));
-    assertEquals(Optional.of(ExitRecord.exited(0)), ExitFiles.read(exit));
+    assertEquals(Optional.of(ExitRecord.exited(0).withPid(shim.pid())), ExitFiles.read(exit));
   }
 }
