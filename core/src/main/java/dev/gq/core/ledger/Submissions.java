@@ -1,6 +1,7 @@
 package dev.gq.core.ledger;
 
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger.KeyHolder;
@@ -117,7 +118,17 @@ public final class Submissions {
     if (key == null) return null;
     KeyHolder h = l.keys().get(key);
     if (h == null || h.state().unsuccessful()) return null;
-    String msg = "Skipped: key '" + key + "' is already " + h.state() + " as job " + h.jobId();
+    String group = heldGroupOf(l, h.jobId());
+    String msg = group == null ? "Skipped: key '" + key + "' is already " + h.state() + " as job " + h.jobId()
+        : "Skipped: key '" + key + "' is already HELD as job " + h.jobId() + " (group " + group + " is held: "
+            + l.holds().get(group) + ")";
     return new SubmitOutcome(h.jobId(), true, h.state(), msg);
+  }
+
+  /** The held group of waiting job {@code id} (shown as HELD), or null. */
+  private static String heldGroupOf(Ledger l, long id) {
+    Job j = l.live().get(id);
+    if (j == null || j.state() != JobState.WAITING || j.spec().group() == null) return null;
+    return l.holds().containsKey(j.spec().group()) ? j.spec().group() : null;
   }
 }

@@ -47,6 +47,15 @@ class BatchTest {
   }
 
   @Test
+  void aKeyHeldByAJobOfAHeldGroupIsSaidToBeHeld() {
+    long held = d.submit(cell(0, "a"));
+    d.ledger = d.ledger.apply(new LedgerEvent.GroupHeld("sweep", "3 jobs failed within 60 s", true, java.time.Instant.EPOCH));
+    SubmitOutcome out = batch(List.of(cell(1, "a")), List.of(1)).result().get(0);
+    assertEquals(new SubmitOutcome(held, true, JobState.WAITING,
+        "Skipped: key 'a' is already HELD as job 1 (group sweep is held: 3 jobs failed within 60 s)"), out);
+  }
+
+  @Test
   void aThousandSpecsBecomeAThousandWaitingJobsInOneDecision() {
     List<JobSpec> specs = IntStream.range(0, 1000).mapToObj(i -> cell(i, "cell-" + i)).toList();
     var dec = batch(specs, IntStream.rangeClosed(1, 1000).boxed().toList());
