@@ -60,12 +60,7 @@ public final class ReadSide implements AutoCloseable {
   public Optional<Job> launchRead(long id) throws SQLException {
     synchronized (launchLock) {
       if (launchReader == null) launchReader = DriverManager.getConnection(Database.url(file));
-      try (PreparedStatement ps = launchReader.prepareStatement("SELECT doc FROM jobs WHERE id = ?")) {
-        ps.setLong(1, id);
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.of(read(rs.getString(1))) : Optional.empty();
-        }
-      }
+      return jobOn(launchReader, id);
     }
   }
 
@@ -146,7 +141,11 @@ public final class ReadSide implements AutoCloseable {
   }
 
   public synchronized Optional<Job> job(long id) throws SQLException {
-    try (PreparedStatement ps = db.prepareStatement("SELECT doc FROM jobs WHERE id = ?")) {
+    return jobOn(db, id);
+  }
+
+  private static Optional<Job> jobOn(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT doc FROM jobs WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(read(rs.getString(1))) : Optional.empty();
@@ -157,9 +156,13 @@ public final class ReadSide implements AutoCloseable {
   /** Jobs matching {@code q}, newest first. */
   public synchronized List<Job> jobs(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    String sql = "SELECT j.doc FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
+    return query(select("j.doc", w, q), w.args());
+  }
+
+  /** The listing query: {@code columns} of the jobs matching {@code w}, newest first, {@code q}'s limit. */
+  private static String select(String columns, JobSql w, JobQuery q) {
+    return "SELECT " + columns + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
         + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-    return query(sql, w.args());
   }
 
   /** A job's document without its environment; a document that is not JSON stays as it is. */
@@ -173,9 +176,7 @@ public final class ReadSide implements AutoCloseable {
    */
   public synchronized JobPage page(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    String sql = "SELECT j.id, " + WITHOUT_ENV + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
-        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-    try (PreparedStatement ps = db.prepareStatement(sql)) {
+    try (PreparedStatement ps = db.prepareStatement(select("j.id, " + WITHOUT_ENV, w, q))) {
       for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
       List<Job> jobs = new ArrayList<>();
       List<Long> unreadable = new ArrayList<>();
@@ -197,9 +198,7 @@ public final class ReadSide implements AutoCloseable {
    */
   public synchronized List<Job> listed(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    String sql = "SELECT " + WITHOUT_ENV + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
-        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-    return query(sql, w.args());
+    return query(select(WITHOUT_ENV, w, q), w.args());
   }
 
   /** How many jobs match {@code q} (its limit ignored). */

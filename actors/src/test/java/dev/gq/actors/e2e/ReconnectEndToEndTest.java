@@ -7,7 +7,6 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ class ReconnectEndToEndTest {
   @Test
   void waitAndFollowedLogsCarryOnAcrossADaemonRestart() throws Exception {
     try (Gqd g = Gqd.start(tmp, 1)) {
-      Path script = daemonScript(g);
+      Path script = ClientEndToEndTest.daemonScript(g);
       assertEquals(1, g.submit("-g", "0", "bash", "-c", "for i in 1 2 3 4 5 6; do echo tick $i; sleep 1; done"));
       Process waiting = client(g, script, "wait", "1");
       Process following = client(g, script, "logs", "-f", "1");
@@ -32,8 +31,10 @@ class ReconnectEndToEndTest {
       try {
         g.startDaemon();
       } catch (AssertionError e) {
-        // the reconnecting clients may have started the new daemon first, as any gq command does
-        if (!g.ping()) throw e;
+        // the reconnecting clients may have started the new daemon first, as any gq command does;
+        // it holds the lock from its first moment, and answers once it has started
+        if (!e.getMessage().contains("already running")) throw e;
+        Gqd.await("the daemon a reconnecting client started", Duration.ofSeconds(90), g::ping);
       }
       assertTrue(waiting.waitFor(90, TimeUnit.SECONDS), "wait still runs");
       assertTrue(following.waitFor(90, TimeUnit.SECONDS), "logs -f still runs");
@@ -43,20 +44,6 @@ class ReconnectEndToEndTest {
       assertEquals(0, following.exitValue(), read(g, following, "err"));
       assertEquals("tick 1\ntick 2\ntick 3\ntick 4\ntick 5\ntick 6\n", read(g, following, "out"));
     }
-  }
-
-  /** A GQ_DAEMON_CMD that runs the daemon from the test class path. */
-  private static Path daemonScript(Gqd g) throws Exception {
-    Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String unsafe = Runtime.version().feature() >= 23 ? "--sun-misc-unsafe-memory-access=allow" : "";
-    String body = "#!/bin/sh\nexec '" + java + "' --enable-native-access=ALL-UNNAMED " + unsafe
-        + " -XX:+UseSerialGC -Xmx128m -XX:TieredStopAtLevel=1 -Dgq.shim='" + shim + "' -cp '"
-        + System.getProperty("java.class.path") + "' dev.gq.actors.daemon.DaemonMain\n";
-    Path p = g.root.resolve("gq-daemon.sh");
-    Files.writeString(p, body);
-    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
-    return p;
   }
 
   /** The client as a process of its own, its output in files named after its pid. */
