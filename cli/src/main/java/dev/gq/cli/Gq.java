@@ -53,11 +53,12 @@ public final class Gq {
     CommandLine cl = new CommandLine(top);
     cl.addSubcommand(new RunCommand(inv));
     cl.addSubcommand(new SubmitCommand(inv));
-    cl.addSubcommand(new PsCommand(inv));
+    // the names users bring from other queues (pueue, task-spooler, Slurm) work as aliases
+    cl.addSubcommand("ps", new PsCommand(inv), "ls", "list", "status");
     cl.addSubcommand(new ShowCommand(inv));
-    cl.addSubcommand(new LogsCommand(inv));
+    cl.addSubcommand("logs", new LogsCommand(inv), "log");
     cl.addSubcommand(new GpuCommand(inv));
-    cl.addSubcommand(new CancelCommand(inv));
+    cl.addSubcommand("cancel", new CancelCommand(inv), "kill");
     cl.addSubcommand(new EventsCommand(inv));
     cl.addSubcommand(new GroupsCommand(inv));
     cl.addSubcommand(new WaitCommand(inv));
@@ -84,7 +85,8 @@ public final class Gq {
 
   /** Gives every subcommand, at any depth, its own -h/--help (the root declares its own). */
   private static void addHelpOptions(CommandLine parent) {
-    for (CommandLine sub : parent.getSubcommands().values()) {
+    // distinct: a command is listed once under its name and once under each alias
+    for (CommandLine sub : new java.util.LinkedHashSet<>(parent.getSubcommands().values())) {
       sub.getCommandSpec().addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
           .description("Show this help and exit.").build());
       addHelpOptions(sub);
