@@ -40,7 +40,7 @@ class InstallShellFilesTest {
   @Test
   void installPutsCompletionsAndManualPagesUnderThePrefix() throws Exception {
     Path src = fakeSource();
-    Path prefix = dir.resolve("prefix");
+    Path prefix = dir.resolve(".local"); // the default prefix, under HOME
     Path man1 = Files.createDirectories(prefix.resolve("share/man/man1"));
     Files.writeString(man1.resolve("gq-gone.1"), ".TH OLD 1\n");
     Files.writeString(man1.resolve("other.1"), ".TH OTHER 1\n");
@@ -49,7 +49,9 @@ class InstallShellFilesTest {
     env.put("GQ_DATA_DIR", dir.resolve("data").toString());
     env.put("GQ_RUNTIME_DIR", dir.resolve("run").toString());
     env.put("SHELL", "/bin/zsh");
-    Proc p = Proc.run(src, env, "bash", "install.sh", "--no-build", "--prefix", prefix.toString());
+    env.put("PREFIX", null);
+    env.put("XDG_DATA_HOME", null);
+    Proc p = Proc.run(src, env, "bash", "install.sh", "--no-build");
     assertEquals(0, p.code(), p.out() + p.err());
 
     Path share = prefix.toRealPath().resolve("share");
@@ -62,5 +64,19 @@ class InstallShellFilesTest {
     assertFalse(Files.exists(man1.resolve("gq-gone.1")), "a page of a command that is gone");
     assertTrue(Files.exists(man1.resolve("other.1")), "another program's page stays");
     assertTrue(p.out().contains("fpath=(" + share + "/zsh/site-functions $fpath)"), p.out());
+    found(env, prefix.toRealPath());
+  }
+
+  /** Where installed, man and fish find them by themselves (where they are installed). */
+  private void found(Map<String, String> env, Path prefix) throws Exception {
+    env.put("PATH", prefix.resolve("bin") + ":/usr/bin:/bin");
+    if (Proc.installed("man")) {
+      Proc man = Proc.run(dir, env, "man", "-w", "gq-daemon-status");
+      assertEquals(prefix.resolve("share/man/man1/gq-daemon-status.1") + "\n", man.out(), man.err());
+    }
+    if (Proc.installed("fish")) {
+      Proc fish = Proc.run(dir, env, "fish", "-c", "complete -C 'gq daemon st'");
+      assertTrue(fish.out().contains("status\t"), fish.out() + fish.err());
+    }
   }
 }

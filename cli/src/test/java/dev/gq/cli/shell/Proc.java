@@ -14,7 +14,11 @@ record Proc(int code, String out, String err) {
 
   static Proc run(Path dir, Map<String, String> env, String... command) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
-    pb.environment().putAll(env);
+    // a null value removes the variable
+    env.forEach((k, v) -> {
+      if (v == null) pb.environment().remove(k);
+      else pb.environment().put(k, v);
+    });
     pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     Path out = Files.createTempFile("proc", ".out");
     Path err = Files.createTempFile("proc", ".err");
