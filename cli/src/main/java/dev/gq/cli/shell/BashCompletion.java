@@ -5,6 +5,7 @@ import dev.gq.cli.shell.CommandTree.Option;
 import dev.gq.cli.shell.CommandTree.Value;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The bash completion script for gq, written from the {@link CommandTree}: it walks the words
@@ -51,7 +52,7 @@ public final class BashCompletion {
     List<String> subs = new ArrayList<>();
     for (CommandTree child : c.children()) subs.addAll(child.names());
     Value arg = c.positional();
-    String kind = arg == null ? "none" : arg.kind().name().toLowerCase(java.util.Locale.ROOT);
+    String kind = arg == null ? "none" : arg.kind().name().toLowerCase(Locale.ROOT);
     String choices = arg != null && arg.kind() == Kind.CHOICE ? String.join(" ", arg.choices()) : "";
     sb.append("    ").append(Shell.quote(path(c))).append(") subs=").append(Shell.quote(String.join(" ", subs)))
         .append(" flags=").append(Shell.quote(String.join(" ", flags)))

@@ -66,7 +66,11 @@ public final class FishCompletion {
       sb.append("complete -c gq -n ").append(at).append(" -s g -l gpus -x -d ")
           .append(Shell.fishQuote("Queue a command for N whole GPUs: gq -g N CMD...")).append("\n");
     }
-    if (arg == null) return;
+    if (arg != null) arguments(sb, c, arg, at, in);
+  }
+
+  /** A command's arguments: files, choices, or a program and then the program's own words. */
+  private static void arguments(StringBuilder sb, CommandTree c, Value arg, String at, String in) {
     switch (arg.kind()) {
       case FILE -> sb.append("complete -c gq -n ").append(in).append(" -F\n");
       case CHOICE -> sb.append("complete -c gq -n ").append(in).append(" -a ")

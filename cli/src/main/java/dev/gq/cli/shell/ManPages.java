@@ -2,9 +2,13 @@ package dev.gq.cli.shell;
 
 import dev.gq.cli.Gq;
 import dev.gq.cli.shell.CommandTree.Option;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -25,7 +29,7 @@ public final class ManPages {
     for (CommandTree c : root.all()) {
       pages.put(file(c.path()), page(c, root));
       for (String alias : c.aliases()) {
-        List<String> aliasPath = new java.util.ArrayList<>(c.path().subList(0, c.path().size() - 1));
+        List<String> aliasPath = new ArrayList<>(c.path().subList(0, c.path().size() - 1));
         aliasPath.add(alias);
         pages.put(file(aliasPath), ".so man1/" + file(c.path()) + "\n");
       }
@@ -45,7 +49,7 @@ public final class ManPages {
   private static String page(CommandTree c, CommandTree root) {
     CommandSpec spec = c.spec();
     StringBuilder sb = new StringBuilder();
-    sb.append(".TH ").append(title(c.path()).toUpperCase(java.util.Locale.ROOT)).append(" 1 \"\" \"gq ")
+    sb.append(".TH ").append(title(c.path()).toUpperCase(Locale.ROOT)).append(" 1 \"\" \"gq ")
         .append(Gq.VERSION).append("\" \"gq manual\"\n.nh\n");
     sb.append(".SH NAME\n").append(text(title(c.path()))).append(" \\- ").append(text(c.summary())).append("\n");
     sb.append(".SH SYNOPSIS\n.ad l\n").append(text(synopsis(spec))).append("\n.ad b\n");
@@ -58,16 +62,19 @@ public final class ManPages {
     if (!footer.isEmpty()) sb.append(".PP\n").append(footer);
     arguments(sb, spec);
     options(sb, c, spec);
-    if (!c.children().isEmpty()) {
-      sb.append(".SH COMMANDS\n");
-      for (CommandTree child : c.children()) {
-        sb.append(".TP\n.B ").append(text(String.join(", ", child.names()))).append("\n")
-            .append(text(child.summary())).append(" See \\fB").append(title(child.path())).append("\\fR(1).\n");
-      }
-    }
+    commands(sb, c);
     sb.append(".SH SEE ALSO\n").append(seeAlso(c, root)).append("\n");
     sb.append(".PP\nEvery command, option and exit code: \\fIdocs/usage.md\\fR in gq's source.\n");
     return sb.toString();
+  }
+
+  private static void commands(StringBuilder sb, CommandTree c) {
+    if (c.children().isEmpty()) return;
+    sb.append(".SH COMMANDS\n");
+    for (CommandTree child : c.children()) {
+      sb.append(".TP\n.B ").append(text(String.join(", ", child.names()))).append("\n")
+          .append(text(child.summary())).append(" See \\fB").append(title(child.path())).append("\\fR(1).\n");
+    }
   }
 
   private static String synopsis(CommandSpec spec) {
@@ -98,7 +105,7 @@ public final class ManPages {
   }
 
   private static String seeAlso(CommandTree c, CommandTree root) {
-    java.util.Set<String> refs = new java.util.LinkedHashSet<>();
+    Set<String> refs = new LinkedHashSet<>();
     if (!c.path().isEmpty()) {
       refs.add(title(List.of()));
       if (c.path().size() > 1) refs.add(title(c.path().subList(0, c.path().size() - 1)));

@@ -39,26 +39,31 @@ public final class ZshCompletion {
     }
     List<String> specs = new ArrayList<>();
     for (Option o : c.options()) for (String n : o.names()) specs.add(option(n, o));
-    if (!c.children().isEmpty()) {
-      sb.append("  local curcontext=$curcontext state line\n  local -a commands\n");
-      specs.add(Shell.quote("1: :->command"));
-      specs.add(Shell.quote("*:: :->argument"));
-      sb.append("  _arguments -C -s : \\\n    ").append(String.join(" \\\n    ", specs)).append("\n");
-      sb.append("  case $state in\n    command)\n      commands=(");
-      for (CommandTree child : c.children()) {
-        for (String n : child.names()) sb.append("\n        ").append(Shell.quote(n + ":" + child.summary()));
-      }
-      sb.append("\n      )\n      _describe -t commands ").append(Shell.quote(c.qualifiedName() + " command"))
-          .append(" commands\n      ;;\n    argument)\n      case $words[1] in\n");
-      for (CommandTree child : c.children()) {
-        sb.append("        ").append(String.join("|", child.names().stream().map(Shell::quote).toList()))
-            .append(") ").append(name(child)).append(" ;;\n");
-      }
-      sb.append("      esac\n      ;;\n  esac\n}\n\n");
-      return;
+    if (c.children().isEmpty()) {
+      specs.addAll(positional(c.positional()));
+      sb.append("  _arguments -s -S : \\\n    ").append(String.join(" \\\n    ", specs)).append("\n}\n\n");
+    } else {
+      withCommands(sb, c, specs);
     }
-    specs.addAll(positional(c.positional()));
-    sb.append("  _arguments -s -S : \\\n    ").append(String.join(" \\\n    ", specs)).append("\n}\n\n");
+  }
+
+  /** The body of a command that has subcommands: its options, then a subcommand and its words. */
+  private static void withCommands(StringBuilder sb, CommandTree c, List<String> specs) {
+    sb.append("  local curcontext=$curcontext state line\n  local -a commands\n");
+    specs.add(Shell.quote("1: :->command"));
+    specs.add(Shell.quote("*:: :->argument"));
+    sb.append("  _arguments -C -s : \\\n    ").append(String.join(" \\\n    ", specs)).append("\n");
+    sb.append("  case $state in\n    command)\n      commands=(");
+    for (CommandTree child : c.children()) {
+      for (String n : child.names()) sb.append("\n        ").append(Shell.quote(n + ":" + child.summary()));
+    }
+    sb.append("\n      )\n      _describe -t commands ").append(Shell.quote(c.qualifiedName() + " command"))
+        .append(" commands\n      ;;\n    argument)\n      case $words[1] in\n");
+    for (CommandTree child : c.children()) {
+      sb.append("        ").append(String.join("|", child.names().stream().map(Shell::quote).toList()))
+          .append(") ").append(name(child)).append(" ;;\n");
+    }
+    sb.append("      esac\n      ;;\n  esac\n}\n\n");
   }
 
   private static String name(CommandTree c) {
