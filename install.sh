@@ -6,6 +6,9 @@
 #                           sqlite-jdbc's native libraries for Linux in sqlite/ARCH/)
 #   PREFIX/lib/gq/gq-shim   the job shim
 #   PREFIX/bin/gq           a link to PREFIX/lib/gq/bin/gq
+#   PREFIX/share/man/man1/  gq.1 and gq-COMMAND.1, one manual page per command
+#   PREFIX/share/bash-completion/completions/gq, PREFIX/share/zsh/site-functions/_gq and
+#   PREFIX/share/fish/vendor_completions.d/gq.fish: the shell completions
 # Usage: ./install.sh [--prefix DIR] [--no-build]
 set -euo pipefail
 
@@ -46,7 +49,8 @@ client_jars=("$src/client/target/gq-client-0.1.0.jar" "$src/protocol/target/gq-p
 daemon_jar=$src/actors/target/gq-daemon-0.1.0.jar
 shim=$src/host/target/gq-shim
 client_lib=$src/client/target/libgq-client-socket.so
-for f in "${client_jars[@]}" "$client_lib" "$daemon_jar" "$shim"; do
+shell_files=$src/cli/target/shell
+for f in "${client_jars[@]}" "$client_lib" "$daemon_jar" "$shim" "$shell_files/completions/gq.bash" "$shell_files/man/man1/gq.1"; do
   [[ -f $f ]] || { echo "install.sh: $f is missing; build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 done
 
@@ -71,6 +75,16 @@ chmod 0755 "$stage"
 if [[ -e $lib ]]; then mv "$lib" "$stage.old"; fi
 mv "$stage" "$lib"
 ln -sfn "$lib/bin/gq" "$prefix/bin/gq"
+
+# Completions and manual pages (written from the command tree at build time), where bash-completion,
+# fish and man look for a user's own (the ~/.local defaults); zsh needs the folder in its fpath.
+share=$prefix/share
+install -D -m 0644 "$shell_files/completions/gq.bash" "$share/bash-completion/completions/gq"
+install -D -m 0644 "$shell_files/completions/_gq" "$share/zsh/site-functions/_gq"
+install -D -m 0644 "$shell_files/completions/gq.fish" "$share/fish/vendor_completions.d/gq.fish"
+mkdir -p "$share/man/man1"
+rm -f -- "$share/man/man1/gq.1" "$share/man/man1"/gq-*.1 # pages of commands that are gone
+install -m 0644 "$shell_files"/man/man1/*.1 "$share/man/man1/"
 
 # the client starts faster from an AOT cache (JDK 25+); made in place: it records the jar paths
 if ((java_version >= 25)) && ! gq_make_client_cache "$lib/client/gq-client.aot" \
@@ -134,6 +148,10 @@ mv "$lib/bin/gq.new" "$lib/bin/gq"
 
 echo "installed gq in $lib"
 echo "the gq command: $prefix/bin/gq"
+echo "manual pages: man gq, man gq-submit, ... (in $share/man); shell completions for bash, zsh and fish"
+if [[ ${SHELL-} == */zsh ]]; then
+  echo "note: for zsh completion, add to ~/.zshrc before compinit: fpath=($share/zsh/site-functions \$fpath)"
+fi
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "note: $prefix/bin is not on your PATH; add it, e.g. echo 'export PATH=\"$prefix/bin:\$PATH\"' >> ~/.bashrc" ;;

@@ -16,7 +16,7 @@ import java.util.List;
  * {@code gq submit --batch FILE} ({@code -}: standard input): reads the jobs, one a line, checks
  * them all, and submits them in one request, all or nothing. The command line's options are every
  * line's defaults. Reports the new job ids as ranges and the lines skipped because their key is
- * taken.
+ * taken; with {@code -q}, one id a line in the batch's order (a skipped line's: the key holder's).
  */
 final class BatchSubmit {
   static final long MAX_BYTES = 16L << 20;
@@ -32,6 +32,7 @@ final class BatchSubmit {
   int run(String source, Integer gpus) throws ApiException {
     if (options.key != null) throw new UsageException("--key names one job; give each line of the batch its own \"key\"");
     if (gpus != null && gpus < 0) throw new UsageException("-g/--gpus must be 0 or more, not " + gpus);
+    options.checkOutput();
     String name = Labels.checkOption("--name", options.name);
     String group = Labels.checkOption("--group", options.group);
     Submitter submitter = new Submitter(inv);
@@ -44,6 +45,7 @@ final class BatchSubmit {
     List<BatchOutcome> outcomes = inv.api().submitBatch(lines);
     if (outcomes.stream().anyMatch(o -> !o.skipped())) submitter.warnDropped(env.dropped());
     if (options.json) inv.io().out().println(JsonView.pretty(json(outcomes)));
+    else if (options.parsable) outcomes.forEach(o -> inv.io().out().println(o.jobId()));
     else print(outcomes, inv.io().out());
     return ExitCode.OK;
   }

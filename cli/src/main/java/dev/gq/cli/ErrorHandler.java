@@ -11,7 +11,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The one place where failures become output and exit codes. Usage errors print one line and a
- * pointer to the command's help (exit 2); refusals, by the daemon ({@link ApiException}) or by the
+ * pointer to the command's help (exit 2), an unknown word with what was likely meant
+ * ({@link UnknownWord}); refusals, by the daemon ({@link ApiException}) or by the
  * command itself ({@link RefusedException}), print {@code gq: MESSAGE} (exit 1); anything else is
  * an internal error, logged for the daemon log, with a stack trace only under {@code --verbose}.
  */
@@ -56,12 +57,13 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     return ExitCode.USAGE;
   }
 
-  private static String describe(ParameterException ex) {
+  private String describe(ParameterException ex) {
     if (ex instanceof UnmatchedArgumentException un && !un.getUnmatched().isEmpty()) {
       String first = un.getUnmatched().get(0);
-      boolean commandExpected = !ex.getCommandLine().getSubcommands().isEmpty();
-      if (first.startsWith("-")) return "unknown option '" + first + "'";
-      return (commandExpected ? "unknown command '" : "unexpected argument '") + first + "'";
+      CommandLine cl = ex.getCommandLine();
+      if (first.startsWith("-") && first.length() > 1) return UnknownWord.option(first, cl);
+      if (cl.getSubcommands().isEmpty()) return "unexpected argument '" + first + "'";
+      return UnknownWord.command(first, cl, io.env(), io.cwd());
     }
     String msg = ex.getMessage();
     if (msg == null || msg.isEmpty()) return "invalid command line";

@@ -50,14 +50,33 @@ public final class Gq {
   }
 
   private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler) {
+    CommandLine cl = tree(top, inv);
+    cl.setUsageHelpWidth(Math.max(55, Math.min(120, inv.io().width() > 0 ? inv.io().width() : 80)));
+    cl.setOut(inv.io().out());
+    cl.setErr(inv.io().err());
+    cl.setParameterExceptionHandler(handler);
+    cl.setExecutionExceptionHandler(handler);
+    return cl;
+  }
+
+  /**
+   * The whole command tree, as completions and manual pages describe it: every command, alias and
+   * option, with nothing bound to a terminal or a daemon (nothing in it can run).
+   */
+  public static CommandLine model() {
+    return tree(new GqCommand(), new Invocation(null, null));
+  }
+
+  private static CommandLine tree(GqCommand top, Invocation inv) {
     CommandLine cl = new CommandLine(top);
     cl.addSubcommand(new RunCommand(inv));
     cl.addSubcommand(new SubmitCommand(inv));
-    cl.addSubcommand(new PsCommand(inv));
+    // the names users bring from other queues (pueue, task-spooler, Slurm) work as aliases
+    cl.addSubcommand("ps", new PsCommand(inv), "ls", "list", "status");
     cl.addSubcommand(new ShowCommand(inv));
-    cl.addSubcommand(new LogsCommand(inv));
+    cl.addSubcommand("logs", new LogsCommand(inv), "log");
     cl.addSubcommand(new GpuCommand(inv));
-    cl.addSubcommand(new CancelCommand(inv));
+    cl.addSubcommand("cancel", new CancelCommand(inv), "kill");
     cl.addSubcommand(new EventsCommand(inv));
     cl.addSubcommand(new GroupsCommand(inv));
     cl.addSubcommand(new WaitCommand(inv));
@@ -66,17 +85,13 @@ public final class Gq {
     cl.addSubcommand(new RmCommand(inv));
     cl.addSubcommand(new CleanCommand(inv));
     cl.addSubcommand(daemon(inv));
+    cl.addSubcommand(new CompletionCommand(inv));
     addHelpOptions(cl);
     cl.addSubcommand(new CommandLine.HelpCommand());
     // Settings on the root reach every subcommand added above.
     cl.setExpandAtFiles(false);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setColorScheme(Help.defaultColorScheme(Help.Ansi.OFF));
-    cl.setUsageHelpWidth(Math.max(55, Math.min(120, inv.io().width() > 0 ? inv.io().width() : 80)));
-    cl.setOut(inv.io().out());
-    cl.setErr(inv.io().err());
-    cl.setParameterExceptionHandler(handler);
-    cl.setExecutionExceptionHandler(handler);
     // Everything from the first positional on is the job's command, options included.
     cl.getSubcommands().get("run").setStopAtPositional(true);
     return cl;
@@ -84,7 +99,8 @@ public final class Gq {
 
   /** Gives every subcommand, at any depth, its own -h/--help (the root declares its own). */
   private static void addHelpOptions(CommandLine parent) {
-    for (CommandLine sub : parent.getSubcommands().values()) {
+    // distinct: a command is listed once under its name and once under each alias
+    for (CommandLine sub : new java.util.LinkedHashSet<>(parent.getSubcommands().values())) {
       sub.getCommandSpec().addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
           .description("Show this help and exit.").build());
       addHelpOptions(sub);

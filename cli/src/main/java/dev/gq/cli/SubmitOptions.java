@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The options {@code run} and {@code submit} share: the job's labels, when it may start and how
- * long it may run, how its environment is captured, and {@code --json}. Mixed into both commands; values are checked by
+ * long it may run, how its environment is captured, and the output ({@code --json}, {@code -q}). Mixed into both commands; values are checked by
  * {@link Submitter} and the commands, not here.
  */
 final class SubmitOptions {
@@ -39,6 +39,14 @@ final class SubmitOptions {
 
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
+
+  @Option(names = {"-q", "--parsable"}, description = "Print only the job id (a batch: one id a line), for scripts.")
+  boolean parsable;
+
+  /** Refuses output options that exclude each other. */
+  void checkOutput() {
+    if (json && parsable) throw new UsageException("give --json or -q/--parsable, not both");
+  }
 
   /** The scheduling options given on the command line (null fields: not given). */
   Scheduling scheduling() {

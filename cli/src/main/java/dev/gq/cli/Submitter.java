@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * Turns a checked command into a {@link JobSpec} and submits it: resolves the working directory,
  * the default group (GQ_GROUP) and the environment to store (through {@link EnvFilter}), then
- * reports the new job, or the job that already holds the key, in text or JSON. Shared by
+ * reports the new job, or the job that already holds the key, in text, JSON or as its bare id
+ * ({@code -q}). Shared by
  * {@code run} and {@code submit}.
  */
 final class Submitter {
@@ -25,6 +26,7 @@ final class Submitter {
   /** Submits; {@code group} null means "from GQ_GROUP, if set". Returns the exit code. */
   int submit(List<String> argv, int gpus, String name, String group, String key, Scheduling sched, SubmitOptions opts)
       throws ApiException {
+    opts.checkOutput();
     Map<String, String> env = inv.io().env();
     String cwd = workingDirectory(inv.io().cwd());
     EnvFilter.Result filtered = environment(opts);
@@ -33,6 +35,7 @@ final class Submitter {
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
     if (opts.json) printJson(result);
+    else if (opts.parsable) printId(result);
     else printText(result, key);
     return ExitCode.OK;
   }
@@ -83,6 +86,12 @@ final class Submitter {
     }
     inv.io().out().println("Submitted job " + result.jobId());
     if (result.message() != null) inv.io().err().println("gq: " + result.message());
+  }
+
+  /** The id alone on stdout (a skipped submit's: the key holder's); a notice still goes to stderr. */
+  private void printId(GqApi.SubmitResult result) {
+    inv.io().out().println(result.jobId());
+    if (!result.skipped() && result.message() != null) inv.io().err().println("gq: " + result.message());
   }
 
   private void printJson(GqApi.SubmitResult result) {

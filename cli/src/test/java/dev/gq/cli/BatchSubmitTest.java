@@ -181,6 +181,17 @@ class BatchSubmitTest {
   }
 
   @Test
+  void parsablePrintsOneIdALineInTheBatchsOrder() throws Exception {
+    cli.api.nextBatch = List.of(new BatchOutcome(1, 5, false, JobState.WAITING, null),
+        new BatchOutcome(2, 3, true, JobState.DONE, "Skipped: key 'k' is already DONE as job 3"),
+        new BatchOutcome(3, 6, false, JobState.WAITING, null));
+    Cli.Result r = batch("a\nb\nc\n", "-q");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("5\n3\n6\n", r.out());
+    assertEquals(2, batch("a\n", "--parsable", "--json").code());
+  }
+
+  @Test
   void aThousandLinesAreOneCall() throws Exception {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 1000; i++) sb.append("python train.py --seed ").append(i).append('\n');

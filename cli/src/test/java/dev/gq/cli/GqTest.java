@@ -31,7 +31,7 @@ class GqTest {
     Cli.Result r = cli.run("--help");
     assertEquals(0, r.code());
     for (String c : List.of("run", "submit", "ps", "show", "logs", "gpu", "cancel", "events", "daemon")) {
-      assertTrue(r.out().contains("\n  " + c + " "), c + " in\n" + r.out());
+      assertTrue(r.out().contains("\n  " + c + " ") || r.out().contains("\n  " + c + ", "), c + " in\n" + r.out());
     }
     assertTrue(r.out().contains("gq -g N CMD..."), r.out());
   }

@@ -196,7 +196,7 @@ class RunCommandTest {
   void unknownOptionBeforeTheCommandIsAUsageError() {
     Cli.Result r = cli.run("run", "--gpu", "1", "x");
     assertEquals(2, r.code());
-    assertEquals("gq: unknown option '--gpu'\nTry 'gq run --help'.\n", r.err());
+    assertEquals("gq: unknown option '--gpu'; did you mean '--gpus'?\nTry 'gq run --help'.\n", r.err());
   }
 
   @Test
@@ -252,6 +252,26 @@ class RunCommandTest {
     assertEquals(0, r.code());
     assertEquals("Skipped: key 'k1' is already RUNNING as job 7\n", r.out());
     assertEquals("", r.err(), "nothing stored, so no env notice");
+  }
+
+  @Test
+  void parsablePrintsOnlyTheJobId() {
+    Cli.Result r = cli.run("-g", "1", "-q", "x");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("1\n", r.out());
+    assertEquals("2\n", cli.run("run", "--parsable", "x").out());
+    cli.api.nextSubmit = new GqApi.SubmitResult(7, true, JobState.RUNNING, null);
+    Cli.Result skipped = cli.run("-g", "1", "-q", "--key", "k1", "x");
+    assertEquals("7\n", skipped.out(), "the key holder's id");
+    assertEquals(0, skipped.code());
+  }
+
+  @Test
+  void parsableAndJsonTogetherAreAUsageError() {
+    Cli.Result r = cli.run("-g", "1", "-q", "--json", "x");
+    assertEquals(2, r.code());
+    assertEquals("gq: give --json or -q/--parsable, not both\nTry 'gq run --help'.\n", r.err());
+    assertTrue(cli.api.submitted.isEmpty());
   }
 
   @Test

@@ -47,6 +47,14 @@ class SubmitCommandTest {
   }
 
   @Test
+  void parsablePrintsOnlyTheJobId() throws Exception {
+    script("train.sh", "python train.py\n");
+    Cli.Result r = cli.run("submit", "-q", "train.sh");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("1\n", r.out());
+  }
+
+  @Test
   void directivesSetTheDefaults() throws Exception {
     script("t.sh", "#gq --gpus=0\n#gq --name=cpu-job\n#gq --group=g1\n#gq --key=k1\n");
     cli.run("submit", "t.sh");

@@ -94,9 +94,13 @@ record Invocation(List<String> argv, String cwd, Map<String, String> env, boolea
     return null;
   }
 
-  /** {@code gq logs -f}: its output is the log from its start, so a repeat prints only what is new. */
+  /**
+   * {@code gq logs -f} (also under its alias {@code log}): its output is the log from its start, so
+   * a repeat prints only what is new.
+   */
   boolean followsLog() {
-    if (!"logs".equals(command())) return false;
+    String command = command();
+    if (!"logs".equals(command) && !"log".equals(command)) return false;
     for (String a : argv) if (a.equals("-f") || a.equals("--follow")) return true;
     return false;
   }

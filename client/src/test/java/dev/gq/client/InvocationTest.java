@@ -72,6 +72,17 @@ class InvocationTest {
   }
 
   @Test
+  void followingALogResumesUnderEitherName() {
+    Map<String, String> env = Map.of();
+    assertTrue(of(env, "logs", "-f", "3").resumable());
+    assertTrue(of(env, "log", "--follow", "3").resumable());
+    assertTrue(of(env, "log", "-f", "3").followsLog());
+    assertFalse(of(env, "log", "3").resumable());
+    assertTrue(of(env, "wait", "3").resumable());
+    assertFalse(of(env, "ps").resumable());
+  }
+
+  @Test
   void buildsTheRunRequest() {
     Invocation inv = of(Map.of("GQ_CLIENT_TTY_IN", "0", "GQ_CLIENT_TTY_OUT", "1",
         "GQ_CLIENT_TTY_ERR", "0", "A", "b"), "submit", "--", "echo", "hi there");
