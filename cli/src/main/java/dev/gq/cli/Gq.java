@@ -49,6 +49,11 @@ public final class Gq {
     return rewritten;
   }
 
+  /** The command tree as {@link #run} builds it, for reading its model (which command has which option); nothing runs. */
+  static CommandLine tree(Io io, GqApi api) {
+    return build(new GqCommand(), new Invocation(io, api), new ErrorHandler(io));
+  }
+
   private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler) {
     CommandLine cl = new CommandLine(top);
     cl.addSubcommand(new RunCommand(inv));
