@@ -49,7 +49,7 @@ class JsonOutputSchemaTest {
     Cli.Result r = cli.run(argv);
     assertEquals(0, r.code(), r.err());
     assertFalse(r.out().isBlank(), "printed nothing");
-    JsonOutputs.checkOutput(List.of(argv), r.out());
+    JsonOutputs.checkOutput(List.of(argv), r.code(), r.out());
     return r.out();
   }
 
@@ -72,6 +72,16 @@ class JsonOutputSchemaTest {
     assertEquals(cli.api.jobs.size(), all.size());
     for (long id : cli.api.jobs.keySet()) checked("show", "--json", String.valueOf(id));
     assertEquals("[]", checked("ps", "--json", "--state", "timeout", "--group", "none").strip());
+  }
+
+  @Test
+  void psThatSkipsADamagedRecordStillPrintsAValidList() {
+    jobs();
+    cli.api.unreadable.add(2L);
+    Cli.Result r = cli.run("ps", "--all", "--json");
+    assertEquals(1, r.code(), r.err());
+    assertTrue(JsonSchemas.isJson(r.out()), r.out());
+    JsonSchemas.check("ps.schema.json", JsonSchemas.parse(r.out()));
   }
 
   @Test
@@ -178,8 +188,11 @@ class JsonOutputSchemaTest {
     assertFalse(JsonSchemas.problems("show.schema.json", job.deepCopy().put("end_time", "yesterday")).isEmpty());
     assertFalse(JsonSchemas.problems("show.schema.json", job.deepCopy().put("submit_time", "2025-13-01T10:00:00Z")).isEmpty());
     assertFalse(JsonSchemas.problems("show.schema.json", job.deepCopy().putArray("argv")).isEmpty(), "an empty argv");
-    assertThrows(AssertionError.class, () -> JsonOutputs.checkOutput(List.of("ps", "--json"), "[" + job.deepCopy().without("pid") + "]"));
-    assertThrows(AssertionError.class, () -> JsonOutputs.checkOutput(List.of("show", "--json", "5"), job + "\n" + job));
+    assertThrows(AssertionError.class, () -> JsonOutputs.checkOutput(List.of("ps", "--json"), 0, "[" + job.deepCopy().without("pid") + "]"));
+    assertThrows(AssertionError.class, () -> JsonOutputs.checkOutput(List.of("show", "--json", "5"), 0, job + "\n" + job));
+    assertThrows(AssertionError.class, () -> JsonOutputs.checkOutput(List.of("ps", "--json"), 1, "[" + job.deepCopy().without("pid") + "]"),
+        "a failed command's whole output is checked too");
+    JsonOutputs.checkOutput(List.of("ps", "--json"), 1, "[\n  " + job + ",\n");
   }
 
   @Test

@@ -88,6 +88,15 @@ public final class JsonSchemas {
     }
   }
 
+  /** Whether {@code text} is exactly one whole JSON value. */
+  public static boolean isJson(String text) {
+    try {
+      return !text.isBlank() && JSON.readTree(text) != null;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private static Path find(Path from) {
     for (Path p = from; p != null; p = p.getParent()) {
       if (Files.isDirectory(p.resolve("docs/schemas"))) return p.resolve("docs/schemas");

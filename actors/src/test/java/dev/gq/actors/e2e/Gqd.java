@@ -48,7 +48,7 @@ final class Gqd implements AutoCloseable {
      * must match it.
      */
     static Result checked(String[] argv, int code, String out, String err) {
-      JsonOutputs.checkOutput(List.of(argv), out);
+      JsonOutputs.checkOutput(List.of(argv), code, out);
       return new Result(code, out, err);
     }
 
