@@ -35,6 +35,7 @@ public final class JsonOutputs {
    * it asks for none (no {@code --json} for gq, or a command line gq refuses).
    */
   public static String jsonCommand(List<String> argv) {
+    if (!argv.contains("--json")) return null;  // spares most end-to-end calls building the tree
     CommandLine tree = Gq.tree(new FakeIo(Path.of("/")), null);
     ParseResult leaf;
     try {
