@@ -88,6 +88,29 @@ public final class JsonSchemas {
     }
   }
 
+  /**
+   * The members schema {@code file} lists for the object it describes (for a list, for its
+   * elements), following {@code $ref} and {@code allOf}: the fields scripts may rely on.
+   */
+  public static List<String> fields(String file) {
+    JsonNode root = parse(text(DIR.resolve(file)));
+    List<String> out = new java.util.ArrayList<>();
+    members(root, root.has("items") ? root.get("items") : root, out);
+    return out;
+  }
+
+  private static void members(JsonNode root, JsonNode node, List<String> out) {
+    node.path("properties").fieldNames().forEachRemaining(out::add);
+    node.path("allOf").forEach(n -> members(root, n, out));
+    String ref = node.path("$ref").asText("");
+    if (ref.startsWith("#/$defs/")) {
+      members(root, root.get("$defs").get(ref.substring("#/$defs/".length())), out);
+    } else if (!ref.isEmpty()) {
+      JsonNode other = parse(text(DIR.resolve(ref)));
+      members(other, other, out);
+    }
+  }
+
   /** Whether {@code text} is exactly one whole JSON value. */
   public static boolean isJson(String text) {
     try {
