@@ -49,6 +49,11 @@ public final class Gq {
     return rewritten;
   }
 
+  /** The command tree as {@link #run} builds it, for reading its model (which command has which option); nothing runs. */
+  static CommandLine tree(Io io, GqApi api) {
+    return build(new GqCommand(), new Invocation(io, api), new ErrorHandler(io));
+  }
+
   private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler) {
     CommandLine cl = tree(top, inv);
     cl.setUsageHelpWidth(Math.max(55, Math.min(120, inv.io().width() > 0 ? inv.io().width() : 80)));

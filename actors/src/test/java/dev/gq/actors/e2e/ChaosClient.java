@@ -44,7 +44,7 @@ final class ChaosClient {
           case Frame.Out o -> out.append(o.text());
           case Frame.OutBytes b -> out.append(new String(b.bytes(), java.nio.charset.StandardCharsets.UTF_8));
           case Frame.Err e -> err.append(e.text());
-          case Frame.Exit x -> { return new Attempt(true, new Gqd.Result(x.code(), out.toString(), err.toString())); }
+          case Frame.Exit x -> { return new Attempt(true, Gqd.Result.checked(argv, x.code(), out.toString(), err.toString())); }
           default -> { }
         }
       }

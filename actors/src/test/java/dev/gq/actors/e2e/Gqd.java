@@ -2,6 +2,7 @@ package dev.gq.actors.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gq.cli.JsonOutputs;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
@@ -41,6 +42,16 @@ final class Gqd implements AutoCloseable {
 
   /** A result of one gq invocation. */
   record Result(int code, String out, String err) {
+    /**
+     * The result of {@code argv}, its JSON output (when it asked for one with {@code --json})
+     * first checked against the published schema in docs/schemas: every JSON output these tests see
+     * must match it.
+     */
+    static Result checked(String[] argv, int code, String out, String err) {
+      JsonOutputs.checkOutput(List.of(argv), code, out);
+      return new Result(code, out, err);
+    }
+
     JsonNode json() {
       try {
         return JSON.readTree(out);
@@ -168,7 +179,7 @@ final class Gqd implements AutoCloseable {
           case Frame.Out o -> out.append(o.text());
           case Frame.OutBytes b -> out.append(new String(b.bytes(), java.nio.charset.StandardCharsets.UTF_8));
           case Frame.Err e -> err.append(e.text());
-          case Frame.Exit x -> { return new Result(x.code(), out.toString(), err.toString()); }
+          case Frame.Exit x -> { return Result.checked(argv, x.code(), out.toString(), err.toString()); }
           default -> { }
         }
       }

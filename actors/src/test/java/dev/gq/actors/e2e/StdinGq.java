@@ -29,7 +29,7 @@ final class StdinGq {
           case Frame.OutBytes b -> out.append(new String(b.bytes(), java.nio.charset.StandardCharsets.UTF_8));
           case Frame.Err e -> err.append(e.text());
           case Frame.StdinRequest s -> w.send(new Frame.Stdin(stdin, null));
-          case Frame.Exit x -> { return new Gqd.Result(x.code(), out.toString(), err.toString()); }
+          case Frame.Exit x -> { return Gqd.Result.checked(argv, x.code(), out.toString(), err.toString()); }
           default -> { }
         }
       }
