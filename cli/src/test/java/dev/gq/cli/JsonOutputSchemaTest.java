@@ -152,8 +152,9 @@ class JsonOutputSchemaTest {
   }
 
   private static void collect(picocli.CommandLine cl, String prefix, List<String> out) {
-    cl.getSubcommands().forEach((name, sub) -> {
-      String path = (prefix + " " + name).strip();
+    // each command once, by its own name (an alias such as 'ls' is the same command as 'ps')
+    new java.util.LinkedHashSet<>(cl.getSubcommands().values()).forEach(sub -> {
+      String path = (prefix + " " + sub.getCommandName()).strip();
       if (sub.getCommandSpec().findOption("--json") != null) out.add(path);
       collect(sub, path, out);
     });
