@@ -34,7 +34,14 @@ final class Submitter {
     if (!result.skipped()) warnDropped(filtered.dropped());
     if (opts.json) printJson(result);
     else printText(result, key);
+    if (!result.skipped()) noteHeld(java.util.Collections.singletonMap(result.jobId(), finalGroup));
     return ExitCode.OK;
+  }
+
+  /** Says on stderr, in one line, when the paused queue or a held group keeps the new jobs waiting. */
+  void noteHeld(Map<Long, String> groupOf) throws ApiException {
+    String note = QueueNotes.afterSubmit(inv.api().queueState(), groupOf);
+    if (note != null) inv.io().err().println("gq: " + note);
   }
 
   /** The caller's environment as it will be stored: secret-looking variables dropped unless kept. */

@@ -141,6 +141,14 @@ final class FakeApi implements GqApi {
     return Optional.of(java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS));
   }
 
+  /** The queue's pause and holds as queueState() reports them. */
+  QueueState queue = new QueueState(false, Map.of());
+
+  @Override public QueueState queueState() throws ApiException {
+    fail();
+    return queue;
+  }
+
   @Override public Map<Long, String> waitReasons() throws ApiException {
     fail();
     waitReasonCalls++;
