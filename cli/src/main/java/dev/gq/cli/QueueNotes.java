@@ -32,7 +32,7 @@ final class QueueNotes {
     for (Map.Entry<Long, String> e : groupOf.entrySet()) {
       String g = e.getValue();
       if (g != null && q.holds().containsKey(g)) held.add(g);
-      if (q.paused() || held.contains(g)) kept.add(e.getKey());
+      if (q.paused() || (g != null && held.contains(g))) kept.add(e.getKey());
     }
     for (String g : held) {
       causes.add("group " + g + " is held (" + q.holds().get(g) + ")");
