@@ -59,6 +59,17 @@ class LogsCommandTest {
   }
 
   @Test
+  void waitingJobSaysOnATerminalWhatItWaitsFor() {
+    cli.io.stderrTty = true;
+    cli.api.add(withLog(Jobs.job(1, JobState.WAITING), dir.resolve("missing.log")));
+    cli.api.reasons.put(1L, "group g is held: held by the user");
+    Cli.Result r = cli.run("logs", "1");
+    assertEquals(0, r.code());
+    assertEquals("", r.out());
+    assertEquals("gq: job 1 is WAITING: group g is held: held by the user; it has no log yet\n", r.err());
+  }
+
+  @Test
   void missingLogOfAJobThatRanIsRefused() {
     cli.api.add(withLog(Jobs.job(1, JobState.DONE), dir.resolve("gone.log")));
     Cli.Result r = cli.run("logs", "1");
