@@ -38,9 +38,19 @@ final class Submitter {
     return ExitCode.OK;
   }
 
-  /** Says on stderr, in one line, when the paused queue or a held group keeps the new jobs waiting. */
-  void noteHeld(Map<Long, String> groupOf) throws ApiException {
-    String note = QueueNotes.afterSubmit(inv.api().queueState(), groupOf);
+  /**
+   * Says on stderr, in one line, when the paused queue or a held group keeps the new jobs waiting.
+   * The jobs are queued by then: when the queue's state cannot be read the note is left out rather
+   * than the submit reported as failed (a script would submit them again).
+   */
+  void noteHeld(Map<Long, String> groupOf) {
+    GqApi.QueueState q;
+    try {
+      q = inv.api().queueState();
+    } catch (ApiException e) {
+      return;
+    }
+    String note = QueueNotes.afterSubmit(q, groupOf);
     if (note != null) inv.io().err().println("gq: " + note);
   }
 

@@ -144,8 +144,12 @@ final class FakeApi implements GqApi {
   /** The queue's pause and holds as queueState() reports them. */
   QueueState queue = new QueueState(false, Map.of());
 
+  /** When set, queueState() alone is refused with it. */
+  ApiException queueRefusal;
+
   @Override public QueueState queueState() throws ApiException {
     fail();
+    if (queueRefusal != null) throw queueRefusal;
     return queue;
   }
 

@@ -174,4 +174,14 @@ class SubmitCommandTest {
     assertEquals(0, r.code(), r.err());
     assertEquals("gq: the queue is paused, so job 1 waits until 'gq daemon resume'\n", r.err());
   }
+
+  @Test
+  void aQueueStateThatCannotBeReadLeavesTheNoteOutNotTheSubmit() throws Exception {
+    script("t.sh", "echo hi\n");
+    cli.api.queueRefusal = new ApiException("the daemon is shutting down");
+    Cli.Result r = cli.run("submit", "t.sh");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("Submitted job 1\n", r.out());
+    assertEquals("", r.err());
+  }
 }
