@@ -47,7 +47,17 @@ final class BatchSubmit {
     if (options.json) inv.io().out().println(JsonView.pretty(json(outcomes)));
     else if (options.parsable) outcomes.forEach(o -> inv.io().out().println(o.jobId()));
     else print(outcomes, inv.io().out());
+    noteHeld(submitter, lines, outcomes);
     return ExitCode.OK;
+  }
+
+  /** The one note when the paused queue or a held group keeps the batch's new jobs waiting. */
+  private static void noteHeld(Submitter submitter, List<GqApi.BatchLine> lines, List<BatchOutcome> outcomes) throws ApiException {
+    java.util.Map<Integer, String> groupOfLine = new java.util.HashMap<>();
+    for (GqApi.BatchLine l : lines) groupOfLine.put(l.line(), l.spec().group());
+    java.util.Map<Long, String> groupOf = new java.util.HashMap<>();
+    for (BatchOutcome o : outcomes) if (!o.skipped()) groupOf.put(o.jobId(), groupOfLine.get(o.line()));
+    if (!groupOf.isEmpty()) submitter.noteHeld(groupOf);
   }
 
   private String read(String source) {

@@ -7,9 +7,9 @@ import picocli.CommandLine.Command;
 /**
  * {@code gq daemon status}: the running daemon's pid, version and protocol, its data directory,
  * what its GPU probe sees (saying plainly when the GPUs are fake or NVML is unavailable) and how
- * many jobs run and wait. A warning from the daemon goes to stderr.
+ * many jobs run and wait, whether the queue is paused and which groups are held and why. A warning from the daemon goes to stderr.
  */
-@Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe and job counts.")
+@Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe, job counts, and a paused queue or held groups.")
 final class DaemonStatusCommand implements Callable<Integer> {
   private final Invocation inv;
 
@@ -25,6 +25,7 @@ final class DaemonStatusCommand implements Callable<Integer> {
     out.println("Data dir:  " + info.dataDir());
     out.println("GPUs:      " + gpus(info));
     out.println("Jobs:      " + info.running() + " running, " + info.waiting() + " waiting");
+    QueueNotes.status(inv.api().queueState()).forEach(out::println);
     if (info.warning() != null && !info.warning().isBlank()) inv.io().err().println("warning: " + info.warning());
     return ExitCode.OK;
   }

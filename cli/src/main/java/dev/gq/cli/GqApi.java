@@ -104,6 +104,9 @@ public interface GqApi {
     return out;
   }
 
+  /** Whether the whole queue is paused, and each held group with the reason it is held, as the scheduler has them now. */
+  QueueState queueState() throws ApiException;
+
   /** Why each WAITING job waits, by job id (e.g. "needs 2 GPUs, 1 free"). */
   Map<Long, String> waitReasons() throws ApiException;
 
@@ -196,6 +199,18 @@ public interface GqApi {
     /** The same selection, at most {@code n} jobs with ids below {@code id}: the next page. */
     public JobQuery page(long id, int n) {
       return new JobQuery(ranges, states, group, n, latestOnly, id, endedBefore);
+    }
+  }
+
+  /** The queue's pause and the groups' holds (group → why it is held), which keep waiting jobs from starting. */
+  record QueueState(boolean paused, Map<String, String> holds) {
+    public QueueState {
+      holds = Map.copyOf(holds);
+    }
+
+    /** The hold reason of {@code group}, or null when it is not held (or null). */
+    public String holdOf(String group) {
+      return group == null ? null : holds.get(group);
     }
   }
 

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The invoking terminal, as the client described it: its output streams (frames back to the
- * client; text, and bytes passed through unchanged), whether stdin/stdout are terminals, the width, the caller's cwd and environment, a way
+ * client; text, and bytes passed through unchanged), whether stdin/stdout/stderr are terminals, the width, the caller's cwd and environment, a way
  * to ask a yes/no question, and the caller's standard input when a command needs it.
  * {@link #closed()} turns true when the client has gone (Ctrl-C), so streaming commands stop.
  */
@@ -26,6 +26,9 @@ public interface Io {
   boolean stdinTty();
 
   boolean stdoutTty();
+
+  /** Whether the caller's stderr is a terminal: where notes meant for a person (not a script) go. */
+  boolean stderrTty();
 
   int width();
 

@@ -43,6 +43,36 @@ final class LogTail implements Closeable {
     return any;
   }
 
+  /**
+   * Moves to the start of the last {@code n} lines of what the file holds now, as {@code tail -n}
+   * counts them (a last line without a newline is a line); nothing happens when there is no file.
+   */
+  void lastLines(long n) throws IOException, ApiException {
+    if (channel == null && !open()) return;
+    channel.position(startOfLastLines(channel, n));
+  }
+
+  /** The offset where the last {@code n} lines of {@code ch} begin, read backwards from its end. */
+  static long startOfLastLines(FileChannel ch, long n) throws IOException {
+    long end = ch.size();
+    if (n <= 0) return end;
+    ByteBuffer block = ByteBuffer.allocate(64 * 1024);
+    long newlines = 0;
+    for (long pos = end; pos > 0; ) {
+      int len = (int) Math.min(block.capacity(), pos);
+      pos -= len;
+      block.clear().limit(len);
+      // a positional read may return fewer bytes than asked: read on until the block is full
+      int got;
+      do got = ch.read(block, pos + block.position()); while (got > 0 && block.hasRemaining());
+      for (int i = block.position() - 1; i >= 0; i--) {
+        // the newline that ends the last line does not start another one
+        if (block.get(i) == '\n' && pos + i != end - 1 && ++newlines == n) return pos + i + 1;
+      }
+    }
+    return 0;
+  }
+
   /** Reads to the end of what is there now. */
   void finish(OutputStream out) throws IOException, ApiException {
     pump(out);

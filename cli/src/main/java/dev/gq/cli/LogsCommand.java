@@ -1,10 +1,13 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -12,12 +15,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code gq logs [-f] JOB}: prints a job's log (its stdout and stderr), read straight from the
- * file, since the daemon runs as the same user, byte for byte as the job wrote it. With {@code -f} it keeps printing new output,
+ * {@code gq logs [-f] [-n N] [JOB]}: prints a job's log (its stdout and stderr), read straight from the
+ * file, since the daemon runs as the same user, byte for byte as the job wrote it; without JOB, the
+ * newest job's. {@code -n} starts at the last N lines. With {@code -f} it keeps printing new output,
  * checking the file every {@value #FILE_POLL_MS} ms and the job every {@value #JOB_POLL_MS} ms,
- * and stops once the job has ended and its last bytes are out, or when the caller goes away.
+ * and stops once the job has ended and its last bytes are out, or when the caller goes away. On a
+ * terminal, stderr says what a job that has not started waits for ({@link StartNote}).
  */
-@Command(name = "logs", description = "Print a job's output; -f keeps following it until the job ends.")
+@Command(name = "logs", description = "Print a job's output (default: the newest job's); -f keeps following it until the job ends.")
 final class LogsCommand implements Callable<Integer> {
   // a poll is one size check of an open file; 50 ms keeps the shown line within ~25 ms of the written one
   static final long FILE_POLL_MS = 50;
@@ -27,7 +32,10 @@ final class LogsCommand implements Callable<Integer> {
   @Option(names = {"-f", "--follow"}, description = "Keep printing new output until the job ends (Ctrl-C stops, the job keeps running).")
   boolean follow;
 
-  @Parameters(paramLabel = "JOB", description = "The job id.")
+  @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "Only the last N lines (with -f: then the new ones).")
+  Long lines;
+
+  @Parameters(paramLabel = "JOB", arity = "0..1", description = "The job id (default: the newest job).")
   String jobId;
 
   LogsCommand(Invocation inv) {
@@ -36,7 +44,8 @@ final class LogsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    Job job = ShowCommand.find(inv.api(), JobRanges.id(jobId));
+    if (lines != null && lines < 0) throw new UsageException("-n/--lines must be 0 or more, not " + lines);
+    Job job = jobId != null ? ShowCommand.find(inv.api(), JobRanges.id(jobId)) : newest();
     try {
       return follow ? follow(job) : printAll(job);
     } catch (IOException e) {
@@ -44,11 +53,21 @@ final class LogsCommand implements Callable<Integer> {
     }
   }
 
+  /** The job with the highest id, named on a terminal's stderr; refused when there is none. */
+  private Job newest() throws ApiException {
+    List<Job> jobs = inv.api().jobs(new GqApi.JobQuery(List.of(), Set.of(), null, 1));
+    if (jobs.isEmpty()) throw new RefusedException("there are no jobs yet; queue one with 'gq submit SCRIPT' or 'gq run COMMAND'");
+    Job job = jobs.get(0);
+    if (inv.io().stderrTty()) inv.io().err().println("gq: job " + job.id() + " (" + job.displayName() + ", " + job.state() + "), the newest");
+    return job;
+  }
+
   private int printAll(Job job) throws IOException, ApiException {
     if (job.logPath() == null) return noLog(job);
     try (LogTail tail = new LogTail(Path.of(job.logPath()), inv.api())) {
       if (!tail.exists()) return noLog(job);
       OutputStream out = inv.io().rawOut();
+      if (lines != null) tail.lastLines(lines);
       tail.finish(out);
       out.flush();
     }
@@ -56,24 +75,33 @@ final class LogsCommand implements Callable<Integer> {
   }
 
   /** A job that never started has no log yet: nothing to print. One that ran should have one. */
-  private static int noLog(Job job) {
-    if (job.startTime() == null) return ExitCode.OK;
+  private int noLog(Job job) throws ApiException {
+    if (job.startTime() == null) {
+      new StartNote(inv, "it has no log yet").see(job);
+      return ExitCode.OK;
+    }
     throw new RefusedException("job " + job.id() + " has no log at " + job.logPath() + "; it may have been deleted");
   }
 
   private int follow(Job job) throws IOException, ApiException {
     OutputStream out = inv.io().rawOut();
     LogTail tail = job.logPath() == null ? null : new LogTail(Path.of(job.logPath()), inv.api());
+    if (tail != null && lines != null) tail.lastLines(lines);
+    StartNote note = new StartNote(inv, "the log starts when it runs");
     long nextJobCheck = System.nanoTime();
+    boolean waiting = false;
     try {
       while (!inv.io().closed()) {
-        if (tail != null && tail.pump(out)) out.flush();
-        if (System.nanoTime() - nextJobCheck >= 0) {
+        // a job seen waiting whose log appears is checked first, so that the note that it started comes before its output
+        if (System.nanoTime() - nextJobCheck >= 0 || (waiting && tail != null && tail.exists())) {
           Job now = current(job.id());
+          note.see(now);
+          waiting = now.state() == JobState.WAITING;
           if (tail == null && now.logPath() != null) tail = new LogTail(Path.of(now.logPath()), inv.api());
           if (now.state().terminal()) return drain(tail, out);
           nextJobCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOB_POLL_MS);
         }
+        if (tail != null && tail.pump(out)) out.flush();
         if (!pause()) break;
       }
       return ExitCode.OK;

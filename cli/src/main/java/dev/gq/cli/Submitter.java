@@ -37,7 +37,24 @@ final class Submitter {
     if (opts.json) printJson(result);
     else if (opts.parsable) printId(result);
     else printText(result, key);
+    if (!result.skipped()) noteHeld(java.util.Collections.singletonMap(result.jobId(), finalGroup));
     return ExitCode.OK;
+  }
+
+  /**
+   * Says on stderr, in one line, when the paused queue or a held group keeps the new jobs waiting.
+   * The jobs are queued by then: when the queue's state cannot be read the note is left out rather
+   * than the submit reported as failed (a script would submit them again).
+   */
+  void noteHeld(Map<Long, String> groupOf) {
+    GqApi.QueueState q;
+    try {
+      q = inv.api().queueState();
+    } catch (ApiException e) {
+      return;
+    }
+    String note = QueueNotes.afterSubmit(q, groupOf);
+    if (note != null) inv.io().err().println("gq: " + note);
   }
 
   /** The caller's environment as it will be stored: secret-looking variables dropped unless kept. */

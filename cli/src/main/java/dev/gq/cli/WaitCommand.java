@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
  * job it follows the job's retries and exits with the newest attempt's exit code (1 when it ended
  * without one); for several jobs or a group it exits 0 only when every one's latest attempt is
  * DONE. {@code --timeout} gives up with exit {@value Poll#TIMED_OUT}. A group held by fail-fast,
- * whose waiting jobs would never start, ends the wait with exit 1.
+ * whose waiting jobs would never start, ends the wait with exit 1. Waiting for one job that has not
+ * started, a terminal's stderr says what it waits for ({@link StartNote}).
  */
 @Command(name = "wait", description = "Wait until jobs end; exit with the job's exit code (several jobs: 0 if all are DONE).")
 final class WaitCommand implements Callable<Integer> {
@@ -56,6 +57,7 @@ final class WaitCommand implements Callable<Integer> {
 
   private int one(long id, Poll poll) throws ApiException {
     Job job = ShowCommand.find(inv.api(), id);
+    StartNote note = new StartNote(inv, "waiting for it to run and end");
     while (true) {
       if (job.state().terminal()) {
         Optional<Job> newest = inv.api().newestAttempt(job.id());
@@ -66,6 +68,7 @@ final class WaitCommand implements Callable<Integer> {
         continue;
       }
       stopIfHeld(List.of(job));
+      note.see(job);
       if (!poll.next()) return poll.stopped("job " + job.id() + " is " + job.state());
       long current = job.id();
       job = inv.api().job(current).orElseThrow(() -> new RefusedException("job " + current + " was deleted while waited for"));

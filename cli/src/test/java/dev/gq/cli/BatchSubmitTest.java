@@ -207,4 +207,21 @@ class BatchSubmitTest {
     assertEquals(1, r.code());
     assertEquals("gq: line 2: job 99 does not exist; nothing was submitted\n", r.err());
   }
+
+  @Test
+  void aBatchIntoAHeldGroupGetsOneNoteNamingOnlyTheJobsItHolds() throws Exception {
+    cli.api.queue = new GqApi.QueueState(false, java.util.Map.of("s", "held by the user"));
+    Cli.Result r = batch("a\nb\n{\"argv\": [\"c\"], \"group\": \"t\"}\nd\n", "--group", "s");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("Submitted 4 jobs: 1-4\n", r.out());
+    assertEquals("gq: group s is held (held by the user), so jobs 1-2, 4 wait until 'gq daemon resume --group s'\n", r.err());
+  }
+
+  @Test
+  void aBatchIntoAPausedQueueGetsOneNote() throws Exception {
+    cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
+    Cli.Result r = batch("a\nb\n");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("gq: the queue is paused, so jobs 1-2 wait until 'gq daemon resume'\n", r.err());
+  }
 }

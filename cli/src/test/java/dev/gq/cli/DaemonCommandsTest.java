@@ -76,4 +76,21 @@ class DaemonCommandsTest {
       assertTrue(help.contains(line), "'" + line + "' in:\n" + help);
     }
   }
+
+  @Test
+  void statusNamesAPausedQueueAndEachHeldGroupWithItsReason() {
+    cli.api.queue = new GqApi.QueueState(true, java.util.Map.of("sweep-b", "held by the user",
+        "sweep-a", "3 jobs in a row failed within 60s of starting: cannot run 'uv'"));
+    Cli.Result r = cli.run("daemon", "status");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("""
+        gq daemon is running (pid 4242, version 0.1.0, protocol 1)
+        Data dir:  /data/gq
+        GPUs:      2 GPUs (NVML 550.54)
+        Jobs:      1 running, 3 waiting
+        Queue:     paused; waiting jobs do not start until 'gq daemon resume'
+        Held:      group sweep-a (3 jobs in a row failed within 60s of starting: cannot run 'uv'); 'gq daemon resume --group sweep-a' releases it
+        Held:      group sweep-b (held by the user); 'gq daemon resume --group sweep-b' releases it
+        """, r.out());
+  }
 }

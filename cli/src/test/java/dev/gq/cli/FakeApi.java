@@ -141,6 +141,18 @@ final class FakeApi implements GqApi {
     return Optional.of(java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS));
   }
 
+  /** The queue's pause and holds as queueState() reports them. */
+  QueueState queue = new QueueState(false, Map.of());
+
+  /** When set, queueState() alone is refused with it. */
+  ApiException queueRefusal;
+
+  @Override public QueueState queueState() throws ApiException {
+    fail();
+    if (queueRefusal != null) throw queueRefusal;
+    return queue;
+  }
+
   @Override public Map<Long, String> waitReasons() throws ApiException {
     fail();
     waitReasonCalls++;

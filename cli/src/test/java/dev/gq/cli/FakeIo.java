@@ -27,6 +27,7 @@ final class FakeIo implements Io {
   final List<String> questions = new ArrayList<>();
   boolean stdinTty = true;
   boolean stdoutTty = true;
+  boolean stderrTty;
   int width = 100;
   Path cwd;
   volatile boolean closed;
@@ -81,6 +82,10 @@ final class FakeIo implements Io {
 
   @Override public boolean stdoutTty() {
     return stdoutTty;
+  }
+
+  @Override public boolean stderrTty() {
+    return stderrTty;
   }
 
   @Override public int width() {

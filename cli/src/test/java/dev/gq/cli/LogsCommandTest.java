@@ -59,6 +59,17 @@ class LogsCommandTest {
   }
 
   @Test
+  void waitingJobSaysOnATerminalWhatItWaitsFor() {
+    cli.io.stderrTty = true;
+    cli.api.add(withLog(Jobs.job(1, JobState.WAITING), dir.resolve("missing.log")));
+    cli.api.reasons.put(1L, "group g is held: held by the user");
+    Cli.Result r = cli.run("logs", "1");
+    assertEquals(0, r.code());
+    assertEquals("", r.out());
+    assertEquals("gq: job 1 is WAITING: group g is held: held by the user; it has no log yet\n", r.err());
+  }
+
+  @Test
   void missingLogOfAJobThatRanIsRefused() {
     cli.api.add(withLog(Jobs.job(1, JobState.DONE), dir.resolve("gone.log")));
     Cli.Result r = cli.run("logs", "1");
@@ -112,5 +123,111 @@ class LogsCommandTest {
     Cli.Result r = follow.get(10, TimeUnit.SECONDS);
     assertEquals(1, r.code());
     assertTrue(r.err().contains("job 1 was deleted while its log was followed"), r.err());
+  }
+
+  @Test
+  void lastLinesCountsLikeTail() throws Exception {
+    Path log = Files.writeString(dir.resolve("1.log"), "a\nb\nc\nd\n");
+    cli.api.add(withLog(Jobs.job(1, JobState.DONE), log));
+    assertEquals("c\nd\n", cli.run("logs", "-n", "2", "1").out());
+    assertEquals("a\nb\nc\nd\n", cli.run("logs", "--lines", "9", "1").out());
+    assertEquals("", cli.run("logs", "-n", "0", "1").out());
+    Files.writeString(log, "a\n\nb\nno newline");
+    assertEquals("b\nno newline", cli.run("logs", "-n", "2", "1").out());
+    assertEquals("\nb\nno newline", cli.run("logs", "-n", "3", "1").out());
+  }
+
+  @Test
+  void lastLinesOfALogLongerThanOneReadBlock() throws Exception {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 30_000; i++) text.append("line ").append(i).append('\n');
+    Path log = Files.writeString(dir.resolve("1.log"), text);
+    cli.api.add(withLog(Jobs.job(1, JobState.DONE), log));
+    Cli.Result r = cli.run("logs", "-n", "12000", "1");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(text.substring(text.indexOf("line 18000\n")), r.out());
+  }
+
+  @Test
+  void negativeLineCountIsAUsageError() throws Exception {
+    cli.api.add(withLog(Jobs.job(1, JobState.DONE), Files.writeString(dir.resolve("1.log"), "x\n")));
+    Cli.Result r = cli.run("logs", "-n", "-3", "1");
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("gq: -n/--lines must be 0 or more, not -3\n"), r.err());
+  }
+
+  @Test
+  void withoutAnIdTheNewestJobsLogIsPrintedAndNamedOnlyOnATerminal() throws Exception {
+    cli.api.add(withLog(Jobs.job(1, JobState.DONE), Files.writeString(dir.resolve("1.log"), "old\n")));
+    cli.api.add(withLog(Jobs.job(2, JobState.DONE), Files.writeString(dir.resolve("2.log"), "one\ntwo\n")));
+    Cli.Result piped = cli.run("logs", "-n", "1");
+    assertEquals(0, piped.code(), piped.err());
+    assertEquals("two\n", piped.out());
+    assertEquals("", piped.err());
+    cli.io.stderrTty = true;
+    Cli.Result shown = cli.run("logs");
+    assertEquals("one\ntwo\n", shown.out());
+    assertEquals("gq: job 2 (python, DONE), the newest\n", shown.err());
+  }
+
+  @Test
+  void withoutAnIdAndNoJobsItSaysSo() {
+    Cli.Result r = cli.run("logs");
+    assertEquals(1, r.code());
+    assertEquals("gq: there are no jobs yet; queue one with 'gq submit SCRIPT' or 'gq run COMMAND'\n", r.err());
+  }
+
+  @Test
+  void followWithLastLinesStartsThereThenFollows() throws Exception {
+    Path log = Files.writeString(dir.resolve("1.log"), "a\nb\nc\n");
+    Job running = withLog(Jobs.job(1, JobState.RUNNING), log);
+    cli.api.add(running);
+    cli.api.jobReplies.add(running);
+    cli.api.jobReplies.add(running);
+    CompletableFuture<Cli.Result> follow = CompletableFuture.supplyAsync(() -> cli.run("logs", "-f", "-n", "1", "1"));
+    while (!cli.api.jobReplies.isEmpty()) Thread.onSpinWait();
+    Files.writeString(log, "d\n", java.nio.file.StandardOpenOption.APPEND);
+    cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.DONE), log));
+    Cli.Result r = follow.get(10, TimeUnit.SECONDS);
+    assertEquals(0, r.code(), r.err());
+    assertEquals("c\nd\n", r.out());
+  }
+
+  @Test
+  void followOfAWaitingJobSaysOnATerminalWhatItWaitsForAndWhenItStarts() throws Exception {
+    cli.io.stderrTty = true;
+    Path log = dir.resolve("1.log");
+    Job waiting = withLog(Jobs.job(1, JobState.WAITING), log);
+    cli.api.add(waiting);
+    cli.api.reasons.put(1L, "needs 1 GPU, 0 free (GPU 0: job 4)");
+    cli.api.jobReplies.add(waiting);
+    cli.api.jobReplies.add(waiting);
+    CompletableFuture<Cli.Result> follow = CompletableFuture.supplyAsync(() -> cli.run("logs", "-f", "1"));
+    while (cli.api.jobReplies.size() > 1) Thread.onSpinWait();
+    cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.RUNNING), log));
+    cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.RUNNING), log));
+    Files.writeString(log, "epoch 1\n");
+    while (cli.api.jobReplies.size() > 0) Thread.onSpinWait();
+    cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.DONE), log));
+    Cli.Result r = follow.get(10, TimeUnit.SECONDS);
+    assertEquals(0, r.code(), r.err());
+    assertEquals("epoch 1\n", r.out());
+    assertEquals("gq: job 1 is WAITING: needs 1 GPU, 0 free (GPU 0: job 4); the log starts when it runs\n"
+        + "gq: job 1 started on GPU 0\n", r.err());
+  }
+
+  @Test
+  void followOfAWaitingJobSaysNothingWhenStderrIsNotATerminal() throws Exception {
+    Path log = dir.resolve("1.log");
+    Job waiting = withLog(Jobs.job(1, JobState.WAITING), log);
+    cli.api.add(waiting);
+    cli.api.reasons.put(1L, "needs 1 GPU, 0 free");
+    cli.api.jobReplies.add(waiting);
+    cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.RUNNING), log));
+    cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.DONE), log));
+    Cli.Result r = cli.run("logs", "-f", "1");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("", r.out() + r.err());
+    assertEquals(0, cli.api.waitReasonCalls);
   }
 }

@@ -142,4 +142,54 @@ class SubmitCommandTest {
     assertTrue(r.out().startsWith("{\n  \"id\": 1,\n  \"skipped\": false,\n  \"state\": \"WAITING\",\n"), r.out());
     assertNull(onlySubmitted().env().get("WANDB_API_KEY"));
   }
+
+  @Test
+  void submittingIntoAPausedQueueSaysSoOnStderrAndStillSubmits() throws Exception {
+    script("t.sh", "echo hi\n");
+    cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
+    Cli.Result r = cli.run("submit", "t.sh");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("Submitted job 1\n", r.out());
+    assertEquals("gq: the queue is paused, so job 1 waits until 'gq daemon resume'\n", r.err());
+    onlySubmitted();
+  }
+
+  @Test
+  void submittingIntoAHeldGroupNamesTheHoldAndHowToRelease() throws Exception {
+    script("t.sh", "#gq --group=sweep\n");
+    cli.api.queue = new GqApi.QueueState(false, java.util.Map.of("sweep", "held by the user", "other", "held by the user"));
+    Cli.Result r = cli.run("submit", "t.sh", "--json");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("gq: group sweep is held (held by the user), so job 1 waits until 'gq daemon resume --group sweep'\n", r.err());
+    assertTrue(r.out().contains("\"id\": 1,"), r.out());
+  }
+
+  @Test
+  void noNoteWhenNothingHoldsTheNewJobOrTheSubmitWasSkipped() throws Exception {
+    script("t.sh", "#gq --group=free\n");
+    cli.api.queue = new GqApi.QueueState(false, java.util.Map.of("other", "held by the user"));
+    assertEquals("", cli.run("submit", "t.sh").err());
+    cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
+    cli.api.nextSubmit = new GqApi.SubmitResult(1, true, dev.gq.core.job.JobState.WAITING, null);
+    Cli.Result skipped = cli.run("submit", "t.sh", "--key", "k");
+    assertEquals("", skipped.err());
+  }
+
+  @Test
+  void runIntoAPausedQueueSaysSoToo() {
+    cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
+    Cli.Result r = cli.run("run", "-g", "0", "--", "echo", "hi");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("gq: the queue is paused, so job 1 waits until 'gq daemon resume'\n", r.err());
+  }
+
+  @Test
+  void aQueueStateThatCannotBeReadLeavesTheNoteOutNotTheSubmit() throws Exception {
+    script("t.sh", "echo hi\n");
+    cli.api.queueRefusal = new ApiException("the daemon is shutting down");
+    Cli.Result r = cli.run("submit", "t.sh");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("Submitted job 1\n", r.out());
+    assertEquals("", r.err());
+  }
 }

@@ -148,4 +148,40 @@ class WaitCommandTest {
     assertEquals("1 job has not ended", WaitCommand.notEnded(1));
     assertEquals("3 jobs have not ended", WaitCommand.notEnded(3));
   }
+
+  @Test
+  void waitingForAWaitingJobSaysOnATerminalWhatItWaitsForThenThatItStarted() {
+    cli.io.stderrTty = true;
+    cli.api.add(Jobs.job(1, JobState.WAITING, Jobs.spec(2, null, null, null, "x")));
+    cli.api.reasons.put(1L, "the queue is paused; resume it with 'gq daemon resume'");
+    later(3, Jobs.job(1, JobState.RUNNING, Jobs.spec(2, null, null, null, "x")));
+    later(3, Jobs.job(1, JobState.DONE));
+    Cli.Result r = cli.run("wait", "1");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("Job 1 ended DONE (exit code 0)\n", r.out());
+    assertEquals("gq: job 1 is WAITING: the queue is paused; resume it with 'gq daemon resume'; waiting for it to run and end\n"
+        + "gq: job 1 started on GPUs 0,1\n", r.err());
+  }
+
+  @Test
+  void waitingJobsNoteIsLeftOutWhenStderrIsNotATerminal() {
+    cli.api.add(Jobs.job(1, JobState.WAITING));
+    cli.api.reasons.put(1L, "needs 1 GPU, 0 free");
+    later(3, Jobs.job(1, JobState.RUNNING));
+    later(3, Jobs.job(1, JobState.DONE));
+    Cli.Result r = cli.run("wait", "1");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("", r.err());
+    assertEquals(0, cli.api.waitReasonCalls);
+  }
+
+  @Test
+  void aJobCancelledBeforeItStartedIsNotSaidToHaveStarted() {
+    cli.io.stderrTty = true;
+    cli.api.add(Jobs.job(1, JobState.WAITING));
+    later(3, Jobs.job(1, JobState.CANCELLED));
+    Cli.Result r = cli.run("wait", "1");
+    assertEquals(1, r.code());
+    assertEquals("gq: job 1 is WAITING; waiting for it to run and end\n", r.err());
+  }
 }

@@ -95,14 +95,24 @@ record Invocation(List<String> argv, String cwd, Map<String, String> env, boolea
   }
 
   /**
-   * {@code gq logs -f} (also under its alias {@code log}): its output is the log from its start, so
-   * a repeat prints only what is new.
+   * {@code gq logs -f JOB} (also under its alias {@code log}): its output is the log from its start, so a repeat prints only what is
+   * new. Not so without JOB (the newest job may then be another) or with {@code -n} (the last lines
+   * then start elsewhere): such a repeat could print other bytes, so it is not sent again.
    */
   boolean followsLog() {
     String command = command();
     if (!"logs".equals(command) && !"log".equals(command)) return false;
-    for (String a : argv) if (a.equals("-f") || a.equals("--follow")) return true;
-    return false;
+    boolean follow = false, job = false, lines = false;
+    for (int i = argv.indexOf(command) + 1; i < argv.size(); i++) {
+      String a = argv.get(i);
+      if (a.equals("-f") || a.equals("--follow")) follow = true;
+      else if (a.equals("-n") || a.equals("--lines")) {
+        lines = true;
+        i++;
+      } else if (a.startsWith("--lines=") || (a.startsWith("-") && !a.startsWith("--") && a.contains("n"))) lines = true;
+      else if (!a.startsWith("-")) job = true;
+    }
+    return follow && job && !lines;
   }
 
   /**

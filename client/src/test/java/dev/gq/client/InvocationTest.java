@@ -100,4 +100,18 @@ class InvocationTest {
     assertFalse(a.equals(b));
     assertTrue(a.matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), a);
   }
+
+  @Test
+  void onlyAFollowedLogOfANamedJobWithoutLastLinesIsSentAgain() {
+    Map<String, String> env = Map.of();
+    assertTrue(of(env, "logs", "-f", "7").resumable());
+    assertTrue(of(env, "--verbose", "logs", "7", "--follow").followsLog());
+    assertFalse(of(env, "logs", "-f").resumable(), "the newest job may be another one by then");
+    assertFalse(of(env, "logs", "-f", "-n", "20", "7").resumable(), "the last 20 lines start elsewhere by then");
+    assertFalse(of(env, "logs", "-f", "--lines=20", "7").resumable());
+    assertFalse(of(env, "logs", "-fn20", "7").resumable());
+    assertFalse(of(env, "logs", "-n", "20").followsLog());
+    assertFalse(of(env, "logs", "7").resumable());
+    assertTrue(of(env, "wait", "7").resumable());
+  }
 }

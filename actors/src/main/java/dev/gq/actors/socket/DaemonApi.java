@@ -184,6 +184,12 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public QueueState queueState() throws ApiException {
+    Ledger l = view().ledger();
+    return new QueueState(l.paused(), l.holds());
+  }
+
+  @Override
   public Map<Long, String> waitReasons() throws ApiException {
     return view().waitReasons();
   }

@@ -57,6 +57,7 @@ final class FrameIo implements Io {
   @Override public OutputStream rawOut() { return rawOut; }
   @Override public boolean stdinTty() { return req.stdinTty(); }
   @Override public boolean stdoutTty() { return req.stdoutTty(); }
+  @Override public boolean stderrTty() { return req.stderrTty(); }
   @Override public int width() { return req.width(); }
   @Override public Path cwd() { return Path.of(req.cwd()); }
   @Override public Map<String, String> env() { return req.env(); }

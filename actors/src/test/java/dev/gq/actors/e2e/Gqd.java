@@ -39,6 +39,8 @@ final class Gqd implements AutoCloseable {
   List<String> wrapper = List.of();
   /** Where the daemon's output is appended. */
   Path output;
+  /** Whether the commands sent say that their stderr is a terminal. */
+  boolean stderrTty;
 
   /** A result of one gq invocation. */
   record Result(int code, String out, String err) {
@@ -166,7 +168,7 @@ final class Gqd implements AutoCloseable {
   Result gqIn(Path cwd, String... argv) {
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
-      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), env(), false, false, false, 200);
+      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), env(), false, false, stderrTty, 200);
       try {
         new LineWriter(c).write(req.toJson());
       } catch (IOException e) {
