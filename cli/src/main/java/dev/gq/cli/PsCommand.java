@@ -7,8 +7,10 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,10 +65,13 @@ final class PsCommand implements Callable<Integer> {
 
   /** The names --format takes, for the help text. */
   static final class ColumnNames implements Iterable<String> {
-    @Override public java.util.Iterator<String> iterator() {
-      return java.util.Arrays.stream(JobColumn.values()).map(JobColumn::label).iterator();
+    @Override public Iterator<String> iterator() {
+      return Arrays.stream(JobColumn.values()).map(JobColumn::label).iterator();
     }
   }
+
+  /** The columns --format named; null: the default ones. */
+  private List<JobColumn> columns;
 
   PsCommand(Invocation inv) {
     this.inv = inv;
@@ -77,11 +82,11 @@ final class PsCommand implements Callable<Integer> {
     List<long[]> ranges = JobRanges.parseAll(selectors);
     if (limit != null && limit < 1) throw new UsageException("--limit must be at least 1, not " + limit);
     if (json && format != null) throw new UsageException("--format chooses table columns and --json prints every field; use one of them");
-    List<JobColumn> columns = format == null ? null : JobColumn.parse(format);
+    columns = format == null ? null : JobColumn.parse(format);
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
     Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
     GqApi.JobQuery q = new GqApi.JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
-    int shown = chosen && limit == null ? paged(q, columns) : listed(chosen ? read(q).jobs() : recent(), columns);
+    int shown = chosen && limit == null ? paged(q) : listed(chosen ? read(q).jobs() : recent());
     if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(inv.io().out(), ranges);
     if (shown > 0 && !json && group != null) summary();
     if (unreadable.isEmpty()) return ExitCode.OK;
@@ -98,27 +103,26 @@ final class PsCommand implements Callable<Integer> {
     return page;
   }
 
-  /** Prints a short list whole, in {@code columns} (null: the default ones); returns how many jobs it holds. */
-  private int listed(List<Job> jobs, List<JobColumn> columns) throws ApiException {
+  /** Prints a short list whole; returns how many jobs it holds. */
+  private int listed(List<Job> jobs) throws ApiException {
     PrintWriter out = inv.io().out();
     if (json) {
       out.println(JsonView.pretty(JsonView.jobs(jobs)));
       return jobs.size();
     }
     if (jobs.isEmpty()) return 0;
-    JobTable.print(jobs, layout(columns == null ? JobColumn.defaults(jobs, false, group != null) : columns), context(jobs), out,
-        TextTable.width(inv.io()), null);
+    JobTable.print(jobs, layout(jobs, false), context(jobs), out, TextTable.width(inv.io()), null);
     return jobs.size();
   }
 
   /** Prints every job of {@code q} page by page, newest first; returns how many there were. */
-  private int paged(GqApi.JobQuery q, List<JobColumn> columns) throws ApiException {
+  private int paged(GqApi.JobQuery q) throws ApiException {
     JobPage rows = read(q.page(0, PAGE));
-    if (rows.rows() < PAGE) return listed(rows.jobs(), columns);
+    if (rows.rows() < PAGE) return listed(rows.jobs());
     List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
-    JobTable.Layout layout = layout(columns == null ? JobColumn.defaults(page, true, group != null) : columns);
+    JobTable.Layout layout = layout(page, true);
     JobTable.Context ctx = json ? null : context(page);
     int[] widths = null;
     int shown = 0;
@@ -144,8 +148,10 @@ final class PsCommand implements Callable<Integer> {
     return jobs;
   }
 
-  private JobTable.Layout layout(List<JobColumn> columns) {
-    return new JobTable.Layout(columns, !noHeader, Colour.enabled(inv.io()));
+  /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
+  private JobTable.Layout layout(List<Job> jobs, boolean paged) {
+    List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null);
+    return new JobTable.Layout(shown, !noHeader, Colour.enabled(inv.io()));
   }
 
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
