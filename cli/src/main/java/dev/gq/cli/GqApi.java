@@ -5,6 +5,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -107,8 +108,13 @@ public interface GqApi {
   /** Whether the whole queue is paused, and each held group with the reason it is held, as the scheduler has them now. */
   QueueState queueState() throws ApiException;
 
-  /** Why each WAITING job waits, by job id (e.g. "needs 2 GPUs, 1 free"). */
-  Map<Long, String> waitReasons() throws ApiException;
+  /** Why each WAITING job waits, by job id: briefly ("GPUs busy") and whole ("needs 2 GPUs, 1 free (GPU 0: job 4)"). */
+  Map<Long, WaitReason> waitReasons() throws ApiException;
+
+  /** Now, by the clock the job times are taken from (how long a running job has run is measured to it). */
+  default Instant now() {
+    return Instant.now();
+  }
 
   GpuReport gpus() throws ApiException;
 

@@ -4,10 +4,13 @@ import dev.gq.cli.GqApi.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +26,8 @@ import picocli.CommandLine.Parameters;
  * every live job plus the {@value #RECENT} most recently submitted finished ones, so the list stays
  * short however long the history; filters combine with AND, ids and ranges with OR. A list without
  * a limit is read and printed in pages of {@value #PAGE}, so no list holds the whole history.
+ * The table ({@link JobTable}) fits a terminal and is whole in a pipe; {@code --format} picks its
+ * columns, and states are coloured on a terminal unless the caller's environment sets NO_COLOR.
  */
 @Command(name = "ps", description = "List live jobs and the last " + PsCommand.RECENT + " finished ones (--all: every job).")
 final class PsCommand implements Callable<Integer> {
@@ -50,6 +55,24 @@ final class PsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the jobs as a JSON array.")
   boolean json;
 
+  @Option(names = {"-o", "--format"}, paramLabel = "COLUMNS",
+      description = "The columns to show, comma-separated, e.g. id,state,gpus,elapsed,name. Columns: ${COMPLETION-CANDIDATES}.",
+      completionCandidates = ColumnNames.class)
+  String format;
+
+  @Option(names = "--no-header", description = "Print the rows without the header line.")
+  boolean noHeader;
+
+  /** The names --format takes, for the help text. */
+  static final class ColumnNames implements Iterable<String> {
+    @Override public Iterator<String> iterator() {
+      return Arrays.stream(JobColumn.values()).map(JobColumn::label).iterator();
+    }
+  }
+
+  /** The columns --format named; null: the default ones. */
+  private List<JobColumn> columns;
+
   PsCommand(Invocation inv) {
     this.inv = inv;
   }
@@ -58,6 +81,8 @@ final class PsCommand implements Callable<Integer> {
   public Integer call() throws ApiException {
     List<long[]> ranges = JobRanges.parseAll(selectors);
     if (limit != null && limit < 1) throw new UsageException("--limit must be at least 1, not " + limit);
+    if (json && format != null) throw new UsageException("--format chooses table columns and --json prints every field; use one of them");
+    columns = format == null ? null : JobColumn.parse(format);
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
     Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
     GqApi.JobQuery q = new GqApi.JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
@@ -86,7 +111,7 @@ final class PsCommand implements Callable<Integer> {
       return jobs.size();
     }
     if (jobs.isEmpty()) return 0;
-    JobTable.print(jobs, context(jobs), out, TextTable.width(inv.io()));
+    JobTable.print(jobs, layout(jobs, false), context(jobs), out, TextTable.width(inv.io()), null);
     return jobs.size();
   }
 
@@ -97,13 +122,13 @@ final class PsCommand implements Callable<Integer> {
     List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
-    JobTable.Layout layout = new JobTable.Layout(true, page.stream().anyMatch(j -> j.state() == JobState.WAITING));
+    JobTable.Layout layout = layout(page, true);
     JobTable.Context ctx = json ? null : context(page);
     int[] widths = null;
     int shown = 0;
     while (rows.rows() > 0 && !inv.io().closed()) {
       if (array != null) page.forEach(j -> array.add(JsonView.job(j)));
-      else if (!page.isEmpty()) widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths, widths == null);
+      else if (!page.isEmpty()) widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths);
       out.flush();
       shown += page.size();
       rows = rows.rows() < PAGE ? new JobPage(List.of(), List.of()) : read(q.page(rows.lowestId(), PAGE));
@@ -123,11 +148,17 @@ final class PsCommand implements Callable<Integer> {
     return jobs;
   }
 
+  /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
+  private JobTable.Layout layout(List<Job> jobs, boolean paged) {
+    List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null);
+    return new JobTable.Layout(shown, !noHeader, Colour.enabled(inv.io()));
+  }
+
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
   private JobTable.Context context(List<Job> jobs) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
-    if (!waiting) return new JobTable.Context(Map.of(), Set.of());
-    Map<Long, String> reasons = inv.api().waitReasons();
+    if (!waiting) return new JobTable.Context(Map.of(), Set.of(), inv.api().now());
+    Map<Long, WaitReason> reasons = inv.api().waitReasons();
     boolean grouped = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().group() != null);
     Map<String, String> holds = grouped ? inv.api().holds() : Map.of();
     Set<String> shown = new TreeSet<>();
@@ -136,7 +167,7 @@ final class PsCommand implements Callable<Integer> {
       if (j.state() == JobState.WAITING && g != null && holds.containsKey(g)) shown.add(g);
     }
     if (group == null) shown.forEach(g -> inv.io().err().println("gq: group " + g + " is held: " + holds.get(g)));
-    return new JobTable.Context(reasons, holds.keySet());
+    return new JobTable.Context(reasons, holds.keySet(), inv.api().now());
   }
 
   /** The --group line under the table, and the group's hold notice. */

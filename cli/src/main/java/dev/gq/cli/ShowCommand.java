@@ -4,6 +4,7 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
 import java.time.ZoneId;
 import java.util.Comparator;
@@ -71,7 +72,11 @@ final class ShowCommand implements Callable<Integer> {
         .map(d -> "job " + d.jobId() + (d.okOnly() ? " ends DONE" : " ends")).collect(Collectors.joining(", ")));
     line(out, "Retries", job.spec().retries() == 0 ? null : String.valueOf(job.spec().retries()));
     line(out, "Time limit", job.spec().timeLimit() == null ? null : Durations.format(job.spec().timeLimit()));
-    if (job.state() == JobState.WAITING) line(out, "Waiting for", inv.api().waitReasons().get(job.id()));
+    if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
+  }
+
+  private static String waitText(WaitReason reason) {
+    return reason == null ? null : reason.text();
   }
 
   private static String gpus(Job job) {

@@ -32,8 +32,8 @@ final class StartNote {
       if (waitingId == job.id()) return;
       waitingId = job.id();
       started = false;
-      String reason = inv.api().waitReasons().get(job.id());
-      inv.io().err().println("gq: job " + job.id() + " is WAITING" + (reason == null ? "" : ": " + reason) + "; " + then);
+      dev.gq.core.job.WaitReason reason = inv.api().waitReasons().get(job.id());
+      inv.io().err().println("gq: job " + job.id() + " is WAITING" + (reason == null ? "" : ": " + reason.text()) + "; " + then);
       inv.io().err().flush();
     } else if (waitingId == job.id() && !started && (job.startTime() != null || !job.state().terminal())) {
       started = true;

@@ -4,25 +4,59 @@ import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * A plain-text table: a header row and rows of cells, columns padded and separated by two spaces.
- * The last column is cut with "…" so each line fits the terminal width (it always keeps a few
- * characters). Cells are single-line strings: characters that could break or reorder a line
- * (controls, line separators, bidirectional overrides) are shown escaped; the table never wraps.
+ * Given a width, no line is longer: the columns that may shrink give up characters, widest first,
+ * down to their narrowest (their cells cut with "…"), and a line still too long is cut at the
+ * width. Cells are single-line strings: characters that could break or reorder a line (controls,
+ * line separators, bidirectional overrides) are shown escaped; the table never wraps. A paint
+ * function may colour a column's cells once they are cut and before they are padded.
  */
 final class TextTable {
   static final String ELLIPSIS = "…";
   private static final int LAST_MIN = 12;
-  private final List<String> headers;
+  private final List<Column> columns;
   private final List<List<String>> rows = new ArrayList<>();
+  private final UnaryOperator<String>[] paints;
 
+  /** A column: its header and the narrowest it may be cut to so that a line fits (0: never cut). */
+  record Column(String header, int min) {
+    Column {
+      if (min > 0) min = Math.max(min, header.length());
+    }
+  }
+
+  /** A table whose last column shrinks to fit (down to a few characters) and whose others keep their width. */
   TextTable(List<String> headers) {
-    this.headers = List.copyOf(headers);
+    this(columns(headers).toArray(Column[]::new));
+  }
+
+  @SuppressWarnings("unchecked")
+  private TextTable(Column[] columns) {
+    this.columns = List.of(columns);
+    this.paints = new UnaryOperator[columns.length];
+  }
+
+  /** A table of these columns, each shrinking to its own narrowest when a line must fit. */
+  static TextTable of(List<Column> columns) {
+    return new TextTable(columns.toArray(Column[]::new));
+  }
+
+  private static List<Column> columns(List<String> headers) {
+    List<Column> c = new ArrayList<>();
+    for (int i = 0; i < headers.size(); i++) c.add(new Column(headers.get(i), i == headers.size() - 1 ? LAST_MIN : 0));
+    return c;
+  }
+
+  /** Colours column {@code i}'s cells (never the header) with {@code paint}, which must not change what is visible. */
+  void paint(int i, UnaryOperator<String> paint) {
+    paints[i] = paint;
   }
 
   void add(List<String> cells) {
-    if (cells.size() != headers.size()) throw new IllegalArgumentException("row has " + cells.size() + " cells");
+    if (cells.size() != columns.size()) throw new IllegalArgumentException("row has " + cells.size() + " cells");
     rows.add(cells.stream().map(PrintableText::escape).toList());
   }
 
@@ -32,38 +66,64 @@ final class TextTable {
   }
 
   /**
-   * Prints the rows, and the header when {@code header}, with columns at least as wide as
-   * {@code atLeast} (null: as wide as the cells): one page of a long list that keeps the columns
-   * of the pages before. Returns the widths used, for the next page.
+   * Prints the rows, and the header when {@code header}, in the widths an earlier page returned
+   * ({@code atLeast}; null for the first page): one page of a long list that keeps the columns of
+   * the pages before. Returns the widths used, for the next page.
    */
   int[] print(PrintWriter out, int width, int[] atLeast, boolean header) {
-    int[] widths = widths(atLeast);
-    int last = headers.size() - 1;
-    int before = 0;
-    for (int i = 0; i < last; i++) before += widths[i] + 2;
-    int room = width > 0 ? Math.max(LAST_MIN, width - before) : Integer.MAX_VALUE;
-    if (header) out.println(line(headers, widths, room));
-    for (List<String> row : rows) out.println(line(row, widths, room));
+    int[] widths = widths(atLeast, width > 0);
+    if (width > 0) fit(widths, width);
+    if (header) out.println(line(headers(), widths, width, false));
+    for (List<String> row : rows) out.println(line(row, widths, width, true));
     return widths;
   }
 
-  private int[] widths(int[] atLeast) {
-    int[] widths = new int[headers.size()];
-    for (int i = 0; i < widths.length; i++) widths[i] = Math.max(headers.get(i).length(), atLeast == null ? 0 : atLeast[i]);
-    for (List<String> row : rows) {
-      for (int i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], row.get(i).length());
+  private List<String> headers() {
+    return columns.stream().map(Column::header).toList();
+  }
+
+  /** The widths of the cells; a fitted page keeps the earlier page's width for a column that may shrink. */
+  private int[] widths(int[] atLeast, boolean fitted) {
+    int[] widths = new int[columns.size()];
+    for (int i = 0; i < widths.length; i++) {
+      widths[i] = columns.get(i).header().length();
+      for (List<String> row : rows) widths[i] = Math.max(widths[i], row.get(i).length());
+      if (atLeast == null) continue;
+      widths[i] = fitted && columns.get(i).min() > 0 ? atLeast[i] : Math.max(widths[i], atLeast[i]);
     }
     return widths;
   }
 
-  private static String line(List<String> cells, int[] widths, int room) {
+  /** Narrows the widest column that may still shrink, one character at a time, until a line fits. */
+  private void fit(int[] widths, int width) {
+    int total = 2 * (widths.length - 1);
+    for (int w : widths) total += w;
+    while (total > width) {
+      int widest = -1;
+      for (int i = 0; i < widths.length; i++) {
+        if (widths[i] > columns.get(i).min() && columns.get(i).min() > 0 && (widest < 0 || widths[i] > widths[widest])) widest = i;
+      }
+      if (widest < 0) return;
+      widths[widest]--;
+      total--;
+    }
+  }
+
+  private String line(List<String> cells, int[] widths, int width, boolean painted) {
     StringBuilder sb = new StringBuilder();
+    int visible = 0;
     int last = cells.size() - 1;
-    for (int i = 0; i < last; i++) {
-      String cell = cells.get(i);
-      sb.append(cell).append(" ".repeat(widths[i] - cell.length() + 2));
+    for (int i = 0; i <= last; i++) {
+      if (width > 0 && visible >= width) break;
+      String cell = cut(cells.get(i), widths[i]);
+      if (width > 0 && visible + cell.length() > width) cell = cut(cell, width - visible);
+      sb.append(painted && paints[i] != null && !cell.isEmpty() ? paints[i].apply(cell) : cell);
+      visible += cell.length();
+      if (i == last) break;
+      int pad = Math.min(widths[i] - cell.length() + 2, width > 0 ? width - visible : Integer.MAX_VALUE);
+      sb.append(" ".repeat(pad));
+      visible += pad;
     }
-    sb.append(cut(cells.get(last), room));
     return sb.toString().stripTrailing();
   }
 

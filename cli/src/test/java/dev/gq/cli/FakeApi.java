@@ -24,7 +24,9 @@ final class FakeApi implements GqApi {
   final List<JobSpec> submitted = new ArrayList<>();
   final List<JobQuery> queries = new ArrayList<>();
   final List<List<Long>> cancels = new ArrayList<>();
+  /** Why each waiting job waits, whole; its brief form is in {@link #briefs}, else the same text. */
   final Map<Long, String> reasons = new HashMap<>();
+  final Map<Long, String> briefs = new HashMap<>();
   final Deque<Job> jobReplies = new ConcurrentLinkedDeque<>();
   SubmitResult nextSubmit;
   ApiException refuseWith;
@@ -153,10 +155,19 @@ final class FakeApi implements GqApi {
     return queue;
   }
 
-  @Override public Map<Long, String> waitReasons() throws ApiException {
+  /** The daemon's clock; null: the real one. */
+  java.time.Instant now;
+
+  @Override public java.time.Instant now() {
+    return now != null ? now : java.time.Instant.now();
+  }
+
+  @Override public Map<Long, dev.gq.core.job.WaitReason> waitReasons() throws ApiException {
     fail();
     waitReasonCalls++;
-    return reasons;
+    Map<Long, dev.gq.core.job.WaitReason> out = new HashMap<>();
+    reasons.forEach((id, text) -> out.put(id, new dev.gq.core.job.WaitReason(briefs.getOrDefault(id, text), text)));
+    return out;
   }
 
   @Override public GpuReport gpus() throws ApiException {

@@ -18,6 +18,8 @@ class PsCommandTest {
   @BeforeEach
   void setUp() {
     cli = new Cli(dir);
+    cli.api.now = Jobs.T0.plusSeconds(3600);
+    cli.io.env.put("NO_COLOR", "1"); // the tests of colour remove it
   }
 
   @Test
@@ -25,14 +27,15 @@ class PsCommandTest {
     cli.api.add(Jobs.job(1, JobState.DONE));
     cli.api.add(Jobs.job(2, JobState.RUNNING, Jobs.spec(2, "train", null, null, "python", "t.py", "--lr", "3")));
     cli.api.add(Jobs.job(3, JobState.WAITING, Jobs.spec(0, null, null, null, "make", "all")));
-    cli.api.reasons.put(3L, "the queue is paused");
+    cli.api.reasons.put(3L, "the queue is paused; resume it with 'gq daemon resume'");
+    cli.api.briefs.put(3L, "paused");
     Cli.Result r = cli.run("ps");
     assertEquals(0, r.code(), r.err());
     assertEquals("""
-        JOB  STATE    GPUS  PID   NAME    WAIT                 COMMAND
-        3    WAITING  -     -     make    the queue is paused  make all
-        2    RUNNING  0,1   1002  train   -                    python t.py --lr 3
-        1    DONE     0     1001  python  -                    python train.py
+        JOB  STATE    GPUS  NAME    WAIT    ELAPSED  EXIT  COMMAND
+        3    WAITING  -     make    paused  -        -     make all
+        2    RUNNING  0,1   train   -       59:59    -     python t.py --lr 3
+        1    DONE     0     python  -       0:59     0     python train.py
         """, r.out());
   }
 
@@ -43,8 +46,8 @@ class PsCommandTest {
     Cli.Result r = cli.run("ps");
     assertEquals(0, r.code(), r.err());
     assertEquals("""
-        JOB  STATE    GPUS  PID   GROUP     NAME      COMMAND
-        1    RUNNING  0     1001  g\\u2028h  a\\u202eb  echo $'x\\u0085y' $'\\u2066'
+        JOB  STATE    GPUS  GROUP     NAME      ELAPSED  COMMAND
+        1    RUNNING  0     g\\u2028h  a\\u202eb  59:59    echo $'x\\u0085y' $'\\u2066'
         """, r.out());
   }
 
@@ -53,15 +56,15 @@ class PsCommandTest {
     cli.api.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, null, "sweep", null, "x")));
     cli.api.add(Jobs.job(2, JobState.RUNNING));
     String out = cli.run("ps").out();
-    assertTrue(out.startsWith("JOB  STATE    GPUS  PID   GROUP  NAME    COMMAND\n"), out);
-    assertTrue(out.contains("\n1    RUNNING  0     1001  sweep  x       x\n"), out);
+    assertTrue(out.startsWith("JOB  STATE    GPUS  GROUP  NAME    ELAPSED  COMMAND\n"), out);
+    assertTrue(out.contains("\n1    RUNNING  0     sweep  x       59:59    x\n"), out);
     assertEquals(0, cli.api.waitReasonCalls, "no waiting job, no question about reasons");
   }
 
   @Test
   void waitingJobWithoutGpusShowsTheCountItAsksFor() {
     cli.api.add(Jobs.job(1, JobState.WAITING, Jobs.spec(4, null, null, null, "x")));
-    assertTrue(cli.run("ps").out().contains("\n1    WAITING  (4)   -"));
+    assertTrue(cli.run("ps").out().contains("\n1    WAITING  (4)   x"));
   }
 
   @Test
@@ -207,7 +210,7 @@ class PsCommandTest {
     Cli.Result r = cli.run("ps", "--all");
     List<String> lines = r.out().lines().toList();
     assertEquals(1201, lines.size());
-    assertTrue(lines.get(0).startsWith("JOB   STATE  GPUS  PID   GROUP  NAME"), lines.get(0));
+    assertEquals("JOB   STATE  GPUS  GROUP  NAME    ELAPSED  EXIT  COMMAND", lines.get(0));
     assertTrue(lines.get(1200).startsWith("1     DONE "), lines.get(1200));
     assertEquals(3, cli.api.queries.size(), "three pages of 500");
     assertEquals(500, cli.api.queries.get(0).limit());

@@ -32,10 +32,43 @@ class TextTableTest {
   }
 
   @Test
-  void lastColumnKeepsAFewCharactersOnNarrowTerminals() {
+  void noLineIsLongerThanTheWidthEvenWhenTheColumnsCannotShrinkEnough() {
     TextTable t = new TextTable(List.of("ID", "COMMAND"));
     t.add(List.of("1", "python train.py --epochs 100"));
-    assertEquals("1   python trai…", render(t, 5).lines().toList().get(1));
+    assertEquals("ID  …\n1   …\n", render(t, 5));
+    assertEquals("ID  COMMAND\n1   python trai…\n", render(t, 16), "the last column keeps a few characters while it can");
+  }
+
+  @Test
+  void theWidestColumnThatMayShrinkGivesWayFirst() {
+    TextTable t = TextTable.of(List.of(new TextTable.Column("ID", 0), new TextTable.Column("NAME", 4),
+        new TextTable.Column("COMMAND", 6)));
+    t.add(List.of("12345", "a-long-name", "python train.py"));
+    assertEquals("ID     NAME     COMMAND\n12345  a-long…  python …\n", render(t, 24));
+    assertEquals("12345  a-l…  python…", render(t, 20).lines().toList().get(1), "then each down to its narrowest");
+  }
+
+  @Test
+  void paintedCellsKeepTheColumnsOfPlainOnes() {
+    TextTable t = new TextTable(List.of("STATE", "ID"));
+    t.paint(0, s -> "<" + s + ">");
+    t.add(List.of("RUNNING", "1"));
+    t.add(List.of("DONE", "2"));
+    assertEquals("STATE    ID\n<RUNNING>  1\n<DONE>     2\n", render(t, 0));
+  }
+
+  @Test
+  void laterPagesKeepTheFirstPagesFittedWidths() {
+    StringWriter s = new StringWriter();
+    PrintWriter out = new PrintWriter(s, true);
+    List<TextTable.Column> cols = List.of(new TextTable.Column("ID", 0), new TextTable.Column("NAME", 4));
+    TextTable first = TextTable.of(cols);
+    first.add(List.of("10", "name"));
+    int[] widths = first.print(out, 20, null, true);
+    TextTable second = TextTable.of(cols);
+    second.add(List.of("9", "a-much-longer-name"));
+    second.print(out, 20, widths, false);
+    assertEquals("ID  NAME\n10  name\n9   a-m…\n", s.toString());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.gq.actors.scheduler;
 
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.Ledger;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Map;
 public record SchedulerView(
     Ledger ledger,
     List<GpuStatus> gpus,
-    Map<Long, String> waitReasons,
+    Map<Long, WaitReason> waitReasons,
     long seqNr,
     String probe,
     boolean fake,

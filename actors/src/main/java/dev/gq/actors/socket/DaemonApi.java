@@ -9,6 +9,7 @@ import dev.gq.cli.Notices;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
@@ -190,7 +191,7 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
-  public Map<Long, String> waitReasons() throws ApiException {
+  public Map<Long, WaitReason> waitReasons() throws ApiException {
     return view().waitReasons();
   }
 

@@ -57,7 +57,9 @@ class AllocationEndToEndTest {
       Thread.sleep(600);
       assertEquals("WAITING", g.state(id));
       String ps = g.gq("ps").out();
-      assertTrue(ps.contains("GPU 0: outside"), ps);
+      assertTrue(ps.contains("GPUs busy"), ps);
+      String show = g.gq("show", String.valueOf(id)).out();
+      assertTrue(show.contains("GPU 0: outside"), show);
       outside.destroyForcibly().waitFor();
       g.awaitState(id, "DONE", T);
     }

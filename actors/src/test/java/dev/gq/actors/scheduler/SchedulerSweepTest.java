@@ -149,7 +149,7 @@ class SchedulerSweepTest {
     long a = submit(cell(null));
     long b = submit(cell(null).withAfter(List.of(new Dependency(a, true))));
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
-    assertEquals("waiting for job 1 to succeed", v.waitReasons().get(b));
+    assertEquals("waiting for job 1 to succeed", v.waitReasons().get(b).text());
     es.restart();
     es.runCommand(new Scheduler.Reconciled(Map.of()));
     List<LedgerEvent> end = runAndEnd(a, 1);

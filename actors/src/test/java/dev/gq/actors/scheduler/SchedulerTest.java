@@ -121,7 +121,7 @@ class SchedulerTest {
     var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(spec(1), r));
     assertEquals(1, result.events().size(), "submitted but not reserved");
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
-    assertTrue(v.waitReasons().get(1L).contains("outside process"), v.waitReasons().toString());
+    assertTrue(v.waitReasons().get(1L).text().contains("outside process"), v.waitReasons().toString());
   }
 
   /** The runner's report: job {@code id} exited 0, its processes seen gone now, then {@code after} read. */

@@ -4,6 +4,7 @@ import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.WaitReason;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,7 +25,7 @@ public final class Allocator {
    * @param gpus the classified GPUs; null when no reading has been taken yet
    * @param blocked job id → reason it may not start now (paused queue, held group); not placed
    */
-  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, String> blocked) {
+  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, WaitReason> blocked) {
     List<GpuStatus> free = new ArrayList<>();
     if (gpus != null) {
       // A UUID listed twice in one reading is ambiguous: place it on neither, never on both.
@@ -33,18 +34,18 @@ public final class Allocator {
           .sorted(Comparator.comparingInt(GpuStatus::index)).forEach(free::add);
     }
     List<Plan.Placement> placed = new ArrayList<>();
-    Map<Long, String> reasons = new HashMap<>();
+    Map<Long, WaitReason> reasons = new HashMap<>();
     for (Job j : waiting) {
-      String block = blocked.get(j.id());
+      WaitReason block = blocked.get(j.id());
       int n = j.spec().gpus();
       if (block != null) reasons.put(j.id(), block);
       else if (n == 0) placed.add(new Plan.Placement(j.id(), List.of()));
-      else if (gpus == null) reasons.put(j.id(), "waiting for the first GPU reading");
+      else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
       else if (n <= free.size()) {
         List<GpuSlot> slots = free.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.subList(0, n).clear();
         placed.add(new Plan.Placement(j.id(), slots));
-      } else reasons.put(j.id(), busy(n, free.size(), gpus));
+      } else reasons.put(j.id(), new WaitReason("GPUs busy", busy(n, free.size(), gpus)));
     }
     return new Plan(placed, reasons);
   }

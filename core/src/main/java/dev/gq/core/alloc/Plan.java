@@ -1,11 +1,12 @@
 package dev.gq.core.alloc;
 
 import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.WaitReason;
 import java.util.List;
 import java.util.Map;
 
 /** Which waiting jobs go on which GPUs now, and why each of the others waits. */
-public record Plan(List<Placement> placements, Map<Long, String> waitReasons) {
+public record Plan(List<Placement> placements, Map<Long, WaitReason> waitReasons) {
 
   public Plan {
     placements = List.copyOf(placements);

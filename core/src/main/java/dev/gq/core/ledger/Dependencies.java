@@ -3,6 +3,7 @@ package dev.gq.core.ledger;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.LedgerEvent.JobCancelled;
 import dev.gq.core.ledger.LedgerEvent.JobEvent;
 import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
@@ -51,11 +52,13 @@ public final class Dependencies {
   }
 
   /** Why a waiting job with these prerequisites may not start yet; null when they are all met. */
-  static String waitReason(List<Prerequisite> ps) {
+  static WaitReason waitReason(List<Prerequisite> ps) {
     if (ps == null) return null;
     for (Prerequisite p : ps) {
-      if (p.broken()) return "job " + p.jobId() + ", which had to succeed first, ended " + p.ended();
-      if (!p.met()) return "waiting for job " + p.jobId() + (p.okOnly() ? " to succeed" : " to end");
+      if (p.broken()) return new WaitReason(p.jobId() + " ended " + p.ended(),
+          "job " + p.jobId() + ", which had to succeed first, ended " + p.ended());
+      if (!p.met()) return new WaitReason((p.okOnly() ? "after-ok " : "after ") + p.jobId(),
+          "waiting for job " + p.jobId() + (p.okOnly() ? " to succeed" : " to end"));
     }
     return null;
   }

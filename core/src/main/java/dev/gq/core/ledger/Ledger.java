@@ -4,6 +4,7 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,15 +76,15 @@ public record Ledger(
   }
 
   /** Why each waiting job may not start now: the paused queue, its group's hold, or a job it waits for. */
-  public Map<Long, String> blocked() {
-    Map<Long, String> out = new HashMap<>();
+  public Map<Long, WaitReason> blocked() {
+    Map<Long, WaitReason> out = new HashMap<>();
     for (Job j : live.values()) {
       if (j.state() != JobState.WAITING) continue;
       String g = j.spec().group();
-      if (paused) out.put(j.id(), "the queue is paused; resume it with 'gq daemon resume'");
-      else if (g != null && holds.containsKey(g)) out.put(j.id(), "group " + g + " is held: " + holds.get(g));
+      if (paused) out.put(j.id(), new WaitReason("paused", "the queue is paused; resume it with 'gq daemon resume'"));
+      else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason("group held", "group " + g + " is held: " + holds.get(g)));
       else {
-        String dep = Dependencies.waitReason(waits.get(j.id()));
+        WaitReason dep = Dependencies.waitReason(waits.get(j.id()));
         if (dep != null) out.put(j.id(), dep);
       }
     }

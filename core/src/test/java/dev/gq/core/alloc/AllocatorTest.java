@@ -8,6 +8,7 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -63,7 +64,7 @@ class AllocatorTest {
   void aTwoGpuJobNeverTakesOneGpu() {
     Plan p = plan(List.of(waiting(1, 2)), List.of(free(0), gpu(1, GpuState.UNKNOWN)));
     assertTrue(p.placements().isEmpty());
-    assertEquals("needs 2 GPUs, 1 free (GPU 1: UNKNOWN)", p.waitReasons().get(1L));
+    assertEquals("needs 2 GPUs, 1 free (GPU 1: UNKNOWN)", p.waitReasons().get(1L).text());
   }
 
   @Test
@@ -72,7 +73,7 @@ class AllocatorTest {
       if (s == GpuState.FREE) continue;
       Plan p = plan(List.of(waiting(1, 1)), List.of(gpu(0, s)));
       assertTrue(p.placements().isEmpty(), s + " must not be allocatable");
-      assertTrue(p.waitReasons().get(1L).startsWith("needs 1 GPU, 0 free"), p.waitReasons().get(1L));
+      assertTrue(p.waitReasons().get(1L).text().startsWith("needs 1 GPU, 0 free"), p.waitReasons().get(1L).text());
     }
   }
 
@@ -80,21 +81,22 @@ class AllocatorTest {
   void waitReasonSaysWhatHoldsEachBusyGpu() {
     var gpus = List.of(gpu(0, GpuState.RUNNING), gpu(1, GpuState.EXTERNAL), gpu(2, GpuState.RESERVED), free(3));
     Plan p = plan(List.of(waiting(1, 2)), gpus);
-    assertEquals("needs 2 GPUs, 1 free (GPU 0: job 90; GPU 1: outside process; GPU 2: job 92)", p.waitReasons().get(1L));
+    assertEquals("needs 2 GPUs, 1 free (GPU 0: job 90; GPU 1: outside process; GPU 2: job 92)", p.waitReasons().get(1L).text());
+    assertEquals("GPUs busy", p.waitReasons().get(1L).brief(), "a few words for a table column");
   }
 
   @Test
   void waitReasonListsAtMostFourBusyGpus() {
     List<GpuStatus> gpus = new ArrayList<>();
     for (int i = 0; i < 7; i++) gpus.add(gpu(i, GpuState.EXTERNAL));
-    String why = plan(List.of(waiting(1, 1)), gpus).waitReasons().get(1L);
+    String why = plan(List.of(waiting(1, 1)), gpus).waitReasons().get(1L).text();
     assertTrue(why.startsWith("needs 1 GPU, 0 free (GPU 0: outside process"), why);
     assertTrue(why.endsWith("; +3 more)"), why);
   }
 
   @Test
   void machineWithNoGpusSaysSoToAGpuJob() {
-    assertEquals("needs 1 GPU, 0 free", plan(List.of(waiting(1, 1)), List.of()).waitReasons().get(1L));
+    assertEquals("needs 1 GPU, 0 free", plan(List.of(waiting(1, 1)), List.of()).waitReasons().get(1L).text());
   }
 
   @Test
@@ -103,7 +105,8 @@ class AllocatorTest {
     assertEquals(1, p.placements().size());
     assertEquals(2L, p.placements().get(0).jobId());
     assertTrue(p.placements().get(0).gpus().isEmpty());
-    assertEquals("waiting for the first GPU reading", p.waitReasons().get(1L));
+    assertEquals("waiting for the first GPU reading", p.waitReasons().get(1L).text());
+    assertEquals("no GPU reading", p.waitReasons().get(1L).brief());
   }
 
   @Test
@@ -115,17 +118,17 @@ class AllocatorTest {
 
   @Test
   void blockedJobGetsItsReasonAndLeavesTheGpusToOthers() {
-    var blocked = Map.of(1L, "group 'sweep' is held", 3L, "the queue is paused");
+    var blocked = Map.of(1L, new WaitReason("group held", "group 'sweep' is held"), 3L, new WaitReason("paused", "the queue is paused"));
     Plan p = Allocator.plan(List.of(waiting(1, 1), waiting(2, 1), waiting(3, 0)), List.of(free(0)), blocked);
     assertEquals(Map.of(2L, List.of(0)), placed(p));
-    assertEquals("group 'sweep' is held", p.waitReasons().get(1L));
-    assertEquals("the queue is paused", p.waitReasons().get(3L));
+    assertEquals("group 'sweep' is held", p.waitReasons().get(1L).text());
+    assertEquals("the queue is paused", p.waitReasons().get(3L).text());
   }
 
   @Test
   void blockedJobKeepsItsReasonBeforeTheFirstReading() {
-    Plan p = Allocator.plan(List.of(waiting(1, 1)), null, Map.of(1L, "the queue is paused"));
-    assertEquals("the queue is paused", p.waitReasons().get(1L));
+    Plan p = Allocator.plan(List.of(waiting(1, 1)), null, Map.of(1L, new WaitReason("paused", "the queue is paused")));
+    assertEquals("the queue is paused", p.waitReasons().get(1L).text());
   }
 
   @Test
@@ -161,17 +164,17 @@ class AllocatorTest {
       for (int i = 0; i < n; i++) gpus.add(gpu(i, states[rnd.nextInt(states.length)]));
       java.util.Collections.shuffle(gpus, rnd);
       List<Job> queue = new ArrayList<>();
-      Map<Long, String> blocked = new HashMap<>();
+      Map<Long, WaitReason> blocked = new HashMap<>();
       int jobs = rnd.nextInt(10);
       for (long id = 1; id <= jobs; id++) {
         queue.add(waiting(id, rnd.nextInt(5)));
-        if (rnd.nextInt(6) == 0) blocked.put(id, "held");
+        if (rnd.nextInt(6) == 0) blocked.put(id, new WaitReason("held", "held"));
       }
       check(queue, gpus, blocked, Allocator.plan(queue, gpus, blocked));
     }
   }
 
-  private static void check(List<Job> queue, List<GpuStatus> gpus, Map<Long, String> blocked, Plan p) {
+  private static void check(List<Job> queue, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, Plan p) {
     List<Integer> freeIdx = gpus.stream().filter(g -> g.state() == GpuState.FREE).map(GpuStatus::index).sorted().toList();
     Map<Long, Plan.Placement> byJob = new HashMap<>();
     for (var pl : p.placements()) assertNull(byJob.put(pl.jobId(), pl), "job placed twice");

@@ -47,6 +47,15 @@ class DependencyTest {
   }
 
   @Test
+  void briefReasonNamesTheOptionAndTheJob() {
+    long a = d.submit(argv("a"));
+    long b = d.submit(after(a));
+    long c = d.submit(afterOk(a));
+    assertEquals("after " + a, d.ledger.blocked().get(b).brief());
+    assertEquals("after-ok " + a, d.ledger.blocked().get(c).brief());
+  }
+
+  @Test
   void afterOkIsCancelledInTheSameWriteWhenItsJobFails() {
     long a = d.submit(argv("a"));
     long b = d.submit(afterOk(a));
@@ -149,6 +158,6 @@ class DependencyTest {
     d.run(a, 1, Duration.ofMinutes(5));
     Ledger replayed = d.replayed();
     assertEquals(d.ledger, replayed);
-    assertEquals(d.blocked(b), replayed.blocked().get(b));
+    assertEquals(d.ledger.blocked().get(b), replayed.blocked().get(b));
   }
 }

@@ -83,8 +83,10 @@ final class Driver {
     return l;
   }
 
+  /** Why job {@code id} may not start now, whole; null when nothing blocks it. */
   String blocked(long id) {
-    return ledger.blocked().get(id);
+    var reason = ledger.blocked().get(id);
+    return reason == null ? null : reason.text();
   }
 
   <T extends LedgerEvent> List<T> lastOf(Class<T> type) {

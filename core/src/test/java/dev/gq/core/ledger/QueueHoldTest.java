@@ -24,14 +24,15 @@ class QueueHoldTest {
     Ledger l = withJobs().apply(new QueuePaused(T));
     assertTrue(l.paused());
     assertEquals(2, l.blocked().size());
-    assertTrue(l.blocked().get(1L).contains("paused"));
+    assertTrue(l.blocked().get(1L).text().contains("paused"));
+    assertEquals("paused", l.blocked().get(1L).brief());
     assertTrue(l.apply(new QueueResumed(T)).blocked().isEmpty());
   }
 
   @Test
   void heldGroupBlocksOnlyItsOwnJobs() {
     Ledger l = withJobs().apply(new GroupHeld("sweep", "held by the user", false, T));
-    assertEquals(Map.of(1L, "group sweep is held: held by the user"), l.blocked());
+    assertEquals(Map.of(1L, new dev.gq.core.job.WaitReason("group held", "group sweep is held: held by the user")), l.blocked());
     assertTrue(l.apply(new GroupReleased("sweep", T)).blocked().isEmpty());
   }
 

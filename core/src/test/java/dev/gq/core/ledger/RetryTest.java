@@ -148,6 +148,6 @@ class RetryTest {
     var dec = retry(List.of(parent, child), Set.of());
     assertEquals(2, dec.result().retried().size());
     Ledger after = dec.events().stream().reduce(d.ledger, Ledger::apply, (x, y) -> y);
-    assertEquals("waiting for job 20 to succeed", after.blocked().get(21L));
+    assertEquals("waiting for job 20 to succeed", after.blocked().get(21L).text());
   }
 }

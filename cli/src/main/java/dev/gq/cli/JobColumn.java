@@ -1,0 +1,139 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * A column of the {@code gq ps} table, by the name {@code --format} takes: its header, the
+ * narrowest a terminal may cut it to (0: never cut), and its cell for one job. The cells are
+ * short by design: WAIT is the brief wait reason (the whole one is in {@code gq show}), ELAPSED the
+ * running time so far or in all (squeue's M:SS, H:MM:SS, D-HH:MM:SS), EXIT the exit code.
+ */
+enum JobColumn {
+  ID("JOB", 0),
+  STATE("STATE", 0),
+  GPUS("GPUS", 0),
+  PID("PID", 0),
+  GROUP("GROUP", 6),
+  KEY("KEY", 6),
+  NAME("NAME", 8),
+  WAIT("WAIT", 14),
+  ELAPSED("ELAPSED", 0),
+  EXIT("EXIT", 0),
+  COMMAND("COMMAND", 12);
+
+  final String header;
+  final int min;
+
+  JobColumn(String header, int min) {
+    this.header = header;
+    this.min = min;
+  }
+
+  /** The name {@code --format} takes. */
+  String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The columns named in {@code list} ("id,state,gpus"), in that order; a usage error names the valid ones. */
+  static List<JobColumn> parse(String list) {
+    List<JobColumn> out = new ArrayList<>();
+    for (String word : list.split(",", -1)) {
+      String w = word.strip().toLowerCase(Locale.ROOT);
+      JobColumn c = w.equals("job") ? ID : Arrays.stream(values()).filter(v -> v.label().equals(w)).findFirst().orElse(null);
+      if (c == null) {
+        String what = w.isEmpty() ? "an empty column name" : "unknown column '" + word.strip() + "'";
+        throw new UsageException(what + " in --format; the columns are " + names());
+      }
+      out.add(c);
+    }
+    return out;
+  }
+
+  static String names() {
+    return Arrays.stream(values()).map(JobColumn::label).collect(Collectors.joining(","));
+  }
+
+  /**
+   * The columns shown without {@code --format}: JOB, STATE, GPUS, NAME and COMMAND always; GROUP
+   * (unless the list is of one group), WAIT, ELAPSED and EXIT when a listed job has something to
+   * show there ({@code all}: as if each did, for a list printed in pages, whose later pages the
+   * choice cannot see).
+   */
+  static List<JobColumn> defaults(List<Job> jobs, boolean all, boolean oneGroup) {
+    List<JobColumn> c = new ArrayList<>(List.of(ID, STATE, GPUS));
+    if (!oneGroup && (all || jobs.stream().anyMatch(j -> j.spec().group() != null))) c.add(GROUP);
+    c.add(NAME);
+    if (jobs.stream().anyMatch(j -> j.state() == JobState.WAITING)) c.add(WAIT);
+    if (all || jobs.stream().anyMatch(j -> j.startTime() != null)) c.add(ELAPSED);
+    if (all || jobs.stream().anyMatch(j -> j.exitCode() != null)) c.add(EXIT);
+    c.add(COMMAND);
+    return c;
+  }
+
+  String cell(Job job, JobTable.Context ctx) {
+    return switch (this) {
+      case ID -> String.valueOf(job.id());
+      case STATE -> JobTable.state(job, ctx.heldGroups());
+      case GPUS -> gpus(job);
+      case PID -> job.pid() == null ? "-" : String.valueOf(job.pid());
+      case GROUP -> orDash(job.spec().group());
+      case KEY -> orDash(job.spec().key());
+      case NAME -> job.displayName();
+      case WAIT -> wait(job, ctx);
+      case ELAPSED -> elapsed(job, ctx.now());
+      case EXIT -> job.exitCode() == null ? "-" : String.valueOf(job.exitCode());
+      case COMMAND -> ShellQuote.join(job.spec().argv());
+    };
+  }
+
+  /** The indices a job holds or held, else the count it asks for in parentheses ("-" for none). */
+  static String gpus(Job job) {
+    if (!job.gpus().isEmpty()) {
+      return job.gpus().stream()
+          .sorted(Comparator.comparingInt(GpuSlot::index))
+          .map(s -> String.valueOf(s.index()))
+          .collect(Collectors.joining(","));
+    }
+    return job.spec().gpus() == 0 ? "-" : "(" + job.spec().gpus() + ")";
+  }
+
+  private static String wait(Job job, JobTable.Context ctx) {
+    if (job.state() != JobState.WAITING) return "-";
+    WaitReason reason = ctx.waitReasons().get(job.id());
+    return reason == null || reason.brief().isBlank() ? "-" : reason.brief();
+  }
+
+  /** How long the job ran: until {@code now} while it runs, until its end once ended; "-" before it started. */
+  static String elapsed(Job job, Instant now) {
+    if (job.startTime() == null) return "-";
+    Instant until = job.endTime() != null ? job.endTime() : now;
+    return clock(Duration.between(job.startTime(), until));
+  }
+
+  /** squeue's form of a duration: 0:05, 12:34, 1:02:03, 2-01:02:03. */
+  static String clock(Duration d) {
+    long s = Math.max(0, d.getSeconds());
+    long days = s / 86400;
+    long h = s / 3600 % 24;
+    long m = s / 60 % 60;
+    long sec = s % 60;
+    if (days > 0) return String.format(Locale.ROOT, "%d-%02d:%02d:%02d", days, h, m, sec);
+    if (h > 0) return String.format(Locale.ROOT, "%d:%02d:%02d", h, m, sec);
+    return String.format(Locale.ROOT, "%d:%02d", m, sec);
+  }
+
+  private static String orDash(String s) {
+    return s == null || s.isEmpty() ? "-" : s;
+  }
+}
