@@ -64,8 +64,9 @@ final class FakeDaemon implements AutoCloseable {
   }
 
   /** Stops accepting and removes the socket file, as a daemon does when it stops. */
+  /** Goes away as the daemon does: the socket file first, so that once connections are refused it is gone. */
   @Override public void close() throws IOException {
-    server.close();
     Files.deleteIfExists(socket);
+    server.close();
   }
 }
