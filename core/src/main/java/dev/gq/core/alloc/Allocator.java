@@ -56,7 +56,7 @@ public final class Allocator {
       if (g.state() == GpuState.FREE) continue;
       String w = switch (g.state()) {
         case RESERVED, RUNNING -> "job " + g.ownerJobId();
-        case EXTERNAL -> "outside process";
+        case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
         default -> "UNKNOWN";
       };
       why.add("GPU " + g.index() + ": " + w);
