@@ -70,6 +70,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
   public record Launched(long jobId, ProcessIdentity identity) implements Command {}
   public record LaunchFailed(long jobId, String reason) implements Command {}
+  /** From a runner: another gq took a GPU's lease between the reservation and the launch. */
+  public record LaunchDeferred(long jobId, String reason) implements Command {}
   /**
    * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
    * null when no exit record exists; {@code timedOut} when the runner stopped it at its time limit;
@@ -141,6 +143,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(GpusObserved.class, this::onObserved)
         .onCommand(Launched.class, this::onLaunched)
         .onCommand(LaunchFailed.class, (l, c) -> live(l, c.jobId()) ? decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now()))) : Effect().noReply())
+        .onCommand(LaunchDeferred.class, this::onDeferred)
         .onCommand(Ended.class, this::onEnded)
         .onCommand(Reconciled.class, this::onReconciled)
         .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
@@ -180,6 +183,15 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private ReplyEffect<LedgerEvent, Ledger> onLaunched(Ledger l, Launched c) {
     if (!live(l, c.jobId())) return Effect().noReply();
     return decide(l, List.of(new JobLaunched(c.jobId(), c.identity(), now())));
+  }
+
+  /** Back to the queue; its GPUs wait for a reading taken since, which shows the other gq's lease. */
+  private ReplyEffect<LedgerEvent, Ledger> onDeferred(Ledger l, LaunchDeferred c) {
+    rt.runners.remove(c.jobId());
+    Job j = l.live().get(c.jobId());
+    if (j == null) return Effect().noReply();
+    if (j.state() != JobState.STARTING) return decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now())));
+    return decide(l, List.of(new JobRequeued(c.jobId(), c.reason(), now())));
   }
 
   private ReplyEffect<LedgerEvent, Ledger> onEnded(Ledger l, Ended c) {
