@@ -12,13 +12,13 @@ import java.util.Map;
 final class Placing {
   private Placing() {}
 
-  static Plan plan(Ledger l, SchedulerRuntime rt) {
+  static Plan plan(Ledger l, SchedulerRuntime rt, Instant now, java.time.Duration gatherAfter) {
     if (!rt.ready) return new Plan(List.of(), Map.of());
-    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked());
+    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked(), now, gatherAfter);
   }
 
-  static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now) {
-    return plan(l, rt).placements().stream()
+  static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now, java.time.Duration gatherAfter) {
+    return plan(l, rt, now, gatherAfter).placements().stream()
         .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), now))
         .toList();
   }

@@ -4,6 +4,8 @@ import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,17 +16,33 @@ import java.util.stream.Collectors;
 /**
  * Places waiting jobs on FREE GPUs: oldest first, first-fit backfill (a younger job that fits goes
  * ahead of an older one that does not), lowest indices, all or nothing. CPU-only jobs are placed
- * at once. Pure: the Scheduler persists the placements as reservations.
+ * at once. Backfill has a bound, so that a job needing several GPUs is not passed over for ever by
+ * younger jobs needing fewer: once the first job that does not fit has waited {@code gatherAfter}
+ * since its submit, GPUs gather for it: no younger job gets a GPU until it has started (each says
+ * so in its wait reason). It gathers only when this gq's own jobs hold enough GPUs to make up what
+ * it lacks (GPUs held by outside processes or another gq may never free up). Pure: the Scheduler
+ * persists the placements as reservations.
  */
 public final class Allocator {
+  /** How long the first job that does not fit waits before GPUs gather for it, unless set. */
+  public static final Duration GATHER_AFTER = Duration.ofMinutes(5);
+
   private Allocator() {}
+
+  /** As below, with backfill unbounded (no job ever gathers GPUs). */
+  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, String> blocked) {
+    return plan(waiting, gpus, blocked, Instant.MAX, GATHER_AFTER);
+  }
 
   /**
    * @param waiting WAITING jobs, oldest first
    * @param gpus the classified GPUs; null when no reading has been taken yet
    * @param blocked job id → reason it may not start now (paused queue, held group); not placed
+   * @param now the moment of the plan, to tell how long a job has waited
+   * @param gatherAfter how long the first job that does not fit waits before GPUs gather for it
    */
-  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, String> blocked) {
+  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, String> blocked, Instant now,
+      Duration gatherAfter) {
     List<GpuStatus> free = new ArrayList<>();
     if (gpus != null) {
       // A UUID listed twice in one reading is ambiguous: place it on neither, never on both.
@@ -34,19 +52,40 @@ public final class Allocator {
     }
     List<Plan.Placement> placed = new ArrayList<>();
     Map<Long, String> reasons = new HashMap<>();
+    String gathering = null;
     for (Job j : waiting) {
       String block = blocked.get(j.id());
       int n = j.spec().gpus();
       if (block != null) reasons.put(j.id(), block);
       else if (n == 0) placed.add(new Plan.Placement(j.id(), List.of()));
       else if (gpus == null) reasons.put(j.id(), "waiting for the first GPU reading");
+      else if (gathering != null) reasons.put(j.id(), gathering);
       else if (n <= free.size()) {
         List<GpuSlot> slots = free.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.subList(0, n).clear();
         placed.add(new Plan.Placement(j.id(), slots));
+      } else if (gathers(j, n, free.size(), gpus, now, gatherAfter)) {
+        reasons.put(j.id(), busy(n, free.size(), gpus) + "; GPUs gather for it (waiting over "
+            + words(gatherAfter) + "): younger jobs wait");
+        gathering = "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + words(gatherAfter) + ")";
       } else reasons.put(j.id(), busy(n, free.size(), gpus));
     }
     return new Plan(placed, reasons);
+  }
+
+  /** Whether GPUs gather for {@code j}: it has waited long enough, and this gq's jobs hold what it lacks. */
+  private static boolean gathers(Job j, int n, int free, List<GpuStatus> gpus, Instant now, Duration gatherAfter) {
+    if (j.submitTime() == null || now.equals(Instant.MAX)) return false;
+    if (Duration.between(j.submitTime(), now).compareTo(gatherAfter) < 0) return false;
+    long ours = gpus.stream().filter(g -> g.state() == GpuState.RESERVED || g.state() == GpuState.RUNNING).count();
+    return free + ours >= n;
+  }
+
+  private static String words(Duration d) {
+    long s = d.toSeconds();
+    if (s % 3600 == 0 && s > 0) return s / 3600 + "h";
+    if (s % 60 == 0 && s > 0) return s / 60 + "m";
+    return s + "s";
   }
 
   /** "needs 2 GPUs, 1 free (GPU 0: job 4; GPU 2: outside process)". */
