@@ -2,6 +2,7 @@ package dev.gq.actors.scheduler;
 
 import dev.gq.core.alloc.Allocator;
 import dev.gq.core.alloc.Plan;
+import dev.gq.core.alloc.PlanRules;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import java.time.Instant;
@@ -12,13 +13,15 @@ import java.util.Map;
 final class Placing {
   private Placing() {}
 
-  static Plan plan(Ledger l, SchedulerRuntime rt, Instant now, java.time.Duration gatherAfter) {
+  static Plan plan(Ledger l, SchedulerRuntime rt, Instant now, SchedulerDeps deps) {
     if (!rt.ready) return new Plan(List.of(), Map.of());
-    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked(), now, gatherAfter);
+    long cpuActive = l.live().values().stream().filter(j -> j.spec().gpus() == 0 && j.state().active()).count();
+    int room = (int) Math.max(0, deps.maxCpuJobs() - cpuActive);
+    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked(), new PlanRules(now, deps.gatherAfter(), room));
   }
 
-  static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now, java.time.Duration gatherAfter) {
-    return plan(l, rt, now, gatherAfter).placements().stream()
+  static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now, SchedulerDeps deps) {
+    return plan(l, rt, now, deps).placements().stream()
         .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), now))
         .toList();
   }

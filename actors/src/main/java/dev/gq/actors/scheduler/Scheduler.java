@@ -278,7 +278,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private SchedulerView view(Ledger l) {
     var gpus = rt.classified(l);
-    var plan = Placing.plan(l, rt, now(), deps.gatherAfter());
+    var plan = Placing.plan(l, rt, now(), deps);
     return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(),
         lastSequenceNumber(ctx), rt.probe, rt.fake, rt.gpuError(), rt.gpuCount(), rt.ready);
   }

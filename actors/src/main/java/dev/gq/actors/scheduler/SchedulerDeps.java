@@ -54,4 +54,9 @@ public interface SchedulerDeps {
   default java.time.Duration gatherAfter() {
     return dev.gq.core.alloc.Allocator.GATHER_AFTER;
   }
+
+  /** How many CPU-only jobs may be active at once (GQ_MAX_CPU_JOBS). */
+  default int maxCpuJobs() {
+    return 64;
+  }
 }

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 /**
  * Places waiting jobs on FREE GPUs: oldest first, first-fit backfill (a younger job that fits goes
  * ahead of an older one that does not), lowest indices, all or nothing. CPU-only jobs are placed
- * at once. Backfill has a bound, so that a job needing several GPUs is not passed over for ever by
+ * at once, up to a cap on how many run at once. Backfill has a bound, so that a job needing several GPUs is not passed over for ever by
  * younger jobs needing fewer: once the first job that does not fit has waited {@code gatherAfter}
  * since its submit, GPUs gather for it: no younger job gets a GPU until it has started (each says
  * so in its wait reason). It gathers only when this gq's own jobs hold enough GPUs to make up what
@@ -29,20 +29,21 @@ public final class Allocator {
 
   private Allocator() {}
 
-  /** As below, with backfill unbounded (no job ever gathers GPUs). */
+  /** As below, with no bounds (unbounded backfill, any number of CPU-only jobs at once). */
   public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, String> blocked) {
-    return plan(waiting, gpus, blocked, Instant.MAX, GATHER_AFTER);
+    return plan(waiting, gpus, blocked, PlanRules.NONE);
   }
 
   /**
    * @param waiting WAITING jobs, oldest first
    * @param gpus the classified GPUs; null when no reading has been taken yet
    * @param blocked job id → reason it may not start now (paused queue, held group); not placed
-   * @param now the moment of the plan, to tell how long a job has waited
-   * @param gatherAfter how long the first job that does not fit waits before GPUs gather for it
+   * @param rules the moment of the plan, the bound on backfill, the room for CPU-only jobs
    */
-  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, String> blocked, Instant now,
-      Duration gatherAfter) {
+  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, String> blocked, PlanRules rules) {
+    Instant now = rules.now();
+    Duration gatherAfter = rules.gatherAfter();
+    int cpuRoom = rules.cpuRoom();
     List<GpuStatus> free = new ArrayList<>();
     if (gpus != null) {
       // A UUID listed twice in one reading is ambiguous: place it on neither, never on both.
@@ -57,7 +58,11 @@ public final class Allocator {
       String block = blocked.get(j.id());
       int n = j.spec().gpus();
       if (block != null) reasons.put(j.id(), block);
-      else if (n == 0) placed.add(new Plan.Placement(j.id(), List.of()));
+      else if (n == 0 && cpuRoom <= 0) reasons.put(j.id(), "the most CPU-only jobs allowed at once already run (GQ_MAX_CPU_JOBS)");
+      else if (n == 0) {
+        placed.add(new Plan.Placement(j.id(), List.of()));
+        cpuRoom--;
+      }
       else if (gpus == null) reasons.put(j.id(), "waiting for the first GPU reading");
       else if (gathering != null) reasons.put(j.id(), gathering);
       else if (n <= free.size()) {

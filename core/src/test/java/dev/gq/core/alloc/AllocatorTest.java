@@ -203,7 +203,7 @@ class AllocatorTest {
   private static final java.time.Duration GATHER = java.time.Duration.ofMinutes(5);
 
   private static Plan at(long secondsAfterT0, List<Job> queue, List<GpuStatus> gpus) {
-    return Allocator.plan(queue, gpus, Map.of(), T0.plusSeconds(secondsAfterT0), GATHER);
+    return Allocator.plan(queue, gpus, Map.of(), new PlanRules(T0.plusSeconds(secondsAfterT0), GATHER, 100));
   }
 
   @Test
@@ -239,7 +239,16 @@ class AllocatorTest {
   void aBlockedOldJobGathersNothing() {
     var gpus = List.of(free(0), gpu(1, GpuState.RUNNING));
     Plan p = Allocator.plan(List.of(waiting(1, 2), waiting(2, 1)), gpus, Map.of(1L, "group held"),
-        T0.plusSeconds(1000), GATHER);
+        new PlanRules(T0.plusSeconds(1000), GATHER, 100));
     assertEquals(Map.of(2L, List.of(0)), placed(p));
+  }
+
+  @Test
+  void cpuOnlyJobsStartUpToTheRoomLeftAndTheRestSayWhy() {
+    var queue = List.of(waiting(1, 0), waiting(2, 0), waiting(3, 0), waiting(4, 1));
+    Plan p = Allocator.plan(queue, List.of(free(0)), Map.of(), new PlanRules(T0, GATHER, 2));
+    assertEquals(Map.of(1L, List.of(), 2L, List.of(), 4L, List.of(0)), placed(p));
+    assertTrue(p.waitReasons().get(3L).contains("GQ_MAX_CPU_JOBS"), p.waitReasons().get(3L));
+    assertEquals(Set.of(3L), p.waitReasons().keySet());
   }
 }
