@@ -56,7 +56,7 @@ public final class Gq {
     cl.addSubcommand(new PsCommand(inv));
     cl.addSubcommand(new ShowCommand(inv));
     cl.addSubcommand(new LogsCommand(inv));
-    cl.addSubcommand(new GpuCommand(inv));
+    cl.addSubcommand(gpu(inv));
     cl.addSubcommand(new CancelCommand(inv));
     cl.addSubcommand(new EventsCommand(inv));
     cl.addSubcommand(new GroupsCommand(inv));
@@ -101,6 +101,13 @@ public final class Gq {
     restart.getCommandSpec().usageMessage()
         .description("Stop the daemon and start a new one; running jobs keep running.");
     return restart;
+  }
+
+  private static CommandLine gpu(Invocation inv) {
+    CommandLine gpu = new CommandLine(new GpuCommand(inv));
+    gpu.addSubcommand(new GpuDrainCommand.Drain(inv));
+    gpu.addSubcommand(new GpuDrainCommand.Resume(inv));
+    return gpu;
   }
 
   private static CommandLine daemon(Invocation inv) {

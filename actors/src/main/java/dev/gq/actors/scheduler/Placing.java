@@ -15,9 +15,18 @@ final class Placing {
 
   static Plan plan(Ledger l, SchedulerRuntime rt, Instant now, SchedulerDeps deps) {
     if (!rt.ready) return new Plan(List.of(), Map.of());
-    long cpuActive = l.live().values().stream().filter(j -> j.spec().gpus() == 0 && j.state().active()).count();
+    long cpuActive = 0;
+    Map<String, Integer> limits = l.settings().maxRunning();
+    Map<String, Integer> groupRoom = new java.util.HashMap<>(limits);
+    for (var j : l.live().values()) {
+      if (!j.state().active()) continue;
+      if (j.spec().gpus() == 0) cpuActive++;
+      String g = j.spec().group();
+      if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
+    }
     int room = (int) Math.max(0, deps.maxCpuJobs() - cpuActive);
-    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked(), new PlanRules(now, deps.gatherAfter(), room));
+    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked(),
+        new PlanRules(now, deps.gatherAfter(), room, limits, groupRoom));
   }
 
   static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now, SchedulerDeps deps) {

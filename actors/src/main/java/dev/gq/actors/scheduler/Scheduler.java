@@ -87,6 +87,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** Pauses the queue ({@code group} null) or holds one group; replies with the line to show. */
   public record Pause(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
   public record Resume(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
+  /** Caps how many jobs of a group are active at once ({@code maxRunning} null: no cap); replies with the line to show. */
+  public record LimitGroup(String group, Integer maxRunning, ActorRef<StatusReply<String>> replyTo) implements Command {}
+  /** Drains a GPU of new jobs, or gives it back ({@code reason} null); replies with the line to show. */
+  public record DrainGpu(String uuid, int index, String reason, ActorRef<StatusReply<String>> replyTo) implements Command {}
 
   /** One cancel answer per id. */
   public record CancelResult(long id, String kind, String message) {}
@@ -148,6 +152,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Reconciled.class, this::onReconciled)
         .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
         .onCommand(Resume.class, (l, c) -> decided(l, QueueControl.resume(l, c.group(), now()), c.replyTo()))
+        .onCommand(LimitGroup.class, (l, c) -> decided(l, QueueControl.limit(l, c.group(), c.maxRunning(), now()), c.replyTo()))
+        .onCommand(DrainGpu.class, (l, c) -> decided(l, QueueControl.drain(l, c.uuid(), c.index(), c.reason(), now()), c.replyTo()))
         .build();
   }
 

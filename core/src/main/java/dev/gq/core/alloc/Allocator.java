@@ -44,6 +44,7 @@ public final class Allocator {
     Instant now = rules.now();
     Duration gatherAfter = rules.gatherAfter();
     int cpuRoom = rules.cpuRoom();
+    Map<String, Integer> groupRoom = new HashMap<>(rules.groupRoom());
     List<GpuStatus> free = new ArrayList<>();
     if (gpus != null) {
       // A UUID listed twice in one reading is ambiguous: place it on neither, never on both.
@@ -57,11 +58,16 @@ public final class Allocator {
     for (Job j : waiting) {
       String block = blocked.get(j.id());
       int n = j.spec().gpus();
+      String group = j.spec().group();
+      Integer room = group == null ? null : groupRoom.get(group);
       if (block != null) reasons.put(j.id(), block);
+      else if (room != null && room <= 0)
+        reasons.put(j.id(), "group " + group + " has its most jobs running at once (--max-running " + rules.maxRunning(group) + ")");
       else if (n == 0 && cpuRoom <= 0) reasons.put(j.id(), "the most CPU-only jobs allowed at once already run (GQ_MAX_CPU_JOBS)");
       else if (n == 0) {
         placed.add(new Plan.Placement(j.id(), List.of()));
         cpuRoom--;
+        if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gpus == null) reasons.put(j.id(), "waiting for the first GPU reading");
       else if (gathering != null) reasons.put(j.id(), gathering);
@@ -69,6 +75,7 @@ public final class Allocator {
         List<GpuSlot> slots = free.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.subList(0, n).clear();
         placed.add(new Plan.Placement(j.id(), slots));
+        if (room != null) groupRoom.put(group, room - 1);
       } else if (gathers(j, n, free.size(), gpus, now, gatherAfter)) {
         reasons.put(j.id(), busy(n, free.size(), gpus) + "; GPUs gather for it (waiting over "
             + words(gatherAfter) + "): younger jobs wait");
@@ -101,6 +108,7 @@ public final class Allocator {
       String w = switch (g.state()) {
         case RESERVED, RUNNING -> "job " + g.ownerJobId();
         case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
+        case DRAINED -> "drained";
         default -> "UNKNOWN";
       };
       why.add("GPU " + g.index() + ": " + w);
