@@ -1,10 +1,11 @@
 /*
  * gq-shim: runs one job's command in a new session and records how it ended.
  *
- * usage: gq-shim EXITFILE CMD [ARGS...]
+ * usage: gq-shim [--leases=N] EXITFILE CMD [ARGS...]
  *
  * The shim becomes a session (and process group) leader unless it was started as one, closes every
- * descriptor but 0, 1 and 2 that its starter left open, forks, and the child execs CMD with the
+ * descriptor but 0, 1 and 2 that its starter left open (and 3 to N+2 with --leases=N: the job's
+ * GPU leases, which it and the job keep open until they end), forks, and the child execs CMD with the
  * given arguments (searched on the PATH of the environment the shim was given; never a shell).
  * The shim survives SIGTERM, SIGINT and SIGHUP sent to the whole group: it handles them by only
  * noting them (a handler, not SIG_IGN, because ignored dispositions would be inherited across
@@ -80,11 +81,14 @@ static void restore_default_signals(void)
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* The job gets stdin, stdout and stderr only: nothing the daemon had open reaches it. */
-static void close_inherited_descriptors(void)
+/*
+ * The job gets stdin, stdout and stderr, and its GPUs' leases as descriptors 3 to first - 1 (held
+ * until its last process has ended): nothing else the daemon had open reaches it.
+ */
+static void close_inherited_descriptors(int first)
 {
 #ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+    if (syscall(SYS_close_range, (unsigned) first, ~0U, 0U) == 0)
         return;
 #endif
     /* Older kernels: close what /proc lists (collected first: closing changes the listing). */
@@ -96,7 +100,7 @@ static void close_inherited_descriptors(void)
     struct dirent *e;
     while ((e = readdir(d)) != NULL && n < sizeof fds / sizeof fds[0]) {
         int fd = atoi(e->d_name);
-        if (fd > 2 && fd != dirfd(d))
+        if (fd >= first && fd != dirfd(d))
             fds[n++] = fd;
     }
     closedir(d);
@@ -285,14 +289,26 @@ static pid_t start_child(char **cmd, int *report_fd)
 
 int main(int argc, char **argv)
 {
+    int leases = 0;
+    if (argc > 1 && strncmp(argv[1], "--leases=", 9) == 0) {
+        char *end;
+        long n = strtol(argv[1] + 9, &end, 10);
+        if (*end != '\0' || n < 0 || n > 1024) {
+            fprintf(stderr, "gq-shim: bad %s\n", argv[1]);
+            return 2;
+        }
+        leases = (int) n;
+        argv++;
+        argc--;
+    }
     if (argc < 3) {
-        fprintf(stderr, "usage: gq-shim EXITFILE CMD [ARGS...]\n");
+        fprintf(stderr, "usage: gq-shim [--leases=N] EXITFILE CMD [ARGS...]\n");
         return 2;
     }
     const char *exit_file = argv[1];
     char **cmd = argv + 2;
     handle_stop_signals();
-    close_inherited_descriptors();
+    close_inherited_descriptors(3 + leases);
     if (getsid(0) != getpid() && setsid() < 0)
         fprintf(stderr, "gq: setsid: %s\n", strerror(errno));
     subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;

@@ -42,6 +42,7 @@ final class BatchSubmit {
         cwd, inv.io().cwd(), env.kept(), options.scheduling());
     List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
+    Submitter.capGroup(inv, defaults.group(), options.maxRunning);
     List<BatchOutcome> outcomes = inv.api().submitBatch(lines);
     if (outcomes.stream().anyMatch(o -> !o.skipped())) submitter.warnDropped(env.dropped());
     if (options.json) inv.io().out().println(JsonView.pretty(json(outcomes)));

@@ -11,8 +11,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code gq gpu}: every GPU as the scheduler classifies it now (FREE, RESERVED, RUNNING,
- * EXTERNAL, UNKNOWN), with its owner, compute processes and memory, and a plain line when the
- * GPUs are fake or the probe failed. Only FREE GPUs get new jobs.
+ * EXTERNAL, UNKNOWN, DRAINED), with its owner, compute processes and memory, and a plain line when
+ * the GPUs are fake or the probe failed. Only FREE GPUs get new jobs. Its subcommands drain GPUs
+ * of new jobs and give them back.
  */
 @Command(name = "gpu", description = "Show the GPUs, who uses them and which are free.")
 final class GpuCommand implements Callable<Integer> {

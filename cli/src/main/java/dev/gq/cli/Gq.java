@@ -80,7 +80,7 @@ public final class Gq {
     cl.addSubcommand("ps", new PsCommand(inv), "ls", "list", "status");
     cl.addSubcommand(new ShowCommand(inv));
     cl.addSubcommand("logs", new LogsCommand(inv), "log");
-    cl.addSubcommand(new GpuCommand(inv));
+    cl.addSubcommand(gpu(inv));
     cl.addSubcommand("cancel", new CancelCommand(inv), "kill");
     cl.addSubcommand(new EventsCommand(inv));
     cl.addSubcommand(new GroupsCommand(inv));
@@ -122,6 +122,13 @@ public final class Gq {
     restart.getCommandSpec().usageMessage()
         .description("Stop the daemon and start a new one; running jobs keep running.");
     return restart;
+  }
+
+  private static CommandLine gpu(Invocation inv) {
+    CommandLine gpu = new CommandLine(new GpuCommand(inv));
+    gpu.addSubcommand(new GpuDrainCommand.Drain(inv));
+    gpu.addSubcommand(new GpuDrainCommand.Resume(inv));
+    return gpu;
   }
 
   private static CommandLine daemon(Invocation inv) {

@@ -126,6 +126,16 @@ public interface GqApi {
   /** Pauses the whole queue ({@code group} null) or holds one group; returns the line to show. */
   String pause(String group) throws ApiException;
 
+  /** Caps how many jobs of {@code group} are active at once ({@code maxRunning} null: no cap); the line to show. */
+  default String limitGroup(String group, Integer maxRunning) throws ApiException {
+    throw new ApiException("this daemon cannot cap a group's jobs; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
+  /** Drains GPU {@code uuid} (index {@code index}) of new jobs, or gives it back ({@code reason} null); the line to show. */
+  default String drainGpu(String uuid, int index, String reason) throws ApiException {
+    throw new ApiException("this daemon cannot drain a GPU; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
   /** Resumes the queue ({@code group} null) or releases one group's hold; returns the line to show. */
   String resume(String group) throws ApiException;
 
@@ -184,7 +194,13 @@ public interface GqApi {
    * how many jobs were replaced (by a retry or a later job with the same key), and its hold (reason null when not held; automatic when
    * fail-fast held it).
    */
-  record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {
+  record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic,
+      Integer maxRunning) {
+    /** A group without a cap on its jobs at once. */
+    public GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {
+      this(group, counts, retried, holdReason, automatic, null);
+    }
+
     public boolean held() {
       return holdReason != null;
     }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * attempt (a job a retry replaced is counted under RETRIED only), whether it is held, and on a
  * terminal a progress bar of the ended jobs. Held groups are listed even without jobs.
  */
-@Command(name = "groups", description = "Show each group's progress: jobs per state, retries, holds.")
+@Command(name = "groups", description = "Show each group's progress: jobs per state, retries, holds; cap a group's jobs at once.")
 final class GroupsCommand implements Callable<Integer> {
   private static final int GROUP_WIDTH = 32;
   private static final int BAR_WIDTH = 20;
@@ -29,16 +29,30 @@ final class GroupsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the groups as a JSON array.")
   boolean json;
 
+  @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "GROUP", description = "Only this group; the one --max-running changes.")
+  String group;
+
+  @Option(names = "--max-running", paramLabel = "N", description = "Run at most N jobs of GROUP at once from now on.")
+  Integer maxRunning;
+
+  @Option(names = "--no-max-running", description = "Lift GROUP's cap on jobs at once.")
+  boolean noMaxRunning;
+
   GroupsCommand(Invocation inv) {
     this.inv = inv;
   }
 
   @Override
   public Integer call() throws ApiException {
-    List<GroupSummary> groups = inv.api().groups();
+    if (maxRunning != null || noMaxRunning) return cap();
+    List<GroupSummary> groups = group == null ? inv.api().groups() : inv.api().group(group).stream().toList();
     PrintWriter out = inv.io().out();
     if (json) {
       out.println(JsonView.pretty(json(groups)));
+      return ExitCode.OK;
+    }
+    if (groups.isEmpty() && group != null) {
+      out.println("No group " + group + ": no job has it, and it has no hold or cap.");
       return ExitCode.OK;
     }
     if (groups.isEmpty()) {
@@ -50,6 +64,15 @@ final class GroupsCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
+  private int cap() throws ApiException {
+    if (group == null) throw new UsageException("name the group to cap, as in 'gq groups sweep-7 --max-running 4'");
+    if (maxRunning != null && noMaxRunning) throw new UsageException("give --max-running N or --no-max-running, not both");
+    if (maxRunning != null && maxRunning < 1)
+      throw new UsageException("--max-running must be 1 or more, not " + maxRunning + " (--no-max-running lifts the cap)");
+    inv.io().out().println(inv.api().limitGroup(Labels.checkOption("GROUP", group), noMaxRunning ? null : maxRunning));
+    return ExitCode.OK;
+  }
+
   private TextTable table(List<GroupSummary> groups) {
     List<JobState> optional = optionalStates(groups);
     boolean retried = groups.stream().anyMatch(g -> g.retried() > 0);
@@ -58,19 +81,22 @@ final class GroupsCommand implements Callable<Integer> {
     ALWAYS.forEach(s -> headers.add(s.name()));
     optional.forEach(s -> headers.add(s.name()));
     if (retried) headers.add("RETRIED");
+    boolean capped = groups.stream().anyMatch(g -> g.maxRunning() != null);
+    if (capped) headers.add("MAX");
     if (bar) headers.add("PROGRESS");
     headers.add("STATUS");
     TextTable t = new TextTable(headers);
-    for (GroupSummary g : groups) t.add(row(g, optional, retried, bar));
+    for (GroupSummary g : groups) t.add(row(g, optional, retried, capped, bar));
     return t;
   }
 
-  private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean bar) {
+  private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean capped, boolean bar) {
     List<String> r = new ArrayList<>(List.of(TextTable.cut(g.group(), GROUP_WIDTH), n(g, JobState.WAITING)));
     r.add(String.valueOf(RUNNING.stream().mapToInt(s -> g.counts().getOrDefault(s, 0)).sum()));
     ALWAYS.forEach(s -> r.add(n(g, s)));
     optional.forEach(s -> r.add(n(g, s)));
     if (retried) r.add(String.valueOf(g.retried()));
+    if (capped) r.add(g.maxRunning() == null ? "-" : String.valueOf(g.maxRunning()));
     if (bar) {
       int[] e = GroupText.ended(g);
       r.add(GroupText.bar(e[0], e[1], BAR_WIDTH));
@@ -111,6 +137,7 @@ final class GroupsCommand implements Callable<Integer> {
       n.put("held", g.held());
       n.put("hold_reason", g.holdReason());
       n.put("automatic_hold", g.automatic());
+      n.put("max_running", g.maxRunning());
     }
     return a;
   }

@@ -80,6 +80,7 @@ final class JsonView {
     n.put("total_memory", gpu.totalBytes());
     n.put("used_memory", gpu.usedBytes());
     n.put("detail", gpu.detail());
+    n.put("held_by", gpu.heldBy());
     return n;
   }
 

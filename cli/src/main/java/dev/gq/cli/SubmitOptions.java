@@ -37,6 +37,10 @@ final class SubmitOptions {
   @Option(names = "--time", paramLabel = "DURATION", description = "Stop the job as TIMEOUT after it ran this long: 30m, 2h, 1h30m, 3d.")
   String time;
 
+  @Option(names = "--max-running", paramLabel = "N",
+      description = "Run at most N jobs of this job's group at once (needs --group or $GQ_GROUP; 'gq groups' changes it later).")
+  Integer maxRunning;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 

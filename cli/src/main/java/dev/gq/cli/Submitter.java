@@ -31,6 +31,7 @@ final class Submitter {
     String cwd = workingDirectory(inv.io().cwd());
     EnvFilter.Result filtered = environment(opts);
     String finalGroup = group != null ? group : groupFromEnv(env);
+    capGroup(inv, finalGroup, opts.maxRunning);
     JobSpec spec = sched.applyTo(new JobSpec(argv, cwd, filtered.kept(), gpus, name, finalGroup, key));
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
@@ -73,6 +74,20 @@ final class Submitter {
     } catch (IOException e) {
       throw new RefusedException(gone);
     }
+  }
+
+  /**
+   * Sets the cap {@code --max-running} asks for on {@code group} before anything of it is submitted,
+   * so that no job of the group starts past it; says so when it changes (a sweep submits each of
+   * its cells with the same cap: only the first says it).
+   */
+  static void capGroup(Invocation inv, String group, Integer maxRunning) throws ApiException {
+    if (maxRunning == null) return;
+    if (group == null) throw new UsageException("--max-running caps a group: give --group GROUP or set GQ_GROUP");
+    if (maxRunning < 1) throw new UsageException("--max-running must be 1 or more, not " + maxRunning);
+    Integer was = inv.api().group(group).map(GqApi.GroupSummary::maxRunning).orElse(null);
+    if (maxRunning.equals(was)) return;
+    inv.io().err().println("gq: " + inv.api().limitGroup(group, maxRunning));
   }
 
   static String groupFromEnv(Map<String, String> env) {

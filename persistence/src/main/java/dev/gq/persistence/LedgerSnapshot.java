@@ -20,7 +20,8 @@ import java.util.Set;
  * scheduling needs, with absent and default fields left out, and the few other live jobs whole.
  * A queue of 100,000 jobs then costs a snapshot about a quarter of what the ledger's own shape
  * would, in the bytes written and in the memory needed to write them. Snapshots stored as a
- * {@link Ledger} still load (the Scheduler accepts both).
+ * {@link Ledger} still load (the Scheduler accepts both), and so do snapshots stored before the
+ * queue's settings existed (none then).
  */
 public record LedgerSnapshot(
     long nextId,
@@ -32,7 +33,8 @@ public record LedgerSnapshot(
     Set<String> autoHeld,
     Map<Long, List<Prerequisite>> waits,
     Map<String, List<Ledger.Failure>> streaks,
-    List<Ledger.Ending> recentEnds) {
+    List<Ledger.Ending> recentEnds,
+    Ledger.Settings settings) {
 
   /** A waiting job: its id, spec without command, submit time, tag and lineage. */
   @JsonInclude(JsonInclude.Include.NON_DEFAULT)
@@ -60,7 +62,7 @@ public record LedgerSnapshot(
       else active.add(j);
     }
     return new LedgerSnapshot(l.nextId(), waiting, active, l.keys(), l.paused(), l.holds(), l.autoHeld(), l.waits(),
-        l.streaks(), l.recentEnds());
+        l.streaks(), l.recentEnds(), l.settings());
   }
 
   public Ledger ledger() {
@@ -68,6 +70,6 @@ public record LedgerSnapshot(
     if (waiting != null) for (Waiting w : waiting) live.put(w.id(), w.job());
     if (active != null) for (Job j : active) live.put(j.id(), j);
     return new Ledger(nextId, live, keys == null ? Map.of() : keys, paused, holds, autoHeld,
-        waits == null ? Map.of() : waits, streaks == null ? Map.of() : streaks, recentEnds);
+        waits == null ? Map.of() : waits, streaks == null ? Map.of() : streaks, recentEnds, settings);
   }
 }

@@ -1,5 +1,10 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.lease.LeaseHolder;
+import dev.gq.host.lease.LeaseFiles;
+import dev.gq.host.libc.Libc;
+import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.gq.actors.projector.Projector;
@@ -97,10 +102,15 @@ public final class Daemon implements AutoCloseable {
     LOG.info("job history up to date; replaying the scheduler");
     ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
+    LeaseFiles leases = new LeaseFiles(cfg.leaseDir());
+    LeaseHolder.Instance self = new LeaseHolder.Instance(Libc.getuid(), System.getProperty("user.name"),
+        cfg.paths().dataDir().toAbsolutePath().toString());
+    LOG.info("GPU leases in {}", leases.dir());
+    Supplier<GpuObservation> observe = () -> GpuWatcher.observe(probe, procs, leases, self);
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
-        cfg.testLaunchDelay(), blocking, () -> GpuWatcher.observe(probe, procs),
-        id -> Projector.stored(system, readSide, journal, id));
+        cfg.testLaunchDelay(), blocking, observe,
+        id -> Projector.stored(system, readSide, journal, id), leases, self);
     Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
     ActorRef<Projector.Command> projector =
         system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());
@@ -109,7 +119,7 @@ public final class Daemon implements AutoCloseable {
         replayFailed::complete);
     ActorRef<Scheduler.Command> scheduler = system.systemActorOf(Scheduler.create(deps), "scheduler", Props.empty());
     watcher.set(system.systemActorOf(
-        GpuWatcher.create(probe, procs, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
+        GpuWatcher.create(observe, probe, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
     awaitReady(scheduler);
     LOG.info("scheduler recovered and reconciled");
     sessionWarning = Lifecycle.warning();

@@ -10,7 +10,8 @@ import java.util.Map;
  * The daemon's settings, read once from its environment and validated in one place: a bad value
  * stops start-up with a line naming the variable and its bounds. GQ_FAIL_FAST_COUNT and
  * GQ_FAIL_FAST_SECONDS set when a group is held after quick failures; GQ_MAX_CLIENTS how many clients
- * are served at once. GQ_BOOT_ID_FILE and
+ * are served at once; GQ_GATHER_AFTER_SECONDS how long a job that does not fit waits before GPUs
+ * gather for it; GQ_MAX_CPU_JOBS how many CPU-only jobs run at once; GQ_LEASE_DIR where the machine-wide GPU leases are kept. GQ_BOOT_ID_FILE and
  * GQ_TEST_LAUNCH_DELAY_MS exist for tests (a simulated reboot; a window between reservation and
  * launch wide enough to kill the daemon in).
  */
@@ -24,7 +25,10 @@ public record DaemonConfig(
     Path bootIdFile,
     Duration testLaunchDelay,
     FailFast failFast,
-    int maxClients) {
+    int maxClients,
+    Path leaseDir,
+    Duration gatherAfter,
+    int maxCpuJobs) {
 
   static final int MAX_CLIENTS = 10_000;
 
@@ -43,7 +47,11 @@ public record DaemonConfig(
         millis(env, "GQ_TEST_LAUNCH_DELAY_MS", 0, 0, 600_000),
         new FailFast((int) whole(env, "GQ_FAIL_FAST_COUNT", 3, 0, FailFast.MAX_COUNT, "jobs"),
             Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds"))),
-        maxClients(env));
+        maxClients(env),
+        dev.gq.host.lease.LeaseFiles.directory(env),
+        Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", dev.gq.core.alloc.Allocator.GATHER_AFTER.toSeconds(),
+            0, 30L * 86_400, "seconds")),
+        (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs"));
   }
 
   /** GQ_MAX_CLIENTS: how many clients are served at once; 0 or unset: what the open-file limit leaves room for. */

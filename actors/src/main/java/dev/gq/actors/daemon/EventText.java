@@ -17,6 +17,10 @@ final class EventText {
       case GroupReleased r -> "group " + r.group() + " released";
       case JobsRemoved r -> "removed from the history: jobs " + r.jobIds();
       case JobIdsSkipped s -> "next job id " + s.nextId() + ": " + s.reason();
+      case GroupLimitSet g -> "group " + g.group() + ": " + (g.maxRunning() == null ? "no cap on jobs at once"
+          : "at most " + g.maxRunning() + " job(s) at once");
+      case GpuDrained d -> "GPU " + d.uuid() + " drained: " + d.reason();
+      case GpuResumed r -> "GPU " + r.uuid() + " takes new jobs again";
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };
   }

@@ -51,6 +51,8 @@ final class Wiring implements SchedulerDeps {
   @Override public Clock clock() { return Clock.systemUTC(); }
   @Override public int snapshotEvery() { return cfg.snapshotEvery(); }
   @Override public FailFast failFast() { return cfg.failFast(); }
+  @Override public java.time.Duration gatherAfter() { return cfg.gatherAfter(); }
+  @Override public int maxCpuJobs() { return cfg.maxCpuJobs(); }
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
   @Override public long highestJobFileId() { return highestFileId; }
   @Override public void replayFailed(Throwable cause) { replayFailed.accept(cause); }

@@ -8,6 +8,8 @@ import dev.gq.core.launch.LaunchException;
 import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.launch.Signals;
+import dev.gq.core.lease.GpuLeases;
+import dev.gq.core.lease.LeaseHolder;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.proc.JobProcesses;
@@ -27,7 +29,8 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Runs one job: launches it (or, after a daemon restart, watches the processes that already run),
+ * Runs one job: takes its GPUs' machine-wide leases and launches it, the job inheriting the leases
+ * (a lease another gq's job holds sends the job back to the queue), or, after a daemon restart, watches the processes that already run),
  * tells the Scheduler its identity, notices when the shim has exited and no process of the job is
  * left (none in its session or group, none anywhere carrying its GQ_JOB_TAG), and reports the exit
  * record with a GPU reading taken after that, on which the Scheduler may hand the job's GPUs on.
@@ -42,6 +45,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public record Cancel() implements Command {}
   private record Spawned(LaunchedProcess process) implements Command {}
   private record SpawnFailed(String reason) implements Command {}
+  private record LeaseTaken(String reason) implements Command {}
   private record LeaderExited() implements Command {}
   private record Tick() implements Command {}
   /** {@code endedNanos}: when every process was seen gone; {@code after}: a reading taken after that (null: none). */
@@ -55,6 +59,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   private final Job job;
   private final RunnerDeps deps;
+  /** The leases this daemon holds for the job, until every process of it is gone (the job holds its own copies). */
+  private final java.util.concurrent.atomic.AtomicReference<GpuLeases.Held> leases = new java.util.concurrent.atomic.AtomicReference<>();
   private final ActorRef<Scheduler.Command> scheduler;
   private final TimerScheduler<Command> timers;
   private ProcessIdentity identity;
@@ -105,14 +111,21 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       return new SpawnFailed("cannot read the job's command from the database: " + e.getMessage());
     }
     JobSpec full = whole.spec();
-    LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole),
-        Path.of(whole.logPath()), deps.exitFile().apply(job.id()));
     try {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
+      List<String> uuids = job.gpus().stream().map(dev.gq.core.job.GpuSlot::uuid).toList();
+      GpuLeases.Held held = deps.leases().take(uuids, new LeaseHolder(deps.self(), job.id()));
+      leases.set(held);
+      LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole),
+          Path.of(whole.logPath()), deps.exitFile().apply(job.id()), held.fds());
       return new Spawned(deps.launcher().launch(spec));
+    } catch (GpuLeases.Taken e) {
+      return new LeaseTaken(e.getMessage());
     } catch (LaunchException e) {
+      releaseLeases();
       return new SpawnFailed(e.getMessage());
     } catch (InterruptedException e) {
+      releaseLeases();
       Thread.currentThread().interrupt();
       return new SpawnFailed("the daemon stopped before the job could start");
     }
@@ -126,13 +139,27 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
           scheduler.tell(new Scheduler.LaunchFailed(job.id(), m.reason()));
           return Behaviors.stopped();
         })
+        .onMessage(LeaseTaken.class, m -> {
+          scheduler.tell(new Scheduler.LaunchDeferred(job.id(), m.reason()));
+          return Behaviors.stopped();
+        })
         .onMessage(LeaderExited.class, m -> onLeaderExited())
         .onMessage(Tick.class, m -> onTick())
         .onMessage(Members.class, this::onMembers)
         .onMessage(Cancel.class, m -> cancel())
         .onMessage(KillNow.class, m -> kill())
         .onMessage(LimitReached.class, m -> stopAtLimit())
+        .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> {
+          releaseLeases();
+          return this;
+        })
         .build();
+  }
+
+  /** Lets go of this daemon's copies of the job's leases (the job's processes keep theirs). */
+  private void releaseLeases() {
+    GpuLeases.Held held = leases.getAndSet(null);
+    if (held != null) held.close();
   }
 
   private Behavior<Command> onSpawned(Spawned m) {
@@ -207,6 +234,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     // the shim may have written its record and ended between the read above and the scan
     if (record.isEmpty()) record = deps.exitContent().apply(deps.exitFile().apply(job.id())).flatMap(ExitRecord::parse);
     long ended = System.nanoTime();
+    // the daemon's copies go before the reading, which then sees the lease free unless something of
+    // the job (a process that left its session and tag behind) still holds it
+    releaseLeases();
     if (job.gpus().isEmpty()) return new Members(false, ended, null, 0, record);
     // begun after the processes were seen gone, so strictly later, even on a clock that did not tick
     long taken = Math.max(System.nanoTime(), ended + 1);

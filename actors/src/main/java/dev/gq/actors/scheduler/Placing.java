@@ -2,6 +2,7 @@ package dev.gq.actors.scheduler;
 
 import dev.gq.core.alloc.Allocator;
 import dev.gq.core.alloc.Plan;
+import dev.gq.core.alloc.PlanRules;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import java.time.Instant;
@@ -12,13 +13,24 @@ import java.util.Map;
 final class Placing {
   private Placing() {}
 
-  static Plan plan(Ledger l, SchedulerRuntime rt) {
+  static Plan plan(Ledger l, SchedulerRuntime rt, Instant now, SchedulerDeps deps) {
     if (!rt.ready) return new Plan(List.of(), Map.of());
-    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked());
+    long cpuActive = 0;
+    Map<String, Integer> limits = l.settings().maxRunning();
+    Map<String, Integer> groupRoom = new java.util.HashMap<>(limits);
+    for (var j : l.live().values()) {
+      if (!j.state().active()) continue;
+      if (j.spec().gpus() == 0) cpuActive++;
+      String g = j.spec().group();
+      if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
+    }
+    int room = (int) Math.max(0, deps.maxCpuJobs() - cpuActive);
+    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked(),
+        new PlanRules(now, deps.gatherAfter(), room, limits, groupRoom));
   }
 
-  static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now) {
-    return plan(l, rt).placements().stream()
+  static List<LedgerEvent> reservations(Ledger l, SchedulerRuntime rt, Instant now, SchedulerDeps deps) {
+    return plan(l, rt, now, deps).placements().stream()
         .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), now))
         .toList();
   }

@@ -41,4 +41,35 @@ final class QueueControl {
     if (!l.paused()) return Decision.accept(List.of(), "The queue was not paused.");
     return Decision.accept(List.<LedgerEvent>of(new QueueResumed(now)), "Queue resumed.");
   }
+
+  /** The most jobs of {@code group} active at once ({@code n} null: no cap). */
+  static Decision<String> limit(Ledger l, String group, Integer n, Instant now) {
+    String bad = SpecRules.label("group", group);
+    if (bad != null) return Decision.refuse(bad + "; name the group, as 'gq groups' shows it");
+    if (n != null && (n < 1 || n > MAX_RUNNING))
+      return Decision.refuse("--max-running must be between 1 and " + MAX_RUNNING + ", not " + n + " (--no-max-running lifts the cap)");
+    Integer was = l.settings().maxRunning().get(group);
+    String line = n == null ? "Group " + group + ": no cap on its jobs at once." : "Group " + group + ": at most " + n
+        + " of its jobs at once.";
+    if (java.util.Objects.equals(was, n)) return Decision.accept(List.of(), line);
+    return Decision.accept(List.<LedgerEvent>of(new GroupLimitSet(group, n, now)), line);
+  }
+
+  /** Keeps GPU {@code uuid} (index {@code index}) from new jobs, or gives it back ({@code reason} null). */
+  static Decision<String> drain(Ledger l, String uuid, int index, String reason, Instant now) {
+    boolean drained = l.settings().drained().containsKey(uuid);
+    if (reason == null) {
+      if (!drained) return Decision.accept(List.of(), "GPU " + index + " was not drained.");
+      return Decision.accept(List.<LedgerEvent>of(new GpuResumed(uuid, now)), "GPU " + index + " takes new jobs again.");
+    }
+    String users = l.live().values().stream().filter(j -> j.state().holdsGpus() && j.gpus().stream().anyMatch(g -> g.uuid().equals(uuid)))
+        .map(j -> "job " + j.id()).collect(Collectors.joining(", "));
+    String line = "GPU " + index + " is drained: no new jobs on it" + (users.isEmpty() ? "" : "; " + users + " keeps running there")
+        + "; 'gq gpu resume " + index + "' gives it back.";
+    if (drained && reason.equals(l.settings().drained().get(uuid))) return Decision.accept(List.of(), line);
+    return Decision.accept(List.<LedgerEvent>of(new GpuDrained(uuid, reason, now)), line);
+  }
+
+  /** The highest cap a group may have. */
+  static final int MAX_RUNNING = 10_000;
 }

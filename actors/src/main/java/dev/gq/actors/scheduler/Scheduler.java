@@ -70,6 +70,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
   public record Launched(long jobId, ProcessIdentity identity) implements Command {}
   public record LaunchFailed(long jobId, String reason) implements Command {}
+  /** From a runner: another gq took a GPU's lease between the reservation and the launch. */
+  public record LaunchDeferred(long jobId, String reason) implements Command {}
   /**
    * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
    * null when no exit record exists; {@code timedOut} when the runner stopped it at its time limit;
@@ -85,6 +87,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** Pauses the queue ({@code group} null) or holds one group; replies with the line to show. */
   public record Pause(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
   public record Resume(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
+  /** Caps how many jobs of a group are active at once ({@code maxRunning} null: no cap); replies with the line to show. */
+  public record LimitGroup(String group, Integer maxRunning, ActorRef<StatusReply<String>> replyTo) implements Command {}
+  /** Drains a GPU of new jobs, or gives it back ({@code reason} null); replies with the line to show. */
+  public record DrainGpu(String uuid, int index, String reason, ActorRef<StatusReply<String>> replyTo) implements Command {}
 
   /** One cancel answer per id. */
   public record CancelResult(long id, String kind, String message) {}
@@ -141,10 +147,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(GpusObserved.class, this::onObserved)
         .onCommand(Launched.class, this::onLaunched)
         .onCommand(LaunchFailed.class, (l, c) -> live(l, c.jobId()) ? decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now()))) : Effect().noReply())
+        .onCommand(LaunchDeferred.class, this::onDeferred)
         .onCommand(Ended.class, this::onEnded)
         .onCommand(Reconciled.class, this::onReconciled)
         .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
         .onCommand(Resume.class, (l, c) -> decided(l, QueueControl.resume(l, c.group(), now()), c.replyTo()))
+        .onCommand(LimitGroup.class, (l, c) -> decided(l, QueueControl.limit(l, c.group(), c.maxRunning(), now()), c.replyTo()))
+        .onCommand(DrainGpu.class, (l, c) -> decided(l, QueueControl.drain(l, c.uuid(), c.index(), c.reason(), now()), c.replyTo()))
         .build();
   }
 
@@ -180,6 +189,15 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private ReplyEffect<LedgerEvent, Ledger> onLaunched(Ledger l, Launched c) {
     if (!live(l, c.jobId())) return Effect().noReply();
     return decide(l, List.of(new JobLaunched(c.jobId(), c.identity(), now())));
+  }
+
+  /** Back to the queue; its GPUs wait for a reading taken since, which shows the other gq's lease. */
+  private ReplyEffect<LedgerEvent, Ledger> onDeferred(Ledger l, LaunchDeferred c) {
+    rt.runners.remove(c.jobId());
+    Job j = l.live().get(c.jobId());
+    if (j == null) return Effect().noReply();
+    if (j.state() != JobState.STARTING) return decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now())));
+    return decide(l, List.of(new JobRequeued(c.jobId(), c.reason(), now())));
   }
 
   private ReplyEffect<LedgerEvent, Ledger> onEnded(Ledger l, Ended c) {
@@ -266,7 +284,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private SchedulerView view(Ledger l) {
     var gpus = rt.classified(l);
-    var plan = Placing.plan(l, rt);
+    var plan = Placing.plan(l, rt, now(), deps);
     return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(),
         lastSequenceNumber(ctx), rt.probe, rt.fake, rt.gpuError(), rt.gpuCount(), rt.ready);
   }

@@ -13,7 +13,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 /**
  * What the Scheduler needs from the rest of the daemon, as one small interface so tests can give
  * it fakes: the clock, where logs go, starting runners and the reconciler, feeding the read side,
- * asking the watcher for a fresh reading, and the fail-fast rule.
+ * asking the watcher for a fresh reading, the fail-fast rule and the bound on backfill.
  */
 public interface SchedulerDeps {
   Clock clock();
@@ -48,5 +48,15 @@ public interface SchedulerDeps {
   /** When a group is held after quick failures (GQ_FAIL_FAST_COUNT, GQ_FAIL_FAST_SECONDS). */
   default FailFast failFast() {
     return FailFast.DEFAULT;
+  }
+
+  /** How long the first job that does not fit waits before GPUs gather for it (GQ_GATHER_AFTER_SECONDS). */
+  default java.time.Duration gatherAfter() {
+    return dev.gq.core.alloc.Allocator.GATHER_AFTER;
+  }
+
+  /** How many CPU-only jobs may be active at once (GQ_MAX_CPU_JOBS). */
+  default int maxCpuJobs() {
+    return 64;
   }
 }

@@ -1,6 +1,7 @@
 package dev.gq.actors.scheduler;
 
 import dev.gq.actors.runner.JobRunner;
+import dev.gq.core.alloc.Drains;
 import dev.gq.core.alloc.GpuClassifier;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.alloc.HandOver;
@@ -72,14 +73,16 @@ final class SchedulerRuntime {
     Set<String> freed = ended.gpus().stream().map(GpuSlot::uuid).collect(Collectors.toSet());
     List<GpuStatus> gpus = freed.isEmpty() ? List.of() : classified(l);
     if (gpus == null) return true;
-    Set<String> settled = gpus.stream().filter(g -> g.ownerJobId() != null || g.state() == GpuState.FREE)
+    Set<String> settled = gpus.stream().filter(g -> g.ownerJobId() != null || g.state() == GpuState.FREE
+        || g.state() == GpuState.DRAINED)
         .map(GpuStatus::uuid).collect(Collectors.toSet());
     return !settled.containsAll(freed);
   }
 
   List<GpuStatus> classified(Ledger l) {
     if (latest == null) return null;
-    return handOver.withhold(GpuClassifier.classify(latest, lastKnown, l.reservations(), l.live().values()));
+    return Drains.mark(handOver.withhold(GpuClassifier.classify(latest, lastKnown, l.reservations(), l.live().values())),
+        l.settings().drained());
   }
 
   int gpuCount() {

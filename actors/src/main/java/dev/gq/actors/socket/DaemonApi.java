@@ -227,6 +227,18 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public String limitGroup(String group, Integer maxRunning) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
+        scheduler, r -> new Scheduler.LimitGroup(group, maxRunning, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
+  public String drainGpu(String uuid, int index, String reason) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
+        scheduler, r -> new Scheduler.DrainGpu(uuid, index, reason, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
   public String resume(String group) throws ApiException {
     return await(AskPattern.<Scheduler.Command, String>askWithStatus(
         scheduler, r -> new Scheduler.Resume(group, r), TIMEOUT, system.scheduler()));
@@ -264,7 +276,7 @@ public final class DaemonApi implements GqApi {
     var ledger = synced().ledger();
     Map<String, String> holds = ledger.holds();
     try {
-      return history.groups(only, holds, ledger.autoHeld()::contains);
+      return history.groups(only, holds, ledger.autoHeld()::contains, ledger.settings().maxRunning());
     } catch (SQLException e) {
       throw historyFailed(e);
     }

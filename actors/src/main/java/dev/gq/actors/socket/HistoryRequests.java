@@ -34,17 +34,24 @@ final class HistoryRequests {
     this.files = files;
   }
 
-  /** Counts of every group ({@code only} null) or one, merged with the holds; held groups appear without jobs too. */
-  List<GroupSummary> groups(String only, Map<String, String> holds, Predicate<String> automatic) throws SQLException {
+  /**
+   * Counts of every group ({@code only} null) or one, merged with the holds and caps; held or capped
+   * groups appear without jobs too.
+   */
+  List<GroupSummary> groups(String only, Map<String, String> holds, Predicate<String> automatic, Map<String, Integer> caps)
+      throws SQLException {
     Map<String, GroupSummary> out = new TreeMap<>();
     for (GroupCounts c : readSide.groups(only)) {
       String reason = holds.get(c.group());
-      out.put(c.group(), new GroupSummary(c.group(), c.counts(), c.retried(), reason, reason != null && automatic.test(c.group())));
+      out.put(c.group(), new GroupSummary(c.group(), c.counts(), c.retried(), reason,
+          reason != null && automatic.test(c.group()), caps.get(c.group())));
     }
-    holds.forEach((g, reason) -> {
+    java.util.Set<String> more = new java.util.TreeSet<>(holds.keySet());
+    more.addAll(caps.keySet());
+    for (String g : more) {
       if ((only == null || only.equals(g)) && !out.containsKey(g))
-        out.put(g, new GroupSummary(g, Map.of(), 0, reason, automatic.test(g)));
-    });
+        out.put(g, new GroupSummary(g, Map.of(), 0, holds.get(g), holds.containsKey(g) && automatic.test(g), caps.get(g)));
+    }
     return new ArrayList<>(out.values());
   }
 

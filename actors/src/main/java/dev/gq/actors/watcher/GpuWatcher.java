@@ -9,7 +9,10 @@ import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessTable;
 import java.time.Duration;
+import dev.gq.core.lease.GpuLeases;
+import dev.gq.core.lease.LeaseHolder;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +24,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * Reads the GPUs on a fixed interval, and at once when asked (a job ended), on the blocking
  * executor: the probe's reading plus the /proc facts (session, group, GQ_JOB_TAG) of every PID it
- * lists. Reports each observation to the Scheduler with the moment it was begun; it never decides
+ * lists and the GPUs' machine-wide leases. Reports each observation to the Scheduler with the moment it was begun; it never decides
  * anything. At most one reading is in flight; a request during one is served right after it, so a
  * request is always answered by a reading begun after it.
  */
@@ -33,8 +36,8 @@ public final class GpuWatcher {
 
   private GpuWatcher() {}
 
-  public static Behavior<Command> create(GpuProbe probe, ProcessTable procs, ActorRef<Scheduler.Command> scheduler,
-      Duration interval, Executor blocking) {
+  public static Behavior<Command> create(java.util.function.Supplier<GpuObservation> observe, GpuProbe probe,
+      ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), interval);
       boolean[] inFlight = {false};
@@ -43,7 +46,7 @@ public final class GpuWatcher {
         inFlight[0] = true;
         // taken from here on: a reading asked for after a job's end is a reading after it
         long taken = System.nanoTime();
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> observe(probe, procs), blocking),
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(observe, blocking),
             (obs, err) -> new Done(obs != null ? obs : new GpuObservation(
                 GpuReading.failed(java.time.Instant.now(), "GPU reading crashed: " + err), Map.of()), taken));
       };
@@ -70,7 +73,19 @@ public final class GpuWatcher {
     return Behaviors.same();
   }
 
-  /** One reading and the facts of every PID it lists. Blocks. */
+  /**
+   * One reading, the facts of every PID it lists, and the machine-wide lease of every GPU it lists,
+   * read after the reading (a job that took a lease and opened its context between the two shows
+   * by its lease). Blocks.
+   */
+  public static GpuObservation observe(GpuProbe probe, ProcessTable procs, GpuLeases leases, LeaseHolder.Instance self) {
+    GpuObservation o = observe(probe, procs);
+    if (!o.reading().ok()) return new GpuObservation(o.reading(), o.facts(), Map.of(), self);
+    List<String> uuids = o.reading().devices().stream().map(DeviceReading::uuid).toList();
+    return new GpuObservation(o.reading(), o.facts(), leases.read(uuids), self);
+  }
+
+  /** One reading and the facts of every PID it lists (leases not checked). Blocks. */
   public static GpuObservation observe(GpuProbe probe, ProcessTable procs) {
     GpuReading r = probe.read();
     Map<Long, ProcessFacts> facts = new HashMap<>();

@@ -41,6 +41,8 @@ final class Gqd implements AutoCloseable {
   Path output;
   /** Whether the commands sent say that their stderr is a terminal. */
   boolean stderrTty;
+  /** The daemon's class path (another user's daemon gets copies it can read). */
+  String classPath = System.getProperty("java.class.path");
 
   /** A result of one gq invocation. */
   record Result(int code, String out, String err) {
@@ -131,7 +133,7 @@ final class Gqd implements AutoCloseable {
         Runtime.version().feature() >= 23 ? "--sun-misc-unsafe-memory-access=allow" : "-Dgq.jdk.old=true",
         "-XX:+UseSerialGC", "-Xmx128m", "-XX:TieredStopAtLevel=1",
         "-Dgq.shim=" + shim,
-        "-cp", System.getProperty("java.class.path"),
+        "-cp", classPath,
         "dev.gq.actors.daemon.DaemonMain"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().clear();

@@ -164,4 +164,19 @@ class StoredShapesTest {
     assertEquals(e, roundTrip(e));
     assertEquals(46, Ledger.empty().apply(e).nextId());
   }
+
+  @Test
+  void theQueueSettingsRoundTripInEventsLedgersAndSnapshots() {
+    List<LedgerEvent> events = List.of(new GroupLimitSet("g", 4, T), new GpuDrained("GPU-a", "kept for notebooks", T),
+        new GpuResumed("GPU-b", T), new GroupLimitSet("h", null, T));
+    for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
+    Ledger l = Ledger.empty();
+    for (LedgerEvent e : events) l = l.apply(e);
+    assertEquals(new Ledger.Settings(Map.of("g", 4), Map.of("GPU-a", "kept for notebooks")), l.settings());
+    assertEquals(l, roundTrip(l));
+    var snapshot = dev.gq.persistence.LedgerSnapshot.of(l);
+    assertEquals(l.settings(), ((dev.gq.persistence.LedgerSnapshot) roundTrip(snapshot)).ledger().settings());
+    String old = "{\"nextId\":3,\"live\":{},\"keys\":{},\"paused\":false,\"holds\":{}}";
+    assertEquals(Ledger.Settings.NONE, ((Ledger) read(old, Ledger.empty())).settings());
+  }
 }

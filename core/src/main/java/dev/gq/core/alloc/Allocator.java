@@ -5,6 +5,8 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.WaitReason;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -15,17 +17,35 @@ import java.util.stream.Collectors;
 /**
  * Places waiting jobs on FREE GPUs: oldest first, first-fit backfill (a younger job that fits goes
  * ahead of an older one that does not), lowest indices, all or nothing. CPU-only jobs are placed
- * at once. Pure: the Scheduler persists the placements as reservations.
+ * at once, up to a cap on how many run at once. Backfill has a bound, so that a job needing several GPUs is not passed over for ever by
+ * younger jobs needing fewer: once the first job that does not fit has waited {@code gatherAfter}
+ * since its submit, GPUs gather for it: no younger job gets a GPU until it has started (each says
+ * so in its wait reason). It gathers only when this gq's own jobs hold enough GPUs to make up what
+ * it lacks (GPUs held by outside processes or another gq may never free up). Pure: the Scheduler
+ * persists the placements as reservations.
  */
 public final class Allocator {
+  /** How long the first job that does not fit waits before GPUs gather for it, unless set. */
+  public static final Duration GATHER_AFTER = Duration.ofMinutes(5);
+
   private Allocator() {}
+
+  /** As below, with no bounds (unbounded backfill, any number of CPU-only jobs at once). */
+  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, WaitReason> blocked) {
+    return plan(waiting, gpus, blocked, PlanRules.NONE);
+  }
 
   /**
    * @param waiting WAITING jobs, oldest first
    * @param gpus the classified GPUs; null when no reading has been taken yet
    * @param blocked job id → reason it may not start now (paused queue, held group); not placed
+   * @param rules the moment of the plan, the bound on backfill, the room for CPU-only jobs
    */
-  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, WaitReason> blocked) {
+  public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, PlanRules rules) {
+    Instant now = rules.now();
+    Duration gatherAfter = rules.gatherAfter();
+    int cpuRoom = rules.cpuRoom();
+    Map<String, Integer> groupRoom = new HashMap<>(rules.groupRoom());
     List<GpuStatus> free = new ArrayList<>();
     if (gpus != null) {
       // A UUID listed twice in one reading is ambiguous: place it on neither, never on both.
@@ -35,19 +55,53 @@ public final class Allocator {
     }
     List<Plan.Placement> placed = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>();
+    WaitReason gathering = null;
     for (Job j : waiting) {
       WaitReason block = blocked.get(j.id());
       int n = j.spec().gpus();
+      String group = j.spec().group();
+      Integer room = group == null ? null : groupRoom.get(group);
       if (block != null) reasons.put(j.id(), block);
-      else if (n == 0) placed.add(new Plan.Placement(j.id(), List.of()));
+      else if (room != null && room <= 0)
+        reasons.put(j.id(), new WaitReason("group at max",
+            "group " + group + " has its most jobs running at once (--max-running " + rules.maxRunning(group) + ")"));
+      else if (n == 0 && cpuRoom <= 0) reasons.put(j.id(), new WaitReason("CPU jobs at max",
+          "the most CPU-only jobs allowed at once already run (GQ_MAX_CPU_JOBS)"));
+      else if (n == 0) {
+        placed.add(new Plan.Placement(j.id(), List.of()));
+        cpuRoom--;
+        if (room != null) groupRoom.put(group, room - 1);
+      }
       else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
+      else if (gathering != null) reasons.put(j.id(), gathering);
       else if (n <= free.size()) {
         List<GpuSlot> slots = free.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.subList(0, n).clear();
         placed.add(new Plan.Placement(j.id(), slots));
+        if (room != null) groupRoom.put(group, room - 1);
+      } else if (gathers(j, n, free.size(), gpus, now, gatherAfter)) {
+        reasons.put(j.id(), new WaitReason("GPUs gather", busy(n, free.size(), gpus) + "; GPUs gather for it (waiting over "
+            + words(gatherAfter) + "): younger jobs wait"));
+        gathering = new WaitReason("gathering for " + j.id(),
+            "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + words(gatherAfter) + ")");
       } else reasons.put(j.id(), new WaitReason("GPUs busy", busy(n, free.size(), gpus)));
     }
     return new Plan(placed, reasons);
+  }
+
+  /** Whether GPUs gather for {@code j}: it has waited long enough, and this gq's jobs hold what it lacks. */
+  private static boolean gathers(Job j, int n, int free, List<GpuStatus> gpus, Instant now, Duration gatherAfter) {
+    if (j.submitTime() == null || now.equals(Instant.MAX)) return false;
+    if (Duration.between(j.submitTime(), now).compareTo(gatherAfter) < 0) return false;
+    long ours = gpus.stream().filter(g -> g.state() == GpuState.RESERVED || g.state() == GpuState.RUNNING).count();
+    return free + ours >= n;
+  }
+
+  private static String words(Duration d) {
+    long s = d.toSeconds();
+    if (s % 3600 == 0 && s > 0) return s / 3600 + "h";
+    if (s % 60 == 0 && s > 0) return s / 60 + "m";
+    return s + "s";
   }
 
   /** "needs 2 GPUs, 1 free (GPU 0: job 4; GPU 2: outside process)". */
@@ -57,7 +111,8 @@ public final class Allocator {
       if (g.state() == GpuState.FREE) continue;
       String w = switch (g.state()) {
         case RESERVED, RUNNING -> "job " + g.ownerJobId();
-        case EXTERNAL -> "outside process";
+        case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
+        case DRAINED -> "drained";
         default -> "UNKNOWN";
       };
       why.add("GPU " + g.index() + ": " + w);

@@ -4,12 +4,22 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** Everything needed to start one job: argv as given, its directory, its whole environment, and its files. */
+/**
+ * Everything needed to start one job: argv as given, its directory, its whole environment, its
+ * files, and the open descriptors of its GPUs' machine-wide leases, which the job inherits (as
+ * descriptors 3, 4, ...) and holds until its last process ends.
+ */
 public record LaunchSpec(
-    long jobId, List<String> argv, Path cwd, Map<String, String> env, Path logFile, Path exitFile) {
+    long jobId, List<String> argv, Path cwd, Map<String, String> env, Path logFile, Path exitFile, List<Integer> leaseFds) {
 
   public LaunchSpec {
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
+    leaseFds = List.copyOf(leaseFds);
+  }
+
+  /** A job that holds no leases. */
+  public LaunchSpec(long jobId, List<String> argv, Path cwd, Map<String, String> env, Path logFile, Path exitFile) {
+    this(jobId, argv, cwd, env, logFile, exitFile, List.of());
   }
 }

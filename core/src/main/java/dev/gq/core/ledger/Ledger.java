@@ -35,7 +35,8 @@ public record Ledger(
     Set<String> autoHeld,
     Map<Long, List<Prerequisite>> waits,
     Map<String, List<Failure>> streaks,
-    List<Ending> recentEnds) {
+    List<Ending> recentEnds,
+    Settings settings) {
 
   /** How many endings {@link #recentEnds} keeps (for a dependency whose job ends while its submit is on its way). */
   static final int RECENT = 32;
@@ -49,6 +50,27 @@ public record Ledger(
   /** A job that ended lately, and how. */
   public record Ending(long jobId, JobState state) {}
 
+  /**
+   * What the user set for the queue: each group's cap on active jobs ({@code maxRunning}) and the
+   * GPUs drained of new jobs (UUID → reason).
+   */
+  public record Settings(Map<String, Integer> maxRunning, Map<String, String> drained) {
+    public static final Settings NONE = new Settings(Map.of(), Map.of());
+
+    public Settings {
+      maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
+      drained = drained == null ? Map.of() : Map.copyOf(drained);
+    }
+
+    Settings limit(String group, Integer n) {
+      return new Settings(with(maxRunning, group, n), drained);
+    }
+
+    Settings drain(String uuid, String reason) {
+      return new Settings(maxRunning, with(drained, uuid, reason));
+    }
+  }
+
   public Ledger {
     live = PersistentMap.of(live);
     keys = PersistentMap.of(keys);
@@ -57,6 +79,13 @@ public record Ledger(
     waits = PersistentMap.of(waits);
     streaks = PersistentMap.of(streaks);
     recentEnds = recentEnds == null ? List.of() : List.copyOf(recentEnds);
+    settings = settings == null ? Settings.NONE : settings;
+  }
+
+  /** A ledger without queue settings (as stored before they existed). */
+  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds,
+      Set<String> autoHeld, Map<Long, List<Prerequisite>> waits, Map<String, List<Failure>> streaks, List<Ending> recentEnds) {
+    this(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds, Settings.NONE);
   }
 
   /** A ledger without sweep state (no prerequisites, failure runs or recent endings). */
@@ -68,7 +97,7 @@ public record Ledger(
   public Ledger withoutCommands() {
     PersistentMap<Long, Job> m = map(live);
     for (Job j : live.values()) if (j.spec().hasCommand() || j.logPath() != null) m = m.plus(j.id(), j.withoutCommand());
-    return new Ledger(nextId, m, keys, paused, holds, autoHeld, waits, streaks, recentEnds);
+    return new Ledger(nextId, m, keys, paused, holds, autoHeld, waits, streaks, recentEnds, settings);
   }
 
   public static Ledger empty() {
@@ -158,16 +187,22 @@ public record Ledger(
   /** Applies one persisted event. Deterministic: no clock, no I/O. */
   public Ledger apply(LedgerEvent event) {
     return switch (event) {
-      case QueuePaused e -> new Ledger(nextId, live, keys, true, holds, autoHeld, waits, streaks, recentEnds);
-      case QueueResumed e -> new Ledger(nextId, live, keys, false, holds, autoHeld, waits, streaks, recentEnds);
+      case QueuePaused e -> new Ledger(nextId, live, keys, true, holds, autoHeld, waits, streaks, recentEnds, settings);
+      case QueueResumed e -> new Ledger(nextId, live, keys, false, holds, autoHeld, waits, streaks, recentEnds, settings);
       case GroupHeld e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), e.reason()),
-          e.automatic() ? plus(autoHeld, e.group()) : autoHeld, waits, streaks, recentEnds);
+          e.automatic() ? plus(autoHeld, e.group()) : autoHeld, waits, streaks, recentEnds, settings);
       case GroupReleased e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), null),
-          minus(autoHeld, e.group()), waits, map(streaks).minus(e.group()), recentEnds);
+          minus(autoHeld, e.group()), waits, map(streaks).minus(e.group()), recentEnds, settings);
       case JobsRemoved e -> new Ledger(nextId, live, keysWithout(e.jobIds()), paused, holds, autoHeld, waits, streaks,
-          recentEnds);
+          recentEnds, settings);
       case JobIdsSkipped e -> new Ledger(Math.max(nextId, e.nextId()), live, keys, paused, holds, autoHeld, waits, streaks,
-          recentEnds);
+          recentEnds, settings);
+      case GroupLimitSet e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.limit(e.group(), e.maxRunning()));
+      case GpuDrained e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.drain(e.uuid(), e.reason()));
+      case GpuResumed e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.drain(e.uuid(), null));
       case JobEvent e -> applyJob(e);
     };
   }
@@ -185,7 +220,8 @@ public record Ledger(
     PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);
     var w = Dependencies.apply(waits, event, after);
     var s = ended ? FailFast.record(streaks, after) : streaks;
-    return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds);
+    return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds,
+        settings);
   }
 
   private List<Ending> endingsWith(Job j) {
@@ -200,8 +236,8 @@ public record Ledger(
     return (PersistentMap<K, V>) m;
   }
 
-  private static Map<String, String> with(Map<String, String> m, String k, String v) {
-    Map<String, String> copy = new HashMap<>(m);
+  private static <V> Map<String, V> with(Map<String, V> m, String k, V v) {
+    Map<String, V> copy = new HashMap<>(m);
     if (v == null) copy.remove(k);
     else copy.put(k, v);
     return copy;

@@ -115,6 +115,15 @@ public sealed interface LedgerEvent {
   /** A group's hold is lifted (by the user, or by a retry landing in it); its fail-fast streak starts again. */
   record GroupReleased(String group, Instant at) implements LedgerEvent {}
 
+  /** At most {@code maxRunning} jobs of {@code group} are active at once from now on (null: no limit). */
+  record GroupLimitSet(String group, Integer maxRunning, Instant at) implements LedgerEvent {}
+
+  /** GPU {@code uuid} gets no new job (a running one keeps it) until {@link GpuResumed}; {@code reason} says why. */
+  record GpuDrained(String uuid, String reason, Instant at) implements LedgerEvent {}
+
+  /** GPU {@code uuid} may get new jobs again. */
+  record GpuResumed(String uuid, Instant at) implements LedgerEvent {}
+
   /**
    * Job ids below {@code nextId} are not issued: files in logs/ or run/ already use them (the
    * history lost its last writes, or was restored from an older copy). Stored at start-up.

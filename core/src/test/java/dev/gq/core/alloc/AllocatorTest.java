@@ -200,4 +200,59 @@ class AllocatorTest {
     }
     assertEquals(freeIdx.subList(0, consumed.size()), consumed, "lowest free indices first");
   }
+
+  // ---- GPUs gather for a job that has waited long
+
+  private static final java.time.Duration GATHER = java.time.Duration.ofMinutes(5);
+
+  private static Plan at(long secondsAfterT0, List<Job> queue, List<GpuStatus> gpus) {
+    return Allocator.plan(queue, gpus, Map.of(), new PlanRules(T0.plusSeconds(secondsAfterT0), GATHER, 100));
+  }
+
+  @Test
+  void beforeItsWaitPassesTheBoundAYoungerJobStillBackfills() {
+    var gpus = List.of(free(0), gpu(1, GpuState.RUNNING));
+    Plan p = at(1 + 299, List.of(waiting(1, 2), waiting(2, 1)), gpus);
+    assertEquals(Map.of(2L, List.of(0)), placed(p));
+  }
+
+  @Test
+  void afterItsWaitPassesTheBoundFreeGpusGatherForTheOldJobAndYoungerOnesSaySo() {
+    var gpus = List.of(free(0), gpu(1, GpuState.RUNNING));
+    Plan p = at(1 + 300, List.of(waiting(1, 2), waiting(2, 1), waiting(3, 0)), gpus);
+    assertEquals(Map.of(3L, List.of()), placed(p), "only the CPU-only job starts");
+    assertTrue(p.waitReasons().get(1L).text().contains("GPUs gather for it"), p.waitReasons().get(1L).text());
+    assertEquals("GPUs gather for job 1 (needs 2, waiting over 5m)", p.waitReasons().get(2L).text());
+    assertEquals("gathering for 1", p.waitReasons().get(2L).brief());
+  }
+
+  @Test
+  void theGatheredGpusGoToTheOldJobOnceEnoughAreFree() {
+    Plan p = at(1000, List.of(waiting(1, 2), waiting(2, 1)), List.of(free(0), free(1)));
+    assertEquals(Map.of(1L, List.of(0, 1)), placed(p));
+  }
+
+  @Test
+  void gpusDoNotGatherForAJobThatOutsideProcessesKeepFromEverFitting() {
+    var gpus = List.of(free(0), gpu(1, GpuState.EXTERNAL), gpu(2, GpuState.UNKNOWN));
+    Plan p = at(1000, List.of(waiting(1, 2), waiting(2, 1)), gpus);
+    assertEquals(Map.of(2L, List.of(0)), placed(p), "an outside process may hold GPU 1 for ever");
+  }
+
+  @Test
+  void aBlockedOldJobGathersNothing() {
+    var gpus = List.of(free(0), gpu(1, GpuState.RUNNING));
+    Plan p = Allocator.plan(List.of(waiting(1, 2), waiting(2, 1)), gpus, Map.of(1L, new dev.gq.core.job.WaitReason("group held", "group g is held")),
+        new PlanRules(T0.plusSeconds(1000), GATHER, 100));
+    assertEquals(Map.of(2L, List.of(0)), placed(p));
+  }
+
+  @Test
+  void cpuOnlyJobsStartUpToTheRoomLeftAndTheRestSayWhy() {
+    var queue = List.of(waiting(1, 0), waiting(2, 0), waiting(3, 0), waiting(4, 1));
+    Plan p = Allocator.plan(queue, List.of(free(0)), Map.of(), new PlanRules(T0, GATHER, 2));
+    assertEquals(Map.of(1L, List.of(), 2L, List.of(), 4L, List.of(0)), placed(p));
+    assertTrue(p.waitReasons().get(3L).text().contains("GQ_MAX_CPU_JOBS"), p.waitReasons().get(3L).text());
+    assertEquals(Set.of(3L), p.waitReasons().keySet());
+  }
 }

@@ -9,6 +9,8 @@ import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.lease.GpuLease;
+import dev.gq.core.lease.LeaseHolder;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -243,5 +245,90 @@ class GpuClassifierTest {
     List<GpuStatus> out = classify(List.of(device(0), device(1), device(2)), Map.of(), holding(1, JobState.RUNNING, 1));
     assertEquals(List.of(0, 1, 2), out.stream().map(GpuStatus::index).toList());
     assertEquals(List.of(GpuState.FREE, GpuState.RUNNING, GpuState.FREE), out.stream().map(GpuStatus::state).toList());
+  }
+
+  // ---- machine-wide leases
+
+  private static final LeaseHolder.Instance SELF = new LeaseHolder.Instance(1000, "me", "/home/me/.local/share/gq");
+  private static final LeaseHolder.Instance ALICE = new LeaseHolder.Instance(1001, "alice", "/home/alice/.local/share/gq");
+
+  private static GpuStatus withLease(GpuLease lease, Job... jobs) {
+    Map<String, Job> reservations = new HashMap<>();
+    for (Job j : jobs) for (var s : j.gpus()) reservations.put(s.uuid(), j);
+    var obs = new GpuObservation(new GpuReading(T0, List.of(device(0)), null), Map.of(), Map.of(uuid(0), lease), SELF);
+    return GpuClassifier.classify(obs, List.of(), reservations, Arrays.asList(jobs)).get(0);
+  }
+
+  @Test
+  void aGpuAnotherUsersGqHoldsIsExternalAndNamesTheHolderThoughNoProcessShowsYet() {
+    GpuStatus g = withLease(GpuLease.held(new LeaseHolder(ALICE, 12)));
+    assertEquals(GpuState.EXTERNAL, g.state());
+    assertEquals("alice's job 12", g.heldBy());
+    assertTrue(g.detail().contains("alice's job 12"), g.detail());
+  }
+
+  @Test
+  void aLeaseWhoseHolderCannotBeReadStillKeepsTheGpu() {
+    GpuStatus g = withLease(GpuLease.held(null));
+    assertEquals(GpuState.EXTERNAL, g.state());
+    assertNotNull(g.heldBy());
+  }
+
+  @Test
+  void aLeaseThatCannotBeCheckedMakesTheGpuUnknown() {
+    GpuStatus g = withLease(GpuLease.unreadable("/run/lock/gq: permission denied"));
+    assertEquals(GpuState.UNKNOWN, g.state());
+    assertTrue(g.detail().contains("permission denied"), g.detail());
+  }
+
+  @Test
+  void aMissingLeaseInACheckedObservationCountsAsUnreadable() {
+    var obs = new GpuObservation(new GpuReading(T0, List.of(device(0)), null), Map.of(), Map.of(), SELF);
+    assertEquals(GpuState.UNKNOWN, GpuClassifier.classify(obs, List.of(), Map.of(), List.of()).get(0).state());
+  }
+
+  @Test
+  void theReservingJobsOwnLeaseIsWhatARunningJobLooksLike() {
+    Job j = holding(7, JobState.RUNNING, 0);
+    GpuStatus g = withLease(GpuLease.held(new LeaseHolder(SELF, 7)), j);
+    assertEquals(GpuState.RUNNING, g.state());
+    assertNull(g.heldBy());
+  }
+
+  @Test
+  void aReservedGpuWhoseLeaseAnotherGqHoldsIsUnknown() {
+    Job j = holding(7, JobState.STARTING, 0);
+    GpuStatus g = withLease(GpuLease.held(new LeaseHolder(ALICE, 12)), j);
+    assertEquals(GpuState.UNKNOWN, g.state());
+    assertEquals(7L, g.ownerJobId());
+    assertTrue(g.detail().contains("alice's job 12"), g.detail());
+  }
+
+  @Test
+  void aLeaseStillHeldByAnEndedJobOfThisGqKeepsTheGpuFromTheNextJob() {
+    GpuStatus g = withLease(GpuLease.held(new LeaseHolder(SELF, 5)));
+    assertEquals(GpuState.EXTERNAL, g.state());
+    assertEquals("what job 5 left running", g.heldBy());
+    Job other = holding(8, JobState.STARTING, 0);
+    assertEquals(GpuState.UNKNOWN, withLease(GpuLease.held(new LeaseHolder(SELF, 5)), other).state());
+  }
+
+  @Test
+  void theSameUsersOtherGqIsAnotherHolder() {
+    var mine = new LeaseHolder(new LeaseHolder.Instance(1000, "me", "/scratch/gq"), 3);
+    GpuStatus g = withLease(GpuLease.held(mine));
+    assertEquals(GpuState.EXTERNAL, g.state());
+    assertEquals("job 3 of the gq in /scratch/gq", g.heldBy());
+  }
+
+  @Test
+  void aFreeLeaseLeavesAnIdleGpuFree() {
+    assertEquals(GpuState.FREE, withLease(GpuLease.FREE).state());
+  }
+
+  @Test
+  void theWaitReasonNamesTheOtherHolder() {
+    GpuStatus g = withLease(GpuLease.held(new LeaseHolder(ALICE, 12)));
+    assertEquals("needs 1 GPU, 0 free (GPU 0: alice's job 12)", Allocator.busy(1, 0, List.of(g)));
   }
 }

@@ -35,6 +35,7 @@ final class PosixSpawn {
   /** The one flag here whose value differs by architecture: a log replaced by a link is not opened. */
   private static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0100000 : 0400000;
   private static final int EINTR = 4;
+  private static final int F_DUPFD_CLOEXEC = 1030;
 
   // Opaque C types, given more room than any C library uses (glibc: 80, 336 and 128 bytes).
   private static final int ACTIONS_BYTES = 256;
@@ -73,6 +74,10 @@ final class PosixSpawn {
 
     int waitpid(int pid, int[] status, int options) throws LastErrorException;
 
+    int fcntl(int fd, int cmd, int arg) throws LastErrorException;
+
+    int close(int fd);
+
     String strerror(int errnum);
   }
 
@@ -96,9 +101,28 @@ final class PosixSpawn {
 
   /**
    * Starts {@code argv} (argv[0] is the program's path) and returns its pid once it has been
-   * exec'd; throws {@link SpawnException} with the reason when it could not be.
+   * exec'd; throws {@link SpawnException} with the reason when it could not be. The child gets
+   * {@code keep}'s descriptors as 3, 4, ... (open in the child, closed on exec nowhere).
    */
-  static int spawn(List<String> argv, Map<String, String> env, Path cwd, Path output) throws SpawnException {
+  static int spawn(List<String> argv, Map<String, String> env, Path cwd, Path output, List<Integer> keep)
+      throws SpawnException {
+    // Copies numbered past the targets first: dup2 onto itself would leave close-on-exec set.
+    int[] from = new int[keep.size()];
+    try {
+      for (int i = 0; i < from.length; i++) from[i] = C_LIB.fcntl(keep.get(i), F_DUPFD_CLOEXEC, 3 + keep.size());
+    } catch (LastErrorException e) {
+      for (int fd : from) if (fd > 0) C_LIB.close(fd);
+      throw new SpawnException("cannot pass the GPU leases on: " + C_LIB.strerror(e.getErrorCode()));
+    }
+    try {
+      return spawn(argv, env, cwd, output, from);
+    } finally {
+      for (int fd : from) C_LIB.close(fd);
+    }
+  }
+
+  private static int spawn(List<String> argv, Map<String, String> env, Path cwd, Path output, int[] keep)
+      throws SpawnException {
     Memory actions = new Memory(ACTIONS_BYTES);
     Memory attr = new Memory(ATTR_BYTES);
     Memory sigset = new Memory(SIGSET_BYTES);
@@ -111,6 +135,8 @@ final class PosixSpawn {
         check("addopen", C_LIB.posix_spawn_file_actions_addopen(actions, 1, output.toString(),
             O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0600));
         check("adddup2", C_LIB.posix_spawn_file_actions_adddup2(actions, 1, 2));
+        for (int i = 0; i < keep.length; i++)
+          check("adddup2", C_LIB.posix_spawn_file_actions_adddup2(actions, keep[i], 3 + i));
         C_LIB.sigfillset(sigset);
         check("setsigdefault", C_LIB.posix_spawnattr_setsigdefault(attr, sigset));
         // the shim starts with its stop signals blocked: one sent before its handlers are in place

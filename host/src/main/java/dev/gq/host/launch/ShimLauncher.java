@@ -24,7 +24,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The real {@link Launcher}: starts {@code gq-shim EXITFILE ARGV...} with the job's directory and
- * exactly the job's environment, stdin from /dev/null and stdout+stderr appended to the 0600 log
+ * exactly the job's environment, the GPU leases' descriptors as 3, 4, ... (with {@code --leases=N};
+ * through ProcessBuilder they cannot be passed, and the daemon alone holds them while it lives),
+ * stdin from /dev/null and stdout+stderr appended to the 0600 log
  * through one open file, never through a symbolic link (O_NOFOLLOW). The shim leads its own session (spawned as one with posix_spawn, or it
  * makes itself one where the launcher falls back to ProcessBuilder), so the job's identity is the
  * shim's pid as pid, process group and session, with its /proc start ticks and the boot id.
@@ -104,6 +106,7 @@ public final class ShimLauncher implements Launcher {
   private List<String> command(LaunchSpec spec) {
     List<String> command = new ArrayList<>(spec.argv().size() + 2);
     command.add(shim.toAbsolutePath().toString());
+    if (direct && !spec.leaseFds().isEmpty()) command.add("--leases=" + spec.leaseFds().size());
     command.add(spec.exitFile().toAbsolutePath().toString()); // the shim runs in the job's directory
     command.addAll(spec.argv());
     return command;
@@ -117,7 +120,7 @@ public final class ShimLauncher implements Launcher {
   private LaunchedProcess spawn(LaunchSpec spec) throws LaunchException {
     int pid;
     try {
-      pid = PosixSpawn.spawn(command(spec), spec.env(), spec.cwd(), spec.logFile());
+      pid = PosixSpawn.spawn(command(spec), spec.env(), spec.cwd(), spec.logFile(), spec.leaseFds());
     } catch (PosixSpawn.SpawnException e) {
       throw new LaunchException("cannot start job " + spec.jobId() + " with " + shim + ": " + e.getMessage(), e);
     }

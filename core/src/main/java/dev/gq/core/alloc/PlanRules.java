@@ -1,0 +1,33 @@
+package dev.gq.core.alloc;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The bounds a plan keeps besides the GPUs: the moment of the plan and how long the first job that
+ * does not fit may be passed over before GPUs gather for it ({@code gatherAfter}), how many more
+ * CPU-only jobs may start now ({@code cpuRoom}: the cap on CPU-only jobs at once less those active),
+ * and each capped group's cap ({@code maxRunning}) with the room it leaves now ({@code groupRoom}:
+ * the cap less the group's active jobs; a group without a cap is in neither).
+ */
+public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
+    Map<String, Integer> groupRoom) {
+
+  /** No bounds: unbounded backfill, any number of CPU-only jobs at once, no group capped. */
+  public static final PlanRules NONE = new PlanRules(Instant.MAX, Allocator.GATHER_AFTER, Integer.MAX_VALUE, Map.of(), Map.of());
+
+  public PlanRules {
+    maxRunning = Map.copyOf(maxRunning);
+    groupRoom = Map.copyOf(groupRoom);
+  }
+
+  /** No group capped. */
+  public PlanRules(Instant now, Duration gatherAfter, int cpuRoom) {
+    this(now, gatherAfter, cpuRoom, Map.of(), Map.of());
+  }
+
+  int maxRunning(String group) {
+    return maxRunning.getOrDefault(group, 0);
+  }
+}
