@@ -50,7 +50,7 @@ class JsonViewTest {
     GpuStatus g = new GpuStatus(0, "GPU-a", "H100", GpuState.EXTERNAL, null, List.of(new GpuProcess(9, 100)), 10, 5, "x");
     ObjectNode n = JsonView.gpu(g);
     assertEquals(List.of("index", "uuid", "name", "state", "owner_job_id", "processes", "total_memory", "used_memory",
-        "detail"), names(n));
+        "detail", "held_by"), names(n));
     assertEquals(List.of("pid", "used_memory"), names(n.get("processes").get(0)));
   }
 
