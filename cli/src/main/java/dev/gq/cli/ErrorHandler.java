@@ -58,6 +58,15 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
   }
 
   private String describe(ParameterException ex) {
+    String d = describeWord(ex);
+    // 'gq submit python train.py', 'gq submit -- bash -c ...': a command where a script belongs
+    if (ex instanceof UnmatchedArgumentException && ex.getCommandLine() != null
+        && "submit".equals(ex.getCommandLine().getCommandName()) && !d.contains("did you mean"))
+      return d + "; gq submit queues one script: to queue a command, use 'gq run CMD...' or 'gq -g N CMD...'";
+    return d;
+  }
+
+  private String describeWord(ParameterException ex) {
     if (ex instanceof UnmatchedArgumentException un && !un.getUnmatched().isEmpty()) {
       String first = un.getUnmatched().get(0);
       CommandLine cl = ex.getCommandLine();

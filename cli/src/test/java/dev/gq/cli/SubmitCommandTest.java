@@ -192,4 +192,15 @@ class SubmitCommandTest {
     assertEquals("Submitted job 1\n", r.out());
     assertEquals("", r.err());
   }
+
+  @Test
+  void aCommandGivenToSubmitPointsToRun() {
+    Cli.Result r = cli.run("submit", "-g", "1", "--", "bash", "-c", "echo hi");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("gq submit queues one script: to queue a command, use 'gq run CMD...'"), r.err());
+    Cli.Result words = cli.run("submit", "python", "train.py");
+    assertEquals(2, words.code());
+    assertTrue(words.err().startsWith("gq: unexpected argument 'train.py'; gq submit queues one script"), words.err());
+    assertTrue(cli.api.submitted.isEmpty(), "nothing queued");
+  }
 }

@@ -72,6 +72,7 @@ class TyposAndAliasesTest {
   @Test
   void aliasesRunTheirCommand() {
     cli.api.add(Jobs.job(4, dev.gq.core.job.JobState.RUNNING, Jobs.spec("train")));
+    cli.api.now = java.time.Instant.parse("2026-06-01T00:00:00Z"); // the same ELAPSED in every listing
     String ps = cli.run("ps").out();
     for (String alias : List.of("ls", "list", "status")) {
       Cli.Result r = cli.run(alias);
