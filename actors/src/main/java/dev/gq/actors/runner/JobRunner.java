@@ -41,7 +41,12 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public sealed interface Command {}
   public record Cancel() implements Command {}
   private record Spawned(LaunchedProcess process) implements Command {}
-  private record SpawnFailed(String reason) implements Command {}
+  /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
+  private record SpawnFailed(String reason, Integer exitCode) implements Command {
+    SpawnFailed(String reason) {
+      this(reason, null);
+    }
+  }
   private record LeaderExited() implements Command {}
   private record Tick() implements Command {}
   /** {@code endedNanos}: when every process was seen gone; {@code after}: a reading taken after that (null: none). */
@@ -62,6 +67,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private boolean cancelRequested;
   private boolean timedOut;
   private boolean checking;
+  /** The Scheduler was told that the job's processes are gone, so its end is on its way. */
+  private boolean toldEnding;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
       ActorRef<Scheduler.Command> scheduler) {
@@ -111,7 +118,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
       return new Spawned(deps.launcher().launch(spec));
     } catch (LaunchException e) {
-      return new SpawnFailed(e.getMessage());
+      return new SpawnFailed(e.getMessage(), e.exitCode());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new SpawnFailed("the daemon stopped before the job could start");
@@ -122,10 +129,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Spawned.class, this::onSpawned)
-        .onMessage(SpawnFailed.class, m -> {
-          scheduler.tell(new Scheduler.LaunchFailed(job.id(), m.reason()));
-          return Behaviors.stopped();
-        })
+        .onMessage(SpawnFailed.class, this::onSpawnFailed)
         .onMessage(LeaderExited.class, m -> onLeaderExited())
         .onMessage(Tick.class, m -> onTick())
         .onMessage(Members.class, this::onMembers)
@@ -133,6 +137,13 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .onMessage(KillNow.class, m -> kill())
         .onMessage(LimitReached.class, m -> stopAtLimit())
         .build();
+  }
+
+  /** Nothing was started; a command that cannot be run ends the job with the shell's status for it. */
+  private Behavior<Command> onSpawnFailed(SpawnFailed m) {
+    if (m.exitCode() == null) scheduler.tell(new Scheduler.LaunchFailed(job.id(), m.reason()));
+    else scheduler.tell(new Scheduler.Ended(job.id(), m.exitCode(), m.reason()));
+    return Behaviors.stopped();
   }
 
   private Behavior<Command> onSpawned(Spawned m) {
@@ -165,6 +176,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   private Behavior<Command> onLeaderExited() {
     leaderGone = true;
+    ending(true);
     checkMembers();
     return this;
   }
@@ -231,6 +243,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private Behavior<Command> onMembers(Members m) {
     checking = false;
     if (m.anyLeft()) {
+      ending(false);
       if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       return this;
     }
@@ -252,6 +265,13 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos()));
     }
     return Behaviors.stopped();
+  }
+
+  /** Tells the Scheduler once that the job's end is on its way, and once that it was not after all. */
+  private void ending(boolean gone) {
+    if (gone == toldEnding) return;
+    toldEnding = gone;
+    scheduler.tell(new Scheduler.Ending(job.id(), gone));
   }
 
   private Behavior<Command> cancel() {

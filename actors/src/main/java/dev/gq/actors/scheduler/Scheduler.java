@@ -71,6 +71,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record Launched(long jobId, ProcessIdentity identity) implements Command {}
   public record LaunchFailed(long jobId, String reason) implements Command {}
   /**
+   * From a runner: the job's shim has exited ({@code gone}), so its end is on its way; or, after
+   * all, a process of the job is left ({@code !gone}). Until its end is recorded, the job may be
+   * one more failure of its group, which then starts no further job (fail-fast).
+   */
+  public record Ending(long jobId, boolean gone) implements Command {}
+  /**
    * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
    * null when no exit record exists; {@code timedOut} when the runner stopped it at its time limit;
    * {@code after} a GPU reading begun at {@code afterNanos}, after that (null when there is none).
@@ -142,6 +148,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Launched.class, this::onLaunched)
         .onCommand(LaunchFailed.class, (l, c) -> live(l, c.jobId()) ? decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now()))) : Effect().noReply())
         .onCommand(Ended.class, this::onEnded)
+        .onCommand(Ending.class, this::onEnding)
         .onCommand(Reconciled.class, this::onReconciled)
         .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
         .onCommand(Resume.class, (l, c) -> decided(l, QueueControl.resume(l, c.group(), now()), c.replyTo()))
@@ -182,8 +189,16 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return decide(l, List.of(new JobLaunched(c.jobId(), c.identity(), now())));
   }
 
+  private ReplyEffect<LedgerEvent, Ledger> onEnding(Ledger l, Ending c) {
+    if (c.gone() && live(l, c.jobId())) rt.ending.add(c.jobId());
+    // A job no longer ending may free its group's budget: place again.
+    else if (!c.gone() && rt.ending.remove(c.jobId())) return decide(l, List.of());
+    return Effect().noReply();
+  }
+
   private ReplyEffect<LedgerEvent, Ledger> onEnded(Ledger l, Ended c) {
     rt.runners.remove(c.jobId());
+    rt.ending.remove(c.jobId());
     Job j = l.live().get(c.jobId());
     if (j == null) return Effect().noReply();
     LedgerEvent e = Endings.of(j, c, now());
@@ -241,6 +256,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
    * for one, start runners, signal cancellations.
    */
   private void after(Ledger state, List<LedgerEvent> events) {
+    if (!rt.ending.isEmpty()) rt.ending.removeIf(id -> !state.live().containsKey(id));
     long last = lastSequenceNumber(ctx);
     deps.project(last - events.size() + 1, events);
     if (rt.pollWanted) {
@@ -266,7 +282,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private SchedulerView view(Ledger l) {
     var gpus = rt.classified(l);
-    var plan = Placing.plan(l, rt);
+    var plan = Placing.plan(l, rt, deps.failFast());
     return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(),
         lastSequenceNumber(ctx), rt.probe, rt.fake, rt.gpuError(), rt.gpuCount(), rt.ready);
   }

@@ -45,7 +45,7 @@ final class Settling {
     for (LedgerEvent e : all) folded = folded.apply(e);
     rt.freed(l, folded, all, endedNanos);
     if (!place || !rt.ready) return all;
-    all.addAll(Placing.reservations(folded, rt, clock.instant()));
+    all.addAll(Placing.reservations(folded, rt, deps.failFast(), clock.instant()));
     return all;
   }
 

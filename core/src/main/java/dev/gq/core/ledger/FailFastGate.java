@@ -1,0 +1,82 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.alloc.Allocator;
+import dev.gq.core.alloc.Plan;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which waiting jobs may start now, so that fail-fast never lets a group fail more jobs than its
+ * count before holding it. A group's jobs whose outcome is still open (STARTING: reserved but not
+ * yet launched, a failed launch counting at once; or ending: their processes are gone but their end
+ * is not recorded yet) may each still fail, so together with the group's current run of quick
+ * failures they use up the rule's count: no further job of the group starts while they would reach
+ * it. A group with nothing open always gets at least one job, so it never waits for nothing. Jobs
+ * that already run do not count: a sweep's jobs start as fast as they launch. Pure; the Scheduler
+ * places with it.
+ */
+public final class FailFastGate {
+  private FailFastGate() {}
+
+  /** The allocator's plan for {@code l}'s waiting jobs, each group kept within its fail-fast budget. */
+  public static Plan plan(Ledger l, List<GpuStatus> gpus, FailFast rule, Set<Long> ending) {
+    List<Job> waiting = l.waiting();
+    Map<Long, String> blocked = l.blocked();
+    Plan plan = Allocator.plan(waiting, gpus, blocked);
+    if (rule.off() || plan.placements().isEmpty()) return plan;
+    Map<String, Integer> open = open(l, ending);
+    Map<String, Integer> left = new HashMap<>();
+    Set<Long> kept = new HashSet<>();
+    boolean over = false;
+    Map<Long, Job> byId = new HashMap<>();
+    waiting.forEach(j -> byId.put(j.id(), j));
+    for (Plan.Placement p : plan.placements()) {
+      String g = byId.get(p.jobId()).spec().group();
+      if (g == null) continue;
+      int budget = left.computeIfAbsent(g, x -> budget(l, rule, x, open.getOrDefault(x, 0)));
+      if (budget > 0) kept.add(p.jobId());
+      else over = true;
+      left.put(g, budget - 1);
+    }
+    if (!over) return plan;
+    Map<Long, String> gated = new HashMap<>(blocked);
+    for (Job j : waiting) {
+      String g = j.spec().group();
+      if (g != null && left.containsKey(g) && !kept.contains(j.id()) && !blocked.containsKey(j.id()))
+        gated.put(j.id(), reason(g, open.getOrDefault(g, 0)));
+    }
+    Plan narrowed = Allocator.plan(waiting, gpus, gated);
+    // A job the gate kept back that could not have started anyway still waits for that reason.
+    Map<Long, String> reasons = new HashMap<>(narrowed.waitReasons());
+    Set<Long> placed = new HashSet<>();
+    narrowed.placements().forEach(p -> placed.add(p.jobId()));
+    plan.waitReasons().forEach((id, why) -> { if (!placed.contains(id)) reasons.put(id, why); });
+    return new Plan(narrowed.placements(), reasons);
+  }
+
+  /** How many more of {@code group}'s jobs may start now (0 or more), {@code open} of its jobs being open. */
+  static int budget(Ledger l, FailFast rule, String group, int open) {
+    return Math.max(0, rule.count() - rule.quickFailures(l, group) - open);
+  }
+
+  /** Per group, its live jobs whose outcome is open: STARTING, or gone with their end not yet recorded. */
+  static Map<String, Integer> open(Ledger l, Set<Long> ending) {
+    Map<String, Integer> n = new HashMap<>();
+    for (Job j : l.live().values()) {
+      String g = j.spec().group();
+      if (g != null && (j.state() == JobState.STARTING || ending.contains(j.id()))) n.merge(g, 1, Integer::sum);
+    }
+    return n;
+  }
+
+  private static String reason(String group, int open) {
+    return "group " + group + " has " + open + " job" + (open == 1 ? "" : "s")
+        + " starting or ending; more start once they are counted (fail-fast)";
+  }
+}
