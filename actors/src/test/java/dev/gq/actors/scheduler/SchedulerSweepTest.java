@@ -102,7 +102,7 @@ class SchedulerSweepTest {
     runAndEnd(b, 1);
     List<LedgerEvent> third = runAndEnd(c, 1);
     GroupHeld h = assertInstanceOf(GroupHeld.class, third.get(1));
-    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3)", h.reason());
+    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3): exited with status 1", h.reason());
     Ledger restarted = es.restart().state();
     assertEquals(h.reason(), restarted.holds().get("g"));
     assertEquals(Set.of("g"), restarted.autoHeld());

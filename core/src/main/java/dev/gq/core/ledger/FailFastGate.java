@@ -40,8 +40,10 @@ public final class FailFastGate {
       String g = byId.get(p.jobId()).spec().group();
       if (g == null) continue;
       int budget = left.computeIfAbsent(g, x -> budget(l, rule, x, open.getOrDefault(x, 0)));
-      if (budget > 0) kept.add(p.jobId());
-      else over = true;
+      if (budget > 0) {
+        kept.add(p.jobId());
+        open.merge(g, 1, Integer::sum); // it starts now: open from here on
+      } else over = true;
       left.put(g, budget - 1);
     }
     if (!over) return plan;
