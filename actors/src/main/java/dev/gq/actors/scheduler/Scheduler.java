@@ -54,9 +54,17 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** Submits many jobs, all or nothing; {@code lines} numbers them for messages. */
   public record SubmitBatch(List<JobSpec> specs, List<Integer> lines, Map<Long, LineageFact> facts,
       ActorRef<StatusReply<List<Ledger.SubmitOutcome>>> replyTo) implements Command {}
-  /** Retries ended jobs read from the history ({@code states} empty: every retryable state). */
-  public record Retry(List<Job> originals, Set<JobState> states, Map<Long, LineageFact> facts,
-      ActorRef<StatusReply<Retries.Outcome>> replyTo) implements Command {}
+  /**
+   * Retries ended jobs read from the history ({@code states} empty: every retryable state);
+   * {@code group}, when not null, is the group the retry names, whose fail-fast hold it releases.
+   */
+  public record Retry(List<Job> originals, Set<JobState> states, String group, Map<Long, LineageFact> facts,
+      ActorRef<StatusReply<Retries.Outcome>> replyTo) implements Command {
+    public Retry(List<Job> originals, Set<JobState> states, Map<Long, LineageFact> facts,
+        ActorRef<StatusReply<Retries.Outcome>> replyTo) {
+      this(originals, states, null, facts, replyTo);
+    }
+  }
   /** These ended jobs were deleted from the history: free the keys they held. */
   public record Removed(List<Long> ids, ActorRef<StatusReply<Done>> replyTo) implements Command {}
   public record Cancel(List<Long> ids, ActorRef<StatusReply<List<CancelResult>>> replyTo) implements Command {}
@@ -139,7 +147,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return newCommandHandlerWithReplyBuilder().forAnyState()
         .onCommand(Submit.class, (l, c) -> decided(l, Submissions.one(l, c.spec(), settling.intake(c.facts())), c.replyTo()))
         .onCommand(SubmitBatch.class, (l, c) -> decided(l, Submissions.batch(l, c.specs(), c.lines(), settling.intake(c.facts())), c.replyTo()))
-        .onCommand(Retry.class, (l, c) -> decided(l, Retries.decide(l, c.originals(), c.states(), settling.intake(c.facts())), c.replyTo()))
+        .onCommand(Retry.class, (l, c) -> decided(l, Retries.decide(l, c.originals(), c.states(), c.group(), settling.intake(c.facts())), c.replyTo()))
         .onCommand(Removed.class, (l, c) -> decided(l, Endings.removed(l, c.ids(), now()), c.replyTo()))
         .onCommand(Cancel.class, this::onCancel)
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
