@@ -258,7 +258,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       scheduler.tell(new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos()));
     } else {
       ExitRecord r = rec.get();
-      String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
+      String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
       if (full != null && r.exitCode() != 0)
         reason = (reason == null ? dev.gq.core.ledger.Outcomes.describe(r.exitCode()) : reason)
             + "; " + full + ", so its log may be cut short";
