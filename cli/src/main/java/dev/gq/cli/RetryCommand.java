@@ -73,8 +73,8 @@ final class RetryCommand implements Callable<Integer> {
   private void stillHeld(GqApi.RetryReport r) throws ApiException {
     String reason = inv.api().holds().get(group);
     if (reason == null) return;
-    inv.io().out().println("Group " + group + " is still held (" + dev.gq.core.job.PrintableText.escape(reason)
-        + "); release it with 'gq daemon resume --group " + group + "'.");
+    inv.io().out().println("Group " + group + " is still held: " + dev.gq.core.job.PrintableText.escape(reason)
+        + "; release it with 'gq daemon resume --group " + group + "'.");
   }
 
   /** Named jobs in any state (plain ids even when unknown); for a group only, its latest retryable attempts. */

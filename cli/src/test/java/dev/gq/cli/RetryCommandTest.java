@@ -99,10 +99,10 @@ class RetryCommandTest {
 
   @Test
   void aGroupTheUserHeldStaysHeldAndTheCommandSaysHowToReleaseIt() {
-    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", java.util.Map.of(JobState.WAITING, 2), 0, "paused by user", false));
+    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", java.util.Map.of(JobState.WAITING, 2), 0, "held by the user", false));
     Cli.Result r = cli.run("retry", "--group", "sweep", "--timed-out");
     assertEquals("No timed-out jobs match.\n"
-        + "Group sweep is still held (paused by user); release it with 'gq daemon resume --group sweep'.\n", r.out());
+        + "Group sweep is still held: held by the user; release it with 'gq daemon resume --group sweep'.\n", r.out());
   }
 
   @Test
