@@ -5,6 +5,7 @@ import dev.gq.core.alloc.Plan;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,42 +25,52 @@ import java.util.Set;
 public final class FailFastGate {
   private FailFastGate() {}
 
-  /** The allocator's plan for {@code l}'s waiting jobs, each group kept within its fail-fast budget. */
+  /**
+   * The allocator's plan for {@code l}'s waiting jobs, each group kept within its fail-fast budget:
+   * a group the plan would start too many jobs of keeps only its first ones, its other jobs wait,
+   * and the GPUs go to other jobs in a new plan (at most one more per group).
+   */
   public static Plan plan(Ledger l, List<GpuStatus> gpus, FailFast rule, Set<Long> ending) {
     List<Job> waiting = l.waiting();
     Map<Long, String> blocked = l.blocked();
-    Plan plan = Allocator.plan(waiting, gpus, blocked);
-    if (rule.off() || plan.placements().isEmpty()) return plan;
+    Plan first = Allocator.plan(waiting, gpus, blocked);
+    if (rule.off() || first.placements().isEmpty()) return first;
+    Map<Long, String> groupOf = new HashMap<>();
+    waiting.forEach(j -> { if (j.spec().group() != null) groupOf.put(j.id(), j.spec().group()); });
     Map<String, Integer> open = open(l, ending);
-    Map<String, Integer> left = new HashMap<>();
-    Set<Long> kept = new HashSet<>();
-    boolean over = false;
-    Map<Long, Job> byId = new HashMap<>();
-    waiting.forEach(j -> byId.put(j.id(), j));
-    for (Plan.Placement p : plan.placements()) {
-      String g = byId.get(p.jobId()).spec().group();
-      if (g == null) continue;
-      int budget = left.computeIfAbsent(g, x -> budget(l, rule, x, open.getOrDefault(x, 0)));
-      if (budget > 0) {
-        kept.add(p.jobId());
-        open.merge(g, 1, Integer::sum); // it starts now: open from here on
-      } else over = true;
-      left.put(g, budget - 1);
-    }
-    if (!over) return plan;
+    Map<String, Integer> budgets = new HashMap<>();
     Map<Long, String> gated = new HashMap<>(blocked);
-    for (Job j : waiting) {
-      String g = j.spec().group();
-      if (g != null && left.containsKey(g) && !kept.contains(j.id()) && !blocked.containsKey(j.id()))
-        gated.put(j.id(), reason(g, open.getOrDefault(g, 0)));
+    Plan plan = first;
+    while (true) {
+      Map<String, List<Long>> placed = new HashMap<>();
+      for (Plan.Placement p : plan.placements()) {
+        String g = groupOf.get(p.jobId());
+        if (g != null) placed.computeIfAbsent(g, x -> new ArrayList<>()).add(p.jobId());
+      }
+      boolean over = false;
+      for (Map.Entry<String, List<Long>> e : placed.entrySet()) {
+        String g = e.getKey();
+        int budget = budgets.computeIfAbsent(g, x -> budget(l, rule, x, open.getOrDefault(x, 0)));
+        if (e.getValue().size() <= budget) continue;
+        over = true;
+        Set<Long> kept = Set.copyOf(e.getValue().subList(0, budget));
+        String why = reason(g, open.getOrDefault(g, 0) + budget);
+        for (Job j : waiting)
+          if (g.equals(j.spec().group()) && !kept.contains(j.id()) && !gated.containsKey(j.id())) gated.put(j.id(), why);
+      }
+      if (!over) return withReasons(plan, first);
+      plan = Allocator.plan(waiting, gpus, gated);
     }
-    Plan narrowed = Allocator.plan(waiting, gpus, gated);
-    // A job the gate kept back that could not have started anyway still waits for that reason.
-    Map<Long, String> reasons = new HashMap<>(narrowed.waitReasons());
+  }
+
+  /** {@code plan}, where a job kept back that could not have started anyway still waits for that reason. */
+  private static Plan withReasons(Plan plan, Plan first) {
+    if (plan == first) return plan;
+    Map<Long, String> reasons = new HashMap<>(plan.waitReasons());
     Set<Long> placed = new HashSet<>();
-    narrowed.placements().forEach(p -> placed.add(p.jobId()));
-    plan.waitReasons().forEach((id, why) -> { if (!placed.contains(id)) reasons.put(id, why); });
-    return new Plan(narrowed.placements(), reasons);
+    plan.placements().forEach(p -> placed.add(p.jobId()));
+    first.waitReasons().forEach((id, why) -> { if (!placed.contains(id)) reasons.put(id, why); });
+    return new Plan(plan.placements(), reasons);
   }
 
   /** How many more of {@code group}'s jobs may start now (0 or more), {@code open} of its jobs being open. */

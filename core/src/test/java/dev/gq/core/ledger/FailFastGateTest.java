@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** A group never starts more jobs than could fail before fail-fast holds it. */
 class FailFastGateTest {
-  private static final int GPUS = 4;
+  private int gpuCount = 4;
   private final Driver d = new Driver();
   private final Set<Long> ending = new HashSet<>();
 
@@ -35,7 +35,7 @@ class FailFastGateTest {
     Set<Integer> held = new HashSet<>();
     for (Job j : d.ledger.live().values()) if (j.state().holdsGpus()) j.gpus().forEach(s -> held.add(s.index()));
     List<GpuStatus> out = new ArrayList<>();
-    for (int i = 0; i < GPUS; i++) out.add(held.contains(i) ? gpu(i, GpuState.RESERVED) : free(i));
+    for (int i = 0; i < gpuCount; i++) out.add(held.contains(i) ? gpu(i, GpuState.RESERVED) : free(i));
     return out;
   }
 
@@ -119,6 +119,14 @@ class FailFastGateTest {
     assertEquals(List.of(1L, 2L, 3L, other), placed);
     assertTrue(plan().waitReasons().get(plain).startsWith("needs 1 GPU, 0 free"), plan().waitReasons().toString());
     assertTrue(plan().waitReasons().get(4L).startsWith("needs 1 GPU"), "a job that could not start anyway says why");
+  }
+
+  @Test
+  void aGroupWithinItsBudgetIsNotHeldBackWithOneOverIt() {
+    gpuCount = 6;
+    for (int i = 0; i < 4; i++) cell("a");
+    for (int i = 0; i < 3; i++) cell("b");
+    assertEquals(List.of(1L, 2L, 3L, 5L, 6L, 7L), place(), "every GPU used, three of each group");
   }
 
   @Test
