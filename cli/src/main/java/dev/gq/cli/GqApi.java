@@ -45,6 +45,15 @@ public interface GqApi {
    */
   RetryReport retry(List<Long> ids, Set<JobState> states) throws ApiException;
 
+  /**
+   * As {@link #retry(List, Set)} for a retry that names {@code group}: its fail-fast hold is
+   * released even when none of {@code ids} (which may be empty) is retried, because their cells
+   * were submitted again and wait in it. A hold the user set stays unless a retry lands in it.
+   */
+  default RetryReport retry(List<Long> ids, Set<JobState> states, String group) throws ApiException {
+    return retry(ids, states);
+  }
+
   /** Retries every INTERRUPTED job that is the newest attempt of its lineage (as {@link #retry}). */
   RetryReport recover() throws ApiException;
 

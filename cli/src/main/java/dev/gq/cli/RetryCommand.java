@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
  * {@code gq retry}: queues ended jobs again as new jobs (same command, directory, environment,
  * GPUs and labels; {@code retry_of} names the first attempt). Jobs named by id are all sent, so
  * the daemon can say why one is skipped; a group selects the latest attempts in the retryable
- * states, or only those of the state flags given. Retrying into a held group releases its hold.
+ * states, or only those of the state flags given. Retrying into a held group releases its hold,
+ * and so does retrying a group fail-fast held even when its failed cells were submitted again
+ * since (then nothing is left to retry, but they wait in the group); a group the user held stays
+ * held unless a retry lands in it, and the command says how to release it.
  */
 @Command(name = "retry", description = "Queue ended jobs again: failed, cancelled, interrupted or timed out.")
 final class RetryCommand implements Callable<Integer> {
@@ -54,12 +57,24 @@ final class RetryCommand implements Callable<Integer> {
     List<long[]> ranges = JobRanges.parseAll(selectors);
     Set<JobState> flags = flags();
     List<Long> ids = select(ranges, flags);
-    if (ids.isEmpty()) {
-      inv.io().out().println("No " + names(flags.isEmpty() ? RETRYABLE : flags) + " jobs match.");
+    String none = "No " + names(flags.isEmpty() ? RETRYABLE : flags) + " jobs match.";
+    if (ids.isEmpty() && group == null) {
+      inv.io().out().println(none);
       return ExitCode.OK;
     }
-    RetryText.print(inv.api().retry(ids, flags), inv.io().out());
+    GqApi.RetryReport r = group == null ? inv.api().retry(ids, flags) : inv.api().retry(ids, flags, group);
+    if (ids.isEmpty()) inv.io().out().println(none);
+    RetryText.print(r, inv.io().out());
+    if (group != null && !r.released().contains(group)) stillHeld(r);
     return ExitCode.OK;
+  }
+
+  /** When the group stays held (the user held it, and no retry landed in it), how to release it. */
+  private void stillHeld(GqApi.RetryReport r) throws ApiException {
+    String reason = inv.api().holds().get(group);
+    if (reason == null) return;
+    inv.io().out().println("Group " + group + " is still held: " + dev.gq.core.job.PrintableText.escape(reason)
+        + "; release it with 'gq daemon resume --group " + group + "'.");
   }
 
   /** Named jobs in any state (plain ids even when unknown); for a group only, its latest retryable attempts. */

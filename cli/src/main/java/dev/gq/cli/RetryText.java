@@ -2,13 +2,15 @@ package dev.gq.cli;
 
 import dev.gq.cli.GqApi.Retried;
 import dev.gq.cli.GqApi.RetrySkip;
+import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * How {@code gq retry} and {@code gq recover} report: the new job of each retried one
- * ("Retried 2 jobs: 216->482, 217->483"), the released holds, and each skipped job with its
+ * ("Retried 2 jobs: 216->482, 217->483"), the released holds ("Released the hold on group sweep;
+ * its waiting jobs may start."), and each skipped job with its
  * reason. Long lists show the first {@value #SHOWN} and how many more.
  */
 final class RetryText {
@@ -23,7 +25,7 @@ final class RetryText {
       if (done.size() > SHOWN) pairs += ", and " + (done.size() - SHOWN) + " more";
       out.println("Retried " + done.size() + " " + jobs(done.size()) + ": " + pairs);
     }
-    r.released().forEach(g -> out.println("Released the hold on group " + g + "."));
+    r.released().forEach(g -> out.println("Released the hold on group " + PrintableText.escape(g) + "; its waiting jobs may start."));
     List<RetrySkip> skipped = r.skipped();
     if (skipped.isEmpty()) return;
     out.println("Skipped " + skipped.size() + " " + jobs(skipped.size()) + ":");

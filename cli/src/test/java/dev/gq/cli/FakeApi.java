@@ -269,6 +269,12 @@ final class FakeApi implements GqApi {
     return nextRetry;
   }
 
+  @Override public RetryReport retry(List<Long> ids, java.util.Set<JobState> states, String group) throws ApiException {
+    fail();
+    retries.add("retry " + ids + " " + states + (group == null ? "" : " --group " + group));
+    return nextRetry;
+  }
+
   @Override public RetryReport recover() throws ApiException {
     fail();
     retries.add("recover");

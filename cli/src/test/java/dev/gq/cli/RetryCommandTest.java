@@ -43,14 +43,14 @@ class RetryCommandTest {
     cli.api.nextRetry = new RetryReport(List.of(new Retried(5, 7)), List.of(), List.of("sweep"));
     Cli.Result r = cli.run("retry", "--group", "sweep", "--failed");
     assertEquals(0, r.code(), r.err());
-    assertEquals(List.of("retry [5] [FAILED]"), cli.api.retries);
-    assertEquals("Retried 1 job: 5->7\nReleased the hold on group sweep.\n", r.out());
+    assertEquals(List.of("retry [5] [FAILED] --group sweep"), cli.api.retries);
+    assertEquals("Retried 1 job: 5->7\nReleased the hold on group sweep; its waiting jobs may start.\n", r.out());
   }
 
   @Test
   void groupAloneSelectsEveryRetryableLatestAttempt() {
     cli.run("retry", "--group", "sweep");
-    assertEquals(List.of("retry [3, 5, 6] []"), cli.api.retries);
+    assertEquals(List.of("retry [3, 5, 6] [] --group sweep"), cli.api.retries);
   }
 
   @Test
@@ -80,11 +80,29 @@ class RetryCommandTest {
 
   @Test
   void nothingMatchingSaysSoAndNothingSelectedIsAUsageError() {
+    cli.api.nextRetry = new RetryReport(List.of(), List.of(), List.of());
     assertEquals("No timed-out jobs match.\n", cli.run("retry", "--group", "sweep", "--timed-out").out());
-    assertEquals(List.of(), cli.api.retries);
+    assertEquals(List.of("retry [] [TIMEOUT] --group sweep"), cli.api.retries, "the daemon still hears of the group");
+    assertEquals("No failed jobs match.\n", cli.run("retry", "99", "--failed").out());
     Cli.Result r = cli.run("retry");
     assertEquals(2, r.code());
     assertEquals("gq: say what to retry: job ids or ranges (216-218), or --group GROUP\nTry 'gq retry --help'.\n", r.err());
+  }
+
+  @Test
+  void aGroupWhoseFailedCellsWereSubmittedAgainIsReleasedWithNothingToRetry() {
+    cli.api.nextRetry = new RetryReport(List.of(), List.of(), List.of("sweep"));
+    Cli.Result r = cli.run("retry", "--group", "sweep", "--timed-out");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("No timed-out jobs match.\nReleased the hold on group sweep; its waiting jobs may start.\n", r.out());
+  }
+
+  @Test
+  void aGroupTheUserHeldStaysHeldAndTheCommandSaysHowToReleaseIt() {
+    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", java.util.Map.of(JobState.WAITING, 2), 0, "held by the user", false));
+    Cli.Result r = cli.run("retry", "--group", "sweep", "--timed-out");
+    assertEquals("No timed-out jobs match.\n"
+        + "Group sweep is still held: held by the user; release it with 'gq daemon resume --group sweep'.\n", r.out());
   }
 
   @Test

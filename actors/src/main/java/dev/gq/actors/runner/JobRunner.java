@@ -44,7 +44,12 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public sealed interface Command {}
   public record Cancel() implements Command {}
   private record Spawned(LaunchedProcess process) implements Command {}
-  private record SpawnFailed(String reason) implements Command {}
+  /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
+  private record SpawnFailed(String reason, Integer exitCode) implements Command {
+    SpawnFailed(String reason) {
+      this(reason, null);
+    }
+  }
   private record LeaseTaken(String reason) implements Command {}
   private record LeaderExited() implements Command {}
   private record Tick() implements Command {}
@@ -68,6 +73,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private boolean cancelRequested;
   private boolean timedOut;
   private boolean checking;
+  /** The Scheduler was told that the job's processes are gone, so its end is on its way. */
+  private boolean toldEnding;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
       ActorRef<Scheduler.Command> scheduler) {
@@ -123,7 +130,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       return new LeaseTaken(e.getMessage());
     } catch (LaunchException e) {
       releaseLeases();
-      return new SpawnFailed(e.getMessage());
+      return new SpawnFailed(e.getMessage(), e.exitCode());
     } catch (InterruptedException e) {
       releaseLeases();
       Thread.currentThread().interrupt();
@@ -135,10 +142,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Spawned.class, this::onSpawned)
-        .onMessage(SpawnFailed.class, m -> {
-          scheduler.tell(new Scheduler.LaunchFailed(job.id(), m.reason()));
-          return Behaviors.stopped();
-        })
+        .onMessage(SpawnFailed.class, this::onSpawnFailed)
         .onMessage(LeaseTaken.class, m -> {
           scheduler.tell(new Scheduler.LaunchDeferred(job.id(), m.reason()));
           return Behaviors.stopped();
@@ -160,6 +164,13 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private void releaseLeases() {
     GpuLeases.Held held = leases.getAndSet(null);
     if (held != null) held.close();
+  }
+
+  /** Nothing was started; a command that cannot be run ends the job with the shell's status for it. */
+  private Behavior<Command> onSpawnFailed(SpawnFailed m) {
+    if (m.exitCode() == null) scheduler.tell(new Scheduler.LaunchFailed(job.id(), m.reason()));
+    else scheduler.tell(new Scheduler.Ended(job.id(), m.exitCode(), m.reason()));
+    return Behaviors.stopped();
   }
 
   private Behavior<Command> onSpawned(Spawned m) {
@@ -192,6 +203,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   private Behavior<Command> onLeaderExited() {
     leaderGone = true;
+    ending(true);
     checkMembers();
     return this;
   }
@@ -261,6 +273,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private Behavior<Command> onMembers(Members m) {
     checking = false;
     if (m.anyLeft()) {
+      ending(false);
       if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       return this;
     }
@@ -275,13 +288,20 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       scheduler.tell(new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos()));
     } else {
       ExitRecord r = rec.get();
-      String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
+      String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
       if (full != null && r.exitCode() != 0)
         reason = (reason == null ? dev.gq.core.ledger.Outcomes.describe(r.exitCode()) : reason)
             + "; " + full + ", so its log may be cut short";
       scheduler.tell(new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos()));
     }
     return Behaviors.stopped();
+  }
+
+  /** Tells the Scheduler once that the job's end is on its way, and once that it was not after all. */
+  private void ending(boolean gone) {
+    if (gone == toldEnding) return;
+    toldEnding = gone;
+    scheduler.tell(new Scheduler.Ending(job.id(), gone));
   }
 
   private Behavior<Command> cancel() {

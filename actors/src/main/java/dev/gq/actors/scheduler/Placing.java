@@ -1,15 +1,19 @@
 package dev.gq.actors.scheduler;
 
-import dev.gq.core.alloc.Allocator;
 import dev.gq.core.alloc.Plan;
 import dev.gq.core.alloc.PlanRules;
+import dev.gq.core.ledger.FailFast;
+import dev.gq.core.ledger.FailFastGate;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** Runs the allocator over the ledger and the latest classification, turning placements into reservations. */
+/**
+ * Runs the allocator over the ledger and the latest classification, within each group's fail-fast
+ * budget, turning placements into reservations.
+ */
 final class Placing {
   private Placing() {}
 
@@ -25,7 +29,7 @@ final class Placing {
       if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
     }
     int room = (int) Math.max(0, deps.maxCpuJobs() - cpuActive);
-    return Allocator.plan(l.waiting(), rt.classified(l), l.blocked(),
+    return FailFastGate.plan(l, rt.classified(l), deps.failFast(), rt.ending,
         new PlanRules(now, deps.gatherAfter(), room, limits, groupRoom));
   }
 

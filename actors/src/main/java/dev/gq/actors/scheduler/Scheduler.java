@@ -54,9 +54,17 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** Submits many jobs, all or nothing; {@code lines} numbers them for messages. */
   public record SubmitBatch(List<JobSpec> specs, List<Integer> lines, Map<Long, LineageFact> facts,
       ActorRef<StatusReply<List<Ledger.SubmitOutcome>>> replyTo) implements Command {}
-  /** Retries ended jobs read from the history ({@code states} empty: every retryable state). */
-  public record Retry(List<Job> originals, Set<JobState> states, Map<Long, LineageFact> facts,
-      ActorRef<StatusReply<Retries.Outcome>> replyTo) implements Command {}
+  /**
+   * Retries ended jobs read from the history ({@code states} empty: every retryable state);
+   * {@code group}, when not null, is the group the retry names, whose fail-fast hold it releases.
+   */
+  public record Retry(List<Job> originals, Set<JobState> states, String group, Map<Long, LineageFact> facts,
+      ActorRef<StatusReply<Retries.Outcome>> replyTo) implements Command {
+    public Retry(List<Job> originals, Set<JobState> states, Map<Long, LineageFact> facts,
+        ActorRef<StatusReply<Retries.Outcome>> replyTo) {
+      this(originals, states, null, facts, replyTo);
+    }
+  }
   /** These ended jobs were deleted from the history: free the keys they held. */
   public record Removed(List<Long> ids, ActorRef<StatusReply<Done>> replyTo) implements Command {}
   public record Cancel(List<Long> ids, ActorRef<StatusReply<List<CancelResult>>> replyTo) implements Command {}
@@ -72,6 +80,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record LaunchFailed(long jobId, String reason) implements Command {}
   /** From a runner: another gq took a GPU's lease between the reservation and the launch. */
   public record LaunchDeferred(long jobId, String reason) implements Command {}
+  /**
+   * From a runner: the job's shim has exited ({@code gone}), so its end is on its way; or, after
+   * all, a process of the job is left ({@code !gone}). Until its end is recorded, the job may be
+   * one more failure of its group, which then starts no further job (fail-fast).
+   */
+  public record Ending(long jobId, boolean gone) implements Command {}
   /**
    * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
    * null when no exit record exists; {@code timedOut} when the runner stopped it at its time limit;
@@ -139,7 +153,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return newCommandHandlerWithReplyBuilder().forAnyState()
         .onCommand(Submit.class, (l, c) -> decided(l, Submissions.one(l, c.spec(), settling.intake(c.facts())), c.replyTo()))
         .onCommand(SubmitBatch.class, (l, c) -> decided(l, Submissions.batch(l, c.specs(), c.lines(), settling.intake(c.facts())), c.replyTo()))
-        .onCommand(Retry.class, (l, c) -> decided(l, Retries.decide(l, c.originals(), c.states(), settling.intake(c.facts())), c.replyTo()))
+        .onCommand(Retry.class, (l, c) -> decided(l, Retries.decide(l, c.originals(), c.states(), c.group(), settling.intake(c.facts())), c.replyTo()))
         .onCommand(Removed.class, (l, c) -> decided(l, Endings.removed(l, c.ids(), now()), c.replyTo()))
         .onCommand(Cancel.class, this::onCancel)
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
@@ -149,6 +163,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(LaunchFailed.class, (l, c) -> live(l, c.jobId()) ? decide(l, List.of(new JobLaunchFailed(c.jobId(), c.reason(), now()))) : Effect().noReply())
         .onCommand(LaunchDeferred.class, this::onDeferred)
         .onCommand(Ended.class, this::onEnded)
+        .onCommand(Ending.class, this::onEnding)
         .onCommand(Reconciled.class, this::onReconciled)
         .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
         .onCommand(Resume.class, (l, c) -> decided(l, QueueControl.resume(l, c.group(), now()), c.replyTo()))
@@ -200,8 +215,16 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return decide(l, List.of(new JobRequeued(c.jobId(), c.reason(), now())));
   }
 
+  private ReplyEffect<LedgerEvent, Ledger> onEnding(Ledger l, Ending c) {
+    if (c.gone() && live(l, c.jobId())) rt.ending.add(c.jobId());
+    // A job no longer ending may free its group's budget: place again.
+    else if (!c.gone() && rt.ending.remove(c.jobId())) return decide(l, List.of());
+    return Effect().noReply();
+  }
+
   private ReplyEffect<LedgerEvent, Ledger> onEnded(Ledger l, Ended c) {
     rt.runners.remove(c.jobId());
+    rt.ending.remove(c.jobId());
     Job j = l.live().get(c.jobId());
     if (j == null) return Effect().noReply();
     LedgerEvent e = Endings.of(j, c, now());
@@ -259,6 +282,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
    * for one, start runners, signal cancellations.
    */
   private void after(Ledger state, List<LedgerEvent> events) {
+    if (!rt.ending.isEmpty()) rt.ending.removeIf(id -> !state.live().containsKey(id));
     long last = lastSequenceNumber(ctx);
     deps.project(last - events.size() + 1, events);
     if (rt.pollWanted) {

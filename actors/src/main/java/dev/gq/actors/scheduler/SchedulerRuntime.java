@@ -37,6 +37,8 @@ final class SchedulerRuntime {
   List<DeviceReading> lastKnown = List.of();
   String probe = "no GPU reading yet";
   boolean fake;
+  /** Jobs whose runner saw their processes end and whose end it has not reported yet. */
+  final Set<Long> ending = new java.util.HashSet<>();
 
   /** Takes the reading begun at {@code takenNanos}; false (and nothing changes) when it is older than the one in hand. */
   boolean observe(GpuObservation o, String probeText, boolean isFake, long takenNanos) {

@@ -93,6 +93,11 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public RetryReport retry(List<Long> ids, Set<JobState> states) throws ApiException {
+    return retry(ids, states, null);
+  }
+
+  @Override
+  public RetryReport retry(List<Long> ids, Set<JobState> states, String group) throws ApiException {
     SweepRequests.Prepared p;
     try {
       p = sweeps.prepare(synced().ledger(), ids);
@@ -100,8 +105,9 @@ public final class DaemonApi implements GqApi {
       throw historyFailed(e);
     }
     Set<JobState> only = states == null ? Set.of() : Set.copyOf(states);
-    Retries.Outcome o = p.originals().isEmpty() ? new Retries.Outcome(List.of(), List.of(), List.of())
-        : askScheduler(r -> new Scheduler.Retry(p.originals(), only, p.facts(), r));
+    boolean nothing = p.originals().isEmpty() && group == null;
+    Retries.Outcome o = nothing ? new Retries.Outcome(List.of(), List.of(), List.of())
+        : askScheduler(r -> new Scheduler.Retry(p.originals(), only, group, p.facts(), r));
     return SweepRequests.report(ids, p, o);
   }
 

@@ -72,9 +72,35 @@ class JobRunnerTest {
       return whole;
     }), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    assertEquals(0, scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10)).exitCode());
+    assertEquals(0, ended(scheduler).exitCode());
     assertEquals(List.of(12L), asked);
     assertEquals("from-env from-argv\n", java.nio.file.Files.readString(tmp.resolve("12.log")));
+  }
+
+  /** The runner's report of the job's end, after its notices that the end is on its way. */
+  private static Scheduler.Ended ended(TestProbe<Scheduler.Command> scheduler) {
+    List<Scheduler.Command> seen = scheduler.fishForMessage(Duration.ofSeconds(10), m -> m instanceof Scheduler.Ending
+        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()
+        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete());
+    return assertInstanceOf(Scheduler.Ended.class, seen.get(seen.size() - 1));
+  }
+
+  @Test
+  void theSchedulerHearsThatTheEndIsOnItsWayBeforeTheEnd() {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    KIT.spawn(JobRunner.launch(starting(14, "true"), deps(), scheduler.ref()));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    assertEquals(new Scheduler.Ending(14, true), scheduler.expectMessageClass(Scheduler.Ending.class, Duration.ofSeconds(10)));
+    assertEquals(0, scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10)).exitCode());
+  }
+
+  @Test
+  void aCommandThatCannotBeRunEndsTheJobAtOnceWithStatus127AndTheReason() {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    KIT.spawn(JobRunner.launch(starting(15, "no-such-program-gq"), deps(), scheduler.ref()));
+    Scheduler.Ended e = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    assertEquals(127, e.exitCode());
+    assertEquals("cannot run 'no-such-program-gq': No such file or directory", e.reason());
   }
 
   @Test
@@ -121,7 +147,7 @@ class JobRunnerTest {
     Scheduler.Launched launched = scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
     assertEquals(launched.identity().pid(), launched.identity().sid(), "the shim leads its own session");
     runner.tell(new JobRunner.Cancel());
-    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = ended(scheduler);
     assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
   }
 
@@ -135,7 +161,7 @@ class JobRunnerTest {
     awaitFile(pidFile);
     long child = Long.parseLong(Files.readString(pidFile).strip());
     runner.tell(new JobRunner.Cancel());
-    scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    ended(scheduler);
     // a zombie until whoever inherited it reaps it
     assertTrue(PROCS.info(child).map(ProcInfo::zombie).orElse(true), "the detached child is stopped too");
   }
@@ -173,7 +199,7 @@ class JobRunnerTest {
     Job job = starting(10, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c", "(sleep 1; touch " + marker + ") & exit 0");
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended before the process left in its group");
     assertEquals(0, ended.exitCode());
     assertSame(READING, ended.after());
@@ -190,7 +216,7 @@ class JobRunnerTest {
         "setsid sh -c 'sleep 1; touch " + marker + "' & sleep 0.1");
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended while its detached child still ran");
     assertEquals(0, ended.exitCode());
     assertSame(READING, ended.after());
@@ -201,7 +227,7 @@ class JobRunnerTest {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = ended(scheduler);
     assertEquals(5, ended.exitCode());
     assertNull(ended.after());
     assertEquals(0, readAt.get(), "no GPU, nothing to read");
@@ -216,7 +242,7 @@ class JobRunnerTest {
         tmp.resolve("9.log").toString(), null, "tag-9", null);
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
     scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = ended(scheduler);
     assertTrue(ended.timedOut());
     assertEquals(128 + 15, ended.exitCode(), "stopped by SIGTERM");
   }
@@ -232,7 +258,7 @@ class JobRunnerTest {
           Instant.now().minus(Duration.ofHours(1)), null, List.of(), who, null, "/dev/null", null, "tag-7", null);
       TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
       KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref()));
-      Scheduler.Ended ended = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+      Scheduler.Ended ended = ended(scheduler);
       assertTrue(ended.timedOut());
       assertFalse(job.isAlive() && PROCS.info(job.pid()).map(p -> !p.zombie()).orElse(false), "the job was stopped");
     } finally {

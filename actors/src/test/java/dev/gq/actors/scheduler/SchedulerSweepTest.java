@@ -83,6 +83,30 @@ class SchedulerSweepTest {
     assertEquals(4, result.events().size(), "two submissions and their two reservations");
   }
 
+  private JobState state(long id) {
+    Job j = es.getState().live().get(id);
+    return j == null ? null : j.state();
+  }
+
+  @Test
+  void aGroupStartsNoJobWhileItsOpenJobsCouldReachTheFailFastCount() {
+    long a = submit(cell("g")), b = submit(cell("g")), c = submit(cell("g")), d = submit(cell("g"));
+    assertEquals(List.of(JobState.STARTING, JobState.STARTING, JobState.STARTING, JobState.WAITING),
+        List.of(state(a), state(b), state(c), state(d)), "three may still fail");
+    for (long id : List.of(a, b, c)) es.runCommand(new Scheduler.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot")));
+    assertEquals(JobState.STARTING, state(d), "launched jobs do not count");
+    es.runCommand(new Scheduler.Launched(d, new ProcessIdentity(100 * d, 100 * d, 100 * d, 5, "boot")));
+    long e = submit(cell("g"));
+    for (long id : List.of(a, b, c)) es.runCommand(new Scheduler.Ending(id, true));
+    long f = submit(cell("g"));
+    assertEquals(JobState.STARTING, state(e));
+    assertEquals(JobState.WAITING, state(f), "three ends on their way and one start: the next waits");
+    es.runCommand(new Scheduler.Ending(a, false));
+    assertEquals(JobState.WAITING, state(f), "still three open");
+    es.runCommand(new Scheduler.Launched(e, new ProcessIdentity(100 * e, 100 * e, 100 * e, 5, "boot")));
+    assertEquals(JobState.STARTING, state(f), "a job whose processes were not all gone after all no longer counts");
+  }
+
   @Test
   void aBadLineRefusesTheBatchWithoutWritingAnything() {
     var specs = List.of(cell("s"), new JobSpec(List.of("x"), "/tmp", Map.of(), -1, null, null, null));
@@ -102,7 +126,7 @@ class SchedulerSweepTest {
     runAndEnd(b, 1);
     List<LedgerEvent> third = runAndEnd(c, 1);
     GroupHeld h = assertInstanceOf(GroupHeld.class, third.get(1));
-    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3)", h.reason());
+    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3): exited with status 1", h.reason());
     Ledger restarted = es.restart().state();
     assertEquals(h.reason(), restarted.holds().get("g"));
     assertEquals(Set.of("g"), restarted.autoHeld());

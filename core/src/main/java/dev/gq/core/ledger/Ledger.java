@@ -44,8 +44,12 @@ public record Ledger(
   /** The newest job submitted with a key, and its state. */
   public record KeyHolder(long jobId, JobState state) {}
 
-  /** A FAILED job of a group's current run of failures, and how long it had run. */
-  public record Failure(long jobId, long ranMillis) {}
+  /**
+   * A FAILED job of a group's current run of failures, how long it had run, and why it failed
+   * (its failure reason, cut to {@link FailFast#REASON_CHARS}; null when none is known, as in runs
+   * stored before reasons were kept).
+   */
+  public record Failure(long jobId, long ranMillis, String reason) {}
 
   /** A job that ended lately, and how. */
   public record Ending(long jobId, JobState state) {}

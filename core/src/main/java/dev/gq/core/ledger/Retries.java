@@ -17,7 +17,11 @@ import java.util.Set;
  * released. An original is skipped, with the reason, when it is still live, its state is not one
  * asked for (by default FAILED, CANCELLED, INTERRUPTED, TIMEOUT), its lineage has a newer attempt,
  * it needs more GPUs than are visible, its key is held by a live or successful job, or a job it
- * depends on cannot be followed. Pure; all in one decision.
+ * depends on cannot be followed. A retry means "the cause is fixed, go again", so a fail-fast hold
+ * is also released when the retry names its group, or when an original is skipped because its cell
+ * already waits there as a newer job (the sweep was submitted again): otherwise those jobs would
+ * never start. A hold the user set is released only by a retry that lands in it. Pure; all in one
+ * decision.
  */
 public final class Retries {
   private Retries() {}
@@ -34,6 +38,11 @@ public final class Retries {
 
   /** Decides a retry of {@code originals} (from the history), restricted to {@code states} when not empty. */
   public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, Intake in) {
+    return decide(l, originals, states, null, in);
+  }
+
+  /** As above, for a retry that names {@code group} (null: none), whose fail-fast hold it then releases. */
+  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, Intake in) {
     Set<JobState> allowed = states == null || states.isEmpty() ? RETRYABLE : EnumSet.copyOf(states);
     List<LedgerEvent> events = new ArrayList<>();
     List<Retried> retried = new ArrayList<>();
@@ -45,6 +54,8 @@ public final class Retries {
       String why = why(folded, o, allowed, in, ps);
       if (why != null) {
         skipped.add(new Skipped(o.id(), why));
+        String waitsAgain = waitsAgain(folded, o);
+        if (waitsAgain != null) folded = release(folded, waitsAgain, released, events, in);
         continue;
       }
       long id = folded.nextId();
@@ -54,13 +65,30 @@ public final class Retries {
       folded = folded.apply(e);
       retried.add(new Retried(o.id(), id));
       String g = o.spec().group();
-      if (g != null && folded.holds().containsKey(g) && released.add(g)) {
-        LedgerEvent r = new GroupReleased(g, in.now());
-        events.add(r);
-        folded = folded.apply(r);
-      }
+      if (g != null && folded.holds().containsKey(g)) folded = release(folded, g, released, events, in);
     }
+    if (group != null && folded.autoHeld().contains(group)) folded = release(folded, group, released, events, in);
     return Decision.accept(events, new Outcome(retried, skipped, List.copyOf(released)));
+  }
+
+  private static Ledger release(Ledger l, String group, Set<String> released, List<LedgerEvent> events, Intake in) {
+    if (!l.holds().containsKey(group) || !released.add(group)) return l;
+    LedgerEvent r = new GroupReleased(group, in.now());
+    events.add(r);
+    return l.apply(r);
+  }
+
+  /**
+   * The fail-fast-held group in which {@code o}'s cell already waits as a newer job (its key's
+   * holder, submitted again since), or null.
+   */
+  private static String waitsAgain(Ledger l, Job o) {
+    String key = o.spec().key(), g = o.spec().group();
+    if (key == null || g == null || !l.autoHeld().contains(g)) return null;
+    Ledger.KeyHolder h = l.keys().get(key);
+    if (h == null || h.jobId() <= o.id()) return null;
+    Job newer = l.live().get(h.jobId());
+    return newer != null && newer.state() == JobState.WAITING && g.equals(newer.spec().group()) ? g : null;
   }
 
   /** Why {@code o} is not retried, or null (then {@code ps} holds its resolved prerequisites). */

@@ -46,7 +46,7 @@ public final class Recovery {
 
   /** The end the record tells; a job never recorded as launched keeps the record's pid, for display only. */
   private static JobExited exited(Job j, dev.gq.core.launch.ExitRecord r, Instant now) {
-    String reason = r.kind() == dev.gq.core.launch.ExitRecord.Kind.EXEC_FAILED ? "cannot run the command: " + r.text() : null;
+    String reason = r.kind() == dev.gq.core.launch.ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
     return new JobExited(j.id(), r.exitCode(), reason, now, j.identity() == null ? r.pid() : null);
   }
 

@@ -34,7 +34,7 @@ class FailFastTest {
     GroupHeld h = holds().get(0);
     assertEquals("g", h.group());
     assertTrue(h.automatic());
-    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3)", h.reason());
+    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3): exited with status 1", h.reason());
     assertEquals("group g is held: " + h.reason(), d.blocked(waiting));
     assertEquals(java.util.Set.of("g"), d.ledger.autoHeld());
   }
@@ -49,7 +49,7 @@ class FailFastTest {
     d.run(e, 1, QUICK);
     assertTrue(holds().isEmpty(), "only two failures since the success");
     d.run(f, 1, QUICK);
-    assertEquals("3 jobs in a row failed within 60 s of starting (4, 5, 6)", holds().get(0).reason());
+    assertEquals("3 jobs in a row failed within 60 s of starting (4, 5, 6): exited with status 1", holds().get(0).reason());
   }
 
   @Test
@@ -62,7 +62,7 @@ class FailFastTest {
     d.exit(cancelled, 143);
     assertTrue(holds().isEmpty());
     d.run(c, 1, QUICK);
-    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 4)", holds().get(0).reason());
+    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 4): exited with status 1", holds().get(0).reason());
   }
 
   @Test
@@ -83,7 +83,7 @@ class FailFastTest {
       assertTrue(holds().isEmpty());
     }
     d.run(e, 1, QUICK);
-    assertEquals("3 jobs in a row failed within 60 s of starting (2, 3, 4)", holds().get(0).reason());
+    assertEquals("3 jobs in a row failed within 60 s of starting (2, 3, 4): exited with status 1", holds().get(0).reason());
   }
 
   @Test
@@ -115,6 +115,41 @@ class FailFastTest {
   }
 
   @Test
+  void theHoldNamesTheFailureItsJobsShare() {
+    long a = cell("g"), b = cell("g"), c = cell("g");
+    String why = "cannot run 'uv': No such file or directory";
+    for (long id : List.of(a, b, c)) {
+      d.start(id);
+      d.settle(List.of(new JobExited(id, 127, why, d.now)));
+    }
+    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3): " + why, holds().get(0).reason());
+  }
+
+  @Test
+  void failuresOfDifferentKindsAreNotNamed() {
+    long a = cell("g"), b = cell("g"), c = cell("g");
+    d.run(a, 1, QUICK);
+    d.run(b, 2, QUICK);
+    d.run(c, 1, QUICK);
+    assertEquals("3 jobs in a row failed within 60 s of starting (1, 2, 3)", holds().get(0).reason());
+  }
+
+  @Test
+  void aLongOrMultiLineFailureIsQuotedOnOneBoundedLine() {
+    String why = "cannot run '" + "x".repeat(300) + "\nspoof': No such file or directory";
+    for (int i = 0; i < 3; i++) {
+      long id = cell("g");
+      d.start(id);
+      d.settle(List.of(new JobLaunchFailed(id, why, d.now)));
+    }
+    String reason = holds().get(0).reason();
+    assertFalse(reason.contains("\n"), reason);
+    String quoted = reason.substring(reason.indexOf("): ") + 3);
+    assertEquals(FailFast.REASON_CHARS, quoted.length());
+    assertTrue(quoted.startsWith("cannot run 'xxx") && quoted.endsWith("..."), quoted);
+  }
+
+  @Test
   void ungroupedJobsAndADisabledRuleHoldNothing() {
     for (int i = 0; i < 4; i++) d.run(cell(null), 1, QUICK);
     assertTrue(d.written.stream().noneMatch(GroupHeld.class::isInstance));
@@ -131,7 +166,7 @@ class FailFastTest {
     d.run(b, 1, Duration.ofMillis(500));
     assertTrue(holds().isEmpty(), "job 1 ran 2 s, not under 1 s");
     d.run(c, 1, Duration.ofMillis(500));
-    assertEquals("2 jobs in a row failed within 1 s of starting (2, 3)", holds().get(0).reason());
+    assertEquals("2 jobs in a row failed within 1 s of starting (2, 3): exited with status 1", holds().get(0).reason());
   }
 
   @Test

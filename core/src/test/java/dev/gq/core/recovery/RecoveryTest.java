@@ -93,7 +93,7 @@ class RecoveryTest {
     var rec = ExitRecord.execFailed("cannot run 'trian.py': No such file or directory");
     JobExited e = assertInstanceOf(JobExited.class, only(Recovery.decide(holding(1, JobState.RUNNING, 0), facts(BOOT, rec, false, null, ALL_GPUS), NOW)));
     assertEquals(127, e.exitCode());
-    assertEquals("cannot run the command: cannot run 'trian.py': No such file or directory", e.reason());
+    assertEquals("cannot run 'trian.py': No such file or directory", e.reason());
   }
 
   @Test

@@ -60,6 +60,7 @@ public final class ShimLauncher implements Launcher {
     if (spec.argv().isEmpty()) throw new LaunchException("job " + spec.jobId() + " has no command to run");
     checkDirectory(spec.cwd());
     prepareFiles(spec);
+    checkCommand(spec);
     if (direct) return spawn(spec);
     Process process = start(spec);
     ProcessIdentity identity = identify(process);
@@ -70,6 +71,19 @@ public final class ShimLauncher implements Launcher {
   private static void checkDirectory(Path cwd) throws LaunchException {
     if (!Files.exists(cwd)) throw new LaunchException("working directory " + cwd + " no longer exists");
     if (!Files.isDirectory(cwd)) throw new LaunchException("working directory " + cwd + " is not a directory");
+  }
+
+  /** Fails the launch at once, with the shim's words in the log, when the command cannot be run. */
+  private static void checkCommand(LaunchSpec spec) throws LaunchException {
+    String problem = CommandLookup.problem(spec.argv().get(0), spec.env().get("PATH"), spec.cwd());
+    if (problem == null) return;
+    try {
+      Files.writeString(spec.logFile(), "gq: " + problem + "\n", java.nio.charset.StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      // the job's failure reason says it all the same
+    }
+    throw new LaunchException(problem, 127);
   }
 
   private static void prepareFiles(LaunchSpec spec) throws LaunchException {

@@ -104,12 +104,25 @@ class ShimLauncherTest {
   }
 
   @Test
-  void missingCommandIsAnExecErrorWithALogLine() throws Exception {
+  void missingCommandFailsTheLaunchAtOnceWithTheShellsStatusAndALogLine() throws Exception {
     LaunchSpec spec = jobs.spec("no-such-command-gq", "x");
+    LaunchException e = assertThrows(LaunchException.class, () -> jobs.launch(spec));
+    assertEquals("cannot run 'no-such-command-gq': No such file or directory", e.getMessage());
+    assertEquals(127, e.exitCode());
+    assertEquals("gq: cannot run 'no-such-command-gq': No such file or directory\n", read(spec.logFile()));
+    assertFalse(Files.exists(spec.exitFile()), "nothing was started");
+  }
+
+  @Test
+  void aCommandThatPassesTheLookupButCannotBeExecutedIsAnExecErrorWithALogLine() throws Exception {
+    Path script = dir.resolve("bad-interpreter");
+    Files.writeString(script, "#!/nonexistent/interpreter\n");
+    Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    LaunchSpec spec = jobs.spec(script.toString());
     ExitRecord record = jobs.run(spec);
     assertEquals(ExitRecord.Kind.EXEC_FAILED, record.kind());
-    assertEquals("cannot run 'no-such-command-gq': No such file or directory", record.text());
-    assertEquals("gq: cannot run 'no-such-command-gq': No such file or directory\n", read(spec.logFile()));
+    assertEquals("cannot run '" + script + "': No such file or directory", record.text());
+    assertEquals("gq: cannot run '" + script + "': No such file or directory\n", read(spec.logFile()));
   }
 
   @Test

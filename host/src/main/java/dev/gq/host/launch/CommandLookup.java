@@ -1,0 +1,53 @@
+package dev.gq.host.launch;
+
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+
+/**
+ * Finds, before a job is spawned, a command that cannot be run, the way execvp(3) would look for
+ * it: a name with a slash is taken from the job's directory, any other is searched on the job's
+ * PATH (the C library's default when it has none). Its text is the shim's for the same failure
+ * ("cannot run 'uv': No such file or directory"), so a mistyped command fails the launch at once
+ * rather than after it started. It reports only what it is sure of: anything else is left to the
+ * shim, which records an exec failure itself.
+ */
+final class CommandLookup {
+  /** What execvp searches when the environment has no PATH (glibc's confstr(_CS_PATH)). */
+  static final String DEFAULT_PATH = "/bin:/usr/bin";
+  private static final String MISSING = "No such file or directory";
+  private static final String DENIED = "Permission denied";
+
+  private CommandLookup() {}
+
+  /** Why {@code command} cannot be run from {@code cwd} with {@code path} as PATH (null: unset), or null when it may. */
+  static String problem(String command, String path, Path cwd) {
+    if (command.isEmpty()) return text(command, MISSING);
+    try {
+      if (command.indexOf('/') >= 0) {
+        String why = check(cwd.resolve(command));
+        return why == null ? null : text(command, why);
+      }
+      boolean denied = false;
+      for (String dir : (path == null ? DEFAULT_PATH : path).split(":", -1)) {
+        String why = check(cwd.resolve(dir.isEmpty() ? "." : dir).resolve(command));
+        if (why == null) return null;
+        denied |= why.equals(DENIED);
+      }
+      return text(command, denied ? DENIED : MISSING);
+    } catch (InvalidPathException | SecurityException e) {
+      return null;
+    }
+  }
+
+  /** Null when {@code file} may be run or its state is unsure; else the C library's words for why not. */
+  private static String check(Path file) {
+    if (Files.isRegularFile(file) && Files.isExecutable(file)) return null;
+    if (Files.exists(file)) return DENIED;
+    return Files.notExists(file) ? MISSING : null;
+  }
+
+  private static String text(String command, String why) {
+    return "cannot run '" + command + "': " + why;
+  }
+}
