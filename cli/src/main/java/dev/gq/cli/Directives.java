@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.JobSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code #gq} directives of a job script: lines {@code #gq --gpus=N}, {@code --name=TEXT},
- * {@code --group=TEXT}, {@code --key=TEXT}, {@code --time=DURATION}, {@code --retries=N},
+ * {@code --group=TEXT}, {@code --key=TEXT}, {@code --time=DURATION}, {@code --retries=N}, {@code --priority=N},
  * {@code --after=JOB} and {@code --after-ok=JOB} (leading blanks allowed, values trimmed, a later
  * line wins; dependency lines add up, and take comma lists). Any other line starting with
  * {@code #gq} is refused naming its line, so a typo never passes silently. {@code --gpus=0} means a
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
  */
 record Directives(Integer gpus, String name, String group, String key, Scheduling scheduling) {
   private static final Pattern LINE =
-      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|after|after-ok)=(.*)");
+      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|priority|after|after-ok)=(.*)");
 
   static final Directives NONE = new Directives(null, null, null, null, Scheduling.NONE);
 
@@ -37,7 +38,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
     if (!m.matches()) {
       throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + text
           + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N,"
-          + " --after=JOB or --after-ok=JOB");
+          + " --priority=N, --after=JOB or --after-ok=JOB");
     }
     String option = m.group(1);
     String value = m.group(2).strip();
@@ -47,9 +48,11 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
       case "name" -> new Directives(gpus, label(option, value, line), group, key, s);
       case "group" -> new Directives(gpus, name, label(option, value, line), key, s);
       case "key" -> new Directives(gpus, name, group, label(option, value, line), s);
-      case "time" -> with(new Scheduling(s.after(), s.retries(), time(value, line)));
-      case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time()));
-      default -> with(new Scheduling(plus(s.after(), value, option.equals("after-ok"), line), s.retries(), s.time()));
+      case "time" -> with(new Scheduling(s.after(), s.retries(), time(value, line), s.priority()));
+      case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time(), s.priority()));
+      case "priority" -> with(new Scheduling(s.after(), s.retries(), s.time(), priority(value, line)));
+      default -> with(new Scheduling(plus(s.after(), value, option.equals("after-ok"), line), s.retries(), s.time(),
+          s.priority()));
     };
   }
 
@@ -68,6 +71,15 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
     Duration d = Durations.parse(value);
     if (d == null) throw new RefusedException(Durations.problem(value, " on line " + line));
     return d;
+  }
+
+  private static int priority(String value, int line) {
+    if (value.matches("-?\\d{1,3}")) {
+      int p = Integer.parseInt(value);
+      if (p >= JobSpec.MIN_PRIORITY && p <= JobSpec.MAX_PRIORITY) return p;
+    }
+    throw new RefusedException("invalid priority on line " + line + ": '" + value + "'; use a whole number from "
+        + JobSpec.MIN_PRIORITY + " to " + JobSpec.MAX_PRIORITY);
   }
 
   private static int retries(String value, int line) {

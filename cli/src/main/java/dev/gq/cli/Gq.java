@@ -89,6 +89,10 @@ public final class Gq {
     cl.addSubcommand(new RecoverCommand(inv));
     cl.addSubcommand(new RmCommand(inv));
     cl.addSubcommand(new CleanCommand(inv));
+    cl.addSubcommand(new JobControlCommand.Hold(inv));
+    cl.addSubcommand(new JobControlCommand.Release(inv));
+    cl.addSubcommand(new JobControlCommand.Top(inv));
+    cl.addSubcommand(new JobControlCommand.Modify(inv));
     cl.addSubcommand(daemon(inv));
     cl.addSubcommand(new CompletionCommand(inv));
     addHelpOptions(cl);

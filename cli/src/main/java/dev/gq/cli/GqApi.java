@@ -140,6 +140,21 @@ public interface GqApi {
     throw new ApiException("this daemon cannot cap a group's jobs; restart it with 'gq daemon stop' (jobs keep running)");
   }
 
+  /** Changes a waiting job's GPUs, priority or time limit; the line to show. */
+  default String changeJob(long id, dev.gq.core.ledger.JobChanges.Change change) throws ApiException {
+    throw new ApiException("this daemon cannot change a job; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
+  /** Moves a waiting job to the front of the queue; the line to show. */
+  default String toFront(long id) throws ApiException {
+    throw new ApiException("this daemon cannot reorder jobs; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
+  /** Holds ({@code held}) or releases waiting jobs; the line to show. */
+  default String holdJobs(List<Long> ids, boolean held) throws ApiException {
+    throw new ApiException("this daemon cannot hold single jobs; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
   /** Drains GPU {@code uuid} (index {@code index}) of new jobs, or gives it back ({@code reason} null); the line to show. */
   default String drainGpu(String uuid, int index, String reason) throws ApiException {
     throw new ApiException("this daemon cannot drain a GPU; restart it with 'gq daemon stop' (jobs keep running)");

@@ -52,6 +52,7 @@ final class JsonView {
     job.spec().after().forEach(d -> after.addObject().put("job_id", d.jobId()).put("ok_only", d.okOnly()));
     n.put("retries", job.spec().retries());
     n.put("time_limit_seconds", job.spec().timeLimit() == null ? null : job.spec().timeLimit().getSeconds());
+    n.put("priority", job.spec().priority());
     return n;
   }
 

@@ -12,14 +12,19 @@ import java.util.List;
  * time limit. Null fields were not given; {@link #over} lets the command line win over a script's
  * directives (a given dependency list replaces the script's whole list).
  */
-record Scheduling(List<Dependency> after, Integer retries, Duration time) {
-  static final Scheduling NONE = new Scheduling(null, null, null);
+record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority) {
+  static final Scheduling NONE = new Scheduling(null, null, null, null);
+
+  /** Without a priority. */
+  Scheduling(List<Dependency> after, Integer retries, Duration time) {
+    this(after, retries, time, null);
+  }
   static final int MAX_RETRIES = 100;
 
   /** These values where given, else {@code base}'s. */
   Scheduling over(Scheduling base) {
     return new Scheduling(after != null ? after : base.after, retries != null ? retries : base.retries,
-        time != null ? time : base.time);
+        time != null ? time : base.time, priority != null ? priority : base.priority);
   }
 
   JobSpec applyTo(JobSpec spec) {
@@ -27,10 +32,21 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time) {
     if (after != null) s = s.withAfter(after);
     if (retries != null) s = s.withRetries(retries);
     if (time != null) s = s.withTimeLimit(time);
+    if (priority != null) s = s.withPriority(priority);
     return s;
   }
 
   /** From command-line values; a bad one is a usage error naming its option. */
+  static Scheduling fromOptions(List<String> after, List<String> afterOk, Integer retries, String time, Integer priority) {
+    if (priority != null && (priority < JobSpec.MIN_PRIORITY || priority > JobSpec.MAX_PRIORITY))
+      throw new UsageException("--priority must be from " + JobSpec.MIN_PRIORITY + " to " + JobSpec.MAX_PRIORITY + ", not " + priority);
+    return fromOptions(after, afterOk, retries, time).withPriority(priority);
+  }
+
+  private Scheduling withPriority(Integer p) {
+    return new Scheduling(after, retries, time, p);
+  }
+
   static Scheduling fromOptions(List<String> after, List<String> afterOk, Integer retries, String time) {
     List<Dependency> deps = new ArrayList<>();
     for (String a : after) deps.add(new Dependency(dependency("--after", a), false));

@@ -37,6 +37,10 @@ final class SubmitOptions {
   @Option(names = "--time", paramLabel = "DURATION", description = "Stop the job as TIMEOUT after it ran this long: 30m, 2h, 1h30m, 3d.")
   String time;
 
+  @Option(names = "--priority", paramLabel = "N",
+      description = "Start before waiting jobs of lower priority: -100 to 100, higher first (default 0).")
+  Integer priority;
+
   @Option(names = "--max-running", paramLabel = "N",
       description = "Run at most N jobs of this job's group at once (needs --group or $GQ_GROUP; 'gq groups' changes it later).")
   Integer maxRunning;
@@ -54,6 +58,6 @@ final class SubmitOptions {
 
   /** The scheduling options given on the command line (null fields: not given). */
   Scheduling scheduling() {
-    return Scheduling.fromOptions(after, afterOk, retries, time);
+    return Scheduling.fromOptions(after, afterOk, retries, time, priority);
   }
 }

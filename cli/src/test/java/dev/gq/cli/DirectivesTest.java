@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.Dependency;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ class DirectivesTest {
   @Test
   void malformedDirectiveNamesItsLine() {
     assertEquals("unsupported or malformed #gq directive on line 3: '#gq --gpus 2'; "
-        + "use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N, --after=JOB or --after-ok=JOB",
+        + "use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N, --priority=N, --after=JOB or --after-ok=JOB",
         refusal("#!/bin/bash\n\n#gq --gpus 2\n"));
   }
 
@@ -88,5 +89,12 @@ class DirectivesTest {
     assertEquals("invalid job id on line 1: 'x'; use a job number like 12", refusal("#gq --after=12,x"));
     assertEquals("invalid job id on line 1: '0'; use a job number like 12", refusal("#gq --after-ok=0"));
     assertEquals(true, refusal("#gq --after 12").contains("on line 1"));
+  }
+
+  @Test
+  void aPriorityDirectiveIsReadAndOneOutOfRangeIsRefusedNamingItsLine() {
+    assertEquals(Integer.valueOf(-7), Directives.parse("#gq --priority=-7\n#gq --retries=1\n").scheduling().priority());
+    RefusedException e = assertThrows(RefusedException.class, () -> Directives.parse("#!/bin/bash\n#gq --priority=101\n"));
+    assertTrue(e.getMessage().startsWith("invalid priority on line 2: '101'"), e.getMessage());
   }
 }

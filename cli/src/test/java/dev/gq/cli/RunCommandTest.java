@@ -290,4 +290,13 @@ class RunCommandTest {
     assertEquals("gq: requested 9 GPUs, but this machine has 2\n", r.err());
     assertEquals("", r.out());
   }
+
+  @Test
+  void priorityIsPassedOnAndOneOutOfRangeIsAUsageError() {
+    assertEquals(0, cli.run("run", "--priority", "12", "true").code());
+    assertEquals(12, cli.api.submitted.get(cli.api.submitted.size() - 1).priority());
+    Cli.Result bad = cli.run("run", "--priority", "300", "true");
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().contains("--priority must be from -100 to 100, not 300"), bad.err());
+  }
 }

@@ -21,6 +21,7 @@ final class EventText {
           : "at most " + g.maxRunning() + " job(s) at once");
       case GpuDrained d -> "GPU " + d.uuid() + " drained: " + d.reason();
       case GpuResumed r -> "GPU " + r.uuid() + " takes new jobs again";
+      case JobsHeld h -> (h.held() ? "held by the user: jobs " : "released: jobs ") + h.jobIds();
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };
   }
@@ -43,6 +44,9 @@ final class EventText {
       case JobOrphaned o -> "orphaned: " + o.reason();
       case JobRequeued q -> "back in the queue: " + q.reason();
       case JobRecovered r -> "recovered: its GPUs are present again";
+      case JobChanged c -> "changed:" + (c.gpus() == null ? "" : " " + c.gpus() + " GPU(s)")
+          + (c.priority() == null ? "" : " priority " + c.priority())
+          + (c.timeLimitSet() ? (c.timeLimit() == null ? " no time limit" : " time limit " + c.timeLimit()) : "");
     };
   }
 }

@@ -103,6 +103,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record Resume(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
   /** Caps how many jobs of a group are active at once ({@code maxRunning} null: no cap); replies with the line to show. */
   public record LimitGroup(String group, Integer maxRunning, ActorRef<StatusReply<String>> replyTo) implements Command {}
+  /** Changes a waiting job's GPUs, priority or time limit; replies with the line to show. */
+  public record ChangeJob(long jobId, dev.gq.core.ledger.JobChanges.Change change, ActorRef<StatusReply<String>> replyTo)
+      implements Command {}
+  /** Moves a waiting job to the front of the queue; replies with the line to show. */
+  public record ToFront(long jobId, ActorRef<StatusReply<String>> replyTo) implements Command {}
+  /** Holds ({@code held}) or releases waiting jobs; replies with the line to show. */
+  public record HoldJobs(List<Long> jobIds, boolean held, ActorRef<StatusReply<String>> replyTo) implements Command {}
   /** Drains a GPU of new jobs, or gives it back ({@code reason} null); replies with the line to show. */
   public record DrainGpu(String uuid, int index, String reason, ActorRef<StatusReply<String>> replyTo) implements Command {}
 
@@ -168,6 +175,11 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
         .onCommand(Resume.class, (l, c) -> decided(l, QueueControl.resume(l, c.group(), now()), c.replyTo()))
         .onCommand(LimitGroup.class, (l, c) -> decided(l, QueueControl.limit(l, c.group(), c.maxRunning(), now()), c.replyTo()))
+        .onCommand(ChangeJob.class, (l, c) -> decided(l, dev.gq.core.ledger.JobChanges.change(l, c.jobId(), c.change(),
+            rt.gpuCount(), now()), c.replyTo()))
+        .onCommand(ToFront.class, (l, c) -> decided(l, dev.gq.core.ledger.JobChanges.toFront(l, c.jobId(), now()), c.replyTo()))
+        .onCommand(HoldJobs.class, (l, c) -> decided(l, dev.gq.core.ledger.JobChanges.hold(l, c.jobIds(), c.held(), now()),
+            c.replyTo()))
         .onCommand(DrainGpu.class, (l, c) -> decided(l, QueueControl.drain(l, c.uuid(), c.index(), c.reason(), now()), c.replyTo()))
         .build();
   }

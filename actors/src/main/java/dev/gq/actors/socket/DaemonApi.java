@@ -239,6 +239,24 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public String changeJob(long id, dev.gq.core.ledger.JobChanges.Change change) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
+        scheduler, r -> new Scheduler.ChangeJob(id, change, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
+  public String toFront(long id) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
+        scheduler, r -> new Scheduler.ToFront(id, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
+  public String holdJobs(List<Long> ids, boolean held) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
+        scheduler, r -> new Scheduler.HoldJobs(ids, held, r), TIMEOUT, system.scheduler()));
+  }
+
+  @Override
   public String drainGpu(String uuid, int index, String reason) throws ApiException {
     return await(AskPattern.<Scheduler.Command, String>askWithStatus(
         scheduler, r -> new Scheduler.DrainGpu(uuid, index, reason, r), TIMEOUT, system.scheduler()));

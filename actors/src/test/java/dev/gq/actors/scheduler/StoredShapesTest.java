@@ -179,4 +179,24 @@ class StoredShapesTest {
     String old = "{\"nextId\":3,\"live\":{},\"keys\":{},\"paused\":false,\"holds\":{}}";
     assertEquals(Ledger.Settings.NONE, ((Ledger) read(old, Ledger.empty())).settings());
   }
+
+  @Test
+  void changedJobsHeldJobsAndPrioritiesRoundTrip() {
+    JobSpec spec = new JobSpec(List.of("x"), "/w", Map.of(), 1, null, null, null).withPriority(7);
+    List<LedgerEvent> events = List.of(new JobSubmitted(3, spec, "t", "/l", null, T),
+        new JobChanged(3, 2, -4, true, Duration.ofMinutes(5), T), new JobsHeld(List.of(3L), true, T));
+    for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
+    Ledger l = Ledger.empty();
+    for (LedgerEvent e : events) l = l.apply(e);
+    assertEquals(-4, l.live().get(3L).spec().priority());
+    assertEquals(java.util.Set.of(3L), l.settings().heldJobs());
+    assertEquals(l, roundTrip(l));
+    var back = ((dev.gq.persistence.LedgerSnapshot) roundTrip(dev.gq.persistence.LedgerSnapshot.of(l))).ledger();
+    assertEquals(l.settings(), back.settings());
+    assertEquals(l.live().get(3L).spec().priority(), back.live().get(3L).spec().priority());
+    String old = "{\"jobId\":1,\"spec\":{\"argv\":[\"x\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1},\"tag\":\"t\","
+        + "\"logPath\":\"/l\",\"retryOf\":null,\"at\":\"2026-11-29T10:00:00Z\"}";
+    JobSubmitted stored = (JobSubmitted) read(old, new JobSubmitted(1, null, null, null, null, T));
+    assertEquals(0, stored.spec().priority(), "a spec stored before priorities has priority 0");
+  }
 }

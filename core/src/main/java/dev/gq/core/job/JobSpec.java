@@ -8,7 +8,8 @@ import java.util.Map;
  * What a user asked for: the command exactly as given, the directory to run it in, the
  * environment to run it with (already filtered of secrets), how many whole GPUs, the labels, the
  * jobs it waits for ({@code after}), how many automatic retries a failure may use ({@code retries})
- * and the longest it may run ({@code timeLimit}, null for no limit). {@code name}, {@code group} and
+ * and the longest it may run ({@code timeLimit}, null for no limit), and its {@code priority}
+ * (higher first among waiting jobs, {@link #MIN_PRIORITY} to {@link #MAX_PRIORITY}, 0 by default). {@code name}, {@code group} and
  * {@code key} may be null. Specs stored before {@code after}, {@code retries} and {@code timeLimit}
  * existed read back as no dependencies, no retries and no limit. The daemon's memory keeps a waiting
  * job's spec {@link #withoutCommand() without its command} (argv and environment): those stay in the
@@ -24,12 +25,22 @@ public record JobSpec(
     String key,
     List<Dependency> after,
     int retries,
-    Duration timeLimit) {
+    Duration timeLimit,
+    int priority) {
+
+  public static final int MIN_PRIORITY = -100;
+  public static final int MAX_PRIORITY = 100;
 
   public JobSpec {
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
     after = after == null ? List.of() : List.copyOf(after);
+  }
+
+  /** A spec of priority 0 (as stored before priorities existed). */
+  public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
+      List<Dependency> after, int retries, Duration timeLimit) {
+    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, 0);
   }
 
   /** A spec with no dependencies, no automatic retries and no time limit. */
@@ -45,12 +56,12 @@ public record JobSpec(
   /** The spec without its argv and environment: what scheduling needs, kept in memory for a live job. */
   public JobSpec withoutCommand() {
     if (argv.isEmpty() && env.isEmpty()) return this;
-    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit);
+    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority);
   }
 
   /** The same spec with the environment {@code e}. */
   public JobSpec withEnv(Map<String, String> e) {
-    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit);
+    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority);
   }
 
   /**
@@ -59,21 +70,31 @@ public record JobSpec(
    */
   public JobSpec completedFrom(JobSpec source) {
     return new JobSpec(argv.isEmpty() ? source.argv : argv, cwd, env.isEmpty() ? source.env : env, gpus, name, group,
-        key, after, retries, timeLimit);
+        key, after, retries, timeLimit, priority);
   }
 
   /** The same spec waiting for {@code deps} instead. */
   public JobSpec withAfter(List<Dependency> deps) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority);
   }
 
   /** The same spec with {@code n} automatic retries left. */
   public JobSpec withRetries(int n) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority);
   }
 
   /** The same spec with this time limit (null for none). */
   public JobSpec withTimeLimit(Duration limit) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority);
+  }
+
+  /** The same spec with priority {@code p}. */
+  public JobSpec withPriority(int p) {
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p);
+  }
+
+  /** The same spec asking for {@code n} GPUs. */
+  public JobSpec withGpus(int n) {
+    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority);
   }
 }

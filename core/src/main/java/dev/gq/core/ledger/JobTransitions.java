@@ -12,6 +12,13 @@ import java.util.List;
 public final class JobTransitions {
   private JobTransitions() {}
 
+  private static dev.gq.core.job.JobSpec changed(dev.gq.core.job.JobSpec s, JobChanged e) {
+    if (e.gpus() != null) s = s.withGpus(e.gpus());
+    if (e.priority() != null) s = s.withPriority(e.priority());
+    if (e.timeLimitSet()) s = s.withTimeLimit(e.timeLimit());
+    return s;
+  }
+
   public static Job next(Job before, LedgerEvent.JobEvent event) {
     return switch (event) {
       case JobSubmitted e -> new Job(e.jobId(), e.spec(), JobState.WAITING, e.at(), null, null, List.of(), null,
@@ -27,6 +34,7 @@ public final class JobTransitions {
       case JobOrphaned e -> before.ended(JobState.ORPHANED, null, e.reason(), e.at());
       case JobRequeued e -> Outcomes.requeued(before);
       case JobRecovered e -> before.recovered();
+      case JobChanged e -> before.withSpec(changed(before.spec(), e));
     };
   }
 }

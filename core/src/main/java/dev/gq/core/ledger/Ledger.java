@@ -58,20 +58,33 @@ public record Ledger(
    * What the user set for the queue: each group's cap on active jobs ({@code maxRunning}) and the
    * GPUs drained of new jobs (UUID → reason).
    */
-  public record Settings(Map<String, Integer> maxRunning, Map<String, String> drained) {
-    public static final Settings NONE = new Settings(Map.of(), Map.of());
+  public record Settings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs) {
+    public static final Settings NONE = new Settings(Map.of(), Map.of(), Set.of());
 
     public Settings {
       maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
       drained = drained == null ? Map.of() : Map.copyOf(drained);
+      heldJobs = heldJobs == null ? Set.of() : Set.copyOf(heldJobs);
+    }
+
+    /** Without held jobs (as stored before jobs could be held one by one). */
+    public Settings(Map<String, Integer> maxRunning, Map<String, String> drained) {
+      this(maxRunning, drained, Set.of());
     }
 
     Settings limit(String group, Integer n) {
-      return new Settings(with(maxRunning, group, n), drained);
+      return new Settings(with(maxRunning, group, n), drained, heldJobs);
     }
 
     Settings drain(String uuid, String reason) {
-      return new Settings(maxRunning, with(drained, uuid, reason));
+      return new Settings(maxRunning, with(drained, uuid, reason), heldJobs);
+    }
+
+    Settings hold(List<Long> ids, boolean held) {
+      Set<Long> next = new HashSet<>(heldJobs);
+      if (held) next.addAll(ids);
+      else next.removeAll(ids);
+      return new Settings(maxRunning, drained, next);
     }
   }
 
@@ -114,7 +127,9 @@ public record Ledger(
     for (Job j : live.values()) {
       if (j.state() != JobState.WAITING) continue;
       String g = j.spec().group();
-      if (paused) out.put(j.id(), new WaitReason("paused", "the queue is paused; resume it with 'gq daemon resume'"));
+      if (settings.heldJobs().contains(j.id()))
+        out.put(j.id(), new WaitReason("held", "held by the user; 'gq release " + j.id() + "' lets it start"));
+      else if (paused) out.put(j.id(), new WaitReason("paused", "the queue is paused; resume it with 'gq daemon resume'"));
       else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason("group held", "group " + g + " is held: " + holds.get(g)));
       else {
         WaitReason dep = Dependencies.waitReason(waits.get(j.id()));
@@ -161,8 +176,12 @@ public record Ledger(
     return id > 0 && id < nextId;
   }
 
+  /** The WAITING jobs in the order they get GPUs: higher priority first, then oldest first. */
   public List<Job> waiting() {
-    return live.values().stream().filter(j -> j.state() == JobState.WAITING).toList();
+    List<Job> w = live.values().stream().filter(j -> j.state() == JobState.WAITING).toList();
+    if (w.stream().allMatch(j -> j.spec().priority() == 0)) return w;
+    return w.stream().sorted(java.util.Comparator.comparingInt((Job j) -> -j.spec().priority()).thenComparingLong(Job::id))
+        .toList();
   }
 
   /** The live attempt of retry lineage {@code lineage} (there is at most one), if any. */
@@ -207,6 +226,8 @@ public record Ledger(
           settings.drain(e.uuid(), e.reason()));
       case GpuResumed e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.drain(e.uuid(), null));
+      case JobsHeld e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.hold(e.jobIds(), e.held()));
       case JobEvent e -> applyJob(e);
     };
   }
@@ -224,8 +245,10 @@ public record Ledger(
     PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);
     var w = Dependencies.apply(waits, event, after);
     var s = ended ? FailFast.record(streaks, after) : streaks;
-    return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds,
-        settings);
+    // a held job that leaves the queue is no longer held
+    Settings st = after.state() != JobState.WAITING && settings.heldJobs().contains(after.id())
+        ? settings.hold(List.of(after.id()), false) : settings;
+    return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
   }
 
   private List<Ending> endingsWith(Job j) {

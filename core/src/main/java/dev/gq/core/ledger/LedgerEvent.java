@@ -115,6 +115,20 @@ public sealed interface LedgerEvent {
   /** A group's hold is lifted (by the user, or by a retry landing in it); its fail-fast streak starts again. */
   record GroupReleased(String group, Instant at) implements LedgerEvent {}
 
+  /**
+   * A waiting job was changed by the user: {@code gpus} and {@code priority} when not null, and its
+   * time limit when {@code timeLimitSet} ({@code timeLimit} null: none).
+   */
+  record JobChanged(long jobId, Integer gpus, Integer priority, boolean timeLimitSet, java.time.Duration timeLimit,
+      Instant at) implements JobEvent {}
+
+  /** The user held these waiting jobs ({@code held}) or released them: a held job does not start. */
+  record JobsHeld(List<Long> jobIds, boolean held, Instant at) implements LedgerEvent {
+    public JobsHeld {
+      jobIds = List.copyOf(jobIds);
+    }
+  }
+
   /** At most {@code maxRunning} jobs of {@code group} are active at once from now on (null: no limit). */
   record GroupLimitSet(String group, Integer maxRunning, Instant at) implements LedgerEvent {}
 

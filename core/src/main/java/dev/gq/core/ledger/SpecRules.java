@@ -37,9 +37,18 @@ public final class SpecRules {
       return "--retries must be between 0 and " + MAX_RETRIES + ", not " + s.retries();
     if (s.timeLimit() != null && (s.timeLimit().isNegative() || s.timeLimit().toSeconds() < 1))
       return "the time limit must be at least 1 second; give it like 90s, 45m, 2h or 1d";
+    String p = priority(s.priority());
+    if (p != null) return p;
     if (s.after().size() > MAX_DEPENDENCIES)
       return "a job may wait for at most " + MAX_DEPENDENCIES + " jobs, not " + s.after().size();
     for (var d : s.after()) if (d == null || d.jobId() < 1) return "--after and --after-ok take job ids (1 or more)";
+    return null;
+  }
+
+  /** Why a priority is out of range, or null. */
+  public static String priority(int p) {
+    if (p < JobSpec.MIN_PRIORITY || p > JobSpec.MAX_PRIORITY)
+      return "--priority must be between " + JobSpec.MIN_PRIORITY + " and " + JobSpec.MAX_PRIORITY + ", not " + p;
     return null;
   }
 

@@ -1,0 +1,54 @@
+package dev.gq.actors.e2e;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Priorities, the front of the queue, single-job holds and changes to waiting jobs, with the real
+ * daemon, real jobs and one fake GPU; all of it survives a daemon restart.
+ */
+class JobControlEndToEndTest {
+  private static final Duration T = Duration.ofSeconds(90);
+
+  @TempDir Path tmp;
+
+  @Test
+  void priorityFrontHoldAndChangesDecideTheOrderAndSurviveARestart() throws Exception {
+    try (Gqd g = Gqd.start(tmp, 1)) {
+      Path go = tmp.resolve("go");
+      long gate = g.submit("-g", "1", "bash", "-c", "while [ ! -e " + go + " ]; do sleep 0.05; done");
+      g.awaitState(gate, "RUNNING", T);
+      long a = g.submit("-g", "1", "true");
+      long b = g.submit("-g", "1", "true");
+      long c = g.submit("-g", "1", "--priority", "5", "true");
+      long d = g.submit("-g", "1", "true");
+      assertEquals(5, g.job(c).get("priority").asInt());
+      assertEquals("Held job(s) " + b + "; 'gq release " + b + "' lets them start.\n", g.gq("hold", String.valueOf(b)).out());
+      assertEquals("Job " + d + " is first in the queue (priority 6).\n", g.gq("top", String.valueOf(d)).out());
+      Gqd.Result running = g.gq("modify", String.valueOf(gate), "--priority", "1");
+      assertEquals(1, running.code(), running.toString());
+      assertTrue(running.err().contains("only a waiting job can be changed"), running.err());
+      g.stopDaemon();
+      g.startDaemon();
+      assertEquals(6, g.job(d).get("priority").asInt(), "the move survives a restart");
+      assertTrue(g.gq("show", String.valueOf(b)).out().contains("gq release " + b), "the hold survives a restart");
+      Gqd.Result changed = g.gq("modify", String.valueOf(a), "--gpus", "0");
+      assertEquals("Job " + a + ": 0 GPU(s), priority 0, no time limit.\n", changed.out(), changed.toString());
+      g.awaitState(a, "DONE", T); // CPU-only now: it need not wait for the GPU
+      assertEquals("RUNNING", g.state(gate));
+      Files.writeString(go, "");
+      Instant dStart = Instant.parse(g.awaitState(d, "DONE", T).get("start_time").asText());
+      Instant cStart = Instant.parse(g.awaitState(c, "DONE", T).get("start_time").asText());
+      assertTrue(dStart.isBefore(cStart), "the job moved to the front started first");
+      assertEquals("WAITING", g.state(b), "a held job does not start");
+      assertEquals("Released job(s) " + b + ".\n", g.gq("release", String.valueOf(b)).out());
+      g.awaitState(b, "DONE", T);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.JobChanges;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The commands that change waiting jobs: {@code gq hold JOB...} and {@code gq release JOB...} (a
+ * held job does not start), {@code gq top JOB} (to the front of the queue) and {@code gq modify
+ * JOB} (its GPUs, priority or time limit). Each change is stored by the daemon and survives
+ * restarts; a job that already started is refused, keeping what it started with.
+ */
+final class JobControlCommand {
+  private JobControlCommand() {}
+
+  @Command(name = "hold", description = "Keep waiting jobs from starting until 'gq release'.")
+  static final class Hold implements Callable<Integer> {
+    private final Invocation inv;
+
+    @Parameters(arity = "1..*", paramLabel = "JOB", description = "Waiting jobs to hold.")
+    List<Long> ids;
+
+    Hold(Invocation inv) {
+      this.inv = inv;
+    }
+
+    @Override
+    public Integer call() throws ApiException {
+      inv.io().out().println(inv.api().holdJobs(checked(ids), true));
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(name = "release", description = "Let held jobs start again.")
+  static final class Release implements Callable<Integer> {
+    private final Invocation inv;
+
+    @Parameters(arity = "1..*", paramLabel = "JOB", description = "Held jobs to release.")
+    List<Long> ids;
+
+    Release(Invocation inv) {
+      this.inv = inv;
+    }
+
+    @Override
+    public Integer call() throws ApiException {
+      inv.io().out().println(inv.api().holdJobs(checked(ids), false));
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(name = "top", description = "Move a waiting job to the front of the queue (the highest priority, plus one).")
+  static final class Top implements Callable<Integer> {
+    private final Invocation inv;
+
+    @Parameters(paramLabel = "JOB", description = "The waiting job.")
+    long id;
+
+    Top(Invocation inv) {
+      this.inv = inv;
+    }
+
+    @Override
+    public Integer call() throws ApiException {
+      inv.io().out().println(inv.api().toFront(checked(List.of(id)).get(0)));
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(name = "modify", description = "Change a waiting job's GPUs, priority or time limit.")
+  static final class Modify implements Callable<Integer> {
+    private final Invocation inv;
+
+    @Parameters(paramLabel = "JOB", description = "The waiting job.")
+    long id;
+
+    @Option(names = {"-g", "--gpus"}, paramLabel = "N", description = "Whole GPUs it gets (0: CPU-only).")
+    Integer gpus;
+
+    @Option(names = "--priority", paramLabel = "N", description = "-100 to 100; higher starts first.")
+    Integer priority;
+
+    @Option(names = "--time", paramLabel = "DURATION", description = "A new time limit: 30m, 2h, 1h30m, 3d.")
+    String time;
+
+    @Option(names = "--no-time", description = "Remove its time limit.")
+    boolean noTime;
+
+    Modify(Invocation inv) {
+      this.inv = inv;
+    }
+
+    @Override
+    public Integer call() throws ApiException {
+      if (time != null && noTime) throw new UsageException("give --time DURATION or --no-time, not both");
+      if (gpus != null && gpus < 0) throw new UsageException("-g/--gpus must be 0 or more, not " + gpus);
+      if (priority != null && (priority < JobSpec.MIN_PRIORITY || priority > JobSpec.MAX_PRIORITY))
+        throw new UsageException("--priority must be from " + JobSpec.MIN_PRIORITY + " to " + JobSpec.MAX_PRIORITY + ", not " + priority);
+      var limit = time == null ? null : Durations.option("--time", time);
+      if (gpus == null && priority == null && time == null && !noTime)
+        throw new UsageException("nothing to change; give --gpus N, --priority N, --time DURATION or --no-time");
+      var change = new JobChanges.Change(gpus, priority, time != null || noTime, limit);
+      inv.io().out().println(inv.api().changeJob(checked(List.of(id)).get(0), change));
+      return ExitCode.OK;
+    }
+  }
+
+  private static List<Long> checked(List<Long> ids) {
+    for (long id : ids) if (id < 1) throw new UsageException("job ids are 1 or more, not " + id);
+    return ids;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent.JobChanged;
+import dev.gq.core.ledger.LedgerEvent.JobsHeld;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The user's changes to waiting jobs, as decisions: change a job's GPUs, priority or time limit;
+ * move it to the front (the highest priority of the queue, plus one); hold jobs or release them.
+ * Only a WAITING job can be changed: one already started keeps what it started with. Pure.
+ */
+public final class JobChanges {
+  private JobChanges() {}
+
+  /** What to change; null fields stay as they are; {@code timeLimitSet} with a null limit removes it. */
+  public record Change(Integer gpus, Integer priority, boolean timeLimitSet, Duration timeLimit) {
+    boolean empty() {
+      return gpus == null && priority == null && !timeLimitSet;
+    }
+  }
+
+  /** Changes job {@code id}; {@code gpuCount} is how many GPUs the machine shows (-1: unknown). */
+  public static Decision<String> change(Ledger l, long id, Change c, int gpuCount, Instant now) {
+    String bad = waitingOnly(l, id);
+    if (bad != null) return Decision.refuse(bad);
+    if (c.empty()) return Decision.refuse("nothing to change; give --gpus N, --priority N, --time DURATION or --no-time");
+    if (c.gpus() != null && c.gpus() < 0) return Decision.refuse("--gpus must be 0 or more, not " + c.gpus());
+    if (c.gpus() != null && c.gpus() > 0 && gpuCount >= 0 && c.gpus() > gpuCount)
+      return Decision.refuse("this machine has " + gpuCount + " GPU(s) visible; ask for at most " + gpuCount);
+    if (c.priority() != null) {
+      String p = SpecRules.priority(c.priority());
+      if (p != null) return Decision.refuse(p);
+    }
+    Job j = l.live().get(id);
+    JobChanged e = new JobChanged(id, c.gpus(), c.priority(), c.timeLimitSet(), c.timeLimit(), now);
+    JobSpec after = JobTransitions.next(j, e).spec();
+    return Decision.accept(List.of(e), "Job " + id + ": " + describe(after) + ".");
+  }
+
+  /** Gives job {@code id} the highest priority of the queue plus one (at most the maximum). */
+  public static Decision<String> toFront(Ledger l, long id, Instant now) {
+    String bad = waitingOnly(l, id);
+    if (bad != null) return Decision.refuse(bad);
+    List<Job> waiting = l.waiting();
+    if (!waiting.isEmpty() && waiting.get(0).id() == id) return Decision.accept(List.of(), "Job " + id + " is already first.");
+    int top = waiting.stream().filter(j -> j.id() != id).mapToInt(j -> j.spec().priority()).max().orElse(0);
+    if (top >= JobSpec.MAX_PRIORITY)
+      return Decision.refuse("job " + id + " cannot go ahead of jobs of the highest priority (" + JobSpec.MAX_PRIORITY
+          + "); lower theirs with 'gq modify JOB --priority N'");
+    int p = Math.max(top + 1, l.live().get(id).spec().priority());
+    return Decision.accept(List.of(new JobChanged(id, null, p, false, null, now)),
+        "Job " + id + " is first in the queue (priority " + p + ").");
+  }
+
+  /** Holds ({@code held}) or releases waiting jobs {@code ids}, all or none. */
+  public static Decision<String> hold(Ledger l, List<Long> ids, boolean held, Instant now) {
+    List<String> bad = new ArrayList<>();
+    for (long id : ids) {
+      String b = waitingOnly(l, id);
+      if (b != null && (held || !l.settings().heldJobs().contains(id))) bad.add(b);
+    }
+    if (!bad.isEmpty()) return Decision.refuse(String.join("; ", bad));
+    List<Long> change = ids.stream().distinct().filter(id -> l.settings().heldJobs().contains(id) != held).toList();
+    String list = ids.stream().distinct().map(String::valueOf).collect(Collectors.joining(", "));
+    String line = held ? "Held job(s) " + list + "; 'gq release " + list.replace(", ", " ") + "' lets them start."
+        : "Released job(s) " + list + ".";
+    return Decision.accept(change.isEmpty() ? List.of() : List.of(new JobsHeld(change, held, now)), line);
+  }
+
+  private static String waitingOnly(Ledger l, long id) {
+    Job j = l.live().get(id);
+    if (j == null) return "job " + id + " is not in the queue (only a waiting job can be changed; see 'gq ps')";
+    if (j.state() != JobState.WAITING)
+      return "job " + id + " is " + j.state() + "; only a waiting job can be changed (it keeps what it started with)";
+    return null;
+  }
+
+  private static String describe(JobSpec s) {
+    return s.gpus() + " GPU(s), priority " + s.priority() + ", "
+        + (s.timeLimit() == null ? "no time limit" : "time limit " + Outcomes.duration(s.timeLimit()));
+  }
+}
