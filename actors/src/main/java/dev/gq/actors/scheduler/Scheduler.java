@@ -69,6 +69,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record Removed(List<Long> ids, ActorRef<StatusReply<Done>> replyTo) implements Command {}
   public record Cancel(List<Long> ids, ActorRef<StatusReply<List<CancelResult>>> replyTo) implements Command {}
   public record GetView(ActorRef<SchedulerView> replyTo) implements Command {}
+  /** The ledger alone, without the classification and plan a view computes (for the paused queue and holds). */
+  public record GetLedger(ActorRef<Ledger> replyTo) implements Command {}
   public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
   /** A reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
   public record GpusObserved(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Command {
@@ -164,6 +166,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Removed.class, (l, c) -> decided(l, Endings.removed(l, c.ids(), now()), c.replyTo()))
         .onCommand(Cancel.class, this::onCancel)
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
+        .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
         .onCommand(AwaitReady.class, this::onAwaitReady)
         .onCommand(GpusObserved.class, this::onObserved)
         .onCommand(Launched.class, this::onLaunched)

@@ -192,7 +192,8 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public QueueState queueState() throws ApiException {
-    Ledger l = view().ledger();
+    // asked after every submit: the ledger alone, not a whole view with its plan
+    Ledger l = await(AskPattern.<Scheduler.Command, Ledger>ask(scheduler, Scheduler.GetLedger::new, TIMEOUT, system.scheduler()));
     return new QueueState(l.paused(), l.holds());
   }
 
