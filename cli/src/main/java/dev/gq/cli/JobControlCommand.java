@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 /**
  * The commands that change waiting jobs: {@code gq hold JOB...} and {@code gq release JOB...} (a
  * held job does not start), {@code gq top JOB} (to the front of the queue) and {@code gq modify
- * JOB} (its GPUs, priority or time limit). Each change is stored by the daemon and survives
+ * JOB} (its GPUs, priority, time limit or environment). Each change is stored by the daemon and survives
  * restarts; a job that already started is refused, keeping what it started with.
  */
 final class JobControlCommand {
@@ -71,7 +71,7 @@ final class JobControlCommand {
     }
   }
 
-  @Command(name = "modify", description = "Change a waiting job's GPUs, priority or time limit.")
+  @Command(name = "modify", description = "Change a waiting job's GPUs, priority, time limit or environment.")
   static final class Modify implements Callable<Integer> {
     private final Invocation inv;
 
@@ -90,6 +90,12 @@ final class JobControlCommand {
     @Option(names = "--no-time", description = "Remove its time limit.")
     boolean noTime;
 
+    @Option(names = "--env", paramLabel = "NAME=VALUE", description = "Set a variable in its environment (repeatable).")
+    List<String> env = List.of();
+
+    @Option(names = "--unset-env", paramLabel = "NAME", description = "Remove a variable from its environment (repeatable).")
+    List<String> unset = List.of();
+
     Modify(Invocation inv) {
       this.inv = inv;
     }
@@ -101,9 +107,16 @@ final class JobControlCommand {
       if (priority != null && (priority < JobSpec.MIN_PRIORITY || priority > JobSpec.MAX_PRIORITY))
         throw new UsageException("--priority must be from " + JobSpec.MIN_PRIORITY + " to " + JobSpec.MAX_PRIORITY + ", not " + priority);
       var limit = time == null ? null : Durations.option("--time", time);
-      if (gpus == null && priority == null && time == null && !noTime)
-        throw new UsageException("nothing to change; give --gpus N, --priority N, --time DURATION or --no-time");
-      var change = new JobChanges.Change(gpus, priority, time != null || noTime, limit);
+      java.util.Map<String, String> set = new java.util.LinkedHashMap<>();
+      for (String e : env) {
+        int eq = e.indexOf('=');
+        if (eq < 1) throw new UsageException("--env takes NAME=VALUE, not '" + e + "'");
+        set.put(e.substring(0, eq), e.substring(eq + 1));
+      }
+      if (gpus == null && priority == null && time == null && !noTime && set.isEmpty() && unset.isEmpty())
+        throw new UsageException("nothing to change; give --gpus N, --priority N, --time DURATION, --no-time, --env NAME=VALUE"
+            + " or --unset-env NAME");
+      var change = new JobChanges.Change(gpus, priority, time != null || noTime, limit, set, unset);
       inv.io().out().println(inv.api().changeJob(checked(List.of(id)).get(0), change));
       return ExitCode.OK;
     }

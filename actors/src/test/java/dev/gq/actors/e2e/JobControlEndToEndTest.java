@@ -28,6 +28,7 @@ class JobControlEndToEndTest {
       long b = g.submit("-g", "1", "true");
       long c = g.submit("-g", "1", "--priority", "5", "true");
       long d = g.submit("-g", "1", "true");
+      long e = g.submit("-g", "1", "bash", "-c", "echo \"X=${X-unset} HOME=${HOME-unset}\"");
       assertEquals(5, g.job(c).get("priority").asInt());
       assertEquals("Held job(s) " + b + "; 'gq release " + b + "' lets them start.\n", g.gq("hold", String.valueOf(b)).out());
       assertEquals("Job " + d + " is first in the queue (priority 6).\n", g.gq("top", String.valueOf(d)).out());
@@ -41,11 +42,15 @@ class JobControlEndToEndTest {
       Gqd.Result changed = g.gq("modify", String.valueOf(a), "--gpus", "0");
       assertEquals("Job " + a + ": 0 GPU(s), priority 0, no time limit.\n", changed.out(), changed.toString());
       g.awaitState(a, "DONE", T); // CPU-only now: it need not wait for the GPU
+      Gqd.Result env = g.gq("modify", String.valueOf(e), "--env", "X=hello", "--unset-env", "HOME");
+      assertTrue(env.out().endsWith("environment: removed HOME, set X.\n"), env.toString());
       assertEquals("RUNNING", g.state(gate));
       Files.writeString(go, "");
       Instant dStart = Instant.parse(g.awaitState(d, "DONE", T).get("start_time").asText());
       Instant cStart = Instant.parse(g.awaitState(c, "DONE", T).get("start_time").asText());
       assertTrue(dStart.isBefore(cStart), "the job moved to the front started first");
+      g.awaitState(e, "DONE", T);
+      assertEquals("X=hello HOME=unset\n", Jobs.log(g, e), "the job ran with its changed environment");
       assertEquals("WAITING", g.state(b), "a held job does not start");
       assertEquals("Released job(s) " + b + ".\n", g.gq("release", String.valueOf(b)).out());
       g.awaitState(b, "DONE", T);

@@ -184,7 +184,7 @@ class StoredShapesTest {
   void changedJobsHeldJobsAndPrioritiesRoundTrip() {
     JobSpec spec = new JobSpec(List.of("x"), "/w", Map.of(), 1, null, null, null).withPriority(7);
     List<LedgerEvent> events = List.of(new JobSubmitted(3, spec, "t", "/l", null, T),
-        new JobChanged(3, 2, -4, true, Duration.ofMinutes(5), T), new JobsHeld(List.of(3L), true, T));
+        new JobChanged(3, 2, -4, true, Duration.ofMinutes(5), Map.of("A", "1"), List.of("B"), T), new JobsHeld(List.of(3L), true, T));
     for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
     Ledger l = Ledger.empty();
     for (LedgerEvent e : events) l = l.apply(e);

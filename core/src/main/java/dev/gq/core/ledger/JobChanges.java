@@ -9,28 +9,54 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The user's changes to waiting jobs, as decisions: change a job's GPUs, priority or time limit;
+ * The user's changes to waiting jobs, as decisions: change a job's GPUs, priority, time limit or
+ * environment;
  * move it to the front (the highest priority of the queue, plus one); hold jobs or release them.
  * Only a WAITING job can be changed: one already started keeps what it started with. Pure.
  */
 public final class JobChanges {
   private JobChanges() {}
 
-  /** What to change; null fields stay as they are; {@code timeLimitSet} with a null limit removes it. */
-  public record Change(Integer gpus, Integer priority, boolean timeLimitSet, Duration timeLimit) {
+  /**
+   * What to change; null fields stay as they are; {@code timeLimitSet} with a null limit removes it;
+   * the variables of {@code envUnset} are removed from its environment, then those of {@code envSet} set.
+   */
+  public record Change(Integer gpus, Integer priority, boolean timeLimitSet, Duration timeLimit, Map<String, String> envSet,
+      List<String> envUnset) {
+    public Change {
+      envSet = envSet == null ? Map.of() : Map.copyOf(envSet);
+      envUnset = envUnset == null ? List.of() : List.copyOf(envUnset);
+    }
+
+    /** No change to the environment. */
+    public Change(Integer gpus, Integer priority, boolean timeLimitSet, Duration timeLimit) {
+      this(gpus, priority, timeLimitSet, timeLimit, Map.of(), List.of());
+    }
+
     boolean empty() {
-      return gpus == null && priority == null && !timeLimitSet;
+      return gpus == null && priority == null && !timeLimitSet && envSet.isEmpty() && envUnset.isEmpty();
     }
   }
+
+  /** Variables gq sets itself when it launches a job: a change to them would be overwritten. */
+  static final java.util.Set<String> SET_AT_LAUNCH = java.util.Set.of("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
+      "GQ_JOB_ID", "GQ_GPU_UUIDS", "GQ_JOB_TAG", "GQ_GROUP", "GQ_KEY");
 
   /** Changes job {@code id}; {@code gpuCount} is how many GPUs the machine shows (-1: unknown). */
   public static Decision<String> change(Ledger l, long id, Change c, int gpuCount, Instant now) {
     String bad = waitingOnly(l, id);
     if (bad != null) return Decision.refuse(bad);
-    if (c.empty()) return Decision.refuse("nothing to change; give --gpus N, --priority N, --time DURATION or --no-time");
+    if (c.empty())
+      return Decision.refuse("nothing to change; give --gpus N, --priority N, --time DURATION, --no-time, --env NAME=VALUE or --unset-env NAME");
+    for (String name : names(c)) {
+      if (!name.matches("[A-Za-z_][A-Za-z0-9_]*"))
+        return Decision.refuse("'" + name + "' is not a variable name; use letters, digits and _, not starting with a digit");
+      if (SET_AT_LAUNCH.contains(name)) return Decision.refuse(name + " is set by gq when the job starts; it cannot be changed");
+    }
     if (c.gpus() != null && c.gpus() < 0) return Decision.refuse("--gpus must be 0 or more, not " + c.gpus());
     if (c.gpus() != null && c.gpus() > 0 && gpuCount >= 0 && c.gpus() > gpuCount)
       return Decision.refuse("this machine has " + gpuCount + " GPU(s) visible; ask for at most " + gpuCount);
@@ -39,9 +65,13 @@ public final class JobChanges {
       if (p != null) return Decision.refuse(p);
     }
     Job j = l.live().get(id);
-    JobChanged e = new JobChanged(id, c.gpus(), c.priority(), c.timeLimitSet(), c.timeLimit(), now);
+    JobChanged e = new JobChanged(id, c.gpus(), c.priority(), c.timeLimitSet(), c.timeLimit(), c.envSet(), c.envUnset(), now);
     JobSpec after = JobTransitions.next(j, e).spec();
-    return Decision.accept(List.of(e), "Job " + id + ": " + describe(after) + ".");
+    String env = c.envSet().isEmpty() && c.envUnset().isEmpty() ? ""
+        : "; environment: " + (c.envUnset().isEmpty() ? "" : "removed " + String.join(", ", c.envUnset()))
+            + (c.envUnset().isEmpty() || c.envSet().isEmpty() ? "" : ", ")
+            + (c.envSet().isEmpty() ? "" : "set " + String.join(", ", new java.util.TreeSet<>(c.envSet().keySet())));
+    return Decision.accept(List.of(e), "Job " + id + ": " + describe(after) + env + ".");
   }
 
   /** Gives job {@code id} the highest priority of the queue plus one (at most the maximum). */
@@ -55,7 +85,7 @@ public final class JobChanges {
       return Decision.refuse("job " + id + " cannot go ahead of jobs of the highest priority (" + JobSpec.MAX_PRIORITY
           + "); lower theirs with 'gq modify JOB --priority N'");
     int p = Math.max(top + 1, l.live().get(id).spec().priority());
-    return Decision.accept(List.of(new JobChanged(id, null, p, false, null, now)),
+    return Decision.accept(List.of(new JobChanged(id, null, p, false, null, Map.of(), List.of(), now)),
         "Job " + id + " is first in the queue (priority " + p + ").");
   }
 
@@ -72,6 +102,12 @@ public final class JobChanges {
     String line = held ? "Held job(s) " + list + "; 'gq release " + list.replace(", ", " ") + "' lets them start."
         : "Released job(s) " + list + ".";
     return Decision.accept(change.isEmpty() ? List.of() : List.of(new JobsHeld(change, held, now)), line);
+  }
+
+  private static List<String> names(Change c) {
+    List<String> out = new ArrayList<>(c.envSet().keySet());
+    out.addAll(c.envUnset());
+    return out;
   }
 
   private static String waitingOnly(Ledger l, long id) {

@@ -16,6 +16,12 @@ public final class JobTransitions {
     if (e.gpus() != null) s = s.withGpus(e.gpus());
     if (e.priority() != null) s = s.withPriority(e.priority());
     if (e.timeLimitSet()) s = s.withTimeLimit(e.timeLimit());
+    if (!e.envSet().isEmpty() || !e.envUnset().isEmpty()) {
+      java.util.Map<String, String> env = new java.util.HashMap<>(s.env());
+      e.envUnset().forEach(env::remove);
+      env.putAll(e.envSet());
+      s = s.withEnv(env);
+    }
     return s;
   }
 

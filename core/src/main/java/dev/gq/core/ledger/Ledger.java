@@ -239,7 +239,7 @@ public record Ledger(
     Job after = JobTransitions.next(before, event);
     // The command (argv, environment) stays in the database until launch: a queue of 100,000
     // jobs must not hold 100,000 environments.
-    if (event instanceof JobSubmitted) after = after.withoutCommand();
+    if (event instanceof JobSubmitted || event instanceof JobChanged) after = after.withoutCommand();
     long next = Math.max(nextId, event.jobId() + 1);
     boolean ended = after.state().terminal();
     PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);

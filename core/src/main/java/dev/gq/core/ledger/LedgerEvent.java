@@ -116,11 +116,17 @@ public sealed interface LedgerEvent {
   record GroupReleased(String group, Instant at) implements LedgerEvent {}
 
   /**
-   * A waiting job was changed by the user: {@code gpus} and {@code priority} when not null, and its
-   * time limit when {@code timeLimitSet} ({@code timeLimit} null: none).
+   * A waiting job was changed by the user: {@code gpus} and {@code priority} when not null, its time
+   * limit when {@code timeLimitSet} ({@code timeLimit} null: none), and its environment: the
+   * variables of {@code envUnset} removed, then those of {@code envSet} set.
    */
   record JobChanged(long jobId, Integer gpus, Integer priority, boolean timeLimitSet, java.time.Duration timeLimit,
-      Instant at) implements JobEvent {}
+      java.util.Map<String, String> envSet, List<String> envUnset, Instant at) implements JobEvent {
+    public JobChanged {
+      envSet = envSet == null ? java.util.Map.of() : java.util.Map.copyOf(envSet);
+      envUnset = envUnset == null ? List.of() : List.copyOf(envUnset);
+    }
+  }
 
   /** The user held these waiting jobs ({@code held}) or released them: a held job does not start. */
   record JobsHeld(List<Long> jobIds, boolean held, Instant at) implements LedgerEvent {

@@ -87,4 +87,20 @@ class JobChangesTest {
     assertTrue(cancelled.settings().heldJobs().isEmpty(), "an ended job is no longer held");
     assertTrue(JobChanges.hold(queue(0), List.of(1L, 5L), true, T).refused(), "all or none");
   }
+
+  @Test
+  void anEnvironmentChangeReachesTheStoredJobButNotTheLedgersMemory() {
+    JobSpec spec = new JobSpec(List.of("x"), "/", Map.of("A", "1", "B", "2"), 1, null, null, null);
+    Job stored = JobTransitions.next(null, new JobSubmitted(1, spec, "t", "/l", null, T));
+    Ledger l = Ledger.empty().apply(new JobSubmitted(1, spec, "t", "/l", null, T));
+    var d = JobChanges.change(l, 1, new JobChanges.Change(null, null, false, null, Map.of("C", "3"), List.of("A")), 4, T);
+    assertEquals("Job 1: 1 GPU(s), priority 0, no time limit; environment: removed A, set C.", d.result());
+    Job after = JobTransitions.next(stored, (JobEvent) d.events().get(0));
+    assertEquals(Map.of("B", "2", "C", "3"), after.spec().env(), "as the history stores it, which the launch reads");
+    assertEquals(Map.of(), applied(l, d).live().get(1L).spec().env(), "the daemon's memory keeps no environment");
+    assertTrue(JobChanges.change(l, 1, new JobChanges.Change(null, null, false, null, Map.of("CUDA_VISIBLE_DEVICES", "3"),
+        List.of()), 4, T).refusal().contains("set by gq"));
+    assertTrue(JobChanges.change(l, 1, new JobChanges.Change(null, null, false, null, Map.of("1X", "3"), List.of()), 4, T)
+        .refusal().contains("not a variable name"));
+  }
 }
