@@ -39,7 +39,7 @@ final class BatchSubmit {
     EnvFilter.Result env = submitter.environment(options);
     String cwd = Submitter.workingDirectory(inv.io().cwd());
     var defaults = new BatchFile.Defaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
-        cwd, inv.io().cwd(), env.kept(), options.scheduling());
+        cwd, inv.io().cwd(), env.kept(), options.scheduling(inv));
     List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
     Submitter.capGroup(inv, defaults.group(), options.maxRunning);

@@ -53,6 +53,7 @@ final class JsonView {
     n.put("retries", job.spec().retries());
     n.put("time_limit_seconds", job.spec().timeLimit() == null ? null : job.spec().timeLimit().getSeconds());
     n.put("priority", job.spec().priority());
+    n.put("begin_time", time(job.spec().begin()));
     return n;
   }
 

@@ -37,7 +37,7 @@ final class RunCommand implements Callable<Integer> {
     String name = Labels.checkOption("--name", options.name);
     String group = Labels.checkOption("--group", options.group);
     String key = Labels.checkOption("--key", options.key);
-    Scheduling sched = options.scheduling();
+    Scheduling sched = options.scheduling(inv);
     return new Submitter(inv).submit(command, gpus, name, group, key, sched, options);
   }
 

@@ -12,19 +12,28 @@ import java.util.List;
  * time limit. Null fields were not given; {@link #over} lets the command line win over a script's
  * directives (a given dependency list replaces the script's whole list).
  */
-record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority) {
-  static final Scheduling NONE = new Scheduling(null, null, null, null);
+record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin) {
+  static final Scheduling NONE = new Scheduling(null, null, null, null, null);
 
-  /** Without a priority. */
+  /** Without a start time. */
+  Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority) {
+    this(after, retries, time, priority, null);
+  }
+
+  /** Without a priority or a start time. */
   Scheduling(List<Dependency> after, Integer retries, Duration time) {
-    this(after, retries, time, null);
+    this(after, retries, time, null, null);
+  }
+
+  Scheduling withBegin(java.time.Instant at) {
+    return new Scheduling(after, retries, time, priority, at);
   }
   static final int MAX_RETRIES = 100;
 
   /** These values where given, else {@code base}'s. */
   Scheduling over(Scheduling base) {
     return new Scheduling(after != null ? after : base.after, retries != null ? retries : base.retries,
-        time != null ? time : base.time, priority != null ? priority : base.priority);
+        time != null ? time : base.time, priority != null ? priority : base.priority, begin != null ? begin : base.begin);
   }
 
   JobSpec applyTo(JobSpec spec) {
@@ -33,6 +42,7 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
     if (retries != null) s = s.withRetries(retries);
     if (time != null) s = s.withTimeLimit(time);
     if (priority != null) s = s.withPriority(priority);
+    if (begin != null) s = s.withBegin(begin);
     return s;
   }
 
@@ -44,7 +54,7 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
   }
 
   private Scheduling withPriority(Integer p) {
-    return new Scheduling(after, retries, time, p);
+    return new Scheduling(after, retries, time, p, begin);
   }
 
   static Scheduling fromOptions(List<String> after, List<String> afterOk, Integer retries, String time) {

@@ -56,7 +56,7 @@ final class SubmitCommand implements Callable<Integer> {
     int n = gpus != null ? gpus : d.gpus() != null ? d.gpus() : 1;
     String finalName = name != null ? name : d.name() != null ? d.name() : String.valueOf(path.getFileName());
     List<String> argv = List.of("/bin/bash", real.toString());
-    Scheduling sched = options.scheduling().over(d.scheduling());
+    Scheduling sched = options.scheduling(inv).over(d.scheduling());
     return new Submitter(inv).submit(argv, n, finalName, first(group, d.group()), first(key, d.key()), sched, options);
   }
 

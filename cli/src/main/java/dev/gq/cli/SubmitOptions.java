@@ -41,6 +41,10 @@ final class SubmitOptions {
       description = "Start before waiting jobs of lower priority: -100 to 100, higher first (default 0).")
   Integer priority;
 
+  @Option(names = "--begin", paramLabel = "WHEN",
+      description = "Do not start before WHEN: a duration (30m, 2h), a time of day (16:00) or a date and time (2026-12-01T08:00).")
+  String begin;
+
   @Option(names = "--max-running", paramLabel = "N",
       description = "Run at most N jobs of this job's group at once (needs --group or $GQ_GROUP; 'gq groups' changes it later).")
   Integer maxRunning;
@@ -57,6 +61,12 @@ final class SubmitOptions {
   }
 
   /** The scheduling options given on the command line (null fields: not given). */
+  /** As {@link #scheduling()}, with {@code --begin} read against the daemon's clock and the caller's zone. */
+  Scheduling scheduling(Invocation inv) {
+    Scheduling s = scheduling();
+    return begin == null ? s : s.withBegin(BeginTime.option(begin, inv.api().now(), inv.io().env()));
+  }
+
   Scheduling scheduling() {
     return Scheduling.fromOptions(after, afterOk, retries, time, priority);
   }

@@ -56,4 +56,18 @@ class JobControlEndToEndTest {
       g.awaitState(b, "DONE", T);
     }
   }
+
+  @Test
+  void aJobWithABeginTimeWaitsSayingWhenAndThenStarts() throws Exception {
+    try (Gqd g = Gqd.start(tmp, 1)) {
+      long j = g.submit("-g", "1", "--begin", "3s", "true");
+      var waiting = g.job(j);
+      assertEquals("WAITING", waiting.get("state").asText());
+      Instant begin = Instant.parse(waiting.get("begin_time").asText());
+      Gqd.await("job " + j + " to say when it begins", T, () -> g.gq("ps").out().contains("begins in"));
+      Instant started = Instant.parse(g.awaitState(j, "DONE", T).get("start_time").asText());
+      assertFalse(started.isBefore(begin), "started " + started + ", before its begin time " + begin);
+      assertEquals(2, g.gq("-g", "1", "--begin", "soon", "true").code(), "a bad --begin is a usage error");
+    }
+  }
 }

@@ -9,7 +9,8 @@ import java.util.Map;
  * environment to run it with (already filtered of secrets), how many whole GPUs, the labels, the
  * jobs it waits for ({@code after}), how many automatic retries a failure may use ({@code retries})
  * and the longest it may run ({@code timeLimit}, null for no limit), and its {@code priority}
- * (higher first among waiting jobs, {@link #MIN_PRIORITY} to {@link #MAX_PRIORITY}, 0 by default). {@code name}, {@code group} and
+ * (higher first among waiting jobs, {@link #MIN_PRIORITY} to {@link #MAX_PRIORITY}, 0 by default),
+ * and the moment before which it may not start ({@code begin}, null: at once). {@code name}, {@code group} and
  * {@code key} may be null. Specs stored before {@code after}, {@code retries} and {@code timeLimit}
  * existed read back as no dependencies, no retries and no limit. The daemon's memory keeps a waiting
  * job's spec {@link #withoutCommand() without its command} (argv and environment): those stay in the
@@ -26,7 +27,8 @@ public record JobSpec(
     List<Dependency> after,
     int retries,
     Duration timeLimit,
-    int priority) {
+    int priority,
+    java.time.Instant begin) {
 
   public static final int MIN_PRIORITY = -100;
   public static final int MAX_PRIORITY = 100;
@@ -37,10 +39,16 @@ public record JobSpec(
     after = after == null ? List.of() : List.copyOf(after);
   }
 
+  /** A spec that may start at once. */
+  public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
+      List<Dependency> after, int retries, Duration timeLimit, int priority) {
+    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, null);
+  }
+
   /** A spec of priority 0 (as stored before priorities existed). */
   public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
       List<Dependency> after, int retries, Duration timeLimit) {
-    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, 0);
+    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, 0, null);
   }
 
   /** A spec with no dependencies, no automatic retries and no time limit. */
@@ -56,12 +64,12 @@ public record JobSpec(
   /** The spec without its argv and environment: what scheduling needs, kept in memory for a live job. */
   public JobSpec withoutCommand() {
     if (argv.isEmpty() && env.isEmpty()) return this;
-    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority);
+    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin);
   }
 
   /** The same spec with the environment {@code e}. */
   public JobSpec withEnv(Map<String, String> e) {
-    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority);
+    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin);
   }
 
   /**
@@ -70,31 +78,36 @@ public record JobSpec(
    */
   public JobSpec completedFrom(JobSpec source) {
     return new JobSpec(argv.isEmpty() ? source.argv : argv, cwd, env.isEmpty() ? source.env : env, gpus, name, group,
-        key, after, retries, timeLimit, priority);
+        key, after, retries, timeLimit, priority, begin);
   }
 
   /** The same spec waiting for {@code deps} instead. */
   public JobSpec withAfter(List<Dependency> deps) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority, begin);
   }
 
   /** The same spec with {@code n} automatic retries left. */
   public JobSpec withRetries(int n) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority, begin);
   }
 
   /** The same spec with this time limit (null for none). */
   public JobSpec withTimeLimit(Duration limit) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority, begin);
   }
 
   /** The same spec with priority {@code p}. */
   public JobSpec withPriority(int p) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p, begin);
   }
 
   /** The same spec asking for {@code n} GPUs. */
   public JobSpec withGpus(int n) {
-    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority);
+    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority, begin);
+  }
+
+  /** The same spec, not to start before {@code at} (null: at once). */
+  public JobSpec withBegin(java.time.Instant at) {
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at);
   }
 }

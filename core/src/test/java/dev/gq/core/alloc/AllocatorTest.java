@@ -255,4 +255,16 @@ class AllocatorTest {
     assertTrue(p.waitReasons().get(3L).text().contains("GQ_MAX_CPU_JOBS"), p.waitReasons().get(3L).text());
     assertEquals(Set.of(3L), p.waitReasons().keySet());
   }
+
+  @Test
+  void aJobWaitsUntilItsBeginTimeAndThenStarts() {
+    var later = waiting(1, 1);
+    later = later.withSpec(later.spec().withBegin(T0.plusSeconds(600)));
+    Plan before = Allocator.plan(List.of(later, waiting(2, 1)), List.of(free(0), free(1)), Map.of(),
+        new PlanRules(T0.plusSeconds(0), GATHER, 100));
+    assertEquals(Map.of(2L, List.of(0)), placed(before), "the GPU goes to the next job meanwhile");
+    assertEquals("begins in 10m", before.waitReasons().get(1L).brief());
+    Plan after = Allocator.plan(List.of(later), List.of(free(0)), Map.of(), new PlanRules(T0.plusSeconds(600), GATHER, 100));
+    assertEquals(Map.of(1L, List.of(0)), placed(after));
+  }
 }

@@ -1,0 +1,61 @@
+package dev.gq.cli;
+
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.Map;
+
+/**
+ * When a job may start ({@code --begin WHEN}): a duration from now ({@code 30m}, {@code 2h}), a
+ * time of day ({@code 16:00}: today, or tomorrow once it has passed), or a date and time
+ * ({@code 2026-12-01T08:00}, in the caller's zone: {@code TZ}, else the machine's; or with an
+ * offset such as {@code Z}). Pure.
+ */
+final class BeginTime {
+  private BeginTime() {}
+
+  static final String FORMS = "a duration (30m, 2h), a time of day (16:00) or a date and time (2026-12-01T08:00)";
+
+  /** The moment {@code text} names, or null when it names none. */
+  static Instant parse(String text, Instant now, ZoneId zone) {
+    String t = text.strip();
+    Duration d = Durations.parse(t);
+    if (d != null) return now.plus(d);
+    try {
+      if (t.matches("\\d{1,2}:\\d{2}")) {
+        LocalTime at = LocalTime.parse(t.length() == 4 ? "0" + t : t);
+        ZonedDateTime today = now.atZone(zone).with(at);
+        return (today.toInstant().isAfter(now) ? today : today.plusDays(1)).toInstant();
+      }
+      if (t.matches(".*(Z|[+-]\\d{2}:\\d{2})$")) return OffsetDateTime.parse(t).toInstant();
+      return LocalDateTime.parse(t).atZone(zone).toInstant();
+    } catch (DateTimeException e) {
+      return null;
+    }
+  }
+
+  /** {@code --begin}'s moment; a usage error naming the forms when it is none. */
+  static Instant option(String text, Instant now, Map<String, String> env) {
+    if (text == null) return null;
+    Instant at = parse(text, now, zone(env));
+    if (at == null) throw new UsageException("--begin takes " + FORMS + ", not '" + text + "'");
+    return at;
+  }
+
+  static ZoneId zone(Map<String, String> env) {
+    String tz = env.get("TZ");
+    if (tz != null && !tz.isBlank()) {
+      try {
+        return ZoneId.of(tz.startsWith(":") ? tz.substring(1) : tz);
+      } catch (DateTimeException e) {
+        // a TZ Java does not know: the machine's zone
+      }
+    }
+    return ZoneId.systemDefault();
+  }
+}
