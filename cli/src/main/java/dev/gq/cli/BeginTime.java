@@ -42,20 +42,8 @@ final class BeginTime {
   /** {@code --begin}'s moment; a usage error naming the forms when it is none. */
   static Instant option(String text, Instant now, Map<String, String> env) {
     if (text == null) return null;
-    Instant at = parse(text, now, zone(env));
+    Instant at = parse(text, now, Times.zone(env));
     if (at == null) throw new UsageException("--begin takes " + FORMS + ", not '" + text + "'");
     return at;
-  }
-
-  static ZoneId zone(Map<String, String> env) {
-    String tz = env.get("TZ");
-    if (tz != null && !tz.isBlank()) {
-      try {
-        return ZoneId.of(tz.startsWith(":") ? tz.substring(1) : tz);
-      } catch (DateTimeException e) {
-        // a TZ Java does not know: the machine's zone
-      }
-    }
-    return ZoneId.systemDefault();
   }
 }

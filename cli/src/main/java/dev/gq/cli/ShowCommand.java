@@ -72,6 +72,8 @@ final class ShowCommand implements Callable<Integer> {
         .map(d -> "job " + d.jobId() + (d.okOnly() ? " ends DONE" : " ends")).collect(Collectors.joining(", ")));
     line(out, "Retries", job.spec().retries() == 0 ? null : String.valueOf(job.spec().retries()));
     line(out, "Time limit", job.spec().timeLimit() == null ? null : Durations.format(job.spec().timeLimit()));
+    if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
+    if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
   }
 

@@ -37,6 +37,7 @@ class BeginTimeTest {
     assertNull(BeginTime.parse("25:00", NOW, UTC));
     UsageException e = assertThrows(UsageException.class, () -> BeginTime.option("soon", NOW, Map.of()));
     assertEquals("--begin takes " + BeginTime.FORMS + ", not 'soon'", e.getMessage());
-    assertEquals(ZoneId.of("Asia/Tokyo"), BeginTime.zone(Map.of("TZ", ":Asia/Tokyo")));
+    assertEquals(Instant.parse("2026-12-01T08:00:00Z"), BeginTime.option("2026-12-01T17:00", NOW, Map.of("TZ", ":Asia/Tokyo")),
+        "in the caller's TZ");
   }
 }

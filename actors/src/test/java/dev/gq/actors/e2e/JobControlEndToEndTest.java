@@ -30,7 +30,7 @@ class JobControlEndToEndTest {
       long d = g.submit("-g", "1", "true");
       long e = g.submit("-g", "1", "bash", "-c", "echo \"X=${X-unset} HOME=${HOME-unset}\"");
       assertEquals(5, g.job(c).get("priority").asInt());
-      assertEquals("Held job(s) " + b + "; 'gq release " + b + "' lets them start.\n", g.gq("hold", String.valueOf(b)).out());
+      assertEquals("Held job " + b + "; 'gq release " + b + "' lets it start.\n", g.gq("hold", String.valueOf(b)).out());
       assertEquals("Job " + d + " is first in the queue (priority 6).\n", g.gq("top", String.valueOf(d)).out());
       Gqd.Result running = g.gq("modify", String.valueOf(gate), "--priority", "1");
       assertEquals(1, running.code(), running.toString());
@@ -52,7 +52,7 @@ class JobControlEndToEndTest {
       g.awaitState(e, "DONE", T);
       assertEquals("X=hello HOME=unset\n", Jobs.log(g, e), "the job ran with its changed environment");
       assertEquals("WAITING", g.state(b), "a held job does not start");
-      assertEquals("Released job(s) " + b + ".\n", g.gq("release", String.valueOf(b)).out());
+      assertEquals("Released job " + b + ".\n", g.gq("release", String.valueOf(b)).out());
       g.awaitState(b, "DONE", T);
     }
   }

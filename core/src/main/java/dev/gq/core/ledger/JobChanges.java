@@ -99,8 +99,10 @@ public final class JobChanges {
     if (!bad.isEmpty()) return Decision.refuse(String.join("; ", bad));
     List<Long> change = ids.stream().distinct().filter(id -> l.settings().heldJobs().contains(id) != held).toList();
     String list = ids.stream().distinct().map(String::valueOf).collect(Collectors.joining(", "));
-    String line = held ? "Held job(s) " + list + "; 'gq release " + list.replace(", ", " ") + "' lets them start."
-        : "Released job(s) " + list + ".";
+    boolean one = ids.stream().distinct().count() == 1;
+    String jobs = (one ? "job " : "jobs ") + list;
+    String line = held ? "Held " + jobs + "; 'gq release " + list.replace(", ", " ") + "' lets " + (one ? "it" : "them") + " start."
+        : "Released " + jobs + ".";
     return Decision.accept(change.isEmpty() ? List.of() : List.of(new JobsHeld(change, held, now)), line);
   }
 
