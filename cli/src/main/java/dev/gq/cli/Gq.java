@@ -89,8 +89,8 @@ public final class Gq {
     cl.addSubcommand(new RecoverCommand(inv));
     cl.addSubcommand(new RmCommand(inv));
     cl.addSubcommand(new CleanCommand(inv));
-    cl.addSubcommand(new JobControlCommand.Hold(inv));
-    cl.addSubcommand(new JobControlCommand.Release(inv));
+    cl.addSubcommand("hold", described(new JobControlCommand.Hold(inv, true), "Keep waiting jobs from starting until 'gq release'."));
+    cl.addSubcommand("release", described(new JobControlCommand.Hold(inv, false), "Let held jobs start again."));
     cl.addSubcommand(new JobControlCommand.Top(inv));
     cl.addSubcommand(new JobControlCommand.Modify(inv));
     cl.addSubcommand(daemon(inv));

@@ -249,9 +249,15 @@ public interface GqApi {
   }
 
   /** The queue's pause and the groups' holds (group → why it is held), which keep waiting jobs from starting. */
-  record QueueState(boolean paused, Map<String, String> holds) {
+  record QueueState(boolean paused, Map<String, String> holds, Map<String, Integer> maxRunning) {
     public QueueState {
       holds = Map.copyOf(holds);
+      maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
+    }
+
+    /** No group capped. */
+    public QueueState(boolean paused, Map<String, String> holds) {
+      this(paused, holds, Map.of());
     }
 
     /** The hold reason of {@code group}, or null when it is not held (or null). */

@@ -17,38 +17,23 @@ import picocli.CommandLine.Parameters;
 final class JobControlCommand {
   private JobControlCommand() {}
 
-  @Command(name = "hold", description = "Keep waiting jobs from starting until 'gq release'.")
+  /** {@code gq hold} ({@code hold} true) and {@code gq release}: one command, named where it is added. */
+  @Command(description = "Hold waiting jobs, or release held ones.")
   static final class Hold implements Callable<Integer> {
     private final Invocation inv;
+    private final boolean hold;
 
-    @Parameters(arity = "1..*", paramLabel = "JOB", description = "Waiting jobs to hold.")
+    @Parameters(arity = "1..*", paramLabel = "JOB", description = "Waiting jobs.")
     List<Long> ids;
 
-    Hold(Invocation inv) {
+    Hold(Invocation inv, boolean hold) {
       this.inv = inv;
+      this.hold = hold;
     }
 
     @Override
     public Integer call() throws ApiException {
-      inv.io().out().println(inv.api().holdJobs(checked(ids), true));
-      return ExitCode.OK;
-    }
-  }
-
-  @Command(name = "release", description = "Let held jobs start again.")
-  static final class Release implements Callable<Integer> {
-    private final Invocation inv;
-
-    @Parameters(arity = "1..*", paramLabel = "JOB", description = "Held jobs to release.")
-    List<Long> ids;
-
-    Release(Invocation inv) {
-      this.inv = inv;
-    }
-
-    @Override
-    public Integer call() throws ApiException {
-      inv.io().out().println(inv.api().holdJobs(checked(ids), false));
+      inv.io().out().println(inv.api().holdJobs(checked(ids), hold));
       return ExitCode.OK;
     }
   }

@@ -85,7 +85,7 @@ final class Submitter {
     if (maxRunning == null) return;
     if (group == null) throw new UsageException("--max-running caps a group: give --group GROUP or set GQ_GROUP");
     if (maxRunning < 1) throw new UsageException("--max-running must be 1 or more, not " + maxRunning);
-    Integer was = inv.api().group(group).map(GqApi.GroupSummary::maxRunning).orElse(null);
+    Integer was = inv.api().queueState().maxRunning().get(group); // the ledger alone: no history query per cell
     if (maxRunning.equals(was)) return;
     inv.io().err().println("gq: " + inv.api().limitGroup(group, maxRunning));
   }

@@ -194,7 +194,7 @@ public final class DaemonApi implements GqApi {
   public QueueState queueState() throws ApiException {
     // asked after every submit: the ledger alone, not a whole view with its plan
     Ledger l = await(AskPattern.<Scheduler.Command, Ledger>ask(scheduler, Scheduler.GetLedger::new, TIMEOUT, system.scheduler()));
-    return new QueueState(l.paused(), l.holds());
+    return new QueueState(l.paused(), l.holds(), l.settings().maxRunning());
   }
 
   @Override

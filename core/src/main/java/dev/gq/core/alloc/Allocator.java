@@ -5,6 +5,7 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.WaitReason;
+import dev.gq.core.ledger.Outcomes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -84,9 +85,9 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       } else if (gathers(j, n, free.size(), gpus, now, gatherAfter)) {
         reasons.put(j.id(), new WaitReason("GPUs gather", busy(n, free.size(), gpus) + "; GPUs gather for it (waiting over "
-            + words(gatherAfter) + "): younger jobs wait"));
+            + Outcomes.duration(gatherAfter) + "): younger jobs wait"));
         gathering = new WaitReason("gathering for " + j.id(),
-            "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + words(gatherAfter) + ")");
+            "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + Outcomes.duration(gatherAfter) + ")");
       } else reasons.put(j.id(), new WaitReason("GPUs busy", busy(n, free.size(), gpus)));
     }
     return new Plan(placed, reasons);
@@ -98,13 +99,6 @@ public final class Allocator {
     if (Duration.between(j.submitTime(), now).compareTo(gatherAfter) < 0) return false;
     long ours = gpus.stream().filter(g -> g.state() == GpuState.RESERVED || g.state() == GpuState.RUNNING).count();
     return free + ours >= n;
-  }
-
-  private static String words(Duration d) {
-    long s = d.toSeconds();
-    if (s % 3600 == 0 && s > 0) return s / 3600 + "h";
-    if (s % 60 == 0 && s > 0) return s / 60 + "m";
-    return s + "s";
   }
 
   /** "needs 2 GPUs, 1 free (GPU 0: job 4; GPU 2: outside process)". */
