@@ -13,6 +13,7 @@ import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
+import dev.gq.core.schedule.Request;
 import dev.gq.persistence.JournalEntry;
 import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
@@ -73,7 +74,7 @@ public final class DaemonApi implements GqApi {
   public SubmitResult submit(JobSpec spec) throws ApiException {
     requireRoom("the job");
     var facts = spec.after().isEmpty() ? Map.<Long, LineageFact>of() : facts(SweepRequests.dependencies(List.of(spec)));
-    Ledger.SubmitOutcome o = askScheduler(r -> new Scheduler.Submit(spec, facts, r));
+    Ledger.SubmitOutcome o = ask(new Request.Submit(spec, facts));
     return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message());
   }
 
@@ -84,7 +85,7 @@ public final class DaemonApi implements GqApi {
     List<Integer> numbers = lines.stream().map(BatchLine::line).toList();
     Set<Long> deps = SweepRequests.dependencies(specs);
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
-    List<Ledger.SubmitOutcome> os = askScheduler(r -> new Scheduler.SubmitBatch(specs, numbers, facts, r));
+    List<Ledger.SubmitOutcome> os = ask(new Request.SubmitBatch(specs, numbers, facts));
     // Reply once the history has the batch: a script queueing batch after batch must not outrun
     // the read side, whose backlog of events would otherwise pile up in memory.
     synced();
@@ -107,7 +108,7 @@ public final class DaemonApi implements GqApi {
     Set<JobState> only = states == null ? Set.of() : Set.copyOf(states);
     boolean nothing = p.originals().isEmpty() && group == null;
     Retries.Outcome o = nothing ? new Retries.Outcome(List.of(), List.of(), List.of())
-        : askScheduler(r -> new Scheduler.Retry(p.originals(), only, group, p.facts(), r));
+        : ask(new Request.Retry(p.originals(), only, group, p.facts()));
     return SweepRequests.report(ids, p, o);
   }
 
@@ -135,14 +136,16 @@ public final class DaemonApi implements GqApi {
     }
   }
 
-  private <T> T askScheduler(java.util.function.Function<ActorRef<StatusReply<T>>, Scheduler.Command> command) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, T>askWithStatus(scheduler, command::apply, TIMEOUT, system.scheduler()));
+  /** Asks the Scheduler to decide {@code request}; its refusal becomes an ApiException with the line to show. */
+  private <T> T ask(Request<T> request) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, T>askWithStatus(scheduler, r -> new Scheduler.Ask<>(request, r), TIMEOUT,
+        system.scheduler()));
   }
 
   /** Tells the Scheduler that these ended jobs left the history, so the keys they held are free. */
   private void forget(List<Long> ids) throws ApiException {
     if (ids.isEmpty()) return;
-    askScheduler((ActorRef<StatusReply<org.apache.pekko.Done>> r) -> new Scheduler.Removed(ids, r));
+    ask(new Request.Remove(ids));
   }
 
   @Override
@@ -210,8 +213,7 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public List<CancelOutcome> cancel(List<Long> ids) throws ApiException {
-    List<Scheduler.CancelResult> rs = await(AskPattern.<Scheduler.Command, List<Scheduler.CancelResult>>askWithStatus(
-        scheduler, r -> new Scheduler.Cancel(ids, r), TIMEOUT, system.scheduler()));
+    List<dev.gq.core.schedule.CancelResult> rs = ask(new Request.Cancel(ids));
     return rs.stream().map(r -> new CancelOutcome(r.id(), CancelOutcome.Kind.valueOf(r.kind()), r.message())).toList();
   }
 
@@ -229,44 +231,37 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public String pause(String group) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
-        scheduler, r -> new Scheduler.Pause(group, r), TIMEOUT, system.scheduler()));
+    return ask(new Request.Pause(group));
   }
 
   @Override
   public String limitGroup(String group, Integer maxRunning) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
-        scheduler, r -> new Scheduler.LimitGroup(group, maxRunning, r), TIMEOUT, system.scheduler()));
+    return ask(new Request.LimitGroup(group, maxRunning));
   }
 
   @Override
   public String changeJob(long id, dev.gq.core.ledger.JobChanges.Change change) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
-        scheduler, r -> new Scheduler.ChangeJob(id, change, r), TIMEOUT, system.scheduler()));
+    return ask(new Request.ChangeJob(id, change));
   }
 
   @Override
   public String toFront(long id) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
-        scheduler, r -> new Scheduler.ToFront(id, r), TIMEOUT, system.scheduler()));
+    return ask(new Request.ToFront(id));
   }
 
   @Override
   public String holdJobs(List<Long> ids, boolean held) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
-        scheduler, r -> new Scheduler.HoldJobs(ids, held, r), TIMEOUT, system.scheduler()));
+    return ask(new Request.HoldJobs(ids, held));
   }
 
   @Override
   public String drainGpu(String uuid, int index, String reason) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
-        scheduler, r -> new Scheduler.DrainGpu(uuid, index, reason, r), TIMEOUT, system.scheduler()));
+    return ask(new Request.DrainGpu(uuid, index, reason));
   }
 
   @Override
   public String resume(String group) throws ApiException {
-    return await(AskPattern.<Scheduler.Command, String>askWithStatus(
-        scheduler, r -> new Scheduler.Resume(group, r), TIMEOUT, system.scheduler()));
+    return ask(new Request.Resume(group));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.gq.actors.scheduler;
 
+import dev.gq.core.schedule.CancelResult;
+import dev.gq.core.schedule.Request;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.typesafe.config.ConfigFactory;
@@ -61,7 +63,7 @@ class SchedulerSweepTest {
   }
 
   private long submit(JobSpec s) {
-    var r = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(x -> new Scheduler.Submit(s, x)).reply();
+    var r = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(x -> new Scheduler.Ask<>(new Request.Submit(s), x)).reply();
     assertTrue(r.isSuccess(), () -> r.getError().getMessage());
     return r.getValue().jobId();
   }
@@ -77,7 +79,7 @@ class SchedulerSweepTest {
     var specs = List.of(cell("s"), new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, "s", "k"),
         new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, "s", "k"));
     var result = es.<StatusReply<List<Ledger.SubmitOutcome>>>runCommand(
-        r -> new Scheduler.SubmitBatch(specs, List.of(1, 2, 3), Map.of(), r));
+        r -> new Scheduler.Ask<>(new Request.SubmitBatch(specs, List.of(1, 2, 3), Map.of()), r));
     List<Ledger.SubmitOutcome> out = result.reply().getValue();
     assertEquals(List.of(false, false, true), out.stream().map(Ledger.SubmitOutcome::skipped).toList());
     assertEquals(4, result.events().size(), "two submissions and their two reservations");
@@ -111,7 +113,7 @@ class SchedulerSweepTest {
   void aBadLineRefusesTheBatchWithoutWritingAnything() {
     var specs = List.of(cell("s"), new JobSpec(List.of("x"), "/tmp", Map.of(), -1, null, null, null));
     var result = es.<StatusReply<List<Ledger.SubmitOutcome>>>runCommand(
-        r -> new Scheduler.SubmitBatch(specs, List.of(4, 9), Map.of(), r));
+        r -> new Scheduler.Ask<>(new Request.SubmitBatch(specs, List.of(4, 9), Map.of()), r));
     assertTrue(result.reply().isError());
     assertTrue(result.reply().getError().getMessage().startsWith("line 9: the GPU count must be 0 or more"));
     assertTrue(result.events().isEmpty());
@@ -120,7 +122,7 @@ class SchedulerSweepTest {
   @Test
   void threeQuickFailuresHoldTheGroupInTheWriteOfTheThirdAndTheHoldSurvivesARestart() {
     long a = submit(cell("g")), b = submit(cell("g")), c = submit(cell("g"));
-    es.runCommand(new Scheduler.Pause(null, KIT.<StatusReply<String>>createTestProbe().ref()));
+    es.runCommand(new Scheduler.Ask<>(new Request.Pause(null), KIT.<StatusReply<String>>createTestProbe().ref()));
     long later = submit(cell("g"));
     runAndEnd(a, 1);
     runAndEnd(b, 1);
@@ -135,21 +137,21 @@ class SchedulerSweepTest {
 
   @Test
   void pausingOrResumingAnEmptyGroupNameIsARefusalNotAnAnswer() {
-    var paused = es.<StatusReply<String>>runCommand(r -> new Scheduler.Pause("", r));
+    var paused = es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Pause(""), r));
     assertTrue(paused.reply().isError(), "a refusal, so the CLI says it on stderr and exits 1");
     assertTrue(paused.reply().getError().getMessage().startsWith("the group must not be empty"), paused.reply().getError().getMessage());
     assertTrue(paused.events().isEmpty());
-    var resumed = es.<StatusReply<String>>runCommand(r -> new Scheduler.Resume(" ", r));
+    var resumed = es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Resume(" "), r));
     assertTrue(resumed.reply().isError());
   }
 
   @Test
   void aRetryReleasesTheHoldOfItsGroupInTheSameWrite() {
-    es.runCommand(new Scheduler.Pause("g", KIT.<StatusReply<String>>createTestProbe().ref()));
+    es.runCommand(new Scheduler.Ask<>(new Request.Pause("g"), KIT.<StatusReply<String>>createTestProbe().ref()));
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     Job failed = new Job(7, cell("g"), JobState.FAILED, t, t, t, List.of(), null, 1, "/tmp/7.log", "exited with status 1", "tag", null);
-    var result = es.<StatusReply<Retries.Outcome>>runCommand(r -> new Scheduler.Retry(List.of(failed), Set.of(),
-        Map.of(7L, new LineageFact(7, 7, 7, JobState.FAILED)), r));
+    var result = es.<StatusReply<Retries.Outcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Retry(List.of(failed), Set.of(),
+        null, Map.of(7L, new LineageFact(7, 7, 7, JobState.FAILED))), r));
     Retries.Outcome o = result.reply().getValue();
     assertEquals(List.of("g"), o.released());
     JobSubmitted s = assertInstanceOf(JobSubmitted.class, result.events().get(0));
@@ -185,7 +187,7 @@ class SchedulerSweepTest {
   @Test
   void anUnknownDependencyIsRefused() {
     var r = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(
-        x -> new Scheduler.Submit(cell(null).withAfter(List.of(new Dependency(42, false))), x)).reply();
+        x -> new Scheduler.Ask<>(new Request.Submit(cell(null).withAfter(List.of(new Dependency(42, false)))), x)).reply();
     assertEquals("job 42 does not exist; --after and --after-ok take the id of a submitted job", r.getError().getMessage());
   }
 
@@ -204,7 +206,7 @@ class SchedulerSweepTest {
     JobSpec keyed = new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, null, "k");
     long a = submit(keyed);
     runAndEnd(a, 0);
-    var r = es.<StatusReply<Done>>runCommand(x -> new Scheduler.Removed(List.of(a), x));
+    var r = es.<StatusReply<Boolean>>runCommand(x -> new Scheduler.Ask<>(new Request.Remove(List.of(a)), x));
     assertInstanceOf(JobsRemoved.class, r.events().get(0));
     assertFalse(r.state().keys().containsKey("k"));
     assertNotEquals(a, submit(keyed));

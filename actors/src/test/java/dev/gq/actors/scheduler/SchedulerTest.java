@@ -1,5 +1,7 @@
 package dev.gq.actors.scheduler;
 
+import dev.gq.core.schedule.CancelResult;
+import dev.gq.core.schedule.Request;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.typesafe.config.ConfigFactory;
@@ -85,12 +87,12 @@ class SchedulerTest {
   }
 
   private StatusReply<Ledger.SubmitOutcome> submit(JobSpec s) {
-    return es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(s, r)).reply();
+    return es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Submit(s), r)).reply();
   }
 
   @Test
   void cpuOnlyJobIsReservedInTheSameTransactionAsItsSubmission() {
-    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(spec(0), r));
+    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Submit(spec(0)), r));
     assertTrue(result.reply().isSuccess());
     assertEquals(2, result.events().size());
     assertInstanceOf(JobSubmitted.class, result.events().get(0));
@@ -102,7 +104,7 @@ class SchedulerTest {
   void gpuJobIsRefusedUntilAReadingExistsThenPlacedOnTheLowestFreeGpu() {
     assertTrue(submit(spec(1)).isError());
     observe(gpus(2));
-    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(spec(1), r));
+    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Submit(spec(1)), r));
     JobReserved r = assertInstanceOf(JobReserved.class, result.events().get(1));
     assertEquals(List.of(new GpuSlot("GPU-0", 0)), r.gpus());
   }
@@ -118,7 +120,7 @@ class SchedulerTest {
   @Test
   void externalProcessKeepsTheGpuFromBeingReserved() {
     observe(gpus(1, 4242));
-    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(spec(1), r));
+    var result = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Submit(spec(1)), r));
     assertEquals(1, result.events().size(), "submitted but not reserved");
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
     assertTrue(v.waitReasons().get(1L).text().contains("outside process"), v.waitReasons().toString());
@@ -206,11 +208,11 @@ class SchedulerTest {
     observe(gpus(1));
     submit(spec(1));
     submit(spec(1));
-    var c = es.<StatusReply<List<Scheduler.CancelResult>>>runCommand(r -> new Scheduler.Cancel(List.of(2L, 1L, 99L), r));
+    var c = es.<StatusReply<List<CancelResult>>>runCommand(r -> new Scheduler.Ask<>(new Request.Cancel(List.of(2L, 1L, 99L)), r));
     assertInstanceOf(JobCancelled.class, c.events().get(0));
     assertInstanceOf(JobCancelRequested.class, c.events().get(1));
     assertEquals(List.of("CANCELLED", "STOPPING", "UNKNOWN"),
-        c.reply().getValue().stream().map(Scheduler.CancelResult::kind).toList());
+        c.reply().getValue().stream().map(CancelResult::kind).toList());
     assertEquals(JobState.CANCELLING, c.state().live().get(1L).state());
   }
 
@@ -234,10 +236,10 @@ class SchedulerTest {
   @Test
   void waitingJobsKeepNoCommandInTheStateOrTheSnapshotsAndOnePlacedInItsOwnWriteStartsWithIt() {
     JobSpec cell = new JobSpec(List.of("python", "train.py"), "/tmp", Map.of("WANDB_MODE", "offline"), 0, null, "g", null);
-    var placedAtOnce = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Submit(cell, r));
+    var placedAtOnce = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Submit(cell), r));
     assertEquals(cell, assertInstanceOf(JobSubmitted.class, placedAtOnce.events().get(0)).spec(), "the journal has it all");
     assertEquals(cell, deps.startedJobs.get(0).spec(), "the runner of a job placed in its own write gets the command");
-    es.<StatusReply<String>>runCommand(r -> new Scheduler.Pause(null, r));
+    es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Pause(null), r));
     for (int i = 0; i < 4; i++) submit(cell);
     for (Ledger l : List.of(es.getState(), es.restart().state())) {
       List<Job> waiting = l.waiting();
@@ -249,7 +251,7 @@ class SchedulerTest {
       }
     }
     es.runCommand(new Scheduler.Reconciled(Map.of()));
-    es.<StatusReply<String>>runCommand(r -> new Scheduler.Resume(null, r));
+    es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Resume(null), r));
     assertEquals(3, deps.startedJobs.size(), "fail-fast lets three jobs of a group start before any has launched");
     assertFalse(deps.startedJobs.get(2).spec().hasCommand(), "the others' runners read the command at launch");
   }

@@ -1,21 +1,20 @@
-package dev.gq.actors.scheduler;
+package dev.gq.core.ledger;
 
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
-import dev.gq.core.ledger.Decision;
-import dev.gq.core.ledger.Ledger;
-import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
-import dev.gq.core.ledger.SpecRules;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** Pausing and resuming the queue or one group: the events, and the line to show the user. */
-final class QueueControl {
+/**
+ * The queue's settings: pausing and resuming the queue or holding one group, capping a group's jobs
+ * at once, draining a GPU. Each returns the events and the line to show the user. Pure.
+ */
+public final class QueueControl {
   private QueueControl() {}
 
-  static Decision<String> pause(Ledger l, String group, Instant now) {
+  public static Decision<String> pause(Ledger l, String group, Instant now) {
     if (group != null) {
       String bad = SpecRules.label("group", group);
       if (bad != null) return Decision.refuse(bad + "; name the group to hold, as 'gq ps' shows it");
@@ -31,7 +30,7 @@ final class QueueControl {
             + (running.isEmpty() ? "" : " Still running: " + running + "."));
   }
 
-  static Decision<String> resume(Ledger l, String group, Instant now) {
+  public static Decision<String> resume(Ledger l, String group, Instant now) {
     if (group != null) {
       String bad = SpecRules.label("group", group);
       if (bad != null) return Decision.refuse(bad + "; name the held group, as 'gq groups' shows it");
@@ -43,7 +42,7 @@ final class QueueControl {
   }
 
   /** The most jobs of {@code group} active at once ({@code n} null: no cap). */
-  static Decision<String> limit(Ledger l, String group, Integer n, Instant now) {
+  public static Decision<String> limit(Ledger l, String group, Integer n, Instant now) {
     String bad = SpecRules.label("group", group);
     if (bad != null) return Decision.refuse(bad + "; name the group, as 'gq groups' shows it");
     if (n != null && (n < 1 || n > MAX_RUNNING))
@@ -56,7 +55,7 @@ final class QueueControl {
   }
 
   /** Keeps GPU {@code uuid} (index {@code index}) from new jobs, or gives it back ({@code reason} null). */
-  static Decision<String> drain(Ledger l, String uuid, int index, String reason, Instant now) {
+  public static Decision<String> drain(Ledger l, String uuid, int index, String reason, Instant now) {
     boolean drained = l.settings().drained().containsKey(uuid);
     if (reason == null) {
       if (!drained) return Decision.accept(List.of(), "GPU " + index + " was not drained.");
@@ -71,5 +70,5 @@ final class QueueControl {
   }
 
   /** The highest cap a group may have. */
-  static final int MAX_RUNNING = 10_000;
+  public static final int MAX_RUNNING = 10_000;
 }

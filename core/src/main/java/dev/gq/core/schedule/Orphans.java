@@ -1,4 +1,4 @@
-package dev.gq.actors.scheduler;
+package dev.gq.core.schedule;
 
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuReading;

@@ -1,0 +1,192 @@
+package dev.gq.core.schedule;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Aftermath;
+import dev.gq.core.ledger.Decision;
+import dev.gq.core.ledger.Intake;
+import dev.gq.core.ledger.JobChanges;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.ledger.LineageFact;
+import dev.gq.core.ledger.QueueControl;
+import dev.gq.core.ledger.Retries;
+import dev.gq.core.ledger.Submissions;
+import dev.gq.core.recovery.JobFileIds;
+import dev.gq.core.schedule.Request.*;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Scheduler's one decision function: given the ledger, what it knows besides (the GPU registry,
+ * readiness, jobs ending) and a request, it returns the events of one write, the answer, its next
+ * state and the effects to run once the events are stored. Every write holds the request's own
+ * events, what follows from them (automatic retries, fail-fast holds, dependents cancelled:
+ * {@link Aftermath}) and the reservations possible afterwards ({@link Placement}); the GPUs freed by
+ * jobs that end wait in the registry for a reading taken since. Pure.
+ */
+public final class Decider {
+  private Decider() {}
+
+  @SuppressWarnings("unchecked")
+  public static <R> Decided<R> decide(Ledger l, SchedulerState s, Request<R> request, DecisionContext c) {
+    return (Decided<R>) switch (request) {
+      case Submit r -> settled(l, s, Submissions.one(l, r.spec(), intake(s, c, r.facts())), c);
+      case SubmitBatch r -> settled(l, s, Submissions.batch(l, r.specs(), r.lines(), intake(s, c, r.facts())), c);
+      case Retry r -> settled(l, s, Retries.decide(l, r.originals(), r.states(), r.group(), intake(s, c, r.facts())), c);
+      case Remove r -> settled(l, s, removed(l, r.ids(), c), c);
+      case Cancel r -> settled(l, s, Decision.accept(l.cancel(r.ids(), c.now()), CancelResults.of(l, r.ids())), c);
+      case Pause r -> settled(l, s, QueueControl.pause(l, r.group(), c.now()), c);
+      case Resume r -> settled(l, s, QueueControl.resume(l, r.group(), c.now()), c);
+      case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);
+      case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(), c.now()), c);
+      case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);
+      case HoldJobs r -> settled(l, s, JobChanges.hold(l, r.jobIds(), r.held(), c.now()), c);
+      case DrainGpu r -> settled(l, s, QueueControl.drain(l, r.uuid(), r.index(), r.reason(), c.now()), c);
+      case Observed r -> observed(l, s, r, c);
+      case Launched r -> live(l, r.jobId()) ? write(l, s, List.of(new JobLaunched(r.jobId(), r.identity(), c.now())), c)
+          : Decided.nothing(s);
+      case LaunchFailed r -> live(l, r.jobId()) ? write(l, s, List.of(new JobLaunchFailed(r.jobId(), r.reason(), c.now())), c)
+          : Decided.nothing(s);
+      case LaunchDeferred r -> deferred(l, s, r, c);
+      case Ending r -> ending(l, s, r, c);
+      case Ended r -> ended(l, s, r, c);
+      case Reconciled r -> reconciled(l, s, r, c);
+    };
+  }
+
+  /** A user's request: refused, answered without a write, or its events settled and written. */
+  private static <R> Decided<R> settled(Ledger l, SchedulerState s, Decision<R> d, DecisionContext c) {
+    if (d.refused()) return new Decided<>(List.of(), d.refusal(), null, s, false, null, false);
+    if (d.events().isEmpty()) return new Decided<>(List.of(), null, d.result(), s, false, null, false);
+    Decided<Void> w = write(l, s, d.events(), false, c.nanos(), c);
+    return new Decided<>(w.events(), null, d.result(), w.next(), w.readGpus(), null, false);
+  }
+
+  private static Decided<Void> write(Ledger l, SchedulerState s, List<LedgerEvent> events, DecisionContext c) {
+    return write(l, s, events, false, c.nanos(), c);
+  }
+
+  /**
+   * {@code events}, what follows from them (endings concluded {@code byRecovery} hold nothing), and,
+   * once start-up is over, the reservations possible afterwards. The GPUs freed by jobs found ended
+   * at {@code endedNanos} are placed only on a reading taken after that moment.
+   */
+  private static Decided<Void> write(Ledger l, SchedulerState s, List<LedgerEvent> events, boolean byRecovery,
+      long endedNanos, DecisionContext c) {
+    List<LedgerEvent> all = new ArrayList<>(Aftermath.of(l, events, c.failFast(), byRecovery, intake(s, c, Map.of())));
+    Ledger folded = l;
+    for (LedgerEvent e : all) folded = folded.apply(e);
+    GpuRegistry gpus = s.gpus().freed(l, folded, all, endedNanos);
+    SchedulerState next = s.with(gpus);
+    if (next.ready()) all.addAll(Placement.reservations(folded, next, c));
+    if (!next.ending().isEmpty() && !all.isEmpty()) next = next.withEnding(stillLive(next.ending(), folded, all));
+    return new Decided<>(all, null, null, next, gpus.awaitsMoreThan(s.gpus()), null, false);
+  }
+
+  /** A reading: GPUs it shows again bring their ORPHANED jobs back to the reconciler; then place. */
+  private static Decided<Void> observed(Ledger l, SchedulerState s, Observed r, DecisionContext c) {
+    GpuRegistry gpus = s.gpus().observed(r.observation(), r.probe(), r.fake(), r.takenNanos());
+    if (gpus == null) return Decided.nothing(s);
+    SchedulerState next = s.with(gpus);
+    List<Job> back = Orphans.returned(l, r.observation().reading());
+    Ledger reconcile = null;
+    if (next.ready() && !back.isEmpty() && !next.reconciling()) {
+      next = new SchedulerState(gpus, true, true, next.ending());
+      reconcile = Orphans.only(l, back);
+    }
+    Decided<Void> w = write(l, next, List.of(), c);
+    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), reconcile, false);
+  }
+
+  /** Back to the queue; its GPUs wait for a reading taken since, which shows the other gq's lease. */
+  private static Decided<Void> deferred(Ledger l, SchedulerState s, LaunchDeferred r, DecisionContext c) {
+    Job j = l.live().get(r.jobId());
+    if (j == null) return Decided.nothing(s);
+    if (j.state() != JobState.STARTING) return write(l, s, List.of(new JobLaunchFailed(r.jobId(), r.reason(), c.now())), c);
+    return write(l, s, List.of(new JobRequeued(r.jobId(), r.reason(), c.now())), c);
+  }
+
+  private static Decided<Void> ending(Ledger l, SchedulerState s, Ending r, DecisionContext c) {
+    Set<Long> ending = new HashSet<>(s.ending());
+    if (r.gone() && live(l, r.jobId())) {
+      ending.add(r.jobId());
+      return Decided.nothing(s.withEnding(ending));
+    }
+    // A job no longer ending may free its group's budget: place again.
+    if (!r.gone() && ending.remove(r.jobId())) return write(l, s.withEnding(ending), List.of(), c);
+    return Decided.nothing(s);
+  }
+
+  /**
+   * The event that records how a job ended. The freed GPUs go to the next jobs in this same write,
+   * but only on the reading the runner took after every process of the job was gone: an older one
+   * may miss a process that opened its context since. Without it, or with a GPU that reading shows
+   * in use, the GPU is read again at once (and placed when that reading comes).
+   */
+  private static Decided<Void> ended(Ledger l, SchedulerState s, Ended r, DecisionContext c) {
+    Set<Long> ending = new HashSet<>(s.ending());
+    ending.remove(r.jobId());
+    SchedulerState cur = s.withEnding(ending);
+    Job j = l.live().get(r.jobId());
+    if (j == null) return Decided.nothing(cur);
+    if (r.after() != null) cur = cur.with(cur.gpus().observed(r.after(), r.afterNanos()));
+    Decided<Void> w = write(l, cur, List.of(endEvent(j, r, c)), false, r.endedNanos(), c);
+    Ledger folded = l;
+    for (LedgerEvent e : w.events()) folded = folded.apply(e);
+    boolean read = w.readGpus() || w.next().gpus().heldBack(folded, j);
+    return new Decided<>(w.events(), null, null, w.next(), read, null, false);
+  }
+
+  /**
+   * TIMEOUT when its runner stopped it at its limit (unless it was being cancelled), INTERRUPTED
+   * when it left no exit status, else its exit.
+   */
+  static LedgerEvent endEvent(Job j, Ended r, DecisionContext c) {
+    boolean cancelling = j.state() == JobState.CANCELLING;
+    if (r.timedOut() && !cancelling && j.spec().timeLimit() != null)
+      return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.Outcomes.timedOut(j.spec().timeLimit()), c.now());
+    if (r.exitCode() == null && r.reason() == null && !cancelling)
+      return new JobInterrupted(j.id(), "the job's processes ended but left no exit status", c.now());
+    return new JobExited(j.id(), r.exitCode(), r.reason(), c.now());
+  }
+
+  /** The reconciler's verdicts; the first after start-up also ends start-up. */
+  private static Decided<Void> reconciled(Ledger l, SchedulerState s, Reconciled r, DecisionContext c) {
+    List<LedgerEvent> events = new ArrayList<>();
+    // First, so that a retry decided in this write gets an id past the files too.
+    if (!s.ready()) JobFileIds.skipPast(l, r.highestJobFileId(), c.now()).ifPresent(events::add);
+    r.verdicts().values().forEach(v -> events.addAll(v.events()));
+    SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending());
+    Decided<Void> w = write(l, next, events, true, c.nanos(), c);
+    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, true);
+  }
+
+  /** Frees the keys held by those of {@code ids} that have ended; nothing to write when none holds one. */
+  private static Decision<Boolean> removed(Ledger l, List<Long> ids, DecisionContext c) {
+    Set<Long> gone = Set.copyOf(ids);
+    boolean holdsKey = l.keys().values().stream().anyMatch(h -> gone.contains(h.jobId()) && !l.live().containsKey(h.jobId()));
+    if (!holdsKey) return Decision.accept(List.of(), false);
+    List<Long> ended = ids.stream().filter(id -> !l.live().containsKey(id)).sorted().toList();
+    return Decision.accept(List.of(new JobsRemoved(ended, c.now())), true);
+  }
+
+  private static Intake intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {
+    return new Intake(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts);
+  }
+
+  /** Those of {@code ending} still live once {@code events} are stored. */
+  private static Set<Long> stillLive(Set<Long> ending, Ledger folded, List<LedgerEvent> events) {
+    Set<Long> out = new HashSet<>(ending);
+    out.removeIf(id -> !folded.live().containsKey(id));
+    return out;
+  }
+
+  private static boolean live(Ledger l, long id) {
+    return l.live().containsKey(id);
+  }
+}

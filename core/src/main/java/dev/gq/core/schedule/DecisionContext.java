@@ -1,0 +1,16 @@
+package dev.gq.core.schedule;
+
+import dev.gq.core.ledger.FailFast;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
+
+/**
+ * What a decision takes from outside the ledger and the GPU registry: the time of day, the monotonic
+ * moment ({@code nanos}, {@code System.nanoTime()}), a fresh GQ_JOB_TAG per job, where each job's log
+ * goes, and the configured bounds (fail-fast rule, how long before GPUs gather for a job that does
+ * not fit, how many CPU-only jobs may be active at once).
+ */
+public record DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
+    FailFast failFast, Duration gatherAfter, int maxCpuJobs) {}

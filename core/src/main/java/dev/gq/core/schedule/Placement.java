@@ -1,0 +1,45 @@
+package dev.gq.core.schedule;
+
+import dev.gq.core.alloc.Plan;
+import dev.gq.core.alloc.PlanRules;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Job;
+import dev.gq.core.ledger.FailFastGate;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which waiting jobs start now, on which GPUs: the allocator over the ledger and the registry's
+ * classification, within each group's fail-fast budget and cap and the bound on CPU-only jobs.
+ * Nothing is placed before start-up reconciliation is over. Pure.
+ */
+public final class Placement {
+  private Placement() {}
+
+  /** The plan: placements, and why each waiting job that is not placed waits. */
+  public static Plan plan(Ledger l, SchedulerState s, DecisionContext c) {
+    if (!s.ready()) return new Plan(List.of(), Map.of());
+    List<GpuStatus> gpus = s.gpus().classified(l);
+    long cpuActive = 0;
+    Map<String, Integer> limits = l.settings().maxRunning();
+    Map<String, Integer> groupRoom = new HashMap<>(limits);
+    for (Job j : l.live().values()) {
+      if (!j.state().active()) continue;
+      if (j.spec().gpus() == 0) cpuActive++;
+      String g = j.spec().group();
+      if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
+    }
+    int room = (int) Math.max(0, c.maxCpuJobs() - cpuActive);
+    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom));
+  }
+
+  /** One JobReserved per placement of the plan. */
+  public static List<LedgerEvent> reservations(Ledger l, SchedulerState s, DecisionContext c) {
+    return plan(l, s, c).placements().stream()
+        .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), c.now()))
+        .toList();
+  }
+}

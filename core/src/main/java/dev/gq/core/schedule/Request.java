@@ -1,0 +1,100 @@
+package dev.gq.core.schedule;
+
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.JobChanges;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LineageFact;
+import dev.gq.core.ledger.Retries;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.recovery.Recovery;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything the Scheduler decides on, as data: a user's request (answered with {@code R}, or refused
+ * with one line) or a report from a runner, the GPU watcher or the reconciler (answered with nothing:
+ * {@code R} is {@link Void}). Facts about ended jobs come with the requests that name them
+ * ({@code facts}: read in the history by the caller). {@link Decider#decide} is the one place each is
+ * decided.
+ */
+public sealed interface Request<R> {
+
+  /** Queues one job. */
+  record Submit(JobSpec spec, Map<Long, LineageFact> facts) implements Request<Ledger.SubmitOutcome> {
+    public Submit(JobSpec spec) {
+      this(spec, Map.of());
+    }
+  }
+
+  /** Queues many jobs, all or nothing; {@code lines} numbers them for messages. */
+  record SubmitBatch(List<JobSpec> specs, List<Integer> lines, Map<Long, LineageFact> facts)
+      implements Request<List<Ledger.SubmitOutcome>> {}
+
+  /**
+   * Retries ended jobs read from the history ({@code states} empty: every retryable state);
+   * {@code group}, when not null, is the group the retry names, whose fail-fast hold it releases.
+   */
+  record Retry(List<Job> originals, Set<JobState> states, String group, Map<Long, LineageFact> facts)
+      implements Request<Retries.Outcome> {}
+
+  /** These ended jobs were deleted from the history: free the keys they held. */
+  record Remove(List<Long> ids) implements Request<Boolean> {}
+
+  record Cancel(List<Long> ids) implements Request<List<CancelResult>> {}
+
+  /** Pauses the queue ({@code group} null) or holds one group; answered with the line to show. */
+  record Pause(String group) implements Request<String> {}
+
+  record Resume(String group) implements Request<String> {}
+
+  /** Caps how many jobs of a group are active at once ({@code maxRunning} null: no cap). */
+  record LimitGroup(String group, Integer maxRunning) implements Request<String> {}
+
+  /** Changes a waiting job's GPUs, priority, time limit or environment. */
+  record ChangeJob(long jobId, JobChanges.Change change) implements Request<String> {}
+
+  /** Moves a waiting job to the front of the queue. */
+  record ToFront(long jobId) implements Request<String> {}
+
+  /** Holds ({@code held}) or releases waiting jobs. */
+  record HoldJobs(List<Long> jobIds, boolean held) implements Request<String> {}
+
+  /** Drains a GPU of new jobs, or gives it back ({@code reason} null). */
+  record DrainGpu(String uuid, int index, String reason) implements Request<String> {}
+
+  /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
+  record Observed(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Request<Void> {}
+
+  /** From a runner: the job's processes run. */
+  record Launched(long jobId, ProcessIdentity identity) implements Request<Void> {}
+
+  record LaunchFailed(long jobId, String reason) implements Request<Void> {}
+
+  /** From a runner: another gq took a GPU's lease between the reservation and the launch. */
+  record LaunchDeferred(long jobId, String reason) implements Request<Void> {}
+
+  /**
+   * From a runner: the job's shim has exited ({@code gone}), so its end is on its way; or, after all,
+   * a process of the job is left ({@code !gone}). Until its end is recorded, the job may be one more
+   * failure of its group, which then starts no further job (fail-fast).
+   */
+  record Ending(long jobId, boolean gone) implements Request<Void> {}
+
+  /**
+   * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
+   * null when no exit record exists; {@code timedOut} when the runner stopped it at its time limit;
+   * {@code after} a GPU reading begun at {@code afterNanos}, after that (null when there is none).
+   */
+  record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
+      long afterNanos) implements Request<Void> {}
+
+  /**
+   * From the reconciler: what it concluded for each job it checked. The first one after start-up
+   * also skips job ids past {@code highestJobFileId}, the highest id with files on disk.
+   */
+  record Reconciled(Map<Long, Recovery.Verdict> verdicts, long highestJobFileId) implements Request<Void> {}
+}
