@@ -96,7 +96,7 @@ gq_make_client_cache() {
   ((java_version >= 25)) || return 1
   gq_client_lib_flags "${3-}"
   if ! "$java" "${gq_client_flags[@]}" "${gq_lib_flags[@]}" "-XX:AOTCacheOutput=$out" -cp "$cp" \
-    dev.gq.client.Training >/dev/null 2>&1 || [[ ! -s $out ]]; then
+    dev.gq.client.ClientCacheTraining >/dev/null 2>&1 || [[ ! -s $out ]]; then
     rm -f -- "$out"
     return 1
   fi

@@ -73,7 +73,7 @@ public final class Main {
   /** Runs one invocation and returns the exit code. */
   int run(String[] args) {
     try {
-      Invocation inv = Invocation.of(args, env, cwd);
+      ClientCall inv = ClientCall.of(args, env, cwd);
       GqPaths paths = GqPaths.fromEnvironment(env);
       String unsafe = PrivateDirectory.checkBoth(paths);
       if (unsafe != null) throw new Failure(unsafe);
@@ -104,7 +104,7 @@ public final class Main {
     }
   }
 
-  private int play(ByteChannel ch, Invocation inv, GqPaths paths) throws Failure {
+  private int play(ByteChannel ch, ClientCall inv, GqPaths paths) throws Failure {
     FrameLoop loop = loop(ch, inv, paths);
     try {
       return loop.run(inv.request(RequestIds.next()).toJson());
@@ -113,7 +113,7 @@ public final class Main {
     }
   }
 
-  private FrameLoop loop(ByteChannel ch, Invocation inv, GqPaths paths) {
+  private FrameLoop loop(ByteChannel ch, ClientCall inv, GqPaths paths) {
     Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
     // The launcher says when standard input was closed (descriptor 0 may then be some other file).
     boolean closed = "1".equals(env.get("GQ_CLIENT_STDIN_CLOSED"));
@@ -127,7 +127,7 @@ public final class Main {
    * printed. A daemon that does not come back within {@link #RECONNECT_MILLIS}, or that keeps
    * closing the connection, ends it with one line.
    */
-  private int playResuming(ByteChannel ch, Invocation inv, GqPaths paths, Connector connector) throws Failure {
+  private int playResuming(ByteChannel ch, ClientCall inv, GqPaths paths, Connector connector) throws Failure {
     long printed = 0;
     int quick = 0;
     while (true) {
@@ -163,7 +163,7 @@ public final class Main {
     }
   }
 
-  private int daemonStart(ByteChannel ch, GqPaths paths, Connector connector, Invocation inv)
+  private int daemonStart(ByteChannel ch, GqPaths paths, Connector connector, ClientCall inv)
       throws Failure {
     String verb = "is already running";
     if (ch == null) {
@@ -175,7 +175,7 @@ public final class Main {
   }
 
   /** Stops a running daemon (its jobs keep running), waits until it is gone, and starts a new one. */
-  private int daemonRestart(ByteChannel ch, GqPaths paths, Connector connector, Invocation inv)
+  private int daemonRestart(ByteChannel ch, GqPaths paths, Connector connector, ClientCall inv)
       throws Failure {
     if (ch != null) {
       int code = play(ch, inv, paths);
@@ -214,7 +214,7 @@ public final class Main {
   }
 
   /** The daemon gets the caller's environment, less the launcher's GQ_CLIENT_* variables. */
-  private DaemonLauncher launcher(GqPaths paths, Connector connector, Invocation inv) {
+  private DaemonLauncher launcher(GqPaths paths, Connector connector, ClientCall inv) {
     return new DaemonLauncher(paths, inv.env(), connector, startTimeoutMillis);
   }
 

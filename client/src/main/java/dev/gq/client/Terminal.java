@@ -17,10 +17,10 @@ import java.nio.charset.StandardCharsets;
 final class Terminal {
   private final InputStream stdin;
   private final OutputStream stderr;
-  private final Invocation invocation;
+  private final ClientCall invocation;
   private final String ttyPath;
 
-  Terminal(InputStream stdin, OutputStream stderr, Invocation invocation, String ttyPath) {
+  Terminal(InputStream stdin, OutputStream stderr, ClientCall invocation, String ttyPath) {
     this.stdin = stdin;
     this.stderr = stderr;
     this.invocation = invocation;

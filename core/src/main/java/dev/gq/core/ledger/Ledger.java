@@ -148,11 +148,11 @@ public record Ledger(
    */
   public Decision<SubmitOutcome> submit(
       JobSpec spec, Instant now, String tag, LongFunction<String> logPathFor, int gpuCount, String gpuError) {
-    return submit(spec, new Intake(now, () -> tag, logPathFor, gpuCount, gpuError, Map.of()));
+    return submit(spec, new SubmitContext(now, () -> tag, logPathFor, gpuCount, gpuError, Map.of()));
   }
 
-  /** Decides a submit with what the daemon knows beyond the ledger (see {@link Intake}). */
-  public Decision<SubmitOutcome> submit(JobSpec spec, Intake in) {
+  /** Decides a submit with what the daemon knows beyond the ledger (see {@link SubmitContext}). */
+  public Decision<SubmitOutcome> submit(JobSpec spec, SubmitContext in) {
     return Submissions.one(this, spec, in);
   }
 

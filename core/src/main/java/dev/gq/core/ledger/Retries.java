@@ -37,12 +37,12 @@ public final class Retries {
   public record Outcome(List<Retried> retried, List<Skipped> skipped, List<String> released) {}
 
   /** Decides a retry of {@code originals} (from the history), restricted to {@code states} when not empty. */
-  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, Intake in) {
+  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, SubmitContext in) {
     return decide(l, originals, states, null, in);
   }
 
   /** As above, for a retry that names {@code group} (null: none), whose fail-fast hold it then releases. */
-  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, Intake in) {
+  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, SubmitContext in) {
     Set<JobState> allowed = states == null || states.isEmpty() ? RETRYABLE : EnumSet.copyOf(states);
     List<LedgerEvent> events = new ArrayList<>();
     List<Retried> retried = new ArrayList<>();
@@ -71,7 +71,7 @@ public final class Retries {
     return Decision.accept(events, new Outcome(retried, skipped, List.copyOf(released)));
   }
 
-  private static Ledger release(Ledger l, String group, Set<String> released, List<LedgerEvent> events, Intake in) {
+  private static Ledger release(Ledger l, String group, Set<String> released, List<LedgerEvent> events, SubmitContext in) {
     if (!l.holds().containsKey(group) || !released.add(group)) return l;
     LedgerEvent r = new GroupReleased(group, in.now());
     events.add(r);
@@ -92,7 +92,7 @@ public final class Retries {
   }
 
   /** Why {@code o} is not retried, or null (then {@code ps} holds its resolved prerequisites). */
-  private static String why(Ledger l, Job o, Set<JobState> allowed, Intake in, List<Prerequisite> ps) {
+  private static String why(Ledger l, Job o, Set<JobState> allowed, SubmitContext in, List<Prerequisite> ps) {
     long id = o.id();
     String full = Submissions.overLimit(l, 1, in.maxLive());
     if (full != null) return "job " + id + ": " + full;

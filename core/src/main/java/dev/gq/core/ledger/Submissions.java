@@ -33,7 +33,7 @@ public final class Submissions {
   private Submissions() {}
 
   /** Decides one submit. */
-  public static Decision<SubmitOutcome> one(Ledger l, JobSpec spec, Intake in) {
+  public static Decision<SubmitOutcome> one(Ledger l, JobSpec spec, SubmitContext in) {
     String bad = refusal(spec, in);
     if (bad == null) bad = overLimit(l, 1, in.maxLive());
     if (bad != null) return Decision.refuse(bad);
@@ -54,7 +54,7 @@ public final class Submissions {
    * Decides a batch: one outcome per spec, in order. {@code lines} gives each spec's line of the
    * input, for the refusal ("line 12: ...; nothing was submitted").
    */
-  public static Decision<List<SubmitOutcome>> batch(Ledger l, List<JobSpec> specs, List<Integer> lines, Intake in) {
+  public static Decision<List<SubmitOutcome>> batch(Ledger l, List<JobSpec> specs, List<Integer> lines, SubmitContext in) {
     if (specs.size() > MAX_BATCH)
       return Decision.refuse("the batch has " + specs.size() + " jobs and one batch may queue at most " + MAX_BATCH
           + "; split it into parts of at most " + MAX_BATCH + " lines (split -l " + MAX_BATCH + "); nothing was submitted");
@@ -101,7 +101,7 @@ public final class Submissions {
   }
 
   /** Why the spec cannot be stored as asked, or null. */
-  static String refusal(JobSpec spec, Intake in) {
+  static String refusal(JobSpec spec, SubmitContext in) {
     String bad = SpecRules.check(spec);
     if (bad != null) return bad;
     if (spec.gpus() > 0 && in.gpuCount() < 0)

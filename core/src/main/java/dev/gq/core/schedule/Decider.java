@@ -2,9 +2,9 @@ package dev.gq.core.schedule;
 
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
-import dev.gq.core.ledger.Aftermath;
+import dev.gq.core.ledger.Consequences;
 import dev.gq.core.ledger.Decision;
-import dev.gq.core.ledger.Intake;
+import dev.gq.core.ledger.SubmitContext;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
@@ -26,7 +26,7 @@ import java.util.Set;
  * readiness, jobs ending) and a request, it returns the events of one write, the answer, its next
  * state and the effects to run once the events are stored. Every write holds the request's own
  * events, what follows from them (automatic retries, fail-fast holds, dependents cancelled:
- * {@link Aftermath}) and the reservations possible afterwards ({@link Placement}); the GPUs freed by
+ * {@link Consequences}) and the reservations possible afterwards ({@link Placement}); the GPUs freed by
  * jobs that end wait in the registry for a reading taken since. Pure.
  */
 public final class Decider {
@@ -78,7 +78,7 @@ public final class Decider {
    */
   private static Decided<Void> write(Ledger l, SchedulerState s, List<LedgerEvent> events, boolean byRecovery,
       long endedNanos, DecisionContext c) {
-    List<LedgerEvent> all = new ArrayList<>(Aftermath.of(l, events, c.failFast(), byRecovery, intake(s, c, Map.of())));
+    List<LedgerEvent> all = new ArrayList<>(Consequences.of(l, events, c.failFast(), byRecovery, intake(s, c, Map.of())));
     Ledger folded = l;
     for (LedgerEvent e : all) folded = folded.apply(e);
     GpuRegistry gpus = s.gpus().freed(l, folded, all, endedNanos);
@@ -175,8 +175,8 @@ public final class Decider {
     return Decision.accept(List.of(new JobsRemoved(ended, c.now())), true);
   }
 
-  private static Intake intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {
-    return new Intake(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts);
+  private static SubmitContext intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {
+    return new SubmitContext(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts);
   }
 
   /** Those of {@code ending} still live once {@code events} are stored. */

@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * A ledger driven the way the Scheduler drives it, for the sweep rules: every step's events go
- * through {@link Aftermath} and are applied, and {@link #last} keeps what the step wrote.
+ * through {@link Consequences} and are applied, and {@link #last} keeps what the step wrote.
  */
 final class Driver {
   Ledger ledger = Ledger.empty();
@@ -27,8 +27,8 @@ final class Driver {
   List<LedgerEvent> last = List.of();
   final List<LedgerEvent> written = new java.util.ArrayList<>();
 
-  Intake intake() {
-    return new Intake(now, () -> "tag-" + ledger.nextId(), id -> "/logs/" + id + ".log", gpus, null, facts, maxLive);
+  SubmitContext intake() {
+    return new SubmitContext(now, () -> "tag-" + ledger.nextId(), id -> "/logs/" + id + ".log", gpus, null, facts, maxLive);
   }
 
   long submit(JobSpec s) {
@@ -64,7 +64,7 @@ final class Driver {
   }
 
   List<LedgerEvent> settle(List<LedgerEvent> events, boolean byRecovery) {
-    last = Aftermath.of(ledger, events, rule, byRecovery, intake());
+    last = Consequences.of(ledger, events, rule, byRecovery, intake());
     for (LedgerEvent e : last) ledger = ledger.apply(e);
     written.addAll(last);
     return last;

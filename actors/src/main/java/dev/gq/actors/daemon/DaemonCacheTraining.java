@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * holds the classes a real start-up and the usual requests load (Pekko, persistence, Slick,
  * Jackson, SQLite, picocli). Never part of a normal daemon run; exits 0 when both runs went well.
  */
-public final class Training {
+public final class DaemonCacheTraining {
   private static final List<List<String>> FIRST = List.of(
       List.of("daemon", "status"),
       List.of("submit", "-g", "0", "--name", "one", "--", "true"),
@@ -49,7 +49,7 @@ public final class Training {
       List.of("ps", "--all"),
       List.of("gpu", "--json"));
 
-  private Training() {}
+  private DaemonCacheTraining() {}
 
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory("gq-train");
@@ -69,7 +69,7 @@ public final class Training {
     Path fake = dir.resolve("fake");
     Files.createDirectories(fake.resolve("procs/GPU-train-0"));
     Files.createDirectories(fake.resolve("procs/GPU-train-1"));
-    Files.writeString(fake.resolve("gpus"), "0 GPU-train-0 81920 Training GPU\n1 GPU-train-1 81920 Training GPU\n");
+    Files.writeString(fake.resolve("gpus"), "0 GPU-train-0 81920 DaemonCacheTraining GPU\n1 GPU-train-1 81920 DaemonCacheTraining GPU\n");
     return Map.of(
         "GQ_DATA_DIR", dir.resolve("data").toString(),
         "GQ_RUNTIME_DIR", dir.resolve("run").toString(),

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * {@code gpuError} saying why), the history's facts about ended jobs the request names, and the most
  * live jobs the daemon holds (a submit beyond it is refused).
  */
-public record Intake(
+public record SubmitContext(
     Instant now,
     Supplier<String> tags,
     LongFunction<String> logPaths,
@@ -20,12 +20,12 @@ public record Intake(
     Map<Long, LineageFact> facts,
     int maxLive) {
 
-  public Intake {
+  public SubmitContext {
     facts = facts == null ? Map.of() : Map.copyOf(facts);
   }
 
   /** What a decision needs, with gq's limit of {@link Submissions#MAX_LIVE_JOBS} live jobs. */
-  public Intake(Instant now, Supplier<String> tags, LongFunction<String> logPaths, int gpuCount, String gpuError,
+  public SubmitContext(Instant now, Supplier<String> tags, LongFunction<String> logPaths, int gpuCount, String gpuError,
       Map<Long, LineageFact> facts) {
     this(now, tags, logPaths, gpuCount, gpuError, facts, Submissions.MAX_LIVE_JOBS);
   }

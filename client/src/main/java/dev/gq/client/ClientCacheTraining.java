@@ -21,8 +21,8 @@ import java.util.Map;
  * invocations against a stand-in daemon inside this JVM, so that the cache holds the classes a
  * real run loads. Never used by a normal {@code gq} run.
  */
-public final class Training {
-  private Training() {}
+public final class ClientCacheTraining {
+  private ClientCacheTraining() {}
 
   public static void main(String[] args) throws Exception {
     // not Files.createTempDirectory: its random names would set up SecureRandom, which a real run
@@ -34,9 +34,9 @@ public final class Training {
     Map<String, String> env = new HashMap<>(System.getenv());
     env.put("GQ_DATA_DIR", dir.toString());
     env.put("GQ_RUNTIME_DIR", dir.toString());
-    env.put(Invocation.TTY_IN, "1");
-    env.put(Invocation.TTY_OUT, "0");
-    env.put(Invocation.TTY_ERR, "0");
+    env.put(ClientCall.TTY_IN, "1");
+    env.put(ClientCall.TTY_OUT, "0");
+    env.put(ClientCall.TTY_ERR, "0");
     OutputStream sink = OutputStream.nullOutputStream();
     RawCommandLine.ofThisProcess(new String[0], System.getenv()).workingDirectory("/"); // as Main.main does
     try {

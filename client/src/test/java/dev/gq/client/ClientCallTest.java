@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class InvocationTest {
+class ClientCallTest {
 
-  private static Invocation of(Map<String, String> env, String... args) {
-    return Invocation.of(args, env, "/home/u/proj");
+  private static ClientCall of(Map<String, String> env, String... args) {
+    return ClientCall.of(args, env, "/home/u/proj");
   }
 
   @Test
@@ -21,7 +21,7 @@ class InvocationTest {
     Map<String, String> env = new HashMap<>(Map.of("GQ_CLIENT_TTY_IN", "1", "GQ_CLIENT_TTY_OUT", "0",
         "GQ_CLIENT_TTY_ERR", "1", "GQ_CLIENT_COLUMNS", "99", "PATH", "/bin", "GQ_DATA_DIR", "/d",
         "EMPTY", ""));
-    Invocation inv = of(env, "ps");
+    ClientCall inv = of(env, "ps");
     assertEquals(Map.of("PATH", "/bin", "GQ_DATA_DIR", "/d", "EMPTY", ""), inv.env());
     assertTrue(inv.stdinTty());
     assertFalse(inv.stdoutTty());
@@ -33,29 +33,29 @@ class InvocationTest {
 
   @Test
   void widthComesFromTheLauncherThenColumnsThenDefaults() {
-    assertEquals(120, Invocation.width(Map.of("GQ_CLIENT_COLUMNS", "120", "COLUMNS", "50")));
-    assertEquals(50, Invocation.width(Map.of("GQ_CLIENT_COLUMNS", "", "COLUMNS", "50")));
-    assertEquals(50, Invocation.width(Map.of("GQ_CLIENT_COLUMNS", "abc", "COLUMNS", "50")));
-    assertEquals(80, Invocation.width(Map.of()));
-    assertEquals(80, Invocation.width(Map.of("COLUMNS", "0")));
-    assertEquals(80, Invocation.width(Map.of("COLUMNS", "-5")));
-    assertEquals(80, Invocation.width(Map.of("COLUMNS", "100001")));
-    assertEquals(80, Invocation.width(Map.of("COLUMNS", "99999999999")));
+    assertEquals(120, ClientCall.width(Map.of("GQ_CLIENT_COLUMNS", "120", "COLUMNS", "50")));
+    assertEquals(50, ClientCall.width(Map.of("GQ_CLIENT_COLUMNS", "", "COLUMNS", "50")));
+    assertEquals(50, ClientCall.width(Map.of("GQ_CLIENT_COLUMNS", "abc", "COLUMNS", "50")));
+    assertEquals(80, ClientCall.width(Map.of()));
+    assertEquals(80, ClientCall.width(Map.of("COLUMNS", "0")));
+    assertEquals(80, ClientCall.width(Map.of("COLUMNS", "-5")));
+    assertEquals(80, ClientCall.width(Map.of("COLUMNS", "100001")));
+    assertEquals(80, ClientCall.width(Map.of("COLUMNS", "99999999999")));
   }
 
   @Test
   void aDeletedWorkingDirectoryFromTheLauncherIsTheCwdTheDaemonSees() {
     Map<String, String> env = new HashMap<>(Map.of("GQ_CLIENT_CWD_GONE", "/tmp/gone", "PATH", "/bin"));
-    Invocation inv = Invocation.of(new String[] {"-g", "0", "true"}, env, "/");
+    ClientCall inv = ClientCall.of(new String[] {"-g", "0", "true"}, env, "/");
     assertEquals("/tmp/gone", inv.cwd());
     assertEquals(Map.of("PATH", "/bin"), inv.env());
-    assertEquals("/work", Invocation.of(new String[] {"ps"}, Map.of("GQ_CLIENT_CWD_GONE", ""), "/work").cwd());
+    assertEquals("/work", ClientCall.of(new String[] {"ps"}, Map.of("GQ_CLIENT_CWD_GONE", ""), "/work").cwd());
   }
 
   @Test
   void ttyFlagsAreOneOrZero() {
-    assertTrue(Invocation.tty("1"));
-    assertFalse(Invocation.tty("0"));
+    assertTrue(ClientCall.tty("1"));
+    assertFalse(ClientCall.tty("0"));
   }
 
   @Test
@@ -84,7 +84,7 @@ class InvocationTest {
 
   @Test
   void buildsTheRunRequest() {
-    Invocation inv = of(Map.of("GQ_CLIENT_TTY_IN", "0", "GQ_CLIENT_TTY_OUT", "1",
+    ClientCall inv = of(Map.of("GQ_CLIENT_TTY_IN", "0", "GQ_CLIENT_TTY_OUT", "1",
         "GQ_CLIENT_TTY_ERR", "0", "A", "b"), "submit", "--", "echo", "hi there");
     var run = inv.request("id-1");
     assertEquals("id-1", run.requestId());

@@ -12,7 +12,7 @@ import java.util.Map;
  * terminal width, and a working directory that was deleted, as the launcher found it. The launcher script measures the terminals ({@code [ -t 0 ]}, {@code stty size})
  * because the JVM cannot tell reliably; without it the client falls back to the console.
  */
-record Invocation(List<String> argv, String cwd, Map<String, String> env, boolean stdinTty,
+record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolean stdinTty,
     boolean stdoutTty, boolean stderrTty, int width) {
 
   static final String TTY_IN = "GQ_CLIENT_TTY_IN";
@@ -27,7 +27,7 @@ record Invocation(List<String> argv, String cwd, Map<String, String> env, boolea
   static final int DEFAULT_WIDTH = 80;
   static final int MAX_WIDTH = 100_000;
 
-  static Invocation of(String[] args, Map<String, String> rawEnv, String cwd) {
+  static ClientCall of(String[] args, Map<String, String> rawEnv, String cwd) {
     Map<String, String> env = new HashMap<>(rawEnv);
     env.remove(TTY_IN);
     env.remove(TTY_OUT);
@@ -38,7 +38,7 @@ record Invocation(List<String> argv, String cwd, Map<String, String> env, boolea
     if (gone != null && !gone.isEmpty()) cwd = gone;
     List<String> argv = new ArrayList<>(args.length);
     for (String a : args) argv.add(a);
-    return new Invocation(argv, cwd, env, tty(rawEnv.get(TTY_IN)), tty(rawEnv.get(TTY_OUT)),
+    return new ClientCall(argv, cwd, env, tty(rawEnv.get(TTY_IN)), tty(rawEnv.get(TTY_OUT)),
         tty(rawEnv.get(TTY_ERR)), width(rawEnv));
   }
 

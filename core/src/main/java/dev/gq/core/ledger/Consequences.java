@@ -15,14 +15,14 @@ import java.util.Set;
  * and the cancellation of each waiting job whose {@code --after-ok} job ended without success,
  * repeated until nothing more follows. Pure.
  */
-public final class Aftermath {
-  private Aftermath() {}
+public final class Consequences {
+  private Consequences() {}
 
   /**
    * {@code events} followed by their consequences. {@code byRecovery}: the endings among them were
    * concluded at start-up, not watched, so they sit in a group's run of failures but hold nothing.
    */
-  public static List<LedgerEvent> of(Ledger before, List<LedgerEvent> events, FailFast rule, boolean byRecovery, Intake in) {
+  public static List<LedgerEvent> of(Ledger before, List<LedgerEvent> events, FailFast rule, boolean byRecovery, SubmitContext in) {
     if (events.isEmpty()) return events;
     List<LedgerEvent> all = new ArrayList<>(events);
     List<Job> failed = new ArrayList<>();
@@ -57,7 +57,7 @@ public final class Aftermath {
   }
 
   /** The retry of {@code failed}; it shares the failed job's stored command when the ledger does not hold it. */
-  private static LedgerEvent retry(Ledger l, Job failed, Intake in) {
+  private static LedgerEvent retry(Ledger l, Job failed, SubmitContext in) {
     long id = l.nextId();
     var e = new JobSubmitted(id, failed.spec().withRetries(failed.spec().retries() - 1), in.tags().get(),
         in.logPaths().apply(id), failed.lineage(), List.of(), in.now());
