@@ -99,17 +99,13 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public RetryReport retry(List<Long> ids, Set<JobState> states, String group) throws ApiException {
-    SweepRequests.Prepared p;
+    Request.Retry r;
     try {
-      p = sweeps.prepare(synced().ledger(), ids);
+      r = sweeps.retry(synced().ledger(), ids, states == null ? Set.of() : Set.copyOf(states), group);
     } catch (SQLException e) {
       throw historyFailed(e);
     }
-    Set<JobState> only = states == null ? Set.of() : Set.copyOf(states);
-    boolean nothing = p.originals().isEmpty() && group == null;
-    Retries.Outcome o = nothing ? new Retries.Outcome(List.of(), List.of(), List.of())
-        : ask(new Request.Retry(p.originals(), only, group, p.facts()));
-    return SweepRequests.report(ids, p, o);
+    return SweepRequests.report(ask(r));
   }
 
   @Override

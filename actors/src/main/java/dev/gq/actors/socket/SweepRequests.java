@@ -11,6 +11,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
+import dev.gq.core.schedule.Request;
 import dev.gq.persistence.ReadSide;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,39 +50,29 @@ final class SweepRequests {
     return ended.isEmpty() ? Map.of() : readSide.lineages(ended);
   }
 
-  /** A retry ready for the Scheduler: the originals it may decide on, those already skipped here, and the facts. */
-  record Prepared(List<Job> originals, List<RetrySkip> skipped, Map<Long, LineageFact> facts) {}
-
-  Prepared prepare(Ledger l, List<Long> ids) throws SQLException {
-    List<Job> originals = new ArrayList<>();
-    List<RetrySkip> skipped = new ArrayList<>();
-    Set<Long> named = new LinkedHashSet<>();
+  /**
+   * The facts a retry of {@code ids} is decided on: each job that exists (live in {@code l}, else
+   * read from the history), the ended ones whose working directory is gone, and the lineage facts of
+   * the jobs named and of those they wait for. The Scheduler decides.
+   */
+  Request.Retry retry(Ledger l, List<Long> ids, Set<JobState> states, String group) throws SQLException {
+    Map<Long, Job> found = new HashMap<>();
+    Set<Long> cwdGone = new java.util.HashSet<>();
     for (long id : new LinkedHashSet<>(ids)) {
       Job live = l.live().get(id);
       var stored = live != null ? java.util.Optional.of(live) : readSide.job(id);
-      if (stored.isEmpty()) {
-        skipped.add(new RetrySkip(id, "job " + id + " does not exist"));
-        continue;
-      }
-      Job j = stored.get();
-      if (live == null && !Files.isDirectory(Path.of(j.spec().cwd()))) {
-        skipped.add(new RetrySkip(id, "job " + id + ": its working directory no longer exists: " + j.spec().cwd()));
-        continue;
-      }
-      originals.add(j);
-      named.add(id);
+      if (stored.isEmpty()) continue;
+      found.put(id, stored.get());
+      if (live == null && !Files.isDirectory(Path.of(stored.get().spec().cwd()))) cwdGone.add(id);
     }
-    named.addAll(dependencies(originals.stream().map(Job::spec).toList()));
-    return new Prepared(originals, skipped, facts(l, named));
+    Set<Long> named = new LinkedHashSet<>(found.keySet());
+    named.addAll(dependencies(found.values().stream().map(Job::spec).toList()));
+    return new Request.Retry(ids, found, cwdGone, states, group, facts(l, named));
   }
 
-  /** The Scheduler's outcome merged with the skips found here, in the order the ids were given. */
-  static RetryReport report(List<Long> ids, Prepared p, Retries.Outcome o) {
-    List<RetrySkip> skipped = new ArrayList<>(p.skipped());
-    o.skipped().forEach(s -> skipped.add(new RetrySkip(s.id(), s.reason())));
-    Map<Long, Integer> order = new HashMap<>();
-    for (long id : ids) order.putIfAbsent(id, order.size());
-    skipped.sort(java.util.Comparator.comparingInt(s -> order.getOrDefault(s.id(), Integer.MAX_VALUE)));
+  /** The Scheduler's outcome as the API reports it. */
+  static RetryReport report(Retries.Outcome o) {
+    List<RetrySkip> skipped = o.skipped().stream().map(s -> new RetrySkip(s.id(), s.reason())).toList();
     List<Retried> retried = o.retried().stream().map(r -> new Retried(r.originalId(), r.newId())).toList();
     return new RetryReport(retried, skipped, o.released());
   }

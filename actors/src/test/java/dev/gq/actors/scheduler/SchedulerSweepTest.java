@@ -150,8 +150,8 @@ class SchedulerSweepTest {
     es.runCommand(new Scheduler.Ask<>(new Request.Pause("g"), KIT.<StatusReply<String>>createTestProbe().ref()));
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     Job failed = new Job(7, cell("g"), JobState.FAILED, t, t, t, List.of(), null, 1, "/tmp/7.log", "exited with status 1", "tag", null);
-    var result = es.<StatusReply<Retries.Outcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Retry(List.of(failed), Set.of(),
-        null, Map.of(7L, new LineageFact(7, 7, 7, JobState.FAILED))), r));
+    var result = es.<StatusReply<Retries.Outcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Retry(List.of(7L), Map.of(7L, failed),
+        Set.of(), Set.of(), null, Map.of(7L, new LineageFact(7, 7, 7, JobState.FAILED))), r));
     Retries.Outcome o = result.reply().getValue();
     assertEquals(List.of("g"), o.released());
     JobSubmitted s = assertInstanceOf(JobSubmitted.class, result.events().get(0));

@@ -36,6 +36,33 @@ public final class Retries {
 
   public record Outcome(List<Retried> retried, List<Skipped> skipped, List<String> released) {}
 
+  /**
+   * Decides a retry of the jobs {@code ids} names, in that order: {@code found} holds each one that
+   * exists (live or in the history) and {@code cwdGone} those whose working directory no longer
+   * exists. A missing job or directory is skipped with its reason; the others are decided below.
+   * Skips come back in the order of {@code ids}.
+   */
+  public static Decision<Outcome> decide(Ledger l, List<Long> ids, java.util.Map<Long, Job> found, Set<Long> cwdGone,
+      Set<JobState> states, String group, SubmitContext in) {
+    List<Job> originals = new ArrayList<>();
+    List<Skipped> early = new ArrayList<>();
+    for (long id : new LinkedHashSet<>(ids)) {
+      Job j = found.get(id);
+      if (j == null) early.add(new Skipped(id, "job " + id + " does not exist"));
+      else if (cwdGone.contains(id))
+        early.add(new Skipped(id, "job " + id + ": its working directory no longer exists: " + j.spec().cwd()));
+      else originals.add(j);
+    }
+    Decision<Outcome> d = decide(l, originals, states, group, in);
+    if (d.refused() || early.isEmpty()) return d;
+    List<Skipped> skipped = new ArrayList<>(early);
+    skipped.addAll(d.result().skipped());
+    java.util.Map<Long, Integer> order = new java.util.HashMap<>();
+    for (long id : ids) order.putIfAbsent(id, order.size());
+    skipped.sort(java.util.Comparator.comparingInt(x -> order.getOrDefault(x.id(), Integer.MAX_VALUE)));
+    return Decision.accept(d.events(), new Outcome(d.result().retried(), skipped, d.result().released()));
+  }
+
   /** Decides a retry of {@code originals} (from the history), restricted to {@code states} when not empty. */
   public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, SubmitContext in) {
     return decide(l, originals, states, null, in);

@@ -37,7 +37,7 @@ public final class Decider {
     return (Decided<R>) switch (request) {
       case Submit r -> settled(l, s, Submissions.one(l, r.spec(), intake(s, c, r.facts())), c);
       case SubmitBatch r -> settled(l, s, Submissions.batch(l, r.specs(), r.lines(), intake(s, c, r.facts())), c);
-      case Retry r -> settled(l, s, Retries.decide(l, r.originals(), r.states(), r.group(), intake(s, c, r.facts())), c);
+      case Retry r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), r.states(), r.group(), intake(s, c, r.facts())), c);
       case Remove r -> settled(l, s, removed(l, r.ids(), c), c);
       case Cancel r -> settled(l, s, Decision.accept(l.cancel(r.ids(), c.now()), CancelResults.of(l, r.ids())), c);
       case Pause r -> settled(l, s, QueueControl.pause(l, r.group(), c.now()), c);

@@ -35,11 +35,13 @@ public sealed interface Request<R> {
       implements Request<List<Ledger.SubmitOutcome>> {}
 
   /**
-   * Retries ended jobs read from the history ({@code states} empty: every retryable state);
-   * {@code group}, when not null, is the group the retry names, whose fail-fast hold it releases.
+   * Retries the jobs {@code ids} names ({@code states} empty: every retryable state). {@code found}
+   * holds each that exists, live or read from the history; {@code cwdGone} those whose working
+   * directory is gone; {@code group}, when not null, is the group the retry names, whose fail-fast
+   * hold it releases.
    */
-  record Retry(List<Job> originals, Set<JobState> states, String group, Map<Long, LineageFact> facts)
-      implements Request<Retries.Outcome> {}
+  record Retry(List<Long> ids, Map<Long, Job> found, Set<Long> cwdGone, Set<JobState> states, String group,
+      Map<Long, LineageFact> facts) implements Request<Retries.Outcome> {}
 
   /** These ended jobs were deleted from the history: free the keys they held. */
   record Remove(List<Long> ids) implements Request<Boolean> {}

@@ -115,6 +115,21 @@ class RetryTest {
   }
 
   @Test
+  void aMissingJobOrWorkingDirectoryIsSkippedAndSkipsKeepTheOrderTheIdsWereGiven() {
+    d.ledger = new Ledger(20, Map.of(), Map.of(), false, Map.of());
+    Job gone = ended(4, JobState.FAILED, cell(null, null), null);
+    Job done = ended(6, JobState.DONE, cell(null, null), null);
+    Job failed = ended(8, JobState.FAILED, cell(null, null), null);
+    var dec = Retries.decide(d.ledger, List.of(8L, 6L, 9L, 4L, 8L), Map.of(4L, gone, 6L, done, 8L, failed), Set.of(4L),
+        Set.of(), null, d.intake());
+    assertEquals(List.of(new Retries.Retried(8, 20)), dec.result().retried());
+    assertEquals(List.of(
+        new Retries.Skipped(6, "job 6 is DONE; only FAILED, CANCELLED, INTERRUPTED and TIMEOUT jobs are retried"),
+        new Retries.Skipped(9, "job 9 does not exist"),
+        new Retries.Skipped(4, "job 4: its working directory no longer exists: " + gone.spec().cwd())), dec.result().skipped());
+  }
+
+  @Test
   void withoutAFilterEveryUnsuccessfulEndIsRetriedButNotSuccess() {
     d.ledger = new Ledger(20, Map.of(), Map.of(), false, Map.of());
     List<Job> originals = List.of(ended(1, JobState.FAILED, cell(null, null), null), ended(2, JobState.CANCELLED, cell(null, null), null),
