@@ -7,6 +7,7 @@ import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.Prerequisite;
+import dev.gq.core.ledger.QueueSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ public record LedgerSnapshot(
     Map<Long, List<Prerequisite>> waits,
     Map<String, List<Ledger.Failure>> streaks,
     List<Ledger.Ending> recentEnds,
-    Ledger.Settings settings) {
+    QueueSettings settings) {
 
   /** A waiting job: its id, spec without command, submit time, tag and lineage. */
   @JsonInclude(JsonInclude.Include.NON_DEFAULT)

@@ -10,6 +10,7 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
 import dev.gq.core.ledger.Prerequisite;
+import dev.gq.core.ledger.QueueSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -172,12 +173,12 @@ class StoredShapesTest {
     for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
     Ledger l = Ledger.empty();
     for (LedgerEvent e : events) l = l.apply(e);
-    assertEquals(new Ledger.Settings(Map.of("g", 4), Map.of("GPU-a", "kept for notebooks")), l.settings());
+    assertEquals(new QueueSettings(Map.of("g", 4), Map.of("GPU-a", "kept for notebooks")), l.settings());
     assertEquals(l, roundTrip(l));
     var snapshot = dev.gq.persistence.LedgerSnapshot.of(l);
     assertEquals(l.settings(), ((dev.gq.persistence.LedgerSnapshot) roundTrip(snapshot)).ledger().settings());
     String old = "{\"nextId\":3,\"live\":{},\"keys\":{},\"paused\":false,\"holds\":{}}";
-    assertEquals(Ledger.Settings.NONE, ((Ledger) read(old, Ledger.empty())).settings());
+    assertEquals(QueueSettings.NONE, ((Ledger) read(old, Ledger.empty())).settings());
   }
 
   @Test

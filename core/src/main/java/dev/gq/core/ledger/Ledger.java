@@ -2,7 +2,6 @@ package dev.gq.core.ledger;
 
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
-import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.LedgerEvent.*;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.LongFunction;
 
 /**
  * The Scheduler's state: the live jobs (waiting, starting, running, cancelling, orphaned) with
@@ -36,7 +34,7 @@ public record Ledger(
     Map<Long, List<Prerequisite>> waits,
     Map<String, List<Failure>> streaks,
     List<Ending> recentEnds,
-    Settings settings) {
+    QueueSettings settings) {
 
   /** How many endings {@link #recentEnds} keeps (for a dependency whose job ends while its submit is on its way). */
   static final int RECENT = 32;
@@ -54,40 +52,6 @@ public record Ledger(
   /** A job that ended lately, and how. */
   public record Ending(long jobId, JobState state) {}
 
-  /**
-   * What the user set for the queue: each group's cap on active jobs ({@code maxRunning}) and the
-   * GPUs drained of new jobs (UUID → reason).
-   */
-  public record Settings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs) {
-    public static final Settings NONE = new Settings(Map.of(), Map.of(), Set.of());
-
-    public Settings {
-      maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
-      drained = drained == null ? Map.of() : Map.copyOf(drained);
-      heldJobs = heldJobs == null ? Set.of() : Set.copyOf(heldJobs);
-    }
-
-    /** Without held jobs (as stored before jobs could be held one by one). */
-    public Settings(Map<String, Integer> maxRunning, Map<String, String> drained) {
-      this(maxRunning, drained, Set.of());
-    }
-
-    Settings limit(String group, Integer n) {
-      return new Settings(with(maxRunning, group, n), drained, heldJobs);
-    }
-
-    Settings drain(String uuid, String reason) {
-      return new Settings(maxRunning, with(drained, uuid, reason), heldJobs);
-    }
-
-    Settings hold(List<Long> ids, boolean held) {
-      Set<Long> next = new HashSet<>(heldJobs);
-      if (held) next.addAll(ids);
-      else next.removeAll(ids);
-      return new Settings(maxRunning, drained, next);
-    }
-  }
-
   public Ledger {
     live = PersistentMap.of(live);
     keys = PersistentMap.of(keys);
@@ -96,13 +60,13 @@ public record Ledger(
     waits = PersistentMap.of(waits);
     streaks = PersistentMap.of(streaks);
     recentEnds = recentEnds == null ? List.of() : List.copyOf(recentEnds);
-    settings = settings == null ? Settings.NONE : settings;
+    settings = settings == null ? QueueSettings.NONE : settings;
   }
 
   /** A ledger without queue settings (as stored before they existed). */
   public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds,
       Set<String> autoHeld, Map<Long, List<Prerequisite>> waits, Map<String, List<Failure>> streaks, List<Ending> recentEnds) {
-    this(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds, Settings.NONE);
+    this(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds, QueueSettings.NONE);
   }
 
   /** A ledger without sweep state (no prerequisites, failure runs or recent endings). */
@@ -141,20 +105,6 @@ public record Ledger(
 
   /** Outcome of a submit: the new job, or the holder of the key when skipped. */
   public record SubmitOutcome(long jobId, boolean skipped, JobState state, String message) {}
-
-  /**
-   * Decides a submit. {@code gpuCount} is the number of GPUs the probe sees (-1 when no reading
-   * has succeeded yet; then GPU jobs are refused with the probe's error {@code gpuError}).
-   */
-  public Decision<SubmitOutcome> submit(
-      JobSpec spec, Instant now, String tag, LongFunction<String> logPathFor, int gpuCount, String gpuError) {
-    return submit(spec, new SubmitContext(now, () -> tag, logPathFor, gpuCount, gpuError, Map.of()));
-  }
-
-  /** Decides a submit with what the daemon knows beyond the ledger (see {@link SubmitContext}). */
-  public Decision<SubmitOutcome> submit(JobSpec spec, SubmitContext in) {
-    return Submissions.one(this, spec, in);
-  }
 
   /** Cancels what can be cancelled among {@code ids}: WAITING ones at once, active ones by request. */
   public List<LedgerEvent> cancel(List<Long> ids, Instant now) {
@@ -246,7 +196,7 @@ public record Ledger(
     var w = Dependencies.apply(waits, event, after);
     var s = ended ? FailFast.record(streaks, after) : streaks;
     // a held job that leaves the queue is no longer held
-    Settings st = after.state() != JobState.WAITING && settings.heldJobs().contains(after.id())
+    QueueSettings st = after.state() != JobState.WAITING && settings.heldJobs().contains(after.id())
         ? settings.hold(List.of(after.id()), false) : settings;
     return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
   }

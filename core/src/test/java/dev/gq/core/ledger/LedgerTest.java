@@ -16,7 +16,7 @@ class LedgerTest {
   static final int FOUR_GPUS = 4;
 
   static Decision<SubmitOutcome> submit(Ledger l, JobSpec spec) {
-    return l.submit(spec, T0, "tag-" + l.nextId(), id -> "/logs/" + id + ".log", FOUR_GPUS, null);
+    return Submissions.one(l, spec, new SubmitContext(T0, () -> "tag-" + l.nextId(), id -> "/logs/" + id + ".log", FOUR_GPUS, null, Map.of()));
   }
 
   /** Submits and applies; the new job's id is {@code result.nextId() - 1}. */
@@ -102,17 +102,17 @@ class LedgerTest {
 
   @Test
   void gpuJobBeforeAnyReadingIsRefusedWithTheProbeError() {
-    var d = Ledger.empty().submit(spec(1), T0, "t", id -> "l", -1, "libnvidia-ml.so.1: cannot open");
+    var d = Submissions.one(Ledger.empty(), spec(1), new SubmitContext(T0, () -> "t", id -> "l", -1, "libnvidia-ml.so.1: cannot open", Map.of()));
     assertTrue(d.refused());
     assertTrue(d.refusal().contains("libnvidia-ml.so.1: cannot open"), d.refusal());
     assertTrue(d.refusal().contains("-g 0"), d.refusal());
-    var noError = Ledger.empty().submit(spec(1), T0, "t", id -> "l", -1, null);
+    var noError = Submissions.one(Ledger.empty(), spec(1), new SubmitContext(T0, () -> "t", id -> "l", -1, null, Map.of()));
     assertTrue(noError.refusal().contains("no GPU reading yet") && noError.refusal().contains("0 are visible"), noError.refusal());
   }
 
   @Test
   void cpuOnlyJobIsAcceptedBeforeAnyReading() {
-    var d = Ledger.empty().submit(spec(0), T0, "t", id -> "l", -1, "no driver");
+    var d = Submissions.one(Ledger.empty(), spec(0), new SubmitContext(T0, () -> "t", id -> "l", -1, "no driver", Map.of()));
     assertFalse(d.refused());
     assertEquals(1, d.events().size());
   }

@@ -39,7 +39,7 @@ class QueueSettingsTest {
     l = l.apply(new GroupLimitSet("g", 5, T)).apply(new QueuePaused(T));
     assertEquals(Map.of("g", 5), l.settings().maxRunning(), "other events keep the settings");
     l = l.apply(new GroupLimitSet("g", null, T)).apply(new GpuResumed("GPU-0", T));
-    assertEquals(Ledger.Settings.NONE, l.settings());
+    assertEquals(QueueSettings.NONE, l.settings());
   }
 
   @Test
