@@ -35,10 +35,10 @@ final class GroupText {
     String group = PrintableText.escape(g.group());
     err.println("gq: group " + group + " is held: " + PrintableText.escape(g.holdReason()));
     if (g.automatic()) {
-      err.println("    fix the cause, then 'gq retry --group " + group + " --failed', or release it as is with 'gq daemon resume --group "
+      err.println("    fix the cause, then 'gq retry --group " + group + " --failed', or release it as is with 'gq release --group "
           + group + "'");
     } else {
-      err.println("    release it with 'gq daemon resume --group " + group + "'");
+      err.println("    release it with 'gq release --group " + group + "'");
     }
   }
 

@@ -9,8 +9,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The commands that change waiting jobs: {@code gq hold JOB...} and {@code gq release JOB...} (a
- * held job does not start), {@code gq top JOB} (to the front of the queue) and {@code gq modify
+ * The commands that change waiting jobs: {@code gq hold JOB...|--group G} and {@code gq release
+ * JOB...|--group G} (a held job, or a held group's waiting jobs, do not start), {@code gq top JOB} (to the front of the queue) and {@code gq modify
  * JOB} (its GPUs, priority, time limit or environment). Each change is stored by the daemon and survives
  * restarts; a job that already started is refused, keeping what it started with.
  */
@@ -23,8 +23,11 @@ final class JobControlCommand {
     private final Invocation inv;
     private final boolean hold;
 
-    @Parameters(arity = "1..*", paramLabel = "JOB", description = "Waiting jobs.")
+    @Parameters(arity = "0..*", paramLabel = "JOB", description = "Waiting jobs.")
     List<Long> ids;
+
+    @Option(names = "--group", paramLabel = "GROUP", description = "A whole group instead: none of its waiting jobs starts while it is held.")
+    String group;
 
     Hold(Invocation inv, boolean hold) {
       this.inv = inv;
@@ -33,7 +36,13 @@ final class JobControlCommand {
 
     @Override
     public Integer call() throws ApiException {
-      inv.io().out().println(inv.api().holdJobs(checked(ids), hold));
+      String verb = hold ? "hold" : "release";
+      boolean none = ids == null || ids.isEmpty();
+      if (group != null && !none)
+        throw new UsageException("name jobs or --group, not both; e.g. 'gq " + verb + " 12 13' or 'gq " + verb + " --group G'");
+      if (group == null && none) throw new UsageException("name the jobs to " + verb + ", or --group G");
+      String line = group != null ? (hold ? inv.api().pause(group) : inv.api().resume(group)) : inv.api().holdJobs(checked(ids), hold);
+      inv.io().out().println(line);
       return ExitCode.OK;
     }
   }

@@ -36,7 +36,7 @@ final class QueueNotes {
     }
     for (String g : held) {
       causes.add("group " + g + " is held (" + q.holds().get(g) + ")");
-      commands.add("'gq daemon resume --group " + g + "'");
+      commands.add("'gq release --group " + g + "'");
     }
     if (kept.isEmpty()) return null;
     String what = kept.size() == 1 ? "job " + kept.get(0) + " waits" : "jobs " + JobRanges.format(kept) + " wait";
@@ -48,7 +48,7 @@ final class QueueNotes {
     List<String> lines = new ArrayList<>();
     if (q.paused()) lines.add("Queue:     paused; waiting jobs do not start until 'gq daemon resume'");
     for (Map.Entry<String, String> h : new java.util.TreeMap<>(q.holds()).entrySet()) {
-      lines.add("Held:      group " + h.getKey() + " (" + h.getValue() + "); 'gq daemon resume --group " + h.getKey()
+      lines.add("Held:      group " + h.getKey() + " (" + h.getValue() + "); 'gq release --group " + h.getKey()
           + "' releases it");
     }
     return lines;

@@ -74,7 +74,7 @@ final class RetryCommand implements Callable<Integer> {
     String reason = inv.api().holds().get(group);
     if (reason == null) return;
     inv.io().out().println("Group " + group + " is still held: " + dev.gq.core.job.PrintableText.escape(reason)
-        + "; release it with 'gq daemon resume --group " + group + "'.");
+        + "; release it with 'gq release --group " + group + "'.");
   }
 
   /** Named jobs in any state (plain ids even when unknown); for a group only, its latest retryable attempts. */

@@ -116,7 +116,7 @@ final class WaitCommand implements Callable<Integer> {
     if (g.isEmpty() || !g.get().automatic()) return;
     String name = g.get().group();
     throw new RefusedException("group " + name + " is held (" + g.get().holdReason() + "), so its waiting jobs will not start;"
-        + " fix the cause, then 'gq retry --group " + name + " --failed' or 'gq daemon resume --group " + name + "'");
+        + " fix the cause, then 'gq retry --group " + name + " --failed' or 'gq release --group " + name + "'");
   }
 
   private String progressLine(List<long[]> ranges, int pending) throws ApiException {

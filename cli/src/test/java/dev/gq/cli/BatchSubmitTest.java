@@ -214,7 +214,7 @@ class BatchSubmitTest {
     Cli.Result r = batch("a\nb\n{\"argv\": [\"c\"], \"group\": \"t\"}\nd\n", "--group", "s");
     assertEquals(0, r.code(), r.err());
     assertEquals("Submitted 4 jobs: 1-4\n", r.out());
-    assertEquals("gq: group s is held (held by the user), so jobs 1-2, 4 wait until 'gq daemon resume --group s'\n", r.err());
+    assertEquals("gq: group s is held (held by the user), so jobs 1-2, 4 wait until 'gq release --group s'\n", r.err());
   }
 
   @Test

@@ -89,8 +89,8 @@ class DaemonCommandsTest {
         GPUs:      2 GPUs (NVML 550.54)
         Jobs:      1 running, 3 waiting
         Queue:     paused; waiting jobs do not start until 'gq daemon resume'
-        Held:      group sweep-a (3 jobs in a row failed within 60s of starting: cannot run 'uv'); 'gq daemon resume --group sweep-a' releases it
-        Held:      group sweep-b (held by the user); 'gq daemon resume --group sweep-b' releases it
+        Held:      group sweep-a (3 jobs in a row failed within 60s of starting: cannot run 'uv'); 'gq release --group sweep-a' releases it
+        Held:      group sweep-b (held by the user); 'gq release --group sweep-b' releases it
         """, r.out());
   }
 }

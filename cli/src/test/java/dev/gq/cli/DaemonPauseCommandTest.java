@@ -18,6 +18,26 @@ class DaemonPauseCommandTest {
   }
 
   @Test
+  void holdAndReleaseTakeAWholeGroupAsDaemonPauseAndResumeDo() {
+    FakeApi api = new FakeApi();
+    FakeIo io = new FakeIo(java.nio.file.Path.of("/tmp"));
+    assertEquals(0, Gq.run(List.of("hold", "--group", "sweep"), io, api));
+    assertEquals(0, Gq.run(List.of("release", "--group", "sweep"), io, api));
+    assertEquals(List.of("pause:sweep", "resume:sweep"), api.pauses);
+  }
+
+  @Test
+  void holdNeedsJobsOrAGroupButNotBoth() {
+    FakeApi api = new FakeApi();
+    FakeIo io = new FakeIo(java.nio.file.Path.of("/tmp"));
+    assertEquals(2, Gq.run(List.of("hold"), io, api));
+    assertTrue(io.stderr().contains("name the jobs to hold, or --group G"), io.stderr());
+    assertEquals(2, Gq.run(List.of("release", "3", "--group", "g"), io, api));
+    assertTrue(io.stderr().contains("name jobs or --group, not both"), io.stderr());
+    assertTrue(api.pauses.isEmpty());
+  }
+
+  @Test
   void restartIsAStopAsFarAsTheDaemonIsConcerned() {
     FakeApi api = new FakeApi();
     FakeIo io = new FakeIo(java.nio.file.Path.of("/tmp"));

@@ -41,7 +41,7 @@ class GroupsCommandTest {
     assertEquals("""
         gq: counts cover each job's latest attempt; RETRIED is how many attempts a retry replaced
         gq: group broken is held: 3 jobs in a row failed within 60s of starting (7, 8, 9)
-            fix the cause, then 'gq retry --group broken --failed', or release it as is with 'gq daemon resume --group broken'
+            fix the cause, then 'gq retry --group broken --failed', or release it as is with 'gq release --group broken'
         """, r.err());
   }
 

@@ -20,7 +20,7 @@ class QueueNotesTest {
   void aPausedQueueAndAHeldGroupAreBothNamedWithTheirCommands() {
     QueueState q = new QueueState(true, Map.of("g", "held by the user"));
     assertEquals("the queue is paused and group g is held (held by the user), so jobs 3-4 wait until"
-        + " 'gq daemon resume' and 'gq daemon resume --group g'", QueueNotes.afterSubmit(q, groups(3, "g", 4, null)));
+        + " 'gq daemon resume' and 'gq release --group g'", QueueNotes.afterSubmit(q, groups(3, "g", 4, null)));
   }
 
   @Test

@@ -102,7 +102,7 @@ class RetryCommandTest {
     cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", java.util.Map.of(JobState.WAITING, 2), 0, "held by the user", false));
     Cli.Result r = cli.run("retry", "--group", "sweep", "--timed-out");
     assertEquals("No timed-out jobs match.\n"
-        + "Group sweep is still held: held by the user; release it with 'gq daemon resume --group sweep'.\n", r.out());
+        + "Group sweep is still held: held by the user; release it with 'gq release --group sweep'.\n", r.out());
   }
 
   @Test

@@ -160,7 +160,7 @@ class SubmitCommandTest {
     cli.api.queue = new GqApi.QueueState(false, java.util.Map.of("sweep", "held by the user", "other", "held by the user"));
     Cli.Result r = cli.run("submit", "t.sh", "--json");
     assertEquals(0, r.code(), r.err());
-    assertEquals("gq: group sweep is held (held by the user), so job 1 waits until 'gq daemon resume --group sweep'\n", r.err());
+    assertEquals("gq: group sweep is held (held by the user), so job 1 waits until 'gq release --group sweep'\n", r.err());
     assertTrue(r.out().contains("\"id\": 1,"), r.out());
   }
 

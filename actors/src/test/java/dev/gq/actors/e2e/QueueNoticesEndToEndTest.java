@@ -61,11 +61,11 @@ class QueueNoticesEndToEndTest {
       assertEquals(0, batch.code(), batch.toString());
       assertEquals("Submitted 2 jobs: 2-3\n", batch.out());
       assertEquals("gq: the queue is paused and group sweep is held (held by the user), so jobs 2-3 wait until"
-          + " 'gq daemon resume' and 'gq daemon resume --group sweep'\n", batch.err());
+          + " 'gq daemon resume' and 'gq release --group sweep'\n", batch.err());
 
       String status = g.gq("daemon", "status").out();
       assertTrue(status.contains("\nQueue:     paused; waiting jobs do not start until 'gq daemon resume'\n"), status);
-      assertTrue(status.contains("\nHeld:      group sweep (held by the user); 'gq daemon resume --group sweep' releases it\n"), status);
+      assertTrue(status.contains("\nHeld:      group sweep (held by the user); 'gq release --group sweep' releases it\n"), status);
 
       g.stderrTty = true;
       Gqd.Result waited = g.gq("wait", "1", "--timeout", "1s");

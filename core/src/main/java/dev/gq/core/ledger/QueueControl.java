@@ -20,7 +20,7 @@ public final class QueueControl {
       if (bad != null) return Decision.refuse(bad + "; name the group to hold, as 'gq ps' shows it");
       if (l.holds().containsKey(group)) return Decision.accept(List.of(), "Group " + group + " was already held.");
       return Decision.accept(List.<LedgerEvent>of(new GroupHeld(group, "held by the user", false, now)),
-          "Group " + group + " is held; its waiting jobs will not start until 'gq daemon resume --group " + group + "'.");
+          "Group " + group + " is held; its waiting jobs will not start until 'gq release --group " + group + "'.");
     }
     if (l.paused()) return Decision.accept(List.of(), "The queue was already paused.");
     String running = l.live().values().stream().filter(j -> j.state() != JobState.WAITING)
