@@ -11,7 +11,7 @@ import dev.gq.core.recovery.Recovery;
 import dev.gq.core.schedule.DecisionContext;
 import dev.gq.core.schedule.Decided;
 import dev.gq.core.schedule.Decider;
-import dev.gq.core.schedule.Placement;
+import dev.gq.core.schedule.Reservations;
 import dev.gq.core.schedule.Request;
 import dev.gq.core.schedule.SchedulerState;
 import java.util.ArrayList;
@@ -208,7 +208,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private SchedulerView view(Ledger l) {
     var gpus = state.gpus().classified(l);
-    var plan = Placement.plan(l, state, context());
+    var plan = Reservations.plan(l, state, context());
     var registry = state.gpus();
     return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), lastSequenceNumber(ctx), registry.probe(),
         registry.fake(), registry.gpuError(), registry.gpuCount(), state.ready());

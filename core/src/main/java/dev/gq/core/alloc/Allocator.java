@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * since its submit, GPUs gather for it: no younger job gets a GPU until it has started (each says
  * so in its wait reason). It gathers only when this gq's own jobs hold enough GPUs to make up what
  * it lacks (GPUs held by outside processes or another gq may never free up). Pure: the Scheduler
- * persists the placements as reservations.
+ * persists each reservation of the plan as a JobReserved event.
  */
 public final class Allocator {
   /** How long the first job that does not fit waits before GPUs gather for it, unless set. */
@@ -54,7 +54,7 @@ public final class Allocator {
       gpus.stream().filter(g -> g.state() == GpuState.FREE && seen.get(g.uuid()) == 1)
           .sorted(Comparator.comparingInt(GpuStatus::index)).forEach(free::add);
     }
-    List<Plan.Placement> placed = new ArrayList<>();
+    List<Plan.Reservation> placed = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>();
     WaitReason gathering = null;
     for (Job j : waiting) {
@@ -72,7 +72,7 @@ public final class Allocator {
       else if (n == 0 && cpuRoom <= 0) reasons.put(j.id(), new WaitReason("CPU jobs at max",
           "the most CPU-only jobs allowed at once already run (GQ_MAX_CPU_JOBS)"));
       else if (n == 0) {
-        placed.add(new Plan.Placement(j.id(), List.of()));
+        placed.add(new Plan.Reservation(j.id(), List.of()));
         cpuRoom--;
         if (room != null) groupRoom.put(group, room - 1);
       }
@@ -81,7 +81,7 @@ public final class Allocator {
       else if (n <= free.size()) {
         List<GpuSlot> slots = free.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.subList(0, n).clear();
-        placed.add(new Plan.Placement(j.id(), slots));
+        placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
       } else if (gathers(j, n, free.size(), gpus, now, gatherAfter)) {
         reasons.put(j.id(), new WaitReason("GPUs gather", busy(n, free.size(), gpus) + "; GPUs gather for it (waiting over "

@@ -5,17 +5,17 @@ import dev.gq.core.job.WaitReason;
 import java.util.List;
 import java.util.Map;
 
-/** Which waiting jobs go on which GPUs now, and why each of the others waits. */
-public record Plan(List<Placement> placements, Map<Long, WaitReason> waitReasons) {
+/** The reservations to make now (which waiting jobs go on which GPUs), and why each of the others waits. */
+public record Plan(List<Reservation> reservations, Map<Long, WaitReason> waitReasons) {
 
   public Plan {
-    placements = List.copyOf(placements);
+    reservations = List.copyOf(reservations);
     waitReasons = Map.copyOf(waitReasons);
   }
 
-  /** One job placed on these GPUs (empty for a CPU-only job). */
-  public record Placement(long jobId, List<GpuSlot> gpus) {
-    public Placement {
+  /** One job to reserve these GPUs for (none for a CPU-only job). */
+  public record Reservation(long jobId, List<GpuSlot> gpus) {
+    public Reservation {
       gpus = List.copyOf(gpus);
     }
   }

@@ -41,7 +41,7 @@ public final class FailFastGate {
     List<Job> waiting = l.waiting();
     Map<Long, WaitReason> blocked = l.blocked();
     Plan first = Allocator.plan(waiting, gpus, blocked, rules);
-    if (rule.off() || first.placements().isEmpty()) return first;
+    if (rule.off() || first.reservations().isEmpty()) return first;
     Map<Long, String> groupOf = new HashMap<>();
     waiting.forEach(j -> { if (j.spec().group() != null) groupOf.put(j.id(), j.spec().group()); });
     Map<String, Integer> open = open(l, ending);
@@ -50,7 +50,7 @@ public final class FailFastGate {
     Plan plan = first;
     while (true) {
       Map<String, List<Long>> placed = new HashMap<>();
-      for (Plan.Placement p : plan.placements()) {
+      for (Plan.Reservation p : plan.reservations()) {
         String g = groupOf.get(p.jobId());
         if (g != null) placed.computeIfAbsent(g, x -> new ArrayList<>()).add(p.jobId());
       }
@@ -75,9 +75,9 @@ public final class FailFastGate {
     if (plan == first) return plan;
     Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
     Set<Long> placed = new HashSet<>();
-    plan.placements().forEach(p -> placed.add(p.jobId()));
+    plan.reservations().forEach(p -> placed.add(p.jobId()));
     first.waitReasons().forEach((id, why) -> { if (!placed.contains(id)) reasons.put(id, why); });
-    return new Plan(plan.placements(), reasons);
+    return new Plan(plan.reservations(), reasons);
   }
 
   /** How many more of {@code group}'s jobs may start now (0 or more), {@code open} of its jobs being open. */

@@ -26,7 +26,7 @@ import java.util.Set;
  * readiness, jobs ending) and a request, it returns the events of one write, the answer, its next
  * state and the effects to run once the events are stored. Every write holds the request's own
  * events, what follows from them (automatic retries, fail-fast holds, dependents cancelled:
- * {@link Consequences}) and the reservations possible afterwards ({@link Placement}); the GPUs freed by
+ * {@link Consequences}) and the reservations possible afterwards ({@link Reservations}); the GPUs freed by
  * jobs that end wait in the registry for a reading taken since. Pure.
  */
 public final class Decider {
@@ -83,7 +83,7 @@ public final class Decider {
     for (LedgerEvent e : all) folded = folded.apply(e);
     GpuRegistry gpus = s.gpus().freed(l, folded, all, endedNanos);
     SchedulerState next = s.with(gpus);
-    if (next.ready()) all.addAll(Placement.reservations(folded, next, c));
+    if (next.ready()) all.addAll(Reservations.next(folded, next, c));
     if (!next.ending().isEmpty() && !all.isEmpty()) next = next.withEnding(stillLive(next.ending(), folded, all));
     return new Decided<>(all, null, null, next, gpus.awaitsMoreThan(s.gpus()), null, false);
   }

@@ -26,7 +26,7 @@ class AllocatorTest {
 
   private static Map<Long, List<Integer>> placed(Plan p) {
     Map<Long, List<Integer>> m = new HashMap<>();
-    for (var pl : p.placements()) m.put(pl.jobId(), pl.gpus().stream().map(GpuSlot::index).toList());
+    for (var pl : p.reservations()) m.put(pl.jobId(), pl.gpus().stream().map(GpuSlot::index).toList());
     return m;
   }
 
@@ -56,14 +56,14 @@ class AllocatorTest {
   void placementsTakeTheLowestFreeIndices() {
     var gpus = List.of(free(3), gpu(0, GpuState.EXTERNAL), free(2), free(1));
     Plan p = plan(List.of(waiting(1, 2)), gpus);
-    List<GpuSlot> slots = p.placements().get(0).gpus();
+    List<GpuSlot> slots = p.reservations().get(0).gpus();
     assertEquals(List.of(new GpuSlot(uuid(1), 1), new GpuSlot(uuid(2), 2)), slots);
   }
 
   @Test
   void aTwoGpuJobNeverTakesOneGpu() {
     Plan p = plan(List.of(waiting(1, 2)), List.of(free(0), gpu(1, GpuState.UNKNOWN)));
-    assertTrue(p.placements().isEmpty());
+    assertTrue(p.reservations().isEmpty());
     assertEquals("needs 2 GPUs, 1 free (GPU 1: UNKNOWN)", p.waitReasons().get(1L).text());
   }
 
@@ -72,7 +72,7 @@ class AllocatorTest {
     for (GpuState s : GpuState.values()) {
       if (s == GpuState.FREE) continue;
       Plan p = plan(List.of(waiting(1, 1)), List.of(gpu(0, s)));
-      assertTrue(p.placements().isEmpty(), s + " must not be allocatable");
+      assertTrue(p.reservations().isEmpty(), s + " must not be allocatable");
       assertTrue(p.waitReasons().get(1L).text().startsWith("needs 1 GPU, 0 free"), p.waitReasons().get(1L).text());
     }
   }
@@ -102,9 +102,9 @@ class AllocatorTest {
   @Test
   void cpuOnlyJobIsPlacedWithNoGpuReadingYet() {
     Plan p = Allocator.plan(List.of(waiting(1, 1), waiting(2, 0)), null, Map.of());
-    assertEquals(1, p.placements().size());
-    assertEquals(2L, p.placements().get(0).jobId());
-    assertTrue(p.placements().get(0).gpus().isEmpty());
+    assertEquals(1, p.reservations().size());
+    assertEquals(2L, p.reservations().get(0).jobId());
+    assertTrue(p.reservations().get(0).gpus().isEmpty());
     assertEquals("waiting for the first GPU reading", p.waitReasons().get(1L).text());
     assertEquals("no GPU reading", p.waitReasons().get(1L).brief());
   }
@@ -134,7 +134,7 @@ class AllocatorTest {
   @Test
   void emptyQueueGivesAnEmptyPlan() {
     Plan p = plan(List.of(), List.of(free(0)));
-    assertTrue(p.placements().isEmpty());
+    assertTrue(p.reservations().isEmpty());
     assertTrue(p.waitReasons().isEmpty());
   }
 
@@ -143,14 +143,14 @@ class AllocatorTest {
     var twin = new GpuStatus(1, uuid(0), "NVIDIA H200", GpuState.FREE, null, List.of(), 0, 0, null);
     Plan p = plan(List.of(waiting(1, 1), waiting(2, 1)), List.of(free(0), twin));
     Set<String> seen = new HashSet<>();
-    for (var pl : p.placements()) for (GpuSlot s : pl.gpus()) assertTrue(seen.add(s.uuid()), "placed twice: " + s);
-    assertTrue(p.placements().isEmpty(), "an ambiguous GPU is left idle");
+    for (var pl : p.reservations()) for (GpuSlot s : pl.gpus()) assertTrue(seen.add(s.uuid()), "placed twice: " + s);
+    assertTrue(p.reservations().isEmpty(), "an ambiguous GPU is left idle");
     assertEquals(Set.of(1L, 2L), p.waitReasons().keySet());
   }
 
   /**
-   * Over many random queues and GPU states: every GPU goes to at most one placement, only FREE GPUs
-   * are placed, each placement has exactly the requested count, in ascending index order, and the
+   * Over many random queues and GPU states: every GPU goes to at most one reservation, only FREE GPUs
+   * are placed, each reservation has exactly the requested count, in ascending index order, and the
    * free GPUs are consumed lowest index first; a job waits (with a reason) exactly when it is
    * blocked or needs more GPUs than the older jobs left.
    */
@@ -176,8 +176,8 @@ class AllocatorTest {
 
   private static void check(List<Job> queue, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, Plan p) {
     List<Integer> freeIdx = gpus.stream().filter(g -> g.state() == GpuState.FREE).map(GpuStatus::index).sorted().toList();
-    Map<Long, Plan.Placement> byJob = new HashMap<>();
-    for (var pl : p.placements()) assertNull(byJob.put(pl.jobId(), pl), "job placed twice");
+    Map<Long, Plan.Reservation> byJob = new HashMap<>();
+    for (var pl : p.reservations()) assertNull(byJob.put(pl.jobId(), pl), "job placed twice");
     Set<String> used = new HashSet<>();
     List<Integer> consumed = new ArrayList<>();
     int left = freeIdx.size();

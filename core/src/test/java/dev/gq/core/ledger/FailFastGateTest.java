@@ -46,7 +46,7 @@ class FailFastGateTest {
   /** Persists the plan's reservations, as the Scheduler does in the same write. */
   private List<Long> place() {
     List<Long> placed = new ArrayList<>();
-    for (Plan.Placement p : plan().placements()) {
+    for (Plan.Reservation p : plan().reservations()) {
       d.settle(List.of(new JobReserved(p.jobId(), p.gpus(), d.now)));
       placed.add(p.jobId());
     }
@@ -62,7 +62,7 @@ class FailFastGateTest {
   void aGroupStartsNoMoreJobsAtOnceThanItsCount() {
     for (int i = 0; i < 20; i++) cell("sweep");
     Plan p = plan();
-    assertEquals(List.of(1L, 2L, 3L), p.placements().stream().map(Plan.Placement::jobId).toList());
+    assertEquals(List.of(1L, 2L, 3L), p.reservations().stream().map(Plan.Reservation::jobId).toList());
     assertEquals("group sweep has 3 jobs starting or ending; more start once they are counted (fail-fast)",
         p.waitReasons().get(4L).text());
   }

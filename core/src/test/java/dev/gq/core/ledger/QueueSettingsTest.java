@@ -47,7 +47,7 @@ class QueueSettingsTest {
     var queue = List.of(waiting(1, 1, "g"), waiting(2, 1, "g"), waiting(3, 0, "g"), waiting(4, 1, "other"));
     var rules = new PlanRules(T, Duration.ofMinutes(5), 100, Map.of("g", 3), Map.of("g", 1));
     Plan p = Allocator.plan(queue, List.of(free(0), free(1), free(2)), Map.of(), rules);
-    assertEquals(List.of(1L, 4L), p.placements().stream().map(Plan.Placement::jobId).toList());
+    assertEquals(List.of(1L, 4L), p.reservations().stream().map(Plan.Reservation::jobId).toList());
     assertEquals("group g has its most jobs running at once (--max-running 3)", p.waitReasons().get(2L).text());
     assertEquals(p.waitReasons().get(2L), p.waitReasons().get(3L), "CPU-only jobs count too");
   }
@@ -62,8 +62,8 @@ class QueueSettingsTest {
     assertEquals(7L, marked.get(1).ownerJobId());
     assertTrue(marked.get(1).detail().contains("no new job after this"), marked.get(1).detail());
     Plan p = Allocator.plan(List.of(waiting(1, 1, null), waiting(2, 1, null)), marked, Map.of());
-    assertEquals(List.of(1L), p.placements().stream().map(Plan.Placement::jobId).toList());
-    assertEquals("GPU-2", p.placements().get(0).gpus().get(0).uuid());
+    assertEquals(List.of(1L), p.reservations().stream().map(Plan.Reservation::jobId).toList());
+    assertEquals("GPU-2", p.reservations().get(0).gpus().get(0).uuid());
     assertTrue(p.waitReasons().get(2L).text().contains("GPU 0: drained"), p.waitReasons().get(2L).text());
   }
 }

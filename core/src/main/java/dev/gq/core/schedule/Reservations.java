@@ -12,14 +12,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Which waiting jobs start now, on which GPUs: the allocator over the ledger and the registry's
+ * The reservations to make now (which waiting jobs start, on which GPUs): the allocator over the ledger and the registry's
  * classification, within each group's fail-fast budget and cap and the bound on CPU-only jobs.
  * Nothing is placed before start-up reconciliation is over. Pure.
  */
-public final class Placement {
-  private Placement() {}
+public final class Reservations {
+  private Reservations() {}
 
-  /** The plan: placements, and why each waiting job that is not placed waits. */
+  /** The plan: the reservations to make now, and why each waiting job that gets none waits. */
   public static Plan plan(Ledger l, SchedulerState s, DecisionContext c) {
     if (!s.ready()) return new Plan(List.of(), Map.of());
     List<GpuStatus> gpus = s.gpus().classified(l);
@@ -36,9 +36,9 @@ public final class Placement {
     return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom));
   }
 
-  /** One JobReserved per placement of the plan. */
-  public static List<LedgerEvent> reservations(Ledger l, SchedulerState s, DecisionContext c) {
-    return plan(l, s, c).placements().stream()
+  /** One JobReserved per reservation of the plan. */
+  public static List<LedgerEvent> next(Ledger l, SchedulerState s, DecisionContext c) {
+    return plan(l, s, c).reservations().stream()
         .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), c.now()))
         .toList();
   }
