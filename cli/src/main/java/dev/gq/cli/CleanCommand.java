@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.time.Duration;
@@ -39,7 +40,7 @@ final class CleanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    Duration age = Durations.option("--older-than", olderThan);
+    Duration age = DurationOption.parse("--older-than", olderThan);
     for (JobState s : states) {
       if (!s.terminal()) throw new UsageException("--state " + s + " is not an ended state; gq clean deletes only jobs that have ended");
     }

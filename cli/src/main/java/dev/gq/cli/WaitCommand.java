@@ -48,7 +48,7 @@ final class WaitCommand implements Callable<Integer> {
       throw new UsageException("say what to wait for: job ids or ranges (12 300-440), or --group GROUP");
     }
     Labels.checkOption("--group", group);
-    Duration limit = Durations.option("--timeout", timeout);
+    Duration limit = DurationOption.parse("--timeout", timeout);
     Poll poll = new Poll(inv.io(), limit);
     if (selectors.size() == 1 && JobRanges.isPlainId(selectors.get(0)) && group == null) {
       return one(JobRanges.id(selectors.get(0)), poll);
