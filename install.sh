@@ -45,8 +45,8 @@ if ((build)); then
   (cd "$src" && ./mvnw -q -B package -DskipTests)
 fi
 
-client_jars=("$src/client/target/gq-client-0.1.0.jar" "$src/protocol/target/gq-protocol-0.1.0.jar")
-daemon_jar=$src/actors/target/gq-daemon-0.1.0.jar
+client_jars=("$src/client/target/gq-client.jar" "$src/protocol/target/gq-protocol.jar")
+daemon_jar=$src/actors/target/gq-daemon.jar
 shim=$src/host/target/gq-shim
 client_lib=$src/client/target/libgq-client-socket.so
 shell_files=$src/cli/target/shell
@@ -88,7 +88,7 @@ install -m 0644 "$shell_files"/man/man1/*.1 "$share/man/man1/"
 
 # the client starts faster from an AOT cache (JDK 25+); made in place: it records the jar paths
 if ((java_version >= 25)) && ! gq_make_client_cache "$lib/client/gq-client.aot" \
-  "$lib/client/gq-client-0.1.0.jar:$lib/client/gq-protocol-0.1.0.jar" "$lib/client/libgq-client-socket.so"; then
+  "$lib/client/gq-client.jar:$lib/client/gq-protocol.jar" "$lib/client/libgq-client-socket.so"; then
   echo "note: could not make the client's AOT cache; gq works without it, a little slower"
 fi
 
@@ -141,7 +141,7 @@ mv "$lib/bin/gq" "$lib/bin/gq-generic"
   echo 'export GQ_DAEMON_CMD="${GQ_DAEMON_CMD:-$lib/bin/gq-daemon}"'
   printf 'exec "$java"'
   for f in "${fast_flags[@]}"; do printf ' %s' "$(sq "$f")"; done
-  printf ' -cp %s dev.gq.client.Main "$@"\n' "$(sq "$lib/client/gq-client-0.1.0.jar:$lib/client/gq-protocol-0.1.0.jar")"
+  printf ' -cp %s dev.gq.client.Main "$@"\n' "$(sq "$lib/client/gq-client.jar:$lib/client/gq-protocol.jar")"
 } >"$lib/bin/gq.new"
 chmod 0755 "$lib/bin/gq.new"
 mv "$lib/bin/gq.new" "$lib/bin/gq"
@@ -163,7 +163,7 @@ if status=$("$lib/bin/gq" daemon status 2>/dev/null); then
   same=0
   for fd in /proc/"${pid:-0}"/fd/*; do
     case $(readlink -- "$fd" 2>/dev/null) in
-      */gq-daemon-0.1.0.jar*) if cmp -s -- "$fd" "$lib/daemon/gq-daemon-0.1.0.jar"; then same=1; fi ;;
+      */gq-daemon.jar*) if cmp -s -- "$fd" "$lib/daemon/gq-daemon.jar"; then same=1; fi ;;
     esac
   done 2>/dev/null
   if ((!same)); then

@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 lines=${BATCH_LINES:-1000}
 runs=${BATCH_RUNS:-5}
-[[ -f $root/actors/target/gq-daemon-0.1.0.jar ]] || { echo "build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
+[[ -f $root/actors/target/gq-daemon.jar ]] || { echo "build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 tmp=$(mktemp -d /tmp/gq-batch.XXXXXX)
 export GQ_DATA_DIR=$tmp/data GQ_RUNTIME_DIR=$tmp/run GQ_FAKE_NVML=$tmp/fake
 mkdir -p "$GQ_FAKE_NVML/procs"

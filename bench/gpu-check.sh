@@ -35,8 +35,8 @@ pack() {
   [[ -f $root/pom.xml && -f $root/bin/gq-jdk.sh ]] || die "pack runs from bench/ of a gq source checkout"
   local build_cmd="cd $root && ./mvnw -q -B package -DskipTests"
   local f
-  for f in client/target/gq-client-0.1.0.jar protocol/target/gq-protocol-0.1.0.jar \
-    actors/target/gq-daemon-0.1.0.jar host/target/gq-shim; do
+  for f in client/target/gq-client.jar protocol/target/gq-protocol.jar \
+    actors/target/gq-daemon.jar host/target/gq-shim; do
     [[ -f $root/$f ]] || die "$f is missing: build gq first: $build_cmd"
   done
   compgen -G "$root/actors/target/lib/*.jar" >/dev/null || die "actors/target/lib is empty: build gq first: $build_cmd"
@@ -55,8 +55,8 @@ pack() {
   # the modules: what jdeps finds in every jar, plus what is only reached by reflection or
   # service loading (SQLite's JDBC driver, peer credentials of the socket, Unsafe, JNDI/JMX of
   # the connection pool, logback's XML)
-  local jars=("$root/actors/target/gq-daemon-0.1.0.jar" "$root"/actors/target/lib/*.jar
-    "$root/client/target/gq-client-0.1.0.jar" "$root/protocol/target/gq-protocol-0.1.0.jar")
+  local jars=("$root/actors/target/gq-daemon.jar" "$root"/actors/target/lib/*.jar
+    "$root/client/target/gq-client.jar" "$root/protocol/target/gq-protocol.jar")
   echo "finding the JDK modules with jdeps ..."
   local found
   found=$("$jdk/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release "$java_version" \
@@ -87,8 +87,8 @@ pack() {
   # was made with): lib/gq/{bin,client,daemon,gq-shim}
   install -m 0755 "$root/bin/gq" "$root/bin/gq-daemon" "$out/lib/gq/bin/"
   install -m 0644 "$root/bin/gq-jdk.sh" "$out/lib/gq/bin/"
-  install -m 0644 "$root/client/target/gq-client-0.1.0.jar" "$root/protocol/target/gq-protocol-0.1.0.jar" "$out/lib/gq/client/"
-  install -m 0644 "$root/actors/target/gq-daemon-0.1.0.jar" "$root"/actors/target/lib/*.jar "$out/lib/gq/daemon/"
+  install -m 0644 "$root/client/target/gq-client.jar" "$root/protocol/target/gq-protocol.jar" "$out/lib/gq/client/"
+  install -m 0644 "$root/actors/target/gq-daemon.jar" "$root"/actors/target/lib/*.jar "$out/lib/gq/daemon/"
   install -m 0755 "$root/host/target/gq-shim" "$out/lib/gq/gq-shim"
   install -m 0755 "$self" "$out/gpu-check.sh"
 

@@ -11,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=${MEM_JOBS:-100000}
 batch=${MEM_BATCH:-20000}
 env_bytes=${MEM_ENV_BYTES:-3000}
-[[ -f $root/actors/target/gq-daemon-0.1.0.jar ]] || { echo "build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
+[[ -f $root/actors/target/gq-daemon.jar ]] || { echo "build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 tmp=$(mktemp -d /tmp/gq-memory.XXXXXX)
 export GQ_DATA_DIR=$tmp/data GQ_RUNTIME_DIR=$tmp/run GQ_FAKE_NVML=$tmp/fake
 mkdir -p "$GQ_FAKE_NVML/procs"

@@ -119,8 +119,8 @@ gq=$root/bin/gq   # until the build is copied (snapshot_build)
 
 # ---- the build must exist ----------------------------------------------------------------------
 build_cmd="cd $root && export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow && ./mvnw -q -B package -DskipTests"
-for f in client/target/gq-client-0.1.0.jar protocol/target/gq-protocol-0.1.0.jar \
-  actors/target/gq-daemon-0.1.0.jar host/target/gq-shim; do
+for f in client/target/gq-client.jar protocol/target/gq-protocol.jar \
+  actors/target/gq-daemon.jar host/target/gq-shim; do
   [[ -f $root/$f ]] || die "$f is missing: build gq first:
   $build_cmd"
 done

@@ -6,8 +6,8 @@
 # while the benchmark runs cannot change or break the jars under a starting daemon.
 snapshot_build() {
   local snap=$work/checkout before after f
-  local files=(bin/gq bin/gq-daemon bin/gq-jdk.sh install.sh pom.xml client/target/gq-client-0.1.0.jar
-    protocol/target/gq-protocol-0.1.0.jar actors/target/gq-daemon-0.1.0.jar host/target/gq-shim)
+  local files=(bin/gq bin/gq-daemon bin/gq-jdk.sh install.sh pom.xml client/target/gq-client.jar
+    protocol/target/gq-protocol.jar actors/target/gq-daemon.jar host/target/gq-shim)
   for _ in 1 2 3 4 5; do
     rm -rf "$snap"
     mkdir -p "$snap/bin" "$snap/client/target" "$snap/protocol/target" "$snap/actors/target/lib" "$snap/host/target"
@@ -24,7 +24,7 @@ snapshot_build() {
       # the AOT caches record their jars' paths: make them again for the copy, as the build does
       if [[ -f $root/client/target/gq-client.aot ]]; then
         gq_make_client_cache "$snap/client/target/gq-client.aot" \
-          "$snap/client/target/gq-client-0.1.0.jar:$snap/protocol/target/gq-protocol-0.1.0.jar" \
+          "$snap/client/target/gq-client.jar:$snap/protocol/target/gq-protocol.jar" \
           "$snap/client/target/libgq-client-socket.so" || note "could not make the client's AOT cache for the build's copy"
       fi
       # the daemon's AOT cache, as install.sh makes it (bin/gq-daemon --train; JDK 25+, ~20 s)

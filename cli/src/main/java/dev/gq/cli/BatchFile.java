@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.CommandFault;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,10 +50,9 @@ final class BatchFile {
     return d.scheduling().applyTo(new JobSpec(argv, d.cwd(), d.env(), d.gpus(), d.name(), d.group(), null));
   }
 
+  /** Checks a line's command by the one rule for commands, in the command line's words. */
   static void checkCommand(List<String> argv) {
-    if (argv.get(0).isEmpty()) throw new IllegalArgumentException("the command name is empty");
-    for (int i = 0; i < argv.size(); i++) {
-      if (argv.get(i).indexOf('\0') >= 0) throw new IllegalArgumentException("argument " + (i + 1) + " contains a NUL byte");
-    }
+    CommandFault fault = CommandFault.of(argv);
+    if (fault != null) throw new IllegalArgumentException(RunCommand.problem(fault));
   }
 }

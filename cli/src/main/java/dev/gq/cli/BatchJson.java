@@ -1,7 +1,9 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.SpecRules;
 import dev.gq.protocol.Json;
 import dev.gq.protocol.ProtocolException;
 import java.io.IOException;
@@ -58,7 +60,7 @@ final class BatchJson {
     List<Dependency> deps = new ArrayList<>();
     addIds(deps, n.get("after"), "after", false);
     addIds(deps, n.get("after_ok"), "after_ok", true);
-    Integer retries = has(n, "retries") ? count(n.get("retries"), "retries", Scheduling.MAX_RETRIES) : null;
+    Integer retries = has(n, "retries") ? count(n.get("retries"), "retries", SpecRules.MAX_RETRIES) : null;
     Duration time = null;
     if (has(n, "time")) {
       Object t = n.get("time");
@@ -103,7 +105,7 @@ final class BatchJson {
 
   private static String label(Map<String, Object> n, String member) {
     if (!(n.get(member) instanceof String v)) throw new IllegalArgumentException("'" + member + "' must be a string");
-    String problem = Labels.problem("the " + member, v);
+    String problem = SpecRules.labelProblem("the " + member, v);
     if (problem != null) throw new IllegalArgumentException(problem);
     return v;
   }

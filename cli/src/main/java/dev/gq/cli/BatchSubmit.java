@@ -3,6 +3,7 @@ package dev.gq.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.cli.GqApi.BatchOutcome;
+import dev.gq.core.ledger.KeyTaken;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -95,8 +96,7 @@ final class BatchSubmit {
 
   private static String reason(BatchOutcome o) {
     String m = o.message();
-    if (m == null) return "its key is already " + o.state() + " as job " + o.jobId();
-    return m.startsWith("Skipped: ") ? m.substring("Skipped: ".length()) : m;
+    return m == null ? KeyTaken.reason(null, o.state(), o.jobId()) : KeyTaken.reasonOf(m);
   }
 
   private static ArrayNode json(List<BatchOutcome> outcomes) {

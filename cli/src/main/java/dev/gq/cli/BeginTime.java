@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Durations;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.cli.GqApi.CancelOutcome;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -52,7 +53,7 @@ final class CancelCommand implements Callable<Integer> {
     }
     List<long[]> ranges = JobRanges.parseAll(selectors);
     Set<JobState> states = waiting ? EnumSet.of(JobState.WAITING) : EnumSet.copyOf(CANCELLABLE);
-    List<Job> jobs = inv.api().jobs(new GqApi.JobQuery(ranges, states, group, 0));
+    List<Job> jobs = inv.api().jobs(new JobQuery(ranges, states, group, 0));
     if (jobs.isEmpty()) {
       inv.io().out().println("No matching jobs to cancel.");
       return ExitCode.OK;

@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Durations;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +40,7 @@ final class CleanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    Duration age = Durations.option("--older-than", olderThan);
+    Duration age = DurationOption.parse("--older-than", olderThan);
     for (JobState s : states) {
       if (!s.terminal()) throw new UsageException("--state " + s + " is not an ended state; gq clean deletes only jobs that have ended");
     }
@@ -46,7 +48,7 @@ final class CleanCommand implements Callable<Integer> {
     Instant cutoff = Instant.now().minus(age);
     Set<JobState> ended = EnumSet.noneOf(JobState.class);
     for (JobState s : JobState.values()) if (s.terminal() && (wanted.isEmpty() || wanted.contains(s))) ended.add(s);
-    long n = inv.api().count(new GqApi.JobQuery(List.of(), ended, null, 0, false, 0, cutoff));
+    long n = inv.api().count(new JobQuery(List.of(), ended, null, 0, false, 0, cutoff));
     String what = describe(wanted, n) + " that ended more than " + Durations.format(age) + " ago";
     if (n == 0) {
       inv.io().out().println("No " + describe(wanted, 2) + " ended more than " + Durations.format(age) + " ago.");

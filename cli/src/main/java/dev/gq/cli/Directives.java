@@ -1,7 +1,9 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.SpecRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +78,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
   private static int priority(String value, int line) {
     if (value.matches("-?\\d{1,3}")) {
       int p = Integer.parseInt(value);
-      if (p >= JobSpec.MIN_PRIORITY && p <= JobSpec.MAX_PRIORITY) return p;
+      if (SpecRules.priorityInRange(p)) return p;
     }
     throw new RefusedException("invalid priority on line " + line + ": '" + value + "'; use a whole number from "
         + JobSpec.MIN_PRIORITY + " to " + JobSpec.MAX_PRIORITY);
@@ -86,7 +88,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
     Integer n = Scheduling.retryCount(value);
     if (n == null) {
       throw new RefusedException("invalid retry count on line " + line + ": '" + value + "'; use a whole number from 0 to "
-          + Scheduling.MAX_RETRIES);
+          + SpecRules.MAX_RETRIES);
     }
     return n;
   }
@@ -103,7 +105,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
 
   private static String label(String option, String value, int line) {
     if (value.isEmpty()) throw new RefusedException("empty " + option + " on line " + line);
-    String problem = Labels.problem("the " + option + " on line " + line, value);
+    String problem = SpecRules.labelProblem("the " + option + " on line " + line, value);
     if (problem != null) throw new RefusedException(problem);
     return value;
   }

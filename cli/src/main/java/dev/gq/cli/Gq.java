@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.protocol.Release;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * {@link CommandLine}, so concurrent requests share nothing; the tree holds no static state.
  */
 public final class Gq {
-  public static final String VERSION = "0.1.0";
+  /** gq's release version, from the build (see {@link Release}). */
+  public static final String VERSION = Release.VERSION;
 
   private Gq() {}
 

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
@@ -227,24 +228,6 @@ public interface GqApi {
 
     public boolean held() {
       return holdReason != null;
-    }
-  }
-
-  /**
-   * Selects jobs. Empty ranges/states mean "any"; null group means any; limit 0 means no limit.
-   * {@code latestOnly} leaves out attempts a retry replaced; {@code belowId} (0: none) keeps ids
-   * below it, to read newest-first in pages; {@code endedBefore} (null: any) keeps jobs that ended
-   * before it.
-   */
-  record JobQuery(List<long[]> ranges, Set<JobState> states, String group, int limit,
-      boolean latestOnly, long belowId, Instant endedBefore) {
-    public JobQuery(List<long[]> ranges, Set<JobState> states, String group, int limit) {
-      this(ranges, states, group, limit, false, 0, null);
-    }
-
-    /** The same selection, at most {@code n} jobs with ids below {@code id}: the next page. */
-    public JobQuery page(long id, int n) {
-      return new JobQuery(ranges, states, group, n, latestOnly, id, endedBefore);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
@@ -12,7 +13,7 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(
     name = "gq",
-    version = "gq " + Gq.VERSION,
+    versionProvider = GqCommand.Version.class,
     description = "Queue commands for whole GPUs of this workstation.",
     footer = {"", "Shortcut: 'gq -g N CMD...' is 'gq run -g N CMD...'."})
 final class GqCommand implements Callable<Integer> {
@@ -29,5 +30,13 @@ final class GqCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new UsageException("a command is required; 'gq --help' lists them");
+  }
+
+  /** {@code gq --version}: "gq 0.1.0", from the build's version. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"gq " + Gq.VERSION};
+    }
   }
 }

@@ -1,7 +1,7 @@
 package dev.gq.cli;
 
-import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.JobChanges;
+import dev.gq.core.ledger.SpecRules;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -98,9 +98,8 @@ final class JobControlCommand {
     public Integer call() throws ApiException {
       if (time != null && noTime) throw new UsageException("give --time DURATION or --no-time, not both");
       if (gpus != null && gpus < 0) throw new UsageException("-g/--gpus must be 0 or more, not " + gpus);
-      if (priority != null && (priority < JobSpec.MIN_PRIORITY || priority > JobSpec.MAX_PRIORITY))
-        throw new UsageException("--priority must be from " + JobSpec.MIN_PRIORITY + " to " + JobSpec.MAX_PRIORITY + ", not " + priority);
-      var limit = time == null ? null : Durations.option("--time", time);
+      if (priority != null && SpecRules.priority(priority) != null) throw new UsageException(SpecRules.priority(priority));
+      var limit = time == null ? null : DurationOption.parse("--time", time);
       java.util.Map<String, String> set = new java.util.LinkedHashMap<>();
       for (String e : env) {
         int eq = e.indexOf('=');

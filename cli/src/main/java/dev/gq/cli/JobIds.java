@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +14,7 @@ final class JobIds {
 
   private JobIds() {}
 
-  static List<Long> of(GqApi api, GqApi.JobQuery q) throws ApiException {
+  static List<Long> of(GqApi api, JobQuery q) throws ApiException {
     List<Long> out = new ArrayList<>();
     List<Job> page = api.jobs(q.page(0, PAGE));
     while (!page.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -55,7 +56,7 @@ final class LogsCommand implements Callable<Integer> {
 
   /** The job with the highest id, named on a terminal's stderr; refused when there is none. */
   private Job newest() throws ApiException {
-    List<Job> jobs = inv.api().jobs(new GqApi.JobQuery(List.of(), Set.of(), null, 1));
+    List<Job> jobs = inv.api().jobs(new JobQuery(List.of(), Set.of(), null, 1));
     if (jobs.isEmpty()) throw new RefusedException("there are no jobs yet; queue one with 'gq submit SCRIPT' or 'gq run COMMAND'");
     Job job = jobs.get(0);
     if (inv.io().stderrTty()) inv.io().err().println("gq: job " + job.id() + " (" + job.displayName() + ", " + job.state() + "), the newest");

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;
 

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.cli.GqApi.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
@@ -85,7 +86,7 @@ final class PsCommand implements Callable<Integer> {
     columns = format == null ? null : JobColumn.parse(format);
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
     Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
-    GqApi.JobQuery q = new GqApi.JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
+    JobQuery q = new JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
     int shown = chosen && limit == null ? paged(q) : listed(chosen ? read(q).jobs() : recent());
     if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(inv.io().out(), ranges);
     if (shown > 0 && !json && group != null) summary();
@@ -97,7 +98,7 @@ final class PsCommand implements Callable<Integer> {
   }
 
   /** One page of jobs; the ids of rows that cannot be read are kept for the closing line. */
-  private JobPage read(GqApi.JobQuery q) throws ApiException {
+  private JobPage read(JobQuery q) throws ApiException {
     JobPage page = inv.api().jobPage(q);
     unreadable.addAll(page.unreadable());
     return page;
@@ -116,7 +117,7 @@ final class PsCommand implements Callable<Integer> {
   }
 
   /** Prints every job of {@code q} page by page, newest first; returns how many there were. */
-  private int paged(GqApi.JobQuery q) throws ApiException {
+  private int paged(JobQuery q) throws ApiException {
     JobPage rows = read(q.page(0, PAGE));
     if (rows.rows() < PAGE) return listed(rows.jobs());
     List<Job> page = rows.jobs();
@@ -140,8 +141,8 @@ final class PsCommand implements Callable<Integer> {
 
   /** Every live job and the newest finished ones; says on stderr when older finished ones are left out. */
   private List<Job> recent() throws ApiException {
-    List<Job> jobs = new ArrayList<>(read(new GqApi.JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
-    List<Job> done = read(new GqApi.JobQuery(List.of(), finished(), group, RECENT + 1)).jobs();
+    List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
+    List<Job> done = read(new JobQuery(List.of(), finished(), group, RECENT + 1)).jobs();
     jobs.addAll(done.subList(0, Math.min(RECENT, done.size())));
     jobs.sort(Comparator.comparingLong(Job::id).reversed());
     if (done.size() > RECENT && !json) inv.io().err().println("gq: older finished jobs are not shown; 'gq ps --all' lists them");

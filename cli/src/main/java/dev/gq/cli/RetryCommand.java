@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -81,7 +82,7 @@ final class RetryCommand implements Callable<Integer> {
   private List<Long> select(List<long[]> ranges, Set<JobState> flags) throws ApiException {
     Set<JobState> states = flags.isEmpty() && ranges.isEmpty() ? RETRYABLE : flags;
     boolean latest = ranges.isEmpty();
-    List<Long> found = JobIds.of(inv.api(), new GqApi.JobQuery(ranges, states, group, 0, latest, 0, null));
+    List<Long> found = JobIds.of(inv.api(), new JobQuery(ranges, states, group, 0, latest, 0, null));
     Set<Long> ids = new LinkedHashSet<>(found.reversed());
     if (group == null && flags.isEmpty()) {
       for (long[] r : ranges) if (r[0] == r[1]) ids.add(r[0]);

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.JobQuery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -29,7 +30,7 @@ final class RmCommand implements Callable<Integer> {
     TreeSet<Long> ids = new TreeSet<>();
     for (long[] r : ranges) {
       if (r[0] == r[1]) ids.add(r[0]);
-      else ids.addAll(JobIds.of(inv.api(), new GqApi.JobQuery(List.<long[]>of(r), java.util.Set.of(), null, 0)));
+      else ids.addAll(JobIds.of(inv.api(), new JobQuery(List.<long[]>of(r), java.util.Set.of(), null, 0)));
     }
     if (ids.isEmpty()) throw new RefusedException("no job exists in " + String.join(" ", selectors) + "; nothing was deleted");
     List<Long> removed = inv.api().remove(List.copyOf(ids));

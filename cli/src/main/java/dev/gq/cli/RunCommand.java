@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.ledger.CommandFault;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,15 +42,18 @@ final class RunCommand implements Callable<Integer> {
     return new Submitter(inv).submit(command, gpus, name, group, key, sched, options);
   }
 
+  /** Checks a command given on the command line by the one rule for commands; a fault is a usage error. */
   static void checkCommand(List<String> argv) {
-    if (argv.isEmpty()) {
-      throw new UsageException("a command is required after gq's own options, as in 'gq -g 1 python train.py'");
-    }
-    if (argv.get(0).isEmpty()) throw new UsageException("the command name must not be empty");
-    for (int i = 0; i < argv.size(); i++) {
-      if (argv.get(i).indexOf('\0') >= 0) {
-        throw new UsageException("argument " + (i + 1) + " of the command contains a NUL byte");
-      }
-    }
+    CommandFault fault = CommandFault.of(argv);
+    if (fault != null) throw new UsageException(problem(fault));
+  }
+
+  /** The CLI's words for a command's fault, on the command line or a batch line. */
+  static String problem(CommandFault fault) {
+    return switch (fault.kind()) {
+      case MISSING -> "a command is required after gq's own options, as in 'gq -g 1 python train.py'";
+      case EMPTY_NAME -> "the command name must not be empty";
+      case NUL_BYTE -> "argument " + fault.argument() + " of the command contains a NUL byte";
+    };
   }
 }

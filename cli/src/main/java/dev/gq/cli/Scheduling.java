@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.SpecRules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,6 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
   Scheduling withBegin(java.time.Instant at) {
     return new Scheduling(after, retries, time, priority, at);
   }
-  static final int MAX_RETRIES = 100;
 
   /** These values where given, else {@code base}'s. */
   Scheduling over(Scheduling base) {
@@ -48,8 +48,7 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
 
   /** From command-line values; a bad one is a usage error naming its option. */
   static Scheduling fromOptions(List<String> after, List<String> afterOk, Integer retries, String time, Integer priority) {
-    if (priority != null && (priority < JobSpec.MIN_PRIORITY || priority > JobSpec.MAX_PRIORITY))
-      throw new UsageException("--priority must be from " + JobSpec.MIN_PRIORITY + " to " + JobSpec.MAX_PRIORITY + ", not " + priority);
+    if (priority != null && SpecRules.priority(priority) != null) throw new UsageException(SpecRules.priority(priority));
     return fromOptions(after, afterOk, retries, time).withPriority(priority);
   }
 
@@ -61,10 +60,8 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
     List<Dependency> deps = new ArrayList<>();
     for (String a : after) deps.add(new Dependency(dependency("--after", a), false));
     for (String a : afterOk) deps.add(new Dependency(dependency("--after-ok", a), true));
-    if (retries != null && (retries < 0 || retries > MAX_RETRIES)) {
-      throw new UsageException("--retries must be from 0 to " + MAX_RETRIES + ", not " + retries);
-    }
-    return new Scheduling(deps.isEmpty() ? null : List.copyOf(deps), retries, Durations.option("--time", time));
+    if (retries != null && SpecRules.retries(retries) != null) throw new UsageException(SpecRules.retries(retries));
+    return new Scheduling(deps.isEmpty() ? null : List.copyOf(deps), retries, DurationOption.parse("--time", time));
   }
 
   /** A job id another job waits for, or null when {@code text} is not a positive whole number. */
@@ -80,10 +77,10 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
     return id;
   }
 
-  /** A retry count, or null when {@code text} is not a whole number from 0 to {@value #MAX_RETRIES}. */
+  /** A retry count, or null when {@code text} is not a whole number that {@link SpecRules#retriesInRange} allows. */
   static Integer retryCount(String text) {
     String t = text.strip();
-    if (!t.matches("\\d{1,3}") || Integer.parseInt(t) > MAX_RETRIES) return null;
+    if (!t.matches("\\d{1,3}") || !SpecRules.retriesInRange(Integer.parseInt(t))) return null;
     return Integer.parseInt(t);
   }
 }

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;

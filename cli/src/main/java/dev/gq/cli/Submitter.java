@@ -2,6 +2,8 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.KeyTaken;
+import dev.gq.core.ledger.SpecRules;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -93,7 +95,7 @@ final class Submitter {
   static String groupFromEnv(Map<String, String> env) {
     String group = env.get("GQ_GROUP");
     if (group == null || group.isEmpty()) return null;
-    String problem = Labels.problem("GQ_GROUP", group);
+    String problem = SpecRules.labelProblem("GQ_GROUP", group);
     if (problem != null) throw new RefusedException(problem + "; fix or unset it, or pass --group");
     return group;
   }
@@ -111,8 +113,7 @@ final class Submitter {
 
   private void printText(GqApi.SubmitResult result, String key) {
     if (result.skipped()) {
-      String line = result.message() != null ? result.message()
-          : "Skipped: key '" + key + "' is already " + result.state() + " as job " + result.jobId();
+      String line = result.message() != null ? result.message() : KeyTaken.message(key, result.state(), result.jobId());
       inv.io().out().println(line);
       return;
     }

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.cli.GqApi.GroupSummary;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ final class WaitCommand implements Callable<Integer> {
       throw new UsageException("say what to wait for: job ids or ranges (12 300-440), or --group GROUP");
     }
     Labels.checkOption("--group", group);
-    Duration limit = Durations.option("--timeout", timeout);
+    Duration limit = DurationOption.parse("--timeout", timeout);
     Poll poll = new Poll(inv.io(), limit);
     if (selectors.size() == 1 && JobRanges.isPlainId(selectors.get(0)) && group == null) {
       return one(JobRanges.id(selectors.get(0)), poll);
@@ -90,11 +91,11 @@ final class WaitCommand implements Callable<Integer> {
 
   private int many(List<long[]> ranges, Poll poll) throws ApiException {
     GqApi api = inv.api();
-    if (api.count(new GqApi.JobQuery(ranges, Set.of(), group, 0)) == 0) {
+    if (api.count(new JobQuery(ranges, Set.of(), group, 0)) == 0) {
       throw new RefusedException("no job matches " + describe(ranges) + "; see 'gq ps --all'");
     }
     while (true) {
-      List<Job> pending = api.jobs(new GqApi.JobQuery(ranges, PENDING, group, 0));
+      List<Job> pending = api.jobs(new JobQuery(ranges, PENDING, group, 0));
       if (pending.isEmpty()) break;
       poll.progress(progressLine(ranges, pending.size()));
       stopIfHeld(pending);
@@ -104,7 +105,7 @@ final class WaitCommand implements Callable<Integer> {
     inv.io().out().println(finalLine(ranges));
     Set<JobState> bad = EnumSet.noneOf(JobState.class);
     for (JobState s : JobState.values()) if (s.terminal() && s != JobState.DONE) bad.add(s);
-    return api.count(new GqApi.JobQuery(ranges, bad, group, 0, true, 0, null)) == 0 ? ExitCode.OK : ExitCode.FAILED;
+    return api.count(new JobQuery(ranges, bad, group, 0, true, 0, null)) == 0 ? ExitCode.OK : ExitCode.FAILED;
   }
 
   /** Refuses to wait for waiting jobs that a fail-fast hold keeps from ever starting on their own. */
@@ -127,7 +128,7 @@ final class WaitCommand implements Callable<Integer> {
       int[] e = GroupText.ended(g.get());
       return GroupText.bar(e[0], e[1], 20) + "  " + GroupText.summary(g.get());
     }
-    long total = inv.api().count(new GqApi.JobQuery(ranges, Set.of(), group, 0, true, 0, null));
+    long total = inv.api().count(new JobQuery(ranges, Set.of(), group, 0, true, 0, null));
     return GroupText.bar((int) Math.max(0, total - pending), (int) total, 20) + " jobs ended";
   }
 
@@ -140,7 +141,7 @@ final class WaitCommand implements Callable<Integer> {
     long total = 0;
     for (JobState s : JobState.values()) {
       if (!s.terminal()) continue;
-      long n = inv.api().count(new GqApi.JobQuery(ranges, Set.of(s), group, 0, true, 0, null));
+      long n = inv.api().count(new JobQuery(ranges, Set.of(s), group, 0, true, 0, null));
       total += n;
       if (n > 0) parts.add(n + " " + s);
     }

@@ -86,6 +86,8 @@ class BatchSubmitTest {
         {"{\"argv\": [\"x\"],\n", "gq: batch line 1: invalid JSON"},
         {"echo 'open\n", "gq: batch line 1: unterminated single quote"},
         {"{\"argv\": [\"x\"], \"cwd\": \"nope\"}\n", "gq: batch line 1: the directory 'nope' does not exist"},
+        {"{\"argv\": [\"\"]}\n", "gq: batch line 1: the command name must not be empty;"},
+        {"{\"argv\": [\"x\", \"a\\u0000b\"]}\n", "gq: batch line 1: argument 2 of the command contains a NUL byte;"},
     };
     for (String[] c : cases) {
       Cli.Result r = batch(c[0]);

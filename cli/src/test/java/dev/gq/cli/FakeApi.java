@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Attempts;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import java.time.Instant;
@@ -97,7 +99,7 @@ final class FakeApi implements GqApi {
         .filter(j -> q.group() == null || q.group().equals(j.spec().group()))
         .filter(j -> q.belowId() <= 0 || j.id() < q.belowId())
         .filter(j -> q.endedBefore() == null || (j.endTime() != null && j.endTime().isBefore(q.endedBefore())))
-        .filter(j -> !q.latestOnly() || !replaced(j));
+        .filter(j -> !q.latestOnly() || !Attempts.replaced(j, jobs.values()));
   }
 
   @Override public Optional<Job> newestAttempt(long id) throws ApiException {
@@ -105,10 +107,7 @@ final class FakeApi implements GqApi {
     beforeCall();
     Job j = jobs.get(id);
     if (j == null) return Optional.empty();
-    long root = j.retryOf() != null ? j.retryOf() : j.id();
-    return jobs.values().stream()
-        .filter(k -> k.id() == root || (k.retryOf() != null && k.retryOf() == root))
-        .max(Comparator.comparingLong(Job::id));
+    return Attempts.newest(j.lineage(), jobs.values());
   }
 
   /** Steps run one per read call (job, jobs, count, newestAttempt), to change jobs while a command polls. */
@@ -119,13 +118,6 @@ final class FakeApi implements GqApi {
     if (r != null) r.run();
   }
 
-  /** Whether a later job retried this one's lineage, or was submitted under the same key. */
-  boolean replaced(Job j) {
-    long root = j.retryOf() != null ? j.retryOf() : j.id();
-    String key = j.spec().key();
-    return jobs.values().stream().anyMatch(k -> k.id() > j.id()
-        && ((k.retryOf() != null && k.retryOf() == root) || (key != null && key.equals(k.spec().key()))));
-  }
 
   @Override public Optional<Job> job(long id) throws ApiException {
     fail();

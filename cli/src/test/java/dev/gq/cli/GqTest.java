@@ -23,7 +23,7 @@ class GqTest {
   void version() {
     Cli.Result r = cli.run("--version");
     assertEquals(0, r.code());
-    assertEquals("gq 0.1.0\n", r.out());
+    assertEquals("gq " + dev.gq.protocol.Release.VERSION + "\n", r.out());
   }
 
   @Test

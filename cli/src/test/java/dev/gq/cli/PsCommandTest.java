@@ -3,6 +3,7 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
 import java.util.List;
@@ -144,7 +145,7 @@ class PsCommandTest {
   @Test
   void filtersGoToTheDaemon() {
     cli.run("ps", "12", "300-440", "--state", "running", "--state", "WAITING", "--group", "g", "--limit", "5");
-    GqApi.JobQuery q = cli.api.queries.get(0);
+    JobQuery q = cli.api.queries.get(0);
     assertEquals(2, q.ranges().size());
     assertEquals(300, q.ranges().get(1)[0]);
     assertEquals(Set.of(JobState.RUNNING, JobState.WAITING), q.states());

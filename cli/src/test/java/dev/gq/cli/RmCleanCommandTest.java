@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -63,7 +64,7 @@ class RmCleanCommandTest {
     assertEquals(0, r.code(), r.err());
     assertEquals(1, cli.api.cleans.size());
     assertTrue(cli.api.cleans.get(0).endsWith(" [FAILED]"), cli.api.cleans.get(0));
-    GqApi.JobQuery counted = cli.api.queries.get(cli.api.queries.size() - 1);
+    JobQuery counted = cli.api.queries.get(cli.api.queries.size() - 1);
     assertNotNull(counted.endedBefore());
     assertTrue(!counted.endedBefore().isAfter(before.minusSeconds(30L * 86400 - 5)), counted.endedBefore().toString());
     assertEquals(Set.of(JobState.FAILED), counted.states());

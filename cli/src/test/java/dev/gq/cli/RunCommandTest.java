@@ -297,6 +297,6 @@ class RunCommandTest {
     assertEquals(12, cli.api.submitted.get(cli.api.submitted.size() - 1).priority());
     Cli.Result bad = cli.run("run", "--priority", "300", "true");
     assertEquals(2, bad.code());
-    assertTrue(bad.err().contains("--priority must be from -100 to 100, not 300"), bad.err());
+    assertTrue(bad.err().contains("--priority must be between -100 and 100, not 300"), bad.err());
   }
 }

@@ -73,7 +73,7 @@ class SchedulingOptionsTest {
   void badDependencyAndRetryCountAreUsageErrors() {
     assertEquals("gq: invalid job id 'x' for --after; use a job number like 12\n", firstLine(cli.run("run", "--after", "x", "y")));
     assertEquals("gq: invalid job id '0' for --after-ok; use a job number like 12\n", firstLine(cli.run("run", "--after-ok", "0", "y")));
-    assertEquals("gq: --retries must be from 0 to 100, not 101\n", firstLine(cli.run("run", "--retries", "101", "y")));
+    assertEquals("gq: --retries must be between 0 and 100, not 101\n", firstLine(cli.run("run", "--retries", "101", "y")));
     assertEquals(2, cli.run("run", "--retries", "-1", "y").code());
     assertTrue(cli.api.submitted.isEmpty());
   }

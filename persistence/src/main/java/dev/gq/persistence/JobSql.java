@@ -1,5 +1,7 @@
 package dev.gq.persistence;
 
+import dev.gq.core.job.Attempts;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -14,8 +16,8 @@ import java.util.List;
  */
 record JobSql(String where, List<Object> args) {
   /**
-   * An attempt that a later one replaced: a retry of the same lineage, or a job submitted again
-   * under the same key (the same cell of a sweep).
+   * An attempt that a later one replaced, as {@link Attempts#replaces} decides: a later job of the
+   * same lineage, or a later job submitted under the same key (the same cell of a sweep).
    */
   static final String SUPERSEDED =
       "(EXISTS (SELECT 1 FROM jobs k WHERE k.retry_of = coalesce(j.retry_of, j.id) AND k.id > j.id)"

@@ -1,5 +1,6 @@
 package dev.gq.persistence;
 
+import dev.gq.core.job.Attempts;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LineageFact;
 import java.sql.Connection;
@@ -13,8 +14,8 @@ import java.util.Map;
 
 /**
  * Looks up retry lineages in the {@code jobs} table: for each job asked about, its lineage root
- * (the first attempt), the newest attempt of that lineage and that attempt's state. One indexed
- * statement per chunk of ids; no job documents are read.
+ * (the first attempt), the newest attempt of that lineage ({@link Attempts#newest}: its highest id)
+ * and that attempt's state. One indexed statement per chunk of ids; no job documents are read.
  */
 final class Lineages {
   private Lineages() {}

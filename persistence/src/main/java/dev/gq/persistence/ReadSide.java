@@ -8,6 +8,7 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.ledger.JobTransitions;
 import dev.gq.core.ledger.LedgerEvent;
 import java.nio.file.Path;

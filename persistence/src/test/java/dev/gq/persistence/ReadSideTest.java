@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.JobCancelled;
 import java.nio.file.Path;

@@ -195,7 +195,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     if (cancelRequested || timedOut) return this;
     timedOut = true;
     getContext().getLog().info("job {}: reached its time limit of {}; stopping it", job.id(),
-        dev.gq.core.ledger.Outcomes.duration(job.spec().timeLimit()));
+        dev.gq.core.job.Durations.format(job.spec().timeLimit()));
     if (identity != null) signal(15);
     timers.startSingleTimer("kill", new KillNow(), deps.cancelGrace());
     return this;

@@ -7,6 +7,7 @@ import dev.gq.cli.ApiException;
 import dev.gq.cli.GqApi;
 import dev.gq.cli.Notices;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
@@ -148,7 +149,7 @@ public final class DaemonApi implements GqApi {
   public List<Job> jobs(JobQuery q) throws ApiException {
     synced();
     try {
-      return readSide.listed(query(q));
+      return readSide.listed(q);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
@@ -158,7 +159,7 @@ public final class DaemonApi implements GqApi {
   public dev.gq.core.job.JobPage jobPage(JobQuery q) throws ApiException {
     synced();
     try {
-      return readSide.page(query(q));
+      return readSide.page(q);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
@@ -318,7 +319,7 @@ public final class DaemonApi implements GqApi {
   public long count(JobQuery q) throws ApiException {
     synced();
     try {
-      return readSide.count(query(q));
+      return readSide.count(q);
     } catch (SQLException e) {
       throw historyFailed(e);
     }
@@ -347,11 +348,6 @@ public final class DaemonApi implements GqApi {
     } catch (SQLException e) {
       throw historyFailed(e);
     }
-  }
-
-  private static dev.gq.persistence.JobQuery query(JobQuery q) {
-    return new dev.gq.persistence.JobQuery(q.ranges(), q.states(), q.group(), q.limit(), q.latestOnly(), q.belowId(),
-        q.endedBefore());
   }
 
   private static ApiException historyFailed(SQLException e) {

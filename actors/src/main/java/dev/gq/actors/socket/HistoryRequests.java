@@ -2,9 +2,9 @@ package dev.gq.actors.socket;
 
 import dev.gq.cli.ApiException;
 import dev.gq.cli.GqApi.GroupSummary;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.persistence.GroupCounts;
-import dev.gq.persistence.JobQuery;
 import dev.gq.persistence.JobRef;
 import dev.gq.persistence.ReadSide;
 import java.sql.SQLException;

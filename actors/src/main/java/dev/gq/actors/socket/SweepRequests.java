@@ -6,6 +6,7 @@ import dev.gq.cli.GqApi.RetrySkip;
 import dev.gq.cli.GqApi.Retried;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
@@ -89,7 +90,7 @@ final class SweepRequests {
 
   /** The INTERRUPTED jobs that are the newest attempt of their lineage, oldest first ({@code gq recover}). */
   List<Long> interrupted() throws SQLException {
-    var q = new dev.gq.persistence.JobQuery(List.of(), Set.of(JobState.INTERRUPTED), null, 0, true, 0, null);
+    var q = new JobQuery(List.of(), Set.of(JobState.INTERRUPTED), null, 0, true, 0, null);
     return readSide.jobs(q).stream().map(Job::id).sorted().toList();
   }
 

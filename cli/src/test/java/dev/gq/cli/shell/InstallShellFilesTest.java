@@ -27,8 +27,8 @@ class InstallShellFilesTest {
     Files.createDirectories(src.resolve("bin"));
     Files.copy(CHECKOUT.resolve("install.sh"), src.resolve("install.sh"));
     for (String f : List.of("gq", "gq-daemon", "gq-jdk.sh")) Files.copy(CHECKOUT.resolve("bin/" + f), src.resolve("bin/" + f));
-    for (String f : List.of("client/target/gq-client-0.1.0.jar", "protocol/target/gq-protocol-0.1.0.jar",
-        "client/target/libgq-client-socket.so", "actors/target/gq-daemon-0.1.0.jar", "actors/target/lib/stand-in.jar",
+    for (String f : List.of("client/target/gq-client.jar", "protocol/target/gq-protocol.jar",
+        "client/target/libgq-client-socket.so", "actors/target/gq-daemon.jar", "actors/target/lib/stand-in.jar",
         "host/target/gq-shim")) {
       Files.createDirectories(src.resolve(f).getParent());
       Files.writeString(src.resolve(f), "stand-in\n");

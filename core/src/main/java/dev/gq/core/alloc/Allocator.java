@@ -2,10 +2,10 @@ package dev.gq.core.alloc;
 
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.WaitReason;
-import dev.gq.core.ledger.Outcomes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,9 +85,9 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       } else if (gathers(j, n, free.size(), gpus, now, gatherAfter)) {
         reasons.put(j.id(), new WaitReason("GPUs gather", busy(n, free.size(), gpus) + "; GPUs gather for it (waiting over "
-            + Outcomes.duration(gatherAfter) + "): younger jobs wait"));
+            + Durations.format(gatherAfter) + "): younger jobs wait"));
         gathering = new WaitReason("gathering for " + j.id(),
-            "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + Outcomes.duration(gatherAfter) + ")");
+            "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + Durations.format(gatherAfter) + ")");
       } else reasons.put(j.id(), new WaitReason("GPUs busy", busy(n, free.size(), gpus)));
     }
     return new Plan(placed, reasons);

@@ -1,5 +1,6 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -122,6 +123,6 @@ public final class JobChanges {
 
   private static String describe(JobSpec s) {
     return s.gpus() + " GPU(s), priority " + s.priority() + ", "
-        + (s.timeLimit() == null ? "no time limit" : "time limit " + Outcomes.duration(s.timeLimit()));
+        + (s.timeLimit() == null ? "no time limit" : "time limit " + Durations.format(s.timeLimit()));
   }
 }

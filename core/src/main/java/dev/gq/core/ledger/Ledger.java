@@ -1,5 +1,6 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.job.Attempts;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
@@ -138,7 +139,7 @@ public record Ledger(
   public Optional<Job> liveInLineage(long lineage) {
     Job j = live.get(lineage);
     if (j != null) return Optional.of(j);
-    return live.values().stream().filter(x -> x.retryOf() != null && x.retryOf() == lineage).findFirst();
+    return Attempts.newest(lineage, live.values());
   }
 
   /** How job {@code id} ended, when it is among the last few endings; null otherwise. */

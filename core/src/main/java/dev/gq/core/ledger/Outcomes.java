@@ -1,5 +1,6 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import java.util.List;
@@ -28,21 +29,7 @@ public final class Outcomes {
 
   /** "exceeded its time limit of 2h". */
   public static String timedOut(java.time.Duration limit) {
-    return "exceeded its time limit of " + duration(limit);
-  }
-
-  /** A duration the way users write it: "2h", "1h30m", "90s", "1d2h". */
-  public static String duration(java.time.Duration d) {
-    long s = d.toSeconds();
-    if (s == 0) return d.toMillis() + "ms";
-    StringBuilder b = new StringBuilder();
-    long[] sizes = {86_400, 3_600, 60, 1};
-    String[] units = {"d", "h", "m", "s"};
-    for (int i = 0; i < sizes.length; i++) {
-      if (s >= sizes[i]) b.append(s / sizes[i]).append(units[i]);
-      s %= sizes[i];
-    }
-    return b.toString();
+    return "exceeded its time limit of " + Durations.format(limit);
   }
 
   static Job requeued(Job j) {

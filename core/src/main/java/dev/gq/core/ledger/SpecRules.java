@@ -18,10 +18,8 @@ public final class SpecRules {
   private SpecRules() {}
 
   public static String check(JobSpec s) {
-    if (s.argv().isEmpty() || s.argv().get(0).isEmpty())
-      return "the command is empty; give a command after gq's options, e.g. gq -g 1 python train.py";
-    for (String a : s.argv())
-      if (a.indexOf('\0') >= 0) return "an argument of the command contains a NUL byte, which no program can receive";
+    CommandFault fault = CommandFault.of(s.argv());
+    if (fault != null) return fault.message();
     if (s.gpus() < 0) return "the GPU count must be 0 or more, not " + s.gpus();
     if (s.cwd() == null || s.cwd().isEmpty()) return "the working directory is missing";
     String bad = label("name", s.name());
@@ -33,8 +31,8 @@ public final class SpecRules {
 
   /** The dependencies, automatic retries and time limit. */
   static String sweepOptions(JobSpec s) {
-    if (s.retries() < 0 || s.retries() > MAX_RETRIES)
-      return "--retries must be between 0 and " + MAX_RETRIES + ", not " + s.retries();
+    String r = retries(s.retries());
+    if (r != null) return r;
     if (s.timeLimit() != null && (s.timeLimit().isNegative() || s.timeLimit().toSeconds() < 1))
       return "the time limit must be at least 1 second; give it like 90s, 45m, 2h or 1d";
     String p = priority(s.priority());
@@ -45,19 +43,44 @@ public final class SpecRules {
     return null;
   }
 
+  /** Why a count of automatic retries is out of range, or null. */
+  public static String retries(int n) {
+    return retriesInRange(n) ? null : "--retries must be between 0 and " + MAX_RETRIES + ", not " + n;
+  }
+
+  /** Whether {@code n} automatic retries are allowed: 0 to {@value #MAX_RETRIES}. */
+  public static boolean retriesInRange(long n) {
+    return n >= 0 && n <= MAX_RETRIES;
+  }
+
+  /** Whether {@code p} is a priority: {@value JobSpec#MIN_PRIORITY} to {@value JobSpec#MAX_PRIORITY}. */
+  public static boolean priorityInRange(long p) {
+    return p >= JobSpec.MIN_PRIORITY && p <= JobSpec.MAX_PRIORITY;
+  }
+
   /** Why a priority is out of range, or null. */
   public static String priority(int p) {
-    if (p < JobSpec.MIN_PRIORITY || p > JobSpec.MAX_PRIORITY)
+    if (!priorityInRange(p))
       return "--priority must be between " + JobSpec.MIN_PRIORITY + " and " + JobSpec.MAX_PRIORITY + ", not " + p;
     return null;
   }
 
-  /** Checks one label (name, group or key); null when fine or absent. */
+  /** Checks one label the daemon is asked to store ("name", "group", "key"); null when fine or absent. */
   public static String label(String what, String v) {
-    if (v == null) return null;
-    if (v.isBlank()) return "the " + what + " must not be empty or blank";
-    if (v.length() > MAX_LABEL) return "the " + what + " is " + v.length() + " characters long; use at most " + MAX_LABEL;
+    return v == null ? null : labelProblem("the " + what, v);
+  }
+
+  /**
+   * The one rule for a label (a job's name, group or key, a drain's reason): not empty or blank, at
+   * most {@value #MAX_LABEL} characters, one printable line ({@link PrintableText}). Returns the
+   * problem worded with {@code subject} as the caller names the text ("the group", "--group",
+   * "GQ_GROUP", "the group on line 3"), or null when it is fine.
+   */
+  public static String labelProblem(String subject, String v) {
+    if (v.isEmpty()) return subject + " must not be empty";
+    if (v.isBlank()) return subject + " must not be blank";
+    if (v.length() > MAX_LABEL) return subject + " must be at most " + MAX_LABEL + " characters (it has " + v.length() + ")";
     String hidden = PrintableText.problem(v);
-    return hidden == null ? null : "the " + what + " " + hidden;
+    return hidden == null ? null : subject + " " + hidden;
   }
 }

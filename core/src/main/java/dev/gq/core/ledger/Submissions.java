@@ -119,9 +119,8 @@ public final class Submissions {
     KeyHolder h = l.keys().get(key);
     if (h == null || h.state().unsuccessful()) return null;
     String group = heldGroupOf(l, h.jobId());
-    String msg = group == null ? "Skipped: key '" + key + "' is already " + h.state() + " as job " + h.jobId()
-        : "Skipped: key '" + key + "' is already HELD as job " + h.jobId() + " (group " + group + " is held: "
-            + l.holds().get(group) + ")";
+    String msg = group == null ? KeyTaken.message(key, h.state(), h.jobId())
+        : KeyTaken.message(key, "HELD", h.jobId()) + " (group " + group + " is held: " + l.holds().get(group) + ")";
     return new SubmitOutcome(h.jobId(), true, h.state(), msg);
   }
 

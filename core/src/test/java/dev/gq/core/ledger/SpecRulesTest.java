@@ -22,14 +22,14 @@ class SpecRulesTest {
 
   @Test
   void emptyOrBlankLabelIsRefusedNamingIt() {
-    assertEquals("the key must not be empty or blank", SpecRules.label("key", ""));
-    assertEquals("the key must not be empty or blank", SpecRules.label("key", " \t "));
+    assertEquals("the key must not be empty", SpecRules.label("key", ""));
+    assertEquals("the key must not be blank", SpecRules.label("key", " \t "));
   }
 
   @Test
   void tooLongLabelIsRefusedWithItsLengthAndTheBound() {
     String why = SpecRules.label("group", "g".repeat(SpecRules.MAX_LABEL + 1));
-    assertEquals("the group is 201 characters long; use at most 200", why);
+    assertEquals("the group must be at most 200 characters (it has 201)", why);
   }
 
   @Test

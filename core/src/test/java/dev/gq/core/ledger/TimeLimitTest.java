@@ -3,6 +3,7 @@ package dev.gq.core.ledger;
 import static dev.gq.core.Fixtures.argv;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.*;
@@ -63,11 +64,11 @@ class TimeLimitTest {
 
   @Test
   void limitsAreWrittenTheWayUsersWriteThem() {
-    assertEquals("2h", Outcomes.duration(Duration.ofHours(2)));
-    assertEquals("1h30m", Outcomes.duration(Duration.ofMinutes(90)));
-    assertEquals("1d2h", Outcomes.duration(Duration.ofHours(26)));
-    assertEquals("45s", Outcomes.duration(Duration.ofSeconds(45)));
-    assertEquals("1m5s", Outcomes.duration(Duration.ofSeconds(65)));
+    assertEquals("2h", Durations.format(Duration.ofHours(2)));
+    assertEquals("1h30m", Durations.format(Duration.ofMinutes(90)));
+    assertEquals("1d2h", Durations.format(Duration.ofHours(26)));
+    assertEquals("45s", Durations.format(Duration.ofSeconds(45)));
+    assertEquals("1m5s", Durations.format(Duration.ofSeconds(65)));
   }
 
   @Test

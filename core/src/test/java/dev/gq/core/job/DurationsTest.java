@@ -1,8 +1,7 @@
-package dev.gq.cli;
+package dev.gq.core.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -27,9 +26,8 @@ class DurationsTest {
   }
 
   @Test
-  void anOptionValueThatIsNoDurationIsAUsageErrorNamingTheOption() {
-    UsageException e = assertThrows(UsageException.class, () -> Durations.option("--time", "14"));
-    assertEquals("invalid duration '14' for --time; use a count and a unit such as 30m, 2h, 3d", e.getMessage());
+  void saysWhatIsWrongWithATextThatIsNoDuration() {
+    assertEquals("invalid duration '14' for --time; use a count and a unit such as 30m, 2h, 3d", Durations.problem("14", " for --time"));
   }
 
   @Test
@@ -37,5 +35,9 @@ class DurationsTest {
     assertEquals("1h30m", Durations.format(Duration.ofMinutes(90)));
     assertEquals("30d", Durations.format(Duration.ofDays(30)));
     assertEquals("45s", Durations.format(Duration.ofSeconds(45)));
+    assertEquals("1d2h", Durations.format(Duration.ofHours(26)));
+    assertEquals("1m5s", Durations.format(Duration.ofSeconds(65)));
+    assertEquals("0s", Durations.format(Duration.ZERO));
+    assertEquals("250ms", Durations.format(Duration.ofMillis(250)));
   }
 }
