@@ -69,9 +69,14 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
 
   /**
    * For {@code gq daemon ACTION}: ACTION (the word after "daemon", options skipped), which the
-   * client handles itself when no daemon answers; null for every other command.
+   * client handles itself when no daemon answers; null for every other command, and for a request
+   * for help ({@code -h}, {@code --help}), which the daemon answers like any other command's.
    */
   String daemonAction() {
+    for (String a : argv) {
+      if (a.equals("--")) break;
+      if (a.equals("-h") || a.equals("--help")) return null;
+    }
     String first = null;
     for (String a : argv) {
       if (a.startsWith("-")) {

@@ -69,6 +69,8 @@ class ClientCallTest {
     assertNull(of(env).daemonAction());
     assertNull(of(env, "submit", "daemon", "status").daemonAction());
     assertNull(of(env, "--", "daemon", "status").daemonAction());
+    assertNull(of(env, "daemon", "stop", "--help").daemonAction(), "help is the daemon's to print; nothing stops");
+    assertNull(of(env, "daemon", "-h", "restart").daemonAction());
   }
 
   @Test

@@ -45,13 +45,13 @@ public record DaemonConfig(
         500,
         Path.of(env.getOrDefault("GQ_BOOT_ID_FILE", "/proc/sys/kernel/random/boot_id")),
         millis(env, "GQ_TEST_LAUNCH_DELAY_MS", 0, 0, 600_000),
-        new FailFast((int) whole(env, "GQ_FAIL_FAST_COUNT", 3, 0, FailFast.MAX_COUNT, "jobs"),
-            Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds"))),
+        new FailFast((int) whole(env, "GQ_FAIL_FAST_COUNT", 3, 0, FailFast.MAX_COUNT, "jobs", FAIL_FAST_OFF),
+            Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds", FAIL_FAST_OFF))),
         maxClients(env),
         dev.gq.host.lease.LeaseFiles.directory(env),
         Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", dev.gq.core.alloc.Allocator.GATHER_AFTER.toSeconds(),
-            0, 30L * 86_400, "seconds")),
-        (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs"));
+            0, 30L * 86_400, "seconds", "")),
+        (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs", ""));
   }
 
   /** GQ_MAX_CLIENTS: how many clients are served at once; 0 or unset: what the open-file limit leaves room for. */
@@ -68,7 +68,10 @@ public record DaemonConfig(
         + MAX_CLIENTS + " (0 lets the daemon's open-file limit decide)");
   }
 
-  private static long whole(Map<String, String> env, String name, long dflt, long min, long max, String unit) {
+  private static final String FAIL_FAST_OFF = " (0 turns fail-fast holds off)";
+
+  /** A whole number in [min, max]; {@code note} ends the refusal (what 0 means, say), or is empty. */
+  private static long whole(Map<String, String> env, String name, long dflt, long min, long max, String unit, String note) {
     String v = env.get(name);
     if (v == null || v.isBlank()) return dflt;
     try {
@@ -78,7 +81,7 @@ public record DaemonConfig(
       // fall through to the message below
     }
     throw new IllegalArgumentException(name + "=" + v + " is not valid; use a whole number of " + unit + " between "
-        + min + " and " + max + " (0 turns fail-fast holds off)");
+        + min + " and " + max + note);
   }
 
   private static Duration millis(Map<String, String> env, String name, long dflt, long min, long max) {

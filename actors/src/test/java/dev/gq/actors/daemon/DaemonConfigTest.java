@@ -38,4 +38,11 @@ class DaemonConfigTest {
     e = assertThrows(IllegalArgumentException.class, () -> with("GQ_FAIL_FAST_SECONDS", "-1"));
     assertTrue(e.getMessage().startsWith("GQ_FAIL_FAST_SECONDS=-1 is not valid; use a whole number of seconds between 0 and 86400"));
   }
+
+  @Test
+  void aBadCapOnCpuJobsIsNamedWithoutTheFailFastNote() {
+    var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_MAX_CPU_JOBS", "0"));
+    assertTrue(e.getMessage().startsWith("GQ_MAX_CPU_JOBS=0 is not valid; use a whole number of jobs between 1 and"), e.getMessage());
+    assertFalse(e.getMessage().contains("fail-fast"), e.getMessage());
+  }
 }

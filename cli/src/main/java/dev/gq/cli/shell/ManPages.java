@@ -64,7 +64,7 @@ public final class ManPages {
     options(sb, c, spec);
     commands(sb, c);
     sb.append(".SH SEE ALSO\n").append(seeAlso(c, root)).append("\n");
-    sb.append(".PP\nEvery command, option and exit code: \\fIdocs/usage.md\\fR in gq's source.\n");
+    sb.append(".PP\nEvery command, option and exit code: \\fIdocs/reference.md\\fR in gq's source.\n");
     return sb.toString();
   }
 

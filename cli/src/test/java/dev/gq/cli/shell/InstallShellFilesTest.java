@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * install.sh (the real script, on a source tree whose jars and shim are stand-ins) puts the
- * completions and manual pages where README and docs/usage.md say, replacing gq's old pages only.
+ * completions and manual pages where README and docs/reference.md say, replacing gq's old pages only.
  */
 class InstallShellFilesTest {
   static final CommandTree TREE = CommandTree.of(Gq.model());

@@ -65,7 +65,7 @@ public final class Allocator {
       if (block != null) reasons.put(j.id(), block);
       else if (j.spec().begin() != null && now.isBefore(j.spec().begin()))
         reasons.put(j.id(), new WaitReason("begins " + Begin.brief(j.spec().begin(), now), "may not start before "
-            + j.spec().begin() + " (--begin)"));
+            + j.spec().begin().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (--begin)"));
       else if (room != null && room <= 0)
         reasons.put(j.id(), new WaitReason("group at max",
             "group " + group + " has its most jobs running at once (--max-running " + rules.maxRunning(group) + ")"));

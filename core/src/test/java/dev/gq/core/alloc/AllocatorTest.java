@@ -259,12 +259,13 @@ class AllocatorTest {
   @Test
   void aJobWaitsUntilItsBeginTimeAndThenStarts() {
     var later = waiting(1, 1);
-    later = later.withSpec(later.spec().withBegin(T0.plusSeconds(600)));
+    later = later.withSpec(later.spec().withBegin(T0.plusSeconds(600).plusNanos(123_456_789)));
     Plan before = Allocator.plan(List.of(later, waiting(2, 1)), List.of(free(0), free(1)), Map.of(),
         new PlanRules(T0.plusSeconds(0), GATHER, 100));
     assertEquals(Map.of(2L, List.of(0)), placed(before), "the GPU goes to the next job meanwhile");
     assertEquals("begins in 10m", before.waitReasons().get(1L).brief());
-    Plan after = Allocator.plan(List.of(later), List.of(free(0)), Map.of(), new PlanRules(T0.plusSeconds(600), GATHER, 100));
+    assertEquals("may not start before 2025-01-01T00:10:00Z (--begin)", before.waitReasons().get(1L).text());
+    Plan after = Allocator.plan(List.of(later), List.of(free(0)), Map.of(), new PlanRules(T0.plusSeconds(601), GATHER, 100));
     assertEquals(Map.of(1L, List.of(0)), placed(after));
   }
 }
