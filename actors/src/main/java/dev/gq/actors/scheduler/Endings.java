@@ -2,17 +2,12 @@ package dev.gq.actors.scheduler;
 
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
-import dev.gq.core.ledger.Decision;
-import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
 import dev.gq.core.ledger.Outcomes;
 import java.time.Instant;
-import java.util.List;
-import java.util.Set;
-import org.apache.pekko.Done;
 
-/** The event that records how a job ended, and the forgetting of jobs deleted from the history. */
+/** The event that records how a job ended. */
 final class Endings {
   private Endings() {}
 
@@ -27,14 +22,5 @@ final class Endings {
     if (c.exitCode() == null && c.reason() == null && !cancelling)
       return new JobInterrupted(j.id(), "the job's processes ended but left no exit status", now);
     return new JobExited(j.id(), c.exitCode(), c.reason(), now);
-  }
-
-  /** Frees the keys held by those of {@code ids} that have ended; nothing to write when none holds one. */
-  static Decision<Done> removed(Ledger l, List<Long> ids, Instant now) {
-    Set<Long> gone = Set.copyOf(ids);
-    boolean holdsKey = l.keys().values().stream().anyMatch(h -> gone.contains(h.jobId()) && !l.live().containsKey(h.jobId()));
-    if (!holdsKey) return Decision.accept(List.of(), Done.getInstance());
-    List<Long> ended = ids.stream().filter(id -> !l.live().containsKey(id)).sorted().toList();
-    return Decision.accept(List.of(new JobsRemoved(ended, now)), Done.getInstance());
   }
 }

@@ -6,6 +6,8 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Decision;
+import dev.gq.core.ledger.Deletions;
+import dev.gq.core.ledger.HistoryFact;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
@@ -65,8 +67,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
       this(originals, states, null, facts, replyTo);
     }
   }
-  /** These ended jobs were deleted from the history: free the keys they held. */
-  public record Removed(List<Long> ids, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  /** Deletes exactly these ended jobs from the history ({@code facts}: what it says of them), or refuses. */
+  public record Remove(List<Long> ids, Map<Long, HistoryFact> facts, ActorRef<StatusReply<List<Long>>> replyTo)
+      implements Command {}
+  /** Deletes those of a page of the history that ended before {@code before} in {@code states} (empty: any). */
+  public record Clean(List<HistoryFact> page, Set<JobState> states, java.time.Instant before,
+      ActorRef<StatusReply<List<Long>>> replyTo) implements Command {}
   public record Cancel(List<Long> ids, ActorRef<StatusReply<List<CancelResult>>> replyTo) implements Command {}
   public record GetView(ActorRef<SchedulerView> replyTo) implements Command {}
   /** The ledger alone, without the classification and plan a view computes (for the paused queue and holds). */
@@ -163,7 +169,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Submit.class, (l, c) -> decided(l, Submissions.one(l, c.spec(), settling.intake(c.facts())), c.replyTo()))
         .onCommand(SubmitBatch.class, (l, c) -> decided(l, Submissions.batch(l, c.specs(), c.lines(), settling.intake(c.facts())), c.replyTo()))
         .onCommand(Retry.class, (l, c) -> decided(l, Retries.decide(l, c.originals(), c.states(), c.group(), settling.intake(c.facts())), c.replyTo()))
-        .onCommand(Removed.class, (l, c) -> decided(l, Endings.removed(l, c.ids(), now()), c.replyTo()))
+        .onCommand(Remove.class, (l, c) -> decided(l, Deletions.remove(l, c.ids(), c.facts(), now()), c.replyTo()))
+        .onCommand(Clean.class, (l, c) -> decided(l, Deletions.clean(l, c.page(), c.states(), c.before(), now()), c.replyTo()))
         .onCommand(Cancel.class, this::onCancel)
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
         .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
