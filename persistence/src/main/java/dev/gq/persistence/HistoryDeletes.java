@@ -10,10 +10,11 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Deletes finished jobs from the read side: their rows go and their ids are remembered in
- * {@code deleted_jobs}, in one transaction, so that a late event for one of them is skipped. Only
- * rows in a finished state are ever deleted, whatever the caller checked before. The journal
- * keeps their events. Works in chunks so that a long id list never needs a huge statement.
+ * Applies a {@code JobsRemoved} to the read side: the rows of the finished jobs it names go and
+ * their ids are remembered in {@code deleted_jobs}, so that a later event for one of them is
+ * skipped, and a rebuild from the journal skips the jobs deleted before deletions were journaled.
+ * Only rows in a finished state are ever deleted. Works in chunks so that a long id list never
+ * needs a huge statement.
  */
 final class HistoryDeletes {
   static final int CHUNK = 500;
@@ -25,11 +26,12 @@ final class HistoryDeletes {
   static List<JobRef> refs(Connection db, List<Long> ids) throws SQLException {
     List<JobRef> out = new ArrayList<>();
     for (List<Long> chunk : chunks(ids)) {
-      String sql = "SELECT id, state, json_extract(doc, '$.logPath') FROM jobs WHERE id IN (" + marks(chunk.size()) + ")";
+      String sql = "SELECT id, state, json_extract(doc, '$.logPath'), end_time FROM jobs WHERE id IN (" + marks(chunk.size()) + ")";
       try (PreparedStatement ps = db.prepareStatement(sql)) {
         bind(ps, chunk);
         try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) out.add(new JobRef(rs.getLong(1), JobState.valueOf(rs.getString(2)), rs.getString(3)));
+          while (rs.next()) out.add(new JobRef(rs.getLong(1), JobState.valueOf(rs.getString(2)), rs.getString(3),
+              JobRef.endTime(rs.getString(4))));
         }
       }
     }
@@ -37,20 +39,11 @@ final class HistoryDeletes {
     return out;
   }
 
-  /** Deletes those of {@code ids} that have finished; returns how many rows went. */
+  /** Deletes those of {@code ids} that have finished, within the caller's transaction; returns how many rows went. */
   static int delete(Connection db, List<Long> ids) throws SQLException {
     int n = 0;
-    db.setAutoCommit(false);
-    try {
-      for (List<Long> chunk : chunks(ids)) n += deleteChunk(db, chunk);
-      db.commit();
-      return n;
-    } catch (SQLException | RuntimeException e) {
-      db.rollback();
-      throw e;
-    } finally {
-      db.setAutoCommit(true);
-    }
+    for (List<Long> chunk : chunks(ids)) n += deleteChunk(db, chunk);
+    return n;
   }
 
   private static int deleteChunk(Connection db, List<Long> chunk) throws SQLException {

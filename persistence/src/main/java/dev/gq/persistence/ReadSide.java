@@ -27,7 +27,9 @@ import java.util.Optional;
  * The history of every job, in the `jobs` table of the same SQLite file, derived from the journal:
  * each event is applied with {@link JobTransitions} (the Ledger's own rule) and the offset of the
  * last applied sequence number is stored in the same transaction, so a crash never leaves it half
- * applied and catching up is idempotent. One connection, used under this object's lock.
+ * applied and catching up is idempotent. A {@code JobsRemoved} deletes the rows it names: the read
+ * side is written only by applying events, so it can be rebuilt from the journal at any time.
+ * One connection, used under this object's lock.
  */
 public final class ReadSide implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -49,8 +51,20 @@ public final class ReadSide implements AutoCloseable {
     this.file = file;
   }
 
+  /**
+   * Opens the read side of a prepared database; a read side that was dropped or emptied (no
+   * tables, no offset, or no rows while its offset says events were applied) starts again from
+   * offset 0, so the next catch-up rebuilds it from the journal.
+   */
   public static ReadSide open(Path file) throws SQLException {
-    return new ReadSide(DriverManager.getConnection(Database.url(file) + "&transaction_mode=IMMEDIATE"), file);
+    Connection db = DriverManager.getConnection(Database.url(file) + "&transaction_mode=IMMEDIATE");
+    try {
+      ReadSideTables.restore(db);
+    } catch (SQLException e) {
+      db.close();
+      throw e;
+    }
+    return new ReadSide(db, file);
   }
 
   /**
@@ -84,9 +98,10 @@ public final class ReadSide implements AutoCloseable {
       long seq = firstSeq;
       for (LedgerEvent e : events) {
         if (seq > offset && e instanceof LedgerEvent.JobEvent je) applyJob(je);
+        else if (seq > offset && e instanceof LedgerEvent.JobsRemoved r) HistoryDeletes.delete(db, r.jobIds());
         seq++;
       }
-      try (PreparedStatement ps = db.prepareStatement("UPDATE read_offset SET seq = ? WHERE id = 1")) {
+      try (PreparedStatement ps = db.prepareStatement("INSERT OR REPLACE INTO read_offset (id, seq) VALUES (1, ?)")) {
         ps.setLong(1, Math.max(offset, seq - 1));
         ps.executeUpdate();
       }
@@ -102,7 +117,7 @@ public final class ReadSide implements AutoCloseable {
   /** Applies one job event; one for a job deleted from the history is skipped. */
   private void applyJob(LedgerEvent.JobEvent je) throws SQLException {
     if (je instanceof LedgerEvent.JobSubmitted s) {
-      upsert(JobTransitions.next(null, completed(s)));
+      if (!HistoryDeletes.deleted(db, s.jobId())) upsert(JobTransitions.next(null, completed(s)));
       return;
     }
     Optional<Job> before = job(je.jobId());
@@ -216,13 +231,15 @@ public final class ReadSide implements AutoCloseable {
   /** Id, state and log path of the jobs matching {@code q}, oldest first, without reading their documents. */
   public synchronized List<JobRef> refs(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    String sql = "SELECT j.id, j.state, json_extract(j.doc, '$.logPath') FROM jobs j WHERE " + w.where()
+    String sql = "SELECT j.id, j.state, json_extract(j.doc, '$.logPath'), j.end_time FROM jobs j WHERE " + w.where()
         + " ORDER BY j.id" + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
     try (PreparedStatement ps = db.prepareStatement(sql)) {
       for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
       List<JobRef> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) out.add(new JobRef(rs.getLong(1), dev.gq.core.job.JobState.valueOf(rs.getString(2)), rs.getString(3)));
+        while (rs.next())
+          out.add(new JobRef(rs.getLong(1), dev.gq.core.job.JobState.valueOf(rs.getString(2)), rs.getString(3),
+              JobRef.endTime(rs.getString(4))));
       }
       return out;
     }
@@ -231,14 +248,6 @@ public final class ReadSide implements AutoCloseable {
   /** Id, state and log path of those of {@code ids} that exist, by ascending id. */
   public synchronized List<JobRef> refs(List<Long> ids) throws SQLException {
     return HistoryDeletes.refs(db, ids);
-  }
-
-  /**
-   * Deletes those of {@code ids} that have ended ({@link dev.gq.core.job.JobState#terminal()}) from
-   * the history in one transaction; returns how many were deleted. Others are left alone.
-   */
-  public synchronized int deleteFinished(List<Long> ids) throws SQLException {
-    return HistoryDeletes.delete(db, ids);
   }
 
   /**

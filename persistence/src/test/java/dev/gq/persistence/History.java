@@ -17,6 +17,8 @@ final class History {
   static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
   private final ReadSide rs;
   private long seq;
+  /** Every event applied, in order: what the journal would hold. */
+  final List<LedgerEvent> applied = new java.util.ArrayList<>();
 
   History(ReadSide rs) {
     this.rs = rs;
@@ -28,6 +30,7 @@ final class History {
 
   void apply(LedgerEvent... events) throws SQLException {
     rs.apply(seq + 1, List.of(events));
+    applied.addAll(List.of(events));
     seq += events.length;
   }
 

@@ -1,11 +1,20 @@
 package dev.gq.actors.socket;
 
+import dev.gq.core.schedule.Request;
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.scheduler.SchedulerView;
 import dev.gq.cli.ApiException;
+import dev.gq.cli.GqApi;
 import dev.gq.cli.GqApi.GroupSummary;
-import dev.gq.core.job.JobQuery;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.HistoryFact;
 import dev.gq.persistence.GroupCounts;
+import dev.gq.core.job.JobQuery;
 import dev.gq.persistence.JobRef;
+import dev.gq.persistence.JournalEntry;
+import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.ReadSide;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -14,81 +23,192 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Predicate;
+import java.util.TreeSet;
 
 /**
- * The requests answered from the job history alone: group counts, and deleting ended jobs with
- * their files ({@code gq rm}, {@code gq clean}). Deletion is all or nothing for {@code rm}, works
- * in pages for {@code clean}, and never touches a job that has not ended. The caller tells the
- * Scheduler, so that the keys the deleted jobs held are free. The journal keeps their events.
+ * The requests answered from the job history and the journal: listings, one job, group counts,
+ * events, and deleting ended jobs ({@code gq rm}, {@code gq clean}). The history is read after the
+ * Projector has caught up with the Scheduler's view, so a reader sees at least what the Scheduler
+ * had decided when the request arrived. A deletion reads the facts of the jobs it names here, the
+ * Scheduler decides and stores one {@code JobsRemoved} per page (the Projector then deletes the
+ * rows), and only after that are the jobs' files deleted.
  */
 final class HistoryRequests {
   static final int PAGE = 500;
+  private final SchedulerAsks asks;
   private final ReadSide readSide;
+  private final JournalReader journal;
   private final JobFiles files;
 
-  HistoryRequests(ReadSide readSide, JobFiles files) {
+  HistoryRequests(SchedulerAsks asks, ReadSide readSide, JournalReader journal, JobFiles files) {
+    this.asks = asks;
     this.readSide = readSide;
+    this.journal = journal;
     this.files = files;
+  }
+
+  List<Job> jobs(JobQuery q) throws ApiException {
+    asks.synced();
+    try {
+      return readSide.listed(q);
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  JobPage jobPage(JobQuery q) throws ApiException {
+    asks.synced();
+    try {
+      return readSide.page(q);
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  Optional<Job> job(long id) throws ApiException {
+    // synced: the history has every event the view has, so its row is the job's whole current
+    // record (the Scheduler's memory keeps a live job without its command and log path)
+    SchedulerView v = asks.synced();
+    try {
+      Optional<Job> stored = readSide.job(id);
+      return stored.isPresent() ? stored : Optional.ofNullable(v.ledger().live().get(id));
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  Optional<Job> newestAttempt(long id) throws ApiException {
+    asks.synced();
+    try {
+      var fact = readSide.lineages(List.of(id)).get(id);
+      return fact == null ? Optional.empty() : job(fact.newest());
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  long count(JobQuery q) throws ApiException {
+    asks.synced();
+    try {
+      return readSide.count(q);
+    } catch (SQLException e) {
+      throw failed(e);
+    }
   }
 
   /**
    * Counts of every group ({@code only} null) or one, merged with the holds and caps; held or capped
    * groups appear without jobs too.
    */
-  List<GroupSummary> groups(String only, Map<String, String> holds, Predicate<String> automatic, Map<String, Integer> caps)
-      throws SQLException {
+  List<GroupSummary> groups(String only) throws ApiException {
+    var ledger = asks.synced().ledger();
+    Map<String, String> holds = ledger.holds();
+    Map<String, Integer> caps = ledger.settings().maxRunning();
     Map<String, GroupSummary> out = new TreeMap<>();
-    for (GroupCounts c : readSide.groups(only)) {
-      String reason = holds.get(c.group());
-      out.put(c.group(), new GroupSummary(c.group(), c.counts(), c.retried(), reason,
-          reason != null && automatic.test(c.group()), caps.get(c.group())));
+    try {
+      for (GroupCounts c : readSide.groups(only)) {
+        String reason = holds.get(c.group());
+        out.put(c.group(), new GroupSummary(c.group(), c.counts(), c.retried(), reason,
+            reason != null && ledger.autoHeld().contains(c.group()), caps.get(c.group())));
+      }
+    } catch (SQLException e) {
+      throw failed(e);
     }
-    java.util.Set<String> more = new java.util.TreeSet<>(holds.keySet());
+    Set<String> more = new TreeSet<>(holds.keySet());
     more.addAll(caps.keySet());
     for (String g : more) {
       if ((only == null || only.equals(g)) && !out.containsKey(g))
-        out.put(g, new GroupSummary(g, Map.of(), 0, holds.get(g), holds.containsKey(g) && automatic.test(g), caps.get(g)));
+        out.put(g, new GroupSummary(g, Map.of(), 0, holds.get(g), holds.containsKey(g) && ledger.autoHeld().contains(g),
+            caps.get(g)));
     }
     return new ArrayList<>(out.values());
   }
 
   /** Deletes exactly {@code ids}, or nothing with the first reason why not. */
-  List<Long> remove(List<Long> ids) throws ApiException, SQLException {
+  List<Long> remove(List<Long> ids) throws ApiException {
+    asks.synced();
     Map<Long, JobRef> found = new HashMap<>();
-    for (JobRef r : readSide.refs(ids)) found.put(r.id(), r);
-    for (long id : ids) {
-      JobRef r = found.get(id);
-      if (r == null) throw new ApiException("job " + id + " does not exist; nothing was deleted");
-      if (!r.state().terminal()) throw new ApiException(notEnded(r));
+    try {
+      for (JobRef r : readSide.refs(ids)) found.put(r.id(), r);
+    } catch (SQLException e) {
+      throw failed(e);
     }
-    List<Long> unique = List.copyOf(new java.util.TreeSet<>(ids));
-    readSide.deleteFinished(unique);
-    for (long id : unique) files.delete(id, found.get(id).logPath());
-    return unique;
+    Map<Long, HistoryFact> facts = new HashMap<>();
+    found.forEach((id, r) -> facts.put(id, r.fact()));
+    List<Long> removed = asks.ask(new Request.Remove(List.copyOf(ids), facts));
+    for (long id : removed) files.delete(id, found.get(id).logPath());
+    return removed;
   }
 
-  private static String notEnded(JobRef r) {
-    if (r.state() == JobState.ORPHANED)
-      return "job " + r.id() + " is ORPHANED and cannot be deleted: it still holds its GPUs; see 'gq show " + r.id() + "'";
-    return "job " + r.id() + " is " + r.state() + " and cannot be deleted; cancel it first";
-  }
-
-  /** Deletes every job in {@code states} (any ended state when empty) that ended before {@code before}. */
-  int clean(Instant before, Set<JobState> states) throws SQLException {
+  /** Deletes every job in {@code states} (any ended state when empty) that ended before {@code before}, a page at a time. */
+  int clean(Instant before, Set<JobState> states) throws ApiException {
+    asks.synced();
     Set<JobState> ended = EnumSet.noneOf(JobState.class);
     for (JobState s : JobState.values()) if (s.terminal() && (states.isEmpty() || states.contains(s))) ended.add(s);
     if (ended.isEmpty()) return 0;
-    JobQuery page = new JobQuery(List.of(), ended, null, PAGE, false, 0, before);
+    Set<JobState> chosen = Set.copyOf(states);
     int total = 0;
+    long after = 0;
     while (true) {
-      List<JobRef> refs = readSide.refs(page);
+      List<JobRef> refs;
+      try {
+        refs = readSide.refs(new JobQuery(List.<long[]>of(new long[] {after + 1, Long.MAX_VALUE}), ended, null, PAGE,
+            false, 0, before));
+      } catch (SQLException e) {
+        throw failed(e);
+      }
       if (refs.isEmpty()) return total;
-      total += readSide.deleteFinished(refs.stream().map(JobRef::id).toList());
-      for (JobRef r : refs) files.delete(r.id(), r.logPath());
+      Map<Long, JobRef> byId = new HashMap<>();
+      refs.forEach(r -> byId.put(r.id(), r));
+      List<HistoryFact> page = refs.stream().map(JobRef::fact).toList();
+      List<Long> removed = asks.ask(new Request.Clean(page, chosen, before));
+      for (long id : removed) files.delete(id, byId.get(id).logPath());
+      total += removed.size();
       if (refs.size() < PAGE) return total;
+      after = refs.get(refs.size() - 1).id();
     }
+  }
+
+  /** A job's log, opened only when it is a regular file; empty when it is not there. */
+  Optional<java.nio.channels.FileChannel> openLog(java.nio.file.Path path) throws ApiException, java.io.IOException {
+    try {
+      return Optional.of(dev.gq.host.fs.RegularFiles.openForReading(path));
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.empty();
+    } catch (dev.gq.host.fs.RegularFiles.NotRegularFileException e) {
+      throw new ApiException(path + " is not a regular file (it is " + e.kind()
+          + "); gq reads a job's log only from the file its output went to: remove it or put the log back");
+    }
+  }
+
+  List<GqApi.StoredEvent> events(long afterSeq, Long jobId, Instant since, int limit) throws ApiException {
+    try {
+      return journal.read(afterSeq, jobId, since, limit).stream().map(HistoryRequests::stored).toList();
+    } catch (SQLException e) {
+      throw journalFailed(e);
+    }
+  }
+
+  long eventsTail(Long jobId, Instant since, int count) throws ApiException {
+    try {
+      return journal.tailStart(jobId, since, count);
+    } catch (SQLException e) {
+      throw journalFailed(e);
+    }
+  }
+
+  private static GqApi.StoredEvent stored(JournalEntry e) {
+    return new GqApi.StoredEvent(e.seq(), e.time(), e.type(), e.jobId(), e.fields());
+  }
+
+  static ApiException failed(SQLException e) {
+    return new ApiException("cannot read the job history: " + e.getMessage() + "; see the daemon log");
+  }
+
+  private static ApiException journalFailed(SQLException e) {
+    return new ApiException("cannot read the event journal: " + e.getMessage() + "; see the daemon log");
   }
 }

@@ -93,17 +93,4 @@ final class SweepRequests {
     var q = new JobQuery(List.of(), Set.of(JobState.INTERRUPTED), null, 0, true, 0, null);
     return readSide.jobs(q).stream().map(Job::id).sorted().toList();
   }
-
-  /** The ended jobs that hold a key in the ledger. */
-  static List<Long> endedKeyHolders(Ledger l) {
-    return l.keys().values().stream().map(Ledger.KeyHolder::jobId).filter(id -> !l.live().containsKey(id)).toList();
-  }
-
-  /** Those of {@code ids} no longer in the history. */
-  List<Long> gone(List<Long> ids) throws SQLException {
-    if (ids.isEmpty()) return List.of();
-    Set<Long> left = new java.util.HashSet<>();
-    readSide.refs(ids).forEach(r -> left.add(r.id()));
-    return ids.stream().filter(id -> !left.contains(id)).toList();
-  }
 }

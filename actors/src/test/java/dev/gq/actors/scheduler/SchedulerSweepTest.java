@@ -206,9 +206,30 @@ class SchedulerSweepTest {
     JobSpec keyed = new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, null, "k");
     long a = submit(keyed);
     runAndEnd(a, 0);
-    var r = es.<StatusReply<Boolean>>runCommand(x -> new Scheduler.Ask<>(new Request.Remove(List.of(a)), x));
+    var facts = Map.of(a, new dev.gq.core.ledger.HistoryFact(a, JobState.DONE, java.time.Instant.now()));
+    var r = es.<StatusReply<List<Long>>>runCommand(x -> new Scheduler.Ask<>(new Request.Remove(List.of(a), facts), x));
     assertInstanceOf(JobsRemoved.class, r.events().get(0));
     assertFalse(r.state().keys().containsKey("k"));
     assertNotEquals(a, submit(keyed));
+  }
+
+  @Test
+  void everyDeletionIsStoredAsOneEventNamingEveryIdAndALiveJobIsRefused() {
+    JobSpec plain = new JobSpec(List.of("true"), "/tmp", Map.of(), 0, null, null, null);
+    long a = submit(plain);
+    runAndEnd(a, 0);
+    long b = submit(plain);
+    runAndEnd(b, 1);
+    long c = submit(plain);
+    var ended = Map.of(a, new dev.gq.core.ledger.HistoryFact(a, JobState.DONE, java.time.Instant.EPOCH),
+        b, new dev.gq.core.ledger.HistoryFact(b, JobState.FAILED, java.time.Instant.EPOCH));
+    var page = es.<StatusReply<List<Long>>>runCommand(x -> new Scheduler.Ask<>(new Request.Clean(List.copyOf(ended.values()), Set.of(),
+        java.time.Instant.now()), x));
+    assertEquals(List.of(new JobsRemoved(List.of(a, b), ((JobsRemoved) page.events().get(0)).at())), page.events());
+    assertEquals(List.of(a, b), page.reply().getValue());
+    var refused = es.<StatusReply<List<Long>>>runCommand(x -> new Scheduler.Ask<>(new Request.Remove(List.of(c), Map.of()), x));
+    assertTrue(refused.events().isEmpty());
+    String why = refused.reply().getError().getMessage();
+    assertTrue(why.startsWith("job " + c + " is ") && why.endsWith(" and cannot be deleted; cancel it first"), why);
   }
 }

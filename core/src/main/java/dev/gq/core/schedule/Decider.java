@@ -4,6 +4,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Consequences;
 import dev.gq.core.ledger.Decision;
+import dev.gq.core.ledger.Deletions;
 import dev.gq.core.ledger.SubmitContext;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
@@ -38,7 +39,8 @@ public final class Decider {
       case Submit r -> settled(l, s, Submissions.one(l, r.spec(), intake(s, c, r.facts())), c);
       case SubmitBatch r -> settled(l, s, Submissions.batch(l, r.specs(), r.lines(), intake(s, c, r.facts())), c);
       case Retry r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), r.states(), r.group(), intake(s, c, r.facts())), c);
-      case Remove r -> settled(l, s, removed(l, r.ids(), c), c);
+      case Remove r -> settled(l, s, Deletions.remove(l, r.ids(), r.facts(), c.now()), c);
+      case Clean r -> settled(l, s, Deletions.clean(l, r.page(), r.states(), r.before(), c.now()), c);
       case Cancel r -> settled(l, s, Decision.accept(l.cancel(r.ids(), c.now()), CancelResults.of(l, r.ids())), c);
       case Pause r -> settled(l, s, QueueControl.pause(l, r.group(), c.now()), c);
       case Resume r -> settled(l, s, QueueControl.resume(l, r.group(), c.now()), c);
@@ -164,15 +166,6 @@ public final class Decider {
     SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending());
     Decided<Void> w = write(l, next, events, true, c.nanos(), c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, true);
-  }
-
-  /** Frees the keys held by those of {@code ids} that have ended; nothing to write when none holds one. */
-  private static Decision<Boolean> removed(Ledger l, List<Long> ids, DecisionContext c) {
-    Set<Long> gone = Set.copyOf(ids);
-    boolean holdsKey = l.keys().values().stream().anyMatch(h -> gone.contains(h.jobId()) && !l.live().containsKey(h.jobId()));
-    if (!holdsKey) return Decision.accept(List.of(), false);
-    List<Long> ended = ids.stream().filter(id -> !l.live().containsKey(id)).sorted().toList();
-    return Decision.accept(List.of(new JobsRemoved(ended, c.now())), true);
   }
 
   private static SubmitContext intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {

@@ -4,6 +4,7 @@ import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.HistoryFact;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
@@ -43,8 +44,17 @@ public sealed interface Request<R> {
   record Retry(List<Long> ids, Map<Long, Job> found, Set<Long> cwdGone, Set<JobState> states, String group,
       Map<Long, LineageFact> facts) implements Request<Retries.Outcome> {}
 
-  /** These ended jobs were deleted from the history: free the keys they held. */
-  record Remove(List<Long> ids) implements Request<Boolean> {}
+  /**
+   * Removes exactly {@code ids} from the history, or nothing with the first reason why not
+   * ({@code gq rm}); {@code facts} are what the history says of each. Answered with the ids removed.
+   */
+  record Remove(List<Long> ids, Map<Long, HistoryFact> facts) implements Request<List<Long>> {}
+
+  /**
+   * Removes the jobs of one page of the history that ended in {@code states} (any ended state when
+   * empty) before {@code before} ({@code gq clean}). Answered with the ids removed.
+   */
+  record Clean(List<HistoryFact> page, Set<JobState> states, java.time.Instant before) implements Request<List<Long>> {}
 
   record Cancel(List<Long> ids) implements Request<List<CancelResult>> {}
 

@@ -1,0 +1,99 @@
+package dev.gq.actors.socket;
+
+import dev.gq.core.schedule.Request;
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.scheduler.SchedulerView;
+import dev.gq.cli.ApiException;
+import dev.gq.cli.GqApi.CancelOutcome;
+import dev.gq.cli.GqApi.DaemonInfo;
+import dev.gq.cli.GqApi.GpuReport;
+import dev.gq.cli.GqApi.QueueState;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.ledger.JobChanges;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.protocol.Protocol;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The requests the Scheduler answers alone, from its ledger and GPU view: the queue's state, why
+ * jobs wait, the GPUs, the daemon's state, and the commands that change live jobs, groups and GPUs
+ * (cancel, pause, resume, limit, change, to the front, hold, drain). Each replies with the line to show.
+ */
+final class QueueRequests {
+  private final SchedulerAsks asks;
+  private final String dataDir;
+  private final Supplier<String> warning;
+
+  QueueRequests(SchedulerAsks asks, String dataDir, Supplier<String> warning) {
+    this.asks = asks;
+    this.dataDir = dataDir;
+    this.warning = warning;
+  }
+
+  QueueState queueState() throws ApiException {
+    // asked after every submit: the ledger alone, not a whole view with its plan
+    Ledger l = asks.askPlain(Scheduler.GetLedger::new);
+    return new QueueState(l.paused(), l.holds(), l.settings().maxRunning());
+  }
+
+  Map<Long, WaitReason> waitReasons() throws ApiException {
+    return asks.view().waitReasons();
+  }
+
+  Map<String, String> holds() throws ApiException {
+    return asks.view().ledger().holds();
+  }
+
+  GpuReport gpus() throws ApiException {
+    SchedulerView v = asks.view();
+    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError());
+  }
+
+  DaemonInfo daemonInfo() throws ApiException {
+    SchedulerView v = asks.view();
+    int running = 0, waiting = 0;
+    for (Job j : v.ledger().live().values()) {
+      if (j.state() == JobState.WAITING) waiting++;
+      else running++;
+    }
+    return new DaemonInfo(ProcessHandle.current().pid(), dev.gq.cli.Gq.VERSION, Protocol.VERSION, dataDir, v.probe(),
+        v.fake(), v.gpuError(), Math.max(v.gpuCount(), 0), running, waiting, warning.get());
+  }
+
+  List<CancelOutcome> cancel(List<Long> ids) throws ApiException {
+    List<dev.gq.core.schedule.CancelResult> rs = asks.ask(new Request.Cancel(ids));
+    return rs.stream().map(r -> new CancelOutcome(r.id(), CancelOutcome.Kind.valueOf(r.kind()), r.message())).toList();
+  }
+
+  String pause(String group) throws ApiException {
+    return asks.ask(new Request.Pause(group));
+  }
+
+  String resume(String group) throws ApiException {
+    return asks.ask(new Request.Resume(group));
+  }
+
+  String limitGroup(String group, Integer maxRunning) throws ApiException {
+    return asks.ask(new Request.LimitGroup(group, maxRunning));
+  }
+
+  String changeJob(long id, JobChanges.Change change) throws ApiException {
+    return asks.ask(new Request.ChangeJob(id, change));
+  }
+
+  String toFront(long id) throws ApiException {
+    return asks.ask(new Request.ToFront(id));
+  }
+
+  String holdJobs(List<Long> ids, boolean held) throws ApiException {
+    return asks.ask(new Request.HoldJobs(ids, held));
+  }
+
+  String drainGpu(String uuid, int index, String reason) throws ApiException {
+    return asks.ask(new Request.DrainGpu(uuid, index, reason));
+  }
+}

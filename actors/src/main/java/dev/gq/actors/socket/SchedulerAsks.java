@@ -1,0 +1,75 @@
+package dev.gq.actors.socket;
+
+import dev.gq.actors.projector.Projector;
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.scheduler.SchedulerView;
+import dev.gq.cli.ApiException;
+import dev.gq.core.schedule.Request;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.pattern.StatusReply;
+
+/**
+ * How a request reaches the actors from a client's thread: an ask of the Scheduler or the
+ * Projector, awaited within one timeout, a refusal becoming the {@link ApiException} with its
+ * line. {@link #synced()} is the Scheduler's view once the read side has every event it has.
+ */
+final class SchedulerAsks {
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final ActorSystem<?> system;
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final ActorRef<Projector.Command> projector;
+
+  SchedulerAsks(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {
+    this.system = system;
+    this.scheduler = scheduler;
+    this.projector = projector;
+  }
+
+  /** The Scheduler's answer to {@code command}, or its refusal as an {@link ApiException}. */
+  <T> T ask(Request<T> request) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, T>askWithStatus(scheduler, r -> new Scheduler.Ask<>(request, r), TIMEOUT,
+        system.scheduler()));
+  }
+
+  /** The Scheduler's answer to a command that cannot be refused. */
+  <T> T askPlain(Function<ActorRef<T>, Scheduler.Command> command) throws ApiException {
+    return await(AskPattern.<Scheduler.Command, T>ask(scheduler, command::apply, TIMEOUT, system.scheduler()));
+  }
+
+  SchedulerView view() throws ApiException {
+    return askPlain(Scheduler.GetView::new);
+  }
+
+  /** The Scheduler's view, once the read side has applied every event up to it. */
+  SchedulerView synced() throws ApiException {
+    SchedulerView v = view();
+    await(AskPattern.<Projector.Command, Done>ask(projector, r -> new Projector.Sync(v.seqNr(), r), TIMEOUT,
+        system.scheduler()));
+    return v;
+  }
+
+  private static <T> T await(CompletionStage<T> stage) throws ApiException {
+    try {
+      return stage.toCompletableFuture().get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof StatusReply.ErrorMessage m) throw new ApiException(m.getMessage());
+      throw new ApiException("the daemon could not answer: " + c.getMessage() + "; see the daemon log");
+    } catch (TimeoutException e) {
+      throw new ApiException("the daemon did not answer within " + TIMEOUT.toSeconds() + " s; see the daemon log");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException("interrupted");
+    }
+  }
+}
