@@ -13,6 +13,7 @@ import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.ledger.Submissions;
 import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.recovery.Drift;
 import dev.gq.core.recovery.JobFileIds;
 import dev.gq.core.recovery.Recovery;
 import java.time.Clock;
@@ -100,6 +101,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     }
   }
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
+  /** From the reconciler's periodic pass: its verdicts, and the state it saw each job in (see {@link Drift}). */
+  public record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) implements Command {}
   /** Pauses the queue ({@code group} null) or holds one group; replies with the line to show. */
   public record Pause(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
   public record Resume(String group, ActorRef<StatusReply<String>> replyTo) implements Command {}
@@ -175,6 +178,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Ended.class, this::onEnded)
         .onCommand(Ending.class, this::onEnding)
         .onCommand(Reconciled.class, this::onReconciled)
+        .onCommand(Drifted.class, this::onDrifted)
         .onCommand(Pause.class, (l, c) -> decided(l, QueueControl.pause(l, c.group(), now()), c.replyTo()))
         .onCommand(Resume.class, (l, c) -> decided(l, QueueControl.resume(l, c.group(), now()), c.replyTo()))
         .onCommand(LimitGroup.class, (l, c) -> decided(l, QueueControl.limit(l, c.group(), c.maxRunning(), now()), c.replyTo()))
@@ -272,6 +276,15 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
       after(s, all);
       ready(s, c);
     }).thenNoReply();
+  }
+
+  /** Acts on what the runners cannot see; before start-up is over (a restart) the runners are not known yet. */
+  private ReplyEffect<LedgerEvent, Ledger> onDrifted(Ledger l, Drifted c) {
+    Reconciled mine = new Reconciled(Drift.actionable(l, c.seen(), c.verdicts(), rt.runners.keySet()));
+    if (!rt.ready || mine.verdicts().isEmpty()) return Effect().noReply();
+    List<LedgerEvent> all = settling.settle(l, mine.verdicts().values().stream().flatMap(v -> v.events().stream()).toList(), true, true);
+    if (all.isEmpty()) ready(l, mine);
+    return all.isEmpty() ? Effect().noReply() : Effect().persist(all).thenRun(s -> { after(s, all); ready(s, mine); }).thenNoReply();
   }
 
   /** Start-up is over: watch the jobs that still run, and let requests in. */

@@ -55,7 +55,7 @@ class JobRunnerTest {
         Duration.ZERO, Executors.newCachedThreadPool(), () -> {
           readAt.set(System.nanoTime());
           return READING;
-        }, stored, dev.gq.core.lease.GpuLeases.NONE, null);
+        }, stored, dev.gq.core.lease.GpuLeases.NONE, null, java.time.Clock.systemUTC());
   }
 
   @Test
