@@ -36,7 +36,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * watches is the runner's (only an ORPHANED job's return is taken from the pass), a job that
  * changed since the pass read the ledger is skipped, and a job no runner watches gets its verdict.
  * STARTING jobs are never re-checked: their runner is launching them. One pass at a time, the
- * blocking reads on the blocking executor; a tick during a pass is dropped.
+ * blocking reads on the blocking executor; ticks during a pass make one more pass after it.
  */
 public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   public sealed interface Command {}
@@ -57,6 +57,8 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   /** Known from the first Reconcile, which only the Scheduler sends. */
   private ActorRef<Scheduler.Command> scheduler;
   private boolean busy;
+  /** A tick came during a pass: one more pass right after it. */
+  private boolean due;
 
   private Reconciler(ActorContext<Command> ctx, TimerScheduler<Command> timers, JobChecks checks, Duration interval,
       Executor blocking) {
@@ -90,7 +92,11 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   }
 
   private Behavior<Command> onTick() {
-    if (busy || scheduler == null) return this;
+    if (scheduler == null) return this;
+    if (busy) {
+      due = true;
+      return this;
+    }
     busy = true;
     getContext().ask(Ledger.class, scheduler, Duration.ofSeconds(30), Scheduler.GetLedger::new,
         (l, err) -> new LedgerRead(l));
@@ -131,6 +137,9 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
 
   private Behavior<Command> next() {
     Reconcile r = waiting.poll();
-    return r == null ? this : onReconcile(r);
+    if (r != null) return onReconcile(r);
+    if (!due) return this;
+    due = false;
+    return onTick();
   }
 }
