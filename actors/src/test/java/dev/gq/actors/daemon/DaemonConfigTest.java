@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The fail-fast settings: defaults, values, 0 to turn it off, and one line naming a bad value. */
+/** The daemon's settings: defaults, values, 0 to turn fail-fast off, and one line naming a bad value. */
 class DaemonConfigTest {
 
   private static DaemonConfig with(String... pairs) {
@@ -37,5 +37,13 @@ class DaemonConfigTest {
         e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> with("GQ_FAIL_FAST_SECONDS", "-1"));
     assertTrue(e.getMessage().startsWith("GQ_FAIL_FAST_SECONDS=-1 is not valid; use a whole number of seconds between 0 and 86400"));
+  }
+
+  @Test
+  void reconciliationRunsEveryThirtySecondsUnlessSetWithinItsBounds() {
+    assertEquals(Duration.ofSeconds(30), with().reconcileInterval());
+    assertEquals(Duration.ofMillis(500), with("GQ_RECONCILE_INTERVAL_MS", "500").reconcileInterval());
+    var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_RECONCILE_INTERVAL_MS", "0"));
+    assertEquals("GQ_RECONCILE_INTERVAL_MS=0 is not valid; use milliseconds between 100 and 3600000", e.getMessage());
   }
 }
