@@ -45,7 +45,7 @@ final class CleanCommand implements Callable<Integer> {
       if (!s.terminal()) throw new UsageException("--state " + s + " is not an ended state; gq clean deletes only jobs that have ended");
     }
     Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
-    Instant cutoff = Instant.now().minus(age);
+    Instant cutoff = inv.api().now().minus(age);
     Set<JobState> ended = EnumSet.noneOf(JobState.class);
     for (JobState s : JobState.values()) if (s.terminal() && (wanted.isEmpty() || wanted.contains(s))) ended.add(s);
     long n = inv.api().count(new JobQuery(List.of(), ended, null, 0, false, 0, cutoff));

@@ -49,7 +49,7 @@ final class EventsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws ApiException {
     Long jobId = job == null ? null : JobRanges.id(job);
-    Instant from = since == null ? null : Since.parse(since, Instant.now(), Times.zone(inv.io().env()));
+    Instant from = since == null ? null : Since.parse(since, inv.api().now(), Times.zone(inv.io().env()));
     if (limit != null && limit < 1) throw new UsageException("--limit must be at least 1, not " + limit);
     Filter filter = new Filter(jobId, from);
     Integer last = limit != null ? limit : follow && jobId == null && from == null ? FOLLOW_START : null;

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.gq.actors.projector.Projector;
-import dev.gq.actors.reconciler.Reconciler;
+import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.socket.DaemonApi;
@@ -32,23 +32,21 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
-import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * The running daemon: the actor system with the Projector, Scheduler and GpuWatcher, the ports
- * they use, and the socket server, started in the order recovery needs: the read side catches up
- * with the journal, the Scheduler replays and reconciles, and only then is the socket bound.
+ * The running daemon: the actor system, whose {@link Guardian} spawns the Projector, Reconciler,
+ * Scheduler and GpuWatcher, the ports they use, and the socket server, started in the order
+ * recovery needs: the read side catches up with the journal, the Scheduler replays and
+ * reconciles, and only then is the socket bound.
  */
 public final class Daemon implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
-  private final ActorSystem<Void> system;
+  private final ActorSystem<Guardian.Command> system;
   private final ReadSide readSide;
   private final JournalReader journal;
   private final GpuProbe probe;
@@ -59,7 +57,7 @@ public final class Daemon implements AutoCloseable {
   private volatile String damage;
   private String sessionWarning;
 
-  private Daemon(ActorSystem<Void> system, ReadSide readSide, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
+  private Daemon(ActorSystem<Guardian.Command> system, ReadSide readSide, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
     this.system = system;
     this.database = database;
     this.readSide = readSide;
@@ -75,7 +73,7 @@ public final class Daemon implements AutoCloseable {
     Config conf = ConfigFactory.parseString(JournalConfig.hocon(cfg.paths().database()))
         .withFallback(ConfigFactory.parseResources("gq-daemon.conf"))
         .withFallback(ConfigFactory.load());
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "gq", conf);
+    ActorSystem<Guardian.Command> system = ActorSystem.create(Guardian.create(), "gq", conf);
     ReadSide rs;
     JournalReader journal;
     try {
@@ -100,6 +98,7 @@ public final class Daemon implements AutoCloseable {
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, readSide, journal);
     LOG.info("job history up to date; replaying the scheduler");
+    Clock clock = Clock.systemUTC();
     ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     LeaseFiles leases = new LeaseFiles(cfg.leaseDir());
@@ -110,16 +109,12 @@ public final class Daemon implements AutoCloseable {
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
-        id -> Projector.stored(system, readSide, journal, id), leases, self);
-    Reconciler reconciler = new Reconciler(procs, probe, cfg.paths()::exitFile, ExitFiles::read, Clock.systemUTC());
-    ActorRef<Projector.Command> projector =
-        system.systemActorOf(Projector.create(readSide, journal), "projector", DispatcherSelector.blocking());
-    AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
-    var deps = new Wiring(cfg, runnerDeps, reconciler, projector, watcher, blocking, highestFileId,
-        replayFailed::complete);
-    ActorRef<Scheduler.Command> scheduler = system.systemActorOf(Scheduler.create(deps), "scheduler", Props.empty());
-    watcher.set(system.systemActorOf(
-        GpuWatcher.create(observe, probe, scheduler, cfg.pollInterval(), blocking), "gpu-watcher", Props.empty()));
+        id -> Projector.stored(system, readSide, journal, id), leases, self, clock);
+    JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
+    Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, readSide, journal, observe, probe, blocking,
+        highestFileId, replayFailed::complete, clock));
+    ActorRef<Scheduler.Command> scheduler = kids.scheduler();
+    ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
     LOG.info("scheduler recovered and reconciled");
     sessionWarning = Lifecycle.warning();
@@ -149,6 +144,17 @@ public final class Daemon implements AutoCloseable {
   private String warning() {
     if (damage == null) return sessionWarning;
     return sessionWarning == null ? damage : damage + "; " + sessionWarning;
+  }
+
+  /** Has the guardian spawn the actors. */
+  private Guardian.Started start(Guardian.Parts parts) throws IOException {
+    try {
+      return AskPattern.<Guardian.Command, Guardian.Started>ask(system, r -> new Guardian.Start(parts, r),
+              Duration.ofSeconds(30), system.scheduler())
+          .toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IOException("the actors did not start: " + e, e);
+    }
   }
 
   /** Waits for start-up reconciliation; a replay that fails stops the start with one line, not a retry loop. */

@@ -11,11 +11,8 @@ import dev.gq.core.job.Job;
 import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -28,27 +25,27 @@ final class Wiring implements SchedulerDeps {
 
   private final DaemonConfig cfg;
   private final RunnerDeps runnerDeps;
-  private final Reconciler reconciler;
+  private final ActorRef<Reconciler.Command> reconciler;
   private final ActorRef<Projector.Command> projector;
   private final AtomicReference<ActorRef<GpuWatcher.Command>> watcher;
-  private final Executor blocking;
   private final long highestFileId;
   private final java.util.function.Consumer<Throwable> replayFailed;
+  private final Clock clock;
 
-  Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, Reconciler reconciler, ActorRef<Projector.Command> projector,
-      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, Executor blocking, long highestFileId,
-      java.util.function.Consumer<Throwable> replayFailed) {
+  Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
+      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, long highestFileId,
+      java.util.function.Consumer<Throwable> replayFailed, Clock clock) {
     this.cfg = cfg;
     this.runnerDeps = runnerDeps;
     this.reconciler = reconciler;
     this.projector = projector;
     this.watcher = watcher;
-    this.blocking = blocking;
     this.highestFileId = highestFileId;
     this.replayFailed = replayFailed;
+    this.clock = clock;
   }
 
-  @Override public Clock clock() { return Clock.systemUTC(); }
+  @Override public Clock clock() { return clock; }
   @Override public int snapshotEvery() { return cfg.snapshotEvery(); }
   @Override public FailFast failFast() { return cfg.failFast(); }
   @Override public java.time.Duration gatherAfter() { return cfg.gatherAfter(); }
@@ -67,12 +64,7 @@ final class Wiring implements SchedulerDeps {
 
   @Override
   public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler) {
-    List<Job> live = List.copyOf(ledger.live().values());
-    CompletableFuture.supplyAsync(() -> reconciler.reconcile(live), blocking)
-        .whenComplete((r, err) -> {
-          if (err != null) LOG.error("start-up reconciliation failed", err);
-          scheduler.tell(r != null ? r : new Scheduler.Reconciled(java.util.Map.of()));
-        });
+    reconciler.tell(new Reconciler.Reconcile(List.copyOf(ledger.live().values()), scheduler));
   }
 
   @Override

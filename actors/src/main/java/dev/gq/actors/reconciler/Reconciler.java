@@ -1,99 +1,145 @@
 package dev.gq.actors.reconciler;
 
 import dev.gq.actors.scheduler.Scheduler;
-import dev.gq.core.gpu.DeviceReading;
-import dev.gq.core.gpu.GpuProbe;
-import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.Job;
-import dev.gq.actors.runner.DiskSpace;
 import dev.gq.core.job.JobState;
-import dev.gq.core.ledger.LedgerEvent;
-import dev.gq.core.launch.ExitRecord;
-import dev.gq.core.proc.JobProcesses;
-import dev.gq.core.proc.ProcInfo;
-import dev.gq.core.proc.ProcessIdentity;
-import dev.gq.core.proc.ProcessTable;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.recovery.Drift;
 import dev.gq.core.recovery.Recovery;
-import dev.gq.core.recovery.RecoveryFacts;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.util.HashMap;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.function.LongFunction;
-import java.util.stream.Collectors;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Start-up reconciliation: after the Scheduler has replayed its events and before any request is
- * served, looks at each live job's exit file, /proc and the GPUs, and hands the facts to the pure
- * {@link Recovery} rules. Runs once on the blocking executor; the Scheduler persists the verdicts.
+ * Compares live jobs with /proc, exit records and the GPUs, and reports what it finds to the
+ * Scheduler, which persists what it concludes. At start-up the Scheduler, having replayed its
+ * events, sends {@link Reconcile} and serves no request before the {@code Reconciled} reply; it
+ * sends the same for ORPHANED jobs whose GPUs came back. After the start-up pass, every
+ * {@code interval} it asks the Scheduler for its ledger and re-checks the RUNNING, CANCELLING and
+ * ORPHANED jobs with the same rules ({@link Recovery#recheck}), reporting the verdicts and the
+ * states it saw as {@code Drifted}. It never decides whose a job is: the Scheduler, which alone
+ * knows its runners, keeps only what {@link Drift} allows when the report arrives: a job a runner
+ * watches is the runner's (only an ORPHANED job's return is taken from the pass), a job that
+ * changed since the pass read the ledger is skipped, and a job no runner watches gets its verdict.
+ * STARTING jobs are never re-checked: their runner is launching them. One pass at a time, the
+ * blocking reads on the blocking executor; ticks during a pass make one more pass after it.
  */
-public final class Reconciler {
-  // The daemon never counts as a job's process, though one started from inside a job carries its tag.
-  private static final long SELF = ProcessHandle.current().pid();
+public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
+  public sealed interface Command {}
+  /** Reconciles {@code live} once and replies {@code Reconciled} to {@code replyTo}. */
+  public record Reconcile(List<Job> live, ActorRef<Scheduler.Command> replyTo) implements Command {}
+  private record Tick() implements Command {}
+  private record LedgerRead(Ledger ledger) implements Command {}
+  private record Checked(Scheduler.Command report, ActorRef<Scheduler.Command> to) implements Command {}
 
-  private final ProcessTable procs;
-  private final GpuProbe probe;
-  private final LongFunction<Path> exitFile;
-  private final Function<Path, Optional<ExitRecord>> exitReader;
-  private final Clock clock;
+  /** The states a periodic pass re-checks. */
+  static final Set<JobState> RECHECKED = EnumSet.of(JobState.RUNNING, JobState.CANCELLING, JobState.ORPHANED);
 
-  public Reconciler(ProcessTable procs, GpuProbe probe, LongFunction<Path> exitFile,
-      Function<Path, Optional<ExitRecord>> exitReader, Clock clock) {
-    this.procs = procs;
-    this.probe = probe;
-    this.exitFile = exitFile;
-    this.exitReader = exitReader;
-    this.clock = clock;
+  private final JobChecks checks;
+  private final Duration interval;
+  private final Executor blocking;
+  private final TimerScheduler<Command> timers;
+  private final Queue<Reconcile> waiting = new ArrayDeque<>();
+  /** Known from the first Reconcile, which only the Scheduler sends. */
+  private ActorRef<Scheduler.Command> scheduler;
+  private boolean busy;
+  /** A tick came during a pass: one more pass right after it. */
+  private boolean due;
+
+  private Reconciler(ActorContext<Command> ctx, TimerScheduler<Command> timers, JobChecks checks, Duration interval,
+      Executor blocking) {
+    super(ctx);
+    this.timers = timers;
+    this.checks = checks;
+    this.interval = interval;
+    this.blocking = blocking;
   }
 
-  /** The verdict for every live job that is not waiting. Blocks. */
-  public Scheduler.Reconciled reconcile(List<Job> live) {
-    Map<Long, Recovery.Verdict> verdicts = new HashMap<>();
-    List<Job> active = live.stream().filter(j -> j.state() != JobState.WAITING).toList();
-    if (active.isEmpty()) return new Scheduler.Reconciled(verdicts);
-    GpuReading reading = probe.read();
-    // A GPU is "missing" only on a reading where every device answered: an NVML error proves nothing.
-    boolean clean = reading.ok() && reading.devices().stream().allMatch(d -> d.error() == null);
-    Set<String> present = clean ? reading.devices().stream().map(DeviceReading::uuid).collect(Collectors.toSet()) : null;
-    List<ProcInfo> all = procs.all();
-    String boot = procs.bootId();
-    String full = active.isEmpty() ? null : DiskSpace.fullNote(exitFile.apply(active.get(0).id()).getParent());
-    for (Job j : active) verdicts.put(j.id(), explained(Recovery.decide(j, facts(j, all, boot, present), clock.instant()), full));
-    return new Scheduler.Reconciled(verdicts);
+  public static Behavior<Command> create(JobChecks checks, Duration interval, Executor blocking) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Reconciler(ctx, t, checks, interval, blocking)));
   }
 
-  /** A job that left no exit status while the disk was full: say so (the shim could not write it). */
-  private static Recovery.Verdict explained(Recovery.Verdict v, String full) {
-    if (full == null) return v;
-    List<LedgerEvent> events = v.events().stream().map(e -> e instanceof LedgerEvent.JobInterrupted i
-        ? (LedgerEvent) new LedgerEvent.JobInterrupted(i.jobId(), i.reason() + "; " + full, i.at()) : e).toList();
-    return new Recovery.Verdict(events, v.watch());
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Reconcile.class, this::onReconcile)
+        .onMessage(Checked.class, this::onChecked)
+        .onMessage(Tick.class, m -> onTick())
+        .onMessage(LedgerRead.class, this::onLedger)
+        .build();
   }
 
-  private RecoveryFacts facts(Job j, List<ProcInfo> all, String boot, Set<String> present) {
-    ProcessIdentity id = j.identity();
-    // A process with the leader's pid but other start ticks is a recycled pid, not the job.
-    boolean alive = id != null && all.stream().anyMatch(p -> !p.zombie()
-        && (p.pid() == id.pid() ? id.matches(p, boot) : p.pgid() == id.pgid() || p.sid() == id.sid()));
-    // a process that left the session (setsid) but carries the job's tag is the job's too
-    if (id != null && !alive && j.tag() != null)
-      alive = JobProcesses.anyCarryingTag(all.stream().map(ProcInfo::pid).toList(), SELF,
-          pid -> procs.carries(pid, "GQ_JOB_TAG", j.tag()));
-    Optional<ProcessIdentity> tagged = id != null ? Optional.empty() : tagged(j, all, boot);
-    if (id == null) alive = tagged.isPresent();
-    return new RecoveryFacts(boot, exitReader.apply(exitFile.apply(j.id())), alive, tagged, present);
+  private Behavior<Command> onReconcile(Reconcile m) {
+    scheduler = m.replyTo();
+    if (busy) waiting.add(m);
+    // The Scheduler waits for Reconciled: a pass that failed still answers, with no verdict, as before.
+    else run(() -> new Scheduler.Reconciled(checks.startUp(m.live())), m.replyTo(), new Scheduler.Reconciled(Map.of()));
+    return this;
   }
 
-  /** The session leader among the processes carrying the job's tag (the shim), if any. */
-  private Optional<ProcessIdentity> tagged(Job j, List<ProcInfo> all, String boot) {
-    return all.stream()
-        .filter(p -> !p.zombie() && p.pid() != SELF && j.tag().equals(procs.environ(p.pid(), "GQ_JOB_TAG").orElse(null)))
-        .sorted((a, b) -> Boolean.compare(b.pid() == b.sid(), a.pid() == a.sid()))
-        .findFirst()
-        .map(p -> new ProcessIdentity(p.pid(), p.pgid(), p.sid(), p.startTicks(), boot));
+  private Behavior<Command> onTick() {
+    if (scheduler == null) return this;
+    if (busy) {
+      due = true;
+      return this;
+    }
+    busy = true;
+    getContext().ask(Ledger.class, scheduler, Duration.ofSeconds(30), Scheduler.GetLedger::new,
+        (l, err) -> new LedgerRead(l));
+    return this;
+  }
+
+  private Behavior<Command> onLedger(LedgerRead m) {
+    busy = false;
+    if (m.ledger() == null) return next();
+    Map<Long, JobState> seen = new LinkedHashMap<>();
+    m.ledger().live().values().stream().filter(j -> RECHECKED.contains(j.state())).forEach(j -> seen.put(j.id(), j.state()));
+    if (seen.isEmpty()) return next();
+    List<Job> jobs = seen.keySet().stream().map(m.ledger().live()::get).toList();
+    run(() -> new Scheduler.Drifted(seen, checks.recheck(jobs)), scheduler, null);
+    return this;
+  }
+
+  /** Runs {@code pass} on the blocking executor; its report goes to {@code to}, or {@code failed} (null: nothing). */
+  private void run(java.util.function.Supplier<Scheduler.Command> pass, ActorRef<Scheduler.Command> to,
+      Scheduler.Command failed) {
+    busy = true;
+    getContext().pipeToSelf(CompletableFuture.supplyAsync(pass, blocking), (report, err) -> {
+      if (err == null) return new Checked(report, to);
+      // off the actor's thread: its context must not be touched here
+      org.slf4j.LoggerFactory.getLogger(Reconciler.class).error("reconciliation failed", err);
+      return new Checked(failed, to);
+    });
+  }
+
+  private Behavior<Command> onChecked(Checked m) {
+    busy = false;
+    // the periodic passes begin once the start-up pass is over
+    if (!timers.isTimerActive("pass")) timers.startTimerWithFixedDelay("pass", new Tick(), interval);
+    boolean nothing = m.report() == null || m.report() instanceof Scheduler.Drifted d && d.verdicts().isEmpty();
+    if (!nothing) m.to().tell(m.report());
+    return next();
+  }
+
+  private Behavior<Command> next() {
+    Reconcile r = waiting.poll();
+    if (r != null) return onReconcile(r);
+    if (!due) return this;
+    due = false;
+    return onTick();
   }
 }

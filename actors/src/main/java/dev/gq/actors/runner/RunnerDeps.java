@@ -17,7 +17,8 @@ import java.util.concurrent.Executor;
  * blocking work runs, how to take a GPU reading (with the /proc facts of the PIDs it lists) once a
  * job's processes are all gone, and how to read a job as stored, with its command (argv and
  * environment) and log path, which the Scheduler's memory does not keep (blocking; throws when it
- * cannot), and the machine-wide GPU leases with this gq instance's name in them.
+ * cannot), the machine-wide GPU leases with this gq instance's name in them, and the clock that
+ * time limits are counted on.
  */
 public record RunnerDeps(
     Launcher launcher,
@@ -32,4 +33,5 @@ public record RunnerDeps(
     java.util.function.Supplier<dev.gq.core.alloc.GpuObservation> readGpus,
     java.util.function.LongFunction<dev.gq.core.job.Job> stored,
     dev.gq.core.lease.GpuLeases leases,
-    dev.gq.core.lease.LeaseHolder.Instance self) {}
+    dev.gq.core.lease.LeaseHolder.Instance self,
+    java.time.Clock clock) {}

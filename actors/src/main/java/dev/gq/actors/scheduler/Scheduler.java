@@ -3,6 +3,7 @@ package dev.gq.actors.scheduler;
 import dev.gq.actors.runner.JobRunner;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -71,6 +73,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
   /** From the reconciler: see {@link Request.Reconciled}. */
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
+  /** From the reconciler's periodic pass: see {@link Request.Drifted}. */
+  public record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) implements Command {}
 
   private final ActorContext<Command> ctx;
   private final SchedulerDeps deps;
@@ -126,6 +130,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
               c.afterNanos()));
         })
         .onCommand(Reconciled.class, (l, c) -> report(l, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
+        .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), Set.copyOf(runners.keySet()))))
         .build();
   }
 
@@ -139,19 +144,18 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     Decided<R> d = decide(l, c.request());
     if (d.refused()) return Effect().reply(c.replyTo(), StatusReply.error(d.refusal()));
     if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.answer()));
-    return Effect().persist(d.events()).thenRun(s -> after(s, d, null))
+    return Effect().persist(d.events()).thenRun(s -> after(s, d))
         .thenReply(c.replyTo(), s -> StatusReply.success(d.answer()));
   }
 
   /** Decides a report from a runner, the watcher or the reconciler: nothing to answer. */
   private ReplyEffect<LedgerEvent, Ledger> report(Ledger l, Request<Void> r) {
     Decided<Void> d = decide(l, r);
-    Request.Reconciled reconciled = r instanceof Request.Reconciled rc ? rc : null;
     if (d.events().isEmpty()) {
-      after(l, d, reconciled);
+      after(l, d);
       return Effect().noReply();
     }
-    return Effect().persist(d.events()).thenRun(s -> after(s, d, reconciled)).thenNoReply();
+    return Effect().persist(d.events()).thenRun(s -> after(s, d)).thenNoReply();
   }
 
   private <R> Decided<R> decide(Ledger l, Request<R> r) {
@@ -168,10 +172,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   /**
    * Effects once a decision's events are stored ({@code state}: the ledger after them): feed the read
-   * side, start runners, signal cancellations, ask for a reading or a reconciliation, and at the end
-   * of a reconciliation watch the jobs that still run and let requests in.
+   * side, start runners, signal cancellations, ask for a reading or a reconciliation, watch the jobs
+   * a reconciliation found still running, and at the end of start-up let requests in.
    */
-  private void after(Ledger state, Decided<?> d, Request.Reconciled reconciled) {
+  private void after(Ledger state, Decided<?> d) {
     List<LedgerEvent> events = d.events();
     if (!events.isEmpty()) {
       deps.project(lastSequenceNumber(ctx) - events.size() + 1, events);
@@ -193,17 +197,14 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     }
     if (d.readGpus()) deps.pollNow();
     if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
-    if (reconciled != null) ready(state, reconciled);
-  }
-
-  /** Watch the jobs the reconciler found still running, and let requests in. */
-  private void ready(Ledger l, Request.Reconciled c) {
-    for (var e : c.verdicts().entrySet()) {
-      Job j = l.live().get(e.getKey());
+    for (var e : d.watch().entrySet()) {
+      Job j = state.live().get(e.getKey());
       if (e.getValue().watch() && j != null && !runners.containsKey(j.id())) runners.put(j.id(), deps.startRunner(ctx, j, true));
     }
-    awaitingReady.forEach(r -> r.tell(Done.getInstance()));
-    awaitingReady.clear();
+    if (d.readied()) {
+      awaitingReady.forEach(r -> r.tell(Done.getInstance()));
+      awaitingReady.clear();
+    }
   }
 
   private SchedulerView view(Ledger l) {

@@ -25,7 +25,7 @@ public interface SchedulerDeps {
   /** Spawns the runner of {@code job}: launching it, or (reattach) watching processes that already run. */
   ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach);
 
-  /** Starts start-up reconciliation of {@code ledger}'s live jobs; its result comes back as Reconciled. */
+  /** Asks the reconciler to reconcile {@code ledger}'s live jobs once; its result comes back as Reconciled. */
   void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler);
 
   /** Hands persisted events, numbered from {@code firstSeq}, to the read side. */

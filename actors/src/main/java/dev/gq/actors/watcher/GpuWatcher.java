@@ -19,7 +19,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import java.time.Clock;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * Reads the GPUs on a fixed interval, and at once when asked (a job ended), on the blocking
@@ -28,49 +33,73 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * anything. At most one reading is in flight; a request during one is served right after it, so a
  * request is always answered by a reading begun after it.
  */
-public final class GpuWatcher {
+public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
   public sealed interface Command {}
   public record PollNow() implements Command {}
   private record Tick() implements Command {}
   private record Done(GpuObservation observation, long takenNanos) implements Command {}
 
-  private GpuWatcher() {}
+  private final Supplier<GpuObservation> observe;
+  private final GpuProbe probe;
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final Executor blocking;
+  private final Clock clock;
+  private boolean inFlight;
+  /** A request came during the reading in flight: read again right after it. */
+  private boolean again;
 
-  public static Behavior<Command> create(java.util.function.Supplier<GpuObservation> observe, GpuProbe probe,
-      ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking) {
+  private GpuWatcher(ActorContext<Command> ctx, Supplier<GpuObservation> observe, GpuProbe probe,
+      ActorRef<Scheduler.Command> scheduler, Executor blocking, Clock clock) {
+    super(ctx);
+    this.observe = observe;
+    this.probe = probe;
+    this.scheduler = scheduler;
+    this.blocking = blocking;
+    this.clock = clock;
+  }
+
+  public static Behavior<Command> create(Supplier<GpuObservation> observe, GpuProbe probe,
+      ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking, Clock clock) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), interval);
-      boolean[] inFlight = {false};
-      boolean[] again = {false};
-      Runnable start = () -> {
-        inFlight[0] = true;
-        // taken from here on: a reading asked for after a job's end is a reading after it
-        long taken = System.nanoTime();
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(observe, blocking),
-            (obs, err) -> new Done(obs != null ? obs : new GpuObservation(
-                GpuReading.failed(java.time.Instant.now(), "GPU reading crashed: " + err), Map.of()), taken));
-      };
-      start.run();
-      return Behaviors.receive(Command.class)
-          .onMessage(Tick.class, m -> poll(inFlight, again, start))
-          .onMessage(PollNow.class, m -> poll(inFlight, again, start))
-          .onMessage(Done.class, m -> {
-            scheduler.tell(new Scheduler.GpusObserved(m.observation(), probe.describe(), probe.fake(), m.takenNanos()));
-            inFlight[0] = false;
-            if (again[0]) {
-              again[0] = false;
-              start.run();
-            }
-            return Behaviors.same();
-          })
-          .build();
+      GpuWatcher w = new GpuWatcher(ctx, observe, probe, scheduler, blocking, clock);
+      w.start();
+      return w;
     }));
   }
 
-  private static Behavior<Command> poll(boolean[] inFlight, boolean[] again, Runnable start) {
-    if (inFlight[0]) again[0] = true;
-    else start.run();
-    return Behaviors.same();
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Tick.class, m -> poll())
+        .onMessage(PollNow.class, m -> poll())
+        .onMessage(Done.class, this::onDone)
+        .build();
+  }
+
+  private void start() {
+    inFlight = true;
+    // taken from here on: a reading asked for after a job's end is a reading after it
+    long taken = System.nanoTime();
+    getContext().pipeToSelf(CompletableFuture.supplyAsync(observe, blocking),
+        (obs, err) -> new Done(obs != null ? obs : new GpuObservation(
+            GpuReading.failed(clock.instant(), "GPU reading crashed: " + err), Map.of()), taken));
+  }
+
+  private Behavior<Command> poll() {
+    if (inFlight) again = true;
+    else start();
+    return this;
+  }
+
+  private Behavior<Command> onDone(Done m) {
+    scheduler.tell(new Scheduler.GpusObserved(m.observation(), probe.describe(), probe.fake(), m.takenNanos()));
+    inFlight = false;
+    if (again) {
+      again = false;
+      start();
+    }
+    return this;
   }
 
   /**

@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The fail-fast settings: defaults, values, 0 to turn it off, and one line naming a bad value. */
+/** The daemon's settings: defaults, values, 0 to turn fail-fast off, and one line naming a bad value. */
 class DaemonConfigTest {
 
   private static DaemonConfig with(String... pairs) {
@@ -44,5 +44,13 @@ class DaemonConfigTest {
     var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_MAX_CPU_JOBS", "0"));
     assertTrue(e.getMessage().startsWith("GQ_MAX_CPU_JOBS=0 is not valid; use a whole number of jobs between 1 and"), e.getMessage());
     assertFalse(e.getMessage().contains("fail-fast"), e.getMessage());
+  }
+
+  @Test
+  void reconciliationRunsEveryThirtySecondsUnlessSetWithinItsBounds() {
+    assertEquals(Duration.ofSeconds(30), with().reconcileInterval());
+    assertEquals(Duration.ofMillis(500), with("GQ_RECONCILE_INTERVAL_MS", "500").reconcileInterval());
+    var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_RECONCILE_INTERVAL_MS", "0"));
+    assertEquals("GQ_RECONCILE_INTERVAL_MS=0 is not valid; use milliseconds between 100 and 3600000", e.getMessage());
   }
 }

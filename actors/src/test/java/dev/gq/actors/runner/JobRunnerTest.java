@@ -48,6 +48,10 @@ class JobRunnerTest {
   }
 
   private RunnerDeps deps(java.util.function.LongFunction<Job> stored) {
+    return deps(stored, java.time.Clock.systemUTC());
+  }
+
+  private RunnerDeps deps(java.util.function.LongFunction<Job> stored, java.time.Clock clock) {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
     return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
         id -> tmp.resolve(id + ".exit"), ExitFiles::content, Duration.ofMillis(200),
@@ -55,7 +59,7 @@ class JobRunnerTest {
         Duration.ZERO, Executors.newCachedThreadPool(), () -> {
           readAt.set(System.nanoTime());
           return READING;
-        }, stored, dev.gq.core.lease.GpuLeases.NONE, null);
+        }, stored, dev.gq.core.lease.GpuLeases.NONE, null, clock);
   }
 
   @Test
@@ -261,6 +265,26 @@ class JobRunnerTest {
       Scheduler.Ended ended = ended(scheduler);
       assertTrue(ended.timedOut());
       assertFalse(job.isAlive() && PROCS.info(job.pid()).map(p -> !p.zombie()).orElse(false), "the job was stopped");
+    } finally {
+      job.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
+  void theTimeLimitIsCountedOnTheDaemonsClock() throws Exception {
+    Process job = new ProcessBuilder("setsid", "sleep", "30").start();
+    try {
+      ProcInfo info = waitForOwnSession(job.pid());
+      ProcessIdentity who = new ProcessIdentity(info.pid(), info.pid(), info.pid(), info.startTicks(), PROCS.bootId());
+      Instant started = Instant.now();
+      Job j = running(who);
+      j = new Job(j.id(), j.spec().withTimeLimit(Duration.ofHours(1)), j.state(), started, started, null, List.of(), who,
+          null, "/dev/null", null, "tag-7", null);
+      // two hours after the start by the clock the runner is given, though the wall clock says a moment
+      java.time.Clock later = java.time.Clock.fixed(started.plus(Duration.ofHours(2)), java.time.ZoneOffset.UTC);
+      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      KIT.spawn(JobRunner.reattach(j, deps(id -> null, later), scheduler.ref()));
+      assertTrue(ended(scheduler).timedOut());
     } finally {
       job.destroyForcibly().waitFor();
     }

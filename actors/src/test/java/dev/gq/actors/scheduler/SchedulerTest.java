@@ -265,6 +265,48 @@ class SchedulerTest {
     assertEquals(1, again.jobId());
   }
 
+  /** Job 1, CPU-only and RUNNING; after {@code restartWithoutRunner} no runner watches it. */
+  private void runningCpuJob(boolean restartWithoutRunner) {
+    submit(spec(0));
+    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    if (!restartWithoutRunner) return;
+    es.restart();
+    es.runCommand(new Scheduler.Reconciled(Map.of()));
+  }
+
+  private static Scheduler.Drifted interrupted(long id) {
+    var v = new dev.gq.core.recovery.Recovery.Verdict(List.of(new JobInterrupted(id, "gone", Instant.EPOCH)), false);
+    return new Scheduler.Drifted(Map.of(id, JobState.RUNNING), Map.of(id, v));
+  }
+
+  @Test
+  void driftOfAJobNoRunnerWatchesIsPersisted() {
+    runningCpuJob(true);
+    var result = es.runCommand(interrupted(1));
+    assertEquals(List.of(new JobInterrupted(1, "gone", Instant.EPOCH)), result.events());
+    assertFalse(result.state().live().containsKey(1L));
+  }
+
+  @Test
+  void driftOfAJobItsRunnerWatchesIsLeftToTheRunner() {
+    runningCpuJob(false);
+    var result = es.runCommand(interrupted(1));
+    assertTrue(result.events().isEmpty(), result.events().toString());
+    assertEquals(JobState.RUNNING, result.state().live().get(1L).state());
+  }
+
+  @Test
+  void anAliveJobNoRunnerWatchesGetsARunnerFromThePeriodicPass() {
+    runningCpuJob(true);
+    deps.started.clear();
+    var alive = new dev.gq.core.recovery.Recovery.Verdict(List.of(), true);
+    es.runCommand(new Scheduler.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive)));
+    assertEquals(List.of(1L), deps.started);
+    // a second pass finds it watched
+    es.runCommand(new Scheduler.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive)));
+    assertEquals(List.of(1L), deps.started);
+  }
+
   /** Records what the Scheduler asks of the rest of the daemon. */
   static final class FakeDeps implements SchedulerDeps {
     final List<Long> started = new ArrayList<>();

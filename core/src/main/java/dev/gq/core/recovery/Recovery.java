@@ -12,8 +12,9 @@ import java.util.List;
  * The start-up rules for one live job, first match: the machine rebooted → INTERRUPTED; the exit
  * record exists and nothing of it lives → DONE/FAILED with its code (while something lives, watch it); a reserved job never recorded as launched → adopt the
  * processes carrying its tag, else back to WAITING; a GPU it holds is gone (on a good reading) →
- * ORPHANED; alive → reattach; dead with no exit record → INTERRUPTED. Pure: returns the events to
- * persist and whether a runner must watch the job.
+ * ORPHANED; alive → reattach; dead with no exit record → INTERRUPTED. The periodic pass applies
+ * the same rules to jobs no runner watches ({@link #recheck}). Pure: returns the events to persist
+ * and whether a runner must watch the job.
  */
 public final class Recovery {
   private Recovery() {}
@@ -21,7 +22,20 @@ public final class Recovery {
   /** The events for one job, and whether it still has processes to watch. */
   public record Verdict(List<LedgerEvent> events, boolean watch) {}
 
+  private static final String DOWN = "the job's processes ended while the daemon was down and left no exit status";
+  private static final String UNSEEN = "the job's processes ended while no runner watched them and left no exit status";
+
+  /** The start-up verdict. */
   public static Verdict decide(Job j, RecoveryFacts f, Instant now) {
+    return decide(j, f, now, DOWN);
+  }
+
+  /** The same rules for a job checked while the daemon runs, which no runner was watching. */
+  public static Verdict recheck(Job j, RecoveryFacts f, Instant now) {
+    return decide(j, f, now, UNSEEN);
+  }
+
+  private static Verdict decide(Job j, RecoveryFacts f, Instant now, String deadReason) {
     if (j.state() == JobState.WAITING) return new Verdict(List.of(), false);
     long id = j.id();
     if (j.identity() != null && !j.identity().bootId().equals(f.bootId()))
@@ -41,7 +55,7 @@ public final class Recovery {
     if (j.state() == JobState.ORPHANED && f.presentGpus() != null && missing(j, f) == null && f.alive())
       return new Verdict(List.of(new JobRecovered(id, now)), true);
     if (f.alive()) return new Verdict(List.of(), true);
-    return end(new JobInterrupted(id, "the job's processes ended while the daemon was down and left no exit status", now));
+    return end(new JobInterrupted(id, deadReason, now));
   }
 
   /** The end the record tells; a job never recorded as launched keeps the record's pid, for display only. */

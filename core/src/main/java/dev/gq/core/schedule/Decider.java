@@ -14,7 +14,9 @@ import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.QueueControl;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.ledger.Submissions;
+import dev.gq.core.recovery.Drift;
 import dev.gq.core.recovery.JobFileIds;
+import dev.gq.core.recovery.Recovery;
 import dev.gq.core.schedule.Request.*;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -58,15 +60,16 @@ public final class Decider {
       case Ending r -> ending(l, s, r, c);
       case Ended r -> ended(l, s, r, c);
       case Reconciled r -> reconciled(l, s, r, c);
+      case Drifted r -> drifted(l, s, r, c);
     };
   }
 
   /** A user's request: refused, answered without a write, or its events settled and written. */
   private static <R> Decided<R> settled(Ledger l, SchedulerState s, Decision<R> d, DecisionContext c) {
-    if (d.refused()) return new Decided<>(List.of(), d.refusal(), null, s, false, null, false);
-    if (d.events().isEmpty()) return new Decided<>(List.of(), null, d.result(), s, false, null, false);
+    if (d.refused()) return new Decided<>(List.of(), d.refusal(), null, s, false, null);
+    if (d.events().isEmpty()) return new Decided<>(List.of(), null, d.result(), s, false, null);
     Decided<Void> w = write(l, s, d.events(), false, c.nanos(), c);
-    return new Decided<>(w.events(), null, d.result(), w.next(), w.readGpus(), null, false);
+    return new Decided<>(w.events(), null, d.result(), w.next(), w.readGpus(), null);
   }
 
   private static Decided<Void> write(Ledger l, SchedulerState s, List<LedgerEvent> events, DecisionContext c) {
@@ -87,7 +90,7 @@ public final class Decider {
     SchedulerState next = s.with(gpus);
     if (next.ready()) all.addAll(Reservations.next(folded, next, c));
     if (!next.ending().isEmpty() && !all.isEmpty()) next = next.withEnding(stillLive(next.ending(), folded, all));
-    return new Decided<>(all, null, null, next, gpus.awaitsMoreThan(s.gpus()), null, false);
+    return new Decided<>(all, null, null, next, gpus.awaitsMoreThan(s.gpus()), null);
   }
 
   /** A reading: GPUs it shows again bring their ORPHANED jobs back to the reconciler; then place. */
@@ -102,7 +105,7 @@ public final class Decider {
       reconcile = Orphans.only(l, back);
     }
     Decided<Void> w = write(l, next, List.of(), c);
-    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), reconcile, false);
+    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), reconcile);
   }
 
   /** Back to the queue; its GPUs wait for a reading taken since, which shows the other gq's lease. */
@@ -141,7 +144,7 @@ public final class Decider {
     Ledger folded = l;
     for (LedgerEvent e : w.events()) folded = folded.apply(e);
     boolean read = w.readGpus() || w.next().gpus().heldBack(folded, j);
-    return new Decided<>(w.events(), null, null, w.next(), read, null, false);
+    return new Decided<>(w.events(), null, null, w.next(), read, null);
   }
 
   /**
@@ -165,7 +168,18 @@ public final class Decider {
     r.verdicts().values().forEach(v -> events.addAll(v.events()));
     SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending());
     Decided<Void> w = write(l, next, events, true, c.nanos(), c);
-    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, true);
+    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, r.verdicts(), true);
+  }
+
+  /** A periodic pass's verdicts, for what no runner can see; none before start-up is over (a restart). */
+  private static Decided<Void> drifted(Ledger l, SchedulerState s, Drifted r, DecisionContext c) {
+    if (!s.ready()) return Decided.nothing(s);
+    Map<Long, Recovery.Verdict> mine = Drift.actionable(l, r.seen(), r.verdicts(), r.watched());
+    if (mine.isEmpty()) return Decided.nothing(s);
+    List<LedgerEvent> events = new ArrayList<>();
+    mine.values().forEach(v -> events.addAll(v.events()));
+    Decided<Void> w = write(l, s, events, true, c.nanos(), c);
+    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, mine, false);
   }
 
   private static SubmitContext intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {

@@ -109,4 +109,10 @@ public sealed interface Request<R> {
    * also skips job ids past {@code highestJobFileId}, the highest id with files on disk.
    */
   record Reconciled(Map<Long, Recovery.Verdict> verdicts, long highestJobFileId) implements Request<Void> {}
+
+  /**
+   * From the reconciler's periodic pass: its verdicts and the state it saw each job in; {@code watched}
+   * are the jobs a runner watches now (see {@link dev.gq.core.recovery.Drift}).
+   */
+  record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts, Set<Long> watched) implements Request<Void> {}
 }

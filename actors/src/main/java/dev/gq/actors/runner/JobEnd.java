@@ -1,0 +1,93 @@
+package dev.gq.actors.runner;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.job.Job;
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.ledger.Outcomes;
+import dev.gq.core.proc.JobProcesses;
+import dev.gq.core.proc.ProcInfo;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How a {@link JobRunner} tells that its job has ended and what it reports: whether any process of
+ * the job is left (in its session or group, or anywhere carrying its GQ_JOB_TAG), the exit record,
+ * and, once none is left, a GPU reading taken after that; then the {@code Ended} message, with a
+ * note when a full disk kept the exit status or the log from being written.
+ */
+final class JobEnd {
+  // The daemon is never a job's process, though one started from inside a job carries its tag.
+  private static final long SELF = ProcessHandle.current().pid();
+  private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+
+  private JobEnd() {}
+
+  /**
+   * Whether any process of the job lives, the exit record (one read of the file), and, when none
+   * lives and the job held GPUs, a GPU reading taken after {@code release} let the daemon's copies of
+   * its leases go. Blocks.
+   */
+  static JobRunner.Members members(Job job, RunnerDeps deps, long pgid, long sid, Runnable release) {
+    Optional<String> content = deps.exitContent().apply(deps.exitFile().apply(job.id()));
+    Optional<ExitRecord> record = content.flatMap(ExitRecord::parse);
+    // The shim saw nothing the job started left as it ended, so nothing of its session or group
+    // can be: only a process carrying the job's tag from elsewhere is left to look for.
+    boolean any;
+    if (content.map(ExitRecord::leftNothing).orElse(false)) {
+      any = JobProcesses.anyCarryingTag(deps.procs().pids(), SELF, pid -> carriesTag(job, deps, pid));
+    } else {
+      List<ProcInfo> all = deps.procs().all();
+      any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), SELF,
+          pid -> carriesTag(job, deps, pid));
+    }
+    if (any) return new JobRunner.Members(true, 0, null, 0, record);
+    // the shim may have written its record and ended between the read above and the scan
+    if (record.isEmpty()) record = deps.exitContent().apply(deps.exitFile().apply(job.id())).flatMap(ExitRecord::parse);
+    long ended = System.nanoTime();
+    // the daemon's copies go before the reading, which then sees the lease free unless something of
+    // the job (a process that left its session and tag behind) still holds it
+    release.run();
+    if (job.gpus().isEmpty()) return new JobRunner.Members(false, ended, null, 0, record);
+    // begun after the processes were seen gone, so strictly later, even on a clock that did not tick
+    long taken = Math.max(System.nanoTime(), ended + 1);
+    return new JobRunner.Members(false, ended, readGpus(job, deps), taken, record);
+  }
+
+  private static boolean carriesTag(Job job, RunnerDeps deps, long pid) {
+    return job.tag() != null && deps.procs().carries(pid, "GQ_JOB_TAG", job.tag());
+  }
+
+  /** A GPU reading, or null when taking it failed (the Scheduler then asks the watcher for one). */
+  private static GpuObservation readGpus(Job job, RunnerDeps deps) {
+    try {
+      return deps.readGpus().get();
+    } catch (RuntimeException e) {
+      // off the actor's thread: its context must not be touched here
+      LOG.warn("job {}: GPU reading after its end failed: {}", job.id(), e.toString());
+      return null;
+    }
+  }
+
+  /** The report of an ended job; gives up the reserve file when the disk is full, so the end can be recorded. */
+  static Scheduler.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Logger log) {
+    Optional<ExitRecord> rec = m.record();
+    Path exitFile = deps.exitFile().apply(job.id());
+    String full = DiskSpace.fullNote(exitFile.getParent());
+    // Room for the events that record this ending.
+    if (full != null && DiskSpace.releaseReserve(exitFile.getParent().getParent()))
+      log.warn("{}; gave up the reserve file to record job {}", full, job.id());
+    if (rec.isEmpty()) {
+      String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
+      return new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos());
+    }
+    ExitRecord r = rec.get();
+    String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
+    if (full != null && r.exitCode() != 0)
+      reason = (reason == null ? Outcomes.describe(r.exitCode()) : reason) + "; " + full + ", so its log may be cut short";
+    return new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos());
+  }
+}

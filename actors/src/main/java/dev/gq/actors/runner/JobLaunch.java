@@ -1,0 +1,68 @@
+package dev.gq.actors.runner;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.launch.LaunchException;
+import dev.gq.core.launch.LaunchSpec;
+import dev.gq.core.lease.GpuLeases;
+import dev.gq.core.lease.LeaseHolder;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The blocking start of one job for its {@link JobRunner}: reads the job's command and log path
+ * from the database unless they came with the job, takes its GPUs' machine-wide leases (the job
+ * inherits them; another gq's lease sends it back to the queue) and launches it. Holds this
+ * daemon's copies of the leases until every process of the job is gone, then lets them go.
+ */
+final class JobLaunch {
+  private final Job job;
+  private final RunnerDeps deps;
+  private final AtomicReference<GpuLeases.Held> leases = new AtomicReference<>();
+
+  JobLaunch(Job job, RunnerDeps deps) {
+    this.job = job;
+    this.deps = deps;
+  }
+
+  /** Launches the job; the outcome is the runner's next message. Blocks. */
+  JobRunner.Command spawn() {
+    Job whole;
+    try {
+      if (job.spec().hasCommand() && job.logPath() != null) whole = job;
+      else {
+        Job stored = deps.stored().apply(job.id());
+        whole = job.withStored(stored.spec(), stored.logPath());
+      }
+    } catch (RuntimeException e) {
+      return new JobRunner.SpawnFailed("cannot read the job's command from the database: " + e.getMessage());
+    }
+    JobSpec full = whole.spec();
+    try {
+      if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
+      List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
+      GpuLeases.Held held = deps.leases().take(uuids, new LeaseHolder(deps.self(), job.id()));
+      leases.set(held);
+      LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole),
+          Path.of(whole.logPath()), deps.exitFile().apply(job.id()), held.fds());
+      return new JobRunner.Spawned(deps.launcher().launch(spec));
+    } catch (GpuLeases.Taken e) {
+      return new JobRunner.LeaseTaken(e.getMessage());
+    } catch (LaunchException e) {
+      release();
+      return new JobRunner.SpawnFailed(e.getMessage(), e.exitCode());
+    } catch (InterruptedException e) {
+      release();
+      Thread.currentThread().interrupt();
+      return new JobRunner.SpawnFailed("the daemon stopped before the job could start");
+    }
+  }
+
+  /** Lets go of this daemon's copies of the job's leases (the job's processes keep theirs). */
+  void release() {
+    GpuLeases.Held held = leases.getAndSet(null);
+    if (held != null) held.close();
+  }
+}

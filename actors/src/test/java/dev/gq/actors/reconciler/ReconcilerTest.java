@@ -1,0 +1,158 @@
+package dev.gq.actors.reconciler;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuProbe;
+import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.proc.ProcessTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ManualTime;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The reconciler: the start-up pass as before, then a periodic pass that reports drift to the Scheduler. */
+class ReconcilerTest {
+  private static final ActorTestKit KIT = ActorTestKit.create(ManualTime.config());
+  private static final ManualTime TIME = ManualTime.get(KIT.system());
+  private static final ExecutorService BLOCKING = Executors.newCachedThreadPool();
+  private static final Duration INTERVAL = Duration.ofSeconds(30);
+  private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+  private static final String BOOT = "boot-1";
+  private static final String GPU = "GPU-0";
+
+  @TempDir Path tmp;
+  private final List<ProcInfo> procs = new CopyOnWriteArrayList<>();
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+    BLOCKING.shutdownNow();
+  }
+
+  private final ProcessTable table = new ProcessTable() {
+    @Override public Optional<ProcInfo> info(long pid) {
+      return procs.stream().filter(p -> p.pid() == pid).findFirst();
+    }
+    @Override public Optional<String> environ(long pid, String name) {
+      return Optional.empty();
+    }
+    @Override public List<ProcInfo> all() {
+      return List.copyOf(procs);
+    }
+    @Override public String bootId() {
+      return BOOT;
+    }
+  };
+
+  private final GpuProbe probe = new GpuProbe() {
+    @Override public GpuReading read() {
+      return new GpuReading(NOW, List.of(new DeviceReading(0, GPU, "fake", 1L << 30, 0, List.of(), null)), null);
+    }
+    @Override public String describe() {
+      return "in-memory";
+    }
+    @Override public boolean fake() {
+      return true;
+    }
+  };
+
+  private ActorRef<Reconciler.Command> reconciler() throws Exception {
+    Files.createDirectories(tmp.resolve("run"));
+    JobChecks checks = new JobChecks(table, probe, id -> tmp.resolve("run").resolve(id + ".exit"), p -> Optional.empty(),
+        Clock.fixed(NOW, ZoneOffset.UTC));
+    return KIT.spawn(Reconciler.create(checks, INTERVAL, BLOCKING));
+  }
+
+  private static Job job(long id, JobState state) {
+    JobSpec spec = new JobSpec(List.of("sleep", "30"), "/", Map.of(), 1, null, null, null);
+    ProcessIdentity who = state == JobState.STARTING ? null : new ProcessIdentity(100 * id, 100 * id, 100 * id, 5000 + id, BOOT);
+    return new Job(id, spec, state, NOW, NOW, null, List.of(new GpuSlot(GPU, 0)), who, null, "/dev/null", null, "tag-" + id, null);
+  }
+
+  private static ProcInfo leader(long id) {
+    return new ProcInfo(100 * id, 1, 100 * id, 100 * id, 5000 + id, 'S', "sleep");
+  }
+
+  private static Ledger ledger(Job... jobs) {
+    TreeMap<Long, Job> live = new TreeMap<>();
+    for (Job j : jobs) live.put(j.id(), j);
+    return new Ledger(10, live, Map.of(), false, Map.of());
+  }
+
+  @Test
+  void startUpPassRepliesWithAVerdictForEveryJobPastWaiting() throws Exception {
+    procs.add(leader(1));
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    reconciler().tell(new Reconciler.Reconcile(List.of(job(1, JobState.RUNNING), job(2, JobState.RUNNING),
+        job(3, JobState.WAITING)), scheduler.ref()));
+    Scheduler.Reconciled r = scheduler.expectMessageClass(Scheduler.Reconciled.class, Duration.ofSeconds(10));
+    assertEquals(List.of(1L, 2L), r.verdicts().keySet().stream().sorted().toList());
+    assertTrue(r.verdicts().get(1L).watch());
+    assertTrue(r.verdicts().get(1L).events().isEmpty());
+    JobInterrupted gone = assertInstanceOf(JobInterrupted.class, r.verdicts().get(2L).events().get(0));
+    assertTrue(gone.reason().contains("while the daemon was down"), gone.reason());
+  }
+
+  @Test
+  void periodicPassReportsAJobWhoseProcessesAreGoneAsDrift() throws Exception {
+    procs.add(leader(1));
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    ActorRef<Reconciler.Command> r = reconciler();
+    Job running = job(1, JobState.RUNNING);
+    r.tell(new Reconciler.Reconcile(List.of(running), scheduler.ref()));
+    scheduler.expectMessageClass(Scheduler.Reconciled.class, Duration.ofSeconds(10));
+
+    procs.clear();   // the job's processes end while nothing watches them
+    TIME.timePasses(INTERVAL);
+    Scheduler.GetLedger ask = scheduler.expectMessageClass(Scheduler.GetLedger.class, Duration.ofSeconds(10));
+    ask.replyTo().tell(ledger(running, job(2, JobState.STARTING), job(3, JobState.WAITING), job(4, JobState.ORPHANED)));
+    Scheduler.Drifted d = scheduler.expectMessageClass(Scheduler.Drifted.class, Duration.ofSeconds(10));
+    // STARTING jobs are their runner's (being launched); WAITING ones have nothing to check
+    assertEquals(Map.of(1L, JobState.RUNNING, 4L, JobState.ORPHANED), d.seen());
+    JobInterrupted e = assertInstanceOf(JobInterrupted.class, d.verdicts().get(1L).events().get(0));
+    assertTrue(e.reason().contains("no runner watched"), e.reason());
+    assertFalse(d.verdicts().get(1L).watch());
+  }
+
+  @Test
+  void periodicPassWithNothingToReportSendsNothingAndRunsAgain() throws Exception {
+    procs.add(leader(1));
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    ActorRef<Reconciler.Command> r = reconciler();
+    r.tell(new Reconciler.Reconcile(List.of(), scheduler.ref()));
+    scheduler.expectMessageClass(Scheduler.Reconciled.class, Duration.ofSeconds(10));
+    TIME.timePasses(INTERVAL);
+    scheduler.expectMessageClass(Scheduler.GetLedger.class, Duration.ofSeconds(10)).replyTo().tell(ledger(job(3, JobState.WAITING)));
+    TIME.timePasses(INTERVAL);
+    // the next message is the next pass's question, not a report of the last one
+    scheduler.expectMessageClass(Scheduler.GetLedger.class, Duration.ofSeconds(10)).replyTo().tell(ledger());
+    TIME.timePasses(INTERVAL);
+    scheduler.expectMessageClass(Scheduler.GetLedger.class, Duration.ofSeconds(10));
+  }
+}
