@@ -24,17 +24,17 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code gq ps}: lists jobs, newest first. With no ids, states, limit or {@code --all} it shows
- * every live job plus the {@value #RECENT} most recently submitted finished ones, so the list stays
+ * every live job plus the {@value #RECENT} most recently submitted ended ones, so the list stays
  * short however long the history; filters combine with AND, ids and ranges with OR. A list without
  * a limit is read and printed in pages of {@value #PAGE}, so no list holds the whole history.
  * The table ({@link JobTable}) fits a terminal and is whole in a pipe; {@code --format} picks its
  * columns, and states are coloured on a terminal unless the caller's environment sets NO_COLOR.
  */
-@Command(name = "ps", description = "List live jobs and the last " + PsCommand.RECENT + " finished ones (--all: every job).")
+@Command(name = "ps", description = "List live jobs and the last " + PsCommand.RECENT + " ended ones (--all: every job).")
 final class PsCommand implements Callable<Integer> {
   static final int RECENT = 20;
   static final int PAGE = 500;
-  private static final Set<JobState> LIVE = EnumSet.complementOf(finished());
+  private static final Set<JobState> LIVE = EnumSet.complementOf(ended());
   private final Invocation inv;
   private final Set<Long> unreadable = new TreeSet<>();
 
@@ -139,13 +139,13 @@ final class PsCommand implements Callable<Integer> {
     return shown;
   }
 
-  /** Every live job and the newest finished ones; says on stderr when older finished ones are left out. */
+  /** Every live job and the newest ended ones; says on stderr when older ended ones are left out. */
   private List<Job> recent() throws ApiException {
     List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
-    List<Job> done = read(new JobQuery(List.of(), finished(), group, RECENT + 1)).jobs();
+    List<Job> done = read(new JobQuery(List.of(), ended(), group, RECENT + 1)).jobs();
     jobs.addAll(done.subList(0, Math.min(RECENT, done.size())));
     jobs.sort(Comparator.comparingLong(Job::id).reversed());
-    if (done.size() > RECENT && !json) inv.io().err().println("gq: older finished jobs are not shown; 'gq ps --all' lists them");
+    if (done.size() > RECENT && !json) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
     return jobs;
   }
 
@@ -186,7 +186,7 @@ final class PsCommand implements Callable<Integer> {
     else out.println("Queue one with 'gq -g 1 CMD...' or 'gq submit SCRIPT'.");
   }
 
-  private static EnumSet<JobState> finished() {
+  private static EnumSet<JobState> ended() {
     EnumSet<JobState> s = EnumSet.noneOf(JobState.class);
     for (JobState st : JobState.values()) if (st.terminal()) s.add(st);
     return s;

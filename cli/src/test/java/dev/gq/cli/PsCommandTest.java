@@ -86,12 +86,12 @@ class PsCommandTest {
   }
 
   @Test
-  void defaultViewShowsLiveJobsAndTheLastTwentyFinished() {
+  void defaultViewShowsLiveJobsAndTheLastTwentyEnded() {
     for (long id = 1; id <= 30; id++) cli.api.add(Jobs.job(id, JobState.DONE));
     cli.api.add(Jobs.job(31, JobState.RUNNING));
     cli.api.add(Jobs.job(5, JobState.WAITING));
     var lines = cli.run("ps").out().lines().toList();
-    assertEquals(1 + 2 + 20, lines.size(), "header, two live jobs, the 20 newest finished ones");
+    assertEquals(1 + 2 + 20, lines.size(), "header, two live jobs, the 20 newest ended ones");
     assertTrue(lines.get(1).startsWith("31 "));
     assertTrue(lines.get(21).startsWith("11 "));
     assertTrue(lines.get(22).startsWith("5 "), "an old live job is never hidden");
@@ -105,7 +105,7 @@ class PsCommandTest {
     assertEquals(1 + 1 + 20, r.out().lines().count());
     assertTrue(r.out().lines().toList().get(1).startsWith("26 "));
     assertTrue(r.out().lines().toList().get(21).startsWith("6 "));
-    assertEquals("gq: older finished jobs are not shown; 'gq ps --all' lists them\n", r.err());
+    assertEquals("gq: older ended jobs are not shown; 'gq ps --all' lists them\n", r.err());
   }
 
   @Test

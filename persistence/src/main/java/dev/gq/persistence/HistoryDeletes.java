@@ -10,15 +10,15 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Applies a {@code JobsRemoved} to the read side: the rows of the finished jobs it names go and
+ * Applies a {@code JobsRemoved} to the history: the rows of the ended jobs it names go and
  * their ids are remembered in {@code deleted_jobs}, so that a later event for one of them is
  * skipped, and a rebuild from the journal skips the jobs deleted before deletions were journaled.
- * Only rows in a finished state are ever deleted. Works in chunks so that a long id list never
+ * Only rows in an ended state are ever deleted. Works in chunks so that a long id list never
  * needs a huge statement.
  */
 final class HistoryDeletes {
   static final int CHUNK = 500;
-  private static final String FINISHED = finished();
+  private static final String ENDED = ended();
 
   private HistoryDeletes() {}
 
@@ -39,7 +39,7 @@ final class HistoryDeletes {
     return out;
   }
 
-  /** Deletes those of {@code ids} that have finished, within the caller's transaction; returns how many rows went. */
+  /** Deletes those of {@code ids} that have ended, within the caller's transaction; returns how many rows went. */
   static int delete(Connection db, List<Long> ids) throws SQLException {
     int n = 0;
     for (List<Long> chunk : chunks(ids)) n += deleteChunk(db, chunk);
@@ -47,7 +47,7 @@ final class HistoryDeletes {
   }
 
   private static int deleteChunk(Connection db, List<Long> chunk) throws SQLException {
-    String in = " WHERE id IN (" + marks(chunk.size()) + ") AND state IN (" + FINISHED + ")";
+    String in = " WHERE id IN (" + marks(chunk.size()) + ") AND state IN (" + ENDED + ")";
     try (PreparedStatement mark = db.prepareStatement("INSERT OR IGNORE INTO deleted_jobs (id) SELECT id FROM jobs" + in);
         PreparedStatement del = db.prepareStatement("DELETE FROM jobs" + in)) {
       bind(mark, chunk);
@@ -68,7 +68,7 @@ final class HistoryDeletes {
   }
 
   /** The ended states as an SQL list: 'DONE','FAILED',... (constant text, no user input). */
-  private static String finished() {
+  private static String ended() {
     List<String> names = new ArrayList<>();
     for (JobState s : JobState.values()) if (s.terminal()) names.add("'" + s.name() + "'");
     return String.join(",", names);

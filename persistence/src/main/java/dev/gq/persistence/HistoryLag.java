@@ -1,9 +1,9 @@
 package dev.gq.persistence;
 
 /**
- * How far the read side is behind the journal, from two numbers: the read side's offset (the
+ * How far the history is behind the journal, from two numbers: the history's offset (the
  * last event applied) and the journal's highest sequence number. Catching up reads exactly the
- * events after the offset, so an up-to-date read side needs no read of the journal at all.
+ * events after the offset, so an up-to-date history needs no read of the journal at all.
  */
 public record HistoryLag(long readOffset, long journalHighest) {
   /** Nothing to read: every stored event is already applied. */
@@ -11,12 +11,12 @@ public record HistoryLag(long readOffset, long journalHighest) {
     return readOffset >= journalHighest;
   }
 
-  /** How many events the read side lacks. */
+  /** How many events the history lacks. */
   public long missing() {
     return Math.max(0, journalHighest - readOffset);
   }
 
-  /** The read side claims events the journal does not hold (a journal replaced under it). */
+  /** The history claims events the journal does not hold (a journal replaced under it). */
   public boolean ahead() {
     return readOffset > journalHighest;
   }

@@ -8,7 +8,7 @@ import java.sql.Statement;
 
 /**
  * The journal rows every start-up reads: the Scheduler's events after its newest snapshot (at most
- * a snapshot interval) and those the read side has not applied yet. {@link #read} reads them whole,
+ * a snapshot interval) and those the history has not applied yet. {@link #read} reads them whole,
  * the way replay will, so that damage among them refuses the file before any actor starts, with one
  * line, instead of failing the replay. Costs the same at any history size.
  */

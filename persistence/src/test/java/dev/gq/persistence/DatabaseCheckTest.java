@@ -48,7 +48,7 @@ class DatabaseCheckTest {
         st.execute("INSERT INTO event_journal (persistence_id, sequence_number, writer, write_timestamp,"
             + " adapter_manifest, event_payload, event_ser_id, event_ser_manifest) VALUES ('scheduler', " + i
             + ", 'w', 0, '', randomblob(300), 1, 'm')");
-      // a snapshot at the last event and the read side up to date: start-up replays none of them
+      // a snapshot at the last event and the history up to date: start-up replays none of them
       st.execute("INSERT INTO snapshot (persistence_id, sequence_number, created, snapshot_ser_id, snapshot_ser_manifest,"
           + " snapshot_payload) VALUES ('scheduler', 400, 0, 1, 'm', x'00')");
       st.execute("UPDATE read_offset SET seq = 400");
@@ -75,7 +75,7 @@ class DatabaseCheckTest {
             + " adapter_manifest, event_payload, event_ser_id, event_ser_manifest) VALUES ('scheduler', " + i
             + ", 'w', 0, '', randomblob(300), 1, 'm')");
     }
-    // No snapshot and the read side at 0: start-up replays every event, so damage anywhere among them counts.
+    // No snapshot and the history at 0: start-up replays every event, so damage anywhere among them counts.
     long size = Files.size(db);
     try (RandomAccessFile f = new RandomAccessFile(db.toFile(), "rw")) {
       f.seek((size / 4096 / 2) * 4096);

@@ -57,7 +57,7 @@ class MigrationTest {
       assertTrue(r.next());
       assertEquals(1, r.getLong(2));
     }
-    try (ReadSide rs = ReadSide.open(file)) {
+    try (JobHistory rs = JobHistory.open(file)) {
       assertEquals(List.of(new GroupCounts("g", Map.of(JobState.DONE, 1), 1)), rs.groups(null));
       rs.apply(rs.offset() + 1, List.of(new dev.gq.core.ledger.LedgerEvent.JobsRemoved(List.of(1L), java.time.Instant.EPOCH)));
       assertEquals(List.of(2L), rs.refs(List.of(1L, 2L)).stream().map(JobRef::id).toList());

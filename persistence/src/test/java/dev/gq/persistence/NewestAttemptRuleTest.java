@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The read side's SQL and {@link Attempts} state one rule: on random histories of retries and
+ * The history's SQL and {@link Attempts} state one rule: on random histories of retries and
  * keys, the jobs {@code latestOnly} keeps, the groups' replaced counts and each job's newest attempt
  * are those the core rule gives.
  */
@@ -28,8 +28,8 @@ class NewestAttemptRuleTest {
     for (int seed = 1; seed <= 20; seed++) {
       Path db = dir.resolve("gq-" + seed + ".db");
       Database.prepare(db);
-      try (ReadSide rs = ReadSide.open(db)) {
-        write(new History(rs), new Random(seed));
+      try (JobHistory rs = JobHistory.open(db)) {
+        write(new HistoryFixture(rs), new Random(seed));
         List<Job> all = rs.jobs(new JobQuery(List.of(), Set.of(), null, 0));
         List<Long> kept = all.stream().filter(j -> !Attempts.replaced(j, all)).map(Job::id).toList();
         assertEquals(kept, rs.jobs(new JobQuery(List.of(), Set.of(), null, 0, true, 0, null)).stream().map(Job::id).toList(),
@@ -46,13 +46,13 @@ class NewestAttemptRuleTest {
   }
 
   /** Thirty jobs: some first attempts, some retries of an earlier lineage, some sharing a key. */
-  private static void write(History h, Random r) throws Exception {
+  private static void write(HistoryFixture h, Random r) throws Exception {
     List<Long> roots = new ArrayList<>();
     for (long id = 1; id <= 30; id++) {
       Long retryOf = roots.isEmpty() || r.nextInt(3) > 0 ? null : roots.get(r.nextInt(roots.size()));
       String key = r.nextInt(3) == 0 ? "k" + r.nextInt(4) : null;
       String group = r.nextBoolean() ? "g" : null;
-      if (r.nextBoolean()) h.ended(id, group, key, retryOf, r.nextInt(2), History.T0.plusSeconds(id));
+      if (r.nextBoolean()) h.ended(id, group, key, retryOf, r.nextInt(2), HistoryFixture.T0.plusSeconds(id));
       else h.submit(id, group, key, retryOf);
       if (retryOf == null) roots.add(id);
     }

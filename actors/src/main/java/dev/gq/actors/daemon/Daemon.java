@@ -23,7 +23,7 @@ import dev.gq.nvml.GpuProbes;
 import dev.gq.persistence.Database;
 import dev.gq.persistence.JournalConfig;
 import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.ReadSide;
+import dev.gq.persistence.JobHistory;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -41,13 +41,13 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
 /**
  * The running daemon: the actor system, whose {@link Guardian} spawns the Projector, Reconciler,
  * Scheduler and GpuWatcher, the ports they use, and the socket server, started in the order
- * recovery needs: the read side catches up with the journal, the Scheduler replays and
+ * recovery needs: the history catches up with the journal, the Scheduler replays and
  * reconciles, and only then is the socket bound.
  */
 public final class Daemon implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
   private final ActorSystem<Guardian.Command> system;
-  private final ReadSide readSide;
+  private final JobHistory jobHistory;
   private final JournalReader journal;
   private final GpuProbe probe;
   private final java.nio.file.Path database;
@@ -57,10 +57,10 @@ public final class Daemon implements AutoCloseable {
   private volatile String damage;
   private String sessionWarning;
 
-  private Daemon(ActorSystem<Guardian.Command> system, ReadSide readSide, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
+  private Daemon(ActorSystem<Guardian.Command> system, JobHistory jobHistory, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
     this.system = system;
     this.database = database;
-    this.readSide = readSide;
+    this.jobHistory = jobHistory;
     this.journal = journal;
     this.probe = probe;
   }
@@ -74,10 +74,10 @@ public final class Daemon implements AutoCloseable {
         .withFallback(ConfigFactory.parseResources("gq-daemon.conf"))
         .withFallback(ConfigFactory.load());
     ActorSystem<Guardian.Command> system = ActorSystem.create(Guardian.create(), "gq", conf);
-    ReadSide rs;
+    JobHistory rs;
     JournalReader journal;
     try {
-      rs = ReadSide.open(cfg.paths().database());
+      rs = JobHistory.open(cfg.paths().database());
       journal = JournalReader.open(cfg.paths().database());
     } catch (SQLException e) {
       system.terminate();
@@ -96,7 +96,7 @@ public final class Daemon implements AutoCloseable {
 
   private void wire(DaemonConfig cfg, long highestFileId) throws IOException {
     LOG.info("actor system up; catching the job history up with the journal");
-    Projector.catchUp(system, readSide, journal);
+    Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");
     Clock clock = Clock.systemUTC();
     ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
@@ -109,16 +109,16 @@ public final class Daemon implements AutoCloseable {
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
-        id -> Projector.stored(system, readSide, journal, id), leases, self, clock);
+        id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock);
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
-    Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, readSide, journal, observe, probe, blocking,
+    Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
         highestFileId, replayFailed::complete, clock));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
     LOG.info("scheduler recovered and reconciled");
     sessionWarning = Lifecycle.warning();
-    DaemonApi api = new DaemonApi(system, scheduler, projector, readSide, journal, cfg.paths().dataDir().toString(),
+    DaemonApi api = new DaemonApi(system, scheduler, projector, jobHistory, journal, cfg.paths().dataDir().toString(),
         this::requestStop, this::warning);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
     checkDatabase(cfg.paths().database());
@@ -196,7 +196,7 @@ public final class Daemon implements AutoCloseable {
       // stopping anyway
     }
     try {
-      readSide.close();
+      jobHistory.close();
       journal.close();
     } catch (SQLException ignored) {
       // stopping anyway

@@ -9,7 +9,7 @@ import dev.gq.actors.watcher.GpuWatcher;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.ReadSide;
+import dev.gq.persistence.JobHistory;
 import java.time.Clock;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
@@ -35,7 +35,7 @@ final class Guardian {
   /** Spawn the children from {@code parts} and reply with the references. */
   record Start(Parts parts, ActorRef<Started> replyTo) implements Command {}
   /** What the children are made of; {@code replayFailed} hears a Scheduler that cannot replay. */
-  record Parts(DaemonConfig cfg, RunnerDeps runnerDeps, JobChecks checks, ReadSide readSide, JournalReader journal,
+  record Parts(DaemonConfig cfg, RunnerDeps runnerDeps, JobChecks checks, JobHistory jobHistory, JournalReader journal,
       Supplier<GpuObservation> observe, GpuProbe probe, Executor blocking, long highestFileId,
       Consumer<Throwable> replayFailed, Clock clock) {}
   /** The children the rest of the daemon talks to. */
@@ -50,7 +50,7 @@ final class Guardian {
   private static Behavior<Command> start(ActorContext<Command> ctx, Start m) {
     Parts s = m.parts();
     ActorRef<Projector.Command> projector =
-        ctx.spawn(Projector.create(s.readSide(), s.journal()), "projector", DispatcherSelector.blocking());
+        ctx.spawn(Projector.create(s.jobHistory(), s.journal()), "projector", DispatcherSelector.blocking());
     ActorRef<Reconciler.Command> reconciler =
         ctx.spawn(Reconciler.create(s.checks(), s.cfg().reconcileInterval(), s.blocking()), "reconciler", Props.empty());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();

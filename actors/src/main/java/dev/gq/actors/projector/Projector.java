@@ -4,7 +4,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.persistence.HistoryLag;
 import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.ReadSide;
+import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.StoredEvent;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the read side (job history) up to date: applies the events the Scheduler has just stored,
- * and whenever its offset is behind (a crash between journal and read side, a failed write) reads
+ * Keeps the history up to date: applies the events the Scheduler has just stored,
+ * and whenever its offset is behind (a crash between journal and history, a failed write) reads
  * the missing events back from the journal table first. Runs on the blocking dispatcher.
  */
 public final class Projector {
@@ -31,7 +31,7 @@ public final class Projector {
 
   public sealed interface Command {}
   public record Project(long firstSeq, List<LedgerEvent> events) implements Command {}
-  /** Replies once everything up to {@code seq} is in the read side. */
+  /** Replies once everything up to {@code seq} is in the history. */
   public record Sync(long seq, ActorRef<Done> replyTo) implements Command {}
 
   /** Events read and applied per transaction when catching up. */
@@ -39,21 +39,21 @@ public final class Projector {
 
   private Projector() {}
 
-  public static Behavior<Command> create(ReadSide readSide, JournalReader journal) {
+  public static Behavior<Command> create(JobHistory jobHistory, JournalReader journal) {
     return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
         .onMessage(Project.class, m -> {
-          project(ctx.getSystem(), readSide, journal, m);
+          project(ctx.getSystem(), jobHistory, journal, m);
           return Behaviors.same();
         })
         .onMessage(Sync.class, m -> {
-          if (safeOffset(readSide) < m.seq()) catchUp(ctx.getSystem(), readSide, journal);
+          if (safeOffset(jobHistory) < m.seq()) catchUp(ctx.getSystem(), jobHistory, journal);
           m.replyTo().tell(Done.getInstance());
           return Behaviors.same();
         })
         .build());
   }
 
-  private static void project(ActorSystem<?> system, ReadSide rs, JournalReader journal, Project m) {
+  private static void project(ActorSystem<?> system, JobHistory rs, JournalReader journal, Project m) {
     try {
       // Behind (an earlier write failed): read the gap from the journal, which has every event;
       // the events in hand are part of what it reads. Never apply across a gap.
@@ -69,17 +69,17 @@ public final class Projector {
    * Applies {@code events} a page per transaction: a batch of 20,000 jobs in one transaction would
    * hold SQLite's write lock longer than the journal's writes wait for it.
    */
-  private static void applyInPages(ReadSide rs, long firstSeq, List<LedgerEvent> events) throws SQLException {
+  private static void applyInPages(JobHistory rs, long firstSeq, List<LedgerEvent> events) throws SQLException {
     for (int i = 0; i < events.size(); i += PAGE)
       rs.apply(firstSeq + i, events.subList(i, Math.min(events.size(), i + PAGE)));
   }
 
   /**
-   * Applies every journal event after the read side's offset, a page at a time, straight from the
+   * Applies every journal event after the history's offset, a page at a time, straight from the
    * journal table; reads nothing when the offset is already the journal's highest sequence number.
    * Blocks.
    */
-  public static void catchUp(ActorSystem<?> system, ReadSide rs, JournalReader journal) {
+  public static void catchUp(ActorSystem<?> system, JobHistory rs, JournalReader journal) {
     try {
       HistoryLag lag = new HistoryLag(rs.offset(), journal.highestSeq());
       if (lag.ahead())
@@ -103,11 +103,11 @@ public final class Projector {
   }
 
   /**
-   * Job {@code id} as stored, with its command and log path, from the read side; when the row is not
-   * there yet (its submission was stored a moment ago), after catching the read side up with the
+   * Job {@code id} as stored, with its command and log path, from the history; when the row is not
+   * there yet (its submission was stored a moment ago), after catching the history up with the
    * journal. Blocks; throws with the reason when the command cannot be found.
    */
-  public static Job stored(ActorSystem<?> system, ReadSide rs, JournalReader journal, long id) {
+  public static Job stored(ActorSystem<?> system, JobHistory rs, JournalReader journal, long id) {
     try {
       Optional<Job> j = rs.launchRead(id);
       if (j.isEmpty() || !j.get().spec().hasCommand()) {
@@ -134,7 +134,7 @@ public final class Projector {
     return events;
   }
 
-  private static long safeOffset(ReadSide rs) {
+  private static long safeOffset(JobHistory rs) {
     try {
       return rs.offset();
     } catch (SQLException e) {

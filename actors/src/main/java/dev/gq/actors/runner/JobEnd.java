@@ -4,7 +4,7 @@ import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.job.Job;
 import dev.gq.core.launch.ExitRecord;
-import dev.gq.core.ledger.Outcomes;
+import dev.gq.core.ledger.EndStates;
 import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
 import java.nio.file.Path;
@@ -87,7 +87,7 @@ final class JobEnd {
     ExitRecord r = rec.get();
     String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
     if (full != null && r.exitCode() != 0)
-      reason = (reason == null ? Outcomes.describe(r.exitCode()) : reason) + "; " + full + ", so its log may be cut short";
+      reason = (reason == null ? EndStates.describe(r.exitCode()) : reason) + "; " + full + ", so its log may be cut short";
     return new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos());
   }
 }

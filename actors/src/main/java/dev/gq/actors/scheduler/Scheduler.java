@@ -38,7 +38,7 @@ import org.apache.pekko.persistence.typed.javadsl.*;
  * The queue and the GPU registry: the one writer of job state and reservations. Each command is one
  * call of {@link Decider#decide}, which returns the events of one write (the request's own, what
  * follows from them, and the reservations possible afterwards); they are persisted in one
- * transaction, and only then are the effects run: runners started or told to cancel, the read side
+ * transaction, and only then are the effects run: runners started or told to cancel, the history
  * fed, the GPU watcher or the reconciler asked, replies sent. The actor keeps only what cannot be
  * data: its runners and the requests waiting for start-up to end.
  */

@@ -12,7 +12,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 
 /**
  * What the Scheduler needs from the rest of the daemon, as one small interface so tests can give
- * it fakes: the clock, where logs go, starting runners and the reconciler, feeding the read side,
+ * it fakes: the clock, where logs go, starting runners and the reconciler, feeding the history,
  * asking the watcher for a fresh reading, the fail-fast rule and the bound on backfill.
  */
 public interface SchedulerDeps {
@@ -28,7 +28,7 @@ public interface SchedulerDeps {
   /** Asks the reconciler to reconcile {@code ledger}'s live jobs once; its result comes back as Reconciled. */
   void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler);
 
-  /** Hands persisted events, numbered from {@code firstSeq}, to the read side. */
+  /** Hands persisted events, numbered from {@code firstSeq}, to the history. */
   void project(long firstSeq, List<LedgerEvent> events);
 
   /** Asks the GPU watcher for a reading now. */

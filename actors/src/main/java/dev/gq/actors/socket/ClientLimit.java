@@ -33,7 +33,7 @@ record ClientLimit(int max, long fdLimit) {
 
   /** The line a client beyond the limit gets. */
   String busy() {
-    return "the daemon is already serving " + max + " clients at once, its limit; try again when some have finished"
+    return "the daemon is already serving " + max + " clients at once, its limit; try again when some have ended"
         + " (GQ_MAX_CLIENTS sets the limit; the daemon may open " + fdLimit + " files)";
   }
 

@@ -17,7 +17,7 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.ReadSide;
+import dev.gq.persistence.JobHistory;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -46,14 +46,14 @@ public final class DaemonApi implements GqApi {
   private final SweepRequests sweeps;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
-      ReadSide readSide, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning) {
+      JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning) {
     this.dataDir = dataDir;
     this.shutdown = shutdown;
     this.asks = new SchedulerAsks(system, scheduler, projector);
     Path data = Path.of(dataDir);
-    this.history = new HistoryRequests(asks, readSide, journal, new JobFiles(data.resolve("logs"), data.resolve("run")));
+    this.history = new HistoryRequests(asks, jobHistory, journal, new JobFiles(data.resolve("logs"), data.resolve("run")));
     this.queue = new QueueRequests(asks, dataDir, warning);
-    this.sweeps = new SweepRequests(readSide);
+    this.sweeps = new SweepRequests(jobHistory);
   }
 
   @Override
@@ -73,7 +73,7 @@ public final class DaemonApi implements GqApi {
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
     List<Ledger.SubmitOutcome> os = asks.ask(new Request.SubmitBatch(specs, numbers, facts));
     // Reply once the history has the batch: a script queueing batch after batch must not outrun
-    // the read side, whose backlog of events would otherwise pile up in memory.
+    // the history, whose backlog of events would otherwise pile up in memory.
     asks.synced();
     return SweepRequests.outcomes(numbers, os);
   }

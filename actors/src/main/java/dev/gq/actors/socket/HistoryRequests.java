@@ -15,7 +15,7 @@ import dev.gq.core.job.JobQuery;
 import dev.gq.persistence.JobRef;
 import dev.gq.persistence.JournalEntry;
 import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.ReadSide;
+import dev.gq.persistence.JobHistory;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,13 +39,13 @@ import java.util.TreeSet;
 final class HistoryRequests {
   static final int PAGE = 500;
   private final SchedulerAsks asks;
-  private final ReadSide readSide;
+  private final JobHistory jobHistory;
   private final JournalReader journal;
   private final JobFiles files;
 
-  HistoryRequests(SchedulerAsks asks, ReadSide readSide, JournalReader journal, JobFiles files) {
+  HistoryRequests(SchedulerAsks asks, JobHistory jobHistory, JournalReader journal, JobFiles files) {
     this.asks = asks;
-    this.readSide = readSide;
+    this.jobHistory = jobHistory;
     this.journal = journal;
     this.files = files;
   }
@@ -53,7 +53,7 @@ final class HistoryRequests {
   List<Job> jobs(JobQuery q) throws ApiException {
     asks.synced();
     try {
-      return readSide.listed(q);
+      return jobHistory.listed(q);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
@@ -62,7 +62,7 @@ final class HistoryRequests {
   JobPage jobPage(JobQuery q) throws ApiException {
     asks.synced();
     try {
-      return readSide.page(q);
+      return jobHistory.page(q);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
@@ -73,7 +73,7 @@ final class HistoryRequests {
     // record (the Scheduler's memory keeps a live job without its command and log path)
     SchedulerView v = asks.synced();
     try {
-      Optional<Job> stored = readSide.job(id);
+      Optional<Job> stored = jobHistory.job(id);
       return stored.isPresent() ? stored : Optional.ofNullable(v.ledger().live().get(id));
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
@@ -83,7 +83,7 @@ final class HistoryRequests {
   Optional<Job> newestAttempt(long id) throws ApiException {
     asks.synced();
     try {
-      var fact = readSide.lineages(List.of(id)).get(id);
+      var fact = jobHistory.lineages(List.of(id)).get(id);
       return fact == null ? Optional.empty() : job(fact.newest());
     } catch (SQLException e) {
       throw failed(e);
@@ -93,7 +93,7 @@ final class HistoryRequests {
   long count(JobQuery q) throws ApiException {
     asks.synced();
     try {
-      return readSide.count(q);
+      return jobHistory.count(q);
     } catch (SQLException e) {
       throw failed(e);
     }
@@ -109,7 +109,7 @@ final class HistoryRequests {
     Map<String, Integer> caps = ledger.settings().maxRunning();
     Map<String, GroupSummary> out = new TreeMap<>();
     try {
-      for (GroupCounts c : readSide.groups(only)) {
+      for (GroupCounts c : jobHistory.groups(only)) {
         String reason = holds.get(c.group());
         out.put(c.group(), new GroupSummary(c.group(), c.counts(), c.retried(), reason,
             reason != null && ledger.autoHeld().contains(c.group()), caps.get(c.group())));
@@ -132,7 +132,7 @@ final class HistoryRequests {
     asks.synced();
     Map<Long, JobRef> found = new HashMap<>();
     try {
-      for (JobRef r : readSide.refs(ids)) found.put(r.id(), r);
+      for (JobRef r : jobHistory.refs(ids)) found.put(r.id(), r);
     } catch (SQLException e) {
       throw failed(e);
     }
@@ -155,7 +155,7 @@ final class HistoryRequests {
     while (true) {
       List<JobRef> refs;
       try {
-        refs = readSide.refs(new JobQuery(List.<long[]>of(new long[] {after + 1, Long.MAX_VALUE}), ended, null, PAGE,
+        refs = jobHistory.refs(new JobQuery(List.<long[]>of(new long[] {after + 1, Long.MAX_VALUE}), ended, null, PAGE,
             false, 0, before));
       } catch (SQLException e) {
         throw failed(e);

@@ -20,7 +20,7 @@ import org.apache.pekko.pattern.StatusReply;
 /**
  * How a request reaches the actors from a client's thread: an ask of the Scheduler or the
  * Projector, awaited within one timeout, a refusal becoming the {@link ApiException} with its
- * line. {@link #synced()} is the Scheduler's view once the read side has every event it has.
+ * line. {@link #synced()} is the Scheduler's view once the history has every event it has.
  */
 final class SchedulerAsks {
   static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -50,7 +50,7 @@ final class SchedulerAsks {
     return askPlain(Scheduler.GetView::new);
   }
 
-  /** The Scheduler's view, once the read side has applied every event up to it. */
+  /** The Scheduler's view, once the history has applied every event up to it. */
   SchedulerView synced() throws ApiException {
     SchedulerView v = view();
     await(AskPattern.<Projector.Command, Done>ask(projector, r -> new Projector.Sync(v.seqNr(), r), TIMEOUT,

@@ -13,7 +13,7 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.schedule.Request;
-import dev.gq.persistence.ReadSide;
+import dev.gq.persistence.JobHistory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -29,13 +29,13 @@ import java.util.Set;
  * What the Scheduler needs from the history before it decides a request that names ended jobs
  * (submit with dependencies, batch submit, retry): the lineage facts of those jobs, and for a retry
  * the original jobs, skipping those that no longer exist or whose working directory is gone (the
- * checks that need I/O). Reads the read side only; the ledger given is the Scheduler's view.
+ * checks that need I/O). Reads the history only; the ledger given is the Scheduler's view.
  */
 final class SweepRequests {
-  private final ReadSide readSide;
+  private final JobHistory jobHistory;
 
-  SweepRequests(ReadSide readSide) {
-    this.readSide = readSide;
+  SweepRequests(JobHistory jobHistory) {
+    this.jobHistory = jobHistory;
   }
 
   /** The ids that the specs wait for. */
@@ -48,7 +48,7 @@ final class SweepRequests {
   /** For each of {@code ids} that is not live but in the history: its lineage and the newest attempt of it. */
   Map<Long, LineageFact> facts(Ledger l, Collection<Long> ids) throws SQLException {
     List<Long> ended = ids.stream().filter(id -> !l.live().containsKey(id)).distinct().toList();
-    return ended.isEmpty() ? Map.of() : readSide.lineages(ended);
+    return ended.isEmpty() ? Map.of() : jobHistory.lineages(ended);
   }
 
   /**
@@ -61,7 +61,7 @@ final class SweepRequests {
     Set<Long> cwdGone = new java.util.HashSet<>();
     for (long id : new LinkedHashSet<>(ids)) {
       Job live = l.live().get(id);
-      var stored = live != null ? java.util.Optional.of(live) : readSide.job(id);
+      var stored = live != null ? java.util.Optional.of(live) : jobHistory.job(id);
       if (stored.isEmpty()) continue;
       found.put(id, stored.get());
       if (live == null && !Files.isDirectory(Path.of(stored.get().spec().cwd()))) cwdGone.add(id);
@@ -91,6 +91,6 @@ final class SweepRequests {
   /** The INTERRUPTED jobs that are the newest attempt of their lineage, oldest first ({@code gq recover}). */
   List<Long> interrupted() throws SQLException {
     var q = new JobQuery(List.of(), Set.of(JobState.INTERRUPTED), null, 0, true, 0, null);
-    return readSide.jobs(q).stream().map(Job::id).sorted().toList();
+    return jobHistory.jobs(q).stream().map(Job::id).sorted().toList();
   }
 }

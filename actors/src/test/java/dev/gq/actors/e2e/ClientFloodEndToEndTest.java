@@ -51,7 +51,7 @@ class ClientFloodEndToEndTest {
         assertEquals(HELD - limit, refused(held));
         Gqd.Result r = within(g, "ps");
         assertEquals(1, r.code(), r.toString());
-        assertEquals("gq: the daemon is already serving " + limit + " clients at once, its limit; try again when some have finished"
+        assertEquals("gq: the daemon is already serving " + limit + " clients at once, its limit; try again when some have ended"
             + " (GQ_MAX_CLIENTS sets the limit; the daemon may open " + FDS + " files)\n", r.err());
       } finally {
         closeAll(held);

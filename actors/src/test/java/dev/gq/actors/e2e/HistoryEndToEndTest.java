@@ -118,7 +118,7 @@ class HistoryEndToEndTest {
     }
   }
 
-  /** Points a finished job's recorded log path elsewhere, as a tampered database would. */
+  /** Points a ended job's recorded log path elsewhere, as a tampered database would. */
   private static void setLogPath(Gqd g, long id, String path) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + g.data.resolve("gq.db") + "?busy_timeout=5000");
         PreparedStatement ps = c.prepareStatement("UPDATE jobs SET doc = json_set(doc, '$.logPath', ?) WHERE id = ?")) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The journal is the only truth: after a workload with deletions (rm, clean), retries (automatic
- * and 'gq retry') and a restart, a read side dropped while the daemon was stopped is rebuilt from
+ * and 'gq retry') and a restart, a history dropped while the daemon was stopped is rebuilt from
  * the journal at the next start, equal to the one it replaced.
  */
 class RebuildEndToEndTest {

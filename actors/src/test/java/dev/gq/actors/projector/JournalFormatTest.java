@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The journal's storage format, as {@link JournalReader} reads it by hand (catch-up of the read side,
+ * The journal's storage format, as {@link JournalReader} reads it by hand (catch-up of the history,
  * 'gq events', start-up checks): events written through the real pekko-persistence-jdbc plugin land
  * in {@code event_journal} as one row each, under the Scheduler's persistence id, numbered from 1,
  * with the Jackson serializer's id, the event's class name as manifest, and the payload as JSON

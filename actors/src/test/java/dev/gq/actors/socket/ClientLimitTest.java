@@ -36,7 +36,7 @@ class ClientLimitTest {
   @Test
   void theRefusalsAreOneLineNamingTheLimitAndTheSetting() {
     ClientLimit l = ClientLimit.of(0, 140, 72);
-    assertEquals("the daemon is already serving 18 clients at once, its limit; try again when some have finished"
+    assertEquals("the daemon is already serving 18 clients at once, its limit; try again when some have ended"
         + " (GQ_MAX_CLIENTS sets the limit; the daemon may open 140 files)", l.busy());
     assertFalse(l.outOfFiles().contains("\n"));
     assertTrue(l.outOfFiles().contains("140"), l.outOfFiles());

@@ -9,7 +9,7 @@ import java.util.Optional;
  * The newest-attempt rule: which job stands for a retry lineage or a key. A job is replaced by any
  * later job (a higher id) of the same lineage ({@link Job#lineage}), or by any later job with the
  * same key (the same cell of a sweep submitted again); the newest attempt of a lineage is its
- * highest id. The ledger asks it of its live jobs, and the read side's SQL states the same rule
+ * highest id. The ledger asks it of its live jobs, and the history's SQL states the same rule
  * over the history ({@code JobSql.SUPERSEDED}, {@code Lineages}), checked against this class by a
  * test. Pure.
  */

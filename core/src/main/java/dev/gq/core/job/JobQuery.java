@@ -9,7 +9,7 @@ import java.util.Set;
  * states (any of them), a group (null: any), and a limit (0: none). Empty lists mean "any".
  * {@code latestOnly} leaves out attempts a later one replaced ({@link Attempts#replaces});
  * {@code belowId} (0: none) keeps ids below it, to read newest-first in pages; {@code endedBefore}
- * (null: any) keeps jobs that ended before it. The CLI asks with it and the read side answers it.
+ * (null: any) keeps jobs that ended before it. The CLI asks with it and the history answers it.
  */
 public record JobQuery(List<long[]> ranges, Set<JobState> states, String group, int limit,
     boolean latestOnly, long belowId, Instant endedBefore) {

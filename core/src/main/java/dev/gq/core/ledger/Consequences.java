@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * What follows in the same write from events the Scheduler is about to store: an automatic retry
  * for each job that exited non-zero with retries left, a fail-fast hold of each group whose last
- * finished jobs all failed quickly (never triggered by endings that start-up recovery concluded),
+ * ended jobs all failed quickly (never triggered by endings that start-up recovery concluded),
  * and the cancellation of each waiting job whose {@code --after-ok} job ended without success,
  * repeated until nothing more follows. Pure.
  */

@@ -12,7 +12,7 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * The fail-fast rule: a group is held when its last {@code count} finished jobs (DONE or FAILED,
+ * The fail-fast rule: a group is held when its last {@code count} ended jobs (DONE or FAILED,
  * since its last release) all FAILED within {@code within} of starting; the hold's reason names
  * the failure they share, if they share one. A success breaks the run; CANCELLED, INTERRUPTED and
  * TIMEOUT neither count nor break it. The ledger keeps, per group, only the FAILED jobs since the
@@ -45,7 +45,7 @@ public record FailFast(int count, Duration within) {
     return m.plus(g, List.copyOf(run));
   }
 
-  /** The hold reason when {@code group}'s last {@code count} finished jobs all failed quickly; null otherwise. */
+  /** The hold reason when {@code group}'s last {@code count} ended jobs all failed quickly; null otherwise. */
   String holdReason(Ledger l, String group) {
     if (off() || group == null || l.holds().containsKey(group)) return null;
     List<Failure> run = l.streaks().getOrDefault(group, List.of());

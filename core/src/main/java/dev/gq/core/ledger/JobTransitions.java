@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * How one event changes one job: the single definition used by the Ledger (live jobs) and by the
- * read side (history), so both always agree. {@code before} is null only for JobSubmitted.
+ * history (every job), so both always agree. {@code before} is null only for JobSubmitted.
  */
 public final class JobTransitions {
   private JobTransitions() {}
@@ -34,11 +34,11 @@ public final class JobTransitions {
       case JobLaunchFailed e -> before.ended(JobState.FAILED, null, e.reason(), e.at());
       case JobCancelRequested e -> before.withState(JobState.CANCELLING);
       case JobCancelled e -> before.ended(JobState.CANCELLED, null, e.reason(), e.at());
-      case JobExited e -> Outcomes.exited(before, e);
+      case JobExited e -> EndStates.exited(before, e);
       case JobTimedOut e -> before.ended(JobState.TIMEOUT, e.exitCode(), e.reason(), e.at());
       case JobInterrupted e -> before.ended(JobState.INTERRUPTED, null, e.reason(), e.at());
       case JobOrphaned e -> before.ended(JobState.ORPHANED, null, e.reason(), e.at());
-      case JobRequeued e -> Outcomes.requeued(before);
+      case JobRequeued e -> EndStates.requeued(before);
       case JobRecovered e -> before.recovered();
       case JobChanged e -> before.withSpec(changed(before.spec(), e));
     };

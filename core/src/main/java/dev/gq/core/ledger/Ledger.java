@@ -19,8 +19,8 @@ import java.util.Set;
  * The Scheduler's state: the live jobs (waiting, starting, running, cancelling, orphaned) with
  * their reservations, the next job id, who holds each idempotency key, the paused queue and group
  * holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
- * group's current run of failures (bounded), and the last few endings. Finished jobs leave the
- * ledger (history lives in the read side), and a live job is kept without its command (argv and
+ * group's current run of failures (bounded), and the last few endings. Ended jobs leave the
+ * ledger (they live in the history), and a live job is kept without its command (argv and
  * environment) and log path, which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
  * so {@link #apply} copies one path, never a whole map. Decisions are pure methods returning events;
  * only {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.

@@ -154,7 +154,7 @@ public final class Decider {
   static LedgerEvent endEvent(Job j, Ended r, DecisionContext c) {
     boolean cancelling = j.state() == JobState.CANCELLING;
     if (r.timedOut() && !cancelling && j.spec().timeLimit() != null)
-      return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.Outcomes.timedOut(j.spec().timeLimit()), c.now());
+      return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.EndStates.timedOut(j.spec().timeLimit()), c.now());
     if (r.exitCode() == null && r.reason() == null && !cancelling)
       return new JobInterrupted(j.id(), "the job's processes ended but left no exit status", c.now());
     return new JobExited(j.id(), r.exitCode(), r.reason(), c.now());

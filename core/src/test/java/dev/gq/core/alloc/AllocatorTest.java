@@ -53,7 +53,7 @@ class AllocatorTest {
   }
 
   @Test
-  void placementsTakeTheLowestFreeIndices() {
+  void reservationsTakeTheLowestFreeIndices() {
     var gpus = List.of(free(3), gpu(0, GpuState.EXTERNAL), free(2), free(1));
     Plan p = plan(List.of(waiting(1, 2)), gpus);
     List<GpuSlot> slots = p.reservations().get(0).gpus();

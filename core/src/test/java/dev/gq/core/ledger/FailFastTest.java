@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Fail-fast holds: the last COUNT finished jobs of a group all failed within SECONDS of starting. */
+/** Fail-fast holds: the last COUNT ended jobs of a group all failed within SECONDS of starting. */
 class FailFastTest {
   private static final Duration QUICK = Duration.ofSeconds(2);
   private static final Duration SLOW = Duration.ofMinutes(5);

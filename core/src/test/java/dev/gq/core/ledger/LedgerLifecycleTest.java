@@ -51,7 +51,7 @@ class LedgerLifecycleTest {
     Ledger after = before.apply(new JobExited(1, 3, null, T_END));
     assertFalse(after.live().containsKey(1L));
     assertEquals(JobState.FAILED, after.keys().get("k").state());
-    Job failed = Outcomes.exited(before.live().get(1L), new JobExited(1, 3, null, T_END));
+    Job failed = EndStates.exited(before.live().get(1L), new JobExited(1, 3, null, T_END));
     assertEquals(JobState.FAILED, failed.state());
     assertEquals(3, failed.exitCode());
     assertEquals("exited with status 3", failed.failureReason());
@@ -60,21 +60,21 @@ class LedgerLifecycleTest {
 
   @Test
   void signalDeathIsDescribedWithItsSignal() {
-    Job j = Outcomes.exited(runningJob1().live().get(1L), new JobExited(1, 137, null, T_END));
+    Job j = EndStates.exited(runningJob1().live().get(1L), new JobExited(1, 137, null, T_END));
     assertEquals(JobState.FAILED, j.state());
     assertEquals("killed by signal 9 (exit code 137)", j.failureReason());
   }
 
   @Test
   void exitWithoutAStatusFailsTheJob() {
-    Job j = Outcomes.exited(runningJob1().live().get(1L), new JobExited(1, null, null, T_END));
+    Job j = EndStates.exited(runningJob1().live().get(1L), new JobExited(1, null, null, T_END));
     assertEquals(JobState.FAILED, j.state());
     assertEquals("ended without an exit status", j.failureReason());
   }
 
   @Test
   void givenReasonIsKeptOnFailure() {
-    Job j = Outcomes.exited(runningJob1().live().get(1L), new JobExited(1, 127, "cannot run the command: x", T_END));
+    Job j = EndStates.exited(runningJob1().live().get(1L), new JobExited(1, 127, "cannot run the command: x", T_END));
     assertEquals("cannot run the command: x", j.failureReason());
   }
 
@@ -83,7 +83,7 @@ class LedgerLifecycleTest {
     Ledger l = runningJob1().apply(new JobCancelRequested(1, T0));
     assertEquals(JobState.CANCELLING, l.live().get(1L).state());
     assertEquals(2, l.reservations().size(), "a cancelling job keeps its GPUs until it has exited");
-    Job j = Outcomes.exited(l.live().get(1L), new JobExited(1, 143, null, T_END));
+    Job j = EndStates.exited(l.live().get(1L), new JobExited(1, 143, null, T_END));
     assertEquals(JobState.CANCELLED, j.state());
     assertEquals(143, j.exitCode());
     l = l.apply(new JobExited(1, 143, null, T_END));
@@ -205,7 +205,7 @@ class LedgerLifecycleTest {
   }
 
   @Test
-  void cancelOfAnUnknownOrFinishedJobDecidesNothing() {
+  void cancelOfAnUnknownOrEndedJobDecidesNothing() {
     Ledger l = runningJob1().apply(new JobExited(1, 0, null, T_END));
     assertTrue(l.cancel(List.of(1L, 42L), T_END).isEmpty());
   }

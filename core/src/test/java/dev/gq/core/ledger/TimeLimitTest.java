@@ -20,7 +20,7 @@ class TimeLimitTest {
   void aTimedOutJobEndsTimeoutWithTheLimitInItsReason() {
     long a = d.submit(argv("sleep", "9999").withTimeLimit(Duration.ofHours(2)));
     d.start(a);
-    String reason = Outcomes.timedOut(Duration.ofHours(2));
+    String reason = EndStates.timedOut(Duration.ofHours(2));
     assertEquals("exceeded its time limit of 2h", reason);
     d.settle(List.of(new JobTimedOut(a, 143, reason, d.now)));
     assertEquals(JobState.TIMEOUT, d.state(a));

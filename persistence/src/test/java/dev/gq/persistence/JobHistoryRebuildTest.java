@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** A read side dropped or emptied starts again from offset 0, and applying the same events gives the same history. */
-class ReadSideRebuildTest {
+/** A history dropped or emptied starts again from offset 0, and applying the same events gives the same history. */
+class JobHistoryRebuildTest {
   private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
   private static final JobQuery ALL = new JobQuery(List.of(), Set.of(), null, 0);
   @TempDir Path dir;
@@ -31,8 +31,8 @@ class ReadSideRebuildTest {
   void setUp() throws Exception {
     file = dir.resolve("gq.db");
     Database.prepare(file);
-    try (ReadSide rs = ReadSide.open(file)) {
-      History h = new History(rs);
+    try (JobHistory rs = JobHistory.open(file)) {
+      HistoryFixture h = new HistoryFixture(rs);
       h.ended(1, "g", null, 3, T.plusSeconds(1));
       h.ended(2, "g", 1L, 0, T.plusSeconds(2));
       h.cancelled(3, "g");
@@ -47,7 +47,7 @@ class ReadSideRebuildTest {
     try (var c = DriverManager.getConnection(Database.url(file)); var st = c.createStatement()) {
       for (String sql : damage) st.execute(sql);
     }
-    try (ReadSide rs = ReadSide.open(file)) {
+    try (JobHistory rs = JobHistory.open(file)) {
       assertEquals(0, rs.offset(), "starts again from the beginning of the journal");
       rs.apply(1, journal);
       assertEquals(journal.size(), rs.offset());
@@ -56,7 +56,7 @@ class ReadSideRebuildTest {
   }
 
   private List<Job> live() throws Exception {
-    try (ReadSide rs = ReadSide.open(file)) {
+    try (JobHistory rs = JobHistory.open(file)) {
       assertEquals(journal.size(), rs.offset());
       return rs.jobs(ALL);
     }
@@ -77,7 +77,7 @@ class ReadSideRebuildTest {
   @Test
   void aWholeReadSideIsKeptAsItIs() throws Exception {
     live();
-    try (ReadSide rs = ReadSide.open(file)) {
+    try (JobHistory rs = JobHistory.open(file)) {
       assertEquals(journal.size(), rs.offset());
     }
   }

@@ -6,12 +6,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * Puts back a read side that was dropped or emptied, so that it is rebuilt from the journal: its
+ * Puts back a history that was dropped or emptied, so that it is rebuilt from the journal: its
  * tables are created again when missing (as the schema scripts leave them), and its offset goes
  * back to 0 when the tables were missing, the offset row is gone, or no job row is left while the
  * offset says events were applied and no job was ever deleted. The journal is never touched.
  */
-final class ReadSideTables {
+final class JobHistoryTables {
   private static final String[] DDL = {
       "CREATE TABLE IF NOT EXISTS jobs (id INTEGER PRIMARY KEY, state TEXT NOT NULL, group_name TEXT, job_key TEXT,"
           + " end_time TEXT, doc TEXT NOT NULL, retry_of INTEGER)",
@@ -24,7 +24,7 @@ final class ReadSideTables {
       "CREATE TABLE IF NOT EXISTS read_offset (id INTEGER PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL)",
       "CREATE TABLE IF NOT EXISTS deleted_jobs (id INTEGER PRIMARY KEY)"};
 
-  private ReadSideTables() {}
+  private JobHistoryTables() {}
 
   static void restore(Connection db) throws SQLException {
     try (Statement st = db.createStatement()) {

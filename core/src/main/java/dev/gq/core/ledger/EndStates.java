@@ -6,8 +6,8 @@ import dev.gq.core.job.JobState;
 import java.util.List;
 
 /** How an ending event turns into a final state and a reason the user can read. */
-public final class Outcomes {
-  private Outcomes() {}
+public final class EndStates {
+  private EndStates() {}
 
   /** The job's end; a job with no identity shows the pid its exit record named, if any (display only). */
   static Job exited(Job before, LedgerEvent.JobExited e) {

@@ -12,15 +12,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** Feeds a read side the events of jobs' lives, numbering them as the journal would. */
-final class History {
+/** Feeds a history the events of jobs' lives, numbering them as the journal would. */
+final class HistoryFixture {
   static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-  private final ReadSide rs;
+  private final JobHistory rs;
   private long seq;
   /** Every event applied, in order: what the journal would hold. */
   final List<LedgerEvent> applied = new java.util.ArrayList<>();
 
-  History(ReadSide rs) {
+  HistoryFixture(JobHistory rs) {
     this.rs = rs;
   }
 

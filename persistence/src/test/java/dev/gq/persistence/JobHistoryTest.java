@@ -20,17 +20,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class ReadSideTest {
-  static final Instant T0 = History.T0;
+class JobHistoryTest {
+  static final Instant T0 = HistoryFixture.T0;
   @TempDir Path dir;
-  ReadSide rs;
-  History h;
+  JobHistory rs;
+  HistoryFixture h;
 
   @BeforeEach
   void setUp() throws Exception {
     Database.prepare(dir.resolve("gq.db"));
-    rs = ReadSide.open(dir.resolve("gq.db"));
-    h = new History(rs);
+    rs = JobHistory.open(dir.resolve("gq.db"));
+    h = new HistoryFixture(rs);
   }
 
   @AfterEach

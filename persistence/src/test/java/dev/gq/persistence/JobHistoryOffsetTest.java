@@ -12,8 +12,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The read side never moves its offset over events it did not apply. */
-class ReadSideOffsetTest {
+/** The history never moves its offset over events it did not apply. */
+class JobHistoryOffsetTest {
   private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
   @TempDir Path dir;
 
@@ -25,7 +25,7 @@ class ReadSideOffsetTest {
   @Test
   void eventsAfterAGapAreRefusedAndTheOffsetStays() throws Exception {
     Database.prepare(dir.resolve("gq.db"));
-    try (ReadSide rs = ReadSide.open(dir.resolve("gq.db"))) {
+    try (JobHistory rs = JobHistory.open(dir.resolve("gq.db"))) {
       rs.apply(1, List.of(submitted(1)));
       assertThrows(SQLException.class, () -> rs.apply(3, List.of(submitted(3))));
       assertEquals(1, rs.offset());
@@ -39,7 +39,7 @@ class ReadSideOffsetTest {
   @Test
   void replayingEventsAlreadyAppliedChangesNothing() throws Exception {
     Database.prepare(dir.resolve("gq.db"));
-    try (ReadSide rs = ReadSide.open(dir.resolve("gq.db"))) {
+    try (JobHistory rs = JobHistory.open(dir.resolve("gq.db"))) {
       rs.apply(1, List.of(submitted(1), submitted(2)));
       rs.apply(1, List.of(submitted(1), submitted(2)));
       assertEquals(2, rs.offset());

@@ -31,7 +31,7 @@ import java.util.Optional;
  * side is written only by applying events, so it can be rebuilt from the journal at any time.
  * One connection, used under this object's lock.
  */
-public final class ReadSide implements AutoCloseable {
+public final class JobHistory implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper()
       .registerModule(new JavaTimeModule())
       .registerModule(new Jdk8Module())
@@ -46,25 +46,25 @@ public final class ReadSide implements AutoCloseable {
   /** The job a submission last shared its command with (a job's spec never changes, so it stays true). */
   private Job lastSource;
 
-  private ReadSide(Connection db, Path file) {
+  private JobHistory(Connection db, Path file) {
     this.db = db;
     this.file = file;
   }
 
   /**
-   * Opens the read side of a prepared database; a read side that was dropped or emptied (no
+   * Opens the history of a prepared database; a history that was dropped or emptied (no
    * tables, no offset, or no rows while its offset says events were applied) starts again from
    * offset 0, so the next catch-up rebuilds it from the journal.
    */
-  public static ReadSide open(Path file) throws SQLException {
+  public static JobHistory open(Path file) throws SQLException {
     Connection db = DriverManager.getConnection(Database.url(file) + "&transaction_mode=IMMEDIATE");
     try {
-      ReadSideTables.restore(db);
+      JobHistoryTables.restore(db);
     } catch (SQLException e) {
       db.close();
       throw e;
     }
-    return new ReadSide(db, file);
+    return new JobHistory(db, file);
   }
 
   /**
@@ -122,7 +122,7 @@ public final class ReadSide implements AutoCloseable {
     }
     Optional<Job> before = job(je.jobId());
     if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
-    else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("read side has no job " + je.jobId() + " to update");
+    else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");
   }
 
   /**
@@ -294,7 +294,7 @@ public final class ReadSide implements AutoCloseable {
     try {
       return JSON.readValue(doc, Job.class);
     } catch (JsonProcessingException e) {
-      throw new SQLException("unreadable job record in the read side: " + e.getOriginalMessage());
+      throw new SQLException("unreadable job record in the history: " + e.getOriginalMessage());
     }
   }
 
