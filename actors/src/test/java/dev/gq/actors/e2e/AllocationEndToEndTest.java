@@ -13,8 +13,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The allocation invariant with the real daemon, real jobs and fake GPUs. Tests on the same GPU
- * layout share one daemon ({@link SharedDaemons}); each leaves its GPUs as it found them.
+ * The allocation invariant with the real daemon, real jobs and fake GPUs. Tests that change no
+ * fake GPU but by a process of their own share one daemon per GPU layout ({@link SharedDaemons}).
  */
 class AllocationEndToEndTest {
   private static final Duration T = Duration.ofSeconds(45);
@@ -37,7 +37,7 @@ class AllocationEndToEndTest {
       assertTrue(log.contains("CVD=1,2 ORDER=PCI_BUS_ID UUIDS=GPU-fake-1,GPU-fake-2 ID=" + id), log);
       assertEquals("[1,2]", job.get("gpu_indices").toString());
     } finally {
-      outside.destroyForcibly();
+      outside.destroyForcibly().waitFor();
     }
   }
 
@@ -57,46 +57,52 @@ class AllocationEndToEndTest {
   void externalProcessKeepsItsGpuOffLimitsUntilItIsGone() throws Exception {
     Gqd g = SHARED.withGpus(1);
     Process outside = Jobs.outsider(g, 0);
-    Gqd.await("GPU 0 EXTERNAL", T, () -> "EXTERNAL".equals(g.gpuState(0)));
-    long id = g.submit("-g", "1", "true");
-    g.awaitWaitReason(id, "GPU 0: outside process");
-    assertEquals("WAITING", g.state(id));
-    String ps = g.gq("ps").out();
-    assertTrue(ps.contains("GPUs busy"), ps);
-    String show = g.gq("show", String.valueOf(id)).out();
-    assertTrue(show.contains("GPU 0: outside"), show);
-    outside.destroyForcibly().waitFor();
-    g.awaitState(id, "DONE", T);
+    try {
+      Gqd.await("GPU 0 EXTERNAL", T, () -> "EXTERNAL".equals(g.gpuState(0)));
+      long id = g.submit("-g", "1", "true");
+      g.awaitWaitReason(id, "GPU 0: outside process");
+      assertEquals("WAITING", g.state(id));
+      String ps = g.gq("ps").out();
+      assertTrue(ps.contains("GPUs busy"), ps);
+      String show = g.gq("show", String.valueOf(id)).out();
+      assertTrue(show.contains("GPU 0: outside"), show);
+      outside.destroyForcibly().waitFor();
+      g.awaitState(id, "DONE", T);
+    } finally {
+      outside.destroyForcibly().waitFor();
+    }
   }
 
   @Test
   void ghostPidOnAReservedGpuMakesItUnknownAndNothingElseGoesThere() throws Exception {
-    Gqd g = SHARED.withGpus(1);
-    long first = g.submit("-g", "1", "sleep", "2");
-    g.awaitState(first, "RUNNING", T);
-    Files.writeString(g.fake.resolve("procs/GPU-fake-0/999999"), "ghost");
-    Gqd.await("GPU 0 UNKNOWN", T, () -> "UNKNOWN".equals(g.gpuState(0)));
-    assertEquals(first, g.gpus().get(0).get("owner_job_id").asLong());
-    long second = g.submit("-g", "1", "true");
-    g.awaitState(first, "DONE", T);
-    // decided on the GPU after the first job's end: the ghost makes it an outside process's
-    g.awaitWaitReason(second, "GPU 0: outside process");
-    assertEquals("WAITING", g.state(second), "a GPU with a ghost process must not be given out");
-    assertEquals("EXTERNAL", g.gpuState(0));
-    Files.delete(g.fake.resolve("procs/GPU-fake-0/999999"));
-    g.awaitState(second, "DONE", T);
+    try (Gqd g = Gqd.start(tmp, 1)) {
+      long first = g.submit("-g", "1", "sleep", "2");
+      g.awaitState(first, "RUNNING", T);
+      Files.writeString(g.fake.resolve("procs/GPU-fake-0/999999"), "ghost");
+      Gqd.await("GPU 0 UNKNOWN", T, () -> "UNKNOWN".equals(g.gpuState(0)));
+      assertEquals(first, g.gpus().get(0).get("owner_job_id").asLong());
+      long second = g.submit("-g", "1", "true");
+      g.awaitState(first, "DONE", T);
+      // decided on the GPU after the first job's end: the ghost makes it an outside process's
+      g.awaitWaitReason(second, "GPU 0: outside process");
+      assertEquals("WAITING", g.state(second), "a GPU with a ghost process must not be given out");
+      assertEquals("EXTERNAL", g.gpuState(0));
+      Files.delete(g.fake.resolve("procs/GPU-fake-0/999999"));
+      g.awaitState(second, "DONE", T);
+    }
   }
 
   @Test
   void nvmlFailureMakesEveryGpuUnknownAndNothingIsPlacedUntilItClears() throws Exception {
-    Gqd g = SHARED.withGpus(2);
-    Files.writeString(g.fake.resolve("fail"), "NVML_ERROR_DRIVER_NOT_LOADED");
-    Gqd.await("all GPUs UNKNOWN", T, () -> "UNKNOWN".equals(g.gpuState(0)) && "UNKNOWN".equals(g.gpuState(1)));
-    long id = g.submit("-g", "1", "true");
-    g.awaitWaitReason(id, "needs 1 GPU, 0 free (GPU 0: UNKNOWN; GPU 1: UNKNOWN)");
-    assertEquals("WAITING", g.state(id));
-    Files.delete(g.fake.resolve("fail"));
-    g.awaitState(id, "DONE", T);
+    try (Gqd g = Gqd.start(tmp, 2)) {
+      Files.writeString(g.fake.resolve("fail"), "NVML_ERROR_DRIVER_NOT_LOADED");
+      Gqd.await("all GPUs UNKNOWN", T, () -> "UNKNOWN".equals(g.gpuState(0)) && "UNKNOWN".equals(g.gpuState(1)));
+      long id = g.submit("-g", "1", "true");
+      g.awaitWaitReason(id, "needs 1 GPU, 0 free (GPU 0: UNKNOWN; GPU 1: UNKNOWN)");
+      assertEquals("WAITING", g.state(id));
+      Files.delete(g.fake.resolve("fail"));
+      g.awaitState(id, "DONE", T);
+    }
   }
 
   @Test
@@ -146,15 +152,16 @@ class AllocationEndToEndTest {
 
   @Test
   void jobOpeningAContextOnAGpuItWasNotGivenMakesThatGpuUnavailable() throws Exception {
-    Gqd g = SHARED.withGpus(2);
-    long stray = g.submit("-g", "1", "bash", "-c",
-        "echo 100 > \"$GQ_FAKE_NVML/procs/GPU-fake-1/$$\"; sleep 3");
-    g.awaitState(stray, "RUNNING", T);
-    Gqd.await("GPU 1 EXTERNAL", T, () -> "EXTERNAL".equals(g.gpuState(1)));
-    long other = g.submit("-g", "1", "true");
-    g.awaitWaitReason(other, "GPU 1: outside process");
-    assertEquals("WAITING", g.state(other));
-    g.awaitState(stray, "DONE", T);
-    g.awaitState(other, "DONE", T);
+    try (Gqd g = Gqd.start(tmp, 2)) {
+      long stray = g.submit("-g", "1", "bash", "-c",
+          "echo 100 > \"$GQ_FAKE_NVML/procs/GPU-fake-1/$$\"; sleep 3");
+      g.awaitState(stray, "RUNNING", T);
+      Gqd.await("GPU 1 EXTERNAL", T, () -> "EXTERNAL".equals(g.gpuState(1)));
+      long other = g.submit("-g", "1", "true");
+      g.awaitWaitReason(other, "GPU 1: outside process");
+      assertEquals("WAITING", g.state(other));
+      g.awaitState(stray, "DONE", T);
+      g.awaitState(other, "DONE", T);
+    }
   }
 }
