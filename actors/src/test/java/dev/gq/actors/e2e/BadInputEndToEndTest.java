@@ -126,7 +126,7 @@ class BadInputEndToEndTest {
     try (Gqd other = new Gqd(tmp.resolve("twins"), 1, java.util.Map.of())) {
       Process a = other.daemonProcess(), b = other.daemonProcess();
       Gqd.await("one of them to answer", java.time.Duration.ofSeconds(90), other::ping);
-      Thread.sleep(1000);
+      Gqd.await("the other to give up", java.time.Duration.ofSeconds(60), () -> !a.isAlive() || !b.isAlive());
       assertEquals(1, (a.isAlive() ? 1 : 0) + (b.isAlive() ? 1 : 0), "exactly one daemon runs");
       Process loser = a.isAlive() ? b : a;
       assertEquals(1, loser.exitValue());

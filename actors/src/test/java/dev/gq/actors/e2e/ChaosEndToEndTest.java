@@ -21,7 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  * kills aimed between a reservation and its launch. At the end every promise is checked: right
  * terminal state and real exit code for every job, no job lost or run twice, no GPU shared, no
  * process left, every GPU FREE. Settings: {@link ChaosSettings}; how to run it:
- * docs/reliability.md.
+ * docs/reliability.md. It is an end-to-end test: {@code ./mvnw -B verify} runs it, {@code ./mvnw
+ * test} does not. Each run draws one seed (or takes {@code -Dgq.chaos.seed=N}), prints it and the
+ * command that replays it first, and names both in any failure, so a failure on CI reproduces
+ * with the printed command (the same seed draws the same jobs, gaps and kills; the daemon's
+ * timing still varies).
  */
 class ChaosEndToEndTest {
   private static final Set<String> LIVE = Set.of("WAITING", "HELD", "STARTING", "RUNNING", "CANCELLING");
@@ -33,7 +37,17 @@ class ChaosEndToEndTest {
     ChaosSettings s = ChaosSettings.fromSystemProperties();
     System.out.println("chaos: " + s + "\nchaos: replay with " + s.replay());
     Duration limit = Duration.ofMinutes(10).plusSeconds(5L * s.jobs() + 30L * s.kills());
-    assertTimeoutPreemptively(limit, () -> run(s), () -> "the chaos run did not finish in " + limit + "; replay: " + s.replay());
+    assertTimeoutPreemptively(limit, () -> runNamingTheSeed(s),
+        () -> "the chaos run with seed " + s.seed() + " did not finish in " + limit + "; replay: " + s.replay());
+  }
+
+  /** Runs the workload; any failure names the seed and the command that replays it. */
+  private void runNamingTheSeed(ChaosSettings s) throws Exception {
+    try {
+      run(s);
+    } catch (Exception | AssertionError e) {
+      throw new AssertionError("chaos seed " + s.seed() + ": " + e.getMessage() + "\nreplay: " + s.replay(), e);
+    }
   }
 
   private void run(ChaosSettings s) throws Exception {

@@ -240,6 +240,31 @@ final class Gqd implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until the daemon gives {@code why} as the reason job {@code id} waits (in {@code gq
+   * show}). The reason is the daemon's placement plan on the state as it is now, so once it names
+   * {@code why} the daemon has decided, on that state, not to start the job.
+   */
+  void awaitWaitReason(long id, String why) throws InterruptedException {
+    String[] last = {""};
+    try {
+      await("job " + id + " to wait because of \"" + why + "\"", Duration.ofSeconds(45),
+          () -> (last[0] = gq("show", String.valueOf(id)).out()).contains(why));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; gq show: " + last[0] + "\ndaemon log:\n" + daemonLog(), e);
+    }
+  }
+
+  /**
+   * Submits a CPU-only job and waits until it is DONE; returns its id. Whatever the daemon wrote
+   * before that submission (an end and what follows from it) can then be read back.
+   */
+  long awaitMarkerJob() throws InterruptedException {
+    long marker = submit("-g", "0", "true");
+    awaitState(marker, "DONE", Duration.ofSeconds(45));
+    return marker;
+  }
+
   JsonNode gpus() {
     return gq("gpu", "--json").json();
   }

@@ -9,63 +9,68 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** gq wait's exit codes, and deleting history (rm, clean) without ever touching a file outside gq's directories. */
+/**
+ * gq wait's exit codes, and deleting history (rm, clean) without ever touching a file outside gq's
+ * directories. The tests that count only their own jobs share one daemon ({@link SharedDaemons}).
+ */
 class HistoryEndToEndTest {
   private static final Duration T = Duration.ofSeconds(45);
+
+  @RegisterExtension static final SharedDaemons SHARED = new SharedDaemons();
 
   @TempDir Path tmp;
 
   @Test
   void waitExitsWithTheJobsExitCode() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      long three = g.submit("-g", "0", "bash", "-c", "sleep 0.5; exit 3");
-      long ok = g.submit("-g", "0", "true");
-      assertEquals(3, g.gq("wait", String.valueOf(three)).code());
-      Gqd.Result done = g.gq("wait", String.valueOf(ok));
-      assertEquals(0, done.code(), done.toString());
-      assertEquals("Job " + ok + " ended DONE (exit code 0)\n", done.out());
-      assertEquals(1, g.gq("wait", three + "," + ok).code());
+    Gqd g = SHARED.withGpus(1);
+    long three = g.submit("-g", "0", "bash", "-c", "sleep 0.5; exit 3");
+    long ok = g.submit("-g", "0", "true");
+    assertEquals(3, g.gq("wait", String.valueOf(three)).code());
+    Gqd.Result done = g.gq("wait", String.valueOf(ok));
+    assertEquals(0, done.code(), done.toString());
+    assertEquals("Job " + ok + " ended DONE (exit code 0)\n", done.out());
+    assertEquals(1, g.gq("wait", three + "," + ok).code());
 
-      long slow = g.submit("-g", "0", "sleep", "30");
-      Gqd.Result late = g.gq("wait", String.valueOf(slow), "--timeout", "1s");
-      assertEquals(124, late.code(), late.toString());
-      assertTrue(late.err().startsWith("gq: timed out after 1s: job " + slow + " is "), late.err());
-      g.gq("cancel", String.valueOf(slow));
-      assertEquals(1, g.gq("wait", String.valueOf(slow), "--timeout", "1m").code(), "CANCELLED has no exit code of its own");
-    }
+    long slow = g.submit("-g", "0", "sleep", "30");
+    Gqd.Result late = g.gq("wait", String.valueOf(slow), "--timeout", "1s");
+    assertEquals(124, late.code(), late.toString());
+    assertTrue(late.err().startsWith("gq: timed out after 1s: job " + slow + " is "), late.err());
+    g.gq("cancel", String.valueOf(slow));
+    assertEquals(1, g.gq("wait", String.valueOf(slow), "--timeout", "1m").code(), "CANCELLED has no exit code of its own");
   }
 
   @Test
   void rmOfARunningJobIsRefusedAndDeletesNothing() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      long done = g.submit("-g", "0", "true");
-      g.awaitState(done, "DONE", T);
-      long running = g.submit("-g", "0", "sleep", "30");
-      g.awaitState(running, "RUNNING", T);
-      Gqd.Result r = g.gq("rm", String.valueOf(done), String.valueOf(running));
-      assertEquals(1, r.code());
-      assertEquals("gq: job " + running + " is RUNNING and cannot be deleted; cancel it first\n", r.err());
-      assertEquals("DONE", g.state(done), "all or nothing");
-      assertEquals("RUNNING", g.state(running));
-    }
+    Gqd g = SHARED.withGpus(1);
+    long done = g.submit("-g", "0", "true");
+    g.awaitState(done, "DONE", T);
+    long running = g.submit("-g", "0", "sleep", "30");
+    g.awaitState(running, "RUNNING", T);
+    Gqd.Result r = g.gq("rm", String.valueOf(done), String.valueOf(running));
+    assertEquals(1, r.code());
+    assertEquals("gq: job " + running + " is RUNNING and cannot be deleted; cancel it first\n", r.err());
+    assertEquals("DONE", g.state(done), "all or nothing");
+    assertEquals("RUNNING", g.state(running));
+    g.gq("cancel", "-y", String.valueOf(running));
+    g.awaitState(running, "CANCELLED", T);
   }
 
   @Test
   void rmDeletesTheJobItsLogAndFreesItsKey() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      long id = g.submit("-g", "0", "--key", "cell", "echo", "hi");
-      g.awaitState(id, "DONE", T);
-      Path log = Path.of(g.job(id).get("log_path").asText());
-      assertTrue(Files.exists(log));
-      assertEquals("Removed 1 job and their logs: " + id + "\n", g.gq("rm", String.valueOf(id)).out());
-      assertFalse(Files.exists(log));
-      assertFalse(Files.exists(g.data.resolve("run").resolve(id + ".exit")));
-      assertEquals("gq: job " + id + " does not exist\n", g.gq("show", String.valueOf(id)).err());
-      assertTrue(g.gq("events", "--job", String.valueOf(id)).out().contains("JobSubmitted"), "the journal keeps the events");
-      assertTrue(g.gq("-g", "0", "--key", "cell", "true").out().startsWith("Submitted job"), "the key is free again");
-    }
+    Gqd g = SHARED.withGpus(1);
+    long id = g.submit("-g", "0", "--key", "cell", "echo", "hi");
+    g.awaitState(id, "DONE", T);
+    Path log = Path.of(g.job(id).get("log_path").asText());
+    assertTrue(Files.exists(log));
+    assertEquals("Removed 1 job and their logs: " + id + "\n", g.gq("rm", String.valueOf(id)).out());
+    assertFalse(Files.exists(log));
+    assertFalse(Files.exists(g.data.resolve("run").resolve(id + ".exit")));
+    assertEquals("gq: job " + id + " does not exist\n", g.gq("show", String.valueOf(id)).err());
+    assertTrue(g.gq("events", "--job", String.valueOf(id)).out().contains("JobSubmitted"), "the journal keeps the events");
+    assertTrue(g.gq("-g", "0", "--key", "cell", "true").out().startsWith("Submitted job"), "the key is free again");
   }
 
   @Test
@@ -104,18 +109,17 @@ class HistoryEndToEndTest {
 
   @Test
   void rmOfAJobWhoseLogPathNamesAnotherJobsLogKeepsThatLog() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      long a = g.submit("-g", "0", "echo", "a");
-      long b = g.submit("-g", "0", "echo", "b");
-      g.awaitState(a, "DONE", T);
-      g.awaitState(b, "DONE", T);
-      Path logB = Path.of(g.job(b).get("log_path").asText());
-      setLogPath(g, a, logB.toString());
-      setLogPath(g, b, logB.getParent().resolve("..").resolve("gq.db").toString());
-      assertEquals(0, g.gq("rm", String.valueOf(a), String.valueOf(b)).code());
-      assertTrue(Files.exists(logB), "job " + a + "'s tampered path named job " + b + "'s log");
-      assertTrue(Files.exists(g.data.resolve("gq.db")));
-    }
+    Gqd g = SHARED.withGpus(1);
+    long a = g.submit("-g", "0", "echo", "a");
+    long b = g.submit("-g", "0", "echo", "b");
+    g.awaitState(a, "DONE", T);
+    g.awaitState(b, "DONE", T);
+    Path logB = Path.of(g.job(b).get("log_path").asText());
+    setLogPath(g, a, logB.toString());
+    setLogPath(g, b, logB.getParent().resolve("..").resolve("gq.db").toString());
+    assertEquals(0, g.gq("rm", String.valueOf(a), String.valueOf(b)).code());
+    assertTrue(Files.exists(logB), "job " + a + "'s tampered path named job " + b + "'s log");
+    assertTrue(Files.exists(g.data.resolve("gq.db")));
   }
 
   /** Points a ended job's recorded log path elsewhere, as a tampered database would. */

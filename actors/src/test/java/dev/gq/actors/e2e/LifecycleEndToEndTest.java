@@ -7,64 +7,66 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Jobs end, fail, are cancelled and outlive the daemon: real processes, real daemon. */
+/**
+ * Jobs end, fail, are cancelled and outlive the daemon: real processes, real daemon. The tests that
+ * restart no daemon share one ({@link SharedDaemons}).
+ */
 class LifecycleEndToEndTest {
   private static final Duration T = Duration.ofSeconds(45);
+
+  @RegisterExtension static final SharedDaemons SHARED = new SharedDaemons();
 
   @TempDir Path tmp;
 
   @Test
   void nonZeroExitIsRecordedWithItsCodeAndFreesTheGpu() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      long bad = g.submit("-g", "1", "bash", "-c", Jobs.OPEN_CONTEXT + "exit 3");
-      long next = g.submit("-g", "1", "true");
-      JsonNode job = g.awaitState(bad, "FAILED", T);
-      assertEquals(3, job.get("exit_code").asInt());
-      assertTrue(job.get("failure_reason").asText().contains("3"), job.toString());
-      g.awaitState(next, "DONE", T);
-    }
+    Gqd g = SHARED.withGpus(1);
+    long bad = g.submit("-g", "1", "bash", "-c", Jobs.OPEN_CONTEXT + "exit 3");
+    long next = g.submit("-g", "1", "true");
+    JsonNode job = g.awaitState(bad, "FAILED", T);
+    assertEquals(3, job.get("exit_code").asInt());
+    assertTrue(job.get("failure_reason").asText().contains("3"), job.toString());
+    g.awaitState(next, "DONE", T);
   }
 
   @Test
   void cancelEndsTheWholeProcessGroupBackgroundChildrenIncluded() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      Path pids = tmp.resolve("pids");
-      long id = g.submit("-g", "1", "bash", "-c",
-          "sleep 300 & echo $! >> " + pids + "; (sleep 300 & echo $! >> " + pids + "; wait) & echo $$ >> " + pids + "; wait");
-      g.awaitState(id, "RUNNING", T);
-      Gqd.await("three pids", T, () -> lines(pids) >= 3);
-      assertEquals(0, g.gq("cancel", String.valueOf(id)).code());
-      JsonNode job = g.awaitState(id, "CANCELLED", T);
-      for (String pid : Files.readAllLines(pids)) assertFalse(running(pid.strip()), "process " + pid + " survived the cancel");
-      assertEquals("FREE", g.gpuState(0));
-      assertNotNull(job.get("end_time").asText());
-    }
+    Gqd g = SHARED.withGpus(1);
+    Path pids = tmp.resolve("pids");
+    long id = g.submit("-g", "1", "bash", "-c",
+        "sleep 300 & echo $! >> " + pids + "; (sleep 300 & echo $! >> " + pids + "; wait) & echo $$ >> " + pids + "; wait");
+    g.awaitState(id, "RUNNING", T);
+    Gqd.await("three pids", T, () -> lines(pids) >= 3);
+    assertEquals(0, g.gq("cancel", String.valueOf(id)).code());
+    JsonNode job = g.awaitState(id, "CANCELLED", T);
+    for (String pid : Files.readAllLines(pids)) assertFalse(running(pid.strip()), "process " + pid + " survived the cancel");
+    assertEquals("FREE", g.gpuState(0));
+    assertNotNull(job.get("end_time").asText());
   }
 
   @Test
   void cancelOfAJobThatIgnoresSigtermEscalatesToSigkill() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      long id = g.submit("-g", "0", "bash", "-c", "trap '' TERM; echo ready; while true; do sleep 0.1; done");
-      g.awaitState(id, "RUNNING", T);
-      Gqd.await("the trap to be set", T, () -> logHas(g, id, "ready"));
-      g.gq("cancel", String.valueOf(id));
-      g.awaitState(id, "CANCELLED", T);
-    }
+    Gqd g = SHARED.withGpus(1);
+    long id = g.submit("-g", "0", "bash", "-c", "trap '' TERM; echo ready; while true; do sleep 0.1; done");
+    g.awaitState(id, "RUNNING", T);
+    Gqd.await("the trap to be set", T, () -> logHas(g, id, "ready"));
+    g.gq("cancel", String.valueOf(id));
+    g.awaitState(id, "CANCELLED", T);
   }
 
   @Test
   void cancelOfAWaitingJobRemovesItFromTheQueue() throws Exception {
-    try (Gqd g = Gqd.start(tmp, 1)) {
-      long first = g.submit("-g", "1", "sleep", "30");
-      long second = g.submit("-g", "1", "true");
-      g.awaitState(first, "RUNNING", T);
-      assertEquals(0, g.gq("cancel", String.valueOf(second)).code());
-      g.awaitState(second, "CANCELLED", T);
-      g.gq("cancel", "-y", String.valueOf(first));
-      g.awaitState(first, "CANCELLED", T);
-    }
+    Gqd g = SHARED.withGpus(1);
+    long first = g.submit("-g", "1", "sleep", "30");
+    long second = g.submit("-g", "1", "true");
+    g.awaitState(first, "RUNNING", T);
+    assertEquals(0, g.gq("cancel", String.valueOf(second)).code());
+    g.awaitState(second, "CANCELLED", T);
+    g.gq("cancel", "-y", String.valueOf(first));
+    g.awaitState(first, "CANCELLED", T);
   }
 
   @Test

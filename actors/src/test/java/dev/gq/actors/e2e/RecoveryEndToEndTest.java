@@ -97,7 +97,7 @@ class RecoveryEndToEndTest {
       long held = g.submit("-g", "0", "--group", "sweep", "true");
       g.stopDaemon();
       g.startDaemon();
-      Thread.sleep(500);
+      g.awaitWaitReason(id, "the queue is paused"); // the restarted daemon's plan
       assertEquals("WAITING", g.state(id));
       assertTrue(g.gq("ps").out().contains("paused"), g.gq("ps").out());
       assertEquals(0, g.gq("daemon", "resume").code());

@@ -9,6 +9,7 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.host.launch.ExitFiles;
@@ -48,12 +49,20 @@ class JobRunnerTest {
   }
 
   private RunnerDeps deps(java.util.function.LongFunction<Job> stored) {
-    return deps(stored, java.time.Clock.systemUTC());
+    return deps(new GroupSignals(PROCS), stored, java.time.Clock.systemUTC());
   }
 
   private RunnerDeps deps(java.util.function.LongFunction<Job> stored, java.time.Clock clock) {
+    return deps(new GroupSignals(PROCS), stored, clock);
+  }
+
+  private RunnerDeps deps(Signals signals, java.util.function.LongFunction<Job> stored) {
+    return deps(signals, stored, java.time.Clock.systemUTC());
+  }
+
+  private RunnerDeps deps(Signals signals, java.util.function.LongFunction<Job> stored, java.time.Clock clock) {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
-    return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, new GroupSignals(PROCS),
+    return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, signals,
         id -> tmp.resolve(id + ".exit"), ExitFiles::content, Duration.ofMillis(200),
         Duration.ofMillis(50),
         Duration.ZERO, Executors.newCachedThreadPool(), () -> {
@@ -132,9 +141,28 @@ class JobRunnerTest {
       ProcInfo info = waitForOwnSession(stranger.pid());
       ProcessIdentity recycled = new ProcessIdentity(info.pid(), info.pid(), info.pid(), info.startTicks() + 12345, PROCS.bootId());
       TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
-      var runner = KIT.spawn(JobRunner.reattach(running(recycled), deps(), scheduler.ref()));
+      java.util.concurrent.BlockingQueue<String> tried = new java.util.concurrent.LinkedBlockingQueue<>();
+      GroupSignals real = new GroupSignals(PROCS);
+      Signals recorded = new Signals() {
+        @Override
+        public Outcome signalGroup(ProcessIdentity id, int signal) {
+          Outcome o = real.signalGroup(id, signal);
+          tried.add(signal + " " + o);
+          return o;
+        }
+
+        @Override
+        public int signalTagged(ProcessIdentity id, String tag, int signal) {
+          return real.signalTagged(id, tag, signal);
+        }
+      };
+      var runner = KIT.spawn(JobRunner.reattach(running(recycled), deps(recorded, id -> {
+        throw new IllegalStateException("no stored job in this test");
+      }), scheduler.ref()));
       runner.tell(new JobRunner.Cancel());
-      Thread.sleep(800); // past the SIGTERM and the SIGKILL after the 200 ms grace
+      // the SIGTERM, then the SIGKILL after the 200 ms grace: each refused as not the job's
+      assertEquals("15 NOT_OURS", tried.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+      assertEquals("9 NOT_OURS", tried.poll(10, java.util.concurrent.TimeUnit.SECONDS));
       assertTrue(stranger.isAlive(), "a process that is not the job's was signalled");
     } finally {
       stranger.destroyForcibly().waitFor();
