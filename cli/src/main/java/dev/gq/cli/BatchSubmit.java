@@ -2,7 +2,7 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.GqApi.BatchOutcome;
+import dev.gq.cli.ApiReplies.BatchOutcome;
 import dev.gq.core.ledger.KeyTaken;
 import java.io.IOException;
 import java.io.PrintWriter;

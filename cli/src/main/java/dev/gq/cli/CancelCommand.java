@@ -1,6 +1,6 @@
 package dev.gq.cli;
 
-import dev.gq.cli.GqApi.CancelOutcome;
+import dev.gq.cli.ApiReplies.CancelOutcome;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;

@@ -3,7 +3,7 @@ package dev.gq.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.GqApi.StoredEvent;
+import dev.gq.cli.ApiReplies.StoredEvent;
 import dev.gq.core.job.PrintableText;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

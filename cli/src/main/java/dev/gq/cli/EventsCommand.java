@@ -1,6 +1,6 @@
 package dev.gq.cli;
 
-import dev.gq.cli.GqApi.StoredEvent;
+import dev.gq.cli.ApiReplies.StoredEvent;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;

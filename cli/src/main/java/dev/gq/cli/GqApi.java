@@ -18,7 +18,7 @@ import java.util.Set;
  * implement it in memory. Calls block. A refused request throws {@link ApiException} whose message
  * is the one line to show the user.
  */
-public interface GqApi {
+public interface GqApi extends ApiReplies {
 
   /**
    * Submits one job. The spec's {@code after} ids must exist (refused otherwise); {@code retries}
@@ -184,88 +184,4 @@ public interface GqApi {
 
   /** The sequence number to read {@link #events} after so that only the last {@code count} matching ones follow; 0 when there are no more. */
   long eventsTail(Long jobId, Instant since, int count) throws ApiException;
-
-  /**
-   * One event as the journal holds it: sequence number, when it was stored, its type (e.g.
-   * {@code JobReserved}), its job (null for an event about the queue or a group), and its other fields, flat and snake_case, valued by strings,
-   * numbers, booleans, lists or null.
-   */
-  record StoredEvent(long seq, Instant time, String type, Long jobId, Map<String, Object> fields) {}
-
-  /** Result of a submit: the new job, or the job that already holds the key when skipped. */
-  record SubmitResult(long jobId, boolean skipped, JobState state, String message) {}
-
-  /** One spec of a batch submit and the line of the input it came from (for messages). */
-  record BatchLine(int line, JobSpec spec) {}
-
-  /** What happened to one line of a batch: submitted as {@code jobId}, or skipped because the key's holder is {@code jobId}. */
-  record BatchOutcome(int line, long jobId, boolean skipped, JobState state, String message) {}
-
-  /**
-   * What a retry did: the new job of each retried original, the originals skipped and why (one
-   * line each, e.g. "job 12 is RUNNING; only ended jobs are retried"), and the groups whose hold
-   * was released.
-   */
-  record RetryReport(List<Retried> retried, List<RetrySkip> skipped, List<String> released) {}
-
-  /** Original job {@code originalId} was retried as job {@code newId}. */
-  record Retried(long originalId, long newId) {}
-
-  /** Job {@code id} was not retried, because {@code reason}. */
-  record RetrySkip(long id, String reason) {}
-
-  /**
-   * One group: jobs per state counting only the newest attempt of each cell (absent states: 0),
-   * how many jobs were replaced (by a retry or a later job with the same key), and its hold (reason null when not held; automatic when
-   * fail-fast held it).
-   */
-  record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic,
-      Integer maxRunning) {
-    /** A group without a cap on its jobs at once. */
-    public GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {
-      this(group, counts, retried, holdReason, automatic, null);
-    }
-
-    public boolean held() {
-      return holdReason != null;
-    }
-  }
-
-  /** The queue's pause and the groups' holds (group → why it is held), which keep waiting jobs from starting. */
-  record QueueState(boolean paused, Map<String, String> holds, Map<String, Integer> maxRunning) {
-    public QueueState {
-      holds = Map.copyOf(holds);
-      maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
-    }
-
-    /** No group capped. */
-    public QueueState(boolean paused, Map<String, String> holds) {
-      this(paused, holds, Map.of());
-    }
-
-    /** The hold reason of {@code group}, or null when it is not held (or null). */
-    public String holdOf(String group) {
-      return group == null ? null : holds.get(group);
-    }
-  }
-
-  /** All GPUs classified now. {@code error} is set when the probe failed as a whole. */
-  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {}
-
-  record CancelOutcome(long id, Kind kind, String message) {
-    public enum Kind { CANCELLED, STOPPING, ALREADY_CANCELLING, ALREADY_ENDED, UNKNOWN }
-  }
-
-  record DaemonInfo(
-      long pid,
-      String version,
-      int protocol,
-      String dataDir,
-      String probe,
-      boolean fake,
-      String gpuError,
-      int gpuCount,
-      int running,
-      int waiting,
-      String warning) {}
 }

@@ -2,7 +2,7 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.GqApi.GroupSummary;
+import dev.gq.cli.ApiReplies.GroupSummary;
 import dev.gq.core.job.JobState;
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.gq.cli;
 
-import dev.gq.cli.GqApi.Retried;
-import dev.gq.cli.GqApi.RetrySkip;
+import dev.gq.cli.ApiReplies.Retried;
+import dev.gq.cli.ApiReplies.RetrySkip;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.GqApi.BatchLine;
-import dev.gq.cli.GqApi.BatchOutcome;
+import dev.gq.cli.ApiReplies.BatchLine;
+import dev.gq.cli.ApiReplies.BatchOutcome;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gq.cli.GqApi.StoredEvent;
+import dev.gq.cli.ApiReplies.StoredEvent;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.GqApi.BatchOutcome;
-import dev.gq.cli.GqApi.GroupSummary;
-import dev.gq.cli.GqApi.StoredEvent;
-import dev.gq.cli.GqApi.SubmitResult;
+import dev.gq.cli.ApiReplies.BatchOutcome;
+import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.cli.ApiReplies.SubmitResult;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;

@@ -2,9 +2,9 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gq.cli.GqApi.Retried;
-import dev.gq.cli.GqApi.RetryReport;
-import dev.gq.cli.GqApi.RetrySkip;
+import dev.gq.cli.ApiReplies.Retried;
+import dev.gq.cli.ApiReplies.RetryReport;
+import dev.gq.cli.ApiReplies.RetrySkip;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;

@@ -1,11 +1,5 @@
 package dev.gq.persistence;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
@@ -27,28 +21,22 @@ import java.util.Optional;
  * The history of every job, in the `jobs` table of the same SQLite file, derived from the journal:
  * each event is applied with {@link JobTransitions} (the Ledger's own rule) and the offset of the
  * last applied sequence number is stored in the same transaction, so a crash never leaves it half
- * applied and catching up is idempotent. A {@code JobsRemoved} deletes the rows it names: the read
- * side is written only by applying events, so it can be rebuilt from the journal at any time.
+ * applied and catching up is idempotent. A {@code JobsRemoved} deletes the rows it names: the
+ * history is written only by applying events, so it can be rebuilt from the journal at any time.
  * One connection, used under this object's lock.
  */
 public final class JobHistory implements AutoCloseable {
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .registerModule(new JavaTimeModule())
-      .registerModule(new Jdk8Module())
-      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
   private final Connection db;
   /** Where {@link #launchRead} opens its own connection; null: it reads through {@code db}. */
   private final Path file;
   private final Object launchLock = new Object();
   private Connection launchReader;
-  /** The job a submission last shared its command with (a job's spec never changes, so it stays true). */
-  private Job lastSource;
+  private final HistoryWrites writes;
 
   private JobHistory(Connection db, Path file) {
     this.db = db;
     this.file = file;
+    this.writes = new HistoryWrites(db);
   }
 
   /**
@@ -97,7 +85,7 @@ public final class JobHistory implements AutoCloseable {
         throw new SQLException("the job history is at event " + offset + " but was handed events from " + firstSeq);
       long seq = firstSeq;
       for (LedgerEvent e : events) {
-        if (seq > offset && e instanceof LedgerEvent.JobEvent je) applyJob(je);
+        if (seq > offset && e instanceof LedgerEvent.JobEvent je) writes.apply(je);
         else if (seq > offset && e instanceof LedgerEvent.JobsRemoved r) HistoryDeletes.delete(db, r.jobIds());
         seq++;
       }
@@ -114,57 +102,15 @@ public final class JobHistory implements AutoCloseable {
     }
   }
 
-  /** Applies one job event; one for a job deleted from the history is skipped. */
-  private void applyJob(LedgerEvent.JobEvent je) throws SQLException {
-    if (je instanceof LedgerEvent.JobSubmitted s) {
-      if (!HistoryDeletes.deleted(db, s.jobId())) upsert(JobTransitions.next(null, completed(s)));
-      return;
-    }
-    Optional<Job> before = job(je.jobId());
-    if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
-    else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");
-  }
-
-  /**
-   * The submission with the command it shares filled in from the job it names (its retry source,
-   * or its batch's first job), so every row holds its whole command; as stored when that job's row
-   * is gone (launching it then fails, saying so).
-   */
-  private LedgerEvent.JobSubmitted completed(LedgerEvent.JobSubmitted s) throws SQLException {
-    if (s.sameAs() == null) return s;
-    // the lines of a batch all name its first job: read it once
-    if (lastSource == null || lastSource.id() != s.sameAs()) {
-      Optional<Job> source = job(s.sameAs());
-      if (source.isEmpty()) return s;
-      lastSource = source.get();
-    }
-    return new LedgerEvent.JobSubmitted(s.jobId(), s.spec().completedFrom(lastSource.spec()), s.tag(), s.logPath(),
-        s.retryOf(), s.waitsFor(), s.at(), s.sameAs());
-  }
-
-  private void upsert(Job j) throws SQLException {
-    try (PreparedStatement ps = db.prepareStatement(
-        "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc) VALUES (?,?,?,?,?,?,?)")) {
-      ps.setLong(1, j.id());
-      ps.setString(2, j.state().name());
-      ps.setString(3, j.spec().group());
-      ps.setString(4, j.spec().key());
-      ps.setString(5, j.endTime() == null ? null : j.endTime().toString());
-      ps.setObject(6, j.retryOf());
-      ps.setString(7, write(j));
-      ps.executeUpdate();
-    }
-  }
-
   public synchronized Optional<Job> job(long id) throws SQLException {
     return jobOn(db, id);
   }
 
-  private static Optional<Job> jobOn(Connection c, long id) throws SQLException {
+  static Optional<Job> jobOn(Connection c, long id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT doc FROM jobs WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(read(rs.getString(1))) : Optional.empty();
+        return rs.next() ? Optional.of(JobDocuments.read(rs.getString(1))) : Optional.empty();
       }
     }
   }
@@ -198,7 +144,7 @@ public final class JobHistory implements AutoCloseable {
       List<Long> unreadable = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          Job j = readOrNull(rs.getString(2));
+          Job j = JobDocuments.readOrNull(rs.getString(2));
           if (j != null && j.id() == rs.getLong(1)) jobs.add(j);
           else unreadable.add(rs.getLong(1));
         }
@@ -268,33 +214,9 @@ public final class JobHistory implements AutoCloseable {
       for (int i = 0; i < args.size(); i++) ps.setObject(i + 1, args.get(i));
       List<Job> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) out.add(read(rs.getString(1)));
+        while (rs.next()) out.add(JobDocuments.read(rs.getString(1)));
       }
       return out;
-    }
-  }
-
-  private static String write(Job j) {
-    try {
-      return JSON.writeValueAsString(j);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot encode job " + j.id(), e);
-    }
-  }
-
-  private static Job readOrNull(String doc) {
-    try {
-      return doc == null ? null : JSON.readValue(doc, Job.class);
-    } catch (JsonProcessingException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  private static Job read(String doc) throws SQLException {
-    try {
-      return JSON.readValue(doc, Job.class);
-    } catch (JsonProcessingException e) {
-      throw new SQLException("unreadable job record in the history: " + e.getOriginalMessage());
     }
   }
 

@@ -5,7 +5,7 @@ import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
 import dev.gq.cli.ApiException;
 import dev.gq.cli.GqApi;
-import dev.gq.cli.GqApi.GroupSummary;
+import dev.gq.cli.ApiReplies.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobState;

@@ -1,9 +1,9 @@
 package dev.gq.actors.socket;
 
 import dev.gq.cli.GqApi;
-import dev.gq.cli.GqApi.RetryReport;
-import dev.gq.cli.GqApi.RetrySkip;
-import dev.gq.cli.GqApi.Retried;
+import dev.gq.cli.ApiReplies.RetryReport;
+import dev.gq.cli.ApiReplies.RetrySkip;
+import dev.gq.cli.ApiReplies.Retried;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;

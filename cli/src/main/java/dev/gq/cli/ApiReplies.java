@@ -1,0 +1,104 @@
+package dev.gq.cli;
+
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobPage;
+import dev.gq.core.job.JobQuery;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the daemon's API answers with, as plain records. {@link GqApi} extends it, so each is
+ * also named {@code GqApi.X}.
+ */
+public interface ApiReplies {
+  /**
+   * One event as the journal holds it: sequence number, when it was stored, its type (e.g.
+   * {@code JobReserved}), its job (null for an event about the queue or a group), and its other fields, flat and snake_case, valued by strings,
+   * numbers, booleans, lists or null.
+   */
+  record StoredEvent(long seq, Instant time, String type, Long jobId, Map<String, Object> fields) {}
+
+  /** Result of a submit: the new job, or the job that already holds the key when skipped. */
+  record SubmitResult(long jobId, boolean skipped, JobState state, String message) {}
+
+  /** One spec of a batch submit and the line of the input it came from (for messages). */
+  record BatchLine(int line, JobSpec spec) {}
+
+  /** What happened to one line of a batch: submitted as {@code jobId}, or skipped because the key's holder is {@code jobId}. */
+  record BatchOutcome(int line, long jobId, boolean skipped, JobState state, String message) {}
+
+  /**
+   * What a retry did: the new job of each retried original, the originals skipped and why (one
+   * line each, e.g. "job 12 is RUNNING; only ended jobs are retried"), and the groups whose hold
+   * was released.
+   */
+  record RetryReport(List<Retried> retried, List<RetrySkip> skipped, List<String> released) {}
+
+  /** Original job {@code originalId} was retried as job {@code newId}. */
+  record Retried(long originalId, long newId) {}
+
+  /** Job {@code id} was not retried, because {@code reason}. */
+  record RetrySkip(long id, String reason) {}
+
+  /**
+   * One group: jobs per state counting only the newest attempt of each cell (absent states: 0),
+   * how many jobs were replaced (by a retry or a later job with the same key), and its hold (reason null when not held; automatic when
+   * fail-fast held it).
+   */
+  record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic,
+      Integer maxRunning) {
+    /** A group without a cap on its jobs at once. */
+    public GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {
+      this(group, counts, retried, holdReason, automatic, null);
+    }
+
+    public boolean held() {
+      return holdReason != null;
+    }
+  }
+
+  /** The queue's pause and the groups' holds (group → why it is held), which keep waiting jobs from starting. */
+  record QueueState(boolean paused, Map<String, String> holds, Map<String, Integer> maxRunning) {
+    public QueueState {
+      holds = Map.copyOf(holds);
+      maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
+    }
+
+    /** No group capped. */
+    public QueueState(boolean paused, Map<String, String> holds) {
+      this(paused, holds, Map.of());
+    }
+
+    /** The hold reason of {@code group}, or null when it is not held (or null). */
+    public String holdOf(String group) {
+      return group == null ? null : holds.get(group);
+    }
+  }
+
+  /** All GPUs classified now. {@code error} is set when the probe failed as a whole. */
+  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {}
+
+  record CancelOutcome(long id, Kind kind, String message) {
+    public enum Kind { CANCELLED, STOPPING, ALREADY_CANCELLING, ALREADY_ENDED, UNKNOWN }
+  }
+
+  record DaemonInfo(
+      long pid,
+      String version,
+      int protocol,
+      String dataDir,
+      String probe,
+      boolean fake,
+      String gpuError,
+      int gpuCount,
+      int running,
+      int waiting,
+      String warning) {}
+}

@@ -1,0 +1,66 @@
+package dev.gq.persistence;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.ledger.JobTransitions;
+import dev.gq.core.ledger.LedgerEvent;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * Applies one job event to the history's rows, inside the transaction {@link JobHistory#apply}
+ * holds: the job's row after {@link JobTransitions}, a submission's shared command filled in from
+ * the job it names. Used under the history's lock only.
+ */
+final class HistoryWrites {
+  private final Connection db;
+  /** The job a submission last shared its command with (a job's spec never changes, so it stays true). */
+  private Job lastSource;
+
+  HistoryWrites(Connection db) {
+    this.db = db;
+  }
+
+  /** Applies one job event; one for a job deleted from the history is skipped. */
+  void apply(LedgerEvent.JobEvent je) throws SQLException {
+    if (je instanceof LedgerEvent.JobSubmitted s) {
+      if (!HistoryDeletes.deleted(db, s.jobId())) upsert(JobTransitions.next(null, completed(s)));
+      return;
+    }
+    Optional<Job> before = JobHistory.jobOn(db, je.jobId());
+    if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
+    else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");
+  }
+
+  /**
+   * The submission with the command it shares filled in from the job it names (its retry source,
+   * or its batch's first job), so every row holds its whole command; as stored when that job's row
+   * is gone (launching it then fails, saying so).
+   */
+  private LedgerEvent.JobSubmitted completed(LedgerEvent.JobSubmitted s) throws SQLException {
+    if (s.sameAs() == null) return s;
+    // the lines of a batch all name its first job: read it once
+    if (lastSource == null || lastSource.id() != s.sameAs()) {
+      Optional<Job> source = JobHistory.jobOn(db, s.sameAs());
+      if (source.isEmpty()) return s;
+      lastSource = source.get();
+    }
+    return new LedgerEvent.JobSubmitted(s.jobId(), s.spec().completedFrom(lastSource.spec()), s.tag(), s.logPath(),
+        s.retryOf(), s.waitsFor(), s.at(), s.sameAs());
+  }
+
+  private void upsert(Job j) throws SQLException {
+    try (PreparedStatement ps = db.prepareStatement(
+        "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc) VALUES (?,?,?,?,?,?,?)")) {
+      ps.setLong(1, j.id());
+      ps.setString(2, j.state().name());
+      ps.setString(3, j.spec().group());
+      ps.setString(4, j.spec().key());
+      ps.setString(5, j.endTime() == null ? null : j.endTime().toString());
+      ps.setObject(6, j.retryOf());
+      ps.setString(7, JobDocuments.write(j));
+      ps.executeUpdate();
+    }
+  }
+}
