@@ -2,16 +2,11 @@ package dev.gq.cli;
 
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
-import dev.gq.core.job.JobPage;
-import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
-import dev.gq.core.job.WaitReason;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * What the daemon's API answers with, as plain records. {@link GqApi} extends it, so each is

@@ -1,6 +1,5 @@
 package dev.gq.cli;
 
-import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;

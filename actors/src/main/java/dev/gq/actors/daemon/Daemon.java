@@ -119,7 +119,7 @@ public final class Daemon implements AutoCloseable {
     LOG.info("scheduler recovered and reconciled");
     sessionWarning = Lifecycle.warning();
     DaemonApi api = new DaemonApi(system, scheduler, projector, jobHistory, journal, cfg.paths().dataDir().toString(),
-        this::requestStop, this::warning);
+        this::requestStop, this::warning, clock);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
     checkDatabase(cfg.paths().database());
   }

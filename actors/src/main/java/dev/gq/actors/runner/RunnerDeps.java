@@ -5,7 +5,6 @@ import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcessTable;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 

@@ -1,6 +1,5 @@
 package dev.gq.actors.socket;
 
-import dev.gq.core.schedule.Request;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.cli.ApiException;
@@ -15,7 +14,7 @@ import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
-import dev.gq.core.ledger.Retries;
+import dev.gq.core.schedule.Request;
 import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.JobHistory;
 import java.io.IOException;
@@ -37,6 +36,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * {@link QueueRequests}. Every one reaches the actors through {@link SchedulerAsks}.
  */
 public final class DaemonApi implements GqApi {
+  private final java.time.Clock clock;
   private final String dataDir;
   private final Runnable shutdown;
   private final Notices notices = new Notices(1000);
@@ -46,7 +46,9 @@ public final class DaemonApi implements GqApi {
   private final SweepRequests sweeps;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
-      JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning) {
+      JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
+      java.time.Clock clock) {
+    this.clock = clock;
     this.dataDir = dataDir;
     this.shutdown = shutdown;
     this.asks = new SchedulerAsks(system, scheduler, projector);
@@ -54,6 +56,12 @@ public final class DaemonApi implements GqApi {
     this.history = new HistoryRequests(asks, jobHistory, journal, new JobFiles(data.resolve("logs"), data.resolve("run")));
     this.queue = new QueueRequests(asks, dataDir, warning);
     this.sweeps = new SweepRequests(jobHistory);
+  }
+
+  /** The daemon's clock, which job times are taken from. */
+  @Override
+  public Instant now() {
+    return clock.instant();
   }
 
   @Override

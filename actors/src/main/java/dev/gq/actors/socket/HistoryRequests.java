@@ -1,6 +1,5 @@
 package dev.gq.actors.socket;
 
-import dev.gq.core.schedule.Request;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
 import dev.gq.cli.ApiException;
@@ -12,6 +11,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.HistoryFact;
 import dev.gq.persistence.GroupCounts;
 import dev.gq.core.job.JobQuery;
+import dev.gq.core.schedule.Request;
 import dev.gq.persistence.JobRef;
 import dev.gq.persistence.JournalEntry;
 import dev.gq.persistence.JournalReader;

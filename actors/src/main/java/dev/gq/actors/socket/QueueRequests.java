@@ -1,6 +1,5 @@
 package dev.gq.actors.socket;
 
-import dev.gq.core.schedule.Request;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
 import dev.gq.cli.ApiException;
@@ -13,6 +12,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
+import dev.gq.core.schedule.Request;
 import dev.gq.protocol.Protocol;
 import java.util.List;
 import java.util.Map;

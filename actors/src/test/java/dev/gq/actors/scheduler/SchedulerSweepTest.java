@@ -1,6 +1,5 @@
 package dev.gq.actors.scheduler;
 
-import dev.gq.core.schedule.CancelResult;
 import dev.gq.core.schedule.Request;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -20,7 +19,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;

@@ -1,7 +1,6 @@
 package dev.gq.cli.shell;
 
 import dev.gq.cli.Gq;
-import dev.gq.cli.shell.CommandTree.Option;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

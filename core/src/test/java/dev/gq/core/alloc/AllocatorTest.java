@@ -7,7 +7,6 @@ import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
-import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,6 @@ package dev.gq.core.ledger;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.job.JobSpec;
-import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Duration;
 import java.util.List;
