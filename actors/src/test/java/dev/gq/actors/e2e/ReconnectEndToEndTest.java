@@ -26,6 +26,8 @@ class ReconnectEndToEndTest {
       Process waiting = client(g, script, "wait", "1");
       Process following = client(g, script, "logs", "-f", "1");
       Gqd.await("the log to be followed", Duration.ofSeconds(60), () -> read(g, following, "out").contains("tick 1"));
+      // a restart before 'gq wait' has connected would test nothing: it would simply connect later
+      Gqd.await("gq wait to connect", Duration.ofSeconds(60), () -> connected(waiting));
       // the restart as 'gq daemon restart' does it, with the harness's patience for a slow start
       g.stopDaemon();
       try {
@@ -63,6 +65,21 @@ class ReconnectEndToEndTest {
     Files.move(out, g.root.resolve("c" + p.pid() + ".out"));
     Files.move(g.root.resolve(out.getFileName() + ".err"), g.root.resolve("c" + p.pid() + ".err"));
     return p;
+  }
+
+  /** Whether the client process holds a socket (its JVM opens none but its connection to the daemon). */
+  private static boolean connected(Process p) {
+    try (var fds = Files.list(Path.of("/proc", String.valueOf(p.pid()), "fd"))) {
+      return fds.anyMatch(fd -> {
+        try {
+          return Files.readSymbolicLink(fd).toString().startsWith("socket:");
+        } catch (Exception e) {
+          return false;
+        }
+      });
+    } catch (Exception e) {
+      return false;
+    }
   }
 
   private static String read(Gqd g, Process p, String stream) {
