@@ -73,6 +73,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
   /** From the reconciler: see {@link Request.Reconciled}. */
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
+  /** A runner stopped: its job is no longer watched (after a crash, the reconciler's periodic pass takes it). */
+  private record RunnerStopped(long jobId, ActorRef<JobRunner.Command> runner) implements Command {}
   /** From the reconciler's periodic pass: see {@link Request.Drifted}. */
   public record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) implements Command {}
 
@@ -130,6 +132,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
               c.afterNanos()));
         })
         .onCommand(Reconciled.class, (l, c) -> report(l, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
+        .onCommand(RunnerStopped.class, (l, c) -> {
+          runners.remove(c.jobId(), c.runner());
+          return Effect().noReply();
+        })
         .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), Set.copyOf(runners.keySet()))))
         .build();
   }
@@ -184,7 +190,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         switch (e) {
           case JobReserved r -> {
             if (inHand == null) inHand = Commands.inHand(events);
-            runners.put(r.jobId(), deps.startRunner(ctx, Commands.with(state.live().get(r.jobId()), inHand), false));
+            startRunner(Commands.with(state.live().get(r.jobId()), inHand), false);
           }
           case JobCancelRequested r -> {
             ActorRef<JobRunner.Command> runner = runners.get(r.jobId());
@@ -199,12 +205,19 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
     for (var e : d.watch().entrySet()) {
       Job j = state.live().get(e.getKey());
-      if (e.getValue().watch() && j != null && !runners.containsKey(j.id())) runners.put(j.id(), deps.startRunner(ctx, j, true));
+      if (e.getValue().watch() && j != null && !runners.containsKey(j.id())) startRunner(j, true);
     }
     if (d.readied()) {
       awaitingReady.forEach(r -> r.tell(Done.getInstance()));
       awaitingReady.clear();
     }
+  }
+
+  /** Starts {@code j}'s runner and watches it, so that a runner that stops leaves its job unwatched. */
+  private void startRunner(Job j, boolean reattach) {
+    ActorRef<JobRunner.Command> r = deps.startRunner(ctx, j, reattach);
+    ctx.watchWith(r, new RunnerStopped(j.id(), r));
+    runners.put(j.id(), r);
   }
 
   private SchedulerView view(Ledger l) {

@@ -306,10 +306,24 @@ class SchedulerTest {
     assertEquals(List.of(1L), deps.started);
   }
 
+  @Test
+  void aJobWhoseRunnerStoppedIsLeftToThePeriodicPass() {
+    deps.runnersStop = true;
+    submit(spec(0));
+    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    // acted on once the Scheduler has seen its runner stop (a message of its own, soon after)
+    List<LedgerEvent> events = List.of();
+    for (long end = System.nanoTime() + 5_000_000_000L; events.isEmpty() && System.nanoTime() - end < 0; )
+      events = es.runCommand(interrupted(1)).events();
+    assertEquals(List.of(new JobInterrupted(1, "gone", Instant.EPOCH)), events);
+  }
+
   /** Records what the Scheduler asks of the rest of the daemon. */
   static final class FakeDeps implements SchedulerDeps {
     final List<Long> started = new ArrayList<>();
     final List<Job> startedJobs = new ArrayList<>();
+    /** Runners that stop at once, as one that crashed. */
+    boolean runnersStop;
     final List<LedgerEvent> projected = new ArrayList<>();
     int polls;
 
@@ -321,7 +335,7 @@ class SchedulerTest {
     public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
       started.add(job.id());
       startedJobs.add(job);
-      return ctx.spawnAnonymous(Behaviors.<JobRunner.Command>ignore());
+      return ctx.spawnAnonymous(runnersStop ? Behaviors.<JobRunner.Command>stopped() : Behaviors.<JobRunner.Command>ignore());
     }
 
     @Override public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger l, ActorRef<Scheduler.Command> s) {}

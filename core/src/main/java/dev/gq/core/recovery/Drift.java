@@ -13,9 +13,10 @@ import java.util.Set;
  * Which verdicts of a periodic reconciliation pass the Scheduler may act on, decided when they
  * arrive (the pass read the ledger a while before). A job whose state changed since the pass saw
  * it, or that ended, is skipped: the pass is stale for it. A job a runner watches is the runner's:
- * the runner sees its processes end and reads its exit record, so the pass never ends, requeues or
- * orphans it; the one fact a runner cannot see is an ORPHANED job's GPUs coming back, so of its
- * verdict only {@code JobRecovered} is kept. A job no runner watches (an ORPHANED job whose
+ * the runner sees its processes end and reads its exit record, so the pass never ends or requeues
+ * it; the facts a runner cannot see are the GPUs, so of its verdict only {@code JobOrphaned} (a GPU
+ * it holds is gone from a good reading; its GPUs stay off-limits while the runner keeps watching)
+ * and, for an ORPHANED job, {@code JobRecovered} (they came back) are kept. A job no runner watches (an ORPHANED job whose
  * processes had gone when it was orphaned, say) is the pass's: its whole verdict is kept, and a
  * verdict to watch it gets it a runner.
  */
@@ -36,9 +37,9 @@ public final class Drift {
         if (!v.events().isEmpty() || v.watch()) out.put(id, v);
         return;
       }
-      if (j.state() != JobState.ORPHANED) return;
-      List<LedgerEvent> back = v.events().stream().filter(e -> e instanceof LedgerEvent.JobRecovered).toList();
-      if (!back.isEmpty()) out.put(id, new Recovery.Verdict(back, false));
+      List<LedgerEvent> gpus = v.events().stream().filter(e -> j.state() == JobState.ORPHANED
+          ? e instanceof LedgerEvent.JobRecovered : e instanceof LedgerEvent.JobOrphaned).toList();
+      if (!gpus.isEmpty()) out.put(id, new Recovery.Verdict(gpus, false));
     });
     return out;
   }

@@ -59,6 +59,17 @@ class DriftTest {
   }
 
   @Test
+  void aWatchedJobWhoseGpuIsGoneIsOrphanedAndStaysTheRunners() {
+    var f = new RecoveryFacts(BOOT, java.util.Optional.empty(), true, java.util.Optional.empty(), Set.of(uuid(1)));
+    Job running = holding(1, JobState.RUNNING, 0);
+    var v = Recovery.recheck(running, f, NOW);
+    var out = Drift.actionable(ledger(running), Map.of(1L, JobState.RUNNING), Map.of(1L, v), Set.of(1L));
+    assertEquals(1, out.size(), out.toString());
+    assertInstanceOf(JobOrphaned.class, out.get(1L).events().get(0));
+    assertFalse(out.get(1L).watch(), "its runner already watches it");
+  }
+
+  @Test
   void aJobThatChangedOrEndedSinceThePassIsSkipped() {
     Ledger l = ledger(holding(1, JobState.CANCELLING, 0));
     var out = Drift.actionable(l, Map.of(1L, JobState.RUNNING, 2L, JobState.RUNNING),
