@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * terminal and needs {@code --yes} otherwise. Live jobs are never touched; the journal keeps the
  * deleted jobs' events.
  */
-@Command(name = "clean", description = "Delete jobs that ended long ago, with their logs.")
+@Command(name = "clean", description = "Remove jobs that ended long ago from the history, with their logs.")
 final class CleanCommand implements Callable<Integer> {
   private final Invocation inv;
 

@@ -50,7 +50,7 @@ final class PsCommand implements Callable<Integer> {
   @Option(names = "--limit", paramLabel = "N", description = "At most N jobs, newest first.")
   Integer limit;
 
-  @Option(names = "--all", description = "Every matching job, not only live and recent ones.")
+  @Option(names = {"-a", "--all"}, description = "Every matching job, not only live and recent ones.")
   boolean all;
 
   @Option(names = "--json", description = "Print the jobs as a JSON array.")

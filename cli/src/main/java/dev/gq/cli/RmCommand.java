@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
  * All or nothing: an unknown id or a job that has not ended refuses the whole request. Ranges
  * take the jobs that exist in them. The journal keeps the deleted jobs' events.
  */
-@Command(name = "rm", description = "Delete ended jobs from the history, with their logs (all or nothing).")
+@Command(name = "rm", description = "Remove ended jobs from the history, with their logs (all or nothing).")
 final class RmCommand implements Callable<Integer> {
   private final Invocation inv;
 

@@ -140,6 +140,7 @@ class PsCommandTest {
     Cli.Result r = cli.run("ps", "--all");
     assertEquals(26, r.out().lines().count());
     assertEquals("", r.err());
+    assertEquals(r.out(), cli.run("ps", "-a").out(), "-a as in docker ps -a");
   }
 
   @Test
