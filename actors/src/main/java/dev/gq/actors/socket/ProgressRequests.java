@@ -137,7 +137,8 @@ final class ProgressRequests {
    * that has not changed since is taken without reading it again.
    */
   static Checkpoint checkpoint(Path root, Key known) {
-    if (root == null || !Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) return Checkpoint.NONE;
+    // the directory may be a link (an output directory on a scratch disk); the files in it are not followed
+    if (root == null || !Files.isDirectory(root)) return Checkpoint.NONE;
     List<Long> found = new ArrayList<>();
     try (DirectoryStream<Path> dir = Files.newDirectoryStream(root)) {
       int listed = 0;

@@ -80,6 +80,21 @@ class ProgressRequestsTest {
   }
 
   @Test
+  void anOutputDirThatIsALinkIsListedButALinkedStateIsNotRead() throws Exception {
+    ProgressRequests p = requests();
+    Path scratch = Files.createDirectories(dir.resolve("scratch/checkpoint-5"));
+    Files.writeString(scratch.resolve("trainer_state.json"), "{\"global_step\": 5, \"max_steps\": 50}");
+    Files.createSymbolicLink(dir.resolve("out"), dir.resolve("scratch"));
+    Path log = Files.writeString(dir.resolve("12.log"), "loading\n");
+    Job j = running(12, log, dir, "train", "--output_dir", "out");
+    assertEquals(5, p.estimates(List.of(12L), List.of(j)).get(12L).current());
+    Path other = Files.createDirectories(dir.resolve("other/checkpoint-7"));
+    Files.createSymbolicLink(other.resolve("trainer_state.json"), scratch.resolve("trainer_state.json"));
+    Job k = running(13, log, dir, "train", "--output_dir", "other");
+    assertTrue(p.estimates(List.of(13L), List.of(k)).isEmpty());
+  }
+
+  @Test
   void onlyAskedRunningJobsAreRead() throws Exception {
     ProgressRequests p = requests();
     Path log = Files.writeString(dir.resolve("11.log"), "Step 10/100\n");
