@@ -95,6 +95,31 @@ class ProgressRequestsTest {
   }
 
   @Test
+  void theRateComesFromTwoReadingsAndIsForgottenWithTheJob() throws Exception {
+    Files.createDirectories(dir.resolve("run"));
+    java.util.concurrent.atomic.AtomicReference<Instant> now = new java.util.concurrent.atomic.AtomicReference<>(Instant.EPOCH);
+    Clock clock = new Clock() {
+      @Override public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
+      @Override public Clock withZone(java.time.ZoneId z) { return this; }
+      @Override public Instant instant() { return now.get(); }
+    };
+    ProgressRequests p = new ProgressRequests(dir.resolve("run"), clock);
+    Path log = Files.writeString(dir.resolve("14.log"), "Step 9000/10000\n");
+    Job j = running(14, log, dir, "train");
+    Estimate first = p.estimates(List.of(14L), List.of(j)).get(14L);
+    assertTrue(Double.isNaN(first.ratePerSecond()) && first.remaining() == null, "no rate from one reading: " + first);
+    now.set(Instant.EPOCH.plusSeconds(100));
+    Files.writeString(log, "Step 9000/10000\nStep 9100/10000\n");
+    Estimate second = p.estimates(List.of(14L), List.of(j)).get(14L);
+    assertEquals(1.0, second.ratePerSecond(), 1e-9);
+    assertEquals(java.time.Duration.ofSeconds(900), second.remaining());
+    p.estimates(List.of(), List.of());
+    now.set(Instant.EPOCH.plusSeconds(200));
+    Files.writeString(log, "Step 9000/10000\nStep 9100/10000\nStep 9200/10000\n");
+    assertTrue(Double.isNaN(p.estimates(List.of(14L), List.of(j)).get(14L).ratePerSecond()), "forgotten once not running");
+  }
+
+  @Test
   void onlyAskedRunningJobsAreRead() throws Exception {
     ProgressRequests p = requests();
     Path log = Files.writeString(dir.resolve("11.log"), "Step 10/100\n");
