@@ -33,7 +33,7 @@ final class ProgressText {
     return e.remaining() == null ? "-" : Durations.format(e.remaining().truncatedTo(ChronoUnit.SECONDS));
   }
 
-  /** When the job should finish at this rate, in {@code zone}; null when unknown. */
+  /** When the job should finish at this rate, to the second; null when unknown. */
   static Instant finish(Estimate e, Instant now) {
     return e.remaining() == null ? null : now.plus(e.remaining()).truncatedTo(ChronoUnit.SECONDS);
   }
