@@ -81,6 +81,7 @@ public final class Gq {
     // the names users bring from other queues (pueue, task-spooler, Slurm) work as aliases
     cl.addSubcommand("ps", new PsCommand(inv), "ls", "list", "status");
     cl.addSubcommand(new ShowCommand(inv));
+    cl.addSubcommand(new EtaCommand(inv));
     cl.addSubcommand("logs", new LogsCommand(inv), "log");
     cl.addSubcommand(gpu(inv));
     cl.addSubcommand("cancel", new CancelCommand(inv), "kill");

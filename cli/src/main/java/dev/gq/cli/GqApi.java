@@ -120,6 +120,15 @@ public interface GqApi extends ApiReplies {
   /** Why each WAITING job waits, by job id: briefly ("GPUs busy") and whole ("needs 2 GPUs, 1 free (GPU 0: job 4)"). */
   Map<Long, WaitReason> waitReasons() throws ApiException;
 
+  /**
+   * How far each of the RUNNING jobs among {@code ids} has got and how long it has left, by job id;
+   * a job that is not running, or whose files give no estimate, is absent. Every asked job's files
+   * are read in one request.
+   */
+  default Map<Long, dev.gq.core.progress.Estimate> progress(List<Long> ids) throws ApiException {
+    return Map.of();
+  }
+
   /** Now, by the clock the job times are taken from (how long a running job has run is measured to it). */
   default Instant now() {
     return Instant.now();

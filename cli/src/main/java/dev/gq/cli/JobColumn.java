@@ -4,6 +4,7 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
+import dev.gq.core.progress.Estimate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,13 +12,15 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * A column of the {@code gq ps} table, by the name {@code --format} takes: its header, the
  * narrowest a terminal may cut it to (0: never cut), and its cell for one job. The cells are
  * short by design: WAIT is the brief wait reason (the whole one is in {@code gq show}), ELAPSED the
- * running time so far or in all (squeue's M:SS, H:MM:SS, D-HH:MM:SS), EXIT the exit code.
+ * running time so far or in all (squeue's M:SS, H:MM:SS, D-HH:MM:SS), PROGRESS a running job's
+ * estimate ({@code 53% ETA 1h24m}; blank when unknown), EXIT the exit code.
  */
 enum JobColumn {
   ID("JOB", 0),
@@ -29,6 +32,7 @@ enum JobColumn {
   NAME("NAME", 8),
   WAIT("WAIT", 14),
   ELAPSED("ELAPSED", 0),
+  PROGRESS("PROGRESS", 0),
   EXIT("EXIT", 0),
   COMMAND("COMMAND", 12);
 
@@ -68,14 +72,19 @@ enum JobColumn {
    * The columns shown without {@code --format}: JOB, STATE, GPUS, NAME and COMMAND always; GROUP
    * (unless the list is of one group), WAIT, ELAPSED and EXIT when a listed job has something to
    * show there ({@code all}: as if each did, for a list printed in pages, whose later pages the
-   * choice cannot see).
+   * choice cannot see); PROGRESS when a listed running job has an estimate in {@code progress}.
    */
   static List<JobColumn> defaults(List<Job> jobs, boolean all, boolean oneGroup) {
+    return defaults(jobs, all, oneGroup, Map.of());
+  }
+
+  static List<JobColumn> defaults(List<Job> jobs, boolean all, boolean oneGroup, Map<Long, Estimate> progress) {
     List<JobColumn> c = new ArrayList<>(List.of(ID, STATE, GPUS));
     if (!oneGroup && (all || jobs.stream().anyMatch(j -> j.spec().group() != null))) c.add(GROUP);
     c.add(NAME);
     if (jobs.stream().anyMatch(j -> j.state() == JobState.WAITING)) c.add(WAIT);
     if (all || jobs.stream().anyMatch(j -> j.startTime() != null)) c.add(ELAPSED);
+    if (jobs.stream().anyMatch(j -> j.state() == JobState.RUNNING && !progress(j, progress).isEmpty())) c.add(PROGRESS);
     if (all || jobs.stream().anyMatch(j -> j.exitCode() != null)) c.add(EXIT);
     c.add(COMMAND);
     return c;
@@ -92,6 +101,7 @@ enum JobColumn {
       case NAME -> job.displayName();
       case WAIT -> wait(job, ctx);
       case ELAPSED -> elapsed(job, ctx.now());
+      case PROGRESS -> progress(job, ctx.progress());
       case EXIT -> job.exitCode() == null ? "-" : String.valueOf(job.exitCode());
       case COMMAND -> ShellQuote.join(job.spec().argv());
     };
@@ -131,6 +141,12 @@ enum JobColumn {
     if (days > 0) return String.format(Locale.ROOT, "%d-%02d:%02d:%02d", days, h, m, sec);
     if (h > 0) return String.format(Locale.ROOT, "%d:%02d:%02d", h, m, sec);
     return String.format(Locale.ROOT, "%d:%02d", m, sec);
+  }
+
+  /** The PROGRESS cell: a running job's estimate, blank when it has none. */
+  static String progress(Job job, Map<Long, Estimate> progress) {
+    Estimate e = job.state() == JobState.RUNNING ? progress.get(job.id()) : null;
+    return e == null ? "" : e.column();
   }
 
   private static String orDash(String s) {

@@ -26,8 +26,20 @@ final class JobTable {
     }
   }
 
-  /** What the table shows besides the jobs: why each waiting job waits, the held groups, and now (for ELAPSED). */
-  record Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now) {}
+  /**
+   * What the table shows besides the jobs: why each waiting job waits, the held groups, now (for
+   * ELAPSED) and the running jobs' estimates (for PROGRESS).
+   */
+  record Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now,
+      Map<Long, dev.gq.core.progress.Estimate> progress) {
+    Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now) {
+      this(waitReasons, heldGroups, now, Map.of());
+    }
+
+    Context withProgress(Map<Long, dev.gq.core.progress.Estimate> p) {
+      return new Context(waitReasons, heldGroups, now, p);
+    }
+  }
 
   /**
    * Prints one page in {@code layout}, fitted to {@code width} (0: no limit), in the widths of the

@@ -6,6 +6,7 @@ import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
+import dev.gq.core.progress.Estimate;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -112,7 +113,8 @@ final class PsCommand implements Callable<Integer> {
       return jobs.size();
     }
     if (jobs.isEmpty()) return 0;
-    JobTable.print(jobs, layout(jobs, false), context(jobs), out, TextTable.width(inv.io()), null);
+    JobTable.Context ctx = context(jobs);
+    JobTable.print(jobs, layout(jobs, false, ctx), ctx, out, TextTable.width(inv.io()), null);
     return jobs.size();
   }
 
@@ -123,13 +125,16 @@ final class PsCommand implements Callable<Integer> {
     List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
-    JobTable.Layout layout = layout(page, true);
     JobTable.Context ctx = json ? null : context(page);
+    JobTable.Layout layout = layout(page, true, ctx);
     int[] widths = null;
     int shown = 0;
     while (rows.rows() > 0 && !inv.io().closed()) {
       if (array != null) page.forEach(j -> array.add(JsonView.job(j)));
-      else if (!page.isEmpty()) widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths);
+      else if (!page.isEmpty()) {
+        if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(progress(page));
+        widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths);
+      }
       out.flush();
       shown += page.size();
       rows = rows.rows() < PAGE ? new JobPage(List.of(), List.of()) : read(q.page(rows.lowestId(), PAGE));
@@ -150,13 +155,29 @@ final class PsCommand implements Callable<Integer> {
   }
 
   /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
-  private JobTable.Layout layout(List<Job> jobs, boolean paged) {
-    List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null);
+  private JobTable.Layout layout(List<Job> jobs, boolean paged, JobTable.Context ctx) {
+    List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null,
+        ctx == null ? Map.of() : ctx.progress());
     return new JobTable.Layout(shown, !noHeader, Colour.enabled(inv.io()));
   }
 
-  /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
+  /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   private JobTable.Context context(List<Job> jobs) throws ApiException {
+    return waits(jobs).withProgress(progress(jobs));
+  }
+
+  /**
+   * The estimates of the listed running jobs, in one request; none asked when no job runs or the
+   * chosen columns leave PROGRESS out.
+   */
+  private Map<Long, Estimate> progress(List<Job> jobs) throws ApiException {
+    if (columns != null && !columns.contains(JobColumn.PROGRESS)) return Map.of();
+    List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING).map(Job::id).toList();
+    return running.isEmpty() ? Map.of() : inv.api().progress(running);
+  }
+
+  /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
+  private JobTable.Context waits(List<Job> jobs) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
     if (!waiting) return new JobTable.Context(Map.of(), Set.of(), inv.api().now());
     Map<Long, WaitReason> reasons = inv.api().waitReasons();

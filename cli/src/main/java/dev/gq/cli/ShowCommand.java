@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code gq show JOB}: everything gq knows about one job, one "Label: value" line each ("-" when
  * unset; user text with {@link PrintableText}'s characters escaped), or the job object with
- * {@code --json}. The job's stored environment is never shown.
+ * {@code --json}. The job's stored environment is never shown. A running job's Progress line is
+ * {@code gq eta}'s estimate.
  */
 @Command(name = "show", description = "Show one job in detail.")
 final class ShowCommand implements Callable<Integer> {
@@ -76,6 +77,13 @@ final class ShowCommand implements Callable<Integer> {
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
+    if (job.state() == JobState.RUNNING) line(out, "Progress", progress(job, zone));
+  }
+
+  /** The running job's estimate, or "unknown" when nothing it wrote says how far it has got. */
+  private String progress(Job job, ZoneId zone) throws ApiException {
+    dev.gq.core.progress.Estimate e = inv.api().progress(java.util.List.of(job.id())).get(job.id());
+    return e == null ? "unknown" : ProgressText.line(e, inv.api().now(), zone);
   }
 
   private static String waitText(WaitReason reason) {

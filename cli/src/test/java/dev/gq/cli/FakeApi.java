@@ -38,6 +38,9 @@ final class FakeApi implements GqApi {
   final List<StoredEvent> events = new CopyOnWriteArrayList<>();
   final List<String> eventCalls = new CopyOnWriteArrayList<>();
   int waitReasonCalls;
+  /** The estimate each running job has; {@link #progressCalls} records every request for them. */
+  final Map<Long, dev.gq.core.progress.Estimate> estimates = new HashMap<>();
+  final List<List<Long>> progressCalls = new CopyOnWriteArrayList<>();
   volatile int jobCalls;
   boolean shutdown;
   long nextId = 1;
@@ -152,6 +155,17 @@ final class FakeApi implements GqApi {
 
   @Override public java.time.Instant now() {
     return now != null ? now : java.time.Instant.now();
+  }
+
+  @Override public Map<Long, dev.gq.core.progress.Estimate> progress(List<Long> ids) throws ApiException {
+    fail();
+    progressCalls.add(List.copyOf(ids));
+    Map<Long, dev.gq.core.progress.Estimate> out = new HashMap<>();
+    for (long id : ids) {
+      Job j = jobs.get(id);
+      if (j != null && j.state() == JobState.RUNNING && estimates.containsKey(id)) out.put(id, estimates.get(id));
+    }
+    return out;
   }
 
   @Override public Map<Long, dev.gq.core.job.WaitReason> waitReasons() throws ApiException {

@@ -19,6 +19,8 @@ import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.progress.Estimate;
+import dev.gq.core.progress.Source;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,6 +98,18 @@ class JsonOutputSchemaTest {
   }
 
   @Test
+  void etaMatchesItsSchema() {
+    cli.api.add(Jobs.job(1, JobState.RUNNING));
+    cli.api.add(Jobs.job(2, JobState.RUNNING));
+    cli.api.add(Jobs.job(3, JobState.RUNNING));
+    cli.api.estimates.put(1L, new Estimate(530, 1000, 53.0, 2.5, Duration.ofSeconds(188), Source.TQDM));
+    cli.api.estimates.put(2L, new Estimate(12, 0, Double.NaN, Double.NaN, null, Source.TQDM));
+    assertEquals(3, JsonSchemas.parse(checked("eta", "--json")).size());
+    ObjectNode bad = (ObjectNode) JsonSchemas.parse(checked("eta", "--json", "1")).get(0);
+    assertFalse(JsonSchemas.problems("eta.schema.json", JsonView.object().arrayNode().add(bad.without("source"))).isEmpty());
+  }
+
+  @Test
   void groupsMatchesItsSchema() {
     cli.api.groupList = List.of(
         new GroupSummary("broken", Map.of(JobState.FAILED, 3, JobState.WAITING, 5), 0, "3 jobs in a row failed", true),
@@ -144,7 +158,7 @@ class JsonOutputSchemaTest {
   void everyCommandWithJsonHasASchema() {
     List<String> withJson = new ArrayList<>();
     collect(Gq.tree(cli.io, cli.api), "", withJson);
-    assertTrue(withJson.containsAll(List.of("run", "submit", "ps", "show", "gpu", "groups", "events")), withJson.toString());
+    assertTrue(withJson.containsAll(List.of("run", "submit", "ps", "show", "gpu", "groups", "events", "eta")), withJson.toString());
     for (String command : withJson) {
       assertTrue(JsonOutputs.SCHEMAS.containsKey(command), "'gq " + command + " --json' has no schema");
     }
@@ -165,7 +179,7 @@ class JsonOutputSchemaTest {
     String readme = Files.readString(JsonSchemas.DIR.resolve("README.md"));
     try (var files = Files.list(JsonSchemas.DIR)) {
       List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".schema.json")).toList();
-      assertEquals(8, names.size(), names.toString());
+      assertEquals(9, names.size(), names.toString());
       for (String n : names) {
         assertEquals(List.of(), JsonSchemas.metaProblems(n), n);
         assertTrue(readme.contains("(" + n + ")"), n + " is not linked from docs/schemas/README.md");

@@ -26,7 +26,8 @@ public final class JsonOutputs {
       "show", "show.schema.json",
       "gpu", "gpu.schema.json",
       "groups", "groups.schema.json",
-      "events", "events.schema.json");
+      "events", "events.schema.json",
+      "eta", "eta.schema.json");
 
   private JsonOutputs() {}
 

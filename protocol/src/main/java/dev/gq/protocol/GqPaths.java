@@ -44,4 +44,6 @@ public record GqPaths(Path dataDir, Path runtimeDir) {
   public Path daemonLog() { return dataDir.resolve("gq-daemon.log"); }
   public Path jobLog(long id) { return logDir().resolve(id + ".log"); }
   public Path exitFile(long id) { return exitDir().resolve(id + ".exit"); }
+  /** Where job {@code id} may write {@code current total} ({@code $GQ_PROGRESS_FILE}). */
+  public Path progressFile(long id) { return exitDir().resolve(id + ".progress"); }
 }

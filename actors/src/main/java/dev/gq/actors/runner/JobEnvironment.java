@@ -2,6 +2,7 @@ package dev.gq.actors.runner;
 
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -12,12 +13,15 @@ import java.util.stream.Collectors;
  * The environment a job runs with: the stored submit-time environment, then gq's variables on top:
  * CUDA_VISIBLE_DEVICES (NVML indices ascending; empty for a CPU-only job, so it sees no GPU),
  * CUDA_DEVICE_ORDER=PCI_BUS_ID (so CUDA numbers GPUs as NVML does), GQ_JOB_ID, GQ_GPU_UUIDS,
- * GQ_GROUP, GQ_KEY and GQ_JOB_TAG (which marks every process of the job).
+ * GQ_GROUP, GQ_KEY, GQ_JOB_TAG (which marks every process of the job) and GQ_PROGRESS_FILE (where
+ * the job may write {@code current total} for {@code gq eta}: {@code run/ID.progress} in the data
+ * directory, beside its exit record).
  */
 public final class JobEnvironment {
   private JobEnvironment() {}
 
-  public static Map<String, String> of(Job j) {
+  /** The environment of job {@code j}, whose progress file is {@code progressFile}. */
+  public static Map<String, String> of(Job j, Path progressFile) {
     Map<String, String> env = new HashMap<>(j.spec().env());
     List<GpuSlot> gpus = j.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
     env.put("CUDA_VISIBLE_DEVICES", gpus.stream().map(g -> String.valueOf(g.index())).collect(Collectors.joining(",")));
@@ -25,6 +29,7 @@ public final class JobEnvironment {
     env.put("GQ_JOB_ID", String.valueOf(j.id()));
     env.put("GQ_GPU_UUIDS", gpus.stream().map(GpuSlot::uuid).collect(Collectors.joining(",")));
     env.put("GQ_JOB_TAG", j.tag());
+    env.put("GQ_PROGRESS_FILE", progressFile.toString());
     if (j.spec().group() != null) env.put("GQ_GROUP", j.spec().group());
     else env.remove("GQ_GROUP");
     if (j.spec().key() != null) env.put("GQ_KEY", j.spec().key());

@@ -45,7 +45,7 @@ final class JobLaunch {
       List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
       GpuLeases.Held held = deps.leases().take(uuids, new LeaseHolder(deps.self(), job.id()));
       leases.set(held);
-      LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole),
+      LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id())),
           Path.of(whole.logPath()), deps.exitFile().apply(job.id()), held.fds());
       return new JobRunner.Spawned(deps.launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
@@ -58,6 +58,11 @@ final class JobLaunch {
       Thread.currentThread().interrupt();
       return new JobRunner.SpawnFailed("the daemon stopped before the job could start");
     }
+  }
+
+  /** The job's progress file: {@code ID.progress} beside its exit record, in the data directory's run/. */
+  static Path progressFile(Path exitFile, long id) {
+    return exitFile.resolveSibling(id + ".progress");
   }
 
   /** Lets go of this daemon's copies of the job's leases (the job's processes keep theirs). */

@@ -33,7 +33,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
 /**
  * The daemon's side of {@link GqApi}: submissions and retries here; the requests answered from the
  * history and the journal in {@link HistoryRequests}; those the Scheduler answers alone in
- * {@link QueueRequests}. Every one reaches the actors through {@link SchedulerAsks}.
+ * {@link QueueRequests}; running jobs' progress in {@link ProgressRequests}. Every one reaches the
+ * actors through {@link SchedulerAsks}.
  */
 public final class DaemonApi implements GqApi {
   private final java.time.Clock clock;
@@ -44,6 +45,7 @@ public final class DaemonApi implements GqApi {
   private final HistoryRequests history;
   private final QueueRequests queue;
   private final SweepRequests sweeps;
+  private final ProgressRequests progress;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -56,6 +58,7 @@ public final class DaemonApi implements GqApi {
     this.history = new HistoryRequests(asks, jobHistory, journal, new JobFiles(data.resolve("logs"), data.resolve("run")));
     this.queue = new QueueRequests(asks, dataDir, warning);
     this.sweeps = new SweepRequests(jobHistory);
+    this.progress = new ProgressRequests(data.resolve("run"), clock);
   }
 
   /** The daemon's clock, which job times are taken from. */
@@ -129,6 +132,13 @@ public final class DaemonApi implements GqApi {
   @Override
   public Optional<FileChannel> openLog(Path path) throws ApiException, IOException {
     return history.openLog(path);
+  }
+
+  @Override
+  public Map<Long, dev.gq.core.progress.Estimate> progress(List<Long> ids) throws ApiException {
+    if (ids.isEmpty()) return Map.of();
+    List<Job> running = history.jobs(new JobQuery(List.of(), Set.of(JobState.RUNNING), null, 0));
+    return progress.estimates(ids, running);
   }
 
   @Override

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes the files of a job removed from the history: its log and its exit record. A file is
+ * Deletes the files of a job removed from the history: its log, its exit record and its progress file. A file is
  * deleted only when it is a plain file (not a symbolic link) directly inside gq's log or exit
  * directory (itself not a symbolic link), compared by real paths, and named after the job ({@code 12.log}, {@code 12.exit}),
  * so a tampered log path or a link planted in {@code logs/} never removes anything else. What is
@@ -24,10 +24,11 @@ final class JobFiles {
     this.exitDir = exitDir;
   }
 
-  /** Deletes job {@code id}'s log (at {@code logPath}, may be null) and exit record. */
+  /** Deletes job {@code id}'s log (at {@code logPath}, may be null), exit record and progress file. */
   void delete(long id, String logPath) {
     if (logPath != null) deleteInside(logDir, Path.of(logPath), id);
     deleteInside(exitDir, exitDir.resolve(id + ".exit"), id);
+    deleteInside(exitDir, exitDir.resolve(id + ".progress"), id);
   }
 
   private static void deleteInside(Path dir, Path file, long id) {

@@ -1,0 +1,195 @@
+package dev.gq.actors.socket;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.progress.Estimate;
+import dev.gq.core.progress.Estimator;
+import dev.gq.core.progress.LogTail;
+import dev.gq.core.progress.TrainerState;
+import dev.gq.host.fs.RegularFiles;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Reads what running jobs left behind for {@code gq eta}, {@code gq ps} and {@code gq show}: each
+ * job's progress file ({@code run/ID.progress}), the last {@link LogTail#MAX_BYTES} of its log and
+ * the newest complete {@code checkpoint-N/trainer_state.json} under its {@code --output_dir} (or
+ * {@code --output-dir}) or its working directory, each opened only as a regular file, never through
+ * a symbolic link, and hands them to {@link Estimator}. A job whose files have not changed (size and
+ * time) since its last reading gets that reading again without a byte read. Each running job's
+ * {@link Estimator.Memory} is kept here; a job no longer running is forgotten at the next request.
+ */
+final class ProgressRequests {
+  /** How many jobs are remembered at most (running jobs; a safety bound). */
+  static final int MAX_JOBS = 4096;
+  private static final int MAX_PROGRESS_BYTES = 256;
+  private static final int MAX_TRAINER_STATE_BYTES = 16 << 20;
+  private static final int MAX_LISTED = 10_000;
+  private static final int CHECKPOINTS_TRIED = 3;
+  private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d{1,18})");
+
+  /** What identifies the files read for one job: a change to any of them means reading again. */
+  record Key(FileStamp log, FileStamp progress, FileStamp trainerState, Path trainerStatePath) {}
+
+  /** A file's size and modification time (nanoseconds), or ABSENT. */
+  record FileStamp(long size, long mtime) {
+    static final FileStamp ABSENT = new FileStamp(-1, -1);
+  }
+
+  private record Entry(Key key, Estimate estimate, Estimator.Memory memory) {}
+
+  private final Path runDir;
+  private final Clock clock;
+  private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
+
+  ProgressRequests(Path runDir, Clock clock) {
+    this.runDir = runDir;
+    this.clock = clock;
+  }
+
+  /**
+   * The estimate of each job of {@code asked} that is among {@code running} and has one. Forgets
+   * every job not in {@code running}. One reading at a time, so each job's memory moves in order.
+   */
+  synchronized Map<Long, Estimate> estimates(Collection<Long> asked, List<Job> running) {
+    Set<Long> live = running.stream().map(Job::id).collect(Collectors.toSet());
+    entries.keySet().retainAll(live);
+    if (entries.size() > MAX_JOBS) entries.clear();
+    Set<Long> wanted = Set.copyOf(asked);
+    Map<Long, Estimate> out = new HashMap<>();
+    for (Job j : running) {
+      if (!wanted.contains(j.id())) continue;
+      Estimate e = estimate(j);
+      if (e != null) out.put(j.id(), e);
+    }
+    return out;
+  }
+
+  private Estimate estimate(Job j) {
+    Path log = j.logPath() == null ? null : Path.of(j.logPath());
+    Path progress = runDir.resolve(j.id() + ".progress");
+    Entry before = entries.get(j.id());
+    Checkpoint ckpt = checkpoint(checkpointRoot(j), before == null ? null : before.key());
+    Key key = new Key(stamp(log), stamp(progress), ckpt.stamp(), ckpt.path());
+    if (before != null && before.key().equals(key)) return before.estimate();
+    Estimator.Memory memory = before == null ? Estimator.Memory.EMPTY : before.memory();
+    byte[] tail = null;
+    boolean cut = false;
+    if (log != null && !key.log().equals(FileStamp.ABSENT)) {
+      long from = Math.max(0, key.log().size() - LogTail.MAX_BYTES);
+      tail = read(log, from, LogTail.MAX_BYTES);
+      cut = from > 0;
+    }
+    String progressText = key.progress().equals(FileStamp.ABSENT) ? null : text(progress, MAX_PROGRESS_BYTES);
+    String stateText = ckpt.text() != null || ckpt.path() == null ? ckpt.text() : text(ckpt.path(), MAX_TRAINER_STATE_BYTES);
+    Estimator.Result r = Estimator.estimate(new Estimator.Inputs(progressText, tail, cut, stateText), memory, clock.instant());
+    entries.put(j.id(), new Entry(key, r.estimate(), r.memory()));
+    return r.estimate();
+  }
+
+  /** Where a job's checkpoints are: the value of its {@code --output_dir}/{@code --output-dir}, against its cwd; else its cwd. */
+  static Path checkpointRoot(Job j) {
+    String cwd = j.spec().cwd();
+    List<String> argv = j.spec().argv();
+    String out = null;
+    for (int i = 0; argv != null && i < argv.size(); i++) {
+      String a = argv.get(i);
+      for (String flag : List.of("--output_dir", "--output-dir")) {
+        if (a.equals(flag) && i + 1 < argv.size()) out = argv.get(i + 1);
+        else if (a.startsWith(flag + "=")) out = a.substring(flag.length() + 1);
+      }
+    }
+    try {
+      if (out != null && !out.isEmpty()) return cwd == null ? Path.of(out) : Path.of(cwd).resolve(out);
+      return cwd == null ? null : Path.of(cwd);
+    } catch (RuntimeException e) { // a path the file system cannot name
+      return null;
+    }
+  }
+
+  /** A checkpoint's {@code trainer_state.json}: where, its stamp, and its text when it was read to check it (null otherwise). */
+  record Checkpoint(Path path, FileStamp stamp, String text) {
+    static final Checkpoint NONE = new Checkpoint(null, FileStamp.ABSENT, null);
+  }
+
+  /**
+   * The {@code trainer_state.json} of the newest complete checkpoint under {@code root} (one
+   * listing of it; the few newest {@code checkpoint-N} directories are tried in turn, a half-written
+   * state skipped), or NONE. A state the previous reading ({@code known}, may be null) used and
+   * that has not changed since is taken without reading it again.
+   */
+  static Checkpoint checkpoint(Path root, Key known) {
+    // the directory may be a link (an output directory on a scratch disk); the files in it are not followed
+    if (root == null || !Files.isDirectory(root)) return Checkpoint.NONE;
+    List<Long> found = new ArrayList<>();
+    try (DirectoryStream<Path> dir = Files.newDirectoryStream(root)) {
+      int listed = 0;
+      for (Path p : dir) {
+        if (++listed > MAX_LISTED) break;
+        Matcher m = CHECKPOINT.matcher(p.getFileName().toString());
+        if (m.matches()) found.add(Long.parseLong(m.group(1)));
+      }
+    } catch (IOException | RuntimeException e) {
+      return Checkpoint.NONE;
+    }
+    found.sort(Comparator.reverseOrder());
+    for (int i = 0; i < Math.min(CHECKPOINTS_TRIED, found.size()); i++) {
+      Path state = root.resolve("checkpoint-" + found.get(i)).resolve("trainer_state.json");
+      FileStamp stamp = stamp(state);
+      if (stamp.equals(FileStamp.ABSENT)) continue;
+      if (known != null && state.equals(known.trainerStatePath()) && stamp.equals(known.trainerState()))
+        return new Checkpoint(state, stamp, null);
+      String text = text(state, MAX_TRAINER_STATE_BYTES);
+      if (TrainerState.parse(text) != null) return new Checkpoint(state, stamp, text);
+    }
+    return Checkpoint.NONE;
+  }
+
+  /** {@code p}'s size and time when it is a regular file (not a link); else ABSENT. */
+  static FileStamp stamp(Path p) {
+    if (p == null) return FileStamp.ABSENT;
+    try {
+      BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!a.isRegularFile()) return FileStamp.ABSENT;
+      return new FileStamp(a.size(), a.lastModifiedTime().toInstant().getEpochSecond() * 1_000_000_000L
+          + a.lastModifiedTime().toInstant().getNano());
+    } catch (IOException | RuntimeException e) {
+      return FileStamp.ABSENT;
+    }
+  }
+
+  /** The whole of {@code p} as UTF-8 when it is a regular file of at most {@code max} bytes; else null. */
+  static String text(Path p, int max) {
+    byte[] b = read(p, 0, max + 1);
+    return b == null || b.length > max ? null : new String(b, StandardCharsets.UTF_8);
+  }
+
+  /** Up to {@code max} bytes of {@code p} from {@code from}, opened as a regular file only; null when it cannot be. */
+  static byte[] read(Path p, long from, int max) {
+    try (FileChannel ch = RegularFiles.openForReading(p)) {
+      ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, Math.min(max, ch.size() - from)));
+      while (buf.hasRemaining() && ch.read(buf, from + buf.position()) > 0) {}
+      return java.util.Arrays.copyOf(buf.array(), buf.position());
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+}
