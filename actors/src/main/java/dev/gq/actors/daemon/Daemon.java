@@ -122,6 +122,22 @@ public final class Daemon implements AutoCloseable {
         this::requestStop, this::warning, clock);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
     checkDatabase(cfg.paths().database());
+    sampleProgress(api, cfg.progressSample());
+  }
+
+  /**
+   * Notes every running job's progress every {@code every} (GQ_PROGRESS_SAMPLE_MS), on the blocking
+   * pool, so that a rate from two moments is there the first time someone asks. A job whose files
+   * have not changed costs a few stat calls; nothing is read.
+   */
+  private void sampleProgress(DaemonApi api, Duration every) {
+    system.scheduler().scheduleWithFixedDelay(every, every, () -> {
+      try {
+        api.sampleProgress();
+      } catch (Exception | LinkageError e) {
+        LOG.debug("progress sample failed: {}", e.toString());
+      }
+    }, system.dispatchers().lookup(DispatcherSelector.blocking()));
   }
 
   /**

@@ -12,7 +12,8 @@ import java.util.Map;
  * GQ_FAIL_FAST_SECONDS set when a group is held after quick failures; GQ_MAX_CLIENTS how many clients
  * are served at once; GQ_GATHER_AFTER_SECONDS how long a job that does not fit waits before GPUs
  * gather for it; GQ_MAX_CPU_JOBS how many CPU-only jobs run at once; GQ_LEASE_DIR where the machine-wide GPU leases are kept;
- * GQ_RECONCILE_INTERVAL_MS how often live jobs are re-checked against /proc and the GPUs. GQ_BOOT_ID_FILE and
+ * GQ_RECONCILE_INTERVAL_MS how often live jobs are re-checked against /proc and the GPUs;
+ * GQ_PROGRESS_SAMPLE_MS how often running jobs' progress is noted unasked. GQ_BOOT_ID_FILE and
  * GQ_TEST_LAUNCH_DELAY_MS exist for tests (a simulated reboot; a window between reservation and
  * launch wide enough to kill the daemon in).
  */
@@ -30,7 +31,8 @@ public record DaemonConfig(
     Path leaseDir,
     Duration gatherAfter,
     int maxCpuJobs,
-    Duration reconcileInterval) {
+    Duration reconcileInterval,
+    Duration progressSample) {
 
   static final int MAX_CLIENTS = 10_000;
 
@@ -54,7 +56,8 @@ public record DaemonConfig(
         Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", dev.gq.core.alloc.Allocator.GATHER_AFTER.toSeconds(),
             0, 30L * 86_400, "seconds", "")),
         (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs", ""),
-        millis(env, "GQ_RECONCILE_INTERVAL_MS", 30_000, 100, 3_600_000));
+        millis(env, "GQ_RECONCILE_INTERVAL_MS", 30_000, 100, 3_600_000),
+        millis(env, "GQ_PROGRESS_SAMPLE_MS", 15_000, 100, 3_600_000));
   }
 
   /** GQ_MAX_CLIENTS: how many clients are served at once; 0 or unset: what the open-file limit leaves room for. */

@@ -137,8 +137,17 @@ public final class DaemonApi implements GqApi {
   @Override
   public Map<Long, dev.gq.core.progress.Estimate> progress(List<Long> ids) throws ApiException {
     if (ids.isEmpty()) return Map.of();
-    List<Job> running = history.jobs(new JobQuery(List.of(), Set.of(JobState.RUNNING), null, 0));
-    return progress.estimates(ids, running);
+    return progress.estimates(ids, running());
+  }
+
+  /** Notes the progress of every running job (the daemon does so periodically). */
+  public void sampleProgress() throws ApiException {
+    List<Job> running = running();
+    if (!running.isEmpty()) progress.estimates(running.stream().map(Job::id).toList(), running);
+  }
+
+  private List<Job> running() throws ApiException {
+    return history.jobs(new JobQuery(List.of(), Set.of(JobState.RUNNING), null, 0));
   }
 
   @Override

@@ -52,4 +52,26 @@ class ProgressEndToEndTest {
       g.gq("cancel", String.valueOf(tqdm), String.valueOf(file));
     }
   }
+
+  @Test
+  void theDaemonNotesProgressUnaskedSoTheFirstQuestionHasARate() throws Exception {
+    try (Gqd g = Gqd.start(tmp, 1, java.util.Map.of("GQ_PROGRESS_SAMPLE_MS", "200"))) {
+      long id = g.submit("run", "-g", "0", "bash", "-c",
+          "for i in $(seq 1 300); do echo \"$i 1000\" > \"$GQ_PROGRESS_FILE\"; sleep 0.2; done");
+      g.awaitState(id, "RUNNING", T);
+      Path file = g.data.resolve("run").resolve(id + ".progress");
+      // wait on the job's own file, not on gq: the first question below must be the first one asked
+      Gqd.await("the job to count to 10", T, () -> {
+        try {
+          return Long.parseLong(java.nio.file.Files.readString(file).trim().split(" ")[0]) >= 10;
+        } catch (Exception e) {
+          return false;
+        }
+      });
+      JsonNode eta = g.gq("eta", "--json").json();
+      assertEquals("progress file", eta.get(0).get("source").asText(), eta.toString());
+      assertTrue(!eta.get(0).get("rate_per_second").isNull() && eta.get(0).get("rate_per_second").asDouble() > 0, eta.toString());
+      g.gq("cancel", String.valueOf(id));
+    }
+  }
 }
