@@ -140,8 +140,13 @@ public final class DaemonApi implements GqApi {
     return progress.estimates(ids, running());
   }
 
-  /** Notes the progress of every running job (the daemon does so periodically). */
+  /**
+   * Notes the progress of every running job (the daemon does so periodically). Asks the Scheduler's
+   * memory first, so that with nothing running it touches no file and no database.
+   */
   public void sampleProgress() throws ApiException {
+    Ledger l = asks.askPlain(Scheduler.GetLedger::new);
+    if (l.live().values().stream().noneMatch(j -> j.state() == JobState.RUNNING)) return;
     List<Job> running = running();
     if (!running.isEmpty()) progress.estimates(running.stream().map(Job::id).toList(), running);
   }
