@@ -89,7 +89,7 @@ public final class Decider {
     GpuRegistry gpus = s.gpus().freed(l, folded, all, endedNanos);
     SchedulerState next = s.with(gpus);
     if (next.ready()) all.addAll(Reservations.next(folded, next, c));
-    if (!next.ending().isEmpty() && !all.isEmpty()) next = next.withEnding(stillLive(next.ending(), folded, all));
+    if (!next.ending().isEmpty() && !all.isEmpty()) next = next.withEnding(stillLive(next.ending(), folded));
     return new Decided<>(all, null, null, next, gpus.awaitsMoreThan(s.gpus()), null);
   }
 
@@ -187,7 +187,7 @@ public final class Decider {
   }
 
   /** Those of {@code ending} still live once {@code events} are stored. */
-  private static Set<Long> stillLive(Set<Long> ending, Ledger folded, List<LedgerEvent> events) {
+  private static Set<Long> stillLive(Set<Long> ending, Ledger folded) {
     Set<Long> out = new HashSet<>(ending);
     out.removeIf(id -> !folded.live().containsKey(id));
     return out;
