@@ -186,7 +186,7 @@ public final class Decider {
     return new SubmitContext(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts);
   }
 
-  /** Those of {@code ending} still live once {@code events} are stored. */
+  /** Those of {@code ending} still live in {@code folded}, the ledger once the write is stored. */
   private static Set<Long> stillLive(Set<Long> ending, Ledger folded) {
     Set<Long> out = new HashSet<>(ending);
     out.removeIf(id -> !folded.live().containsKey(id));
