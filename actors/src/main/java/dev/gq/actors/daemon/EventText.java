@@ -37,6 +37,9 @@ final class EventText {
       case JobLaunched l -> "launched, pid " + l.identity().pid();
       case JobLaunchFailed f -> "launch failed: " + f.reason();
       case JobCancelRequested c -> "cancel requested";
+      case JobPreemptRequested p -> "preempt requested: SIG" + p.preemption().signalName() + " to its "
+          + (p.groupSignal() ? "process group" : "main process") + ", grace " + p.grace()
+          + (p.forJob() == null ? "" : ", its GPUs for job " + p.forJob()) + (p.requeue() ? ", resume queued" : "");
       case JobCancelled c -> "cancelled: " + c.reason();
       case JobExited x -> "exited, code " + x.exitCode() + (x.reason() == null ? "" : " (" + x.reason() + ")");
       case JobTimedOut t -> "timed out: " + t.reason() + ", code " + t.exitCode();

@@ -54,10 +54,11 @@ public final class Allocator {
       gpus.stream().filter(g -> g.state() == GpuState.FREE && seen.get(g.uuid()) == 1)
           .sorted(Comparator.comparingInt(GpuStatus::index)).forEach(free::add);
     }
+    Map<Long, List<GpuStatus>> kept = keep(free, waiting, blocked, rules.keptFor());
     List<Plan.Reservation> placed = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>();
     WaitReason gathering = null;
-    for (Job j : waiting) {
+    for (Job j : keptFirst(waiting, kept)) {
       WaitReason block = blocked.get(j.id());
       int n = j.spec().gpus();
       String group = j.spec().group();
@@ -77,6 +78,14 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
+      else if (kept.containsKey(j.id()) && n <= kept.get(j.id()).size() + free.size()) {
+        List<GpuStatus> mine = new ArrayList<>(kept.remove(j.id()));
+        mine.addAll(free);
+        List<GpuSlot> slots = mine.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
+        free.removeIf(g -> slots.stream().anyMatch(x -> x.uuid().equals(g.uuid())));
+        placed.add(new Plan.Reservation(j.id(), slots));
+        if (room != null) groupRoom.put(group, room - 1);
+      }
       else if (gathering != null) reasons.put(j.id(), gathering);
       else if (n <= free.size()) {
         List<GpuSlot> slots = free.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
@@ -91,6 +100,35 @@ public final class Allocator {
       } else reasons.put(j.id(), new WaitReason("GPUs busy", busy(n, free.size(), gpus)));
     }
     return new Plan(placed, reasons);
+  }
+
+  /**
+   * Takes out of {@code free} each GPU kept for a waiting job that may start ({@code keptFor}: a
+   * preemption freed it for that job), so that no other job gets it; by job, lowest index first. A
+   * GPU kept for a job that is gone or may not start now goes to anyone.
+   */
+  private static Map<Long, List<GpuStatus>> keep(List<GpuStatus> free, List<Job> waiting, Map<Long, WaitReason> blocked,
+      Map<String, Long> keptFor) {
+    if (keptFor.isEmpty()) return new HashMap<>();
+    java.util.Set<Long> may = new java.util.HashSet<>();
+    for (Job j : waiting) if (!blocked.containsKey(j.id())) may.add(j.id());
+    Map<Long, List<GpuStatus>> kept = new HashMap<>();
+    free.removeIf(g -> {
+      Long to = keptFor.get(g.uuid());
+      if (to == null || !may.contains(to)) return false;
+      kept.computeIfAbsent(to, x -> new ArrayList<>()).add(g);
+      return true;
+    });
+    return kept;
+  }
+
+  /** {@code waiting} with the jobs GPUs are kept for first, each group in its order. */
+  private static List<Job> keptFirst(List<Job> waiting, Map<Long, List<GpuStatus>> kept) {
+    if (kept.isEmpty()) return waiting;
+    List<Job> out = new ArrayList<>(waiting.size());
+    for (Job j : waiting) if (kept.containsKey(j.id())) out.add(j);
+    for (Job j : waiting) if (!kept.containsKey(j.id())) out.add(j);
+    return out;
   }
 
   /** Whether GPUs gather for {@code j}: it has waited long enough, and this gq's jobs hold what it lacks. */

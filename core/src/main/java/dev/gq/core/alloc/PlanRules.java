@@ -9,10 +9,11 @@ import java.util.Map;
  * does not fit may be passed over before GPUs gather for it ({@code gatherAfter}), how many more
  * CPU-only jobs may start now ({@code cpuRoom}: the cap on CPU-only jobs at once less those active),
  * and each capped group's cap ({@code maxRunning}) with the room it leaves now ({@code groupRoom}:
- * the cap less the group's active jobs; a group without a cap is in neither).
+ * the cap less the group's active jobs; a group without a cap is in neither), and the GPUs kept
+ * for a named waiting job ({@code keptFor}: UUID → job id; a preemption freed them for it).
  */
 public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
-    Map<String, Integer> groupRoom) {
+    Map<String, Integer> groupRoom, Map<String, Long> keptFor) {
 
   /** No bounds: unbounded backfill, any number of CPU-only jobs at once, no group capped. */
   public static final PlanRules NONE = new PlanRules(Instant.MAX, Allocator.GATHER_AFTER, Integer.MAX_VALUE, Map.of(), Map.of());
@@ -20,6 +21,13 @@ public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<Stri
   public PlanRules {
     maxRunning = Map.copyOf(maxRunning);
     groupRoom = Map.copyOf(groupRoom);
+    keptFor = keptFor == null ? Map.of() : Map.copyOf(keptFor);
+  }
+
+  /** No GPU kept for a job. */
+  public PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
+      Map<String, Integer> groupRoom) {
+    this(now, gatherAfter, cpuRoom, maxRunning, groupRoom, Map.of());
   }
 
   /** No group capped. */

@@ -82,7 +82,7 @@ public record Job(
   public Job withoutCommand() {
     JobSpec s = spec.withoutCommand();
     if (s.cwd() != null) s = new JobSpec(s.argv(), s.cwd().intern(), s.env(), s.gpus(), s.name(), s.group(), s.key(),
-        s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin());
+        s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin(), s.resumeArg(), s.resumeFrom());
     return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag,
         retryOf, reportedPid);
   }
@@ -103,7 +103,7 @@ public record Job(
   }
 
   public Job launched(ProcessIdentity who) {
-    return new Job(id, spec, state == JobState.CANCELLING ? state : JobState.RUNNING, submitTime, startTime, null, gpus, who, null, logPath, null, tag, retryOf);
+    return new Job(id, spec, state.stopping() ? state : JobState.RUNNING, submitTime, startTime, null, gpus, who, null, logPath, null, tag, retryOf);
   }
 
   public Job recovered() {

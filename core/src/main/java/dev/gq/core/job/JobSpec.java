@@ -10,7 +10,11 @@ import java.util.Map;
  * jobs it waits for ({@code after}), how many automatic retries a failure may use ({@code retries})
  * and the longest it may run ({@code timeLimit}, null for no limit), and its {@code priority}
  * (higher first among waiting jobs, {@link #MIN_PRIORITY} to {@link #MAX_PRIORITY}, 0 by default),
- * and the moment before which it may not start ({@code begin}, null: at once). {@code name}, {@code group} and
+ * and the moment before which it may not start ({@code begin}, null: at once); how its command takes
+ * a checkpoint to resume from ({@code resumeArg}, a template in which {@code {ckpt}} stands for the
+ * path; null: only through {@code GQ_RESUME_FROM}), and, for an attempt that resumes a stopped run,
+ * the checkpoint ({@code resumeFrom}: an absolute path, or {@link #NEWEST_CHECKPOINT} for the newest
+ * complete one when the attempt starts; null: not a resume). {@code name}, {@code group} and
  * {@code key} may be null. Specs stored before {@code after}, {@code retries} and {@code timeLimit}
  * existed read back as no dependencies, no retries and no limit. The daemon's memory keeps a waiting
  * job's spec {@link #withoutCommand() without its command} (argv and environment): those stay in the
@@ -28,15 +32,25 @@ public record JobSpec(
     int retries,
     Duration timeLimit,
     int priority,
-    java.time.Instant begin) {
+    java.time.Instant begin,
+    String resumeArg,
+    String resumeFrom) {
 
   public static final int MIN_PRIORITY = -100;
   public static final int MAX_PRIORITY = 100;
+  /** {@link #resumeFrom} of a resume that takes the newest complete checkpoint when it starts (paths given are absolute). */
+  public static final String NEWEST_CHECKPOINT = "newest";
 
   public JobSpec {
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
     after = after == null ? List.of() : List.copyOf(after);
+  }
+
+  /** A spec whose command takes no resume argument (as stored before jobs could be resumed). */
+  public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
+      List<Dependency> after, int retries, Duration timeLimit, int priority, java.time.Instant begin) {
+    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, null, null);
   }
 
   /** A spec that may start at once. */
@@ -64,12 +78,12 @@ public record JobSpec(
   /** The spec without its argv and environment: what scheduling needs, kept in memory for a live job. */
   public JobSpec withoutCommand() {
     if (argv.isEmpty() && env.isEmpty()) return this;
-    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin);
+    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
   }
 
   /** The same spec with the environment {@code e}. */
   public JobSpec withEnv(Map<String, String> e) {
-    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin);
+    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
   }
 
   /**
@@ -78,36 +92,61 @@ public record JobSpec(
    */
   public JobSpec completedFrom(JobSpec source) {
     return new JobSpec(argv.isEmpty() ? source.argv : argv, cwd, env.isEmpty() ? source.env : env, gpus, name, group,
-        key, after, retries, timeLimit, priority, begin);
+        key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
   }
 
   /** The same spec waiting for {@code deps} instead. */
   public JobSpec withAfter(List<Dependency> deps) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority, begin);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
   }
 
   /** The same spec with {@code n} automatic retries left. */
   public JobSpec withRetries(int n) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority, begin);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority, begin, resumeArg, resumeFrom);
   }
 
   /** The same spec with this time limit (null for none). */
   public JobSpec withTimeLimit(Duration limit) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority, begin);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority, begin, resumeArg, resumeFrom);
   }
 
   /** The same spec with priority {@code p}. */
   public JobSpec withPriority(int p) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p, begin);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p, begin, resumeArg, resumeFrom);
   }
 
   /** The same spec asking for {@code n} GPUs. */
   public JobSpec withGpus(int n) {
-    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority, begin);
+    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
   }
 
   /** The same spec, not to start before {@code at} (null: at once). */
   public JobSpec withBegin(java.time.Instant at) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at, resumeArg, resumeFrom);
+  }
+
+  /** The same spec whose command takes its checkpoint as {@code template} says ({@code {ckpt}} stands for the path; null: none). */
+  public JobSpec withResumeArg(String template) {
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, template,
+        resumeFrom);
+  }
+
+  /**
+   * The same spec as the resume of a stopped run: from checkpoint {@code from} (an absolute path),
+   * or, when it is null, from the newest complete checkpoint found when the attempt starts.
+   */
+  public JobSpec resuming(String from) {
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg,
+        from == null ? NEWEST_CHECKPOINT : from);
+  }
+
+  /** Whether this resume takes the newest complete checkpoint found when it starts (not a path given). */
+  public boolean resumesFromNewest() {
+    return NEWEST_CHECKPOINT.equals(resumeFrom);
+  }
+
+  /** Whether this attempt resumes a stopped run from a checkpoint. */
+  public boolean resumes() {
+    return resumeFrom != null;
   }
 }

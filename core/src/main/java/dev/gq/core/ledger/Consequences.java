@@ -12,8 +12,8 @@ import java.util.Set;
  * What follows in the same write from events the Scheduler is about to store: an automatic retry
  * for each job that exited non-zero with retries left, a fail-fast hold of each group whose last
  * ended jobs all failed quickly (never triggered by endings that start-up recovery concluded),
- * and the cancellation of each waiting job whose {@code --after-ok} job ended without success,
- * repeated until nothing more follows. Pure.
+ * the resume of each job preempted with {@code --requeue}, and the cancellation of each waiting
+ * job whose {@code --after-ok} job ended without success, repeated until nothing more follows. Pure.
  */
 public final class Consequences {
   private Consequences() {}
@@ -29,7 +29,10 @@ public final class Consequences {
     Ledger l = before;
     for (LedgerEvent e : events) {
       Job ended = endedBy(l, e);
+      Preemption preempted = ended != null && ended.state() == JobState.PREEMPTED
+          ? l.settings().preempting().get(ended.id()) : null;
       l = l.apply(e);
+      if (preempted != null && preempted.requeue()) l = add(all, l, resume(l, ended, in));
       if (ended == null || ended.state() != JobState.FAILED) continue;
       failed.add(ended);
       if (e instanceof JobExited && ended.spec().retries() > 0) l = add(all, l, retry(l, ended, in));
@@ -59,9 +62,17 @@ public final class Consequences {
   /** The retry of {@code failed}; it shares the failed job's stored command when the ledger does not hold it. */
   private static LedgerEvent retry(Ledger l, Job failed, SubmitContext in) {
     long id = l.nextId();
-    var e = new JobSubmitted(id, failed.spec().withRetries(failed.spec().retries() - 1), in.tags().get(),
+    var e = new JobSubmitted(id, Retries.attemptSpec(failed.spec().withRetries(failed.spec().retries() - 1), false, null), in.tags().get(),
         in.logPaths().apply(id), failed.lineage(), List.of(), in.now());
     return failed.spec().hasCommand() ? e : e.sharing(failed.id(), e.spec());
+  }
+
+  /** The resume of {@code preempted} (asked for with its preemption): from its newest checkpoint when it starts. */
+  private static LedgerEvent resume(Ledger l, Job preempted, SubmitContext in) {
+    long id = l.nextId();
+    var e = new JobSubmitted(id, preempted.spec().resuming(null), in.tags().get(), in.logPaths().apply(id),
+        preempted.lineage(), List.of(), in.now());
+    return preempted.spec().hasCommand() ? e : e.sharing(preempted.id(), e.spec());
   }
 
   private static Ledger add(List<LedgerEvent> all, Ledger l, LedgerEvent e) {

@@ -17,7 +17,8 @@ import java.util.Optional;
  * The rules of {@code --after} and {@code --after-ok}: resolving a spec's dependencies at submit
  * (a live job, or the newest attempt of an ended job's lineage, whose end is already known),
  * tracking them as jobs end or are retried, the wait reason, and cancelling a dependent whose
- * {@code --after-ok} job ended without success. Pure.
+ * {@code --after-ok} job ended without success. A PREEMPTED job has not ended its work: its
+ * dependents wait for its resume, the next attempt of its lineage. Pure.
  */
 public final class Dependencies {
   private Dependencies() {}
@@ -37,6 +38,8 @@ public final class Dependencies {
     JobState s = f.newestState() != null && f.newestState().terminal() ? f.newestState() : l.recentEnd(f.newest());
     String which = f.newest() == id ? "job " + id : "job " + id + " (retried as job " + f.newest() + ")";
     if (s == null) return refuse(which + " changed state while this request was on its way; submit again");
+    // A preempted job's work is not over: the dependent waits for its resume, as for a retry.
+    if (s == JobState.PREEMPTED) return ok(new Prerequisite(f.newest(), f.lineage(), d.okOnly(), null));
     if (d.okOnly() && s != JobState.DONE)
       return refuse(which + " ended " + s + ", so a job that needs it to succeed would never start; "
           + "retry it first, or use --after instead of --after-ok");
@@ -71,7 +74,8 @@ public final class Dependencies {
       return s.waitsFor().isEmpty() ? w : w.plus(s.jobId(), s.waitsFor());
     }
     if (after.state() != JobState.WAITING) w = w.minus(after.id());
-    if (after.state().terminal() && !w.isEmpty()) w = ended(w, after);
+    // A preempted job's dependents wait for its resume, which the lineage moves them to.
+    if (after.state().terminal() && after.state() != JobState.PREEMPTED && !w.isEmpty()) w = ended(w, after);
     return w;
   }
 

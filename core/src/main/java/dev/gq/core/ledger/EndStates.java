@@ -15,6 +15,8 @@ public final class EndStates {
     if (j.state() == JobState.CANCELLING)
       return j.ended(JobState.CANCELLED, e.exitCode(), "cancelled by user", e.at());
     Integer code = e.exitCode();
+    if (j.state() == JobState.PREEMPTING)
+      return j.ended(JobState.PREEMPTED, code, e.reason() != null ? e.reason() : "preempted; " + describe(code), e.at());
     if (code != null && code == 0 && e.reason() == null) return j.ended(JobState.DONE, 0, null, e.at());
     String reason = e.reason() != null ? e.reason() : describe(code);
     return j.ended(JobState.FAILED, code, reason, e.at());

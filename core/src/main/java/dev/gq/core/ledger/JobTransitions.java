@@ -33,6 +33,7 @@ public final class JobTransitions {
       case JobLaunched e -> before.launched(e.identity());
       case JobLaunchFailed e -> before.ended(JobState.FAILED, null, e.reason(), e.at());
       case JobCancelRequested e -> before.withState(JobState.CANCELLING);
+      case JobPreemptRequested e -> before.withState(JobState.PREEMPTING);
       case JobCancelled e -> before.ended(JobState.CANCELLED, null, e.reason(), e.at());
       case JobExited e -> EndStates.exited(before, e);
       case JobTimedOut e -> before.ended(JobState.TIMEOUT, e.exitCode(), e.reason(), e.at());

@@ -115,7 +115,7 @@ public record Ledger(
       if (j == null) continue;
       switch (j.state()) {
         case WAITING -> events.add(new JobCancelled(id, "cancelled before it started", now));
-        case STARTING, RUNNING -> events.add(new JobCancelRequested(id, now));
+        case STARTING, RUNNING, PREEMPTING -> events.add(new JobCancelRequested(id, now));
         default -> {}
       }
     }
@@ -199,7 +199,17 @@ public record Ledger(
     // a held job that leaves the queue is no longer held
     QueueSettings st = after.state() != JobState.WAITING && settings.heldJobs().contains(after.id())
         ? settings.hold(List.of(after.id()), false) : settings;
+    if (event instanceof JobPreemptRequested p) st = st.preempt(p.jobId(), p.preemption());
+    else if (before != null && before.state() != after.state()) st = st.after(after, forWaiting(after));
     return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
+  }
+
+  /** Whether the job {@code j}'s preemption named (if any) still waits, so that its GPUs are kept for it. */
+  private boolean forWaiting(Job j) {
+    Preemption p = settings.preempting().get(j.id());
+    if (p == null || p.forJob() == null) return false;
+    Job f = live.get(p.forJob());
+    return f != null && f.state() == JobState.WAITING;
   }
 
   private List<Ending> endingsWith(Job j) {

@@ -68,13 +68,27 @@ public sealed interface LedgerEvent {
   /** STARTING/RUNNING → CANCELLING: the user asked; signals follow. */
   record JobCancelRequested(long jobId, Instant at) implements JobEvent {}
 
+  /**
+   * STARTING/RUNNING → PREEMPTING: the user asked the job to make room; it keeps its GPUs while
+   * {@code signal} (to its main process, or to its group with {@code groupSignal}) lets it save, and
+   * is stopped as a cancel stops a job once {@code grace} has passed. When it has stopped it ends
+   * PREEMPTED; its GPUs then go to {@code forJob} (when not null and still waiting) in that same
+   * write, and with {@code requeue} its resume joins the queue.
+   */
+  record JobPreemptRequested(long jobId, int signal, boolean groupSignal, java.time.Duration grace, Long forJob,
+      boolean requeue, Instant at) implements JobEvent {
+    public Preemption preemption() {
+      return new Preemption(signal, groupSignal, grace, forJob, requeue, at);
+    }
+  }
+
   /** WAITING → CANCELLED: removed from the queue before it started. */
   record JobCancelled(long jobId, String reason, Instant at) implements JobEvent {}
 
   /**
    * The job's processes are all gone. {@code exitCode} is the shim's record (128+N for signal N),
    * null when no exit record exists; {@code reason} explains a non-zero or missing code.
-   * RUNNING → DONE or FAILED; CANCELLING → CANCELLED. {@code pid}, when not null, is the pid the
+   * RUNNING → DONE or FAILED; CANCELLING → CANCELLED; PREEMPTING → PREEMPTED. {@code pid}, when not null, is the pid the
    * shim wrote into its exit record, stored for a job closed from that record at start-up without
    * ever being recorded as launched, so the job still shows a pid. It is for display only, never a
    * verified identity: nothing signals it. Events stored before it existed read back with none.

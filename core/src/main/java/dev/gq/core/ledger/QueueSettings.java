@@ -1,5 +1,8 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -7,16 +10,26 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the user set for the queue: each group's cap on active jobs ({@code maxRunning}) and the
- * GPUs drained of new jobs (UUID → reason).
+ * What the user set for the queue: each group's cap on active jobs ({@code maxRunning}), the
+ * GPUs drained of new jobs (UUID → reason), the waiting jobs held one by one, the preemptions under
+ * way (job id → how it was asked for), and the GPUs a preemption freed for a named waiting job
+ * (UUID → that job's id), which no other job gets while that job waits.
  */
-public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs) {
+public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs,
+    Map<Long, Preemption> preempting, Map<String, Long> keptFor) {
   public static final QueueSettings NONE = new QueueSettings(Map.of(), Map.of(), Set.of());
 
   public QueueSettings {
     maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
     drained = drained == null ? Map.of() : Map.copyOf(drained);
     heldJobs = heldJobs == null ? Set.of() : Set.copyOf(heldJobs);
+    preempting = preempting == null ? Map.of() : Map.copyOf(preempting);
+    keptFor = keptFor == null ? Map.of() : Map.copyOf(keptFor);
+  }
+
+  /** No preemption under way (as stored before jobs could be preempted). */
+  public QueueSettings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs) {
+    this(maxRunning, drained, heldJobs, Map.of(), Map.of());
   }
 
   /** Without held jobs (as stored before jobs could be held one by one). */
@@ -25,18 +38,49 @@ public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String>
   }
 
   QueueSettings limit(String group, Integer n) {
-    return new QueueSettings(with(maxRunning, group, n), drained, heldJobs);
+    return new QueueSettings(with(maxRunning, group, n), drained, heldJobs, preempting, keptFor);
   }
 
   QueueSettings drain(String uuid, String reason) {
-    return new QueueSettings(maxRunning, with(drained, uuid, reason), heldJobs);
+    return new QueueSettings(maxRunning, with(drained, uuid, reason), heldJobs, preempting, keptFor);
   }
 
   QueueSettings hold(List<Long> ids, boolean held) {
     Set<Long> next = new HashSet<>(heldJobs);
     if (held) next.addAll(ids);
     else next.removeAll(ids);
-    return new QueueSettings(maxRunning, drained, next);
+    return new QueueSettings(maxRunning, drained, next, preempting, keptFor);
+  }
+
+  /** Job {@code id}'s preemption begins. */
+  QueueSettings preempt(long id, Preemption p) {
+    Map<Long, Preemption> next = new HashMap<>(preempting);
+    next.put(id, p);
+    return new QueueSettings(maxRunning, drained, heldJobs, next, keptFor);
+  }
+
+  /**
+   * Job {@code j} left the state it had: its preemption is over once it has ended, and when it
+   * ended PREEMPTED for a job that still waits ({@code forWaiting}), its GPUs are kept for that job;
+   * a job that no longer waits has no GPUs kept for it.
+   */
+  QueueSettings after(Job j, boolean forWaiting) {
+    Map<Long, Preemption> p = preempting;
+    Map<String, Long> kept = keptFor;
+    if (j.state().terminal() && preempting.containsKey(j.id())) {
+      p = new HashMap<>(preempting);
+      Preemption done = p.remove(j.id());
+      if (j.state() == JobState.PREEMPTED && done.forJob() != null && forWaiting) {
+        kept = new HashMap<>(kept);
+        for (GpuSlot g : j.gpus()) kept.put(g.uuid(), done.forJob());
+      }
+    }
+    if (j.state() != JobState.WAITING && kept.containsValue(j.id())) {
+      kept = new HashMap<>(kept);
+      kept.values().removeIf(id -> id == j.id());
+    }
+    if (p == preempting && kept == keptFor) return this;
+    return new QueueSettings(maxRunning, drained, heldJobs, p, kept);
   }
 
   private static <V> Map<String, V> with(Map<String, V> m, String k, V v) {

@@ -2,6 +2,7 @@ package dev.gq.core.ledger;
 
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.GroupReleased;
 import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
@@ -28,7 +29,17 @@ public final class Retries {
 
   /** The states retried when no filter is given. */
   public static final Set<JobState> RETRYABLE =
-      EnumSet.of(JobState.FAILED, JobState.CANCELLED, JobState.INTERRUPTED, JobState.TIMEOUT);
+      EnumSet.of(JobState.FAILED, JobState.CANCELLED, JobState.INTERRUPTED, JobState.TIMEOUT, JobState.PREEMPTED);
+
+  /**
+   * How the new attempts take up the work: a PREEMPTED job's always resumes from its newest
+   * checkpoint; with {@code all}, every job's does ({@code gq resume}), from {@code from} when it is
+   * not null (an absolute path).
+   */
+  public record Resume(boolean all, String from) {
+    /** A retry: only a PREEMPTED job's attempt resumes. */
+    public static final Resume PREEMPTED_ONLY = new Resume(false, null);
+  }
 
   public record Retried(long originalId, long newId) {}
 
@@ -44,6 +55,12 @@ public final class Retries {
    */
   public static Decision<Outcome> decide(Ledger l, List<Long> ids, java.util.Map<Long, Job> found, Set<Long> cwdGone,
       Set<JobState> states, String group, SubmitContext in) {
+    return decide(l, ids, found, cwdGone, states, group, Resume.PREEMPTED_ONLY, in);
+  }
+
+  /** As above, the new attempts resuming as {@code resume} says. */
+  public static Decision<Outcome> decide(Ledger l, List<Long> ids, java.util.Map<Long, Job> found, Set<Long> cwdGone,
+      Set<JobState> states, String group, Resume resume, SubmitContext in) {
     List<Job> originals = new ArrayList<>();
     List<Skipped> early = new ArrayList<>();
     for (long id : new LinkedHashSet<>(ids)) {
@@ -53,7 +70,7 @@ public final class Retries {
         early.add(new Skipped(id, "job " + id + ": its working directory no longer exists: " + j.spec().cwd()));
       else originals.add(j);
     }
-    Decision<Outcome> d = decide(l, originals, states, group, in);
+    Decision<Outcome> d = decide(l, originals, states, group, resume, in);
     if (d.refused() || early.isEmpty()) return d;
     List<Skipped> skipped = new ArrayList<>(early);
     skipped.addAll(d.result().skipped());
@@ -70,6 +87,12 @@ public final class Retries {
 
   /** As above, for a retry that names {@code group} (null: none), whose fail-fast hold it then releases. */
   public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, SubmitContext in) {
+    return decide(l, originals, states, group, Resume.PREEMPTED_ONLY, in);
+  }
+
+  /** As above, the new attempts resuming as {@code resume} says. */
+  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, Resume resume,
+      SubmitContext in) {
     Set<JobState> allowed = states == null || states.isEmpty() ? RETRYABLE : EnumSet.copyOf(states);
     List<LedgerEvent> events = new ArrayList<>();
     List<Retried> retried = new ArrayList<>();
@@ -86,8 +109,9 @@ public final class Retries {
         continue;
       }
       long id = folded.nextId();
-      var submitted = new JobSubmitted(id, o.spec(), in.tags().get(), in.logPaths().apply(id), o.lineage(), ps, in.now());
-      LedgerEvent e = o.spec().hasCommand() ? submitted : submitted.sharing(o.id(), o.spec());
+      JobSpec spec = attemptSpec(o.spec(), resume.all() || endedState(folded, o) == JobState.PREEMPTED, resume.from());
+      var submitted = new JobSubmitted(id, spec, in.tags().get(), in.logPaths().apply(id), o.lineage(), ps, in.now());
+      LedgerEvent e = spec.hasCommand() ? submitted : submitted.sharing(o.id(), spec);
       events.add(e);
       folded = folded.apply(e);
       retried.add(new Retried(o.id(), id));
@@ -123,8 +147,7 @@ public final class Retries {
     long id = o.id();
     String full = Submissions.overLimit(l, 1, in.maxLive());
     if (full != null) return "job " + id + ": " + full;
-    Job live = l.live().get(id);
-    JobState s = live != null ? live.state() : o.state().terminal() ? o.state() : l.recentEnd(id);
+    JobState s = endedState(l, o);
     if (s == null || !s.terminal()) return "job " + id + " is " + (s == null ? o.state() : s) + "; only ended jobs are retried";
     if (!allowed.contains(s)) return "job " + id + " is " + s + "; only " + names(allowed) + " jobs are retried";
     var newer = l.liveInLineage(o.lineage());
@@ -142,6 +165,21 @@ public final class Retries {
       ps.add(r.prerequisite());
     }
     return null;
+  }
+
+  /**
+   * The spec of a new attempt of a job with {@code spec}: resuming from {@code from} (null: the
+   * newest checkpoint) when {@code resume}; an attempt of a resume resumes too, from the newest.
+   */
+  static JobSpec attemptSpec(JobSpec spec, boolean resume, String from) {
+    if (resume) return spec.resuming(from);
+    return spec.resumes() ? spec.resuming(null) : spec;
+  }
+
+  /** {@code o}'s state now: live, as read from the history, or as it ended lately (null: unknown). */
+  private static JobState endedState(Ledger l, Job o) {
+    Job live = l.live().get(o.id());
+    return live != null ? live.state() : o.state().terminal() ? o.state() : l.recentEnd(o.id());
   }
 
   private static String names(Set<JobState> states) {

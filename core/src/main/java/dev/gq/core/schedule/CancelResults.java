@@ -23,7 +23,7 @@ final class CancelResults {
           : new CancelResult(id, "UNKNOWN", "job " + id + " does not exist");
     return switch (j.state()) {
       case WAITING -> new CancelResult(id, "CANCELLED", "job " + id + " cancelled");
-      case STARTING, RUNNING -> new CancelResult(id, "STOPPING", "job " + id + ": stopping (SIGTERM, then SIGKILL after the grace period)");
+      case STARTING, RUNNING, PREEMPTING -> new CancelResult(id, "STOPPING", "job " + id + ": stopping (SIGTERM, then SIGKILL after the grace period)");
       case CANCELLING -> new CancelResult(id, "ALREADY_CANCELLING", "job " + id + " is already being cancelled");
       default -> new CancelResult(id, "ALREADY_ENDED", "job " + id + " is " + j.state() + " and cannot be cancelled");
     };

@@ -44,6 +44,9 @@ public final class Decider {
       case Remove r -> settled(l, s, Deletions.remove(l, r.ids(), r.facts(), c.now()), c);
       case Clean r -> settled(l, s, Deletions.clean(l, r.page(), r.states(), r.before(), c.now()), c);
       case Cancel r -> settled(l, s, Decision.accept(l.cancel(r.ids(), c.now()), CancelResults.of(l, r.ids())), c);
+      case Preempt r -> settled(l, s, Preemptions.decide(l, r.ask(), c.now()), c);
+      case ResumeJobs r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), Set.of(), null,
+          new Retries.Resume(true, r.from()), intake(s, c, r.facts())), c);
       case Pause r -> settled(l, s, QueueControl.pause(l, r.group(), c.now()), c);
       case Resume r -> settled(l, s, QueueControl.resume(l, r.group(), c.now()), c);
       case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);
@@ -148,11 +151,11 @@ public final class Decider {
   }
 
   /**
-   * TIMEOUT when its runner stopped it at its limit (unless it was being cancelled), INTERRUPTED
-   * when it left no exit status, else its exit.
+   * TIMEOUT when its runner stopped it at its limit (unless it was being cancelled or preempted),
+   * INTERRUPTED when it left no exit status (unless it was being stopped), else its exit.
    */
   static LedgerEvent endEvent(Job j, Ended r, DecisionContext c) {
-    boolean cancelling = j.state() == JobState.CANCELLING;
+    boolean cancelling = j.state().stopping();
     if (r.timedOut() && !cancelling && j.spec().timeLimit() != null)
       return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.EndStates.timedOut(j.spec().timeLimit()), c.now());
     if (r.exitCode() == null && r.reason() == null && !cancelling)

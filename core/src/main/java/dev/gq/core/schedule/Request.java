@@ -58,6 +58,16 @@ public sealed interface Request<R> {
 
   record Cancel(List<Long> ids) implements Request<List<CancelResult>> {}
 
+  /** Preempts running jobs as {@link Preemptions} decides; answered with one line per job. */
+  record Preempt(Preemptions.Ask ask) implements Request<List<String>> {}
+
+  /**
+   * Continues ended jobs from their checkpoints as new attempts of their lineages ({@code gq resume}):
+   * as {@link Retry}, every new attempt resuming, from {@code from} (an absolute path) when not null.
+   */
+  record ResumeJobs(List<Long> ids, Map<Long, Job> found, Set<Long> cwdGone, String from, Map<Long, LineageFact> facts)
+      implements Request<Retries.Outcome> {}
+
   /** Pauses the queue ({@code group} null) or holds one group; answered with the line to show. */
   record Pause(String group) implements Request<String> {}
 

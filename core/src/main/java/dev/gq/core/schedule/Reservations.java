@@ -33,7 +33,7 @@ public final class Reservations {
       if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
     }
     int room = (int) Math.max(0, c.maxCpuJobs() - cpuActive);
-    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom));
+    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor()));
   }
 
   /** One JobReserved per reservation of the plan. */
