@@ -39,6 +39,13 @@ public interface ApiReplies {
   /** Original job {@code originalId} was retried as job {@code newId}. */
   record Retried(long originalId, long newId) {}
 
+  /**
+   * What {@code gq resume} did: the retry-like report, and for each new attempt what it resumes from
+   * as seen now ({@code from}: new job id → the checkpoint given, the newest complete one now, or
+   * null when there is none yet; the newest when the attempt starts is the one used).
+   */
+  record ResumeReport(RetryReport report, Map<Long, String> from, Map<Long, String> under) {}
+
   /** Job {@code id} was not retried, because {@code reason}. */
   record RetrySkip(long id, String reason) {}
 

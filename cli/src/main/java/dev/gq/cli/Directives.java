@@ -13,14 +13,14 @@ import java.util.regex.Pattern;
 /**
  * The {@code #gq} directives of a job script: lines {@code #gq --gpus=N}, {@code --name=TEXT},
  * {@code --group=TEXT}, {@code --key=TEXT}, {@code --time=DURATION}, {@code --retries=N}, {@code --priority=N},
- * {@code --after=JOB} and {@code --after-ok=JOB} (leading blanks allowed, values trimmed, a later
+ * {@code --after=JOB}, {@code --after-ok=JOB} and {@code --resume-arg=WORDS} (leading blanks allowed, values trimmed, a later
  * line wins; dependency lines add up, and take comma lists). Any other line starting with
  * {@code #gq} is refused naming its line, so a typo never passes silently. {@code --gpus=0} means a
  * CPU-only job. Null fields were not given.
  */
 record Directives(Integer gpus, String name, String group, String key, Scheduling scheduling) {
   private static final Pattern LINE =
-      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|priority|after|after-ok)=(.*)");
+      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|priority|after|after-ok|resume-arg)=(.*)");
 
   static final Directives NONE = new Directives(null, null, null, null, Scheduling.NONE);
 
@@ -40,7 +40,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
     if (!m.matches()) {
       throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + text
           + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N,"
-          + " --priority=N, --after=JOB or --after-ok=JOB");
+          + " --priority=N, --after=JOB, --after-ok=JOB or --resume-arg=WORDS");
     }
     String option = m.group(1);
     String value = m.group(2).strip();
@@ -50,16 +50,23 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
       case "name" -> new Directives(gpus, label(option, value, line), group, key, s);
       case "group" -> new Directives(gpus, name, label(option, value, line), key, s);
       case "key" -> new Directives(gpus, name, group, label(option, value, line), s);
-      case "time" -> with(new Scheduling(s.after(), s.retries(), time(value, line), s.priority()));
-      case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time(), s.priority()));
-      case "priority" -> with(new Scheduling(s.after(), s.retries(), s.time(), priority(value, line)));
+      case "time" -> with(new Scheduling(s.after(), s.retries(), time(value, line), s.priority(), s.begin(), s.resumeArg()));
+      case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time(), s.priority(), s.begin(), s.resumeArg()));
+      case "priority" -> with(new Scheduling(s.after(), s.retries(), s.time(), priority(value, line), s.begin(), s.resumeArg()));
+      case "resume-arg" -> with(resumeArg(s, value, line));
       default -> with(new Scheduling(plus(s.after(), value, option.equals("after-ok"), line), s.retries(), s.time(),
-          s.priority()));
+          s.priority(), s.begin(), s.resumeArg()));
     };
   }
 
   private Directives with(Scheduling s) {
     return new Directives(gpus, name, group, key, s);
+  }
+
+  private static Scheduling resumeArg(Scheduling s, String value, int line) {
+    String problem = dev.gq.core.resume.ResumeArgs.problem(value);
+    if (problem != null) throw new RefusedException(problem + " (line " + line + ")");
+    return new Scheduling(s.after(), s.retries(), s.time(), s.priority(), s.begin(), value);
   }
 
   private static int gpuCount(String value, int line) {

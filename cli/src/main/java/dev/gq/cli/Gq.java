@@ -89,6 +89,8 @@ public final class Gq {
     cl.addSubcommand(new GroupsCommand(inv));
     cl.addSubcommand(new WaitCommand(inv));
     cl.addSubcommand(new RetryCommand(inv));
+    cl.addSubcommand(new PreemptCommand(inv));
+    cl.addSubcommand(new ResumeCommand(inv));
     cl.addSubcommand(new RecoverCommand(inv));
     cl.addSubcommand(new RmCommand(inv));
     cl.addSubcommand(new CleanCommand(inv));

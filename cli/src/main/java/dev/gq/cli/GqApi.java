@@ -54,6 +54,23 @@ public interface GqApi extends ApiReplies {
     return retry(ids, states);
   }
 
+  /**
+   * Preempts running jobs, all or none: each goes to PREEMPTING and keeps its GPUs while the signal
+   * lets it save, and is stopped after the grace; one line per job, or the reason none is.
+   */
+  default List<String> preempt(dev.gq.core.schedule.Preemptions.Ask ask) throws ApiException {
+    throw new ApiException("this daemon cannot preempt jobs; restart it with 'gq daemon restart'");
+  }
+
+  /**
+   * Continues ended jobs (PREEMPTED above all) as new attempts of their lineages that resume from a
+   * checkpoint: {@code from} (an absolute path) or, when null, the newest complete one when each
+   * attempt starts. Skips as {@link #retry} does.
+   */
+  default ResumeReport resume(List<Long> ids, String from) throws ApiException {
+    throw new ApiException("this daemon cannot resume jobs; restart it with 'gq daemon restart'");
+  }
+
   /** Retries every INTERRUPTED job that is the newest attempt of its lineage (as {@link #retry}). */
   RetryReport recover() throws ApiException;
 

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
  * {@code gq recover}: after a reboot, queues again every INTERRUPTED job that is the newest
  * attempt of its lineage, as {@code gq retry} would.
  */
-@Command(name = "recover", description = "Queue again every job a reboot interrupted.")
+@Command(name = "recover", description = "Queue again every job a reboot interrupted, each resuming from its newest checkpoint if it left one.")
 final class RecoverCommand implements Callable<Integer> {
   private final Invocation inv;
 

@@ -19,12 +19,13 @@ import picocli.CommandLine.Parameters;
  * states, or only those of the state flags given. Retrying into a held group releases its hold,
  * and so does retrying a group fail-fast held even when its failed cells were submitted again
  * since (then nothing is left to retry, but they wait in the group); a group the user held stays
- * held unless a retry lands in it, and the command says how to release it.
+ * held unless a retry lands in it, and the command says how to release it. A PREEMPTED job's new
+ * attempt resumes from its newest checkpoint, as {@code gq resume} does.
  */
-@Command(name = "retry", description = "Queue ended jobs again: failed, cancelled, interrupted or timed out.")
+@Command(name = "retry", description = "Queue ended jobs again: failed, cancelled, interrupted, timed out or preempted (which resume).")
 final class RetryCommand implements Callable<Integer> {
   private static final Set<JobState> RETRYABLE =
-      EnumSet.of(JobState.FAILED, JobState.CANCELLED, JobState.INTERRUPTED, JobState.TIMEOUT);
+      EnumSet.of(JobState.FAILED, JobState.CANCELLED, JobState.INTERRUPTED, JobState.TIMEOUT, JobState.PREEMPTED);
   private final Invocation inv;
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 216, 216-218, 12,14.")
@@ -44,6 +45,9 @@ final class RetryCommand implements Callable<Integer> {
 
   @Option(names = "--timed-out", description = "Only jobs stopped at their time limit (TIMEOUT).")
   boolean timedOut;
+
+  @Option(names = "--preempted", description = "Only PREEMPTED jobs (each resumes from its newest checkpoint).")
+  boolean preempted;
 
   RetryCommand(Invocation inv) {
     this.inv = inv;
@@ -96,6 +100,7 @@ final class RetryCommand implements Callable<Integer> {
     if (cancelled) s.add(JobState.CANCELLED);
     if (interrupted) s.add(JobState.INTERRUPTED);
     if (timedOut) s.add(JobState.TIMEOUT);
+    if (preempted) s.add(JobState.PREEMPTED);
     return s;
   }
 

@@ -9,12 +9,18 @@ import java.util.List;
 
 /**
  * When a job may start and how long it may run, as the user gave it: the jobs it waits for
- * ({@code --after}, {@code --after-ok}), how many automatic retries a failure may use, and its
- * time limit. Null fields were not given; {@link #over} lets the command line win over a script's
+ * ({@code --after}, {@code --after-ok}), how many automatic retries a failure may use, its
+ * time limit, priority and start time, and how its command takes a checkpoint on resume. Null fields were not given; {@link #over} lets the command line win over a script's
  * directives (a given dependency list replaces the script's whole list).
  */
-record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin) {
-  static final Scheduling NONE = new Scheduling(null, null, null, null, null);
+record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin,
+    String resumeArg) {
+  static final Scheduling NONE = new Scheduling(null, null, null, null, null, null);
+
+  /** Without a resume argument. */
+  Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin) {
+    this(after, retries, time, priority, begin, null);
+  }
 
   /** Without a start time. */
   Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority) {
@@ -27,13 +33,21 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
   }
 
   Scheduling withBegin(java.time.Instant at) {
-    return new Scheduling(after, retries, time, priority, at);
+    return new Scheduling(after, retries, time, priority, at, resumeArg);
+  }
+
+  /** With the words that pass a checkpoint to the command on resume; a template without {ckpt} is a usage error. */
+  Scheduling withResumeArg(String template) {
+    String problem = dev.gq.core.resume.ResumeArgs.problem(template);
+    if (problem != null) throw new UsageException(problem);
+    return new Scheduling(after, retries, time, priority, begin, template);
   }
 
   /** These values where given, else {@code base}'s. */
   Scheduling over(Scheduling base) {
     return new Scheduling(after != null ? after : base.after, retries != null ? retries : base.retries,
-        time != null ? time : base.time, priority != null ? priority : base.priority, begin != null ? begin : base.begin);
+        time != null ? time : base.time, priority != null ? priority : base.priority, begin != null ? begin : base.begin,
+        resumeArg != null ? resumeArg : base.resumeArg);
   }
 
   JobSpec applyTo(JobSpec spec) {
@@ -43,6 +57,7 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
     if (time != null) s = s.withTimeLimit(time);
     if (priority != null) s = s.withPriority(priority);
     if (begin != null) s = s.withBegin(begin);
+    if (resumeArg != null) s = s.withResumeArg(resumeArg);
     return s;
   }
 
@@ -53,7 +68,7 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
   }
 
   private Scheduling withPriority(Integer p) {
-    return new Scheduling(after, retries, time, p, begin);
+    return new Scheduling(after, retries, time, p, begin, resumeArg);
   }
 
   static Scheduling fromOptions(List<String> after, List<String> afterOk, Integer retries, String time) {

@@ -49,6 +49,10 @@ final class SubmitOptions {
       description = "Run at most N jobs of this job's group at once (needs --group or $GQ_GROUP; 'gq groups' changes it later).")
   Integer maxRunning;
 
+  @Option(names = "--resume-arg", paramLabel = "WORDS",
+      description = "How the command takes a checkpoint when 'gq resume' continues it: {ckpt} stands for the path, e.g. '--resume_from_checkpoint {ckpt}'.")
+  String resumeArg;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
@@ -68,6 +72,7 @@ final class SubmitOptions {
   }
 
   Scheduling scheduling() {
-    return Scheduling.fromOptions(after, afterOk, retries, time, priority);
+    Scheduling s = Scheduling.fromOptions(after, afterOk, retries, time, priority);
+    return resumeArg == null ? s : s.withResumeArg(resumeArg);
   }
 }

@@ -29,7 +29,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * Scheduler, which persists what it concludes. At start-up the Scheduler, having replayed its
  * events, sends {@link Reconcile} and serves no request before the {@code Reconciled} reply; it
  * sends the same for ORPHANED jobs whose GPUs came back. After the start-up pass, every
- * {@code interval} it asks the Scheduler for its ledger and re-checks the RUNNING, CANCELLING and
+ * {@code interval} it asks the Scheduler for its ledger and re-checks the RUNNING, CANCELLING, PREEMPTING and
  * ORPHANED jobs with the same rules ({@link Recovery#recheck}), reporting the verdicts and the
  * states it saw as {@code Drifted}. It never decides whose a job is: the Scheduler, which alone
  * knows its runners, keeps only what {@link Drift} allows when the report arrives: a job a runner
@@ -47,7 +47,8 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   private record Checked(Scheduler.Command report, ActorRef<Scheduler.Command> to) implements Command {}
 
   /** The states a periodic pass re-checks. */
-  static final Set<JobState> RECHECKED = EnumSet.of(JobState.RUNNING, JobState.CANCELLING, JobState.ORPHANED);
+  static final Set<JobState> RECHECKED = EnumSet.of(JobState.RUNNING, JobState.CANCELLING, JobState.PREEMPTING,
+      JobState.ORPHANED);
 
   private final JobChecks checks;
   private final Duration interval;

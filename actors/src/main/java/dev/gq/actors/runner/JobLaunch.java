@@ -45,8 +45,22 @@ final class JobLaunch {
       List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
       GpuLeases.Held held = deps.leases().take(uuids, new LeaseHolder(deps.self(), job.id()));
       leases.set(held);
-      LaunchSpec spec = new LaunchSpec(job.id(), full.argv(), Path.of(full.cwd()), JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id())),
-          Path.of(whole.logPath()), deps.exitFile().apply(job.id()), held.fds());
+      java.util.Map<String, String> env = JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id()));
+      List<String> argv = full.argv();
+      String note = null;
+      env.remove("GQ_RESUME_FROM");
+      if (full.resumes()) {
+        Resume r = Resume.of(full);
+        if (r.missing() != null) {
+          release();
+          return new JobRunner.SpawnFailed(r.missing());
+        }
+        argv = r.argv();
+        if (r.from() != null) env.put("GQ_RESUME_FROM", r.from());
+        note = r.note();
+      }
+      LaunchSpec spec = new LaunchSpec(job.id(), argv, Path.of(full.cwd()), env, Path.of(whole.logPath()),
+          deps.exitFile().apply(job.id()), held.fds(), note);
       return new JobRunner.Spawned(deps.launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
       return new JobRunner.LeaseTaken(e.getMessage());

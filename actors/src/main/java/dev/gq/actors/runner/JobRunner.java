@@ -28,7 +28,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * record with a GPU reading taken after that, on which the Scheduler may hand the job's GPUs on.
  * Cancels with SIGTERM to the group (and to the job's processes outside it, found by its tag), then SIGKILL
  * after the grace period, and stops a job that runs past its time limit the same way (reporting
- * that it timed out); the signaller re-verifies identity before each signal. Not persistent: the
+ * that it timed out); the signaller re-verifies identity before each signal. A preemption sends its
+ * signal to the job's main process (or its group), and stops the job as a cancel does once the grace
+ * is over, noting the age of its newest checkpoint. Not persistent: the
  * Scheduler records every fact it reports. The blocking launch is {@link JobLaunch}'s; telling
  * that the job has ended, and what to report, is {@link JobEnd}'s.
  */
@@ -36,6 +38,11 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   public sealed interface Command {}
   public record Cancel() implements Command {}
+  /** Asks the job to save and stop as {@code preemption} says; stops it as a cancel does once its grace is over. */
+  public record Preempt(dev.gq.core.ledger.Preemption preemption) implements Command {}
+  private record GraceOver() implements Command {}
+  /** The job ignored the preemption's signal; {@code note} says so, with the age of its newest checkpoint. */
+  private record Ignored(String note) implements Command {}
   record Spawned(LaunchedProcess process) implements Command {}
   /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
   record SpawnFailed(String reason, Integer exitCode) implements Command {
@@ -61,6 +68,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private ProcessIdentity identity;
   private boolean leaderGone;
   private boolean cancelRequested;
+  /** The preemption under way, or null. */
+  private dev.gq.core.ledger.Preemption preemption;
+  /** Why a preempted job was stopped after its grace (it ignored the signal), or null. */
+  private String ignoredNote;
   private boolean timedOut;
   private boolean checking;
   /** The Scheduler was told that the job's processes are gone, so its end is on its way. */
@@ -109,6 +120,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .onMessage(Tick.class, m -> onTick())
         .onMessage(Members.class, this::onMembers)
         .onMessage(Cancel.class, m -> cancel())
+        .onMessage(Preempt.class, m -> preempt(m.preemption()))
+        .onMessage(GraceOver.class, m -> graceOver())
+        .onMessage(Ignored.class, this::onIgnored)
         .onMessage(KillNow.class, m -> kill())
         .onMessage(LimitReached.class, m -> stopAtLimit())
         .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> {
@@ -130,6 +144,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     scheduler.tell(new Scheduler.Launched(job.id(), identity));
     getContext().pipeToSelf(m.process().shimExited(), (ok, err) -> new LeaderExited());
     if (cancelRequested) signal(15);
+    else if (preemption != null) askToSave();
     else watchLimit();
     return this;
   }
@@ -145,7 +160,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   }
 
   private Behavior<Command> stopAtLimit() {
-    if (cancelRequested || timedOut) return this;
+    if (cancelRequested || timedOut || preemption != null) return this;
     timedOut = true;
     getContext().getLog().info("job {}: reached its time limit of {}; stopping it", job.id(),
         dev.gq.core.job.Durations.format(job.spec().timeLimit()));
@@ -187,7 +202,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       return this;
     }
-    scheduler.tell(JobEnd.report(job, deps, m, timedOut, getContext().getLog()));
+    Scheduler.Ended ended = JobEnd.report(job, deps, m, timedOut, getContext().getLog());
+    if (preemption != null) ended = preempted(ended);
+    scheduler.tell(ended);
     return Behaviors.stopped();
   }
 
@@ -204,6 +221,64 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     if (identity != null) signal(15);
     timers.startSingleTimer("kill", new KillNow(), deps.cancelGrace());
     return this;
+  }
+
+  /**
+   * A preemption: the signal now (or once the job has launched), and the stop when the grace is over,
+   * counted from the request (after a daemon restart, what is left of it; the signal goes again).
+   */
+  private Behavior<Command> preempt(dev.gq.core.ledger.Preemption p) {
+    if (cancelRequested || preemption != null) return this;
+    preemption = p;
+    timers.cancel("limit");
+    if (identity != null) askToSave();
+    Duration left = Duration.between(deps.clock().instant(), p.deadline());
+    timers.startSingleTimer("grace", new GraceOver(), left.isNegative() ? Duration.ZERO : left);
+    return this;
+  }
+
+  private void askToSave() {
+    int sig = preemption.signal();
+    if (preemption.group()) {
+      signal(sig);
+      return;
+    }
+    Signals.Outcome o = deps.signals().signalMain(identity, job.tag(), sig);
+    getContext().getLog().info("job {}: preempted: SIG{} to its main process: {}", job.id(), preemption.signalName(), o);
+    if (o != Signals.Outcome.SENT) onTick();
+  }
+
+  /** The grace is over and the job still runs: say how old its newest checkpoint is, then stop it. */
+  private Behavior<Command> graceOver() {
+    if (cancelRequested || toldEnding) return this;
+    Duration grace = preemption.grace();
+    String sig = "SIG" + preemption.signalName();
+    Instant now = deps.clock().instant();
+    getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> {
+      Job stored = job.spec().hasCommand() ? job : deps.stored().apply(job.id());
+      return CheckpointFiles.newest(stored.spec().argv(), stored.spec().cwd()).map(f -> "newest checkpoint " + f.describe(now))
+          .orElse("no complete checkpoint found");
+    }, deps.blocking()), (found, err) -> new Ignored("did not stop within " + dev.gq.core.job.Durations.format(grace)
+        + " of " + sig + "; stopped (" + (err != null ? "its checkpoints could not be read" : found) + ")"));
+    return this;
+  }
+
+  private Behavior<Command> onIgnored(Ignored m) {
+    if (cancelRequested) return this;
+    ignoredNote = m.note();
+    getContext().getLog().warn("job {}: {}", job.id(), m.note());
+    cancelRequested = true;
+    if (identity != null) signal(15);
+    timers.startSingleTimer("kill", new KillNow(), deps.cancelGrace());
+    return this;
+  }
+
+  /** The end of a preempted job: why it stopped, with the exit status it left. */
+  private Scheduler.Ended preempted(Scheduler.Ended e) {
+    String how = e.reason() != null ? e.reason() : dev.gq.core.ledger.EndStates.describe(e.exitCode());
+    String reason = ignoredNote != null ? "preempted: " + ignoredNote + "; " + how
+        : "preempted (SIG" + preemption.signalName() + "); " + how;
+    return new Scheduler.Ended(e.jobId(), e.exitCode(), reason, false, e.endedNanos(), e.after(), e.afterNanos());
   }
 
   private Behavior<Command> kill() {

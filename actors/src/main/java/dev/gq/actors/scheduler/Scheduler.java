@@ -196,6 +196,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
             ActorRef<JobRunner.Command> runner = runners.get(r.jobId());
             if (runner != null) runner.tell(new JobRunner.Cancel());
           }
+          case JobPreemptRequested r -> {
+            ActorRef<JobRunner.Command> runner = runners.get(r.jobId());
+            if (runner != null) runner.tell(new JobRunner.Preempt(r.preemption()));
+          }
           default -> {}
         }
       }
@@ -205,7 +209,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
     for (var e : d.watch().entrySet()) {
       Job j = state.live().get(e.getKey());
-      if (e.getValue().watch() && j != null && !runners.containsKey(j.id())) startRunner(j, true);
+      if (e.getValue().watch() && j != null && !runners.containsKey(j.id())) {
+        startRunner(j, true);
+        // a preemption under way when the daemon stopped is finished by the new runner
+        var p = state.settings().preempting().get(j.id());
+        if (j.state() == JobState.PREEMPTING && p != null) runners.get(j.id()).tell(new JobRunner.Preempt(p));
+      }
     }
     if (d.readied()) {
       awaitingReady.forEach(r -> r.tell(Done.getInstance()));

@@ -106,10 +106,30 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public List<String> preempt(dev.gq.core.schedule.Preemptions.Ask ask) throws ApiException {
+    return asks.ask(new Request.Preempt(ask));
+  }
+
+  @Override
+  public ResumeReport resume(List<Long> ids, String from) throws ApiException {
+    Request.Retry r;
+    try {
+      r = sweeps.retry(asks.synced().ledger(), ids, Set.of(), null);
+    } catch (SQLException e) {
+      throw HistoryRequests.failed(e);
+    }
+    var resume = new Request.ResumeJobs(r.ids(), r.found(), r.cwdGone(), from, r.facts());
+    RetryReport report = SweepRequests.report(asks.ask(resume));
+    return SweepRequests.resumed(report, r.found(), from);
+  }
+
+  @Override
   public RetryReport recover() throws ApiException {
     asks.synced();
     try {
-      return retry(sweeps.interrupted(), Set.of(JobState.INTERRUPTED));
+      // each resumes from its newest checkpoint, if it left one
+      Request.Retry r = sweeps.retry(asks.synced().ledger(), sweeps.interrupted(), Set.of(JobState.INTERRUPTED), null);
+      return SweepRequests.report(asks.ask(new Request.ResumeJobs(r.ids(), r.found(), r.cwdGone(), null, r.facts())));
     } catch (SQLException e) {
       throw HistoryRequests.failed(e);
     }

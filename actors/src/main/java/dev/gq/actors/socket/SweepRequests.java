@@ -71,6 +71,27 @@ final class SweepRequests {
     return new Request.Retry(ids, found, cwdGone, states, group, facts(l, named));
   }
 
+  /**
+   * A resume's report: for each new attempt, the checkpoint given, or the newest complete one under
+   * its original's checkpoint directory now (one listing each), and that directory.
+   */
+  static dev.gq.cli.ApiReplies.ResumeReport resumed(RetryReport report, Map<Long, Job> found, String from) {
+    Map<Long, String> seen = new HashMap<>();
+    Map<Long, String> under = new HashMap<>();
+    for (Retried r : report.retried()) {
+      Job o = found.get(r.originalId());
+      if (o == null) continue;
+      if (from != null) {
+        seen.put(r.newId(), from);
+        continue;
+      }
+      under.put(r.newId(), dev.gq.core.resume.Checkpoints.root(o.spec().argv(), o.spec().cwd()).toString());
+      dev.gq.actors.runner.CheckpointFiles.newest(o.spec().argv(), o.spec().cwd())
+          .ifPresent(f -> seen.put(r.newId(), f.dir().toString()));
+    }
+    return new dev.gq.cli.ApiReplies.ResumeReport(report, seen, under);
+  }
+
   /** The Scheduler's outcome as the API reports it. */
   static RetryReport report(Retries.Outcome o) {
     List<RetrySkip> skipped = o.skipped().stream().map(s -> new RetrySkip(s.id(), s.reason())).toList();

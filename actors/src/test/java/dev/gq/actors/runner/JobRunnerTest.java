@@ -155,6 +155,11 @@ class JobRunnerTest {
         public int signalTagged(ProcessIdentity id, String tag, int signal) {
           return real.signalTagged(id, tag, signal);
         }
+
+        @Override
+        public Outcome signalMain(ProcessIdentity id, String tag, int signal) {
+          return real.signalMain(id, tag, signal);
+        }
       };
       var runner = KIT.spawn(JobRunner.reattach(running(recycled), deps(recorded, id -> {
         throw new IllegalStateException("no stored job in this test");

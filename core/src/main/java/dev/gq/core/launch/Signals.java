@@ -21,4 +21,13 @@ public interface Signals {
    * very process signalled; never the daemon. Returns how many were signalled.
    */
   int signalTagged(ProcessIdentity id, String tag, int signal);
+
+  /**
+   * Sends {@code signal} to the job's main process alone: the command the shim started, the child
+   * of the shim {@code id} names that started with it (the shim's other children are processes of
+   * the job whose parents ended, started later), proved by its parent, its session and the job's tag
+   * {@code tag}, re-verified on the process itself just before the signal. A DataLoader worker or
+   * any other process of the job gets nothing. GONE when the shim or its child has ended.
+   */
+  Outcome signalMain(ProcessIdentity id, String tag, int signal);
 }

@@ -93,6 +93,9 @@ public final class ShimLauncher implements Launcher {
       // A record left by an earlier run under this name must not pass for this run's.
       Files.deleteIfExists(spec.exitFile());
       createLog(spec.logFile());
+      if (spec.note() != null)
+        Files.writeString(spec.logFile(), "gq: " + spec.note() + "\n", java.nio.charset.StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
     } catch (IOException e) {
       throw new LaunchException("cannot prepare the files of job " + spec.jobId() + ": " + describe(e), e);
     }

@@ -24,11 +24,16 @@ import java.util.Optional;
  * between the last check and {@code kill(-pgid)}: in that time the whole group would have to end
  * and its number go to a new process that makes itself a group leader, which needs the kernel to
  * cycle through the PID space. A process that left the job's session ({@code setsid}) is reached
- * by the job's GQ_JOB_TAG, proved on that process itself. The JobRunner calls it on cancel.
+ * by the job's GQ_JOB_TAG, proved on that process itself. A preemption may signal the job's main
+ * process alone (the shim's child started within 2 s of it: the shim forks at once, and a process
+ * of the job re-parented to the shim after its parent ended started later; proved by parent,
+ * session, tag and start ticks through a pidfd). The JobRunner calls it on cancel and preemption.
  */
 public final class GroupSignals implements Signals {
 
   private static final String TAG = "GQ_JOB_TAG";
+  /** How soon after the shim its command starts, at most, in clock ticks (2 s at the usual 100 a second). */
+  static final long MAIN_WITHIN_TICKS = 200;
   // The daemon is never a job's process, though one started from inside a job carries its tag.
   private static final long SELF = ProcessHandle.current().pid();
 
@@ -118,6 +123,41 @@ public final class GroupSignals implements Signals {
       return true;
     } catch (LastErrorException e) {
       return false; // ended since the check
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  @Override
+  public Outcome signalMain(ProcessIdentity id, String tag, int signal) {
+    if (id.pid() <= 1 || tag == null || tag.isEmpty() || !table.bootId().equals(id.bootId())) return Outcome.NOT_OURS;
+    Optional<ProcInfo> shim = table.info(id.pid());
+    if (shim.isEmpty() || shim.get().zombie()) return Outcome.GONE;
+    if (shim.get().startTicks() != id.startTicks()) return Outcome.NOT_OURS;
+    ProcInfo main = null;
+    for (ProcInfo p : table.all()) {
+      if (p.ppid() != id.pid() || p.zombie() || p.sid() != id.sid() || p.startTicks() < id.startTicks()) continue;
+      // the shim forks its command at once; a later child is a process of the job whose parent ended
+      if (p.startTicks() - id.startTicks() > MAIN_WITHIN_TICKS) continue;
+      if (main == null || p.startTicks() < main.startTicks() || (p.startTicks() == main.startTicks() && p.pid() < main.pid()))
+        main = p;
+    }
+    if (main == null) return Outcome.GONE;
+    int fd = openPidfd(main.pid());
+    try {
+      // Read after opening: the descriptor then names the process these facts are about.
+      Optional<ProcInfo> now = table.info(main.pid());
+      if (now.isEmpty() || now.get().zombie()) return Outcome.GONE;
+      ProcInfo p = now.get();
+      if (p.startTicks() != main.startTicks() || p.ppid() != id.pid() || p.sid() != id.sid()) return Outcome.GONE;
+      if (!table.carries(p.pid(), TAG, tag)) return Outcome.NOT_OURS;
+      Optional<ProcInfo> parent = table.info(id.pid());
+      if (parent.isEmpty() || parent.get().startTicks() != id.startTicks()) return Outcome.GONE;
+      if (fd >= 0) Libc.pidfdSendSignal(fd, signal);
+      else Libc.kill(p.pid(), signal);
+      return Outcome.SENT;
+    } catch (LastErrorException e) {
+      return Outcome.GONE; // ended since the check
     } finally {
       closeQuietly(fd);
     }

@@ -72,6 +72,31 @@ class GroupSignalsTest {
   }
 
   @Test
+  void theMainProcessAloneGetsThePreemptionSignalNeverItsWorkers() throws Exception {
+    java.util.Map<String, String> env = new java.util.HashMap<>(TestJobs.pathOnly());
+    env.put("GQ_JOB_TAG", "tag-of-the-job");
+    // the workers start after the shim's window for its command, as a training run's do
+    LaunchSpec base = jobs.spec("sh", "-c", "sleep 2.5; sleep 30 & sleep 31 & wait");
+    LaunchedProcess job = jobs.launch(new LaunchSpec(base.jobId(), base.argv(), base.cwd(), env, base.logFile(),
+        base.exitFile(), List.of()));
+    ProcessIdentity id = job.identity();
+    await("both workers run", WAIT, () -> sleepPids(id).size() == 2);
+    List<Long> workers = sleepPids(id);
+    ProcInfo main = jobs.proc.all().stream().filter(p -> p.ppid() == id.pid() && p.comm().equals("sh")).findFirst().orElseThrow();
+    assertEquals(Outcome.NOT_OURS, signals.signalMain(id, "another-tag", 15), "the tag is proved on the process");
+    assertTrue(TestJobs.alive(main.pid()));
+    ProcessIdentity recycled = new ProcessIdentity(id.pid(), id.pgid(), id.sid(), id.startTicks() + 1, id.bootId());
+    assertEquals(Outcome.NOT_OURS, signals.signalMain(recycled, "tag-of-the-job", 15));
+    assertEquals(Outcome.SENT, signals.signalMain(id, "tag-of-the-job", 15));
+    await("the main process ends", WAIT, () -> !TestJobs.alive(main.pid())
+        || jobs.proc.info(main.pid()).map(ProcInfo::zombie).orElse(true));
+    for (long w : workers) assertTrue(TestJobs.alive(w), "worker " + w + " was signalled");
+    await("the workers are the shim's now", WAIT, () -> workers.stream().allMatch(w -> jobs.proc.info(w).map(p -> p.ppid() == id.pid()).orElse(false)));
+    assertEquals(Outcome.GONE, signals.signalMain(id, "tag-of-the-job", 15), "a worker re-parented to the shim is not the main process");
+    for (long w : workers) assertTrue(TestJobs.alive(w));
+  }
+
+  @Test
   void processOutsideTheSessionCarryingTheJobsTagIsSignalledAndOnlyIt() throws Exception {
     ProcessBuilder tagged = new ProcessBuilder("setsid", "sleep", "30");
     tagged.environment().put("GQ_JOB_TAG", "tag-of-the-job");
