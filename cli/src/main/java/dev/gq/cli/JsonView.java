@@ -54,6 +54,8 @@ final class JsonView {
     n.put("time_limit_seconds", job.spec().timeLimit() == null ? null : job.spec().timeLimit().getSeconds());
     n.put("priority", job.spec().priority());
     n.put("begin_time", time(job.spec().begin()));
+    n.put("resume_arg", job.spec().resumeArg());
+    n.put("resume_from", job.spec().resumeFrom());
     return n;
   }
 
