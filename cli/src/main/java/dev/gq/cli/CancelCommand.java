@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "cancel", description = "Cancel jobs: waiting ones never start, running ones are stopped.")
 final class CancelCommand implements Callable<Integer> {
-  private static final Set<JobState> CANCELLABLE = EnumSet.of(JobState.WAITING, JobState.STARTING, JobState.RUNNING);
+  private static final Set<JobState> CANCELLABLE = EnumSet.of(JobState.WAITING, JobState.STARTING, JobState.RUNNING,
+      JobState.PREEMPTING);
   private final Invocation inv;
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")

@@ -131,6 +131,11 @@ public interface GqApi extends ApiReplies {
     return out;
   }
 
+  /** The preemptions under way, by job id, as the scheduler has them now. */
+  default Map<Long, dev.gq.core.ledger.Preemption> preemptions() throws ApiException {
+    return Map.of();
+  }
+
   /** Whether the whole queue is paused, and each held group with the reason it is held, as the scheduler has them now. */
   QueueState queueState() throws ApiException;
 

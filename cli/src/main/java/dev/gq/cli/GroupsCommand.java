@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
 final class GroupsCommand implements Callable<Integer> {
   private static final int GROUP_WIDTH = 32;
   private static final int BAR_WIDTH = 20;
-  private static final Set<JobState> RUNNING = EnumSet.of(JobState.STARTING, JobState.RUNNING, JobState.CANCELLING);
+  private static final Set<JobState> RUNNING = EnumSet.of(JobState.STARTING, JobState.RUNNING, JobState.CANCELLING,
+      JobState.PREEMPTING);
   private static final List<JobState> ALWAYS = List.of(JobState.DONE, JobState.FAILED, JobState.CANCELLED);
   private final Invocation inv;
 

@@ -84,7 +84,7 @@ enum JobColumn {
     c.add(NAME);
     if (jobs.stream().anyMatch(j -> j.state() == JobState.WAITING)) c.add(WAIT);
     if (all || jobs.stream().anyMatch(j -> j.startTime() != null)) c.add(ELAPSED);
-    if (jobs.stream().anyMatch(j -> j.state() == JobState.RUNNING && !progress(j, progress).isEmpty())) c.add(PROGRESS);
+    if (jobs.stream().anyMatch(j -> !progress(j, progress).isEmpty())) c.add(PROGRESS);
     if (all || jobs.stream().anyMatch(j -> j.exitCode() != null)) c.add(EXIT);
     c.add(COMMAND);
     return c;
@@ -145,7 +145,7 @@ enum JobColumn {
 
   /** The PROGRESS cell: a running job's estimate, blank when it has none. */
   static String progress(Job job, Map<Long, Estimate> progress) {
-    Estimate e = job.state() == JobState.RUNNING ? progress.get(job.id()) : null;
+    Estimate e = job.state() == JobState.RUNNING || job.state() == JobState.PREEMPTING ? progress.get(job.id()) : null;
     return e == null ? "" : e.column();
   }
 

@@ -77,7 +77,22 @@ final class ShowCommand implements Callable<Integer> {
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
-    if (job.state() == JobState.RUNNING) line(out, "Progress", progress(job, zone));
+    line(out, "Resume arg", job.spec().resumeArg());
+    if (job.spec().resumes())
+      line(out, "Resumes", job.spec().resumesFromNewest() ? "from the newest complete checkpoint when it starts" : "from " + job.spec().resumeFrom());
+    if (job.state() == JobState.PREEMPTING) line(out, "Preempting", preempting(job, zone));
+    if (job.state() == JobState.RUNNING || job.state() == JobState.PREEMPTING) line(out, "Progress", progress(job, zone));
+  }
+
+  /** "SIGTERM to its main process at 10:02:11; stopped at 10:07:11 if still running; its GPUs go to job 7". */
+  private String preempting(Job job, ZoneId zone) throws ApiException {
+    dev.gq.core.ledger.Preemption p = inv.api().preemptions().get(job.id());
+    if (p == null) return null;
+    String s = "SIG" + p.signalName() + " to its " + (p.group() ? "process group" : "main process") + " at "
+        + Times.format(p.at(), zone) + "; stopped at " + Times.format(p.deadline(), zone) + " if still running";
+    if (p.forJob() != null) s += "; its GPUs go to job " + p.forJob();
+    if (p.requeue()) s += "; its resume is queued once it has stopped";
+    return s;
   }
 
   /** The running job's estimate, or "unknown" when nothing it wrote says how far it has got. */

@@ -241,6 +241,11 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public Map<Long, dev.gq.core.ledger.Preemption> preemptions() throws ApiException {
+    return asks.view().ledger().settings().preempting();
+  }
+
+  @Override
   public Map<String, String> holds() throws ApiException {
     return queue.holds();
   }

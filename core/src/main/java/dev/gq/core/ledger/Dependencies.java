@@ -39,7 +39,7 @@ public final class Dependencies {
     String which = f.newest() == id ? "job " + id : "job " + id + " (retried as job " + f.newest() + ")";
     if (s == null) return refuse(which + " changed state while this request was on its way; submit again");
     // A preempted job's work is not over: the dependent waits for its resume, as for a retry.
-    if (s == JobState.PREEMPTED) return ok(new Prerequisite(f.newest(), f.lineage(), d.okOnly(), null));
+    if (s == JobState.PREEMPTED) return ok(new Prerequisite(f.newest(), f.lineage(), d.okOnly(), s));
     if (d.okOnly() && s != JobState.DONE)
       return refuse(which + " ended " + s + ", so a job that needs it to succeed would never start; "
           + "retry it first, or use --after instead of --after-ok");
@@ -60,6 +60,8 @@ public final class Dependencies {
     for (Prerequisite p : ps) {
       if (p.broken()) return new WaitReason(p.jobId() + " ended " + p.ended(),
           "job " + p.jobId() + ", which had to succeed first, ended " + p.ended());
+      if (p.ended() == JobState.PREEMPTED) return new WaitReason(p.jobId() + " preempted",
+          "job " + p.jobId() + " was preempted; this job waits for its resume ('gq resume " + p.jobId() + "')");
       if (!p.met()) return new WaitReason((p.okOnly() ? "after-ok " : "after ") + p.jobId(),
           "waiting for job " + p.jobId() + (p.okOnly() ? " to succeed" : " to end"));
     }
@@ -74,8 +76,7 @@ public final class Dependencies {
       return s.waitsFor().isEmpty() ? w : w.plus(s.jobId(), s.waitsFor());
     }
     if (after.state() != JobState.WAITING) w = w.minus(after.id());
-    // A preempted job's dependents wait for its resume, which the lineage moves them to.
-    if (after.state().terminal() && after.state() != JobState.PREEMPTED && !w.isEmpty()) w = ended(w, after);
+    if (after.state().terminal() && !w.isEmpty()) w = ended(w, after);
     return w;
   }
 

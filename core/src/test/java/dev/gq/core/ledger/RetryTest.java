@@ -124,7 +124,7 @@ class RetryTest {
         Set.of(), null, d.intake());
     assertEquals(List.of(new Retries.Retried(8, 20)), dec.result().retried());
     assertEquals(List.of(
-        new Retries.Skipped(6, "job 6 is DONE; only FAILED, CANCELLED, INTERRUPTED and TIMEOUT jobs are retried"),
+        new Retries.Skipped(6, "job 6 is DONE; only FAILED, CANCELLED, INTERRUPTED, TIMEOUT and PREEMPTED jobs are retried"),
         new Retries.Skipped(9, "job 9 does not exist"),
         new Retries.Skipped(4, "job 4: its working directory no longer exists: " + gone.spec().cwd())), dec.result().skipped());
   }
@@ -137,7 +137,7 @@ class RetryTest {
         ended(5, JobState.DONE, cell(null, null), null));
     var out = retry(originals, Set.of()).result();
     assertEquals(4, out.retried().size());
-    assertEquals("job 5 is DONE; only FAILED, CANCELLED, INTERRUPTED and TIMEOUT jobs are retried", out.skipped().get(0).reason());
+    assertEquals("job 5 is DONE; only FAILED, CANCELLED, INTERRUPTED, TIMEOUT and PREEMPTED jobs are retried", out.skipped().get(0).reason());
   }
 
   @Test

@@ -128,6 +128,19 @@ class PreemptionTest {
   }
 
   @Test
+  void aDependentOfAPreemptedJobWaitsForItsResumeAndSaysSo() {
+    start(1);
+    decide(new Request.Submit(spec(1)));
+    decide(new Request.Launched(1, leader(100)));
+    decide(new Request.Submit(spec(0).withAfter(List.of(new Dependency(1, false)))));
+    preempt(null, false, 1);
+    ended(1, 0, 1);
+    assertEquals(JobState.WAITING, l.live().get(2L).state(), "--after is not met by a preemption");
+    assertEquals("1 preempted", l.blocked().get(2L).brief());
+    assertTrue(l.blocked().get(2L).text().contains("'gq resume 1'"));
+  }
+
+  @Test
   void aPreemptedJobIsNotAFailureForFailFast() {
     start(1);
     for (int i = 1; i <= 4; i++) {
