@@ -77,7 +77,7 @@ final class ShowCommand implements Callable<Integer> {
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
-    line(out, "Resume arg", job.spec().resumeArg());
+    if (job.spec().resumeArg() != null) line(out, "Resume arg", job.spec().resumeArg());
     if (job.spec().resumes())
       line(out, "Resumes", job.spec().resumesFromNewest() ? "from the newest complete checkpoint when it starts" : "from " + job.spec().resumeFrom());
     if (job.state() == JobState.PREEMPTING) line(out, "Preempting", preempting(job, zone));

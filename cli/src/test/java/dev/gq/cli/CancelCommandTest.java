@@ -70,7 +70,7 @@ class CancelCommandTest {
   void groupSelectsItsJobs() {
     assertEquals("Cancelled 1 waiting job.\n", cli.run("cancel", "--group", "sweep").out());
     assertEquals("sweep", cli.api.queries.get(0).group());
-    assertEquals(Set.of(JobState.WAITING, JobState.STARTING, JobState.RUNNING), cli.api.queries.get(0).states());
+    assertEquals(Set.of(JobState.WAITING, JobState.STARTING, JobState.RUNNING, JobState.PREEMPTING), cli.api.queries.get(0).states());
   }
 
   @Test

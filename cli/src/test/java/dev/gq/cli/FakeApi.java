@@ -26,6 +26,8 @@ final class FakeApi implements GqApi {
   final List<JobSpec> submitted = new ArrayList<>();
   final List<JobQuery> queries = new ArrayList<>();
   final List<List<Long>> cancels = new ArrayList<>();
+  final List<dev.gq.core.schedule.Preemptions.Ask> preempts = new ArrayList<>();
+  final List<String> resumes = new ArrayList<>();
   /** Why each waiting job waits, whole; its brief form is in {@link #briefs}, else the same text. */
   final Map<Long, String> reasons = new HashMap<>();
   final Map<Long, String> briefs = new HashMap<>();
@@ -179,6 +181,21 @@ final class FakeApi implements GqApi {
   @Override public GpuReport gpus() throws ApiException {
     fail();
     return gpus;
+  }
+
+  @Override public List<String> preempt(dev.gq.core.schedule.Preemptions.Ask ask) throws ApiException {
+    preempts.add(ask);
+    return ask.ids().stream().map(id -> "job " + id + ": preempting").toList();
+  }
+
+  @Override public ResumeReport resume(List<Long> ids, String from) throws ApiException {
+    resumes.add(ids + " from " + from);
+    List<Retried> r = ids.stream().map(id -> new Retried(id, id + 100)).toList();
+    Map<Long, String> seen = new java.util.HashMap<>();
+    if (from != null) r.forEach(x -> seen.put(x.newId(), from));
+    Map<Long, String> under = new java.util.HashMap<>();
+    r.forEach(x -> under.put(x.newId(), "/w"));
+    return new ResumeReport(new RetryReport(r, List.of(), List.of()), seen, under);
   }
 
   @Override public List<CancelOutcome> cancel(List<Long> ids) throws ApiException {

@@ -18,16 +18,18 @@ public final class JsonOutputs {
    * {@code events} one object per line. A command given {@code --json} and not listed here fails
    * the check, so a new JSON output cannot go without a schema.
    */
-  static final Map<String, String> SCHEMAS = Map.of(
-      "run", "submit.schema.json",
-      "submit", "submit.schema.json",
-      "submit --batch", "submit-batch.schema.json",
-      "ps", "ps.schema.json",
-      "show", "show.schema.json",
-      "gpu", "gpu.schema.json",
-      "groups", "groups.schema.json",
-      "events", "events.schema.json",
-      "eta", "eta.schema.json");
+  static final Map<String, String> SCHEMAS = Map.ofEntries(
+      Map.entry("run", "submit.schema.json"),
+      Map.entry("submit", "submit.schema.json"),
+      Map.entry("submit --batch", "submit-batch.schema.json"),
+      Map.entry("ps", "ps.schema.json"),
+      Map.entry("show", "show.schema.json"),
+      Map.entry("gpu", "gpu.schema.json"),
+      Map.entry("groups", "groups.schema.json"),
+      Map.entry("events", "events.schema.json"),
+      Map.entry("eta", "eta.schema.json"),
+      Map.entry("preempt", "preempt.schema.json"),
+      Map.entry("resume", "resume.schema.json"));
 
   private JsonOutputs() {}
 
