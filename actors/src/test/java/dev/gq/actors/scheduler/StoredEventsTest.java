@@ -53,10 +53,12 @@ class StoredEventsTest {
   /** Each event type's sample and its JSON as stored. */
   private static Map<LedgerEvent, String> recorded() {
     JobSpec spec = new JobSpec(List.of("python", "train.py"), "/w", Map.of("A", "1"), 2, "n", "g", "k",
-        List.of(new Dependency(4, true)), 1, Duration.ofMinutes(90), 5, Instant.parse("2026-11-30T08:00:00Z"));
+        List.of(new Dependency(4, true)), 1, Duration.ofMinutes(90), 5, Instant.parse("2026-11-30T08:00:00Z"),
+        "--resume_from_checkpoint {ckpt}", "newest");
     String specJson = "{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{\"A\":\"1\"},\"gpus\":2,\"name\":\"n\","
         + "\"group\":\"g\",\"key\":\"k\",\"after\":[{\"jobId\":4,\"okOnly\":true}],\"retries\":1,\"timeLimit\":\"PT1H30M\","
-        + "\"priority\":5,\"begin\":\"2026-11-30T08:00:00Z\"}";
+        + "\"priority\":5,\"begin\":\"2026-11-30T08:00:00Z\",\"resumeArg\":\"--resume_from_checkpoint {ckpt}\","
+        + "\"resumeFrom\":\"newest\"}";
     Map<LedgerEvent, String> m = new LinkedHashMap<>();
     m.put(new JobSubmitted(7, spec, "tag-7", "/d/logs/7.log", 3L, List.of(new Prerequisite(4, 4, true, JobState.DONE)), T, 6L),
         "{\"jobId\":7,\"spec\":" + specJson + ",\"tag\":\"tag-7\",\"logPath\":\"/d/logs/7.log\",\"retryOf\":3,"
@@ -67,6 +69,8 @@ class StoredEventsTest {
         "{\"jobId\":7,\"identity\":{\"pid\":100,\"pgid\":100,\"sid\":100,\"startTicks\":5555,\"bootId\":\"boot\"}," + AT + "}");
     m.put(new JobLaunchFailed(7, "why", T), "{\"jobId\":7,\"reason\":\"why\"," + AT + "}");
     m.put(new JobCancelRequested(7, T), "{\"jobId\":7," + AT + "}");
+    m.put(new JobPreemptRequested(7, 10, true, Duration.ofMinutes(2), 9L, true, T),
+        "{\"jobId\":7,\"signal\":10,\"groupSignal\":true,\"grace\":\"PT2M\",\"forJob\":9,\"requeue\":true," + AT + "}");
     m.put(new JobCancelled(7, "why", T), "{\"jobId\":7,\"reason\":\"why\"," + AT + "}");
     m.put(new JobExited(7, 3, "why", T, 100L), "{\"jobId\":7,\"exitCode\":3,\"reason\":\"why\"," + AT + ",\"pid\":100}");
     m.put(new JobTimedOut(7, 143, "why", T), "{\"jobId\":7,\"exitCode\":143,\"reason\":\"why\"," + AT + "}");
@@ -101,6 +105,20 @@ class StoredEventsTest {
       String written = new String(SER.serialize(sample).get(), StandardCharsets.UTF_8);
       assertEquals(TREE.readTree(e.getValue()), TREE.readTree(written), sample.getClass().getSimpleName() + " as written");
     }
+  }
+
+  @Test
+  void aSubmissionStoredBeforeJobsCouldBeResumedReadsBackWithNoResume() throws Exception {
+    String old = "{\"jobId\":7,\"spec\":{\"argv\":[\"x\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1,\"name\":null,"
+        + "\"group\":null,\"key\":null,\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null},"
+        + "\"tag\":\"t\",\"logPath\":\"/l\",\"retryOf\":null,\"waitsFor\":[]," + AT + "}";
+    JobSubmitted sample = new JobSubmitted(7, new JobSpec(List.of("x"), "/w", Map.of(), 1, null, null, null), "t", "/l", null, T);
+    Serializer s = SER.findSerializerFor(sample);
+    String manifest = ((SerializerWithStringManifest) s).manifest(sample);
+    JobSubmitted back = (JobSubmitted) SER.deserialize(old.getBytes(StandardCharsets.UTF_8), s.identifier(), manifest).get();
+    assertEquals(sample, back);
+    assertEquals(null, back.spec().resumeArg());
+    assertEquals(false, back.spec().resumes());
   }
 
   @Test
