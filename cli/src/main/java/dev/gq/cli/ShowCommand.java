@@ -68,7 +68,8 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "PGID", job.identity() == null ? null : String.valueOf(job.identity().pgid()));
     line(out, "Exit code", job.exitCode() == null ? null : String.valueOf(job.exitCode()));
     line(out, "Log", job.logPath());
-    line(out, "Failure", job.failureReason());
+    // a preemption is not a failure: its reason says how the job stopped
+    line(out, job.state() == JobState.PREEMPTED ? "Stopped" : "Failure", job.failureReason());
     line(out, "Retry of", job.retryOf() == null ? null : String.valueOf(job.retryOf()));
     line(out, "After", job.spec().after().stream()
         .map(d -> "job " + d.jobId() + (d.okOnly() ? " ends DONE" : " ends")).collect(Collectors.joining(", ")));
