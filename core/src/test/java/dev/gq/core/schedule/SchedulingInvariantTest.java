@@ -47,6 +47,7 @@ class SchedulingInvariantTest {
     long readNanos = Long.MIN_VALUE;
     final Map<String, Long> freedAt = new HashMap<>();
     int reserved;
+    int keptPlaced;
 
     World(Random rnd) {
       this.rnd = rnd;
@@ -56,24 +57,31 @@ class SchedulingInvariantTest {
   @Test
   void noGpuIsEverHeldTwiceReservedUnderAnOutsideProcessOrHandedOnBeforeAReadingSince() {
     Random rnd = new Random(7);
-    int reserved = 0;
+    int reserved = 0, kept = 0;
     for (int run = 0; run < 200; run++) {
       World w = new World(rnd);
       decide(w, new Request.Reconciled(Map.of(), 0), w.nanos++);
       for (int step = 0; step < 80; step++) step(w);
       reserved += w.reserved;
+      kept += w.keptPlaced;
     }
     assertTrue(reserved > 1000, "the workload places jobs: " + reserved);
+    assertTrue(kept > 5, "GPUs a preemption kept for a job were placed: " + kept);
   }
 
   private static void step(World w) {
     Random rnd = w.rnd;
-    switch (rnd.nextInt(9)) {
+    switch (rnd.nextInt(10)) {
       case 0, 1 -> decide(w, new Request.Submit(spec(rnd.nextInt(GPUS + 1))), w.nanos++);
       case 2 -> toggle(w.outsiders, rnd.nextInt(GPUS));
       case 3 -> pick(w, JobState.STARTING).ifPresent(j -> decide(w, new Request.Launched(j.id(), leader(100 * j.id())), w.nanos++));
       case 4 -> pick(w, null).ifPresent(j -> end(w, j));
       case 5 -> decide(w, new Request.Cancel(List.of(1L + rnd.nextInt((int) w.l.nextId()))), w.nanos++);
+      case 6 -> pick(w, JobState.RUNNING).ifPresent(j -> {
+        Long forJob = pick(w, JobState.WAITING).map(Job::id).orElse(null);
+        decide(w, new Request.Preempt(new Preemptions.Ask(List.of(j.id()), 15, false, Duration.ofMinutes(1),
+            rnd.nextBoolean() ? forJob : null, rnd.nextBoolean())), w.nanos++);
+      });
       default -> observe(w);
     }
   }
@@ -85,7 +93,7 @@ class SchedulingInvariantTest {
       case RUNNING -> w.rnd.nextInt(4) == 0
           ? new Request.Reconciled(Map.of(id, new Recovery.Verdict(List.of(new JobOrphaned(id, "o", T0)), false)), 0)
           : new Request.Ended(id, w.rnd.nextInt(3), null, false, w.nanos++, null, 0);
-      case CANCELLING, ORPHANED -> new Request.Ended(id, 0, null, false, w.nanos++, null, 0);
+      case CANCELLING, ORPHANED, PREEMPTING -> new Request.Ended(id, 0, null, false, w.nanos++, null, 0);
       default -> null;
     };
     if (r != null) decide(w, r, w.nanos++);
@@ -126,6 +134,11 @@ class SchedulingInvariantTest {
       if (e instanceof JobReserved res) {
         w.reserved++;
         for (GpuSlot g : res.gpus()) {
+          Long keptFor = w.l.settings().keptFor().get(g.uuid());
+          if (keptFor != null && w.l.blocked().get(keptFor) == null) {
+            assertEquals(keptFor, res.jobId(), g + " was kept for job " + keptFor + " by a preemption");
+            w.keptPlaced++;
+          }
           assertFalse(w.outsidersRead.contains(g.index()), "reserved under an outside process: " + g);
           Long freed = w.freedAt.get(g.uuid());
           assertTrue(freed == null || w.readNanos - freed > 0, g + " handed on before a reading taken since it was freed");
