@@ -122,6 +122,30 @@ class PreemptEndToEndTest {
     }
   }
 
+  @Test
+  void theJobNamedGetsTheGpuOnlyOnceADetachedChildOfThePreemptedRunIsGoneToo() throws Exception {
+    Path work = Files.createDirectories(tmp.resolve("work"));
+    try (Gqd g = Gqd.start(tmp.resolve("gq"), 1)) {
+      // a child that left the job's session keeps a CUDA context open for 2 s after the main process has saved and exited
+      String ctx = "for u in ${GQ_GPU_UUIDS//,/ }; do echo 100 > \"$GQ_FAKE_NVML/procs/$u/$$\"; done";
+      String unctx = "for u in ${GQ_GPU_UUIDS//,/ }; do rm -f \"$GQ_FAKE_NVML/procs/$u/$$\"; done";
+      long run = submitIn(g, work, "run", "-g", "1", "bash", "-c",
+          "setsid bash -c 'trap \"\" TERM; " + ctx + "; while [ ! -e saved ]; do sleep 0.05; done; sleep 2; " + unctx
+              + "; echo $(( ${EPOCHREALTIME/./} / 1000 )) > child-ended' & "
+              + "trap 'touch saved; exit 0' TERM; while true; do sleep 0.1; done");
+      g.awaitState(run, "RUNNING", T);
+      Gqd.await("the detached child's context", T, () -> g.gpus().get(0).get("processes").size() > 0);
+      long eval = g.submit("run", "-g", "1", "true");
+      assertEquals(0, g.gq("preempt", String.valueOf(run), "--for", String.valueOf(eval)).code());
+      JsonNode e = g.awaitState(eval, "DONE", T);
+      long childEnded = Long.parseLong(Files.readString(work.resolve("child-ended")).trim());
+      long evalStarted = java.time.Instant.parse(e.get("start_time").asText()).toEpochMilli();
+      assertTrue(evalStarted >= childEnded, "the GPU went to job " + eval + " at " + evalStarted
+          + " while the preempted run's child held it until " + childEnded);
+      assertEquals("PREEMPTED", g.state(run));
+    }
+  }
+
   private static long submitIn(Gqd g, Path cwd, String... argv) {
     Gqd.Result r = g.gqIn(cwd, argv);
     if (r.code() != 0) throw new AssertionError("submit failed: " + r);
