@@ -200,4 +200,26 @@ class StoredShapesTest {
     JobSubmitted stored = (JobSubmitted) read(old, new JobSubmitted(1, null, null, null, null, T));
     assertEquals(0, stored.spec().priority(), "a spec stored before priorities has priority 0");
   }
+
+  @Test
+  void aPreemptionUnderWayAndGpusKeptForAJobRoundTripInLedgersAndSnapshots() {
+    JobSpec spec = new JobSpec(List.of("x"), "/w", Map.of(), 1, null, null, null).withResumeArg("--resume {ckpt}").resuming(null);
+    List<LedgerEvent> events = List.of(
+        new JobSubmitted(1, spec, "t1", "/l1", null, T), new JobReserved(1, List.of(new dev.gq.core.job.GpuSlot("GPU-a", 0)), T),
+        new JobSubmitted(2, spec, "t2", "/l2", null, T), new JobReserved(2, List.of(new dev.gq.core.job.GpuSlot("GPU-b", 1)), T),
+        new JobSubmitted(3, spec, "t3", "/l3", null, T),
+        new JobPreemptRequested(1, 10, true, Duration.ofMinutes(2), 3L, true, T),
+        new JobPreemptRequested(2, 15, false, Duration.ofSeconds(30), 3L, false, T),
+        new JobExited(2, 0, null, T));
+    for (LedgerEvent e : events) assertEquals(e, roundTrip(e));
+    Ledger l = Ledger.empty();
+    for (LedgerEvent e : events) l = l.apply(e);
+    assertEquals(java.util.Set.of(1L), l.settings().preempting().keySet());
+    assertEquals(Map.of("GPU-b", 3L), l.settings().keptFor());
+    assertEquals(l, roundTrip(l));
+    var back = ((dev.gq.persistence.LedgerSnapshot) roundTrip(dev.gq.persistence.LedgerSnapshot.of(l))).ledger();
+    assertEquals(l.settings(), back.settings());
+    assertEquals(spec.resumeArg(), back.live().get(3L).spec().resumeArg(), "a waiting resume keeps its template");
+    assertTrue(back.live().get(3L).spec().resumesFromNewest());
+  }
 }
