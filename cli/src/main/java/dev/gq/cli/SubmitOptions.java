@@ -53,6 +53,13 @@ final class SubmitOptions {
       description = "How the command takes a checkpoint when 'gq resume' continues it: {ckpt} stands for the path, e.g. '--resume_from_checkpoint {ckpt}'.")
   String resumeArg;
 
+  @Option(names = "--venv", paramLabel = "PATH",
+      description = "Run python, pip or a console script from this virtual environment (default: the nearest .venv holding it, from here up to the repository root or your home).")
+  String venv;
+
+  @Option(names = "--no-venv", description = "Do not look for a .venv: run the command as your PATH finds it.")
+  boolean noVenv;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 

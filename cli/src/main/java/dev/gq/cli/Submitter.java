@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.pyenv.Venvs;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.KeyTaken;
@@ -34,9 +35,17 @@ final class Submitter {
     EnvFilter.Result filtered = environment(opts);
     String finalGroup = group != null ? group : groupFromEnv(env);
     capGroup(inv, finalGroup, opts.maxRunning);
-    JobSpec spec = sched.applyTo(new JobSpec(argv, cwd, filtered.kept(), gpus, name, finalGroup, key));
+    Map<String, String> kept = filtered.kept();
+    // the stored environment, as an activation would leave it
+    Venvs.Choice venv = venv(argv, kept, env.get("HOME"), cwd, opts);
+    if (venv != null) {
+      argv = venv.argv();
+      kept = venv.env();
+    }
+    JobSpec spec = sched.applyTo(new JobSpec(argv, cwd, kept, gpus, name, finalGroup, key));
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
+    if (!result.skipped() && venv != null) inv.io().err().println("gq: using " + venv.shown());
     if (opts.json) printJson(result);
     else if (opts.parsable) printId(result);
     else printText(result, key);
@@ -58,6 +67,22 @@ final class Submitter {
     }
     String note = QueueNotes.afterSubmit(q, groupOf);
     if (note != null) inv.io().err().println("gq: " + note);
+  }
+
+  /**
+   * The virtual environment the command runs in ({@link Venvs}): {@code --venv} (checked), else the
+   * nearest {@code .venv} holding it; none with {@code --no-venv}. A bad {@code --venv} is refused.
+   */
+  private static Venvs.Choice venv(List<String> argv, Map<String, String> env, String home, String cwd, SubmitOptions opts) {
+    if (opts.venv != null && opts.noVenv) throw new UsageException("give --venv PATH or --no-venv, not both");
+    java.util.function.Predicate<Path> exists = p -> Files.exists(p);
+    Path given = null;
+    if (opts.venv != null) {
+      given = Path.of(cwd).resolve(opts.venv).toAbsolutePath().normalize();
+      String problem = Venvs.problem(given, argv.get(0), exists);
+      if (problem != null) throw new RefusedException(problem);
+    }
+    return Venvs.choose(argv, env, Path.of(cwd), home == null || home.isEmpty() ? null : Path.of(home), given, opts.noVenv, exists);
   }
 
   /** The caller's environment as it will be stored: secret-looking variables dropped unless kept. */

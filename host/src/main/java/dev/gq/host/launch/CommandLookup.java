@@ -47,6 +47,17 @@ final class CommandLookup {
     return Files.notExists(file) ? MISSING : null;
   }
 
+  /**
+   * As {@link #problem(String, String, Path)}, naming the virtual environment ({@code venv}, the
+   * job's VIRTUAL_ENV; null: none) when the command was taken from it and it is gone.
+   */
+  static String problem(String command, String path, Path cwd, String venv) {
+    String why = problem(command, path, cwd);
+    if (why == null || venv == null || venv.isEmpty() || !command.startsWith(venv + "/bin/")) return why;
+    if (Files.isDirectory(Path.of(venv))) return why;
+    return "the virtual environment " + venv + " is gone (" + why + "); create it again, then 'gq retry' the job";
+  }
+
   private static String text(String command, String why) {
     return "cannot run '" + command + "': " + why;
   }

@@ -75,7 +75,7 @@ public final class ShimLauncher implements Launcher {
 
   /** Fails the launch at once, with the shim's words in the log, when the command cannot be run. */
   private static void checkCommand(LaunchSpec spec) throws LaunchException {
-    String problem = CommandLookup.problem(spec.argv().get(0), spec.env().get("PATH"), spec.cwd());
+    String problem = CommandLookup.problem(spec.argv().get(0), spec.env().get("PATH"), spec.cwd(), spec.env().get("VIRTUAL_ENV"));
     if (problem == null) return;
     try {
       Files.writeString(spec.logFile(), "gq: " + problem + "\n", java.nio.charset.StandardCharsets.UTF_8,
