@@ -43,9 +43,14 @@ final class BatchSubmit {
         cwd, inv.io().cwd(), env.kept(), options.scheduling(inv));
     List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
+    Submitter.BatchVenvs venvs = submitter.venvs(options);
+    lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), venvs.apply(l.spec()))).toList();
     Submitter.capGroup(inv, defaults.group(), options.maxRunning);
     List<BatchOutcome> outcomes = inv.api().submitBatch(lines);
-    if (outcomes.stream().anyMatch(o -> !o.skipped())) submitter.warnDropped(env.dropped());
+    if (outcomes.stream().anyMatch(o -> !o.skipped())) {
+      submitter.warnDropped(env.dropped());
+      venvs.used().forEach(v -> inv.io().err().println("gq: using " + v));
+    }
     if (options.json) inv.io().out().println(JsonView.pretty(json(outcomes)));
     else if (options.parsable) outcomes.forEach(o -> inv.io().out().println(o.jobId()));
     else print(outcomes, inv.io().out());

@@ -1,6 +1,5 @@
 package dev.gq.cli;
 
-import dev.gq.core.pyenv.Venvs;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.KeyTaken;
@@ -37,7 +36,7 @@ final class Submitter {
     capGroup(inv, finalGroup, opts.maxRunning);
     Map<String, String> kept = filtered.kept();
     // the stored environment, as an activation would leave it
-    Venvs.Choice venv = venv(argv, kept, env.get("HOME"), cwd, opts);
+    dev.gq.core.pyenv.Venvs.Choice venv = venv(argv, kept, env.get("HOME"), cwd, opts);
     if (venv != null) {
       argv = venv.argv();
       kept = venv.env();
@@ -70,19 +69,66 @@ final class Submitter {
   }
 
   /**
-   * The virtual environment the command runs in ({@link Venvs}): {@code --venv} (checked), else the
+   * The virtual environment the command runs in ({@link dev.gq.core.pyenv.Venvs}): {@code --venv} (checked), else the
    * nearest {@code .venv} holding it; none with {@code --no-venv}. A bad {@code --venv} is refused.
    */
-  private static Venvs.Choice venv(List<String> argv, Map<String, String> env, String home, String cwd, SubmitOptions opts) {
+  private static dev.gq.core.pyenv.Venvs.Choice venv(List<String> argv, Map<String, String> env, String home, String cwd, SubmitOptions opts) {
     if (opts.venv != null && opts.noVenv) throw new UsageException("give --venv PATH or --no-venv, not both");
     java.util.function.Predicate<Path> exists = p -> Files.exists(p);
     Path given = null;
     if (opts.venv != null) {
       given = Path.of(cwd).resolve(opts.venv).toAbsolutePath().normalize();
-      String problem = Venvs.problem(given, argv.get(0), exists);
+      String problem = dev.gq.core.pyenv.Venvs.problem(given, argv.get(0), exists);
       if (problem != null) throw new RefusedException(problem);
     }
-    return Venvs.choose(argv, env, Path.of(cwd), home == null || home.isEmpty() ? null : Path.of(home), given, opts.noVenv, exists);
+    return dev.gq.core.pyenv.Venvs.choose(argv, env, Path.of(cwd), home == null || home.isEmpty() ? null : Path.of(home), given, opts.noVenv, exists);
+  }
+
+  /** The venvs of a batch's lines, looked for once per command and directory. */
+  BatchVenvs venvs(SubmitOptions opts) {
+    return new BatchVenvs(inv.io().env().get("HOME"), opts);
+  }
+
+  /** Applies {@link dev.gq.core.pyenv.Venvs} to each spec of a batch; remembers what it found and which it used. */
+  static final class BatchVenvs {
+    private final String home;
+    private final SubmitOptions opts;
+    private final Map<List<String>, java.util.Optional<dev.gq.core.pyenv.Venvs.Choice>> seen = new java.util.HashMap<>();
+    private final java.util.Set<String> used = new java.util.LinkedHashSet<>();
+    private final Map<Map<String, String>, Map<dev.gq.core.pyenv.Venvs.Choice, Map<String, String>>> activated =
+        new java.util.IdentityHashMap<>();
+
+    BatchVenvs(String home, SubmitOptions opts) {
+      this.home = home;
+      this.opts = opts;
+    }
+
+    JobSpec apply(JobSpec spec) {
+      if (spec.argv().isEmpty()) return spec;
+      List<String> key = List.of(spec.argv().get(0), spec.cwd(), String.valueOf(spec.env().get("VIRTUAL_ENV")),
+          String.valueOf(spec.env().get("CONDA_PREFIX")));
+      var found = seen.computeIfAbsent(key, k -> java.util.Optional.ofNullable(
+          venv(List.of(spec.argv().get(0)), spec.env(), home, spec.cwd(), opts)));
+      if (found.isEmpty()) return spec;
+      var c = found.get();
+      used.add(c.shown());
+      List<String> argv = new java.util.ArrayList<>(spec.argv());
+      argv.set(0, c.argv().get(0));
+      // the lines of a batch share one environment: so do their activated ones
+      Map<String, String> env = activated.computeIfAbsent(spec.env(), x -> new java.util.IdentityHashMap<>()).computeIfAbsent(c, x -> {
+        Map<String, String> e = new java.util.HashMap<>(spec.env());
+        e.put("PATH", c.env().get("PATH"));
+        e.put("VIRTUAL_ENV", c.env().get("VIRTUAL_ENV"));
+        e.remove("PYTHONHOME");
+        return Map.copyOf(e);
+      });
+      return new JobSpec(argv, spec.cwd(), env, spec.gpus(), spec.name(), spec.group(), spec.key(), spec.after(),
+          spec.retries(), spec.timeLimit(), spec.priority(), spec.begin(), spec.resumeArg(), spec.resumeFrom());
+    }
+
+    java.util.Set<String> used() {
+      return used;
+    }
   }
 
   /** The caller's environment as it will be stored: secret-looking variables dropped unless kept. */

@@ -50,6 +50,15 @@ class VenvEndToEndTest {
       JsonNode job = g.job(id);
       assertEquals(venv.resolve("bin/python").toString(), job.get("argv").get(0).asText());
 
+      Files.writeString(sub.resolve("cells.txt"), "python a.py\npython b.py\n");
+      Gqd.Result batch = g.gqIn(sub, "submit", "-g", "0", "--batch", "cells.txt", "--json");
+      assertEquals(0, batch.code(), batch.toString());
+      assertEquals("gq: using ../.venv\n", batch.err(), "said once for the batch");
+      for (JsonNode line : batch.json()) {
+        JsonNode done = g.awaitState(line.get("id").asLong(), "DONE", T);
+        assertEquals(venv.resolve("bin/python").toString(), done.get("argv").get(0).asText());
+      }
+
       Gqd.Result off = g.gqIn(sub, "run", "-g", "0", "--no-venv", "accelerate");
       assertEquals("", off.err(), "nothing to say without a venv");
       long plain = Long.parseLong(off.out().strip().substring(off.out().strip().lastIndexOf(' ') + 1));
