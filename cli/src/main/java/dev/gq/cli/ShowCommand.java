@@ -61,6 +61,8 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Working dir", job.spec().cwd());
     String venv = job.spec().env().get("VIRTUAL_ENV");
     if (venv != null && !job.spec().argv().isEmpty() && job.spec().argv().get(0).startsWith(venv + "/bin/")) line(out, "Venv", venv);
+    String conda = job.spec().env().get(dev.gq.core.pyenv.Conda.PREFIX_VARIABLE);
+    if (conda != null) line(out, "Conda", conda);
     line(out, "GPUs", gpus(job));
     line(out, "GPU UUIDs", job.gpus().stream().sorted(BY_INDEX).map(GpuSlot::uuid).collect(Collectors.joining(", ")));
     line(out, "Submitted", Times.format(job.submitTime(), zone));

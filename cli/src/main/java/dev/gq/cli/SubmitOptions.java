@@ -60,6 +60,10 @@ final class SubmitOptions {
   @Option(names = "--no-venv", description = "Do not look for a .venv: run the command as your PATH finds it.")
   boolean noVenv;
 
+  @Option(names = "--conda", paramLabel = "NAME|PATH",
+      description = "Run the job inside this conda environment, activated by conda itself so that its activation hooks run.")
+  String conda;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 

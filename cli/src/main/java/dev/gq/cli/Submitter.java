@@ -34,9 +34,9 @@ final class Submitter {
     EnvFilter.Result filtered = environment(opts);
     String finalGroup = group != null ? group : groupFromEnv(env);
     capGroup(inv, finalGroup, opts.maxRunning);
-    Map<String, String> kept = filtered.kept();
+    Map<String, String> kept = conda(filtered.kept(), env, cwd, opts);
     // the stored environment, as an activation would leave it
-    dev.gq.core.pyenv.Venvs.Choice venv = venv(argv, kept, env.get("HOME"), cwd, opts);
+    dev.gq.core.pyenv.Venvs.Choice venv = opts.conda != null ? null : venv(argv, kept, env.get("HOME"), cwd, opts);
     if (venv != null) {
       argv = venv.argv();
       kept = venv.env();
@@ -82,6 +82,22 @@ final class Submitter {
       if (problem != null) throw new RefusedException(problem);
     }
     return dev.gq.core.pyenv.Venvs.choose(argv, env, Path.of(cwd), home == null || home.isEmpty() ? null : Path.of(home), given, opts.noVenv, exists);
+  }
+
+  /**
+   * {@code kept} with the conda environment {@code --conda} names (none: unchanged), which the job is
+   * activated in when it starts ({@link dev.gq.core.pyenv.Conda}); one that cannot be found is refused.
+   */
+  static Map<String, String> conda(Map<String, String> kept, Map<String, String> env, String cwd, SubmitOptions opts) {
+    if (opts.conda == null) return kept;
+    if (opts.venv != null) throw new UsageException("give --conda or --venv, not both");
+    if (opts.conda.isBlank()) throw new UsageException("--conda needs an environment's name or path");
+    var r = dev.gq.core.pyenv.Conda.resolve(opts.conda, env, Path.of(cwd), p -> Files.exists(p));
+    if (r.problem() != null) throw new RefusedException(r.problem());
+    Map<String, String> out = new java.util.HashMap<>(kept);
+    out.put(dev.gq.core.pyenv.Conda.BASE_VARIABLE, r.base().toString());
+    out.put(dev.gq.core.pyenv.Conda.PREFIX_VARIABLE, r.prefix().toString());
+    return Map.copyOf(out);
   }
 
   /** The venvs of a batch's lines, looked for once per command and directory. */

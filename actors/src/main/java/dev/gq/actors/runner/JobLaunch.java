@@ -59,6 +59,14 @@ final class JobLaunch {
         if (r.from() != null) env.put("GQ_RESUME_FROM", r.from());
         note = r.note();
       }
+      String condaPrefix = env.get(dev.gq.core.pyenv.Conda.PREFIX_VARIABLE), condaBase = env.get(dev.gq.core.pyenv.Conda.BASE_VARIABLE);
+      if (condaPrefix != null && condaBase != null) {
+        if (!java.nio.file.Files.isDirectory(Path.of(condaPrefix, "conda-meta"))) {
+          release();
+          return new JobRunner.SpawnFailed("the conda environment " + condaPrefix + " is gone; create it again, then 'gq retry' the job", 127);
+        }
+        argv = dev.gq.core.pyenv.Conda.wrap(Path.of(condaBase), Path.of(condaPrefix), argv);
+      }
       LaunchSpec spec = new LaunchSpec(job.id(), argv, Path.of(full.cwd()), env, Path.of(whole.logPath()),
           deps.exitFile().apply(job.id()), held.fds(), note);
       return new JobRunner.Spawned(deps.launcher().launch(spec));

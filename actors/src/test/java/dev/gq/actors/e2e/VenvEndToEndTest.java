@@ -90,4 +90,32 @@ class VenvEndToEndTest {
       assertTrue(why.startsWith("the virtual environment " + venv + " is gone"), why);
     }
   }
+
+  @Test
+  void condaActivatesTheEnvironmentWithItsHooksAndAMissingOneIsRefused() throws Exception {
+    Path base = tmp.resolve("conda");
+    script(base.resolve("bin/conda"), "exit 0");
+    // conda's shell functions, as 'conda activate' runs them: the environment's activate.d hooks too
+    Files.createDirectories(base.resolve("etc/profile.d"));
+    Files.writeString(base.resolve("etc/profile.d/conda.sh"), "conda() { if [ \"$1\" = activate ]; then "
+        + "export CONDA_PREFIX=\"$2\"; export PATH=\"$2/bin:$PATH\"; "
+        + "for f in \"$2\"/etc/conda/activate.d/*.sh; do [ -e \"$f\" ] && . \"$f\"; done; fi; }\n");
+    Path env = base.resolve("envs/torch");
+    Files.createDirectories(env.resolve("conda-meta"));
+    Files.createDirectories(env.resolve("etc/conda/activate.d"));
+    Files.writeString(env.resolve("etc/conda/activate.d/cuda.sh"), "export FROM_HOOK=yes\n");
+    Path work = Files.createDirectories(tmp.resolve("home/work"));
+    try (Gqd g = Gqd.start(tmp.resolve("gq"), 1, java.util.Map.of("CONDA_EXE", base.resolve("bin/conda").toString()))) {
+      Gqd.Result r = g.gqIn(work, "run", "-g", "0", "--conda", "torch", "sh", "-c", "echo hook=$FROM_HOOK prefix=$CONDA_PREFIX");
+      assertEquals(0, r.code(), r.toString());
+      long id = Long.parseLong(r.out().strip().substring(r.out().strip().lastIndexOf(' ') + 1));
+      g.awaitState(id, "DONE", T);
+      assertEquals("hook=yes prefix=" + env + "\n", Files.readString(g.data.resolve("logs/" + id + ".log")));
+      assertEquals("sh", g.job(id).get("argv").get(0).asText(), "the command is stored as given");
+      assertTrue(g.gq("show", String.valueOf(id)).out().contains("Conda:       " + env));
+      Gqd.Result missing = g.gqIn(work, "run", "-g", "0", "--conda", "nope", "true");
+      assertEquals(1, missing.code());
+      assertTrue(missing.err().startsWith("gq: --conda: no conda environment 'nope' (looked in " + base.resolve("envs")), missing.err());
+    }
+  }
 }
