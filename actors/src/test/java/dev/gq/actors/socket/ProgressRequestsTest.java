@@ -128,4 +128,47 @@ class ProgressRequestsTest {
     assertTrue(p.estimates(List.of(11L), List.of()).isEmpty());
     assertTrue(p.estimates(List.of(11L), List.of(j)).containsKey(11L));
   }
+
+  @Test
+  void anUnchangedJobIsAnsweredFromStatsAndItsDirectoryListedOnlyWhenItsTimeMoves() throws Exception {
+    Files.createDirectories(dir.resolve("run"));
+    java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+    // a minute ahead: every file's time is older than the window in which a directory is listed again
+    Clock ahead = Clock.offset(Clock.systemUTC(), java.time.Duration.ofMinutes(1));
+    ProgressRequests p = new ProgressRequests(dir.resolve("run"), ahead, (d, max) -> {
+      listings.incrementAndGet();
+      return ProgressRequests.list(d, max);
+    });
+    Path out = Files.createDirectories(dir.resolve("out/checkpoint-100"));
+    Files.writeString(out.resolve("trainer_state.json"), "{\"global_step\": 100, \"max_steps\": 400}");
+    Path log = Files.writeString(dir.resolve("15.log"), "loading\n");
+    Job j = running(15, log, dir, "train", "--output_dir", "out");
+    for (int i = 0; i < 3; i++) assertEquals(100, p.estimates(List.of(15L), List.of(j)).get(15L).current());
+    assertEquals(1, listings.get(), "an unchanged job is answered without listing its directory");
+    Files.writeString(log, "loading\nstill loading\n");
+    assertEquals(100, p.estimates(List.of(15L), List.of(j)).get(15L).current());
+    assertEquals(1, listings.get(), "a grown log is read again; the directory, unchanged, is not listed");
+    Path next = Files.createDirectories(dir.resolve("out/checkpoint-200"));
+    Files.writeString(next.resolve("trainer_state.json"), "{\"global_step\": 200, \"max_steps\": 400}");
+    assertEquals(200, p.estimates(List.of(15L), List.of(j)).get(15L).current());
+    assertEquals(2, listings.get(), "a new checkpoint-N changes its parent's time: listed once more");
+  }
+
+  @Test
+  void aDirectoryThatChangedTooRecentlyToTrustItsTimeIsListedAgain() throws Exception {
+    Files.createDirectories(dir.resolve("run"));
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Path log = Files.writeString(dir.resolve("16.log"), "loading\n");
+    java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+    // read at the very moment the directory last changed: a checkpoint made in the same tick would not move its time
+    Clock atChange = Clock.fixed(Files.getLastModifiedTime(out).toInstant(), ZoneOffset.UTC);
+    ProgressRequests p = new ProgressRequests(dir.resolve("run"), atChange, (d, max) -> {
+      listings.incrementAndGet();
+      return ProgressRequests.list(d, max);
+    });
+    Job j = running(16, log, dir, "train", "--output_dir", "out");
+    p.estimates(List.of(16L), List.of(j));
+    p.estimates(List.of(16L), List.of(j));
+    assertEquals(2, listings.get());
+  }
 }
