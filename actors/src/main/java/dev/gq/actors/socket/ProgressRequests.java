@@ -4,6 +4,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.progress.Estimate;
 import dev.gq.core.progress.Estimator;
 import dev.gq.core.progress.LogTail;
+import dev.gq.core.progress.LogWindow;
 import dev.gq.core.progress.TrainerState;
 import dev.gq.host.fs.RegularFiles;
 import java.io.IOException;
@@ -30,7 +31,9 @@ import java.util.stream.Collectors;
 
 /**
  * Reads what running jobs left behind for {@code gq eta}, {@code gq ps} and {@code gq show}: each
- * job's progress file ({@code run/ID.progress}), the last {@link LogTail#MAX_BYTES} of its log and
+ * job's progress file ({@code run/ID.progress}), the last {@link LogTail#MAX_BYTES} of its log (a
+ * log that only grew since the last reading is read and parsed from where that one stopped: see
+ * {@link LogWindow}) and
  * the newest complete {@code checkpoint-N/trainer_state.json} under its {@code --output_dir} (or
  * {@code --output-dir}) or its working directory, each opened only as a regular file, never through
  * a symbolic link, and hands them to {@link Estimator}. A job whose files have not changed since its
@@ -71,7 +74,7 @@ final class ProgressRequests {
   }
 
   /** A job's last reading: what it read ({@code racy}: the root changed too recently to skip a listing), and what came of it. */
-  private record Entry(Key key, boolean racy, Checkpoint used, Estimate estimate, Estimator.Memory memory) {}
+  private record Entry(Key key, boolean racy, Checkpoint used, LogWindow window, Estimate estimate, Estimator.Memory memory) {}
 
   private final Path runDir;
   private final Clock clock;
@@ -118,22 +121,23 @@ final class ProgressRequests {
     Key key = new Key(stamp(log), stamp(progress), rootStamp, candidates, candidates.stream().map(ProgressRequests::stamp).toList());
     boolean racy = listed && rootStamp.mtime() > clock.instant().minus(RACY).toEpochMilli() * 1_000_000L;
     if (before != null && before.key().equals(key)) {
-      if (racy != before.racy()) entries.put(j.id(), new Entry(key, racy, before.used(), before.estimate(), before.memory()));
+      if (racy != before.racy()) entries.put(j.id(), new Entry(key, racy, before.used(), before.window(), before.estimate(), before.memory()));
       return before.estimate();
     }
     Checkpoint ckpt = checkpoint(key, before == null ? Checkpoint.NONE : before.used());
     Estimator.Memory memory = before == null ? Estimator.Memory.EMPTY : before.memory();
-    byte[] tail = null;
-    boolean cut = false;
+    LogWindow window = LogWindow.EMPTY;
     if (log != null && !key.log().equals(FileStamp.ABSENT)) {
-      long from = Math.max(0, key.log().size() - LogTail.MAX_BYTES);
-      tail = read(log, from, LogTail.MAX_BYTES);
-      cut = from > 0;
+      // a log that only grew is parsed from where the previous reading stopped
+      LogWindow was = before == null ? LogWindow.EMPTY : before.window();
+      long from = was.readFrom(key.log().size());
+      byte[] bytes = read(log, from, LogTail.MAX_BYTES);
+      if (bytes != null) window = was.advance(bytes, from);
     }
     String progressText = key.progress().equals(FileStamp.ABSENT) ? null : text(progress, MAX_PROGRESS_BYTES);
     String stateText = ckpt.text() != null || ckpt.path() == null ? ckpt.text() : text(ckpt.path(), MAX_TRAINER_STATE_BYTES);
-    Estimator.Result r = Estimator.estimate(new Estimator.Inputs(progressText, tail, cut, stateText), memory, clock.instant());
-    entries.put(j.id(), new Entry(key, racy, new Checkpoint(ckpt.path(), ckpt.stamp(), null), r.estimate(), r.memory()));
+    Estimator.Result r = Estimator.estimate(new Estimator.Inputs(progressText, window == LogWindow.EMPTY ? null : window, stateText), memory, clock.instant());
+    entries.put(j.id(), new Entry(key, racy, new Checkpoint(ckpt.path(), ckpt.stamp(), null), window, r.estimate(), r.memory()));
     return r.estimate();
   }
 

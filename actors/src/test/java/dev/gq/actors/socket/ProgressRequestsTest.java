@@ -171,4 +171,23 @@ class ProgressRequestsTest {
     p.estimates(List.of(16L), List.of(j));
     assertEquals(2, listings.get());
   }
+
+  @Test
+  void aLogThatGrewIsParsedFromWhereTheLastReadingStoppedNotWholeAgain() throws Exception {
+    ProgressRequests p = requests();
+    StringBuilder bars = new StringBuilder();
+    for (int i = 1; i <= 1000; i++) bars.append(String.format("\rtrain: %3d%%|#  | %d/5000 [00:%02d<09:00,  9.00it/s]", i / 50, i, i % 60));
+    Path log = Files.writeString(dir.resolve("17.log"), bars);
+    Job j = running(17, log, dir, "train");
+    assertEquals(1000, p.estimates(List.of(17L), List.of(j)).get(17L).current());
+    // change a line the first reading parsed, in place, then append one: only the appended line is parsed
+    String text = Files.readString(log);
+    int at = text.indexOf("train:  10%|#  | 500/5000");
+    String bigger = "valid:  10%|#  | 500/9999";
+    Files.writeString(log, text.substring(0, at) + bigger + text.substring(at + bigger.length())
+        + "\rtrain:  20%|#  | 1001/5000 [00:41<09:00,  9.00it/s]");
+    Estimate e = p.estimates(List.of(17L), List.of(j)).get(17L);
+    assertEquals(1001, e.current());
+    assertEquals(5000, e.total(), "a whole read would have taken the larger bar written over an old line");
+  }
 }
