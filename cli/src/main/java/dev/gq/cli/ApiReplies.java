@@ -59,7 +59,10 @@ public interface ApiReplies {
     }
   }
 
-  /** The queue's pause and the groups' holds (group → why it is held), which keep waiting jobs from starting. */
+  /**
+   * The whole queue's hold ({@code paused}: the name scripts and stored snapshots know it by) and
+   * the groups' holds (group → why it is held), which keep waiting jobs from starting.
+   */
   record QueueState(boolean paused, Map<String, String> holds, Map<String, Integer> maxRunning) {
     public QueueState {
       holds = Map.copyOf(holds);

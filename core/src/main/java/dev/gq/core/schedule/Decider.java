@@ -44,8 +44,8 @@ public final class Decider {
       case Remove r -> settled(l, s, Deletions.remove(l, r.ids(), r.facts(), c.now()), c);
       case Clean r -> settled(l, s, Deletions.clean(l, r.page(), r.states(), r.before(), c.now()), c);
       case Cancel r -> settled(l, s, Decision.accept(l.cancel(r.ids(), c.now()), CancelResults.of(l, r.ids())), c);
-      case Pause r -> settled(l, s, QueueControl.pause(l, r.group(), c.now()), c);
-      case Resume r -> settled(l, s, QueueControl.resume(l, r.group(), c.now()), c);
+      case HoldQueue r -> settled(l, s, QueueControl.hold(l, r.group(), c.now()), c);
+      case ReleaseQueue r -> settled(l, s, QueueControl.release(l, r.group(), c.now()), c);
       case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);
       case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(), c.now()), c);
       case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);
