@@ -27,6 +27,11 @@ echo "0 GPU-bench-0 81920 Fake GPU" >"$GQ_FAKE_NVML/gpus"
 gq=$root/bin/gq
 cleanup() {
   "$gq" cancel --group bench-eta -y >/dev/null 2>&1 || true
+  # until the jobs' ends are recorded, their files are still being written under the data directory
+  for ((i = 0; i < 120; i++)); do
+    "$gq" ps --json 2>/dev/null | grep -q '"state": *"\(STARTING\|RUNNING\|CANCELLING\)"' || break
+    sleep 0.5
+  done
   "$gq" daemon stop >/dev/null 2>&1 || true
   if [[ -f $GQ_RUNTIME_DIR/gq.pid ]]; then kill "$(cat "$GQ_RUNTIME_DIR/gq.pid")" 2>/dev/null || true; fi
   if [[ -z ${ETA_KEEP-} ]]; then rm -rf "$tmp"; else echo "kept $tmp" >&2; fi
@@ -47,8 +52,9 @@ start_daemon() {
 # A training loop's log: a tqdm bar rewritten with CR twice a second (bash builtins only: the
 # wait is a read with a timeout, so the jobs themselves fork nothing while they run). With an
 # --output_dir ($2) it saves a checkpoint every 40 steps, as a trainer does.
+# The body is a script file, so that each job's command is as short as a training command's.
 # shellcheck disable=SC2016 # expanded by the job's bash
-body='total=100000; exec {w}<> <(:)
+printf '%s\n' 'total=100000; exec {w}<> <(:)
 bar() { printf "\rtrain: %3d%%|#         | %d/%d [%02d:%02d<27:46:40,  1.00it/s, loss=0.42]" $(($1 * 100 / total)) "$1" "$total" $(($1 / 60 % 60)) $(($1 % 60)); }
 for ((i = 1; i <= 1500; i++)); do bar "$i"; done
 for ((i = 1501; i <= total; i++)); do
@@ -57,7 +63,7 @@ for ((i = 1501; i <= total; i++)); do
     mkdir -p "$2/checkpoint-$i" && printf "{\"global_step\": %d, \"max_steps\": %d}\n" "$i" "$total" >"$2/checkpoint-$i/trainer_state.json"
   fi
   read -t 0.5 -u "$w" || true
-done'
+done' >"$tmp/train.sh"
 start_daemon
 for ((n = 1; n <= jobs; n++)); do
   if ((n % 5 == 0)); then
@@ -66,9 +72,9 @@ for ((n = 1; n <= jobs; n++)); do
       mkdir -p "$out/checkpoint-$step"
       printf '{"global_step": %d, "max_steps": 100000}\n' "$step" >"$out/checkpoint-$step/trainer_state.json"
     done
-    "$gq" run -g 0 --group bench-eta --name "train-$n" bash -c "$body" train --output_dir "$out" >/dev/null
+    "$gq" run -g 0 --group bench-eta --name "train-$n" bash "$tmp/train.sh" --output_dir "$out" >/dev/null
   else
-    "$gq" run -g 0 --group bench-eta --name "train-$n" bash -c "$body" train >/dev/null
+    "$gq" run -g 0 --group bench-eta --name "train-$n" bash "$tmp/train.sh" >/dev/null
   fi
 done
 for ((i = 0; i < 240; i++)); do
