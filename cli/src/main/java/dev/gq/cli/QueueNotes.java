@@ -23,7 +23,7 @@ final class QueueNotes {
   static String afterSubmit(QueueState q, Map<Long, String> groupOf) {
     List<String> causes = new ArrayList<>();
     List<String> commands = new ArrayList<>();
-    if (q.paused()) {
+    if (q.queueHeld()) {
       causes.add("the queue is held");
       commands.add("'gq release --all'");
     }
@@ -32,7 +32,7 @@ final class QueueNotes {
     for (Map.Entry<Long, String> e : groupOf.entrySet()) {
       String g = e.getValue();
       if (g != null && q.holds().containsKey(g)) held.add(g);
-      if (q.paused() || (g != null && held.contains(g))) kept.add(e.getKey());
+      if (q.queueHeld() || (g != null && held.contains(g))) kept.add(e.getKey());
     }
     for (String g : held) {
       causes.add("group " + g + " is held (" + q.holds().get(g) + ")");
@@ -46,7 +46,7 @@ final class QueueNotes {
   /** The lines of {@code gq daemon status} about the queue's and the groups' holds; none when nothing is held. */
   static List<String> status(QueueState q) {
     List<String> lines = new ArrayList<>();
-    if (q.paused()) lines.add("Queue:     held; waiting jobs do not start until 'gq release --all'");
+    if (q.queueHeld()) lines.add("Queue:     held; waiting jobs do not start until 'gq release --all'");
     for (Map.Entry<String, String> h : new java.util.TreeMap<>(q.holds()).entrySet()) {
       lines.add("Held:      group " + h.getKey() + " (" + h.getValue() + "); 'gq release --group " + h.getKey()
           + "' releases it");
