@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures what a large queue costs the daemon: MEM_JOBS waiting jobs (default 100,000) queued with
-# `gq submit --batch` into a paused queue, MEM_BATCH lines per batch (default 20,000), every job with
+# `gq submit --batch` into a held queue (gq hold --all), MEM_BATCH lines per batch (default 20,000), every job with
 # an environment of about MEM_ENV_BYTES bytes (default 3,000: a typical login shell's), on fake GPUs
 # and temporary directories. Reports the daemon's RSS (VmRSS, and VmHWM: its peak) and the heap in
 # use after a full GC (jcmd) and the RSS after it, after the submits and again after a restart (replay of the journal and
@@ -56,10 +56,10 @@ start_daemon() {
   exit 1
 }
 start_daemon
-"$gq" daemon pause >/dev/null
+"$gq" hold --all >/dev/null
 echo "| after | RSS MiB | peak RSS MiB | heap used after a full GC, MiB | RSS after that GC, MiB |"
 echo "|---|---:|---:|---:|---:|"
-report "start (empty, paused)"
+report "start (empty, held)"
 submitted=0 n=0 times=()
 while ((submitted < jobs)); do
   size=$((jobs - submitted < batch ? jobs - submitted : batch))

@@ -127,22 +127,22 @@ part_submit() {
     note "this build has no bulk submit (gq submit --batch): the 1,000-jobs-in-one-call budget is not measured"
     return 0
   fi
-  # the bulk call alone: on a paused queue nothing starts, so only the submit is timed
+  # the bulk call alone: on a held queue nothing starts, so only the submit is timed
   use_instance bulk 4
   start_daemon
-  "$gq" daemon pause >/dev/null 2>&1 || die "gq daemon pause failed"
+  "$gq" hold --all >/dev/null 2>&1 || die "gq hold --all failed"
   awk -v n="$BULK_LINES" 'BEGIN { for (i = 0; i < n; i++) print "true" }' >"$work/bulk.batch"
   local WARMUP=1 m
   measure bulk "$BULK_RUNS" 0 "$gq" submit -g 0 --group bench-bulk --batch "$work/bulk.batch"
   m=$(median_of "$work/res/bulk")
   if ((BULK_LINES == 1000)); then
-    row "gq submit -g 0 --batch, 1000 jobs, queue paused (after 1 warm-up call: 1000 to $((1000 * BULK_RUNS)) already waiting), whole CLI process" \
+    row "gq submit -g 0 --batch, 1000 jobs, queue held (after 1 warm-up call: 1000 to $((1000 * BULK_RUNS)) already waiting), whole CLI process" \
       "$work/res/bulk" ms "<= 2000" "$(verdict "$m" 2000)"
     chart "bulk submit, 1,000 jobs in one call" ms low gq "$m" 2000
   else
-    row "gq submit -g 0 --batch, $BULK_LINES jobs, queue paused, whole CLI process" "$work/res/bulk" ms "2000 for 1,000 jobs" "-"
+    row "gq submit -g 0 --batch, $BULK_LINES jobs, queue held, whole CLI process" "$work/res/bulk" ms "2000 for 1,000 jobs" "-"
   fi
   "$gq" cancel --group bench-bulk --waiting -y >/dev/null 2>&1 || die "gq cancel --group bench-bulk failed"
-  "$gq" daemon resume >/dev/null 2>&1 || die "gq daemon resume failed"
+  "$gq" release --all >/dev/null 2>&1 || die "gq release --all failed"
   stop_daemon
 }

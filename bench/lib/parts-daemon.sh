@@ -4,7 +4,7 @@
 
 # ---- the 100,000-job history ----------------------------------------------------------------------
 # Starts the "big" instance's daemon with BIG_HISTORY finished jobs, made once per run: the queue
-# paused, BIG_CHUNK 0-GPU `true` jobs per `gq submit --batch`, each chunk cancelled at once with
+# held (gq hold --all), BIG_CHUNK 0-GPU `true` jobs per `gq submit --batch`, each chunk cancelled at once with
 # `gq cancel --group`, so every job ends CANCELLED without running. Returns 1 when the build
 # cannot do that (no bulk submit).
 big_history_made=0
@@ -20,7 +20,7 @@ ensure_big_history() {
   say "making a history of $BIG_HISTORY finished jobs (chunks of $BIG_CHUNK, cancelled before they start) ..."
   local t0 t1 made=0 n out calls=0
   t0=$(now_us)
-  "$gq" daemon pause >/dev/null 2>&1 || die "gq daemon pause failed"
+  "$gq" hold --all >/dev/null 2>&1 || die "gq hold --all failed"
   while ((made < BIG_HISTORY)); do
     n=$((BIG_HISTORY - made < BIG_CHUNK ? BIG_HISTORY - made : BIG_CHUNK))
     awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) print "true" }' >"$work/big.batch"
@@ -28,14 +28,14 @@ ensure_big_history() {
     out=$("$gq" cancel --group bench-history --waiting -y 2>&1) || die "cancelling the big history failed: $out"
     made=$((made + n)) calls=$((calls + 1))
   done
-  "$gq" daemon resume >/dev/null 2>&1 || die "gq daemon resume failed"
+  "$gq" release --all >/dev/null 2>&1 || die "gq release --all failed"
   t1=$(now_us)
   big_history_made=1
   local count secs
   count=$(group_count bench-history CANCELLED)
   secs=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.0f", d / 1e6 }')
   [[ $count == "$BIG_HISTORY" ]] || note "the big history should hold $BIG_HISTORY CANCELLED jobs of group bench-history; \`gq groups\` counted ${count:-none}"
-  note "the $BIG_HISTORY-job history was made in $secs s: the queue paused, $calls \`gq submit -g 0 --group bench-history --batch\` calls of up to $BIG_CHUNK 'true' jobs, each followed by \`gq cancel --group bench-history --waiting -y\`, then resumed; every job ends CANCELLED without running (database $(du -h "$GQ_DATA_DIR/gq.db" | cut -f1), \`gq daemon status\` shows only live jobs: $(grep '^Jobs:' <<<"$("$gq" daemon status 2>/dev/null)" | tr -s ' '))"
+  note "the $BIG_HISTORY-job history was made in $secs s: the queue held, $calls \`gq submit -g 0 --group bench-history --batch\` calls of up to $BIG_CHUNK 'true' jobs, each followed by \`gq cancel --group bench-history --waiting -y\`, then released; every job ends CANCELLED without running (database $(du -h "$GQ_DATA_DIR/gq.db" | cut -f1), \`gq daemon status\` shows only live jobs: $(grep '^Jobs:' <<<"$("$gq" daemon status 2>/dev/null)" | tr -s ' '))"
   row1 "making the $BIG_HISTORY-job history ($calls bulk submits, each cancelled before anything started)" "$secs" s "-" "-"
 }
 

@@ -44,6 +44,15 @@ def unit_scale():
         b.update(150_000)
     write("unit-scale.log", out.getvalue())
 
+def unit_scale_it():
+    # counts and rates of plain iterations with a prefix: 1.20k/3.40k, 1.00kit/s
+    out = io.StringIO()
+    b = bar(total=3_400, unit_scale=True, desc="tokens", **opts(out))
+    for _ in range(12):
+        tick(0.1)
+        b.update(100)
+    write("unit-scale-it.log", out.getvalue())
+
 def slow_steps():
     out = io.StringIO()
     b = bar(total=40, desc="Epoch 3", **opts(out))
@@ -72,8 +81,25 @@ def ddp():
             out.write(ranks[rank].getvalue()[start:])
     write("ddp.log", out.getvalue())
 
+def ddp_four_ranks():
+    # four ranks write to one log; rank 3 lags a step behind the others
+    ranks = [io.StringIO() for _ in range(4)]
+    bars = [bar(total=800, desc="train", **opts(r)) for r in ranks]
+    out = io.StringIO()
+    for step in range(40):
+        for rank in range(4):
+            if rank == 3 and step == 39:
+                continue
+            start = len(ranks[rank].getvalue())
+            tick(0.05)
+            bars[rank].update(1)
+            out.write(ranks[rank].getvalue()[start:])
+    write("ddp-4.log", out.getvalue())
+
 train_eval()
 unit_scale()
+unit_scale_it()
+ddp_four_ranks()
 slow_steps()
 no_total()
 ddp()

@@ -66,16 +66,19 @@ public interface ApiReplies {
     }
   }
 
-  /** The queue's pause and the groups' holds (group → why it is held), which keep waiting jobs from starting. */
-  record QueueState(boolean paused, Map<String, String> holds, Map<String, Integer> maxRunning) {
+  /**
+   * The whole queue's hold ({@code gq hold --all}) and the groups' holds (group → why it is held),
+   * which keep waiting jobs from starting.
+   */
+  record QueueState(boolean queueHeld, Map<String, String> holds, Map<String, Integer> maxRunning) {
     public QueueState {
       holds = Map.copyOf(holds);
       maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
     }
 
     /** No group capped. */
-    public QueueState(boolean paused, Map<String, String> holds) {
-      this(paused, holds, Map.of());
+    public QueueState(boolean queueHeld, Map<String, String> holds) {
+      this(queueHeld, holds, Map.of());
     }
 
     /** The hold reason of {@code group}, or null when it is not held (or null). */

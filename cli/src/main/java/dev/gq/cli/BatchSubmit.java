@@ -58,7 +58,7 @@ final class BatchSubmit {
     return ExitCode.OK;
   }
 
-  /** The one note when the paused queue or a held group keeps the batch's new jobs waiting. */
+  /** The one note when the held queue or a held group keeps the batch's new jobs waiting. */
   private static void noteHeld(Submitter submitter, List<GqApi.BatchLine> lines, List<BatchOutcome> outcomes) throws ApiException {
     java.util.Map<Integer, String> groupOfLine = new java.util.HashMap<>();
     for (GqApi.BatchLine l : lines) groupOfLine.put(l.line(), l.spec().group());

@@ -8,10 +8,10 @@ import picocli.CommandLine.Command;
  * Alone it is a usage error. The client answers {@code start}, {@code run}, and {@code status} or
  * {@code stop} without a daemon itself; the tree only sees them when a daemon answers.
  */
-@Command(name = "daemon", description = "Show, stop, start or restart the gq daemon; pause or resume the queue or a group.")
+@Command(name = "daemon", description = "Show, stop, start or restart the gq daemon, or install it as a systemd user unit.")
 final class DaemonCommand implements Callable<Integer> {
   @Override
   public Integer call() {
-    throw new UsageException("say what to do: gq daemon status, start, stop, restart, run, pause or resume");
+    throw new UsageException("say what to do: gq daemon status, start, stop, restart, run, install or uninstall");
   }
 }

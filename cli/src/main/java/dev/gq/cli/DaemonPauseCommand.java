@@ -5,26 +5,28 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code gq daemon pause|resume [--group G]}: stops or restarts the starting of waiting jobs, for the
- * whole queue or one group. Running jobs are never touched. Both survive daemon restarts (they are
- * events in the journal).
+ * {@code gq daemon pause|resume [--group G]}: the earlier names of {@code gq hold --all|--group G}
+ * and {@code gq release --all|--group G}, kept so scripts go on working. Hidden from help and
+ * completion; each does what the new command does and names it in one line on stderr.
  */
-@Command(description = "Pause (or resume) starting waiting jobs: the whole queue, or one --group. Running jobs are untouched.")
+@Command(hidden = true, description = "Earlier name of 'gq hold --all' / 'gq release --all'.")
 final class DaemonPauseCommand implements Callable<Integer> {
   private final Invocation inv;
-  private final boolean pause;
+  private final boolean hold;
 
-  @Option(names = "--group", paramLabel = "G", description = "Only this group (its waiting jobs show as held).")
+  @Option(names = "--group", paramLabel = "G", description = "Only this group.")
   String group;
 
-  DaemonPauseCommand(Invocation inv, boolean pause) {
+  DaemonPauseCommand(Invocation inv, boolean hold) {
     this.inv = inv;
-    this.pause = pause;
+    this.hold = hold;
   }
 
   @Override
   public Integer call() throws ApiException {
-    String line = pause ? inv.api().pause(group) : inv.api().resume(group);
+    String now = "gq " + (hold ? "hold" : "release") + (group == null ? " --all" : " --group " + group);
+    inv.io().err().println("'gq daemon " + (hold ? "pause" : "resume") + "' is now '" + now + "'; it does the same");
+    String line = hold ? inv.api().holdQueue(group) : inv.api().releaseQueue(group);
     inv.io().out().println(line);
     return ExitCode.OK;
   }

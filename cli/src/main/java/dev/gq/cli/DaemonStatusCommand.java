@@ -7,9 +7,9 @@ import picocli.CommandLine.Command;
 /**
  * {@code gq daemon status}: the running daemon's pid, version and protocol, its data directory,
  * what its GPU probe sees (saying plainly when the GPUs are fake or NVML is unavailable) and how
- * many jobs run and wait, whether the queue is paused and which groups are held and why. A warning from the daemon goes to stderr.
+ * many jobs run and wait, whether the queue is held and which groups are held and why. A warning from the daemon goes to stderr.
  */
-@Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe, job counts, and a paused queue or held groups.")
+@Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe, job counts, and a held queue or held groups.")
 final class DaemonStatusCommand implements Callable<Integer> {
   private final Invocation inv;
 

@@ -94,8 +94,10 @@ public final class Gq {
     cl.addSubcommand(new RecoverCommand(inv));
     cl.addSubcommand(new RmCommand(inv));
     cl.addSubcommand(new CleanCommand(inv));
-    cl.addSubcommand("hold", described(new JobControlCommand.Hold(inv, true), "Keep waiting jobs from starting until 'gq release'."));
-    cl.addSubcommand("release", described(new JobControlCommand.Hold(inv, false), "Let held jobs start again."));
+    cl.addSubcommand("hold", described(new JobControlCommand.Hold(inv, true),
+        "Keep waiting jobs from starting until 'gq release': some jobs, a --group, or the whole queue (--all)."));
+    cl.addSubcommand("release", described(new JobControlCommand.Hold(inv, false),
+        "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
     cl.addSubcommand(new JobControlCommand.Top(inv));
     cl.addSubcommand(new JobControlCommand.Modify(inv));
     cl.addSubcommand(daemon(inv));
@@ -147,10 +149,9 @@ public final class Gq {
     daemon.addSubcommand(new DaemonStartCommand(inv));
     daemon.addSubcommand(new DaemonRunCommand(inv));
     daemon.addSubcommand("restart", restart(inv));
-    daemon.addSubcommand("pause", described(new DaemonPauseCommand(inv, true),
-        "Stop starting waiting jobs: the whole queue, or one --group. Running jobs are untouched."));
-    daemon.addSubcommand("resume", described(new DaemonPauseCommand(inv, false),
-        "Start waiting jobs again: the whole queue, or one --group (also a group held by fail-fast)."));
+    // the earlier names of 'gq hold --all' and 'gq release --all', hidden
+    daemon.addSubcommand("pause", described(new DaemonPauseCommand(inv, true), "Earlier name of 'gq hold --all'."));
+    daemon.addSubcommand("resume", described(new DaemonPauseCommand(inv, false), "Earlier name of 'gq release --all'."));
     daemon.addSubcommand("install", described(new DaemonInstallCommand(inv, true),
         "Write a systemd user unit that runs the daemon outside your login session."));
     daemon.addSubcommand("uninstall", described(new DaemonInstallCommand(inv, false),
@@ -158,7 +159,7 @@ public final class Gq {
     return daemon;
   }
 
-  /** One command class serving two names (pause/resume, install/uninstall), each with its own words. */
+  /** One command class serving two names (hold/release, install/uninstall), each with its own words. */
   private static CommandLine described(Object command, String description) {
     CommandLine line = new CommandLine(command);
     line.getCommandSpec().usageMessage().description(description);

@@ -136,7 +136,7 @@ public interface GqApi extends ApiReplies {
     return Map.of();
   }
 
-  /** Whether the whole queue is paused, and each held group with the reason it is held, as the scheduler has them now. */
+  /** Whether the whole queue is held, and each held group with the reason it is held, as the scheduler has them now. */
   QueueState queueState() throws ApiException;
 
   /** Why each WAITING job waits, by job id: briefly ("GPUs busy") and whole ("needs 2 GPUs, 1 free (GPU 0: job 4)"). */
@@ -163,8 +163,8 @@ public interface GqApi extends ApiReplies {
 
   DaemonInfo daemonInfo() throws ApiException;
 
-  /** Pauses the whole queue ({@code group} null) or holds one group; returns the line to show. */
-  String pause(String group) throws ApiException;
+  /** Holds the whole queue ({@code group} null) or one group, so its waiting jobs do not start; returns the line to show. */
+  String holdQueue(String group) throws ApiException;
 
   /** Caps how many jobs of {@code group} are active at once ({@code maxRunning} null: no cap); the line to show. */
   default String limitGroup(String group, Integer maxRunning) throws ApiException {
@@ -191,8 +191,8 @@ public interface GqApi extends ApiReplies {
     throw new ApiException("this daemon cannot drain a GPU; restart it with 'gq daemon stop' (jobs keep running)");
   }
 
-  /** Resumes the queue ({@code group} null) or releases one group's hold; returns the line to show. */
-  String resume(String group) throws ApiException;
+  /** Releases the hold on the whole queue ({@code group} null) or on one group; returns the line to show. */
+  String releaseQueue(String group) throws ApiException;
 
   /**
    * Whether a note (e.g. which variables a submit did not store) is said for the first time since

@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The commands that change waiting jobs: {@code gq hold JOB...|--group G} and {@code gq release
- * JOB...|--group G} (a held job, or a held group's waiting jobs, do not start), {@code gq top JOB} (to the front of the queue) and {@code gq modify
+ * The commands that change waiting jobs: {@code gq hold JOB...|--group G|--all} and {@code gq release
+ * JOB...|--group G|--all} (a held job, a held group's waiting jobs or, with {@code --all}, every
+ * waiting job do not start; running jobs are untouched), {@code gq top JOB} (to the front of the queue) and {@code gq modify
  * JOB} (its GPUs, priority, time limit or environment). Each change is stored by the daemon and survives
  * restarts; a job that already started is refused, keeping what it started with.
  */
@@ -29,6 +30,9 @@ final class JobControlCommand {
     @Option(names = "--group", paramLabel = "GROUP", description = "A whole group instead: none of its waiting jobs starts while it is held.")
     String group;
 
+    @Option(names = "--all", description = "The whole queue instead: no waiting job starts while it is held.")
+    boolean all;
+
     Hold(Invocation inv, boolean hold) {
       this.inv = inv;
       this.hold = hold;
@@ -38,10 +42,14 @@ final class JobControlCommand {
     public Integer call() throws ApiException {
       String verb = hold ? "hold" : "release";
       boolean none = ids == null || ids.isEmpty();
-      if (group != null && !none)
-        throw new UsageException("name jobs or --group, not both; e.g. 'gq " + verb + " 12 13' or 'gq " + verb + " --group G'");
-      if (group == null && none) throw new UsageException("name the jobs to " + verb + ", or --group G");
-      String line = group != null ? (hold ? inv.api().pause(group) : inv.api().resume(group)) : inv.api().holdJobs(checked(ids), hold);
+      int named = (none ? 0 : 1) + (group != null ? 1 : 0) + (all ? 1 : 0);
+      if (named > 1)
+        throw new UsageException("name jobs, --group or --all, one of them; e.g. 'gq " + verb + " 12 13', 'gq " + verb
+            + " --group G' or 'gq " + verb + " --all'");
+      if (named == 0) throw new UsageException("name the jobs to " + verb + ", or --group G, or --all for the whole queue");
+      String line = all ? (hold ? inv.api().holdQueue(null) : inv.api().releaseQueue(null))
+          : group != null ? (hold ? inv.api().holdQueue(group) : inv.api().releaseQueue(group))
+          : inv.api().holdJobs(checked(ids), hold);
       inv.io().out().println(line);
       return ExitCode.OK;
     }

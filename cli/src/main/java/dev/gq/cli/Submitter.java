@@ -53,7 +53,7 @@ final class Submitter {
   }
 
   /**
-   * Says on stderr, in one line, when the paused queue or a held group keeps the new jobs waiting.
+   * Says on stderr, in one line, when the held queue or a held group keeps the new jobs waiting.
    * The jobs are queued by then: when the queue's state cannot be read the note is left out rather
    * than the submit reported as failed (a script would submit them again).
    */

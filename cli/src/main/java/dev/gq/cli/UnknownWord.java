@@ -24,8 +24,7 @@ final class UnknownWord {
       "tail", "to follow a job's output: 'gq logs -f JOB'",
       "info", "to see one job: 'gq show JOB'",
       "stop", "to stop a job: 'gq cancel JOB' (the daemon: 'gq daemon stop')",
-      "pause", "to stop starting jobs: 'gq daemon pause' (one group: --group GROUP)",
-      "resume", "to start jobs again: 'gq daemon resume' (one group: --group GROUP)",
+      "pause", "to keep waiting jobs from starting: 'gq hold --all' (one group: 'gq hold --group GROUP')",
       "restart", "to run an ended job again: 'gq retry JOB' (the daemon: 'gq daemon restart')");
 
   private UnknownWord() {}

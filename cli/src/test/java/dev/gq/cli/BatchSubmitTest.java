@@ -220,10 +220,10 @@ class BatchSubmitTest {
   }
 
   @Test
-  void aBatchIntoAPausedQueueGetsOneNote() throws Exception {
+  void aBatchIntoAHeldQueueGetsOneNote() throws Exception {
     cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
     Cli.Result r = batch("a\nb\n");
     assertEquals(0, r.code(), r.err());
-    assertEquals("gq: the queue is paused, so jobs 1-2 wait until 'gq daemon resume'\n", r.err());
+    assertEquals("gq: the queue is held, so jobs 1-2 wait until 'gq release --all'\n", r.err());
   }
 }

@@ -59,7 +59,7 @@ class DaemonCommandsTest {
   void daemonAloneIsAUsageError() {
     Cli.Result r = cli.run("daemon");
     assertEquals(2, r.code());
-    assertEquals("gq: say what to do: gq daemon status, start, stop, restart, run, pause or resume\nTry 'gq daemon --help'.\n", r.err());
+    assertEquals("gq: say what to do: gq daemon status, start, stop, restart, run, install or uninstall\nTry 'gq daemon --help'.\n", r.err());
   }
 
   @Test
@@ -71,14 +71,13 @@ class DaemonCommandsTest {
   void helpGivesEachSubcommandItsOwnDescription() {
     String help = cli.run("daemon", "--help").out();
     for (String line : new String[] {
-        "pause      Stop starting waiting jobs", "resume     Start waiting jobs again",
         "install    Write a systemd user unit", "uninstall  Remove the systemd user unit"}) {
       assertTrue(help.contains(line), "'" + line + "' in:\n" + help);
     }
   }
 
   @Test
-  void statusNamesAPausedQueueAndEachHeldGroupWithItsReason() {
+  void statusNamesAHeldQueueAndEachHeldGroupWithItsReason() {
     cli.api.queue = new GqApi.QueueState(true, java.util.Map.of("sweep-b", "held by the user",
         "sweep-a", "3 jobs in a row failed within 60s of starting: cannot run 'uv'"));
     Cli.Result r = cli.run("daemon", "status");
@@ -88,7 +87,7 @@ class DaemonCommandsTest {
         Data dir:  /data/gq
         GPUs:      2 GPUs (NVML 550.54)
         Jobs:      1 running, 3 waiting
-        Queue:     paused; waiting jobs do not start until 'gq daemon resume'
+        Queue:     held; waiting jobs do not start until 'gq release --all'
         Held:      group sweep-a (3 jobs in a row failed within 60s of starting: cannot run 'uv'); 'gq release --group sweep-a' releases it
         Held:      group sweep-b (held by the user); 'gq release --group sweep-b' releases it
         """, r.out());

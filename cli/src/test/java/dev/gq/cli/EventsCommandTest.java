@@ -38,7 +38,7 @@ class EventsCommandTest {
     cli.api.events.add(new StoredEvent(seq, T0.plusSeconds(secondsAfterT0), type, job, fields));
   }
 
-  /** Job 1 runs and fails with 3; job 2 is cancelled while waiting; the queue is paused in between. */
+  /** Job 1 runs and fails with 3; job 2 is cancelled while waiting; the queue is held in between. */
   void history() {
     add(1, 0, "JobSubmitted", 1L, fields("argv", List.of("bash", "-c", "exit 3"), "cwd", "/w", "requested_gpus", 2L,
         "name", null, "group", "sweep", "tag", "t1"));

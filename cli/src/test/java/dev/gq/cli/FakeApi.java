@@ -140,7 +140,7 @@ final class FakeApi implements GqApi {
     return Optional.of(java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS));
   }
 
-  /** The queue's pause and holds as queueState() reports them. */
+  /** The queue's hold and the groups' holds as queueState() reports them. */
   QueueState queue = new QueueState(false, Map.of());
 
   /** When set, queueState() alone is refused with it. */
@@ -248,19 +248,19 @@ final class FakeApi implements GqApi {
         .filter(e -> since == null || !e.time().isBefore(since));
   }
 
-  /** Pause/resume requests as "pause:GROUP" / "resume:null". */
-  final java.util.List<String> pauses = new java.util.ArrayList<>();
+  /** Hold/release requests for the queue or a group as "hold:GROUP" / "release:null". */
+  final java.util.List<String> queueHolds = new java.util.ArrayList<>();
 
-  @Override public String pause(String group) throws ApiException {
+  @Override public String holdQueue(String group) throws ApiException {
     fail();
-    pauses.add("pause:" + group);
-    return group == null ? "Queue paused." : "Group " + group + " is held.";
+    queueHolds.add("hold:" + group);
+    return group == null ? "Queue held." : "Group " + group + " is held.";
   }
 
-  @Override public String resume(String group) throws ApiException {
+  @Override public String releaseQueue(String group) throws ApiException {
     fail();
-    pauses.add("resume:" + group);
-    return group == null ? "Queue resumed." : "Released the hold on group " + group + ".";
+    queueHolds.add("release:" + group);
+    return group == null ? "Released the hold on the queue." : "Released the hold on group " + group + ".";
   }
 
 

@@ -28,15 +28,15 @@ class PsCommandTest {
     cli.api.add(Jobs.job(1, JobState.DONE));
     cli.api.add(Jobs.job(2, JobState.RUNNING, Jobs.spec(2, "train", null, null, "python", "t.py", "--lr", "3")));
     cli.api.add(Jobs.job(3, JobState.WAITING, Jobs.spec(0, null, null, null, "make", "all")));
-    cli.api.reasons.put(3L, "the queue is paused; resume it with 'gq daemon resume'");
-    cli.api.briefs.put(3L, "paused");
+    cli.api.reasons.put(3L, "the queue is held; 'gq release --all' lets jobs start");
+    cli.api.briefs.put(3L, "queue held");
     Cli.Result r = cli.run("ps");
     assertEquals(0, r.code(), r.err());
     assertEquals("""
-        JOB  STATE    GPUS  NAME    WAIT    ELAPSED  EXIT  COMMAND
-        3    WAITING  -     make    paused  -        -     make all
-        2    RUNNING  0,1   train   -       59:59    -     python t.py --lr 3
-        1    DONE     0     python  -       0:59     0     python train.py
+        JOB  STATE    GPUS  NAME    WAIT        ELAPSED  EXIT  COMMAND
+        3    WAITING  -     make    queue held  -        -     make all
+        2    RUNNING  0,1   train   -           59:59    -     python t.py --lr 3
+        1    DONE     0     python  -           0:59     0     python train.py
         """, r.out());
   }
 

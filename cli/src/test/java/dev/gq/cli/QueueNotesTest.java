@@ -17,10 +17,10 @@ class QueueNotesTest {
   }
 
   @Test
-  void aPausedQueueAndAHeldGroupAreBothNamedWithTheirCommands() {
+  void aHeldQueueAndAHeldGroupAreBothNamedWithTheirCommands() {
     QueueState q = new QueueState(true, Map.of("g", "held by the user"));
-    assertEquals("the queue is paused and group g is held (held by the user), so jobs 3-4 wait until"
-        + " 'gq daemon resume' and 'gq release --group g'", QueueNotes.afterSubmit(q, groups(3, "g", 4, null)));
+    assertEquals("the queue is held and group g is held (held by the user), so jobs 3-4 wait until"
+        + " 'gq release --all' and 'gq release --group g'", QueueNotes.afterSubmit(q, groups(3, "g", 4, null)));
   }
 
   @Test

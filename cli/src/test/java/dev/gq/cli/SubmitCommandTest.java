@@ -144,13 +144,13 @@ class SubmitCommandTest {
   }
 
   @Test
-  void submittingIntoAPausedQueueSaysSoOnStderrAndStillSubmits() throws Exception {
+  void submittingIntoAHeldQueueSaysSoOnStderrAndStillSubmits() throws Exception {
     script("t.sh", "echo hi\n");
     cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
     Cli.Result r = cli.run("submit", "t.sh");
     assertEquals(0, r.code(), r.err());
     assertEquals("Submitted job 1\n", r.out());
-    assertEquals("gq: the queue is paused, so job 1 waits until 'gq daemon resume'\n", r.err());
+    assertEquals("gq: the queue is held, so job 1 waits until 'gq release --all'\n", r.err());
     onlySubmitted();
   }
 
@@ -176,11 +176,11 @@ class SubmitCommandTest {
   }
 
   @Test
-  void runIntoAPausedQueueSaysSoToo() {
+  void runIntoAHeldQueueSaysSoToo() {
     cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
     Cli.Result r = cli.run("run", "-g", "0", "--", "echo", "hi");
     assertEquals(0, r.code(), r.err());
-    assertEquals("gq: the queue is paused, so job 1 waits until 'gq daemon resume'\n", r.err());
+    assertEquals("gq: the queue is held, so job 1 waits until 'gq release --all'\n", r.err());
   }
 
   @Test

@@ -153,13 +153,13 @@ class WaitCommandTest {
   void waitingForAWaitingJobSaysOnATerminalWhatItWaitsForThenThatItStarted() {
     cli.io.stderrTty = true;
     cli.api.add(Jobs.job(1, JobState.WAITING, Jobs.spec(2, null, null, null, "x")));
-    cli.api.reasons.put(1L, "the queue is paused; resume it with 'gq daemon resume'");
+    cli.api.reasons.put(1L, "the queue is held; 'gq release --all' lets jobs start");
     later(3, Jobs.job(1, JobState.RUNNING, Jobs.spec(2, null, null, null, "x")));
     later(3, Jobs.job(1, JobState.DONE));
     Cli.Result r = cli.run("wait", "1");
     assertEquals(0, r.code(), r.err());
     assertEquals("Job 1 ended DONE (exit code 0)\n", r.out());
-    assertEquals("gq: job 1 is WAITING: the queue is paused; resume it with 'gq daemon resume'; waiting for it to run and end\n"
+    assertEquals("gq: job 1 is WAITING: the queue is held; 'gq release --all' lets jobs start; waiting for it to run and end\n"
         + "gq: job 1 started on GPUs 0,1\n", r.err());
   }
 

@@ -40,10 +40,10 @@ public final class DaemonCacheTraining {
       List.of("groups"),
       List.of("events"),
       // over 500 events: the Scheduler stores a snapshot, which the second run starts from
-      List.of("daemon", "pause"),
+      List.of("hold", "--all"),
       List.of("submit", "-g", "0", "--batch", "many.txt"),
       List.of("cancel", "--waiting", "6-305"),
-      List.of("daemon", "resume"));
+      List.of("release", "--all"));
   private static final List<List<String>> SECOND = List.of(
       List.of("daemon", "status"),
       List.of("ps", "--all"),

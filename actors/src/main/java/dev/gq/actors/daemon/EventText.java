@@ -11,8 +11,8 @@ final class EventText {
 
   static String of(LedgerEvent e) {
     return switch (e) {
-      case QueuePaused p -> "queue paused";
-      case QueueResumed r -> "queue resumed";
+      case QueuePaused p -> "queue held";
+      case QueueResumed r -> "queue released";
       case GroupHeld h -> "group " + h.group() + " held: " + h.reason();
       case GroupReleased r -> "group " + r.group() + " released";
       case JobsRemoved r -> "removed from the history: jobs " + r.jobIds();

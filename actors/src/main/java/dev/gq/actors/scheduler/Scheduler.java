@@ -48,7 +48,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** A user's request, answered with its result or refused with the one line to show. */
   public record Ask<R>(Request<R> request, ActorRef<StatusReply<R>> replyTo) implements Command {}
   public record GetView(ActorRef<SchedulerView> replyTo) implements Command {}
-  /** The ledger alone, without the classification and plan a view computes (for the paused queue and holds). */
+  /** The ledger alone, without the classification and plan a view computes (for the queue's and the groups' holds). */
   public record GetLedger(ActorRef<Ledger> replyTo) implements Command {}
   public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
   /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}). */

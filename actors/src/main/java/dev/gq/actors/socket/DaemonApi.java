@@ -266,13 +266,13 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
-  public String pause(String group) throws ApiException {
-    return queue.pause(group);
+  public String holdQueue(String group) throws ApiException {
+    return queue.holdQueue(group);
   }
 
   @Override
-  public String resume(String group) throws ApiException {
-    return queue.resume(group);
+  public String releaseQueue(String group) throws ApiException {
+    return queue.releaseQueue(group);
   }
 
   @Override

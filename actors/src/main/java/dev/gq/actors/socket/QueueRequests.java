@@ -21,7 +21,7 @@ import java.util.function.Supplier;
 /**
  * The requests the Scheduler answers alone, from its ledger and GPU view: the queue's state, why
  * jobs wait, the GPUs, the daemon's state, and the commands that change live jobs, groups and GPUs
- * (cancel, pause, resume, limit, change, to the front, hold, drain). Each replies with the line to show.
+ * (cancel, hold and release the queue or a group, limit, change, to the front, hold jobs, drain). Each replies with the line to show.
  */
 final class QueueRequests {
   private final SchedulerAsks asks;
@@ -69,12 +69,12 @@ final class QueueRequests {
     return rs.stream().map(r -> new CancelOutcome(r.id(), CancelOutcome.Kind.valueOf(r.kind()), r.message())).toList();
   }
 
-  String pause(String group) throws ApiException {
-    return asks.ask(new Request.Pause(group));
+  String holdQueue(String group) throws ApiException {
+    return asks.ask(new Request.HoldQueue(group));
   }
 
-  String resume(String group) throws ApiException {
-    return asks.ask(new Request.Resume(group));
+  String releaseQueue(String group) throws ApiException {
+    return asks.ask(new Request.ReleaseQueue(group));
   }
 
   String limitGroup(String group, Integer maxRunning) throws ApiException {

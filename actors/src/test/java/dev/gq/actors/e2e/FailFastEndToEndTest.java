@@ -46,9 +46,9 @@ class FailFastEndToEndTest {
   void twentyCellsOfAMistypedCommandOnFourGpusFailOnlyTheCountBeforeTheGroupIsHeld() throws Exception {
     try (Gqd g = Gqd.start(tmp, 4)) {
       List<Long> ids = new ArrayList<>();
-      g.gq("daemon", "pause"); // all twenty wait when the four GPUs come free at once
+      g.gq("hold", "--all"); // all twenty wait when the four GPUs come free at once
       for (int i = 0; i < 20; i++) ids.add(g.submit("-g", "1", "--group", "sw", "/nonexistent/trainer", "--lr", "0." + i));
-      g.gq("daemon", "resume");
+      g.gq("release", "--all");
       JsonNode group = awaitHeldAndSettled(g, "sw");
       assertEquals(Map.of("FAILED", 3, "WAITING", 17), states(g));
       String cause = CAUSE.formatted("/nonexistent/trainer");
@@ -70,9 +70,9 @@ class FailFastEndToEndTest {
   void retryingTheGroupAfterTheSweepWasSubmittedAgainReleasesItAndEveryCellRuns() throws Exception {
     try (Gqd g = Gqd.start(tmp, 4)) {
       Path trainer = g.work.resolve("train.sh");
-      g.gq("daemon", "pause");
+      g.gq("hold", "--all");
       for (int i = 0; i < 8; i++) g.submit("-g", "1", "--group", "sw", "--key", "cell-" + i, "./train.sh");
-      g.gq("daemon", "resume");
+      g.gq("release", "--all");
       awaitHeldAndSettled(g, "sw");
       assertEquals(Map.of("FAILED", 3, "WAITING", 5), states(g));
 

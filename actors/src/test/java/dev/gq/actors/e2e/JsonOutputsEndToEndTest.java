@@ -45,7 +45,7 @@ class JsonOutputsEndToEndTest {
       JsonNode batch = json(g, "submit", "--batch", "cells.txt", "--json", "-g", "0", "--group", "sweep");
       assertEquals(3, batch.size());
       assertTrue(batch.get(1).get("skipped").asBoolean(), batch.toString());
-      g.gq("daemon", "pause", "--group", "paused");
+      g.gq("hold", "--group", "paused");
 
       g.awaitState(running, "RUNNING", T);
       g.awaitState(done, "DONE", T);

@@ -24,7 +24,7 @@ class QueueMemoryEndToEndTest {
   void queuedCommandsAreReadBackFromTheDatabaseAtLaunchAfterARestart() throws Exception {
     Map<String, String> env = Map.of("GQ_TEST_MARK", "from-the-environment");
     try (Gqd g = Gqd.start(tmp.resolve("d"), 1, env)) {
-      assertEquals(0, g.gq("daemon", "pause").code());
+      assertEquals(0, g.gq("hold", "--all").code());
       long single = g.submit("-g", "0", "bash", "-c", "echo single \"$GQ_TEST_MARK\"");
       Path batch = g.work.resolve("cells.txt");
       Files.writeString(batch, "bash -c 'echo cell-1 \"$GQ_TEST_MARK\"'\nbash -c 'echo cell-2 \"$GQ_TEST_MARK\"'\n");
@@ -34,7 +34,7 @@ class QueueMemoryEndToEndTest {
           "if [ -e again ]; then echo retry \"$GQ_TEST_MARK\"; else touch again; exit 3; fi");
       g.stopDaemon();
       g.startDaemon();
-      assertEquals(0, g.gq("daemon", "resume").code());
+      assertEquals(0, g.gq("release", "--all").code());
       assertEquals("single from-the-environment\n", logOf(g, g.awaitState(single, "DONE", T).get("id").asLong()));
       assertEquals("cell-1 from-the-environment\n", logOf(g, g.awaitState(single + 1, "DONE", T).get("id").asLong()));
       assertEquals("cell-2 from-the-environment\n", logOf(g, g.awaitState(single + 2, "DONE", T).get("id").asLong()));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * With the real daemon: {@code gq logs} without an id and with {@code -n}; the notes a submit, a
- * batch and {@code gq wait} give about a paused queue and a held group, and what
+ * batch and {@code gq wait} give about a held queue and a held group, and what
  * {@code gq daemon status} says of them.
  */
 class QueueNoticesEndToEndTest {
@@ -47,33 +47,33 @@ class QueueNoticesEndToEndTest {
   }
 
   @Test
-  void submitsIntoAPausedQueueOrAHeldGroupSaySoAndDaemonStatusNamesThem() throws Exception {
+  void submitsIntoAHeldQueueOrAHeldGroupSaySoAndDaemonStatusNamesThem() throws Exception {
     try (Gqd g = Gqd.start(tmp, 1)) {
-      assertEquals(0, g.gq("daemon", "pause").code());
+      assertEquals(0, g.gq("hold", "--all").code());
       Gqd.Result one = g.gq("run", "-g", "0", "true");
       assertEquals(0, one.code(), one.toString());
       assertEquals("Submitted job 1\n", one.out());
-      assertEquals("gq: the queue is paused, so job 1 waits until 'gq daemon resume'\n", one.err());
+      assertEquals("gq: the queue is held, so job 1 waits until 'gq release --all'\n", one.err());
 
-      assertEquals(0, g.gq("daemon", "pause", "--group", "sweep").code());
+      assertEquals(0, g.gq("hold", "--group", "sweep").code());
       Files.writeString(g.work.resolve("jobs.txt"), "true\ntrue\n");
       Gqd.Result batch = g.gq("submit", "--batch", "jobs.txt", "-g", "0", "--group", "sweep");
       assertEquals(0, batch.code(), batch.toString());
       assertEquals("Submitted 2 jobs: 2-3\n", batch.out());
-      assertEquals("gq: the queue is paused and group sweep is held (held by the user), so jobs 2-3 wait until"
-          + " 'gq daemon resume' and 'gq release --group sweep'\n", batch.err());
+      assertEquals("gq: the queue is held and group sweep is held (held by the user), so jobs 2-3 wait until"
+          + " 'gq release --all' and 'gq release --group sweep'\n", batch.err());
 
       String status = g.gq("daemon", "status").out();
-      assertTrue(status.contains("\nQueue:     paused; waiting jobs do not start until 'gq daemon resume'\n"), status);
+      assertTrue(status.contains("\nQueue:     held; waiting jobs do not start until 'gq release --all'\n"), status);
       assertTrue(status.contains("\nHeld:      group sweep (held by the user); 'gq release --group sweep' releases it\n"), status);
 
       g.stderrTty = true;
       Gqd.Result waited = g.gq("wait", "1", "--timeout", "1s");
       assertEquals(124, waited.code(), waited.toString());
-      assertTrue(waited.err().startsWith("gq: job 1 is WAITING: the queue is paused; resume it with 'gq daemon resume';"
+      assertTrue(waited.err().startsWith("gq: job 1 is WAITING: the queue is held; 'gq release --all' lets jobs start;"
           + " waiting for it to run and end\n"), waited.err());
 
-      assertEquals(0, g.gq("daemon", "resume").code());
+      assertEquals(0, g.gq("release", "--all").code());
       g.awaitState(1, "DONE", T);
       Gqd.Result plain = g.gq("run", "-g", "0", "true");
       assertEquals("", plain.err(), "nothing holds a job of no group now");

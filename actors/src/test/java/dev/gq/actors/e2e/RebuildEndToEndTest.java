@@ -53,7 +53,7 @@ class RebuildEndToEndTest {
       Thread.sleep(2100); // ends are compared in whole seconds, never rounding towards deletion
       Gqd.Result cleaned = g.gq("clean", "--older-than", "1s", "--state", "FAILED", "-y");
       assertEquals("Removed 2 jobs and their logs.\n", cleaned.out(), cleaned.toString());
-      assertEquals(0, g.gq("daemon", "pause").code());
+      assertEquals(0, g.gq("hold", "--all").code());
       long waiting = g.submit("-g", "0", "--group", "x", "--key", "cell", "true");
       List<String> live = history(g);
       assertTrue(live.get(0).contains("\"state\":\"WAITING\""), live.get(0));

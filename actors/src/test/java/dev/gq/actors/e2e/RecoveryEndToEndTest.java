@@ -89,21 +89,21 @@ class RecoveryEndToEndTest {
   }
 
   @Test
-  void pausedQueueAndHeldGroupStayPausedAcrossARestart() throws Exception {
+  void heldQueueAndHeldGroupStayHeldAcrossARestart() throws Exception {
     try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
-      assertEquals(0, g.gq("daemon", "pause").code());
-      assertEquals(0, g.gq("daemon", "pause", "--group", "sweep").code());
+      assertEquals(0, g.gq("hold", "--all").code());
+      assertEquals(0, g.gq("hold", "--group", "sweep").code());
       long id = g.submit("-g", "1", "true");
       long held = g.submit("-g", "0", "--group", "sweep", "true");
       g.stopDaemon();
       g.startDaemon();
-      g.awaitWaitReason(id, "the queue is paused"); // the restarted daemon's plan
+      g.awaitWaitReason(id, "the queue is held"); // the restarted daemon's plan
       assertEquals("WAITING", g.state(id));
-      assertTrue(g.gq("ps").out().contains("paused"), g.gq("ps").out());
-      assertEquals(0, g.gq("daemon", "resume").code());
+      assertTrue(g.gq("ps").out().contains("queue held"), g.gq("ps").out());
+      assertEquals(0, g.gq("release", "--all").code());
       g.awaitState(id, "DONE", T);
       assertEquals("WAITING", g.state(held), "the group is still held");
-      assertTrue(g.gq("daemon", "resume", "--group", "sweep").out().contains("Released"));
+      assertTrue(g.gq("release", "--group", "sweep").out().contains("Released"));
       g.awaitState(held, "DONE", T);
     }
   }

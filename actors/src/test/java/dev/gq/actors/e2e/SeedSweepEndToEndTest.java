@@ -40,12 +40,12 @@ class SeedSweepEndToEndTest {
     try (Gqd g = Gqd.start(tmp, 2, Map.of("GQ_GROUP", GROUP))) {
       Files.writeString(g.work.resolve("trainer.sh"), "[ ! -e \"fail-$1-$2\" ]\n");
       Files.writeString(g.work.resolve("fail-kl-2"), "");
-      g.gq("daemon", "pause");
+      g.gq("hold", "--all");
       assertEquals(9, submitted(sweep(g)));
       List<String> again = sweep(g);
       assertEquals(0, submitted(again), again.toString());
       assertTrue(again.stream().allMatch(o -> o.startsWith("Skipped: key 'xsum/")), again.toString());
-      g.gq("daemon", "resume");
+      g.gq("release", "--all");
 
       Gqd.Result waited = g.gq("wait", "--group", GROUP, "--timeout", "2m");
       assertEquals(1, waited.code(), waited.toString());
@@ -87,7 +87,7 @@ class SeedSweepEndToEndTest {
   @Test
   void aThousandLinesOnStandardInputAreOneBatchAndABadLineSubmitsNothing() throws Exception {
     try (Gqd g = Gqd.start(tmp, 1)) {
-      g.gq("daemon", "pause");
+      g.gq("hold", "--all");
       StringBuilder lines = new StringBuilder("# seeds\n");
       for (int i = 0; i < 1000; i++) lines.append("python train.py --seed ").append(i).append(" --name 'run ").append(i).append("'\n");
       long t0 = System.nanoTime();

@@ -155,7 +155,7 @@ class SweepEndToEndTest {
   @Test
   void aThousandLineBatchIsSubmittedWholeAndARerunSkipsEveryLine() throws Exception {
     try (Gqd g = Gqd.start(tmp, 1)) {
-      g.gq("daemon", "pause");
+      g.gq("hold", "--all");
       StringBuilder lines = new StringBuilder();
       for (int i = 0; i < 1000; i++) lines.append("{\"argv\": [\"true\"], \"key\": \"cell-").append(i).append("\"}\n");
       Path batch = g.work.resolve("cells.jsonl");

@@ -100,8 +100,8 @@ class TrustEndToEndTest {
   }
 
   @Test
-  void pausingAGroupWithAnEmptyNameIsAnErrorOnStderr() {
-    Gqd.Result r = g.gq("daemon", "pause", "--group", "");
+  void holdingAGroupWithAnEmptyNameIsAnErrorOnStderr() {
+    Gqd.Result r = g.gq("hold", "--group", "");
     assertEquals(1, r.code(), r.toString());
     assertEquals("", r.out());
     assertTrue(r.err().startsWith("gq: the group must not be empty"), r.err());

@@ -120,7 +120,7 @@ class SchedulerSweepTest {
   @Test
   void threeQuickFailuresHoldTheGroupInTheWriteOfTheThirdAndTheHoldSurvivesARestart() {
     long a = submit(cell("g")), b = submit(cell("g")), c = submit(cell("g"));
-    es.runCommand(new Scheduler.Ask<>(new Request.Pause(null), KIT.<StatusReply<String>>createTestProbe().ref()));
+    es.runCommand(new Scheduler.Ask<>(new Request.HoldQueue(null), KIT.<StatusReply<String>>createTestProbe().ref()));
     long later = submit(cell("g"));
     runAndEnd(a, 1);
     runAndEnd(b, 1);
@@ -134,18 +134,18 @@ class SchedulerSweepTest {
   }
 
   @Test
-  void pausingOrResumingAnEmptyGroupNameIsARefusalNotAnAnswer() {
-    var paused = es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Pause(""), r));
-    assertTrue(paused.reply().isError(), "a refusal, so the CLI says it on stderr and exits 1");
-    assertTrue(paused.reply().getError().getMessage().startsWith("the group must not be empty"), paused.reply().getError().getMessage());
-    assertTrue(paused.events().isEmpty());
-    var resumed = es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Resume(" "), r));
-    assertTrue(resumed.reply().isError());
+  void holdingOrReleasingAnEmptyGroupNameIsARefusalNotAnAnswer() {
+    var held = es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.HoldQueue(""), r));
+    assertTrue(held.reply().isError(), "a refusal, so the CLI says it on stderr and exits 1");
+    assertTrue(held.reply().getError().getMessage().startsWith("the group must not be empty"), held.reply().getError().getMessage());
+    assertTrue(held.events().isEmpty());
+    var released = es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.ReleaseQueue(" "), r));
+    assertTrue(released.reply().isError());
   }
 
   @Test
   void aRetryReleasesTheHoldOfItsGroupInTheSameWrite() {
-    es.runCommand(new Scheduler.Ask<>(new Request.Pause("g"), KIT.<StatusReply<String>>createTestProbe().ref()));
+    es.runCommand(new Scheduler.Ask<>(new Request.HoldQueue("g"), KIT.<StatusReply<String>>createTestProbe().ref()));
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
     Job failed = new Job(7, cell("g"), JobState.FAILED, t, t, t, List.of(), null, 1, "/tmp/7.log", "exited with status 1", "tag", null);
     var result = es.<StatusReply<Retries.Outcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Retry(List.of(7L), Map.of(7L, failed),

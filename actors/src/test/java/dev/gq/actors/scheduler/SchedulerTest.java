@@ -238,7 +238,7 @@ class SchedulerTest {
     var placedAtOnce = es.<StatusReply<Ledger.SubmitOutcome>>runCommand(r -> new Scheduler.Ask<>(new Request.Submit(cell), r));
     assertEquals(cell, assertInstanceOf(JobSubmitted.class, placedAtOnce.events().get(0)).spec(), "the journal has it all");
     assertEquals(cell, deps.startedJobs.get(0).spec(), "the runner of a job placed in its own write gets the command");
-    es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Pause(null), r));
+    es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.HoldQueue(null), r));
     for (int i = 0; i < 4; i++) submit(cell);
     for (Ledger l : List.of(es.getState(), es.restart().state())) {
       List<Job> waiting = l.waiting();
@@ -250,7 +250,7 @@ class SchedulerTest {
       }
     }
     es.runCommand(new Scheduler.Reconciled(Map.of()));
-    es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.Resume(null), r));
+    es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.ReleaseQueue(null), r));
     assertEquals(3, deps.startedJobs.size(), "fail-fast lets three jobs of a group start before any has launched");
     assertFalse(deps.startedJobs.get(2).spec().hasCommand(), "the others' runners read the command at launch");
   }

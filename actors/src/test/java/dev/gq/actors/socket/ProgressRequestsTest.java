@@ -128,4 +128,66 @@ class ProgressRequestsTest {
     assertTrue(p.estimates(List.of(11L), List.of()).isEmpty());
     assertTrue(p.estimates(List.of(11L), List.of(j)).containsKey(11L));
   }
+
+  @Test
+  void anUnchangedJobIsAnsweredFromStatsAndItsDirectoryListedOnlyWhenItsTimeMoves() throws Exception {
+    Files.createDirectories(dir.resolve("run"));
+    java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+    // a minute ahead: every file's time is older than the window in which a directory is listed again
+    Clock ahead = Clock.offset(Clock.systemUTC(), java.time.Duration.ofMinutes(1));
+    ProgressRequests p = new ProgressRequests(dir.resolve("run"), ahead, (d, max) -> {
+      listings.incrementAndGet();
+      return ProgressRequests.list(d, max);
+    });
+    Path out = Files.createDirectories(dir.resolve("out/checkpoint-100"));
+    Files.writeString(out.resolve("trainer_state.json"), "{\"global_step\": 100, \"max_steps\": 400}");
+    Path log = Files.writeString(dir.resolve("15.log"), "loading\n");
+    Job j = running(15, log, dir, "train", "--output_dir", "out");
+    for (int i = 0; i < 3; i++) assertEquals(100, p.estimates(List.of(15L), List.of(j)).get(15L).current());
+    assertEquals(1, listings.get(), "an unchanged job is answered without listing its directory");
+    Files.writeString(log, "loading\nstill loading\n");
+    assertEquals(100, p.estimates(List.of(15L), List.of(j)).get(15L).current());
+    assertEquals(1, listings.get(), "a grown log is read again; the directory, unchanged, is not listed");
+    Path next = Files.createDirectories(dir.resolve("out/checkpoint-200"));
+    Files.writeString(next.resolve("trainer_state.json"), "{\"global_step\": 200, \"max_steps\": 400}");
+    assertEquals(200, p.estimates(List.of(15L), List.of(j)).get(15L).current());
+    assertEquals(2, listings.get(), "a new checkpoint-N changes its parent's time: listed once more");
+  }
+
+  @Test
+  void aDirectoryThatChangedTooRecentlyToTrustItsTimeIsListedAgain() throws Exception {
+    Files.createDirectories(dir.resolve("run"));
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Path log = Files.writeString(dir.resolve("16.log"), "loading\n");
+    java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+    // read at the very moment the directory last changed: a checkpoint made in the same tick would not move its time
+    Clock atChange = Clock.fixed(Files.getLastModifiedTime(out).toInstant(), ZoneOffset.UTC);
+    ProgressRequests p = new ProgressRequests(dir.resolve("run"), atChange, (d, max) -> {
+      listings.incrementAndGet();
+      return ProgressRequests.list(d, max);
+    });
+    Job j = running(16, log, dir, "train", "--output_dir", "out");
+    p.estimates(List.of(16L), List.of(j));
+    p.estimates(List.of(16L), List.of(j));
+    assertEquals(2, listings.get());
+  }
+
+  @Test
+  void aLogThatGrewIsParsedFromWhereTheLastReadingStoppedNotWholeAgain() throws Exception {
+    ProgressRequests p = requests();
+    StringBuilder bars = new StringBuilder();
+    for (int i = 1; i <= 1000; i++) bars.append(String.format("\rtrain: %3d%%|#  | %d/5000 [00:%02d<09:00,  9.00it/s]", i / 50, i, i % 60));
+    Path log = Files.writeString(dir.resolve("17.log"), bars);
+    Job j = running(17, log, dir, "train");
+    assertEquals(1000, p.estimates(List.of(17L), List.of(j)).get(17L).current());
+    // change a line the first reading parsed, in place, then append one: only the appended line is parsed
+    String text = Files.readString(log);
+    int at = text.indexOf("train:  10%|#  | 500/5000");
+    String bigger = "valid:  10%|#  | 500/9999";
+    Files.writeString(log, text.substring(0, at) + bigger + text.substring(at + bigger.length())
+        + "\rtrain:  20%|#  | 1001/5000 [00:41<09:00,  9.00it/s]");
+    Estimate e = p.estimates(List.of(17L), List.of(j)).get(17L);
+    assertEquals(1001, e.current());
+    assertEquals(5000, e.total(), "a whole read would have taken the larger bar written over an old line");
+  }
 }

@@ -39,7 +39,7 @@ public final class Allocator {
   /**
    * @param waiting WAITING jobs, oldest first
    * @param gpus the classified GPUs; null when no reading has been taken yet
-   * @param blocked job id → reason it may not start now (paused queue, held group); not placed
+   * @param blocked job id → reason it may not start now (held queue, held group); not placed
    * @param rules the moment of the plan, the bound on backfill, the room for CPU-only jobs
    */
   public static Plan plan(List<Job> waiting, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, PlanRules rules) {

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Why a waiting job does not start now, in two lengths: {@code brief}, a few words for a table
- * column ("GPUs busy", "after 12", "group held", "paused"), and {@code text}, the whole sentence
+ * column ("GPUs busy", "after 12", "group held", "queue held"), and {@code text}, the whole sentence
  * with what to do ({@code gq show}). The Ledger and the Allocator write both where they decide;
  * the CLI only chooses which to print. It reads as its whole sentence.
  */

@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * The Scheduler's state: the live jobs (waiting, starting, running, cancelling, orphaned) with
- * their reservations, the next job id, who holds each idempotency key, the paused queue and group
- * holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
+ * their reservations, the next job id, who holds each idempotency key, the hold on the whole queue
+ * ({@code paused}, the name it is stored under) and group holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
  * group's current run of failures (bounded), and the last few endings. Ended jobs leave the
  * ledger (they live in the history), and a live job is kept without its command (argv and
  * environment) and log path, which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
@@ -94,7 +94,7 @@ public record Ledger(
       String g = j.spec().group();
       if (settings.heldJobs().contains(j.id()))
         out.put(j.id(), new WaitReason("held", "held by the user; 'gq release " + j.id() + "' lets it start"));
-      else if (paused) out.put(j.id(), new WaitReason("paused", "the queue is paused; resume it with 'gq daemon resume'"));
+      else if (paused) out.put(j.id(), new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start"));
       else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason("group held", "group " + g + " is held: " + holds.get(g)));
       else {
         WaitReason dep = Dependencies.waitReason(waits.get(j.id()));

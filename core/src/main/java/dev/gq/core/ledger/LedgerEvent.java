@@ -118,9 +118,14 @@ public sealed interface LedgerEvent {
   /** ORPHANED → RUNNING: every GPU it holds is present again and its processes live. */
   record JobRecovered(long jobId, Instant at) implements JobEvent {}
 
-  /** The whole queue stops starting jobs (running ones are untouched) until resumed. */
+  /**
+   * The whole queue is held: no waiting job starts (running ones are untouched) until
+   * {@link QueueResumed}. Stored under this name from before the hold had its word; a stored
+   * event keeps its name.
+   */
   record QueuePaused(Instant at) implements LedgerEvent {}
 
+  /** The whole queue's hold is released (stored under its earlier name, as {@link QueuePaused}). */
   record QueueResumed(Instant at) implements LedgerEvent {}
 
   /** A group's waiting jobs stop starting: by the user, or automatically after quick failures. */

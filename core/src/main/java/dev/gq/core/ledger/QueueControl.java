@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The queue's settings: pausing and resuming the queue or holding one group, capping a group's jobs
- * at once, draining a GPU. Each returns the events and the line to show the user. Pure.
+ * The queue's settings: holding and releasing the whole queue or one group (their waiting jobs do
+ * not start; running ones are untouched), capping a group's jobs at once, draining a GPU. Each
+ * returns the events and the line to show the user. The whole queue's hold is stored as the events
+ * {@code QueuePaused} and {@code QueueResumed}, their names from before the hold had its word. Pure.
  */
 public final class QueueControl {
   private QueueControl() {}
 
-  public static Decision<String> pause(Ledger l, String group, Instant now) {
+  public static Decision<String> hold(Ledger l, String group, Instant now) {
     if (group != null) {
       String bad = SpecRules.label("group", group);
       if (bad != null) return Decision.refuse(bad + "; name the group to hold, as 'gq ps' shows it");
@@ -22,23 +24,23 @@ public final class QueueControl {
       return Decision.accept(List.<LedgerEvent>of(new GroupHeld(group, "held by the user", false, now)),
           "Group " + group + " is held; its waiting jobs will not start until 'gq release --group " + group + "'.");
     }
-    if (l.paused()) return Decision.accept(List.of(), "The queue was already paused.");
+    if (l.paused()) return Decision.accept(List.of(), "The queue was already held.");
     String running = l.live().values().stream().filter(j -> j.state() != JobState.WAITING)
         .map(Job::id).map(String::valueOf).collect(Collectors.joining(", "));
     return Decision.accept(List.<LedgerEvent>of(new QueuePaused(now)),
-        "Queue paused; waiting jobs will not start until 'gq daemon resume'."
+        "Queue held; waiting jobs will not start until 'gq release --all'."
             + (running.isEmpty() ? "" : " Still running: " + running + "."));
   }
 
-  public static Decision<String> resume(Ledger l, String group, Instant now) {
+  public static Decision<String> release(Ledger l, String group, Instant now) {
     if (group != null) {
       String bad = SpecRules.label("group", group);
       if (bad != null) return Decision.refuse(bad + "; name the held group, as 'gq groups' shows it");
       if (!l.holds().containsKey(group)) return Decision.accept(List.of(), "Group " + group + " was not held.");
       return Decision.accept(List.<LedgerEvent>of(new GroupReleased(group, now)), "Released the hold on group " + group + ".");
     }
-    if (!l.paused()) return Decision.accept(List.of(), "The queue was not paused.");
-    return Decision.accept(List.<LedgerEvent>of(new QueueResumed(now)), "Queue resumed.");
+    if (!l.paused()) return Decision.accept(List.of(), "The queue was not held.");
+    return Decision.accept(List.<LedgerEvent>of(new QueueResumed(now)), "Released the hold on the queue.");
   }
 
   /** The most jobs of {@code group} active at once ({@code n} null: no cap). */

@@ -18,10 +18,14 @@ import java.util.Objects;
 public final class Estimator {
   /**
    * What was read for one job, each null when absent: the progress file's content, the log's
-   * last bytes ({@code logTailCut} when they start mid-file) and the newest checkpoint's
-   * {@code trainer_state.json}.
+   * last window, parsed ({@link LogWindow}), and the newest checkpoint's {@code trainer_state.json}.
    */
-  public record Inputs(String progressFile, byte[] logTail, boolean logTailCut, String trainerState) {}
+  public record Inputs(String progressFile, LogWindow log, String trainerState) {
+    /** Inputs with the log's last bytes, parsed here as a fresh {@link LogWindow}. */
+    public Inputs(String progressFile, byte[] logTail, boolean logTailCut, String trainerState) {
+      this(progressFile, logTail == null ? null : LogWindow.of(logTail, logTailCut), trainerState);
+    }
+  }
 
   /** What one reading leaves for the next of the same job: tqdm bar counts and the progress history. */
   public record Memory(Map<String, Long> bars, ProgressHistory history) {
@@ -39,9 +43,9 @@ public final class Estimator {
 
   /** The estimate for a job from {@code in}, read at {@code now}. */
   public static Result estimate(Inputs in, Memory memory, Instant now) {
-    LogTail.Result tail = in.logTail() == null
+    LogTail.Result tail = in.log() == null
         ? new LogTail.Result(null, null, memory.bars())
-        : LogTail.read(in.logTail(), in.logTailCut(), memory.bars());
+        : LogTail.read(in.log(), memory.bars());
     Reading reading = choose(
         ProgressFile.parse(in.progressFile()), tail.tqdm(), tail.pattern(), TrainerState.parse(in.trainerState()));
     if (reading == null) return new Result(null, new Memory(tail.bars(), memory.history()));

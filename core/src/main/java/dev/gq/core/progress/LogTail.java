@@ -3,7 +3,6 @@ package dev.gq.core.progress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,22 +38,16 @@ public final class LogTail {
    * of the same job, or an empty map.
    */
   public static Result read(byte[] tail, boolean cut, Map<String, Long> previousBars) {
-    List<String> segments = segments(tail, cut);
-    Map<String, TqdmLine.Bar> latest = new LinkedHashMap<>();
-    List<String> plain = new ArrayList<>();
-    for (String s : segments) {
-      TqdmLine.Bar bar = TqdmLine.parse(s);
-      if (bar == null) {
-        plain.add(s);
-      } else {
-        latest.remove(bar.key());
-        latest.put(bar.key(), bar); // insertion order = order of each bar's newest line
-      }
-    }
+    return read(LogWindow.of(tail, cut), previousBars);
+  }
+
+  /** The readings of {@code window}, parsed already (see {@link LogWindow}); {@code previousBars} as above. */
+  public static Result read(LogWindow window, Map<String, Long> previousBars) {
+    List<TqdmLine.Bar> bars = window.bars().stream().map(LogWindow.Line::value).toList();
     Map<String, Long> positions = new HashMap<>();
-    latest.forEach((key, bar) -> positions.put(key, bar.current()));
-    TqdmLine.Bar chosen = choose(List.copyOf(latest.values()), previousBars);
-    return new Result(chosen == null ? null : chosen.reading(), LogPatterns.newest(plain), positions);
+    for (TqdmLine.Bar bar : bars) positions.put(bar.key(), bar.current());
+    TqdmLine.Bar chosen = choose(bars, previousBars);
+    return new Result(chosen == null ? null : chosen.reading(), window.pattern() == null ? null : window.pattern().value(), positions);
   }
 
   /** The pieces of {@code tail} between CRs and LFs that are not blank. */

@@ -44,7 +44,7 @@ public final class TqdmLine {
 
   /** The bar in {@code segment} (one piece of a log split at CR and LF), or null when it is none. */
   public static Bar parse(String segment) {
-    String s = ESCAPE.matcher(segment).replaceAll("");
+    String s = segment.indexOf('\u001b') < 0 ? segment : ESCAPE.matcher(segment).replaceAll("");
     Matcher m = WITH_TOTAL.matcher(s);
     if (m.find()) {
       long total = count(m.group(3));

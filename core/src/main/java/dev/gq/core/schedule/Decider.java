@@ -47,8 +47,8 @@ public final class Decider {
       case Preempt r -> settled(l, s, Preemptions.decide(l, r.ask(), c.now()), c);
       case ResumeJobs r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), Set.of(), null,
           new Retries.Resume(true, r.from()), intake(s, c, r.facts())), c);
-      case Pause r -> settled(l, s, QueueControl.pause(l, r.group(), c.now()), c);
-      case Resume r -> settled(l, s, QueueControl.resume(l, r.group(), c.now()), c);
+      case HoldQueue r -> settled(l, s, QueueControl.hold(l, r.group(), c.now()), c);
+      case ReleaseQueue r -> settled(l, s, QueueControl.release(l, r.group(), c.now()), c);
       case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);
       case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(), c.now()), c);
       case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);

@@ -68,10 +68,11 @@ public sealed interface Request<R> {
   record ResumeJobs(List<Long> ids, Map<Long, Job> found, Set<Long> cwdGone, String from, Map<Long, LineageFact> facts)
       implements Request<Retries.Outcome> {}
 
-  /** Pauses the queue ({@code group} null) or holds one group; answered with the line to show. */
-  record Pause(String group) implements Request<String> {}
+  /** Holds the whole queue ({@code group} null) or one group: its waiting jobs do not start; answered with the line to show. */
+  record HoldQueue(String group) implements Request<String> {}
 
-  record Resume(String group) implements Request<String> {}
+  /** Releases the hold on the whole queue ({@code group} null) or on one group. */
+  record ReleaseQueue(String group) implements Request<String> {}
 
   /** Caps how many jobs of a group are active at once ({@code maxRunning} null: no cap). */
   record LimitGroup(String group, Integer maxRunning) implements Request<String> {}

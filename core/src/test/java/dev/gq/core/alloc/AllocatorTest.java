@@ -117,17 +117,17 @@ class AllocatorTest {
 
   @Test
   void blockedJobGetsItsReasonAndLeavesTheGpusToOthers() {
-    var blocked = Map.of(1L, new WaitReason("group held", "group 'sweep' is held"), 3L, new WaitReason("paused", "the queue is paused"));
+    var blocked = Map.of(1L, new WaitReason("group held", "group 'sweep' is held"), 3L, new WaitReason("queue held", "the queue is held"));
     Plan p = Allocator.plan(List.of(waiting(1, 1), waiting(2, 1), waiting(3, 0)), List.of(free(0)), blocked);
     assertEquals(Map.of(2L, List.of(0)), placed(p));
     assertEquals("group 'sweep' is held", p.waitReasons().get(1L).text());
-    assertEquals("the queue is paused", p.waitReasons().get(3L).text());
+    assertEquals("the queue is held", p.waitReasons().get(3L).text());
   }
 
   @Test
   void blockedJobKeepsItsReasonBeforeTheFirstReading() {
-    Plan p = Allocator.plan(List.of(waiting(1, 1)), null, Map.of(1L, new WaitReason("paused", "the queue is paused")));
-    assertEquals("the queue is paused", p.waitReasons().get(1L).text());
+    Plan p = Allocator.plan(List.of(waiting(1, 1)), null, Map.of(1L, new WaitReason("queue held", "the queue is held")));
+    assertEquals("the queue is held", p.waitReasons().get(1L).text());
   }
 
   @Test

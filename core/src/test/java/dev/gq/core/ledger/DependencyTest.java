@@ -144,11 +144,11 @@ class DependencyTest {
   }
 
   @Test
-  void holdAndPauseAreShownBeforeTheDependency() {
+  void theQueuesHoldIsShownBeforeTheDependency() {
     long a = d.submit(argv("a"));
     long b = d.submit(after(a));
     d.settle(List.of(new QueuePaused(d.now)));
-    assertTrue(d.blocked(b).contains("paused"));
+    assertTrue(d.blocked(b).contains("the queue is held"));
   }
 
   @Test

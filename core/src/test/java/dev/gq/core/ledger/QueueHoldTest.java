@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A paused queue and held groups block waiting jobs, and replay restores them. */
+/** A held queue and held groups block waiting jobs, and replay restores them. */
 class QueueHoldTest {
   private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -20,12 +20,12 @@ class QueueHoldTest {
   }
 
   @Test
-  void pausedQueueBlocksEveryWaitingJobUntilResumed() {
+  void aHeldQueueBlocksEveryWaitingJobUntilReleased() {
     Ledger l = withJobs().apply(new QueuePaused(T));
     assertTrue(l.paused());
     assertEquals(2, l.blocked().size());
-    assertTrue(l.blocked().get(1L).text().contains("paused"));
-    assertEquals("paused", l.blocked().get(1L).brief());
+    assertEquals("the queue is held; 'gq release --all' lets jobs start", l.blocked().get(1L).text());
+    assertEquals("queue held", l.blocked().get(1L).brief());
     assertTrue(l.apply(new QueueResumed(T)).blocked().isEmpty());
   }
 
@@ -37,7 +37,7 @@ class QueueHoldTest {
   }
 
   @Test
-  void holdsAndPauseSurviveAReplayOfTheSameEvents() {
+  void holdsOfTheQueueAndAGroupSurviveAReplayOfTheSameEvents() {
     List<LedgerEvent> events = List.of(new QueuePaused(T), new GroupHeld("g", "r", true, T));
     Ledger a = Ledger.empty(), b = Ledger.empty();
     for (LedgerEvent e : events) a = a.apply(e);

@@ -69,6 +69,15 @@ class LogTailTest {
   }
 
   @Test
+  void readsFourInterleavedRanksWhereOneLagsAsOneBar() {
+    LogTail.Result r = read(Fixtures.bytes("ddp-4.log")); // ranks 0-2 at 40/800, rank 3 at 39/800
+    assertEquals(Map.of("train|800", 40L), r.bars());
+    assertEquals(40, r.tqdm().current());
+    assertEquals(800, r.tqdm().total());
+    assertEquals(java.time.Duration.ofSeconds(151), r.tqdm().remaining());
+  }
+
+  @Test
   void takesABarWithoutATotalOnlyWhenNoBarHasOne() {
     assertEquals(0, read(Fixtures.bytes("no-total.log")).tqdm().total());
     byte[] both = (Fixtures.text("no-total.log") + "\n" + Fixtures.text("slow-steps.log")).getBytes(StandardCharsets.UTF_8);

@@ -34,6 +34,16 @@ class TqdmLineTest {
   }
 
   @Test
+  void scalesPlainIterationsWithAKiloPrefix() {
+    TqdmLine.Bar b = lastBar("unit-scale-it.log"); // tokens: 35%|...| 1.20k/3.40k [00:01<00:02, 1.00kit/s]
+    assertEquals("tokens|3.40k", b.key());
+    assertEquals(1_200, b.current());
+    assertEquals(3_400, b.total());
+    assertEquals(1_000, b.ratePerSecond(), 1e-6);
+    assertEquals(Duration.ofSeconds(2), b.remaining());
+  }
+
+  @Test
   void leavesWhatTqdmDoesNotKnowYetUnknown() {
     TqdmLine.Bar b = TqdmLine.parse(LogTail.segments(Fixtures.bytes("train-eval.log"), false).get(0));
     assertEquals(0, b.current());
