@@ -9,6 +9,7 @@
 #   PREFIX/share/man/man1/  gq.1 and gq-COMMAND.1, one manual page per command
 #   PREFIX/share/bash-completion/completions/gq, PREFIX/share/zsh/site-functions/_gq and
 #   PREFIX/share/fish/vendor_completions.d/gq.fish: the shell completions
+#   PREFIX/share/gq/assistant/SKILL.md: how an AI assistant drives gq
 # Usage: ./install.sh [--prefix DIR] [--no-build]
 set -euo pipefail
 
@@ -85,6 +86,8 @@ install -D -m 0644 "$shell_files/completions/gq.fish" "$share/fish/vendor_comple
 mkdir -p "$share/man/man1"
 rm -f -- "$share/man/man1/gq.1" "$share/man/man1"/gq-*.1 # pages of commands that are gone
 install -m 0644 "$shell_files"/man/man1/*.1 "$share/man/man1/"
+# the skill file that tells an AI assistant how to drive gq
+install -D -m 0644 "$src/docs/assistant/SKILL.md" "$share/gq/assistant/SKILL.md"
 
 # the client starts faster from an AOT cache (JDK 25+); made in place: it records the jar paths
 if ((java_version >= 25)) && ! gq_make_client_cache "$lib/client/gq-client.aot" \
