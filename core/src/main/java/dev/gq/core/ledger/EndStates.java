@@ -9,12 +9,16 @@ import java.util.List;
 public final class EndStates {
   private EndStates() {}
 
+  /** Why an adopted job ended EXITED: gq did not start it, so no exit status was recorded. */
+  public static final String UNKNOWN_STATUS = "exit status unknown: the process was adopted";
+
   /** The job's end; a job with no identity shows the pid its exit record named, if any (display only). */
   static Job exited(Job before, LedgerEvent.JobExited e) {
     Job j = before.withReportedPid(e.pid());
     if (j.state() == JobState.CANCELLING)
       return j.ended(JobState.CANCELLED, e.exitCode(), "cancelled by user", e.at());
     Integer code = e.exitCode();
+    if (code == null && j.adopted()) return j.ended(JobState.EXITED, null, e.reason() != null ? e.reason() : UNKNOWN_STATUS, e.at());
     if (code != null && code == 0 && e.reason() == null) return j.ended(JobState.DONE, 0, null, e.at());
     String reason = e.reason() != null ? e.reason() : describe(code);
     return j.ended(JobState.FAILED, code, reason, e.at());

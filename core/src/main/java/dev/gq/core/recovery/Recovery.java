@@ -55,6 +55,7 @@ public final class Recovery {
     if (j.state() == JobState.ORPHANED && f.presentGpus() != null && missing(j, f) == null && f.alive())
       return new Verdict(List.of(new JobRecovered(id, now)), true);
     if (f.alive()) return new Verdict(List.of(), true);
+    if (j.adopted()) return end(new JobExited(id, null, dev.gq.core.ledger.EndStates.UNKNOWN_STATUS, now));
     return end(new JobInterrupted(id, deadReason, now));
   }
 
