@@ -96,6 +96,7 @@ public final class Gq {
     cl.addSubcommand("release", described(new JobControlCommand.Hold(inv, false), "Let held jobs start again."));
     cl.addSubcommand(new JobControlCommand.Top(inv));
     cl.addSubcommand(new JobControlCommand.Modify(inv));
+    cl.addSubcommand(new AdoptCommand(inv));
     cl.addSubcommand(daemon(inv));
     cl.addSubcommand(new CompletionCommand(inv));
     addHelpOptions(cl);

@@ -40,7 +40,7 @@ final class JsonView {
     n.put("start_time", time(job.startTime()));
     n.put("end_time", time(job.endTime()));
     n.put("pid", job.pid());
-    n.put("pgid", job.identity() == null ? null : job.identity().pgid());
+    n.put("pgid", job.identity() == null || job.adopted() ? null : job.identity().pgid());
     n.put("exit_code", job.exitCode());
     n.put("log_path", job.logPath());
     n.put("failure_reason", job.failureReason());
@@ -54,6 +54,7 @@ final class JsonView {
     n.put("time_limit_seconds", job.spec().timeLimit() == null ? null : job.spec().timeLimit().getSeconds());
     n.put("priority", job.spec().priority());
     n.put("begin_time", time(job.spec().begin()));
+    n.put("adopted", job.adopted());
     return n;
   }
 

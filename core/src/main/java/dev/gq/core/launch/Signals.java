@@ -21,4 +21,14 @@ public interface Signals {
    * very process signalled; never the daemon. Returns how many were signalled.
    */
   int signalTagged(ProcessIdentity id, String tag, int signal);
+
+  /**
+   * Sends {@code signal} to each process of {@code tree} (an adopted job's process and the
+   * descendants seen of it), one by one, each proved by its pid and start ticks on the boot of
+   * {@code root}; never to a process group or session, which an adopted process does not own. Returns
+   * how many were signalled. Signals nothing unless overridden.
+   */
+  default int signalTree(ProcessIdentity root, java.util.Collection<dev.gq.core.proc.ProcessRef> tree, int signal) {
+    return 0;
+  }
 }
