@@ -27,7 +27,8 @@ public final class JsonOutputs {
       "gpu", "gpu.schema.json",
       "groups", "groups.schema.json",
       "events", "events.schema.json",
-      "eta", "eta.schema.json");
+      "eta", "eta.schema.json",
+      "adopt", "adopt.schema.json");
 
   private JsonOutputs() {}
 
