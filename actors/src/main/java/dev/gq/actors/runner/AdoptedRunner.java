@@ -22,12 +22,21 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * Watches one adopted job, the runner of a process gq did not start: its processes are the adopted
  * process (pid, start ticks, boot id) and the descendants seen of it ({@link ProcessTree#alive}),
  * looked at every liveness poll; when none is left it reports the end (no exit status exists) with
- * a GPU reading taken after, like a launched job's runner. A cancel sends SIGTERM, then SIGKILL after
+ * a GPU reading taken after, like a launched job's runner. Meanwhile it holds the job's GPUs'
+ * machine-wide leases for it (the process took none), so another gq sees them held. A cancel sends SIGTERM, then SIGKILL after
  * the grace period, to each of those processes one by one through the signaller, which proves each
  * before its signal; never to a process group or session. It takes the JobRunner's {@code Cancel};
  * spawn it with {@link #watch}. Not persistent.
  */
 public final class AdoptedRunner extends AbstractBehavior<Object> {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdoptedRunner.class);
+  /** Leases not held (another gq's job holds one): nothing to let go. */
+  private static final dev.gq.core.lease.GpuLeases.Held NOTHING = new dev.gq.core.lease.GpuLeases.Held() {
+    @Override public List<Integer> fds() {
+      return List.of();
+    }
+    @Override public void close() {}
+  };
   private record Tick() {}
   private record Looked(Set<ProcessRef> alive, long endedNanos, GpuObservation after, long afterNanos) {}
   private record KillNow() {}
@@ -39,6 +48,9 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   private final TimerScheduler<Object> timers;
   /** The adopted process and every descendant seen of it, still alive at the last look. */
   private Set<ProcessRef> tree;
+  /** This daemon's hold on the job's GPUs' machine-wide leases: the adopted process holds none of its own. */
+  private final java.util.concurrent.atomic.AtomicReference<dev.gq.core.lease.GpuLeases.Held> leases =
+      new java.util.concurrent.atomic.AtomicReference<>();
   private boolean looking;
   private boolean cancelled;
 
@@ -72,6 +84,10 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
         .onMessage(Looked.class, this::onLooked)
         .onMessage(JobRunner.Cancel.class, m -> cancel())
         .onMessage(KillNow.class, m -> signal(9))
+        .onSignal(org.apache.pekko.actor.typed.PostStop.class, sig -> {
+          release();
+          return this;
+        })
         .build();
   }
 
@@ -86,11 +102,13 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
 
   /** What is left of the tree, and once nothing is, a GPU reading taken after. Blocks. */
   private Looked looked(Set<ProcessRef> known) {
+    if (leases.get() == null && !job.gpus().isEmpty()) takeLeases();
     boolean sameBoot = deps.procs().bootId().equals(root.bootId());
     List<ProcInfo> all = sameBoot ? deps.procs().all() : List.of();
     Set<ProcessRef> alive = ProcessTree.alive(known, all);
     if (!alive.isEmpty()) return new Looked(alive, 0, null, 0);
     long ended = System.nanoTime();
+    release();
     if (job.gpus().isEmpty()) return new Looked(alive, ended, null, 0);
     long taken = Math.max(System.nanoTime(), ended + 1);
     GpuObservation after;
@@ -100,6 +118,26 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
       after = null; // the Scheduler then asks the watcher for one
     }
     return new Looked(alive, ended, after, taken);
+  }
+
+  /**
+   * Takes the job's GPUs' leases for as long as this runner watches it, so that another gq on the
+   * machine sees them held; one held by another gq's job (taken between the reading adopt decided on
+   * and now) is left to it, and the GPU then shows UNKNOWN here.
+   */
+  private void takeLeases() {
+    List<String> uuids = job.gpus().stream().map(dev.gq.core.job.GpuSlot::uuid).toList();
+    try {
+      leases.set(deps.leases().take(uuids, new dev.gq.core.lease.LeaseHolder(deps.self(), job.id())));
+    } catch (dev.gq.core.lease.GpuLeases.Taken e) {
+      leases.set(NOTHING);
+      LOG.warn("job {}: cannot hold its GPUs' machine-wide leases: {}", job.id(), e.getMessage());
+    }
+  }
+
+  private void release() {
+    var held = leases.getAndSet(null);
+    if (held != null) held.close();
   }
 
   private Behavior<Object> onLooked(Looked m) {

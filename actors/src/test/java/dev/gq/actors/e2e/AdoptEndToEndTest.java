@@ -77,6 +77,8 @@ class AdoptEndToEndTest {
       assertEquals("WAITING", g.state(waiting));
       assertTrue(g.gq("show", String.valueOf(id)).out().contains("Adopted"), g.gq("show", String.valueOf(id)).out());
       assertTrue(g.gq("logs", String.valueOf(id)).out().contains("Step 30/100"));
+      Gqd.Result eta = g.gq("eta", String.valueOf(id));
+      assertTrue(eta.out().contains("30/100"), "gq eta reads the adopted run's stdout: " + eta);
       Gqd.Result again = g.gq("adopt", String.valueOf(p.pid()));
       assertEquals(1, again.code(), again.toString());
       assertTrue(again.err().contains("is already job " + id + "'s (adopted)"), again.err());
@@ -144,6 +146,23 @@ class AdoptEndToEndTest {
       assertTrue(ended(child), "the descendant got the signal");
       assertTrue(ended(runProc.pid()), "the adopted run got the signal");
       assertTrue(shell.isAlive(), "the run's parent shell, in the same group and session, was left alone");
+    }
+  }
+
+  @Test
+  void anotherGqOnTheMachineSeesTheAdoptedJobsLeaseAndCannotAdoptTheRunToo() throws Exception {
+    try (Gqd a = Gqd.start(tmp.resolve("a"), 1);
+        Gqd b = Gqd.start(tmp.resolve("b"), 1, java.util.Map.of("GQ_FAKE_NVML", tmp.resolve("a/fake").toString()))) {
+      Process p = run(a, 0, tmp.resolve("run.log"));
+      awaitGpu(a, 0, "EXTERNAL");
+      long id = adopt(a, p);
+      Gqd.await("the other gq to see the lease", T, () -> b.gpus().get(0).path("held_by").asText().contains("job " + id));
+      Gqd.Result r = b.gq("adopt", String.valueOf(p.pid()));
+      assertEquals(1, r.code(), r.toString());
+      assertTrue(r.err().contains("is held by job " + id + " of the gq in"), r.err());
+      p.destroy();
+      a.awaitState(id, "EXITED", T);
+      Gqd.await("the lease to be let go", T, () -> "FREE".equals(b.gpuState(0)));
     }
   }
 
