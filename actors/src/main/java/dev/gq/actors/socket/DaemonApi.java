@@ -69,7 +69,8 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public dev.gq.core.adopt.AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
-    if (adoptions == null) throw new ApiException("this daemon cannot adopt a process; restart it with 'gq daemon stop' (jobs keep running)");
+    if (adoptions == null)
+      throw new ApiException("this daemon cannot adopt a process; restart it with 'gq daemon stop' (jobs keep running)");
     return adoptions.adopt(pid, name, group, key);
   }
 

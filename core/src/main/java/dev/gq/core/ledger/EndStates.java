@@ -18,7 +18,8 @@ public final class EndStates {
     if (j.state() == JobState.CANCELLING)
       return j.ended(JobState.CANCELLED, e.exitCode(), "cancelled by user", e.at());
     Integer code = e.exitCode();
-    if (code == null && j.adopted()) return j.ended(JobState.EXITED, null, e.reason() != null ? e.reason() : UNKNOWN_STATUS, e.at());
+    if (code == null && j.adopted())
+      return j.ended(JobState.EXITED, null, e.reason() != null ? e.reason() : UNKNOWN_STATUS, e.at());
     if (code != null && code == 0 && e.reason() == null) return j.ended(JobState.DONE, 0, null, e.at());
     String reason = e.reason() != null ? e.reason() : describe(code);
     return j.ended(JobState.FAILED, code, reason, e.at());
