@@ -100,6 +100,7 @@ public final class Gq {
         "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
     cl.addSubcommand(new JobControlCommand.Top(inv));
     cl.addSubcommand(new JobControlCommand.Modify(inv));
+    cl.addSubcommand(new AdoptCommand(inv));
     cl.addSubcommand(daemon(inv));
     cl.addSubcommand(new CompletionCommand(inv));
     addHelpOptions(cl);

@@ -156,6 +156,14 @@ public interface GqApi extends ApiReplies {
     return Instant.now();
   }
 
+  /**
+   * Makes process {@code pid}, started by hand, a RUNNING job on the GPUs it and its descendants use
+   * ({@code gq adopt}); refused with the one line to show when it cannot be the caller's job.
+   */
+  default dev.gq.core.adopt.AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
+    throw new ApiException("this daemon cannot adopt a process; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
   GpuReport gpus() throws ApiException;
 
   /** Cancels the listed jobs; one outcome per id, in order. */

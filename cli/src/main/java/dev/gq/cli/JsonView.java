@@ -40,7 +40,7 @@ final class JsonView {
     n.put("start_time", time(job.startTime()));
     n.put("end_time", time(job.endTime()));
     n.put("pid", job.pid());
-    n.put("pgid", job.identity() == null ? null : job.identity().pgid());
+    n.put("pgid", job.identity() == null || job.adopted() ? null : job.identity().pgid());
     n.put("exit_code", job.exitCode());
     n.put("log_path", job.logPath());
     n.put("failure_reason", job.failureReason());
@@ -56,6 +56,7 @@ final class JsonView {
     n.put("begin_time", time(job.spec().begin()));
     n.put("resume_arg", job.spec().resumeArg());
     n.put("resume_from", job.spec().resumeFrom());
+    n.put("adopted", job.adopted());
     return n;
   }
 

@@ -77,6 +77,9 @@ final class LogsCommand implements Callable<Integer> {
 
   /** A job that never started has no log yet: nothing to print. One that ran should have one. */
   private int noLog(Job job) throws ApiException {
+    if (job.logPath() == null && job.adopted())
+      throw new RefusedException("job " + job.id() + " was adopted and its stdout was not a regular file, so gq has no log of it;"
+          + " its output goes where it went before it was adopted");
     if (job.startTime() == null) {
       new StartNote(inv, "it has no log yet").see(job);
       return ExitCode.OK;

@@ -69,7 +69,8 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Started", Times.format(job.startTime(), zone));
     line(out, "Ended", Times.format(job.endTime(), zone));
     line(out, "PID", job.pid() == null ? null : String.valueOf(job.pid()));
-    line(out, "PGID", job.identity() == null ? null : String.valueOf(job.identity().pgid()));
+    line(out, "PGID", job.identity() == null || job.adopted() ? null : String.valueOf(job.identity().pgid()));
+    if (job.adopted()) line(out, "Adopted", "yes: started by hand; gq signals only that process and its descendants");
     line(out, "Exit code", job.exitCode() == null ? null : String.valueOf(job.exitCode()));
     line(out, "Log", job.logPath());
     // a preemption is not a failure: its reason says how the job stopped

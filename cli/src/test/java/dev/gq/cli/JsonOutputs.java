@@ -29,7 +29,8 @@ public final class JsonOutputs {
       Map.entry("events", "events.schema.json"),
       Map.entry("eta", "eta.schema.json"),
       Map.entry("preempt", "preempt.schema.json"),
-      Map.entry("resume", "resume.schema.json"));
+      Map.entry("resume", "resume.schema.json"),
+      Map.entry("adopt", "adopt.schema.json"));
 
   private JsonOutputs() {}
 

@@ -28,6 +28,10 @@ final class HistoryWrites {
       if (!HistoryDeletes.deleted(db, s.jobId())) upsert(JobTransitions.next(null, completed(s)));
       return;
     }
+    if (je instanceof LedgerEvent.JobAdopted a) {
+      if (!HistoryDeletes.deleted(db, a.jobId())) upsert(JobTransitions.next(null, a));
+      return;
+    }
     Optional<Job> before = JobHistory.jobOn(db, je.jobId());
     if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
     else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");

@@ -120,6 +120,7 @@ public final class Daemon implements AutoCloseable {
     sessionWarning = Lifecycle.warning();
     DaemonApi api = new DaemonApi(system, scheduler, projector, jobHistory, journal, cfg.paths().dataDir().toString(),
         this::requestStop, this::warning, clock);
+    api.adoptFrom(procs, Libc.getuid());
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());

@@ -34,6 +34,8 @@ final class EventText {
           + (s.waitsFor().isEmpty() ? "" : ", waits for " + s.waitsFor().stream().map(p -> "job " + p.jobId()).toList());
       case JobReserved r -> "reserved GPU(s) " + r.gpus().stream().map(GpuSlot::index).map(String::valueOf)
           .collect(Collectors.joining(",", "[", "]"));
+      case JobAdopted a -> "adopted pid " + a.identity().pid() + ", GPU(s) " + a.gpus().stream().map(GpuSlot::index)
+          .map(String::valueOf).collect(Collectors.joining(",", "[", "]")) + ", argv " + a.spec().argv();
       case JobLaunched l -> "launched, pid " + l.identity().pid();
       case JobLaunchFailed f -> "launch failed: " + f.reason();
       case JobCancelRequested c -> "cancel requested";

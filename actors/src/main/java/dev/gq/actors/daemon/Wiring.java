@@ -56,6 +56,7 @@ final class Wiring implements SchedulerDeps {
 
   @Override
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
+    if (job.adopted()) return ctx.spawnAnonymous(dev.gq.actors.runner.AdoptedRunner.watch(job, runnerDeps, ctx.getSelf()));
     var behavior = reattach
         ? JobRunner.reattach(job, runnerDeps, ctx.getSelf())
         : JobRunner.launch(job, runnerDeps, ctx.getSelf());

@@ -96,6 +96,8 @@ public final class JobChecks {
     if (id != null && !alive && j.tag() != null)
       alive = JobProcesses.anyCarryingTag(all.stream().map(ProcInfo::pid).toList(), SELF,
           pid -> procs.carries(pid, "GQ_JOB_TAG", j.tag()));
+    // an adopted job lives while its own process does: its group and session are not the job's
+    if (j.adopted()) alive = all.stream().anyMatch(p -> !p.zombie() && id.matches(p, boot));
     Optional<ProcessIdentity> tagged = id != null ? Optional.empty() : tagged(j, all, boot);
     if (id == null) alive = tagged.isPresent();
     return new RecoveryFacts(boot, exitReader.apply(exitFile.apply(j.id())), alive, tagged, present);

@@ -192,6 +192,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
             if (inHand == null) inHand = Commands.inHand(events);
             startRunner(Commands.with(state.live().get(r.jobId()), inHand), false);
           }
+          case JobAdopted a -> startRunner(state.live().get(a.jobId()), true);
           case JobCancelRequested r -> {
             ActorRef<JobRunner.Command> runner = runners.get(r.jobId());
             if (runner != null) runner.tell(new JobRunner.Cancel());

@@ -46,6 +46,7 @@ public final class DaemonApi implements GqApi {
   private final QueueRequests queue;
   private final SweepRequests sweeps;
   private final ProgressRequests progress;
+  private volatile AdoptRequests adoptions;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -59,6 +60,18 @@ public final class DaemonApi implements GqApi {
     this.queue = new QueueRequests(asks, dataDir, warning);
     this.sweeps = new SweepRequests(jobHistory);
     this.progress = new ProgressRequests(data.resolve("run"), clock);
+  }
+
+  /** Where {@code gq adopt} reads processes, and whose uid the caller has (the socket serves only the daemon's user). */
+  public void adoptFrom(dev.gq.core.proc.ProcessTable procs, long uid) {
+    this.adoptions = new AdoptRequests(asks, procs, uid);
+  }
+
+  @Override
+  public dev.gq.core.adopt.AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
+    if (adoptions == null)
+      throw new ApiException("this daemon cannot adopt a process; restart it with 'gq daemon stop' (jobs keep running)");
+    return adoptions.adopt(pid, name, group, key);
   }
 
   /** The daemon's clock, which job times are taken from. */

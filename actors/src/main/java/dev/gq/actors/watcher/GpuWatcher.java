@@ -124,7 +124,10 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
         Optional<ProcInfo> info = procs.info(p.pid());
         if (info.isEmpty() || info.get().zombie()) continue;
         String tag = procs.environ(p.pid(), "GQ_JOB_TAG").orElse(null);
-        facts.put(p.pid(), new ProcessFacts(p.pid(), info.get().sid(), info.get().pgid(), tag));
+        // a process carrying no tag may be an adopted job's, known by its parents
+        var lineage = tag != null ? java.util.List.<dev.gq.core.proc.ProcessRef>of()
+            : dev.gq.core.proc.ProcessTree.lineage(info.get(), procs::info);
+        facts.put(p.pid(), new ProcessFacts(p.pid(), info.get().sid(), info.get().pgid(), tag, lineage));
       }
     return new GpuObservation(r, facts);
   }

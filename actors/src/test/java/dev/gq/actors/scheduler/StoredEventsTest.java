@@ -67,6 +67,14 @@ class StoredEventsTest {
         "{\"jobId\":7,\"gpus\":[{\"uuid\":\"GPU-a\",\"index\":0}]," + AT + "}");
     m.put(new JobLaunched(7, new ProcessIdentity(100, 100, 100, 5555, "boot"), T),
         "{\"jobId\":7,\"identity\":{\"pid\":100,\"pgid\":100,\"sid\":100,\"startTicks\":5555,\"bootId\":\"boot\"}," + AT + "}");
+    m.put(new JobAdopted(7, new JobSpec(List.of("python", "train.py"), "/w", Map.of(), 1, "n", "g", "k"), "tag-7",
+            "/w/out.log", ProcessIdentity.adoptedProcess(4242, 777, "boot"), List.of(new GpuSlot("GPU-a", 0)),
+            Instant.parse("2026-11-29T09:00:00Z"), T),
+        "{\"jobId\":7,\"spec\":{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1,\"name\":\"n\","
+            + "\"group\":\"g\",\"key\":\"k\",\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null},"
+            + "\"tag\":\"tag-7\",\"logPath\":\"/w/out.log\",\"identity\":{\"pid\":4242,\"pgid\":0,\"sid\":0,"
+            + "\"startTicks\":777,\"bootId\":\"boot\"},\"gpus\":[{\"uuid\":\"GPU-a\",\"index\":0}],"
+            + "\"startTime\":\"2026-11-29T09:00:00Z\"," + AT + "}");
     m.put(new JobLaunchFailed(7, "why", T), "{\"jobId\":7,\"reason\":\"why\"," + AT + "}");
     m.put(new JobCancelRequested(7, T), "{\"jobId\":7," + AT + "}");
     m.put(new JobPreemptRequested(7, 10, true, Duration.ofMinutes(2), 9L, true, T),

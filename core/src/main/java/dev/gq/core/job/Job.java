@@ -55,6 +55,11 @@ public record Job(
         retryOf, pid);
   }
 
+  /** Whether this job is a process started by hand and adopted ({@code gq adopt}): see {@link ProcessIdentity#adopted}. */
+  public boolean adopted() {
+    return identity != null && identity.adopted();
+  }
+
   /** The id of the first attempt of this job's retry lineage: {@code retryOf}, or its own id. */
   public long lineage() {
     return retryOf != null ? retryOf : id;

@@ -30,4 +30,14 @@ public interface Signals {
    * any other process of the job gets nothing. GONE when the shim or its child has ended.
    */
   Outcome signalMain(ProcessIdentity id, String tag, int signal);
+
+  /**
+   * Sends {@code signal} to each process of {@code tree} (an adopted job's process and the
+   * descendants seen of it), one by one, each proved by its pid and start ticks on the boot of
+   * {@code root}; never to a process group or session, which an adopted process does not own. Returns
+   * how many were signalled. Signals nothing unless overridden.
+   */
+  default int signalTree(ProcessIdentity root, java.util.Collection<dev.gq.core.proc.ProcessRef> tree, int signal) {
+    return 0;
+  }
 }

@@ -30,6 +30,8 @@ public final class Dependencies {
   static Resolved resolve(Ledger l, Dependency d, Map<Long, LineageFact> facts) {
     long id = d.jobId();
     Job live = l.live().get(id);
+    if (live != null && d.okOnly() && live.adopted())
+      return refuse("job " + id + " was adopted, so gq will never know whether it succeeded; use --after instead of --after-ok");
     if (live != null) return ok(new Prerequisite(id, live.lineage(), d.okOnly(), null));
     LineageFact f = facts.get(id);
     if (f == null) return refuse("job " + id + " does not exist; --after and --after-ok take the id of a submitted job");

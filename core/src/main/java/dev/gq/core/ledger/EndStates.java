@@ -9,6 +9,9 @@ import java.util.List;
 public final class EndStates {
   private EndStates() {}
 
+  /** Why an adopted job ended EXITED: gq did not start it, so no exit status was recorded. */
+  public static final String UNKNOWN_STATUS = "exit status unknown: the process was adopted";
+
   /** The job's end; a job with no identity shows the pid its exit record named, if any (display only). */
   static Job exited(Job before, LedgerEvent.JobExited e) {
     Job j = before.withReportedPid(e.pid());
@@ -17,6 +20,8 @@ public final class EndStates {
     Integer code = e.exitCode();
     if (j.state() == JobState.PREEMPTING)
       return j.ended(JobState.PREEMPTED, code, e.reason() != null ? e.reason() : "preempted; " + describe(code), e.at());
+    if (code == null && j.adopted())
+      return j.ended(JobState.EXITED, null, e.reason() != null ? e.reason() : UNKNOWN_STATUS, e.at());
     if (code != null && code == 0 && e.reason() == null) return j.ended(JobState.DONE, 0, null, e.at());
     String reason = e.reason() != null ? e.reason() : describe(code);
     return j.ended(JobState.FAILED, code, reason, e.at());

@@ -29,6 +29,8 @@ public final class JobTransitions {
     return switch (event) {
       case JobSubmitted e -> new Job(e.jobId(), e.spec(), JobState.WAITING, e.at(), null, null, List.of(), null,
           null, e.logPath(), null, e.tag(), e.retryOf());
+      case JobAdopted e -> new Job(e.jobId(), e.spec(), JobState.RUNNING, e.at(), e.startTime(), null, e.gpus(),
+          e.identity(), null, e.logPath(), null, e.tag(), null);
       case JobReserved e -> before.reserved(e.gpus(), e.at());
       case JobLaunched e -> before.launched(e.identity());
       case JobLaunchFailed e -> before.ended(JobState.FAILED, null, e.reason(), e.at());

@@ -184,13 +184,14 @@ public record Ledger(
   }
 
   private Ledger applyJob(JobEvent event) {
-    Job before = event instanceof JobSubmitted ? null : live.get(event.jobId());
-    if (before == null && !(event instanceof JobSubmitted))
+    boolean created = event instanceof JobSubmitted || event instanceof JobAdopted;
+    Job before = created ? null : live.get(event.jobId());
+    if (before == null && !created)
       throw new IllegalStateException("event for a job that is not live: " + event);
     Job after = JobTransitions.next(before, event);
     // The command (argv, environment) stays in the database until launch: a queue of 100,000
     // jobs must not hold 100,000 environments.
-    if (event instanceof JobSubmitted || event instanceof JobChanged) after = after.withoutCommand();
+    if (created || event instanceof JobChanged) after = after.withoutCommand();
     long next = Math.max(nextId, event.jobId() + 1);
     boolean ended = after.state().terminal();
     PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);

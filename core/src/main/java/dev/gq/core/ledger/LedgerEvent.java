@@ -59,6 +59,19 @@ public sealed interface LedgerEvent {
     }
   }
 
+  /**
+   * A process started by hand became a job, directly RUNNING on {@code gpus} (the GPUs where it or
+   * its descendants compute): {@code identity} is the adopted process's ({@link ProcessIdentity#adopted}),
+   * {@code startTime} when it really started, {@code logPath} the regular file its stdout goes to
+   * (null when it is not one; gq never writes to it). Its exit status can never be known.
+   */
+  record JobAdopted(long jobId, JobSpec spec, String tag, String logPath, ProcessIdentity identity, List<GpuSlot> gpus,
+      Instant startTime, Instant at) implements JobEvent {
+    public JobAdopted {
+      gpus = List.copyOf(gpus);
+    }
+  }
+
   /** STARTING → RUNNING: the shim runs; this is its identity. */
   record JobLaunched(long jobId, ProcessIdentity identity, Instant at) implements JobEvent {}
 

@@ -38,4 +38,32 @@ public interface ProcessTable {
 
   /** The current boot id (/proc/sys/kernel/random/boot_id). */
   String bootId();
+
+  /**
+   * The user owning PID: its real uid when its effective and saved uids are the same; -1 when the
+   * process is gone, its status is unreadable, or the three differ (a set-uid program).
+   */
+  default long uid(long pid) {
+    return -1;
+  }
+
+  /** PID's command line as its argv, split on NUL (never on spaces); empty when gone or a kernel thread. */
+  default List<String> cmdline(long pid) {
+    return List.of();
+  }
+
+  /** PID's working directory (the target of /proc/PID/cwd), or empty when gone or unreadable. */
+  default Optional<String> cwd(long pid) {
+    return Optional.empty();
+  }
+
+  /** The regular file PID's stdout (descriptor 1) writes to, or empty when it is a terminal, a pipe, or gone. */
+  default Optional<String> stdoutFile(long pid) {
+    return Optional.empty();
+  }
+
+  /** When {@code p} started, by the wall clock: boot time plus its start ticks; empty when unreadable. */
+  default Optional<java.time.Instant> startTime(ProcInfo p) {
+    return Optional.empty();
+  }
 }

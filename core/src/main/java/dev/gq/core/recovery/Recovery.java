@@ -12,7 +12,8 @@ import java.util.List;
  * The start-up rules for one live job, first match: the machine rebooted → INTERRUPTED; the exit
  * record exists and nothing of it lives → DONE/FAILED with its code (while something lives, watch it); a reserved job never recorded as launched → adopt the
  * processes carrying its tag, else back to WAITING; a GPU it holds is gone (on a good reading) →
- * ORPHANED; alive → reattach; dead with no exit record → INTERRUPTED. The periodic pass applies
+ * ORPHANED; alive → reattach; dead with no exit record → INTERRUPTED (an adopted job, which never
+ * has one: EXITED, its exit status unknown). The periodic pass applies
  * the same rules to jobs no runner watches ({@link #recheck}). Pure: returns the events to persist
  * and whether a runner must watch the job.
  */
@@ -55,6 +56,7 @@ public final class Recovery {
     if (j.state() == JobState.ORPHANED && f.presentGpus() != null && missing(j, f) == null && f.alive())
       return new Verdict(List.of(new JobRecovered(id, now)), true);
     if (f.alive()) return new Verdict(List.of(), true);
+    if (j.adopted()) return end(new JobExited(id, null, dev.gq.core.ledger.EndStates.UNKNOWN_STATUS, now));
     return end(new JobInterrupted(id, deadReason, now));
   }
 

@@ -54,6 +54,8 @@ public final class Decider {
       case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);
       case HoldJobs r -> settled(l, s, JobChanges.hold(l, r.jobIds(), r.held(), c.now()), c);
       case DrainGpu r -> settled(l, s, QueueControl.drain(l, r.uuid(), r.index(), r.reason(), c.now()), c);
+      case Adopt r -> settled(l, s, dev.gq.core.adopt.Adoption.decide(l, r.ask(), s.gpus().latest(), s.gpus().classified(l),
+          c.now(), c.tags()), c);
       case Observed r -> observed(l, s, r, c);
       case Launched r -> live(l, r.jobId()) ? write(l, s, List.of(new JobLaunched(r.jobId(), r.identity(), c.now())), c)
           : Decided.nothing(s);
@@ -158,6 +160,8 @@ public final class Decider {
     boolean cancelling = j.state().stopping();
     if (r.timedOut() && !cancelling && j.spec().timeLimit() != null)
       return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.EndStates.timedOut(j.spec().timeLimit()), c.now());
+    if (r.exitCode() == null && j.adopted() && !cancelling)
+      return new JobExited(j.id(), null, dev.gq.core.ledger.EndStates.UNKNOWN_STATUS, c.now());
     if (r.exitCode() == null && r.reason() == null && !cancelling)
       return new JobInterrupted(j.id(), "the job's processes ended but left no exit status", c.now());
     return new JobExited(j.id(), r.exitCode(), r.reason(), c.now());

@@ -89,6 +89,9 @@ public sealed interface Request<R> {
   /** Drains a GPU of new jobs, or gives it back ({@code reason} null). */
   record DrainGpu(String uuid, int index, String reason) implements Request<String> {}
 
+  /** Makes a process started by hand a RUNNING job on the GPUs it uses ({@code gq adopt}). */
+  record Adopt(dev.gq.core.adopt.Adoption.Ask ask) implements Request<dev.gq.core.adopt.AdoptOutcome> {}
+
   /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
   record Observed(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Request<Void> {}
 

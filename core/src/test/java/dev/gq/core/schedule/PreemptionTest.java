@@ -175,6 +175,16 @@ class PreemptionTest {
   }
 
   @Test
+  void anAdoptedRunIsNotPreemptedGqCannotAskItToSave() {
+    start(2);
+    var who = new dev.gq.core.proc.ProcessIdentity(500, 0, 0, 77, "boot");
+    l = l.apply(new JobAdopted(1, spec(1), "tag", "/out.log", who, slots(1), T0, T0));
+    var d = preempt(null, false, 1);
+    assertTrue(d.refusal().contains("job 1 was adopted"), d.refusal());
+    assertEquals(JobState.RUNNING, l.live().get(1L).state());
+  }
+
+  @Test
   void aCancelWhilePreemptingStopsTheJobAsCancelled() {
     start(1);
     decide(new Request.Submit(spec(1)));

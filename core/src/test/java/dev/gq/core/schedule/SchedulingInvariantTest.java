@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Drives the Scheduler's real decision function through random submits, launches, deferred and
- * failed launches, exits, cancels, orphans, GPU readings and outside processes, and checks after
+ * failed launches, exits, cancels, orphans, GPU readings and outside processes (some of which the
+ * user adopts as jobs), and checks after
  * every event of every write that no GPU is held by two live jobs, that nothing is ever reserved on
  * a GPU an outside process used in the reading in hand, and that a GPU freed by a job is reserved
  * again only on a reading taken after it was freed.
@@ -48,6 +49,7 @@ class SchedulingInvariantTest {
     final Map<String, Long> freedAt = new HashMap<>();
     int reserved;
     int keptPlaced;
+    int adopted;
 
     World(Random rnd) {
       this.rnd = rnd;
@@ -57,21 +59,23 @@ class SchedulingInvariantTest {
   @Test
   void noGpuIsEverHeldTwiceReservedUnderAnOutsideProcessOrHandedOnBeforeAReadingSince() {
     Random rnd = new Random(7);
-    int reserved = 0, kept = 0;
+    int reserved = 0, kept = 0, adopted = 0;
     for (int run = 0; run < 200; run++) {
       World w = new World(rnd);
       decide(w, new Request.Reconciled(Map.of(), 0), w.nanos++);
       for (int step = 0; step < 80; step++) step(w);
       reserved += w.reserved;
       kept += w.keptPlaced;
+      adopted += w.adopted;
     }
     assertTrue(reserved > 1000, "the workload places jobs: " + reserved);
     assertTrue(kept > 5, "GPUs a preemption kept for a job were placed: " + kept);
+    assertTrue(adopted > 100, "the workload adopts outside processes: " + adopted);
   }
 
   private static void step(World w) {
     Random rnd = w.rnd;
-    switch (rnd.nextInt(10)) {
+    switch (rnd.nextInt(11)) {
       case 0, 1 -> decide(w, new Request.Submit(spec(rnd.nextInt(GPUS + 1))), w.nanos++);
       case 2 -> toggle(w.outsiders, rnd.nextInt(GPUS));
       case 3 -> pick(w, JobState.STARTING).ifPresent(j -> decide(w, new Request.Launched(j.id(), leader(100 * j.id())), w.nanos++));
@@ -82,6 +86,7 @@ class SchedulingInvariantTest {
         decide(w, new Request.Preempt(new Preemptions.Ask(List.of(j.id()), 15, false, Duration.ofMinutes(1),
             rnd.nextBoolean() ? forJob : null, rnd.nextBoolean())), w.nanos++);
       });
+      case 7 -> adoptOutsider(w);
       default -> observe(w);
     }
   }
@@ -92,11 +97,30 @@ class SchedulingInvariantTest {
       case STARTING -> w.rnd.nextBoolean() ? new Request.LaunchDeferred(id, "lease taken") : new Request.LaunchFailed(id, "f");
       case RUNNING -> w.rnd.nextInt(4) == 0
           ? new Request.Reconciled(Map.of(id, new Recovery.Verdict(List.of(new JobOrphaned(id, "o", T0)), false)), 0)
-          : new Request.Ended(id, w.rnd.nextInt(3), null, false, w.nanos++, null, 0);
+          : new Request.Ended(id, j.adopted() ? null : w.rnd.nextInt(3), null, false, w.nanos++, null, 0);
       case CANCELLING, ORPHANED, PREEMPTING -> new Request.Ended(id, 0, null, false, w.nanos++, null, 0);
       default -> null;
     };
     if (r != null) decide(w, r, w.nanos++);
+  }
+
+  /**
+   * The user adopts the outside process on a GPU the reading in hand showed it on: refused while it
+   * is already an adopted job's, or while its GPU is reserved.
+   */
+  private static void adoptOutsider(World w) {
+    if (w.outsidersRead.isEmpty()) return;
+    List<Integer> on = List.copyOf(w.outsidersRead);
+    long pid = OUTSIDER + on.get(w.rnd.nextInt(on.size()));
+    var info = new dev.gq.core.proc.ProcInfo(pid, 1, pid, pid, 1, 'S', "python");
+    var c = new dev.gq.core.adopt.Candidate(pid, info, 1000, 1000, List.of("python"), "/", null, T0, BOOT, null,
+        outsider(pid).lineage(), List.of());
+    decide(w, new Request.Adopt(new dev.gq.core.adopt.Adoption.Ask(c, null, null, null)), w.nanos++);
+  }
+
+  /** An outside process: no job's session, group or tag; its own lineage, so that it can be adopted. */
+  private static ProcessFacts outsider(long pid) {
+    return new ProcessFacts(pid, pid, pid, null, List.of(new dev.gq.core.proc.ProcessRef(pid, 1)));
   }
 
   /** A reading of the GPUs now: each reserved job's processes on its GPUs, and the outsiders. */
@@ -107,14 +131,14 @@ class SchedulingInvariantTest {
     for (int i = 0; i < GPUS; i++) {
       List<Long> pids = new ArrayList<>();
       Job holder = held.get(uuid(i));
-      if (holder != null && holder.identity() != null) {
+      if (holder != null && holder.identity() != null && !holder.adopted()) {
         long pid = holder.id() * 100 + i;
         pids.add(pid);
         facts.put(pid, inJob(pid, holder.id()));
       }
       if (w.outsiders.contains(i)) {
         pids.add(OUTSIDER + i);
-        facts.put(OUTSIDER + i, stranger(OUTSIDER + i));
+        facts.put(OUTSIDER + i, outsider(OUTSIDER + i));
       }
       devices.add(device(i, pids.stream().mapToLong(Long::longValue).toArray()));
     }
@@ -143,6 +167,11 @@ class SchedulingInvariantTest {
           Long freed = w.freedAt.get(g.uuid());
           assertTrue(freed == null || w.readNanos - freed > 0, g + " handed on before a reading taken since it was freed");
         }
+      }
+      if (e instanceof JobAdopted a) {
+        w.adopted++;
+        for (GpuSlot g : a.gpus())
+          assertTrue(w.outsidersRead.contains(g.index()) && !before.containsKey(g.uuid()), "adopted onto " + g);
       }
       w.l = w.l.apply(e);
       assertNoGpuHeldTwice(w.l);

@@ -137,6 +137,36 @@ public final class ProcFs implements ProcessTable {
     }
   }
 
+  @Override
+  public long uid(long pid) {
+    return ProcDetails.read(root.resolve(pid + "/status")).map(ProcDetails::uid).orElse(-1L);
+  }
+
+  @Override
+  public List<String> cmdline(long pid) {
+    try {
+      return ProcDetails.argv(Files.readAllBytes(root.resolve(pid + "/cmdline")));
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
+  }
+
+  @Override
+  public Optional<String> cwd(long pid) {
+    return ProcDetails.link(root.resolve(pid + "/cwd"));
+  }
+
+  @Override
+  public Optional<String> stdoutFile(long pid) {
+    return ProcDetails.regularFile(root.resolve(pid + "/fd/1"));
+  }
+
+  @Override
+  public Optional<java.time.Instant> startTime(ProcInfo p) {
+    long boot = ProcDetails.read(root.resolve("stat")).map(ProcDetails::bootTime).orElse(-1L);
+    return boot < 0 ? Optional.empty() : Optional.of(ProcDetails.started(boot, p.startTicks()));
+  }
+
   /**
    * The live processes of a job: those in process group {@code pgid} or in session {@code sid}.
    * Zombies count as gone. A job has ended when its shim has exited and this list is empty.

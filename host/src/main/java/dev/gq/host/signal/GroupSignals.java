@@ -109,6 +109,11 @@ public final class GroupSignals implements Signals {
     return sent;
   }
 
+  @Override
+  public int signalTree(ProcessIdentity root, java.util.Collection<dev.gq.core.proc.ProcessRef> tree, int signal) {
+    return new TreeSignals(table, SELF).signal(root, tree, signal);
+  }
+
   private boolean signalTaggedOne(ProcInfo p, String tag, int signal) {
     int fd = openPidfd(p.pid());
     try {

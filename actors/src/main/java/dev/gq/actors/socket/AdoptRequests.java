@@ -1,0 +1,55 @@
+package dev.gq.actors.socket;
+
+import dev.gq.cli.ApiException;
+import dev.gq.core.adopt.AdoptOutcome;
+import dev.gq.core.adopt.Adoption;
+import dev.gq.core.adopt.Candidate;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessRef;
+import dev.gq.core.proc.ProcessTable;
+import dev.gq.core.proc.ProcessTree;
+import dev.gq.core.schedule.Request;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code gq adopt}: reads what /proc says about the process ({@link Candidate}) and asks the
+ * Scheduler, whose decision ({@link Adoption}) is pure. The caller's uid is this daemon's: the
+ * socket serves only peers whose credentials (SO_PEERCRED) name the daemon's own user. A process
+ * whose start ticks change while it is read was replaced by another with its pid, and counts as gone.
+ */
+final class AdoptRequests {
+  private static final long SELF = ProcessHandle.current().pid();
+
+  private final SchedulerAsks asks;
+  private final ProcessTable procs;
+  private final long callerUid;
+
+  AdoptRequests(SchedulerAsks asks, ProcessTable procs, long callerUid) {
+    this.asks = asks;
+    this.procs = procs;
+    this.callerUid = callerUid;
+  }
+
+  AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
+    return asks.ask(new Request.Adopt(new Adoption.Ask(read(pid), name, group, key)));
+  }
+
+  /** The candidate as /proc shows it now. Blocks (a few small reads). */
+  Candidate read(long pid) {
+    Optional<ProcInfo> info = procs.info(pid);
+    ProcInfo p = info.orElse(null);
+    List<String> argv = procs.cmdline(pid);
+    String cwd = procs.cwd(pid).orElse(null);
+    String stdout = procs.stdoutFile(pid).orElse(null);
+    long uid = procs.uid(pid);
+    String tag = procs.environ(pid, "GQ_JOB_TAG").orElse(null);
+    List<ProcessRef> lineage = p == null ? List.of() : ProcessTree.lineage(p, procs::info);
+    // read again last: what was read in between belongs to this very process only if it is still there
+    Optional<ProcInfo> again = procs.info(pid);
+    if (p != null && (again.isEmpty() || again.get().startTicks() != p.startTicks())) p = null;
+    List<ProcessRef> daemon = procs.info(SELF).map(d -> ProcessTree.lineage(d, procs::info)).orElse(List.of());
+    return new Candidate(pid, p, uid, callerUid, argv, cwd, stdout, p == null ? null : procs.startTime(p).orElse(null),
+        procs.bootId(), tag, lineage, daemon);
+  }
+}
