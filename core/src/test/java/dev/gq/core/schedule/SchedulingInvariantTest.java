@@ -75,13 +75,13 @@ class SchedulingInvariantTest {
 
   private static void step(World w) {
     Random rnd = w.rnd;
-    switch (rnd.nextInt(11)) {
+    switch (rnd.nextInt(12)) {
       case 0, 1 -> decide(w, new Request.Submit(spec(rnd.nextInt(GPUS + 1))), w.nanos++);
       case 2 -> toggle(w.outsiders, rnd.nextInt(GPUS));
       case 3 -> pick(w, JobState.STARTING).ifPresent(j -> decide(w, new Request.Launched(j.id(), leader(100 * j.id())), w.nanos++));
       case 4 -> pick(w, null).ifPresent(j -> end(w, j));
       case 5 -> decide(w, new Request.Cancel(List.of(1L + rnd.nextInt((int) w.l.nextId()))), w.nanos++);
-      case 6 -> pick(w, JobState.RUNNING).ifPresent(j -> {
+      case 6, 8 -> pick(w, JobState.RUNNING).ifPresent(j -> {
         Long forJob = pick(w, JobState.WAITING).map(Job::id).orElse(null);
         decide(w, new Request.Preempt(new Preemptions.Ask(List.of(j.id()), 15, false, Duration.ofMinutes(1),
             rnd.nextBoolean() ? forJob : null, rnd.nextBoolean())), w.nanos++);
