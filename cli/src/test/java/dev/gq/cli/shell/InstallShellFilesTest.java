@@ -34,6 +34,8 @@ class InstallShellFilesTest {
       Files.writeString(src.resolve(f), "stand-in\n");
     }
     ShellFiles.write(src.resolve("cli/target/shell"), TREE);
+    Files.createDirectories(src.resolve("docs/assistant"));
+    Files.copy(CHECKOUT.resolve("docs/assistant/SKILL.md"), src.resolve("docs/assistant/SKILL.md"));
     return src;
   }
 
@@ -63,6 +65,8 @@ class InstallShellFilesTest {
     }
     assertFalse(Files.exists(man1.resolve("gq-gone.1")), "a page of a command that is gone");
     assertTrue(Files.exists(man1.resolve("other.1")), "another program's page stays");
+    assertEquals(Files.readString(CHECKOUT.resolve("docs/assistant/SKILL.md")), Files.readString(share.resolve("gq/assistant/SKILL.md")),
+        "the assistant's skill file");
     assertTrue(p.out().contains("fpath=(" + share + "/zsh/site-functions $fpath)"), p.out());
     found(env, prefix.toRealPath());
   }
