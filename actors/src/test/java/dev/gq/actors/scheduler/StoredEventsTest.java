@@ -71,7 +71,7 @@ class StoredEventsTest {
             "/w/out.log", ProcessIdentity.adoptedProcess(4242, 777, "boot"), List.of(new GpuSlot("GPU-a", 0)),
             Instant.parse("2026-11-29T09:00:00Z"), T),
         "{\"jobId\":7,\"spec\":{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1,\"name\":\"n\","
-            + "\"group\":\"g\",\"key\":\"k\",\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null},"
+            + "\"group\":\"g\",\"key\":\"k\",\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null,\"resumeArg\":null,\"resumeFrom\":null},"
             + "\"tag\":\"tag-7\",\"logPath\":\"/w/out.log\",\"identity\":{\"pid\":4242,\"pgid\":0,\"sid\":0,"
             + "\"startTicks\":777,\"bootId\":\"boot\"},\"gpus\":[{\"uuid\":\"GPU-a\",\"index\":0}],"
             + "\"startTime\":\"2026-11-29T09:00:00Z\"," + AT + "}");
