@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The blocking start of one job for its {@link JobRunner}: reads the job's command and log path
  * from the database unless they came with the job, takes its GPUs' machine-wide leases (the job
- * inherits them; another gq's lease sends it back to the queue) and launches it. Holds this
+ * inherits them; another gq's lease sends it back to the queue) and launches it, as
+ * {@link LaunchCommand} completes the command (a resume's checkpoint, a conda environment). Holds this
  * daemon's copies of the leases until every process of the job is gone, then lets them go.
  */
 final class JobLaunch {
@@ -45,30 +46,13 @@ final class JobLaunch {
       List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
       GpuLeases.Held held = deps.leases().take(uuids, new LeaseHolder(deps.self(), job.id()));
       leases.set(held);
-      java.util.Map<String, String> env = JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id()));
-      List<String> argv = full.argv();
-      String note = null;
-      env.remove("GQ_RESUME_FROM");
-      if (full.resumes()) {
-        Resume r = Resume.of(full);
-        if (r.missing() != null) {
-          release();
-          return new JobRunner.SpawnFailed(r.missing());
-        }
-        argv = r.argv();
-        if (r.from() != null) env.put("GQ_RESUME_FROM", r.from());
-        note = r.note();
+      LaunchCommand cmd = LaunchCommand.of(full, JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id())));
+      if (cmd.problem() != null) {
+        release();
+        return new JobRunner.SpawnFailed(cmd.problem(), cmd.exitCode());
       }
-      String condaPrefix = env.get(dev.gq.core.pyenv.Conda.PREFIX_VARIABLE), condaBase = env.get(dev.gq.core.pyenv.Conda.BASE_VARIABLE);
-      if (condaPrefix != null && condaBase != null) {
-        if (!java.nio.file.Files.isDirectory(Path.of(condaPrefix, "conda-meta"))) {
-          release();
-          return new JobRunner.SpawnFailed("the conda environment " + condaPrefix + " is gone; create it again, then 'gq retry' the job", 127);
-        }
-        argv = dev.gq.core.pyenv.Conda.wrap(Path.of(condaBase), Path.of(condaPrefix), argv);
-      }
-      LaunchSpec spec = new LaunchSpec(job.id(), argv, Path.of(full.cwd()), env, Path.of(whole.logPath()),
-          deps.exitFile().apply(job.id()), held.fds(), note);
+      LaunchSpec spec = new LaunchSpec(job.id(), cmd.argv(), Path.of(full.cwd()), cmd.env(), Path.of(whole.logPath()),
+          deps.exitFile().apply(job.id()), held.fds(), cmd.note());
       return new JobRunner.Spawned(deps.launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
       return new JobRunner.LeaseTaken(e.getMessage());
