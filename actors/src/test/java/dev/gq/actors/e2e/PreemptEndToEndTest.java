@@ -96,16 +96,19 @@ class PreemptEndToEndTest {
   void aRestartMidPreemptionFinishesItAndTheFreedGpuStillGoesToTheJobNamed() throws Exception {
     Path work = Files.createDirectories(tmp.resolve("work"));
     try (Gqd g = Gqd.start(tmp.resolve("gq"), 1)) {
-      // saving takes a while: the daemon is stopped and started again meanwhile
+      // saving lasts until the test lets it finish: the daemon is stopped and started again meanwhile
       long run = submitIn(g, work, "run", "-g", "1", "bash", "-c",
-          "trap 'sleep 4; mkdir -p checkpoint-7; echo {} > checkpoint-7/trainer_state.json; exit 0' TERM; while true; do sleep 0.1; done");
+          "trap 'touch asked; while [ ! -e gate ]; do sleep 0.05; done; mkdir -p checkpoint-7; "
+              + "echo {} > checkpoint-7/trainer_state.json; exit 0' TERM; while true; do sleep 0.1; done");
       g.awaitState(run, "RUNNING", T);
       long waiting = g.submit("run", "-g", "1", "true");
       long eval = g.submit("run", "-g", "1", "true");
       assertEquals(0, g.gq("preempt", String.valueOf(run), "--for", String.valueOf(eval), "--requeue", "--grace", "60s").code());
+      Gqd.await("the run to be asked to save", T, () -> Files.exists(work.resolve("asked")));
       g.stopDaemon();
       g.startDaemon();
       assertEquals("PREEMPTING", g.state(run));
+      Files.writeString(work.resolve("gate"), "saved");
       g.awaitState(run, "PREEMPTED", T);
       JsonNode e = g.awaitState(eval, "DONE", T);
       g.awaitState(waiting, "DONE", T);
