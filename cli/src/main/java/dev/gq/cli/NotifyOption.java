@@ -18,7 +18,7 @@ final class NotifyOption implements CommandLine.IParameterPreprocessor {
   @Override
   public boolean preprocess(Stack<String> args, CommandLine.Model.CommandSpec spec, CommandLine.Model.ArgSpec argSpec,
       Map<String, Object> info) {
-    if (!"".equals(info.get("separator")) && info.get("separator") != null) return false; // --notify=EVENTS
+    if (spec.parser().separator().equals(info.get("separator"))) return false; // --notify=EVENTS
     argSpec.setValue(NoticeKind.words(NoticeKind.BARE));
     return true;
   }

@@ -39,7 +39,7 @@ public record NotifyTarget(String name, Kind kind, String address, List<String> 
 
   /** What is wrong with this target, in one line; null when nothing is. */
   public String problem() {
-    if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}"))
+    if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}"))
       return "invalid target name '" + name + "'; use letters, digits, '.', '_' and '-'";
     if (on.contains(NoticeKind.TEST)) return "'test' is not an event to listen for; use failed, end, group, held or drained";
     if (minRuntime != null && minRuntime.isNegative()) return "--min-runtime must not be negative";
