@@ -39,8 +39,15 @@ final class Delivery {
   private final int uid;
   private final Duration timeout;
   private final HttpClient http;
+  private final Path userRuntime;
 
   Delivery(Map<String, String> env, int uid, Duration timeout) {
+    this(env, uid, timeout, Path.of("/run/user"));
+  }
+
+  /** {@code userRuntime}: where the users' runtime directories are ({@code /run/user}; a test's folder). */
+  Delivery(Map<String, String> env, int uid, Duration timeout, Path userRuntime) {
+    this.userRuntime = userRuntime;
     this.env = Map.copyOf(env);
     this.uid = uid;
     this.timeout = timeout;
@@ -63,7 +70,7 @@ final class Delivery {
 
   Map<String, String> desktopEnv() {
     Map<String, String> e = new java.util.HashMap<>(env);
-    Path bus = Path.of("/run/user/" + uid + "/bus");
+    Path bus = userRuntime.resolve(String.valueOf(uid)).resolve("bus");
     if (isBlank(e.get("DBUS_SESSION_BUS_ADDRESS")) && Files.exists(bus)) e.put("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + bus);
     if (isBlank(e.get("XDG_RUNTIME_DIR")) && Files.isDirectory(bus.getParent())) e.put("XDG_RUNTIME_DIR", bus.getParent().toString());
     return e;
