@@ -137,7 +137,7 @@ final class Delivery {
 
   private void post(Notice n, String url) throws Failed {
     ObjectNode body = JSON.createObjectNode();
-    body.put("text", n.title() + ": " + n.text()).put("content", n.text()).put("event", n.kind().word()).put("title", n.title());
+    body.put("text", "gq: " + n.text()).put("content", "gq: " + n.text()).put("event", n.kind().word()).put("title", n.title());
     if (n.jobId() != null) body.put("job_id", n.jobId());
     if (n.group() != null) body.put("group", n.group());
     if (n.state() != null) body.put("state", n.state());

@@ -145,7 +145,7 @@ public final class Notifications implements NotifyApi {
     for (NotifyTarget t : read()) {
       if (name != null && !t.name().equals(name)) continue;
       try {
-        delivery.send(Notice.test("gq: test notification to " + t.name()), t);
+        delivery.send(Notice.test("test notification to " + t.name()), t);
         out.add(new TestResult(t.name(), t.shown(), null));
       } catch (Delivery.Failed f) {
         out.add(new TestResult(t.name(), t.shown(), f.getMessage()));

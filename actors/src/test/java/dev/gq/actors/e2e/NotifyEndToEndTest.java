@@ -139,7 +139,7 @@ class NotifyEndToEndTest {
       JsonNode body = Gqd.JSON.readTree(bodies.poll(60, TimeUnit.SECONDS));
       assertEquals("end", body.get("event").asText(), body.toString());
       assertEquals(id, body.get("job_id").asLong());
-      assertTrue(body.get("text").asText().startsWith("gq: job " + id + " DONE: job " + id + " (sh) DONE after"), body.toString());
+      assertTrue(body.get("text").asText().startsWith("gq: job " + id + " (sh) DONE after"), body.toString());
       assertEquals(List.of("sh", "-c", "exit 0"), List.of(g.job(id).get("argv").get(0).asText(), g.job(id).get("argv").get(1).asText(),
           g.job(id).get("argv").get(2).asText()), "--notify alone never takes the command's first word");
       awaitLine(g, desktop, "gq: job " + id + " DONE job " + id + " (sh) DONE");
