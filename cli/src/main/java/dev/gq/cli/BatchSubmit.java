@@ -40,7 +40,8 @@ final class BatchSubmit {
     EnvFilter.Result env = submitter.environment(options);
     String cwd = Submitter.workingDirectory(inv.io().cwd());
     var defaults = new BatchFile.Defaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
-        cwd, inv.io().cwd(), Submitter.conda(env.kept(), inv.io().env(), cwd, options), options.scheduling(inv));
+        cwd, inv.io().cwd(), NotifyOption.apply(Submitter.conda(env.kept(), inv.io().env(), cwd, options), options.notify),
+        options.scheduling(inv));
     List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
     Submitter.BatchVenvs venvs = submitter.venvs(options);

@@ -13,14 +13,14 @@ import java.util.regex.Pattern;
 /**
  * The {@code #gq} directives of a job script: lines {@code #gq --gpus=N}, {@code --name=TEXT},
  * {@code --group=TEXT}, {@code --key=TEXT}, {@code --time=DURATION}, {@code --retries=N}, {@code --priority=N},
- * {@code --after=JOB}, {@code --after-ok=JOB} and {@code --resume-arg=WORDS} (leading blanks allowed, values trimmed, a later
+ * {@code --after=JOB}, {@code --after-ok=JOB}, {@code --resume-arg=WORDS} and {@code --notify=EVENTS} (leading blanks allowed, values trimmed, a later
  * line wins; dependency lines add up, and take comma lists). Any other line starting with
  * {@code #gq} is refused naming its line, so a typo never passes silently. {@code --gpus=0} means a
  * CPU-only job. Null fields were not given.
  */
 record Directives(Integer gpus, String name, String group, String key, Scheduling scheduling) {
   private static final Pattern LINE =
-      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|priority|after|after-ok|resume-arg)=(.*)");
+      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|priority|after|after-ok|resume-arg|notify)=(.*)");
 
   static final Directives NONE = new Directives(null, null, null, null, Scheduling.NONE);
 
@@ -40,7 +40,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
     if (!m.matches()) {
       throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + text
           + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N,"
-          + " --priority=N, --after=JOB, --after-ok=JOB or --resume-arg=WORDS");
+          + " --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS or --notify=EVENTS");
     }
     String option = m.group(1);
     String value = m.group(2).strip();
@@ -54,9 +54,20 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
       case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time(), s.priority(), s.begin(), s.resumeArg()));
       case "priority" -> with(new Scheduling(s.after(), s.retries(), s.time(), priority(value, line), s.begin(), s.resumeArg()));
       case "resume-arg" -> with(resumeArg(s, value, line));
+      case "notify" -> { NotifyOption.checked(value, "line " + line); yield this; } // read by notify(script)
       default -> with(new Scheduling(plus(s.after(), value, option.equals("after-ok"), line), s.retries(), s.time(),
           s.priority(), s.begin(), s.resumeArg()));
     };
+  }
+
+  /** The events of the script's last {@code #gq --notify=EVENTS} line; null when it has none. */
+  static String notify(String script) {
+    String found = null;
+    for (String l : script.lines().toList()) {
+      Matcher m = LINE.matcher(l.strip());
+      if (m.matches() && m.group(1).equals("notify")) found = m.group(2).strip();
+    }
+    return found;
   }
 
   private Directives with(Scheduling s) {

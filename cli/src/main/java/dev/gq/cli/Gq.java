@@ -102,6 +102,7 @@ public final class Gq {
     cl.addSubcommand(new JobControlCommand.Modify(inv));
     cl.addSubcommand(new AdoptCommand(inv));
     cl.addSubcommand(daemon(inv));
+    cl.addSubcommand(notify(inv));
     cl.addSubcommand(new CompletionCommand(inv));
     addHelpOptions(cl);
     cl.addSubcommand(new CommandLine.HelpCommand());
@@ -141,6 +142,15 @@ public final class Gq {
     gpu.addSubcommand(new GpuDrainCommand.Drain(inv));
     gpu.addSubcommand(new GpuDrainCommand.Resume(inv));
     return gpu;
+  }
+
+  private static CommandLine notify(Invocation inv) {
+    CommandLine notify = new CommandLine(new NotifyCommand());
+    notify.addSubcommand(new NotifyCommand.Add(inv));
+    notify.addSubcommand(new NotifyCommand.ListTargets(inv));
+    notify.addSubcommand(new NotifyCommand.Remove(inv));
+    notify.addSubcommand(new NotifyCommand.Test(inv));
+    return notify;
   }
 
   private static CommandLine daemon(Invocation inv) {

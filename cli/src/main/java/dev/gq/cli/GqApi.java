@@ -171,6 +171,11 @@ public interface GqApi extends ApiReplies {
 
   DaemonInfo daemonInfo() throws ApiException;
 
+  /** The notification targets and their deliveries ({@code gq notify}). */
+  default NotifyApi notifications() throws ApiException {
+    throw new ApiException("this daemon cannot send notifications; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
   /** Holds the whole queue ({@code group} null) or one group, so its waiting jobs do not start; returns the line to show. */
   String holdQueue(String group) throws ApiException;
 

@@ -52,7 +52,9 @@ final class SubmitCommand implements Callable<Integer> {
     String key = Labels.checkOption("--key", options.key);
     Path path = resolve(script, inv.io().cwd(), inv.io().env());
     Path real = existingScript(path);
-    Directives d = Directives.parse(read(real));
+    String text = read(real);
+    Directives d = Directives.parse(text);
+    if (options.notify == null) options.notify = Directives.notify(text);
     int n = gpus != null ? gpus : d.gpus() != null ? d.gpus() : 1;
     String finalName = name != null ? name : d.name() != null ? d.name() : String.valueOf(path.getFileName());
     List<String> argv = List.of("/bin/bash", real.toString());

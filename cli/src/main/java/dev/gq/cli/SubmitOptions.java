@@ -64,6 +64,10 @@ final class SubmitOptions {
       description = "Run the job inside this conda environment, activated by conda itself so that its activation hooks run.")
   String conda;
 
+  @Option(names = "--notify", paramLabel = "EVENTS", arity = "0..1", preprocessor = NotifyOption.class,
+      description = "Notify about this job: --notify alone for its end, or --notify=failed,end,group or none (stored as GQ_NOTIFY).")
+  String notify;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 

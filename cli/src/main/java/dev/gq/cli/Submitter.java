@@ -41,6 +41,7 @@ final class Submitter {
       argv = venv.argv();
       kept = venv.env();
     }
+    kept = NotifyOption.apply(kept, opts.notify);
     JobSpec spec = sched.applyTo(new JobSpec(argv, cwd, kept, gpus, name, finalGroup, key));
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());

@@ -30,7 +30,8 @@ public final class JsonOutputs {
       Map.entry("eta", "eta.schema.json"),
       Map.entry("preempt", "preempt.schema.json"),
       Map.entry("resume", "resume.schema.json"),
-      Map.entry("adopt", "adopt.schema.json"));
+      Map.entry("adopt", "adopt.schema.json"),
+      Map.entry("notify list", "notify-list.schema.json"));
 
   private JsonOutputs() {}
 

@@ -110,9 +110,11 @@ public final class Daemon implements AutoCloseable {
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
         id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock);
+    var notifications = dev.gq.actors.notify.Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
+        Libc.getuid(), clock);
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
-        highestFileId, replayFailed::complete, clock));
+        highestFileId, replayFailed::complete, clock, notifications));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
@@ -121,6 +123,7 @@ public final class Daemon implements AutoCloseable {
     DaemonApi api = new DaemonApi(system, scheduler, projector, jobHistory, journal, cfg.paths().dataDir().toString(),
         this::requestStop, this::warning, clock);
     api.adoptFrom(procs, Libc.getuid());
+    api.notifyThrough(notifications);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());

@@ -1,5 +1,6 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.actors.notify.Notifier;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.reconciler.Reconciler;
@@ -25,7 +26,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * The actor system's root. It waits for {@link Start}, sent by the daemon once the job history has
  * caught up with the journal, then spawns its children in the order recovery needs: the Projector
- * (on the blocking dispatcher), the Reconciler, the Scheduler (which replays its events and asks the
+ * (on the blocking dispatcher), the Notifier (which follows the journal on its own thread), the Reconciler, the Scheduler (which replays its events and asks the
  * Reconciler for the start-up pass) and the GpuWatcher, and replies with the references the socket
  * server needs. Each child supervises itself as before (the Scheduler restarts with backoff when a
  * write fails; the others stop on a failure); stopping the system stops them all, children first.
@@ -37,7 +38,7 @@ final class Guardian {
   /** What the children are made of; {@code replayFailed} hears a Scheduler that cannot replay. */
   record Parts(DaemonConfig cfg, RunnerDeps runnerDeps, JobChecks checks, JobHistory jobHistory, JournalReader journal,
       Supplier<GpuObservation> observe, GpuProbe probe, Executor blocking, long highestFileId,
-      Consumer<Throwable> replayFailed, Clock clock) {}
+      Consumer<Throwable> replayFailed, Clock clock, dev.gq.actors.notify.Notifications notifications) {}
   /** The children the rest of the daemon talks to. */
   record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {}
 
@@ -51,10 +52,13 @@ final class Guardian {
     Parts s = m.parts();
     ActorRef<Projector.Command> projector =
         ctx.spawn(Projector.create(s.jobHistory(), s.journal()), "projector", DispatcherSelector.blocking());
+    ActorRef<Notifier.Command> notifier = ctx.spawn(Notifier.create(s.notifications(), s.jobHistory(), s.journal(), projector,
+        s.cfg().paths().dataDir(), s.notifications().poll()), "notifier", Props.empty());
     ActorRef<Reconciler.Command> reconciler =
         ctx.spawn(Reconciler.create(s.checks(), s.cfg().reconcileInterval(), s.blocking()), "reconciler", Props.empty());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
-    var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.highestFileId(), s.replayFailed(), s.clock());
+    var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.highestFileId(), s.replayFailed(), s.clock(),
+        notifier);
     ActorRef<Scheduler.Command> scheduler = ctx.spawn(Scheduler.create(deps), "scheduler", Props.empty());
     watcher.set(ctx.spawn(GpuWatcher.create(s.observe(), s.probe(), scheduler, s.cfg().pollInterval(), s.blocking(), s.clock()),
         "gpu-watcher", Props.empty()));

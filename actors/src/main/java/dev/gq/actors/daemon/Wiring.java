@@ -31,10 +31,11 @@ final class Wiring implements SchedulerDeps {
   private final long highestFileId;
   private final java.util.function.Consumer<Throwable> replayFailed;
   private final Clock clock;
+  private final ActorRef<dev.gq.actors.notify.Notifier.Command> notifier;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
       AtomicReference<ActorRef<GpuWatcher.Command>> watcher, long highestFileId,
-      java.util.function.Consumer<Throwable> replayFailed, Clock clock) {
+      java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier) {
     this.cfg = cfg;
     this.runnerDeps = runnerDeps;
     this.reconciler = reconciler;
@@ -43,6 +44,7 @@ final class Wiring implements SchedulerDeps {
     this.highestFileId = highestFileId;
     this.replayFailed = replayFailed;
     this.clock = clock;
+    this.notifier = notifier;
   }
 
   @Override public Clock clock() { return clock; }
@@ -71,6 +73,7 @@ final class Wiring implements SchedulerDeps {
   @Override
   public void project(long firstSeq, List<LedgerEvent> events) {
     projector.tell(new Projector.Project(firstSeq, events));
+    notifier.tell(new dev.gq.actors.notify.Notifier.Poke());
   }
 
   @Override

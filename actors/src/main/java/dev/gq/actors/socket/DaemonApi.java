@@ -47,6 +47,7 @@ public final class DaemonApi implements GqApi {
   private final SweepRequests sweeps;
   private final ProgressRequests progress;
   private volatile AdoptRequests adoptions;
+  private volatile dev.gq.cli.NotifyApi notifications;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -65,6 +66,17 @@ public final class DaemonApi implements GqApi {
   /** Where {@code gq adopt} reads processes, and whose uid the caller has (the socket serves only the daemon's user). */
   public void adoptFrom(dev.gq.core.proc.ProcessTable procs, long uid) {
     this.adoptions = new AdoptRequests(asks, procs, uid);
+  }
+
+  /** Where {@code gq notify} finds the targets and their deliveries. */
+  public void notifyThrough(dev.gq.cli.NotifyApi notifications) {
+    this.notifications = notifications;
+  }
+
+  @Override
+  public dev.gq.cli.NotifyApi notifications() throws ApiException {
+    if (notifications == null) return GqApi.super.notifications();
+    return notifications;
   }
 
   @Override

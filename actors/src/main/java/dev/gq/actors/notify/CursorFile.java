@@ -1,0 +1,52 @@
+package dev.gq.actors.notify;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.core.notify.NotifierMemory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The notifier's cursor (the sequence number of the last stored event whose messages were delivered
+ * or given up) and its {@link NotifierMemory}, in {@code <data>/notify-cursor.json}, written
+ * atomically after each delivery, so that a restarted daemon starts after what was sent and before
+ * what was not.
+ */
+final class CursorFile {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final Path file;
+
+  record State(long cursor, NotifierMemory memory) {}
+
+  CursorFile(Path dataDir) {
+    this.file = dataDir.resolve("notify-cursor.json");
+  }
+
+  /** The stored state; null when none was ever stored. */
+  State read() throws IOException {
+    if (!Files.exists(file)) return null;
+    JsonNode n = JSON.readTree(file.toFile());
+    return new State(n.path("cursor").asLong(), new NotifierMemory(map(n.path("announced")), n.path("drained").asBoolean(),
+        map(n.path("ended_since_drain"))));
+  }
+
+  void write(State s) throws IOException {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("cursor", s.cursor()).put("drained", s.memory().drained());
+    ObjectNode a = n.putObject("announced");
+    s.memory().announced().forEach(a::put);
+    ObjectNode e = n.putObject("ended_since_drain");
+    s.memory().endedSinceDrain().forEach(e::put);
+    PrivateFile.write(file, JSON.writeValueAsString(n) + "\n");
+  }
+
+  private static Map<String, Integer> map(JsonNode n) {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    n.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asInt()));
+    return m;
+  }
+}

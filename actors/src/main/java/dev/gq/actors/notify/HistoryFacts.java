@@ -1,0 +1,79 @@
+package dev.gq.actors.notify;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
+import dev.gq.core.job.JobState;
+import dev.gq.core.notify.GroupFacts;
+import dev.gq.core.notify.JobFacts;
+import dev.gq.core.notify.NoticeFacts;
+import dev.gq.persistence.GroupCounts;
+import dev.gq.persistence.JobHistory;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@link NoticeFacts} read from the job history. A group's first start and last end are read only
+ * when none of its jobs is live, that is when its message is due. Blocks; a failed read throws
+ * IllegalStateException, which makes the notifier try the event again later.
+ */
+final class HistoryFacts implements NoticeFacts {
+  private static final Set<JobState> LIVE = EnumSet.copyOf(
+      java.util.Arrays.stream(JobState.values()).filter(s -> !s.terminal()).toList());
+  private final JobHistory history;
+
+  HistoryFacts(JobHistory history) {
+    this.history = history;
+  }
+
+  @Override
+  public Optional<JobFacts> job(long id) {
+    try {
+      return history.job(id).map(HistoryFacts::facts);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read job " + id + " from the history: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<GroupFacts> group(String group) {
+    try {
+      List<GroupCounts> counts = history.groups(group);
+      if (counts.isEmpty()) return Optional.empty();
+      GroupFacts g = new GroupFacts(group, counts.get(0).counts(), null, null);
+      if (g.live() > 0) return Optional.of(g);
+      Instant first = null, last = null;
+      for (Job j : history.listed(new JobQuery(List.of(), Set.of(), group, 1_000_000))) {
+        Instant began = j.startTime() != null ? j.startTime() : j.submitTime();
+        if (began != null && (first == null || began.isBefore(first))) first = began;
+        if (j.endTime() != null && (last == null || j.endTime().isAfter(last))) last = j.endTime();
+      }
+      return Optional.of(new GroupFacts(group, g.counts(), first, last));
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read group " + group + " from the history: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public long liveJobs() {
+    try {
+      return history.count(new JobQuery(List.of(), LIVE, null, 0));
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot count live jobs in the history: " + e.getMessage(), e);
+    }
+  }
+
+  private static JobFacts facts(Job j) {
+    String name = j.spec().name();
+    if (name == null && !j.spec().argv().isEmpty()) {
+      Path p = Path.of(j.spec().argv().get(0)).getFileName();
+      name = p == null ? null : p.toString();
+    }
+    return new JobFacts(j.id(), name, j.spec().group(), j.state(), j.startTime(), j.endTime(), j.exitCode(),
+        j.failureReason(), j.spec().env().get("GQ_NOTIFY"));
+  }
+}

@@ -1,0 +1,33 @@
+package dev.gq.cli;
+
+import dev.gq.core.notify.NotifyTarget;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The daemon's notification targets, as {@code gq notify} and {@code gq daemon status} see them:
+ * the targets with their delivery counts and last failure, adding and removing one, and a test
+ * message to each. Implemented by the daemon; a webhook's URL never crosses it to be printed, only
+ * {@link NotifyTarget#shown()}.
+ */
+public interface NotifyApi {
+  /** A target with what its deliveries since the daemon started came to. */
+  record TargetView(NotifyTarget target, long delivered, long failed, String lastError, Instant lastErrorAt) {}
+
+  /** One target's answer to a test: {@code error} null when it was delivered. */
+  record TestResult(String name, String shown, String error) {}
+
+  List<TargetView> targets() throws ApiException;
+
+  /** Stores {@code target} (its name given, or made from its kind) and returns it as stored. */
+  NotifyTarget add(NotifyTarget target) throws ApiException;
+
+  /** Removes the target named {@code name}; false when there is none. */
+  boolean remove(String name) throws ApiException;
+
+  /** Sends a test message to each target ({@code name} null) or to one, and says how each went. */
+  List<TestResult> test(String name) throws ApiException;
+
+  /** Stored events whose messages are not sent yet (0 when the notifier is up to date). */
+  long behind() throws ApiException;
+}

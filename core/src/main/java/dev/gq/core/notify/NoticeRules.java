@@ -1,0 +1,116 @@
+package dev.gq.core.notify;
+
+import dev.gq.core.job.Durations;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides the messages one stored event calls for, from the event, what the history knows and the
+ * notifier's memory: a job's end (kind {@code failed} for FAILED, TIMEOUT and INTERRUPTED, else
+ * {@code end}); a group left with no live job, once per sweep however many of its jobs ended in the
+ * same moment ("xsum: 18 DONE, 2 FAILED in 6h12m"); a group held by fail-fast; the queue drained
+ * (nothing live after a job ended, once until something is queued again). Which targets get each
+ * message is {@link Routing}'s. Pure.
+ */
+public final class NoticeRules {
+  /** The messages and the memory to store with the cursor after them. */
+  public record Outcome(List<Notice> notices, NotifierMemory memory) {}
+
+  private NoticeRules() {}
+
+  public static Outcome decide(long seq, LedgerEvent event, NoticeFacts facts, NotifierMemory memory) {
+    return switch (event) {
+      case LedgerEvent.JobSubmitted e -> new Outcome(List.of(), memory.queued());
+      case LedgerEvent.JobAdopted e -> new Outcome(List.of(), memory.queued());
+      case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), memory);
+      case LedgerEvent.JobExited e -> ended(seq, e.jobId(), facts, memory);
+      case LedgerEvent.JobTimedOut e -> ended(seq, e.jobId(), facts, memory);
+      case LedgerEvent.JobLaunchFailed e -> ended(seq, e.jobId(), facts, memory);
+      case LedgerEvent.JobInterrupted e -> ended(seq, e.jobId(), facts, memory);
+      case LedgerEvent.JobCancelled e -> ended(seq, e.jobId(), facts, memory);
+      default -> new Outcome(List.of(), memory);
+    };
+  }
+
+  private static Outcome ended(long seq, long id, NoticeFacts facts, NotifierMemory memory) {
+    var job = facts.job(id);
+    if (job.isEmpty() || !job.get().state().terminal()) return new Outcome(List.of(), memory);
+    JobFacts j = job.get();
+    List<Notice> out = new ArrayList<>();
+    out.add(jobNotice(seq, j));
+    NotifierMemory m = memory.ended(j.state().name());
+    if (j.group() != null) {
+      var g = facts.group(j.group());
+      if (g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
+          && !Integer.valueOf(g.get().ended()).equals(m.announced().get(j.group()))) {
+        out.add(groupNotice(seq, g.get(), choice(j)));
+        m = m.announce(j.group(), g.get().ended());
+      }
+    }
+    if (!m.drained() && facts.liveJobs() == 0) {
+      out.add(drainedNotice(seq, m.endedSinceDrain()));
+      m = m.drainedNow();
+    }
+    return new Outcome(out, m);
+  }
+
+  static Notice jobNotice(long seq, JobFacts j) {
+    boolean failed = j.state() == JobState.FAILED || j.state() == JobState.TIMEOUT || j.state() == JobState.INTERRUPTED;
+    StringBuilder text = new StringBuilder("job ").append(j.id());
+    String about = j.name() == null ? "" : j.name();
+    if (j.group() != null) about += (about.isEmpty() ? "" : ", ") + "group " + j.group();
+    if (!about.isEmpty()) text.append(" (").append(about).append(')');
+    text.append(' ').append(j.state());
+    Duration ran = j.runtime();
+    if (ran != null) text.append(" after ").append(Durations.format(ran.withNanos(0)));
+    if (failed && j.reason() != null && !j.reason().isBlank()) text.append(": ").append(j.reason());
+    return new Notice(seq, failed ? NoticeKind.FAILED : NoticeKind.END, j.id(), j.group(), j.state().name(),
+        "gq: job " + j.id() + " " + j.state(), text.toString(), choice(j), ran);
+  }
+
+  static Notice groupNotice(long seq, GroupFacts g, Set<NoticeKind> choice) {
+    String text = g.group() + ": " + counts(g.counts());
+    if (g.first() != null && g.lastEnd() != null && !g.lastEnd().isBefore(g.first()))
+      text += " in " + Durations.format(Duration.between(g.first(), g.lastEnd()).withNanos(0));
+    return new Notice(seq, NoticeKind.GROUP, null, g.group(), null, "gq: group " + g.group() + " finished", text, choice, null);
+  }
+
+  private static Notice held(long seq, LedgerEvent.GroupHeld e) {
+    String text = "group " + e.group() + " held by fail-fast: " + e.reason() + "; 'gq release --group " + e.group()
+        + "' or 'gq retry --group " + e.group() + "' when fixed";
+    return new Notice(seq, NoticeKind.HELD, null, e.group(), null, "gq: group " + e.group() + " held", text, null, null);
+  }
+
+  private static Notice drainedNotice(long seq, Map<String, Integer> ended) {
+    Map<JobState, Integer> byState = new java.util.EnumMap<>(JobState.class);
+    ended.forEach((s, n) -> byState.put(JobState.valueOf(s), n));
+    String text = "queue drained: " + (byState.isEmpty() ? "nothing waits or runs" : counts(byState));
+    return new Notice(seq, NoticeKind.DRAINED, null, null, null, "gq: queue drained", text, null, null);
+  }
+
+  /** "18 DONE, 2 FAILED", in the states' order, zeros left out. */
+  static String counts(Map<JobState, Integer> counts) {
+    StringBuilder sb = new StringBuilder();
+    for (JobState s : JobState.values()) {
+      Integer n = counts.get(s);
+      if (n != null && n > 0) sb.append(sb.isEmpty() ? "" : ", ").append(n).append(' ').append(s);
+    }
+    return sb.toString();
+  }
+
+  /** What the job asked for with {@code --notify} (its stored GQ_NOTIFY); null when it asked nothing or nonsense. */
+  static Set<NoticeKind> choice(JobFacts j) {
+    if (j.asked() == null) return null;
+    if (j.asked().isEmpty()) return NoticeKind.BARE;
+    try {
+      return NoticeKind.parse(j.asked());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+}

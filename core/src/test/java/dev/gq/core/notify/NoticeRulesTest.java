@@ -1,0 +1,124 @@
+package dev.gq.core.notify;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.LedgerEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class NoticeRulesTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  /** A history held in maps. */
+  static final class Facts implements NoticeFacts {
+    final Map<Long, JobFacts> jobs = new HashMap<>();
+    final Map<String, GroupFacts> groups = new HashMap<>();
+    long live;
+
+    @Override public Optional<JobFacts> job(long id) { return Optional.ofNullable(jobs.get(id)); }
+    @Override public Optional<GroupFacts> group(String g) { return Optional.ofNullable(groups.get(g)); }
+    @Override public long liveJobs() { return live; }
+  }
+
+  private static JobFacts job(long id, String group, JobState s, Duration ran, String asked) {
+    return new JobFacts(id, "train.py", group, s, T0, T0.plus(ran), s == JobState.DONE ? 0 : 1,
+        s == JobState.DONE ? null : "exit status 1", asked);
+  }
+
+  private static LedgerEvent exited(long id) {
+    return new LedgerEvent.JobExited(id, 0, null, T0);
+  }
+
+  @Test
+  void aSweepWhoseLastJobsEndInOneMomentIsAnnouncedOnceWithItsCountsAndSpan() {
+    Facts f = new Facts();
+    f.jobs.put(19L, job(19, "xsum-ablation", JobState.DONE, Duration.ofHours(1), null));
+    f.jobs.put(20L, job(20, "xsum-ablation", JobState.FAILED, Duration.ofHours(1), null));
+    f.groups.put("xsum-ablation", new GroupFacts("xsum-ablation", Map.of(JobState.DONE, 18, JobState.FAILED, 2), T0,
+        T0.plus(Duration.ofMinutes(372))));
+    f.live = 3; // other groups still run
+    var first = NoticeRules.decide(100, exited(19), f, NotifierMemory.EMPTY);
+    var second = NoticeRules.decide(101, exited(20), f, first.memory());
+    List<Notice> groupNotices = new java.util.ArrayList<>();
+    for (var o : List.of(first, second))
+      o.notices().stream().filter(n -> n.kind() == NoticeKind.GROUP).forEach(groupNotices::add);
+    assertEquals(1, groupNotices.size());
+    assertEquals("xsum-ablation: 18 DONE, 2 FAILED in 6h12m", groupNotices.get(0).text());
+    assertEquals(NoticeKind.FAILED, second.notices().get(0).kind());
+  }
+
+  @Test
+  void aGroupWithAJobStillWaitingIsNotAnnouncedAndIsAgainAfterMoreOfItEnded() {
+    Facts f = new Facts();
+    f.live = 1;
+    f.jobs.put(1L, job(1, "g", JobState.DONE, Duration.ofMinutes(5), null));
+    f.groups.put("g", new GroupFacts("g", Map.of(JobState.DONE, 1, JobState.WAITING, 1), T0, T0));
+    var o = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY);
+    assertTrue(o.notices().stream().noneMatch(n -> n.kind() == NoticeKind.GROUP), o.toString());
+    f.groups.put("g", new GroupFacts("g", Map.of(JobState.DONE, 2), T0, T0));
+    var done = NoticeRules.decide(2, exited(1), f, o.memory());
+    assertEquals(1, done.notices().stream().filter(n -> n.kind() == NoticeKind.GROUP).count());
+    f.groups.put("g", new GroupFacts("g", Map.of(JobState.DONE, 3), T0, T0)); // a retry joined and ended
+    var again = NoticeRules.decide(3, exited(1), f, done.memory());
+    assertEquals("g: 3 DONE in 0s", again.notices().stream().filter(n -> n.kind() == NoticeKind.GROUP).findFirst().orElseThrow().text());
+  }
+
+  @Test
+  void aFailFastHoldIsAnnouncedAndAUsersHoldIsNot() {
+    var auto = NoticeRules.decide(5, new LedgerEvent.GroupHeld("sw", "3 jobs in a row failed", true, T0), new Facts(),
+        NotifierMemory.EMPTY);
+    assertEquals(NoticeKind.HELD, auto.notices().get(0).kind());
+    assertTrue(auto.notices().get(0).text().startsWith("group sw held by fail-fast: 3 jobs in a row failed"));
+    var byUser = NoticeRules.decide(6, new LedgerEvent.GroupHeld("sw", "by the user", false, T0), new Facts(),
+        NotifierMemory.EMPTY);
+    assertEquals(List.of(), byUser.notices());
+  }
+
+  @Test
+  void theQueueDrainsOnceUntilSomethingIsQueuedAgain() {
+    Facts f = new Facts();
+    f.jobs.put(1L, job(1, null, JobState.DONE, Duration.ofMinutes(1), null));
+    f.jobs.put(2L, job(2, null, JobState.FAILED, Duration.ofMinutes(1), null));
+    f.live = 1;
+    var a = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY);
+    assertTrue(a.notices().stream().noneMatch(n -> n.kind() == NoticeKind.DRAINED));
+    f.live = 0;
+    var b = NoticeRules.decide(2, exited(2), f, a.memory());
+    Notice drained = b.notices().stream().filter(n -> n.kind() == NoticeKind.DRAINED).findFirst().orElseThrow();
+    assertEquals("queue drained: 1 DONE, 1 FAILED", drained.text());
+    var repeat = NoticeRules.decide(3, new LedgerEvent.JobInterrupted(2, "gone", T0), f, b.memory());
+    assertTrue(repeat.notices().stream().noneMatch(n -> n.kind() == NoticeKind.DRAINED));
+    var queued = NoticeRules.decide(4, new LedgerEvent.JobSubmitted(3, null, "t", "l", null, T0), f, repeat.memory());
+    f.jobs.put(3L, job(3, null, JobState.DONE, Duration.ofMinutes(1), null));
+    var again = NoticeRules.decide(5, exited(3), f, queued.memory());
+    assertEquals("queue drained: 1 DONE",
+        again.notices().stream().filter(n -> n.kind() == NoticeKind.DRAINED).findFirst().orElseThrow().text());
+  }
+
+  @Test
+  void aFailedJobsMessageNamesItsStateRunTimeAndReason() {
+    Facts f = new Facts();
+    f.live = 1;
+    f.jobs.put(7L, job(7, "sw", JobState.TIMEOUT, Duration.ofMinutes(90), null));
+    Notice n = NoticeRules.decide(9, new LedgerEvent.JobTimedOut(7, 143, "ran past 1h30m", T0), f, NotifierMemory.EMPTY)
+        .notices().get(0);
+    assertEquals(NoticeKind.FAILED, n.kind());
+    assertEquals("job 7 (train.py, group sw) TIMEOUT after 1h30m: exit status 1", n.text());
+    assertEquals(9, n.seq());
+  }
+
+  @Test
+  void anEndStillLiveInTheHistoryOrRemovedFromItSaysNothing() {
+    Facts f = new Facts();
+    f.live = 1;
+    assertEquals(List.of(), NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices());
+    f.jobs.put(1L, job(1, null, JobState.ORPHANED, Duration.ZERO, null));
+    assertEquals(List.of(), NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices());
+  }
+}
