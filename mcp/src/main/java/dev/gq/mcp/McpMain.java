@@ -51,6 +51,7 @@ public final class McpMain {
         .instructions(INSTRUCTIONS)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
         .tools(specifications(tools))
+        .immediateExecution(true) // one call at a time, in the order sent: a cancel never overtakes its submit
         .build();
     closed.await();
     server.closeGracefully();
