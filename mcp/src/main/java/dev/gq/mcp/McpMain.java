@@ -10,18 +10,16 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
-import java.io.FilterInputStream;
-import java.io.IOException;
-import java.io.InputStream;
+import java.io.FileOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code gq mcp}: a Model Context Protocol server on standard input and output, built on the MCP
  * Java SDK's stdio transport. Each tool call runs one gq command through the client library in
- * this process ({@link GqTools}); the server ends when its standard input closes. Standard output
+ * this process ({@link GqTools}); the server ends when its standard input closes and every request
+ * read before has its answer ({@link PendingRequests}). Standard output
  * carries only the protocol; the SDK's errors go to standard error.
  */
 public final class McpMain {
@@ -43,9 +41,9 @@ public final class McpMain {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     GqTools tools = new GqTools(GqRunner.client(System.getenv()), System.getProperty("user.dir"), Instant::now);
-    CountDownLatch closed = new CountDownLatch(1);
-    InputStream in = new EndSignalling(new FileInputStream(FileDescriptor.in), closed);
-    var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(), in, System.out);
+    PendingRequests pending = new PendingRequests();
+    var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
+        pending.watch(new FileInputStream(FileDescriptor.in)), pending.watch(new FileOutputStream(FileDescriptor.out)));
     McpSyncServer server = McpServer.sync(transport)
         .serverInfo("gq", Release.VERSION)
         .instructions(INSTRUCTIONS)
@@ -53,7 +51,8 @@ public final class McpMain {
         .tools(specifications(tools))
         .immediateExecution(true) // one call at a time, in the order sent: a cancel never overtakes its submit
         .build();
-    closed.await();
+    // the input's end stops the server; it is passed on once each request read before it has its answer
+    pending.awaitEnded();
     server.closeGracefully();
     System.exit(0);
   }
@@ -70,35 +69,5 @@ public final class McpMain {
 
   private static McpSchema.CallToolResult result(Reply reply) {
     return McpSchema.CallToolResult.builder().addTextContent(reply.text()).isError(reply.error()).build();
-  }
-
-  /** Standard input that opens the latch when it ends, so that the server stops with its client. */
-  private static final class EndSignalling extends FilterInputStream {
-    private final CountDownLatch ended;
-
-    EndSignalling(InputStream in, CountDownLatch ended) {
-      super(in);
-      this.ended = ended;
-    }
-
-    @Override
-    public int read() throws IOException {
-      return ended(super.read());
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      try {
-        return ended(super.read(b, off, len));
-      } catch (IOException e) {
-        ended.countDown();
-        throw e;
-      }
-    }
-
-    private int ended(int n) {
-      if (n < 0) ended.countDown();
-      return n;
-    }
   }
 }
