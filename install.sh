@@ -4,6 +4,7 @@
 #   PREFIX/lib/gq/client/   the client jars (+ an AOT cache on JDK 25+)
 #   PREFIX/lib/gq/daemon/   the daemon jar and its libraries (+ an AOT cache on JDK 25+, and
 #                           sqlite-jdbc's native libraries for Linux in sqlite/ARCH/)
+#   PREFIX/lib/gq/mcp/      gq mcp's jar and its libraries (the MCP Java SDK)
 #   PREFIX/lib/gq/gq-shim   the job shim
 #   PREFIX/bin/gq           a link to PREFIX/lib/gq/bin/gq
 #   PREFIX/share/man/man1/  gq.1 and gq-COMMAND.1, one manual page per command
@@ -48,10 +49,11 @@ fi
 
 client_jars=("$src/client/target/gq-client.jar" "$src/protocol/target/gq-protocol.jar")
 daemon_jar=$src/actors/target/gq-daemon.jar
+mcp_jar=$src/mcp/target/gq-mcp.jar
 shim=$src/host/target/gq-shim
 client_lib=$src/client/target/libgq-client-socket.so
 shell_files=$src/cli/target/shell
-for f in "${client_jars[@]}" "$client_lib" "$daemon_jar" "$shim" "$shell_files/completions/gq.bash" "$shell_files/man/man1/gq.1"; do
+for f in "${client_jars[@]}" "$client_lib" "$daemon_jar" "$mcp_jar" "$shim" "$shell_files/completions/gq.bash" "$shell_files/man/man1/gq.1"; do
   [[ -f $f ]] || { echo "install.sh: $f is missing; build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 done
 
@@ -67,6 +69,9 @@ install -m 0644 "$src/bin/gq-jdk.sh" "$stage/bin/"
 install -m 0644 "${client_jars[@]}" "$stage/client/"
 install -m 0755 "$client_lib" "$stage/client/"
 install -m 0644 "$daemon_jar" "$src"/actors/target/lib/*.jar "$stage/daemon/"
+# gq mcp (the server for AI assistants): its jar and its libraries, the client's among them
+mkdir -p "$stage/mcp"
+install -m 0644 "$mcp_jar" "$src"/mcp/target/lib/*.jar "$stage/mcp/"
 if [[ -d $src/actors/target/sqlite/org/sqlite/native/Linux ]]; then
   cp -R "$src/actors/target/sqlite/org/sqlite/native/Linux" "$stage/daemon/sqlite"
   chmod -R u=rwX,go=rX "$stage/daemon/sqlite"
@@ -106,7 +111,7 @@ fi
 
 # The gq command itself: a small sh script with this JDK, the flags and the class path written in,
 # so that each command starts no bash and searches nothing (bin/gq, kept as gq-generic, does both
-# and still serves `gq daemon run` and a JDK that has gone since).
+# and still serves `gq daemon run`, `gq mcp` and a JDK that has gone since).
 sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 gq_client_lib_flags "$lib/client/libgq-client-socket.so"
 fast_flags=("${gq_client_flags[@]}" "${gq_lib_flags[@]}")
@@ -120,7 +125,7 @@ mv "$lib/bin/gq" "$lib/bin/gq-generic"
   echo "# Sends the command line to the gq daemon (bin/gq in the source tree explains the rest)."
   echo "java=$(sq "$java")"
   echo "lib=$(sq "$lib")"
-  echo 'if [ ! -x "$java" ] || { [ "${1-}" = daemon ] && [ "${2-}" = run ]; }; then'
+  echo 'if [ ! -x "$java" ] || { [ "${1-}" = daemon ] && [ "${2-}" = run ]; } || [ "${1-}" = mcp ]; then'
   echo '  exec bash "$lib/bin/gq-generic" "$@"'
   echo 'fi'
   echo '# a deleted working directory: the JVM cannot start there (see bin/gq)'

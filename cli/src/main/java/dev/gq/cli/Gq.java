@@ -101,6 +101,7 @@ public final class Gq {
     cl.addSubcommand(new JobControlCommand.Top(inv));
     cl.addSubcommand(new JobControlCommand.Modify(inv));
     cl.addSubcommand(new AdoptCommand(inv));
+    cl.addSubcommand(new McpCommand(inv));
     cl.addSubcommand(daemon(inv));
     cl.addSubcommand(notify(inv));
     cl.addSubcommand(new CompletionCommand(inv));

@@ -29,7 +29,8 @@ class InstallShellFilesTest {
     for (String f : List.of("gq", "gq-daemon", "gq-jdk.sh")) Files.copy(CHECKOUT.resolve("bin/" + f), src.resolve("bin/" + f));
     for (String f : List.of("client/target/gq-client.jar", "protocol/target/gq-protocol.jar",
         "client/target/libgq-client-socket.so", "actors/target/gq-daemon.jar", "actors/target/lib/stand-in.jar",
-        "host/target/gq-shim")) {
+        "host/target/gq-shim", "mcp/target/gq-mcp.jar", "mcp/target/lib/stand-in.jar",
+        "docs/assistant/SKILL.md")) {
       Files.createDirectories(src.resolve(f).getParent());
       Files.writeString(src.resolve(f), "stand-in\n");
     }
@@ -68,6 +69,8 @@ class InstallShellFilesTest {
     assertEquals(Files.readString(CHECKOUT.resolve("docs/assistant/SKILL.md")), Files.readString(share.resolve("gq/assistant/SKILL.md")),
         "the assistant's skill file");
     assertTrue(p.out().contains("fpath=(" + share + "/zsh/site-functions $fpath)"), p.out());
+    assertTrue(Files.exists(prefix.resolve("lib/gq/mcp/gq-mcp.jar")) && Files.exists(prefix.resolve("lib/gq/mcp/stand-in.jar")),
+        "gq mcp's jar and libraries are installed");
     found(env, prefix.toRealPath());
   }
 
