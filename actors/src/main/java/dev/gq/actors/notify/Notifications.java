@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * The targets and their delivery: the daemon's side of {@link NotifyApi}, and {@link #deliver},
  * which the {@link Notifier} calls for each notice: every target that {@link Routing} says wants
  * it gets it, each retried with back-off ({@code backoff}, doubled after each try, {@link #TRIES}
- * tries) until delivered or given up; a target's failure never keeps the others from theirs.
+ * tries) until delivered or given up; a target's failure never keeps the others from theirs. A
+ * target whose last notice was given up gets one try per notice until one gets through.
  */
 public final class Notifications implements NotifyApi {
   private static final Logger LOG = LoggerFactory.getLogger(Notifications.class);
@@ -80,7 +81,8 @@ public final class Notifications implements NotifyApi {
       LOG.warn("cannot read the notification targets in {}: {}", file.path(), firstLine(e.getMessage()));
       return;
     }
-    String[] lastError = new String[pending.size()];
+    java.util.Set<String> wasDown = new java.util.HashSet<>();
+    for (NotifyTarget t : pending) if (health.down(t.name())) wasDown.add(t.name());
     long wait = backoff.toMillis();
     for (int attempt = 1; !pending.isEmpty(); attempt++) {
       List<NotifyTarget> failed = new ArrayList<>();
@@ -89,7 +91,9 @@ public final class Notifications implements NotifyApi {
           delivery.send(n, t);
           health.delivered(t.name());
         } catch (Delivery.Failed f) {
-          if (attempt < TRIES) failed.add(t);
+          // a target that is down (its last notice was given up) gets one try, so that a dead
+          // webhook does not hold every later notice to the others for a whole back-off
+          if (attempt < TRIES && !wasDown.contains(t.name())) failed.add(t);
           else giveUp(n, t, f.getMessage());
         }
       }
@@ -103,7 +107,7 @@ public final class Notifications implements NotifyApi {
 
   private void giveUp(Notice n, NotifyTarget t, String why) {
     health.failed(t.name(), why, clock.instant());
-    LOG.warn("notification '{}' to target {} given up after {} tries: {}", n.title(), t.name(), TRIES, why);
+    LOG.warn("notification '{}' to target {} given up: {}", n.title(), t.name(), why);
   }
 
   @Override

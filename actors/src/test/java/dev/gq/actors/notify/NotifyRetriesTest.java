@@ -1,0 +1,49 @@
+package dev.gq.actors.notify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gq.core.notify.Notice;
+import dev.gq.core.notify.NotifyTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A failing target is retried with back-off, then given up; from then on it gets one try per notice
+ * until one gets through, so a dead target does not hold later notices for a whole back-off; one
+ * that works again gets its retries back.
+ */
+class NotifyRetriesTest {
+  @TempDir Path dir;
+
+  @Test
+  void aTargetGivenUpGetsOneTryPerNoticeUntilOneGetsThrough() throws Exception {
+    Path tries = dir.resolve("tries"), ok = dir.resolve("ok");
+    Path script = dir.resolve("target.sh");
+    Files.writeString(script, "#!/bin/sh\necho x >> " + tries + "\n[ -e " + ok + " ]\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    new TargetFile(dir).write(List.of(new NotifyTarget("c", NotifyTarget.Kind.COMMAND, null, List.of(script.toString()), null, null)));
+    var n = new Notifications(dir, Map.of("PATH", "/usr/bin:/bin"), 0, Duration.ofSeconds(10), Duration.ofMillis(5),
+        Duration.ofSeconds(2), Clock.systemUTC());
+    n.deliver(Notice.test("one"));
+    assertEquals(Notifications.TRIES, lines(tries), "retried, then given up");
+    n.deliver(Notice.test("two"));
+    assertEquals(Notifications.TRIES + 1, lines(tries), "down: one try");
+    Files.writeString(ok, "");
+    n.deliver(Notice.test("three"));
+    assertEquals(Notifications.TRIES + 2, lines(tries), "delivered at its one try");
+    Files.delete(ok);
+    n.deliver(Notice.test("four"));
+    assertEquals(2 * Notifications.TRIES + 2, lines(tries), "up again: its retries are back");
+  }
+
+  private static long lines(Path p) throws Exception {
+    return Files.readAllLines(p).size();
+  }
+}
