@@ -25,6 +25,16 @@ final class JobRanges {
     return ranges;
   }
 
+  /** Every id the selectors name, in order; a range longer than 1,000 ids is a usage error naming {@code verb}. */
+  static List<Long> expand(List<String> selectors, String verb) {
+    List<Long> ids = new java.util.ArrayList<>();
+    for (long[] r : parseAll(selectors)) {
+      if (r[1] - r[0] > 1000) throw new UsageException("the range " + r[0] + "-" + r[1] + " is too long to " + verb + "; name the jobs");
+      for (long id = r[0]; id <= r[1]; id++) ids.add(id);
+    }
+    return ids;
+  }
+
   /** One job id; anything else (a range, a word) is a usage error. */
   static long id(String text) {
     String t = text.trim();

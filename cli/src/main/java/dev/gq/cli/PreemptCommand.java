@@ -52,11 +52,7 @@ final class PreemptCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    List<Long> ids = new ArrayList<>();
-    for (long[] r : JobRanges.parseAll(selectors)) {
-      if (r[1] - r[0] > 1000) throw new UsageException("the range " + r[0] + "-" + r[1] + " is too long to preempt; name the jobs");
-      for (long id = r[0]; id <= r[1]; id++) ids.add(id);
-    }
+    List<Long> ids = JobRanges.expand(selectors, "preempt");
     Duration g = grace == null ? DEFAULT_GRACE : DurationOption.parse("--grace", grace);
     Long target = null;
     if (forJob != null) {

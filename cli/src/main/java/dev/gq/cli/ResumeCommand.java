@@ -42,11 +42,7 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    List<Long> ids = new ArrayList<>();
-    for (long[] r : JobRanges.parseAll(selectors)) {
-      if (r[1] - r[0] > 1000) throw new UsageException("the range " + r[0] + "-" + r[1] + " is too long to resume; name the jobs");
-      for (long id = r[0]; id <= r[1]; id++) ids.add(id);
-    }
+    List<Long> ids = JobRanges.expand(selectors, "resume");
     String path = null;
     if (from != null) {
       Path p = inv.io().cwd().resolve(from).toAbsolutePath().normalize();

@@ -139,8 +139,7 @@ final class Submitter {
         e.remove("PYTHONHOME");
         return Map.copyOf(e);
       });
-      return new JobSpec(argv, spec.cwd(), env, spec.gpus(), spec.name(), spec.group(), spec.key(), spec.after(),
-          spec.retries(), spec.timeLimit(), spec.priority(), spec.begin(), spec.resumeArg(), spec.resumeFrom());
+      return spec.withArgv(argv).withEnv(env);
     }
 
     java.util.Set<String> used() {

@@ -31,6 +31,7 @@ public final class CheckpointFiles {
 
   /** The newest complete checkpoint under {@code root}, if any. */
   public static Optional<Found> newest(Path root) {
+    if (root == null) return Optional.empty();
     List<String> names = new ArrayList<>();
     try (DirectoryStream<Path> d = Files.newDirectoryStream(root, "checkpoint-*")) {
       for (Path p : d) names.add(p.getFileName().toString());

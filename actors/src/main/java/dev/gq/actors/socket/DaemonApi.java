@@ -267,7 +267,9 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public Map<Long, dev.gq.core.ledger.Preemption> preemptions() throws ApiException {
-    return asks.view().ledger().settings().preempting();
+    // the ledger alone: no classification or plan is needed
+    Ledger l = asks.askPlain(Scheduler.GetLedger::new);
+    return l.settings().preempting();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.gq.actors.socket;
 
+import dev.gq.core.resume.Checkpoints;
 import dev.gq.core.job.Job;
 import dev.gq.core.progress.Estimate;
 import dev.gq.core.progress.Estimator;
@@ -19,14 +20,11 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -51,7 +49,6 @@ final class ProgressRequests {
   private static final int MAX_TRAINER_STATE_BYTES = 16 << 20;
   private static final int MAX_LISTED = 10_000;
   private static final int CHECKPOINTS_TRIED = 3;
-  private static final Pattern CHECKPOINT = Pattern.compile("checkpoint-(\\d{1,18})");
 
   /** How close to the listing a directory's time may be before it is listed again (coarse file system clocks). */
   static final java.time.Duration RACY = java.time.Duration.ofSeconds(2);
@@ -141,24 +138,9 @@ final class ProgressRequests {
     return r.estimate();
   }
 
-  /** Where a job's checkpoints are: the value of its {@code --output_dir}/{@code --output-dir}, against its cwd; else its cwd. */
+  /** Where a job's checkpoints are ({@link Checkpoints#root}). */
   static Path checkpointRoot(Job j) {
-    String cwd = j.spec().cwd();
-    List<String> argv = j.spec().argv();
-    String out = null;
-    for (int i = 0; argv != null && i < argv.size(); i++) {
-      String a = argv.get(i);
-      for (String flag : List.of("--output_dir", "--output-dir")) {
-        if (a.equals(flag) && i + 1 < argv.size()) out = argv.get(i + 1);
-        else if (a.startsWith(flag + "=")) out = a.substring(flag.length() + 1);
-      }
-    }
-    try {
-      if (out != null && !out.isEmpty()) return cwd == null ? Path.of(out) : Path.of(cwd).resolve(out);
-      return cwd == null ? null : Path.of(cwd);
-    } catch (RuntimeException e) { // a path the file system cannot name
-      return null;
-    }
+    return Checkpoints.root(j.spec().argv(), j.spec().cwd());
   }
 
   /** A checkpoint's {@code trainer_state.json}: where, its stamp, and its text when it was read to check it (null otherwise). */
@@ -173,17 +155,14 @@ final class ProgressRequests {
   List<Path> candidates(Path root) {
     // the directory may be a link (an output directory on a scratch disk); the files in it are not followed
     if (root == null || !Files.isDirectory(root)) return List.of();
-    List<Long> found = new ArrayList<>();
+    List<String> names;
     try {
-      for (String name : lister.names(root, MAX_LISTED)) {
-        Matcher m = CHECKPOINT.matcher(name);
-        if (m.matches()) found.add(Long.parseLong(m.group(1)));
-      }
+      names = lister.names(root, MAX_LISTED);
     } catch (IOException | RuntimeException e) {
       return List.of();
     }
-    found.sort(Comparator.reverseOrder());
-    return found.stream().limit(CHECKPOINTS_TRIED).map(n -> root.resolve("checkpoint-" + n).resolve("trainer_state.json")).toList();
+    return Checkpoints.newestFirst(names).stream().limit(CHECKPOINTS_TRIED)
+        .map(n -> root.resolve(n).resolve(Checkpoints.COMPLETE)).toList();
   }
 
   /**

@@ -85,7 +85,7 @@ final class SweepRequests {
         seen.put(r.newId(), from);
         continue;
       }
-      under.put(r.newId(), dev.gq.core.resume.Checkpoints.root(o.spec().argv(), o.spec().cwd()).toString());
+      under.put(r.newId(), String.valueOf(dev.gq.core.resume.Checkpoints.root(o.spec().argv(), o.spec().cwd())));
       dev.gq.actors.runner.CheckpointFiles.newest(o.spec().argv(), o.spec().cwd())
           .ifPresent(f -> seen.put(r.newId(), f.dir().toString()));
     }

@@ -81,6 +81,11 @@ public record JobSpec(
     return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
   }
 
+  /** The same spec running {@code a}. */
+  public JobSpec withArgv(List<String> a) {
+    return new JobSpec(a, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+  }
+
   /** The same spec with the environment {@code e}. */
   public JobSpec withEnv(Map<String, String> e) {
     return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);

@@ -14,6 +14,11 @@ public record Preemption(int signal, boolean group, Duration grace, Long forJob,
 
   /** The signal's name without "SIG": TERM, INT, USR1, USR2, or its number. */
   public String signalName() {
+    return signalName(signal);
+  }
+
+  /** {@code signal}'s name without "SIG": TERM, INT, USR1, USR2, HUP, or its number. */
+  public static String signalName(int signal) {
     return switch (signal) {
       case 15 -> "TERM";
       case 2 -> "INT";

@@ -22,17 +22,26 @@ public final class Checkpoints {
   public static final String COMPLETE = "trainer_state.json";
   private static final Pattern NAME = Pattern.compile("checkpoint-(\\d{1,18})");
 
-  /** The directory a job's checkpoints are saved under. */
+  /**
+   * The directory a job run as {@code argv} in {@code cwd} saves its checkpoints under: the value of
+   * its last {@code --output_dir}/{@code --output-dir} (as argparse takes it), against {@code cwd};
+   * else {@code cwd}. Null when there is none, or the path cannot be named here.
+   */
   public static Path root(List<String> argv, String cwd) {
-    Path base = Path.of(cwd == null ? "/" : cwd);
-    for (int i = 0; i < argv.size(); i++) {
+    String out = null;
+    for (int i = 0; argv != null && i < argv.size(); i++) {
       String a = argv.get(i);
       for (String flag : List.of("--output_dir", "--output-dir")) {
-        if (a.equals(flag) && i + 1 < argv.size()) return base.resolve(argv.get(i + 1)).normalize();
-        if (a.startsWith(flag + "=")) return base.resolve(a.substring(flag.length() + 1)).normalize();
+        if (a.equals(flag) && i + 1 < argv.size()) out = argv.get(i + 1);
+        else if (a.startsWith(flag + "=")) out = a.substring(flag.length() + 1);
       }
     }
-    return base;
+    try {
+      if (out != null && !out.isEmpty()) return (cwd == null ? Path.of(out) : Path.of(cwd).resolve(out)).normalize();
+      return cwd == null ? null : Path.of(cwd);
+    } catch (RuntimeException e) { // a path the file system cannot name
+      return null;
+    }
   }
 
   /** The {@code checkpoint-N} names among {@code names}, newest (highest N) first. */

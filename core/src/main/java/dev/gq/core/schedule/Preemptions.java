@@ -8,6 +8,7 @@ import dev.gq.core.ledger.Decision;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.JobPreemptRequested;
+import dev.gq.core.ledger.Preemption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -91,15 +92,11 @@ public final class Preemptions {
   /** "job 3: preempting (SIGTERM to its main process; stopped after 5m if it has not ended); its GPUs go to job 7". */
   private static String line(Job j, Ask a, Job forJob) {
     String to = a.group() ? "its process group" : "its main process";
-    String s = "job " + j.id() + ": preempting (SIG" + signalName(a.signal()) + " to " + to + "; stopped after "
+    String s = "job " + j.id() + ": preempting (SIG" + Preemption.signalName(a.signal()) + " to " + to + "; stopped after "
         + Durations.format(a.grace()) + " if it has not ended)";
     if (forJob != null) s += "; its GPUs go to job " + forJob.id();
     if (a.requeue()) s += "; its resume joins the queue when it has stopped";
     else s += "; 'gq resume " + j.id() + "' continues it from its newest checkpoint";
     return s;
-  }
-
-  static String signalName(int signal) {
-    return new dev.gq.core.ledger.Preemption(signal, false, Duration.ZERO, null, false, Instant.EPOCH).signalName();
   }
 }
