@@ -47,6 +47,8 @@ final class ResumeCommand implements Callable<Integer> {
     if (from != null) {
       Path p = inv.io().cwd().resolve(from).toAbsolutePath().normalize();
       if (!Files.exists(p)) throw new UsageException("--from " + from + ": no such checkpoint (" + p + ")");
+      if (!Files.isDirectory(p) && !Files.isRegularFile(p))
+        throw new UsageException("--from " + from + " is not a checkpoint (a directory or a file): " + p + " is a special file");
       path = p.toString();
     }
     ResumeReport r = inv.api().resume(ids, path);

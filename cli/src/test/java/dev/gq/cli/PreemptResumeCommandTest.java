@@ -40,7 +40,7 @@ class PreemptResumeCommandTest {
   }
 
   @Test
-  void badInputIsOneLineAndSendsNothing() {
+  void badInputIsOneLineAndSendsNothing() throws Exception {
     Cli.Result kill = cli.run("preempt", "12", "--signal", "KILL");
     assertEquals(2, kill.code());
     assertTrue(kill.err().startsWith("gq: invalid --signal 'KILL'; use TERM, INT, USR1 or USR2\n"), kill.err());
@@ -52,6 +52,11 @@ class PreemptResumeCommandTest {
     Cli.Result missing = cli.run("resume", "12", "--from", "nowhere");
     assertEquals(2, missing.code());
     assertTrue(missing.err().startsWith("gq: --from nowhere: no such checkpoint"), missing.err());
+    Path fifo = dir.resolve("fifo");
+    new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor();
+    Cli.Result special = cli.run("resume", "12", "--from", "fifo");
+    assertEquals(2, special.code());
+    assertTrue(special.err().startsWith("gq: --from fifo is not a checkpoint (a directory or a file)"), special.err());
     assertTrue(cli.api.resumes.isEmpty());
   }
 
