@@ -41,18 +41,18 @@ public record LedgerSnapshot(
   @JsonInclude(JsonInclude.Include.NON_DEFAULT)
   public record Waiting(long id, String cwd, int gpus, String name, String group, String key, List<Dependency> after,
       int retries, Duration timeLimit, Instant at, String tag, Long retryOf, int priority, Instant begin, String resumeArg,
-      String resumeFrom) {
+      String resumeFrom, String cluster) {
 
     static Waiting of(Job j) {
       JobSpec s = j.spec();
       return new Waiting(j.id(), s.cwd(), s.gpus(), s.name(), s.group(), s.key(), s.after().isEmpty() ? null : s.after(),
           s.retries(), s.timeLimit(), j.submitTime(), j.tag(), j.retryOf(), s.priority(), s.begin(), s.resumeArg(),
-          s.resumeFrom());
+          s.resumeFrom(), s.cluster());
     }
 
     Job job() {
       JobSpec s = new JobSpec(List.of(), cwd == null ? null : cwd.intern(), Map.of(), gpus, name, group, key, after,
-          retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+          retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
       return new Job(id, s, JobState.WAITING, at, null, null, List.of(), null, null, null, null, tag, retryOf);
     }
   }

@@ -21,6 +21,8 @@ final class EventText {
           : "at most " + g.maxRunning() + " job(s) at once");
       case GpuDrained d -> "GPU " + d.uuid() + " drained: " + d.reason();
       case GpuResumed r -> "GPU " + r.uuid() + " takes new jobs again";
+      case ClusterUnreachable u -> "Slurm cluster " + u.profile() + " does not answer: " + u.reason();
+      case ClusterReachable r -> "Slurm cluster " + r.profile() + " answers again";
       case JobsHeld h -> (h.held() ? "held by the user: jobs " : "released: jobs ") + h.jobIds();
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };
@@ -49,6 +51,8 @@ final class EventText {
       case JobOrphaned o -> "orphaned: " + o.reason();
       case JobRequeued q -> "back in the queue: " + q.reason();
       case JobRecovered r -> "recovered: its GPUs are present again";
+      case JobSentToCluster c -> "sent to Slurm as job " + c.clusterId();
+      case JobClusterStarted c -> "started by Slurm on " + c.node();
       case JobChanged c -> "changed:" + (c.gpus() == null ? "" : " " + c.gpus() + " GPU(s)")
           + (c.priority() == null ? "" : " priority " + c.priority())
           + (c.timeLimitSet() ? (c.timeLimit() == null ? " no time limit" : " time limit " + c.timeLimit()) : "");

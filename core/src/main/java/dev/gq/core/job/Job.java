@@ -87,7 +87,7 @@ public record Job(
   public Job withoutCommand() {
     JobSpec s = spec.withoutCommand();
     if (s.cwd() != null) s = new JobSpec(s.argv(), s.cwd().intern(), s.env(), s.gpus(), s.name(), s.group(), s.key(),
-        s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin(), s.resumeArg(), s.resumeFrom());
+        s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin(), s.resumeArg(), s.resumeFrom(), s.cluster());
     return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag,
         retryOf, reportedPid);
   }
@@ -109,6 +109,12 @@ public record Job(
 
   public Job launched(ProcessIdentity who) {
     return new Job(id, spec, state.stopping() ? state : JobState.RUNNING, submitTime, startTime, null, gpus, who, null, logPath, null, tag, retryOf);
+  }
+
+  /** A cluster job Slurm started at {@code at} (one being stopped stays so). */
+  public Job clusterStarted(Instant at) {
+    return new Job(id, spec, state.stopping() ? state : JobState.RUNNING, submitTime, at, null, gpus, identity, null,
+        logPath, null, tag, retryOf);
   }
 
   public Job recovered() {

@@ -14,7 +14,8 @@ import java.util.Map;
  * a checkpoint to resume from ({@code resumeArg}, a template in which {@code {ckpt}} stands for the
  * path; null: only through {@code GQ_RESUME_FROM}), and, for an attempt that resumes a stopped run,
  * the checkpoint ({@code resumeFrom}: an absolute path, or {@link #NEWEST_CHECKPOINT} for the newest
- * complete one when the attempt starts; null: not a resume). {@code name}, {@code group} and
+ * complete one when the attempt starts; null: not a resume); which Slurm profile runs it
+ * ({@code cluster}, null: this machine). {@code name}, {@code group} and
  * {@code key} may be null. Specs stored before {@code after}, {@code retries} and {@code timeLimit}
  * existed read back as no dependencies, no retries and no limit. The daemon's memory keeps a waiting
  * job's spec {@link #withoutCommand() without its command} (argv and environment): those stay in the
@@ -34,7 +35,8 @@ public record JobSpec(
     int priority,
     java.time.Instant begin,
     String resumeArg,
-    String resumeFrom) {
+    String resumeFrom,
+    String cluster) {
 
   public static final int MIN_PRIORITY = -100;
   public static final int MAX_PRIORITY = 100;
@@ -47,10 +49,17 @@ public record JobSpec(
     after = after == null ? List.of() : List.copyOf(after);
   }
 
+  /** A spec for this machine (as stored before jobs could run on a cluster). */
+  public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
+      List<Dependency> after, int retries, Duration timeLimit, int priority, java.time.Instant begin, String resumeArg,
+      String resumeFrom) {
+    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, null);
+  }
+
   /** A spec whose command takes no resume argument (as stored before jobs could be resumed). */
   public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
       List<Dependency> after, int retries, Duration timeLimit, int priority, java.time.Instant begin) {
-    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, null, null);
+    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, null, null, null);
   }
 
   /** A spec that may start at once. */
@@ -78,17 +87,17 @@ public record JobSpec(
   /** The spec without its argv and environment: what scheduling needs, kept in memory for a live job. */
   public JobSpec withoutCommand() {
     if (argv.isEmpty() && env.isEmpty()) return this;
-    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec running {@code a}. */
   public JobSpec withArgv(List<String> a) {
-    return new JobSpec(a, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+    return new JobSpec(a, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec with the environment {@code e}. */
   public JobSpec withEnv(Map<String, String> e) {
-    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /**
@@ -97,43 +106,43 @@ public record JobSpec(
    */
   public JobSpec completedFrom(JobSpec source) {
     return new JobSpec(argv.isEmpty() ? source.argv : argv, cwd, env.isEmpty() ? source.env : env, gpus, name, group,
-        key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+        key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec waiting for {@code deps} instead. */
   public JobSpec withAfter(List<Dependency> deps) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec with {@code n} automatic retries left. */
   public JobSpec withRetries(int n) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority, begin, resumeArg, resumeFrom);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec with this time limit (null for none). */
   public JobSpec withTimeLimit(Duration limit) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority, begin, resumeArg, resumeFrom);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec with priority {@code p}. */
   public JobSpec withPriority(int p) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p, begin, resumeArg, resumeFrom);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec asking for {@code n} GPUs. */
   public JobSpec withGpus(int n) {
-    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom);
+    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec, not to start before {@code at} (null: at once). */
   public JobSpec withBegin(java.time.Instant at) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at, resumeArg, resumeFrom);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at, resumeArg, resumeFrom, cluster);
   }
 
   /** The same spec whose command takes its checkpoint as {@code template} says ({@code {ckpt}} stands for the path; null: none). */
   public JobSpec withResumeArg(String template) {
     return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, template,
-        resumeFrom);
+        resumeFrom, cluster);
   }
 
   /**
@@ -142,7 +151,18 @@ public record JobSpec(
    */
   public JobSpec resuming(String from) {
     return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg,
-        from == null ? NEWEST_CHECKPOINT : from);
+        from == null ? NEWEST_CHECKPOINT : from, cluster);
+  }
+
+  /** The same spec run by the Slurm cluster of profile {@code profile} (null: on this machine). */
+  public JobSpec withCluster(String profile) {
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg,
+        resumeFrom, profile);
+  }
+
+  /** Whether a Slurm cluster runs this job rather than this machine. */
+  public boolean onCluster() {
+    return cluster != null;
   }
 
   /** Whether this resume takes the newest complete checkpoint found when it starts (not a path given). */

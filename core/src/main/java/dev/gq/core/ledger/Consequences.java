@@ -35,7 +35,8 @@ public final class Consequences {
       if (preempted != null && preempted.requeue()) l = add(all, l, resume(l, ended, in));
       if (ended == null || ended.state() != JobState.FAILED) continue;
       failed.add(ended);
-      if (e instanceof JobExited && ended.spec().retries() > 0) l = add(all, l, retry(l, ended, in));
+      // a cluster job's retries are Slurm requeues from its wrapper, not new attempts here
+      if (e instanceof JobExited && ended.spec().retries() > 0 && !ended.spec().onCluster()) l = add(all, l, retry(l, ended, in));
     }
     if (!byRecovery) {
       Set<String> groups = new LinkedHashSet<>();

@@ -114,7 +114,9 @@ public record Ledger(
       Job j = live.get(id);
       if (j == null) continue;
       switch (j.state()) {
-        case WAITING -> events.add(new JobCancelled(id, "cancelled before it started", now));
+        // a cluster job Slurm holds is cancelled there first (scancel); its end comes from Slurm
+        case WAITING -> events.add(settings.clusterIds().containsKey(id) ? new JobCancelRequested(id, now)
+            : new JobCancelled(id, "cancelled before it started", now));
         case STARTING, RUNNING, PREEMPTING -> events.add(new JobCancelRequested(id, now));
         default -> {}
       }
@@ -127,9 +129,12 @@ public record Ledger(
     return id > 0 && id < nextId;
   }
 
-  /** The WAITING jobs in the order they get GPUs: higher priority first, then oldest first. */
+  /**
+   * The WAITING jobs of this machine in the order they get GPUs: higher priority first, then oldest
+   * first. Jobs a Slurm cluster runs are not among them.
+   */
   public List<Job> waiting() {
-    List<Job> w = live.values().stream().filter(j -> j.state() == JobState.WAITING).toList();
+    List<Job> w = live.values().stream().filter(j -> j.state() == JobState.WAITING && !j.spec().onCluster()).toList();
     if (w.stream().allMatch(j -> j.spec().priority() == 0)) return w;
     return w.stream().sorted(java.util.Comparator.comparingInt((Job j) -> -j.spec().priority()).thenComparingLong(Job::id))
         .toList();
@@ -177,6 +182,10 @@ public record Ledger(
           settings.drain(e.uuid(), e.reason()));
       case GpuResumed e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.drain(e.uuid(), null));
+      case ClusterUnreachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.reach(e.profile(), e.reason()));
+      case ClusterReachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.reach(e.profile(), null));
       case JobsHeld e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.hold(e.jobIds(), e.held()));
       case JobEvent e -> applyJob(e);
@@ -201,6 +210,7 @@ public record Ledger(
     QueueSettings st = after.state() != JobState.WAITING && settings.heldJobs().contains(after.id())
         ? settings.hold(List.of(after.id()), false) : settings;
     if (event instanceof JobPreemptRequested p) st = st.preempt(p.jobId(), p.preemption());
+    else if (event instanceof JobSentToCluster c) st = st.sent(c.jobId(), c.clusterId());
     else if (before != null && before.state() != after.state()) st = st.after(after, forWaiting(after));
     return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
   }

@@ -131,6 +131,18 @@ public sealed interface LedgerEvent {
   /** ORPHANED → RUNNING: every GPU it holds is present again and its processes live. */
   record JobRecovered(long jobId, Instant at) implements JobEvent {}
 
+  /** A cluster job was accepted by Slurm's sbatch as {@code clusterId} (an array task: {@code ARRAY_TASK}); still WAITING. */
+  record JobSentToCluster(long jobId, String clusterId, Instant at) implements JobEvent {}
+
+  /** WAITING → RUNNING: Slurm started the cluster job on {@code node}. */
+  record JobClusterStarted(long jobId, String node, Instant at) implements JobEvent {}
+
+  /** The Slurm cluster of profile {@code profile} did not answer; its live jobs show UNKNOWN until {@link ClusterReachable}. */
+  record ClusterUnreachable(String profile, String reason, Instant at) implements LedgerEvent {}
+
+  /** The Slurm cluster of profile {@code profile} answers again. */
+  record ClusterReachable(String profile, Instant at) implements LedgerEvent {}
+
   /**
    * The whole queue is held: no waiting job starts (running ones are untouched) until
    * {@link QueueResumed}. Stored under this name from before the hold had its word; a stored

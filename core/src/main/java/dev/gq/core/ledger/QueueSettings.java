@@ -13,10 +13,13 @@ import java.util.Set;
  * What the user set for the queue: each group's cap on active jobs ({@code maxRunning}), the
  * GPUs drained of new jobs (UUID → reason), the waiting jobs held one by one, the preemptions under
  * way (job id → how it was asked for), and the GPUs a preemption freed for a named waiting job
- * (UUID → that job's id), which no other job gets while that job waits.
+ * (UUID → that job's id), which no other job gets while that job waits; and for jobs a Slurm
+ * cluster runs, each live one's Slurm job id once sbatch accepted it ({@code clusterIds}) and each
+ * profile whose cluster does not answer, with the reason ({@code unreachable}).
  */
 public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs,
-    Map<Long, Preemption> preempting, Map<String, Long> keptFor) {
+    Map<Long, Preemption> preempting, Map<String, Long> keptFor, Map<Long, String> clusterIds,
+    Map<String, String> unreachable) {
   public static final QueueSettings NONE = new QueueSettings(Map.of(), Map.of(), Set.of());
 
   public QueueSettings {
@@ -25,6 +28,14 @@ public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String>
     heldJobs = heldJobs == null ? Set.of() : Set.copyOf(heldJobs);
     preempting = preempting == null ? Map.of() : Map.copyOf(preempting);
     keptFor = keptFor == null ? Map.of() : Map.copyOf(keptFor);
+    clusterIds = PersistentMap.of(clusterIds == null ? Map.of() : clusterIds);
+    unreachable = unreachable == null ? Map.of() : Map.copyOf(unreachable);
+  }
+
+  /** No cluster jobs (as stored before jobs could run on a cluster). */
+  public QueueSettings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs,
+      Map<Long, Preemption> preempting, Map<String, Long> keptFor) {
+    this(maxRunning, drained, heldJobs, preempting, keptFor, Map.of(), Map.of());
   }
 
   /** No preemption under way (as stored before jobs could be preempted). */
@@ -38,25 +49,25 @@ public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String>
   }
 
   QueueSettings limit(String group, Integer n) {
-    return new QueueSettings(with(maxRunning, group, n), drained, heldJobs, preempting, keptFor);
+    return new QueueSettings(with(maxRunning, group, n), drained, heldJobs, preempting, keptFor, clusterIds, unreachable);
   }
 
   QueueSettings drain(String uuid, String reason) {
-    return new QueueSettings(maxRunning, with(drained, uuid, reason), heldJobs, preempting, keptFor);
+    return new QueueSettings(maxRunning, with(drained, uuid, reason), heldJobs, preempting, keptFor, clusterIds, unreachable);
   }
 
   QueueSettings hold(List<Long> ids, boolean held) {
     Set<Long> next = new HashSet<>(heldJobs);
     if (held) next.addAll(ids);
     else next.removeAll(ids);
-    return new QueueSettings(maxRunning, drained, next, preempting, keptFor);
+    return new QueueSettings(maxRunning, drained, next, preempting, keptFor, clusterIds, unreachable);
   }
 
   /** Job {@code id}'s preemption begins. */
   QueueSettings preempt(long id, Preemption p) {
     Map<Long, Preemption> next = new HashMap<>(preempting);
     next.put(id, p);
-    return new QueueSettings(maxRunning, drained, heldJobs, next, keptFor);
+    return new QueueSettings(maxRunning, drained, heldJobs, next, keptFor, clusterIds, unreachable);
   }
 
   /**
@@ -79,8 +90,22 @@ public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String>
       kept = new HashMap<>(kept);
       kept.values().removeIf(id -> id == j.id());
     }
-    if (p == preempting && kept == keptFor) return this;
-    return new QueueSettings(maxRunning, drained, heldJobs, p, kept);
+    Map<Long, String> ids = j.state().terminal() && clusterIds.containsKey(j.id())
+        ? ((PersistentMap<Long, String>) clusterIds).minus(j.id()) : clusterIds;
+    if (p == preempting && kept == keptFor && ids == clusterIds) return this;
+    return new QueueSettings(maxRunning, drained, heldJobs, p, kept, ids, unreachable);
+  }
+
+  /** Slurm accepted job {@code id} as {@code clusterId}. */
+  QueueSettings sent(long id, String clusterId) {
+    return new QueueSettings(maxRunning, drained, heldJobs, preempting, keptFor,
+        ((PersistentMap<Long, String>) clusterIds).plus(id, clusterId), unreachable);
+  }
+
+  /** Profile {@code profile}'s cluster does not answer, for {@code reason} (null: it answers again). */
+  QueueSettings reach(String profile, String reason) {
+    return new QueueSettings(maxRunning, drained, heldJobs, preempting, keptFor, clusterIds,
+        with(unreachable, profile, reason));
   }
 
   private static <V> Map<String, V> with(Map<String, V> m, String k, V v) {

@@ -14,7 +14,8 @@ import java.util.List;
  * processes carrying its tag, else back to WAITING; a GPU it holds is gone (on a good reading) →
  * ORPHANED; alive → reattach; dead with no exit record → INTERRUPTED (an adopted job, which never
  * has one: EXITED, its exit status unknown). The periodic pass applies
- * the same rules to jobs no runner watches ({@link #recheck}). Pure: returns the events to persist
+ * the same rules to jobs no runner watches ({@link #recheck}). A job a Slurm cluster runs gets no
+ * verdict here (its state comes from Slurm). Pure: returns the events to persist
  * and whether a runner must watch the job.
  */
 public final class Recovery {
@@ -37,7 +38,8 @@ public final class Recovery {
   }
 
   private static Verdict decide(Job j, RecoveryFacts f, Instant now, String deadReason) {
-    if (j.state() == JobState.WAITING) return new Verdict(List.of(), false);
+    // a cluster job has no process here: the cluster bridge follows it through Slurm
+    if (j.state() == JobState.WAITING || j.spec().onCluster()) return new Verdict(List.of(), false);
     long id = j.id();
     if (j.identity() != null && !j.identity().bootId().equals(f.bootId()))
       return end(new JobInterrupted(id, "the machine rebooted while the job was " + j.state(), now));

@@ -66,6 +66,8 @@ public final class Decider {
       case Ended r -> ended(l, s, r, c);
       case Reconciled r -> reconciled(l, s, r, c);
       case Drifted r -> drifted(l, s, r, c);
+      case ClusterSent r -> settled(l, s, dev.gq.core.cluster.ClusterDecisions.sent(l, r.sent(), c.now()), c);
+      case ClusterObserved r -> write(l, s, dev.gq.core.cluster.ClusterDecisions.observed(l, r.observation(), c.now()), c);
     };
   }
 

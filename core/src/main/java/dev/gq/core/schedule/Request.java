@@ -129,4 +129,10 @@ public sealed interface Request<R> {
    * are the jobs a runner watches now (see {@link dev.gq.core.recovery.Drift}).
    */
   record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts, Set<Long> watched) implements Request<Void> {}
+
+  /** Slurm accepted these cluster jobs (gq id → Slurm id); the answer: the ids that no longer wait, to be cancelled there. */
+  record ClusterSent(Map<Long, String> sent) implements Request<List<Long>> {}
+
+  /** One look at a Slurm cluster. */
+  record ClusterObserved(dev.gq.core.cluster.ClusterObservation observation) implements Request<Void> {}
 }
