@@ -57,6 +57,8 @@ final class JsonView {
     n.put("resume_arg", job.spec().resumeArg());
     n.put("resume_from", job.spec().resumeFrom());
     n.put("adopted", job.adopted());
+    n.put("backend", dev.gq.core.cluster.ClusterTarget.text(job.spec().cluster()));
+    n.put("cluster_job_id", job.clusterId());
     return n;
   }
 

@@ -68,6 +68,10 @@ final class SubmitOptions {
       description = "Notify about this job: --notify alone for its end, or --notify=failed,end,group or none (stored as GQ_NOTIFY).")
   String notify;
 
+  @Option(names = "--to", paramLabel = "TARGET",
+      description = "Where the job runs: local (this machine), slurm or slurm:PROFILE (a Slurm cluster; profiles in ~/.config/gq/config.toml). Default: the config file's 'to', else local.")
+  String to;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 

@@ -42,7 +42,8 @@ final class Submitter {
       kept = venv.env();
     }
     kept = NotifyOption.apply(kept, opts.notify);
-    JobSpec spec = sched.applyTo(new JobSpec(argv, cwd, kept, gpus, name, finalGroup, key));
+    JobSpec spec = ClusterChoice.apply(sched.applyTo(new JobSpec(argv, cwd, kept, gpus, name, finalGroup, key)), opts,
+        System.getenv());
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
     if (!result.skipped() && venv != null) inv.io().err().println("gq: using " + venv.shown());

@@ -61,7 +61,7 @@ public record LedgerSnapshot(
     List<Waiting> waiting = new ArrayList<>();
     List<Job> active = new ArrayList<>();
     for (Job j : l.live().values()) {
-      if (j.state() == JobState.WAITING && !j.spec().hasCommand()) waiting.add(Waiting.of(j));
+      if (j.state() == JobState.WAITING && !j.spec().hasCommand() && j.clusterId() == null) waiting.add(Waiting.of(j));
       else active.add(j);
     }
     return new LedgerSnapshot(l.nextId(), waiting, active, l.keys(), l.paused(), l.holds(), l.autoHeld(), l.waits(),

@@ -57,9 +57,12 @@ final class Guardian {
     ActorRef<Reconciler.Command> reconciler =
         ctx.spawn(Reconciler.create(s.checks(), s.cfg().reconcileInterval(), s.blocking()), "reconciler", Props.empty());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
+    AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster = new AtomicReference<>();
     var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.highestFileId(), s.replayFailed(), s.clock(),
-        notifier);
+        notifier, cluster);
     ActorRef<Scheduler.Command> scheduler = ctx.spawn(Scheduler.create(deps), "scheduler", Props.empty());
+    cluster.set(ctx.spawn(dev.gq.actors.cluster.ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),
+        s.runnerDeps().stored(), System.getenv(), s.clock()), "cluster-bridge", DispatcherSelector.blocking()));
     watcher.set(ctx.spawn(GpuWatcher.create(s.observe(), s.probe(), scheduler, s.cfg().pollInterval(), s.blocking(), s.clock()),
         "gpu-watcher", Props.empty()));
     m.replyTo().tell(new Started(scheduler, projector));

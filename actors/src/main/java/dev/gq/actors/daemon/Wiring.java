@@ -32,10 +32,13 @@ final class Wiring implements SchedulerDeps {
   private final java.util.function.Consumer<Throwable> replayFailed;
   private final Clock clock;
   private final ActorRef<dev.gq.actors.notify.Notifier.Command> notifier;
+  private final AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
       AtomicReference<ActorRef<GpuWatcher.Command>> watcher, long highestFileId,
-      java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier) {
+      java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier,
+      AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster) {
+    this.cluster = cluster;
     this.cfg = cfg;
     this.runnerDeps = runnerDeps;
     this.reconciler = reconciler;
@@ -74,6 +77,22 @@ final class Wiring implements SchedulerDeps {
   public void project(long firstSeq, List<LedgerEvent> events) {
     projector.tell(new Projector.Project(firstSeq, events));
     notifier.tell(new dev.gq.actors.notify.Notifier.Poke());
+    var bridge = cluster.get();
+    if (bridge != null && events.stream().anyMatch(Wiring::concernsCluster)) bridge.tell(new dev.gq.actors.cluster.ClusterBridge.Poke());
+  }
+
+  /** Whether the cluster bridge should look soon: a cluster job submitted, or a cancel or hold it may have to carry. */
+  private static boolean concernsCluster(LedgerEvent e) {
+    return switch (e) {
+      case LedgerEvent.JobSubmitted s -> s.spec().onCluster();
+      case LedgerEvent.JobCancelRequested c -> true;
+      case LedgerEvent.GroupHeld h -> true;
+      case LedgerEvent.GroupReleased r -> true;
+      case LedgerEvent.JobsHeld h -> true;
+      case LedgerEvent.QueuePaused p -> true;
+      case LedgerEvent.QueueResumed r -> true;
+      default -> false;
+    };
   }
 
   @Override

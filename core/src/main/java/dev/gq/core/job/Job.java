@@ -25,7 +25,8 @@ public record Job(
     String failureReason,
     String tag,
     Long retryOf,
-    Long reportedPid) {
+    Long reportedPid,
+    String clusterId) {
 
   public Job {
     gpus = gpus == null ? List.of() : List.copyOf(gpus);
@@ -36,13 +37,22 @@ public record Job(
       List<GpuSlot> gpus, ProcessIdentity identity, Integer exitCode, String logPath, String failureReason, String tag,
       Long retryOf) {
     this(id, spec, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf,
-        null);
+        null, null);
+  }
+
+  /** A job without a Slurm id (on this machine, or not yet accepted by Slurm). */
+  public Job(long id, JobSpec spec, JobState state, Instant submitTime, Instant startTime, Instant endTime,
+      List<GpuSlot> gpus, ProcessIdentity identity, Integer exitCode, String logPath, String failureReason, String tag,
+      Long retryOf, Long reportedPid) {
+    this(id, spec, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag, retryOf,
+        reportedPid, null);
   }
 
   /**
    * The pid to show: the launched identity's, else {@code reportedPid} (the pid the shim wrote in
    * its exit record, for a job closed from that record without its launch ever being recorded).
    * For display only: a reported pid is not a verified identity, and nothing may signal it.
+   * ({@code clusterId}: the Slurm job id of a cluster job once Slurm accepted it; null otherwise.)
    */
   public Long pid() {
     return identity != null ? Long.valueOf(identity.pid()) : reportedPid;
@@ -52,7 +62,7 @@ public record Job(
   public Job withReportedPid(Long pid) {
     if (identity != null || pid == null) return this;
     return new Job(id, spec, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag,
-        retryOf, pid);
+        retryOf, pid, clusterId);
   }
 
   /** Whether this job is a process started by hand and adopted ({@code gq adopt}): see {@link ProcessIdentity#adopted}. */
@@ -76,7 +86,7 @@ public record Job(
   /** The same job with {@code s} as its spec. */
   public Job withSpec(JobSpec s) {
     return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag,
-        retryOf, reportedPid);
+        retryOf, reportedPid, clusterId);
   }
 
   /**
@@ -89,39 +99,45 @@ public record Job(
     if (s.cwd() != null) s = new JobSpec(s.argv(), s.cwd().intern(), s.env(), s.gpus(), s.name(), s.group(), s.key(),
         s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin(), s.resumeArg(), s.resumeFrom(), s.cluster());
     return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag,
-        retryOf, reportedPid);
+        retryOf, reportedPid, clusterId);
   }
 
   /** The same job with its whole spec and log path, as stored. */
   public Job withStored(JobSpec whole, String storedLogPath) {
     return new Job(id, whole, state, submitTime, startTime, endTime, gpus, identity, exitCode, storedLogPath, failureReason,
-        tag, retryOf, reportedPid);
+        tag, retryOf, reportedPid, clusterId);
   }
 
   public Job withState(JobState s) {
     return new Job(id, spec, s, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag,
-        retryOf, reportedPid);
+        retryOf, reportedPid, clusterId);
   }
 
   public Job reserved(List<GpuSlot> slots, Instant at) {
-    return new Job(id, spec, JobState.STARTING, submitTime, at, null, slots, null, null, logPath, null, tag, retryOf);
+    return new Job(id, spec, JobState.STARTING, submitTime, at, null, slots, null, null, logPath, null, tag, retryOf, null, clusterId);
   }
 
   public Job launched(ProcessIdentity who) {
-    return new Job(id, spec, state.stopping() ? state : JobState.RUNNING, submitTime, startTime, null, gpus, who, null, logPath, null, tag, retryOf);
+    return new Job(id, spec, state.stopping() ? state : JobState.RUNNING, submitTime, startTime, null, gpus, who, null, logPath, null, tag, retryOf, null, clusterId);
+  }
+
+  /** The same job with the Slurm id {@code slurmId}. */
+  public Job sentAs(String slurmId) {
+    return new Job(id, spec, state, submitTime, startTime, endTime, gpus, identity, exitCode, logPath, failureReason, tag,
+        retryOf, reportedPid, slurmId);
   }
 
   /** A cluster job Slurm started at {@code at} (one being stopped stays so). */
   public Job clusterStarted(Instant at) {
     return new Job(id, spec, state.stopping() ? state : JobState.RUNNING, submitTime, at, null, gpus, identity, null,
-        logPath, null, tag, retryOf);
+        logPath, null, tag, retryOf, null, clusterId);
   }
 
   public Job recovered() {
-    return new Job(id, spec, JobState.RUNNING, submitTime, startTime, null, gpus, identity, null, logPath, null, tag, retryOf);
+    return new Job(id, spec, JobState.RUNNING, submitTime, startTime, null, gpus, identity, null, logPath, null, tag, retryOf, null, clusterId);
   }
 
   public Job ended(JobState s, Integer code, String reason, Instant at) {
-    return new Job(id, spec, s, submitTime, startTime, at, gpus, identity, code, logPath, reason, tag, retryOf, reportedPid);
+    return new Job(id, spec, s, submitTime, startTime, at, gpus, identity, code, logPath, reason, tag, retryOf, reportedPid, clusterId);
   }
 }

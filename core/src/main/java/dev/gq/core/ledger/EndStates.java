@@ -41,6 +41,6 @@ public final class EndStates {
 
   static Job requeued(Job j) {
     return new Job(j.id(), j.spec(), JobState.WAITING, j.submitTime(), null, null, List.of(), null, null,
-        j.logPath(), null, j.tag(), j.retryOf());
+        j.logPath(), null, j.tag(), j.retryOf(), null, j.clusterId());
   }
 }

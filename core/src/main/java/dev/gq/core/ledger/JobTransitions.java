@@ -43,7 +43,7 @@ public final class JobTransitions {
       case JobOrphaned e -> before.ended(JobState.ORPHANED, null, e.reason(), e.at());
       case JobRequeued e -> EndStates.requeued(before);
       case JobRecovered e -> before.recovered();
-      case JobSentToCluster e -> before;
+      case JobSentToCluster e -> before.sentAs(e.clusterId());
       case JobClusterStarted e -> before.clusterStarted(e.at());
       case JobChanged e -> before.withSpec(changed(before.spec(), e));
     };

@@ -32,6 +32,20 @@ public final class Submissions {
 
   private Submissions() {}
 
+  /**
+   * Why {@code spec} cannot wait for live job {@code prerequisite}: one of them runs on this machine and
+   * the other on a Slurm cluster (or on another profile's cluster), where neither side can see the
+   * other's end in time. Null when they run in the same place or the prerequisite has ended.
+   */
+  static String mixedPlaces(Ledger l, JobSpec spec, long prerequisite) {
+    var p = l.live().get(prerequisite);
+    if (p == null || java.util.Objects.equals(p.spec().cluster(), spec.cluster())) return null;
+    String where = p.spec().onCluster() ? "on the Slurm cluster of profile " + p.spec().cluster() : "on this machine";
+    String mine = spec.onCluster() ? "on the Slurm cluster of profile " + spec.cluster() : "on this machine";
+    return "job " + prerequisite + " runs " + where + " and this job would run " + mine
+        + "; a job can only wait for jobs that run in the same place: submit both with the same --to";
+  }
+
   /** Decides one submit. */
   public static Decision<SubmitOutcome> one(Ledger l, JobSpec spec, SubmitContext in) {
     String bad = refusal(spec, in);
@@ -43,6 +57,8 @@ public final class Submissions {
     for (Dependency d : spec.after()) {
       var r = Dependencies.resolve(l, d, in.facts());
       if (r.refusal() != null) return Decision.refuse(r.refusal());
+      String mixed = mixedPlaces(l, spec, d.jobId());
+      if (mixed != null) return Decision.refuse(mixed);
       ps.add(r.prerequisite());
     }
     long id = l.nextId();

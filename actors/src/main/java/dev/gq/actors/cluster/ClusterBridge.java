@@ -1,0 +1,121 @@
+package dev.gq.actors.cluster;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.cli.ConfigFile;
+import dev.gq.core.cluster.ClusterBatches;
+import dev.gq.core.cluster.ClusterCell;
+import dev.gq.core.cluster.ClusterConfig;
+import dev.gq.core.job.Job;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.schedule.Request;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongFunction;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.pattern.StatusReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the jobs a Slurm cluster runs: each pass (every {@code slurm_poll}, and soon after the
+ * queue changes) sends the cluster jobs that wait for sbatch ({@link ClusterBatches}: arrays where
+ * they share a shape), asks each profile's cluster about its jobs with one squeue call, reads the
+ * exit records their scripts wrote, and hands all of it to the Scheduler, which decides what it
+ * means; then it carries the ledger's wishes to Slurm: scancel for jobs being cancelled, scontrol
+ * hold and release for held jobs and groups. Runs on the blocking dispatcher (it waits for Slurm's
+ * commands). Does nothing while no cluster job is live.
+ */
+public final class ClusterBridge {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterBridge.class);
+  private static final Duration ASK = Duration.ofSeconds(30);
+
+  public sealed interface Command {}
+  /** The queue changed: a pass soon. */
+  public record Poke() implements Command {}
+  private record Tick() implements Command {}
+
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final org.apache.pekko.actor.typed.Scheduler system;
+  private final TimerScheduler<Command> timers;
+  private final ClusterPass pass;
+  private Duration every = ClusterConfig.DEFAULT_POLL;
+
+  private ClusterBridge(ActorRef<Scheduler.Command> scheduler, org.apache.pekko.actor.typed.Scheduler system,
+      TimerScheduler<Command> timers, ClusterPass pass) {
+    this.scheduler = scheduler;
+    this.system = system;
+    this.timers = timers;
+    this.pass = pass;
+  }
+
+  /** The bridge for the daemon whose data directory is {@code dataDir}; {@code stored} reads a job with its command. */
+  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, java.nio.file.Path dataDir,
+      LongFunction<Job> stored, Map<String, String> env, java.time.Clock clock) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+      var bridge = new ClusterBridge(scheduler, ctx.getSystem().scheduler(), timers,
+          new ClusterPass(new ClusterFiles(dataDir), stored, env));
+      timers.startSingleTimer(new Tick(), Duration.ofSeconds(1));
+      return Behaviors.receive(Command.class)
+          .onMessage(Tick.class, t -> bridge.tick())
+          .onMessage(Poke.class, p -> bridge.poked())
+          .build();
+    }));
+  }
+
+  private Behavior<Command> poked() {
+    // a burst of changes (a sweep's submits) makes one pass
+    timers.startSingleTimer("soon", new Tick(), Duration.ofMillis(50));
+    return Behaviors.same();
+  }
+
+  private Behavior<Command> tick() {
+    timers.cancel("soon");
+    try {
+      Ledger l = ledger();
+      if (l.live().values().stream().anyMatch(j -> j.spec().onCluster())) {
+        ClusterConfig config = pass.config();
+        every = config.poll();
+        pass.run(l, config, this);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception | LinkageError e) {
+      LOG.warn("cluster pass failed: {}", e.toString());
+    }
+    timers.startSingleTimer(new Tick(), every);
+    return Behaviors.same();
+  }
+
+  /** The ledger as it is now. */
+  Ledger ledger() throws Exception {
+    return AskPattern.<Scheduler.Command, Ledger>ask(scheduler, Scheduler.GetLedger::new, ASK, system)
+        .toCompletableFuture().get(ASK.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** Asks the Scheduler to decide {@code r} and waits for its answer. */
+  <R> R ask(Request<R> r) throws Exception {
+    return AskPattern.<Scheduler.Command, StatusReply<R>>ask(scheduler, replyTo -> new Scheduler.Ask<>(r, replyTo), ASK, system)
+        .toCompletableFuture().get(ASK.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).getValue();
+  }
+
+  /** Tells the Scheduler that jobs could not be sent, for good. */
+  void failed(List<Long> ids, String reason) {
+    for (long id : ids) scheduler.tell(new Scheduler.LaunchFailed(id, reason));
+  }
+
+  static List<Long> ids(List<ClusterCell> cells) {
+    List<Long> out = new ArrayList<>();
+    for (ClusterCell c : cells) out.add(c.jobId());
+    return out;
+  }
+
+  static ClusterConfig readConfig(Map<String, String> env) {
+    return ConfigFile.cluster(env);
+  }
+}

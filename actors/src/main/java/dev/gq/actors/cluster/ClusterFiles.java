@@ -1,0 +1,85 @@
+package dev.gq.actors.cluster;
+
+import dev.gq.core.cluster.ClusterCell;
+import dev.gq.core.cluster.SbatchLines;
+import dev.gq.core.cluster.SbatchScript;
+import dev.gq.core.job.Job;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The files of cluster jobs under {@code <data>/cluster}: each job's script and exit record in
+ * {@code jobs/}, each sbatch call's batch script in {@code batch/}, and each array's links to its
+ * jobs' logs in {@code arrays/<first job>/}. The data directory must be visible at the same path
+ * on the cluster's nodes (a shared home), as the jobs' logs are.
+ */
+final class ClusterFiles {
+  private final Path root;
+
+  ClusterFiles(Path dataDir) {
+    this.root = dataDir.resolve("cluster");
+  }
+
+  SbatchScript.Places places(List<ClusterCell> cells) {
+    Path arrays = cells.size() > 1 ? root.resolve("arrays").resolve(String.valueOf(cells.get(0).jobId())) : null;
+    return new SbatchScript.Places(root.resolve("jobs"), arrays);
+  }
+
+  /** Writes what {@code s} needs; returns the batch script's path. */
+  Path write(List<ClusterCell> cells, SbatchScript.Submission s, SbatchScript.Places at) throws IOException {
+    Path jobs = dir(at.jobDir());
+    for (Map.Entry<Long, String> e : s.jobScripts().entrySet()) {
+      Files.deleteIfExists(at.exit(e.getKey()));
+      Files.writeString(jobs.resolve(e.getKey() + ".sh"), e.getValue(), StandardCharsets.UTF_8);
+    }
+    if (at.arrayDir() != null) {
+      Path arrays = dir(at.arrayDir());
+      for (Map.Entry<Integer, String> l : s.logLinks().entrySet()) {
+        Path link = arrays.resolve(l.getKey() + ".log");
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, Path.of(l.getValue()));
+      }
+    }
+    Path batch = dir(root.resolve("batch")).resolve(cells.get(0).jobId() + ".sh");
+    Files.writeString(batch, s.batchScript(), StandardCharsets.UTF_8);
+    return batch;
+  }
+
+  Path exitFile(long jobId) {
+    return root.resolve("jobs").resolve(jobId + ".exit");
+  }
+
+  /** Job {@code j} as Slurm gets it, with the {@code #SBATCH} lines of its script when its program is one. */
+  static ClusterCell cell(Job j) {
+    return new ClusterCell(j.id(), j.spec(), j.logPath(), j.tag(), sbatchLines(j));
+  }
+
+  private static List<String> sbatchLines(Job j) {
+    if (j.spec().argv().isEmpty()) return List.of();
+    try {
+      Path p = Path.of(j.spec().cwd()).resolve(j.spec().argv().get(0));
+      if (!Files.isRegularFile(p) || Files.size(p) > 1 << 20) return List.of();
+      byte[] head = Files.readAllBytes(p);
+      return SbatchLines.of(new String(head, StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
+  }
+
+  private static Path dir(Path d) throws IOException {
+    if (!Files.isDirectory(d)) {
+      Files.createDirectories(d);
+      try {
+        Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+      } catch (UnsupportedOperationException ignored) {
+        // not a POSIX file system
+      }
+    }
+    return d;
+  }
+}

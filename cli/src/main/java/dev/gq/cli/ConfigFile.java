@@ -1,0 +1,52 @@
+package dev.gq.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.gq.core.cluster.ClusterConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * gq's configuration file, TOML: {@code $GQ_CONFIG}, else {@code $XDG_CONFIG_HOME/gq/config.toml},
+ * else {@code ~/.config/gq/config.toml}. Read when needed (it is small); a missing file is the
+ * defaults, a file gq cannot use is one line naming the file and what is wrong.
+ */
+public final class ConfigFile {
+  private ConfigFile() {}
+
+  private static final TomlMapper TOML = new TomlMapper();
+
+  /** The file's path for the environment {@code env}. */
+  public static Path path(Map<String, String> env) {
+    String explicit = env.get("GQ_CONFIG");
+    if (explicit != null && !explicit.isBlank()) return Path.of(explicit);
+    String xdg = env.get("XDG_CONFIG_HOME");
+    if (xdg != null && xdg.startsWith("/")) return Path.of(xdg, "gq", "config.toml");
+    return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config", "gq", "config.toml");
+  }
+
+  /** The cluster settings of the file {@code env} names; {@link IllegalArgumentException} with the line to show when it cannot be used. */
+  public static ClusterConfig cluster(Map<String, String> env) {
+    Path file = path(env);
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      return ClusterConfig.NONE;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the configuration file " + file + ": " + e.getMessage());
+    }
+    Map<String, Object> doc;
+    try {
+      doc = TOML.readValue(text, new TypeReference<Map<String, Object>>() {});
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(file + " is not valid TOML: " + e.getOriginalMessage()
+          + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")") + "; fix or move it");
+    }
+    return ClusterConfig.from(doc == null ? Map.of() : doc, file.toString());
+  }
+}
