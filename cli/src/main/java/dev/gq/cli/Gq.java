@@ -36,13 +36,15 @@ public final class Gq {
 
   /**
    * Rewrites the submit shortcut: {@code gq -g N CMD...} (also {@code -gN}, {@code --gpus N},
-   * {@code --gpus=N}, and after a leading {@code --verbose}) means {@code gq run -g N CMD...}.
+   * {@code --gpus=N}, and after a leading {@code --verbose}) means {@code gq run -g N CMD...}; so
+   * does {@code gq --to TARGET ...}.
    */
   static List<String> shortcut(List<String> argv) {
     int at = !argv.isEmpty() && argv.get(0).equals("--verbose") ? 1 : 0;
     if (argv.size() <= at) return argv;
     String first = argv.get(at);
-    boolean gpus = first.startsWith("-g") || first.equals("--gpus") || first.startsWith("--gpus=");
+    boolean gpus = first.startsWith("-g") || first.equals("--gpus") || first.startsWith("--gpus=") || first.equals("--to")
+        || first.startsWith("--to=");
     if (!gpus) return argv;
     List<String> rewritten = new ArrayList<>(argv.size() + 1);
     rewritten.addAll(argv.subList(0, at));

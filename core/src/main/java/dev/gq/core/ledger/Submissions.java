@@ -120,6 +120,7 @@ public final class Submissions {
   static String refusal(JobSpec spec, SubmitContext in) {
     String bad = SpecRules.check(spec);
     if (bad != null) return bad;
+    if (spec.onCluster()) return null; // the cluster's GPUs, which Slurm counts
     if (spec.gpus() > 0 && in.gpuCount() < 0)
       return "job asks for " + spec.gpus() + " GPU(s) but 0 are visible ("
           + (in.gpuError() == null ? "no GPU reading yet" : in.gpuError()) + "); see 'gq gpu', or use -g 0 for a CPU-only job";
