@@ -170,7 +170,10 @@ final class RealSlurm implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     if (slurmctld != null && slurmctld.isAlive()) exec("scancel", "--user", "root");
+    // slurmd ends in about 2 s while its controller is up (much later without); then slurmctld
+    // (about 2 s) and munged together
     stop(slurmd);
+    if (munged != null) munged.destroy();
     stop(slurmctld);
     stop(munged);
     slurmd = slurmctld = munged = null;
