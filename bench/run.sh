@@ -16,7 +16,9 @@
 #               100,000 jobs
 #   idle        the daemon's RSS after 10 s idle and its CPU use over the next 60 s
 #   tsp         task-spooler: submit, submit -> start, throughput, burst
-#   slurm       single-node Slurm on loopback: sbatch submit, submit -> start, burst
+#   slurm       single-node Slurm on loopback: sbatch submit, submit -> start, burst; and gq
+#               sending jobs to it (--to slurm) next to sbatch alone: one job's submit, a 1,000-cell
+#               sweep in one call (gq submit --batch; sbatch --array) and in 1,000 calls
 #   gpuq        gpuq `add` and `status` (only with BENCH_GPUQ=/path/to/gpuq.py)
 #   peers       tsp, slurm and gpuq
 #   all         every part, then rewrites the generated part of docs/benchmarks.md and
@@ -32,8 +34,8 @@
 # BENCH_BIG_HISTORY (100000), BENCH_HANDOFF_JOBS (30), BENCH_READY_STARTS (5),
 # BENCH_IDLE_SETTLE (10), BENCH_IDLE_SECONDS (60), BENCH_THROUGHPUT_JOBS (1000),
 # BENCH_START_RUNS (10), BENCH_START_GAP (1: seconds idle before each submit -> start run),
-# BENCH_LOG_LINES (50), BENCH_BURST (20), BENCH_PEERS (tsp,slurm,gpuq: the peers `all` runs;
-# "none" for none), BENCH_GPUQ (path of gpuq.py; BENCH_GPUQ_PYTHON: the interpreter, default
+# BENCH_LOG_LINES (50), BENCH_BURST (20), BENCH_SWEEP_CELLS (1000: the Slurm sweeps),
+# BENCH_PEERS (tsp,slurm,gpuq: the peers `all` runs; "none" for none), BENCH_GPUQ (path of gpuq.py; BENCH_GPUQ_PYTHON: the interpreter, default
 # /usr/bin/python3), BENCH_NO_INSTALL=1 (never apt-get),
 # BENCH_NO_HYPERFINE=1 (use the bash loop), BENCH_NO_DAEMON_AOT=1 (measure the daemon without
 # the AOT cache that install.sh makes; the smoke run never makes it), BENCH_KEEP=1 (keep the
@@ -81,11 +83,12 @@ START_RUNS=${BENCH_START_RUNS:-10}
 START_GAP=${BENCH_START_GAP:-1}
 LOG_LINES=${BENCH_LOG_LINES:-50}
 BURST=${BENCH_BURST:-20}
+SWEEP_CELLS=${BENCH_SWEEP_CELLS:-1000}
 BULK_LINES=1000
 BULK_RUNS=5
 DOC=${BENCH_DOC:-$root/docs/benchmarks.md}
 WARMUP=3
-for knob in RUNS HISTORY BIG_HISTORY HANDOFF_JOBS READY_STARTS IDLE_SETTLE IDLE_SECONDS THROUGHPUT_JOBS START_RUNS LOG_LINES BURST; do
+for knob in RUNS HISTORY BIG_HISTORY HANDOFF_JOBS READY_STARTS IDLE_SETTLE IDLE_SECONDS THROUGHPUT_JOBS START_RUNS LOG_LINES BURST SWEEP_CELLS; do
   [[ ${!knob} =~ ^[0-9]+$ && ${!knob} -gt 0 ]] || { echo "bench: BENCH_$knob must be a whole number above 0, not '${!knob}'" >&2; exit 2; }
 done
 [[ $START_GAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "bench: BENCH_START_GAP must be a number of seconds, not '$START_GAP'" >&2; exit 2; }
@@ -112,6 +115,8 @@ gq=$root/bin/gq   # until the build is copied (snapshot_build)
 . "$here/lib/peers.sh"
 # shellcheck source=bench/lib/slurm.sh
 . "$here/lib/slurm.sh"
+# shellcheck source=bench/lib/slurm-gq.sh
+. "$here/lib/slurm-gq.sh"
 # shellcheck source=bench/lib/report.sh
 . "$here/lib/report.sh"
 # shellcheck source=bench/lib/svg.sh

@@ -146,5 +146,6 @@ part_slurm() {
   for ((i = 1; i <= BURST; i++)); do wait_for_file "$bdir/$i" 180 || die "slurm: burst job $i did not start within 180 s"; done
   burst_row slurm "$t0" "$(cat "$bdir"/* | sort -n | tail -1)" "\`sbatch --wrap 'date +%s%N >F'\`"
   slurm_idle || true
+  part_slurm_gq
   slurm_stop
 }
