@@ -32,16 +32,21 @@ slurm_clear() {
   done
 }
 
-# has_to_slurm: whether this build's gq takes --to (sends jobs to Slurm)
-has_to_slurm() { "$gq" run --help 2>&1 | grep -q -- '--to'; }
-
 # slurm_gq_start: a gq daemon whose jobs go to this run's Slurm (SLURM_CONF from slurm_start,
-# the config file with a profile for the bench partition and a 500 ms squeue poll)
+# the config file with a profile for the bench partition and a 500 ms squeue poll); 1 (with a
+# note, the daemon stopped) when this build's gq has no --to. The help is asked with the
+# instance's directories set: the client may start a daemon to answer it.
 slurm_gq_start() {
   use_instance slurm 4
   export GQ_CONFIG=$work/slurm/gq-config.toml
   printf 'slurm_poll = "500ms"\n\n[slurm.default]\npartition = "bench"\n' >"$GQ_CONFIG"
   start_daemon
+  if ! "$gq" run --help 2>&1 | grep -q -- '--to'; then
+    note "slurm: this build's gq has no --to (sending jobs to Slurm): only sbatch's side of the comparison is measured"
+    stop_daemon force
+    unset GQ_CONFIG
+    return 1
+  fi
 }
 
 # sweep_row LABEL CALLS CLI_MS QUEUED_MS: the rows of one sweep's submit
@@ -69,12 +74,8 @@ one_queued_latency() {
 part_slurm_gq() {
   local n=$SWEEP_CELLS i t0 t1 t2 gq_ok=1 sbatch_q=(sbatch -Q -o /dev/null --chdir "$work/slurm/jobs")
   say "== slurm: gq --to slurm next to sbatch alone (submit; $n-cell sweeps)"
-  if ! has_to_slurm; then
-    note "slurm: this build's gq has no --to (sending jobs to Slurm): only sbatch's side of the comparison is measured"
-    gq_ok=0
-  fi
+  slurm_gq_start || gq_ok=0
   if ((gq_ok)); then
-    slurm_gq_start
     measure slurm_gq_submit "$RUNS" 0 "$gq" --to slurm -g 0 --group bench-slurm true
     row "slurm: gq --to slurm -g 0 true (submit, whole CLI process; the daemon runs sbatch after it answers)" "$work/res/slurm_gq_submit" ms "-" "-"
     chart "submit one job to Slurm (whole command): gq --to slurm vs sbatch" ms low gq "$(median_of "$work/res/slurm_gq_submit")"
