@@ -2,14 +2,9 @@ package dev.gq.actors.e2e;
 
 import dev.gq.protocol.PrivateDirectory;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,10 +55,10 @@ final class RealSlurm implements AutoCloseable {
   /** Starts Slurm in {@code dir} (empty or new) and waits until its node is idle. */
   static RealSlurm start(Path dir, int gpus) throws Exception {
     if (PrivateDirectory.myUid() != 0) unavailable("Slurm's daemons run as root here and this test runs as uid " + PrivateDirectory.myUid());
-    RealSlurm s = new RealSlurm(dir, shortHostName());
+    RealSlurm s = new RealSlurm(dir, RealSlurmFiles.shortHostName());
     for (String p : PROGRAMS) s.bin.put(p, s.find(p));
     try {
-      s.writeFiles(gpus);
+      RealSlurmFiles.write(dir, s.node, gpus, MIN_JOB_AGE_S, s.bin.get("mknod"));
       s.startMunge();
       s.startController();
       s.slurmd = s.daemon("slurmd", "slurmd", "-D");
@@ -189,46 +184,6 @@ final class RealSlurm implements AutoCloseable {
     }
   }
 
-  private void writeFiles(int gpus) throws IOException {
-    Files.createDirectories(dir);
-    // munged wants every directory above its socket searchable by all, and its own not writable
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
-    searchableAbove(dir);
-    for (String d : List.of("state", "spool", "munge", "dev")) Files.createDirectories(dir.resolve(d));
-    Files.setPosixFilePermissions(dir.resolve("munge"), PosixFilePermissions.fromString("rwxr-xr-x"));
-    byte[] key = new byte[1024];
-    new SecureRandom().nextBytes(key);
-    Files.write(dir.resolve("munge.key"), key);
-    Files.setPosixFilePermissions(dir.resolve("munge.key"), PosixFilePermissions.fromString("rw-------"));
-    StringBuilder gres = new StringBuilder();
-    for (int i = 0; i < gpus; i++) {
-      Path dev = dir.resolve("dev").resolve("gpu" + i);
-      Outcome o = exec("mknod", dev.toString(), "c", "1", "3");
-      if (o.code() != 0) unavailable("cannot make the fake GPU device " + dev + " with mknod: " + o.err().strip());
-      gres.append("NodeName=").append(node).append(" Name=gpu File=").append(dev).append('\n');
-    }
-    Files.writeString(dir.resolve("gres.conf"), gres);
-    Files.writeString(conf, RealSlurmConfig.text(dir, node, freePort(), freePort(), gpus, MIN_JOB_AGE_S));
-  }
-
-  /**
-   * Lets all search (not list) the directories above {@code dir} inside the temporary directory
-   * (a test's own, made 0700); one elsewhere that is not searchable is a failure naming it.
-   */
-  private static void searchableAbove(Path dir) throws IOException {
-    Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toRealPath();
-    for (Path p = dir.toRealPath().getParent(); p != null; p = p.getParent()) {
-      var perms = Files.getPosixFilePermissions(p);
-      if (perms.contains(PosixFilePermission.OTHERS_EXECUTE)) continue;
-      if (!p.startsWith(tmp) || p.equals(tmp)) {
-        throw new AssertionError("munged needs every directory above its socket searchable by all; " + p + " is not: chmod o+x it or use another directory");
-      }
-      perms.add(PosixFilePermission.GROUP_EXECUTE);
-      perms.add(PosixFilePermission.OTHERS_EXECUTE);
-      Files.setPosixFilePermissions(p, perms);
-    }
-  }
-
   private void startMunge() throws Exception {
     munged = daemon("munged", "munged", "-F", "--socket=" + dir.resolve("munge/munge.sock"),
         "--key-file=" + dir.resolve("munge.key"), "--pid-file=" + dir.resolve("munged.pid"),
@@ -288,18 +243,7 @@ final class RealSlurm implements AutoCloseable {
     return path;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 
-  /** The host name slurmd and slurmctld take as their own (the short name). */
-  private static String shortHostName() throws IOException {
-    String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-    int dot = h.indexOf('.');
-    return dot < 0 ? h : h.substring(0, dot);
-  }
 
   /** Skips the test with {@code reason}, or fails it where Slurm is required (GQ_REQUIRE_SLURM=1). */
   static void unavailable(String reason) {
