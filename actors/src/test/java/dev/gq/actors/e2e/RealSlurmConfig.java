@@ -6,7 +6,8 @@ import java.nio.file.Path;
  * The slurm.conf of a {@link RealSlurm}: one node on 127.0.0.1 with fake GRES GPUs (listed in its
  * gres.conf), consumable CPUs, Linux process tracking, no task plugin and no accounting; the
  * scheduler runs at once on every change, a stopped controller is noticed within seconds, and a
- * cancelled job's processes get SIGKILL 5 s after SIGTERM.
+ * cancelled job's processes get SIGKILL 5 s after SIGTERM; a requeued job may start again 11 s later
+ * (cred_expire=10; the default holds it for 121 s).
  */
 final class RealSlurmConfig {
   private RealSlurmConfig() {}
@@ -21,7 +22,7 @@ final class RealSlurmConfig {
         SlurmdUser=root
         AuthType=auth/munge
         CredType=cred/munge
-        AuthInfo=socket=%2$s/munge/munge.sock
+        AuthInfo=socket=%2$s/munge/munge.sock,cred_expire=10
         SlurmctldPort=%3$d
         SlurmdPort=%4$d
         StateSaveLocation=%2$s/state
