@@ -24,12 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
  * out, a time limit with its warning signal, and a controller that stops for a while.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SlurmEndToEndTest {
   private static final Duration T = Duration.ofSeconds(60);
 
   @TempDir static Path tmp;
   private RealSlurm slurm;
   private Gqd gq;
+  private long timeLimited;
 
   @BeforeAll
   void start() throws Exception {
@@ -45,6 +47,9 @@ class SlurmEndToEndTest {
     env.put("GQ_CONFIG", config.toString());
     env.put("HF_TOKEN", "hf_secret_value");
     gq = Gqd.start(tmp.resolve("gq"), 1, env);
+    // a time limit takes a minute to reach: its job runs beside the other tests, checked by the last one
+    timeLimited = gq.submit("-g", "0", "--to", "slurm:short", "--time", "1m", "bash", "-c",
+        "trap 'echo warned' USR2; echo started; while :; do sleep 1; done");
   }
 
   @AfterAll
@@ -96,7 +101,10 @@ class SlurmEndToEndTest {
     gq.gq("cancel", String.valueOf(c));
     gq.awaitState(b, "CANCELLED", T);
     gq.awaitState(c, "CANCELLED", T);
-    Gqd.await("Slurm to end them", T, () -> slurm.run("squeue", "-h", "-t", "running,pending").isBlank());
+    for (long id : List.of(a, b, c)) {
+      String sid = clusterId(id);
+      Gqd.await("Slurm to end job " + sid, T, () -> slurm.run("squeue", "-h", "-t", "running,pending", "-j", sid).isBlank());
+    }
   }
 
   @Test
@@ -153,11 +161,10 @@ class SlurmEndToEndTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Order(Integer.MAX_VALUE) // last: unannotated tests come first
   void aTimeLimitSendsTheWarningSignalThenEndsTheJobAsTimeout() throws Exception {
-    long id = gq.submit("-g", "0", "--to", "slurm:short", "--time", "1m", "bash", "-c",
-        "trap 'echo warned' USR2; echo started; while :; do sleep 1; done");
-    String cid = clusterId(id);
-    assertEquals("00:01:00", slurm.jobField(cid, "TimeLimit"));
+    long id = timeLimited;
+    assertEquals("00:01:00", slurm.jobField(clusterId(id), "TimeLimit"));
     JsonNode t = gq.awaitState(id, "TIMEOUT", Duration.ofSeconds(150));
     assertTrue(log(id).contains("warned"), log(id));
     assertFalse(t.get("failure_reason").isNull());
