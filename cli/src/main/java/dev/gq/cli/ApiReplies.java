@@ -70,10 +70,17 @@ public interface ApiReplies {
    * The whole queue's hold ({@code gq hold --all}) and the groups' holds (group → why it is held),
    * which keep waiting jobs from starting.
    */
-  record QueueState(boolean queueHeld, Map<String, String> holds, Map<String, Integer> maxRunning) {
+  record QueueState(boolean queueHeld, Map<String, String> holds, Map<String, Integer> maxRunning,
+      Map<String, String> unreachable) {
     public QueueState {
       holds = Map.copyOf(holds);
       maxRunning = maxRunning == null ? Map.of() : Map.copyOf(maxRunning);
+      unreachable = unreachable == null ? Map.of() : Map.copyOf(unreachable);
+    }
+
+    /** Every Slurm cluster answers. */
+    public QueueState(boolean queueHeld, Map<String, String> holds, Map<String, Integer> maxRunning) {
+      this(queueHeld, holds, maxRunning, Map.of());
     }
 
     /** No group capped. */

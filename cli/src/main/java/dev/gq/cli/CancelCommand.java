@@ -70,7 +70,8 @@ final class CancelCommand implements Callable<Integer> {
     CancelOutcome o = outcomes.isEmpty() ? new CancelOutcome(id, CancelOutcome.Kind.UNKNOWN, null) : outcomes.get(0);
     String line = switch (o.kind()) {
       case CANCELLED -> "Job " + id + ": cancelled";
-      case STOPPING -> "Job " + id + ": stopping (SIGTERM now, SIGKILL after the grace period)";
+      case STOPPING -> o.message() != null && o.message().contains("(scancel)") ? "J" + o.message().substring(1)
+          : "Job " + id + ": stopping (SIGTERM now, SIGKILL after the grace period)";
       case ALREADY_CANCELLING -> "Job " + id + ": cancellation already in progress";
       case ALREADY_ENDED -> throw new RefusedException(orElse(o.message(), "job " + id + " has already ended"));
       case UNKNOWN -> throw new RefusedException(orElse(o.message(), "job " + id + " does not exist"));

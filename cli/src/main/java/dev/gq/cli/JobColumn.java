@@ -93,7 +93,7 @@ enum JobColumn {
   String cell(Job job, JobTable.Context ctx) {
     return switch (this) {
       case ID -> String.valueOf(job.id());
-      case STATE -> JobTable.state(job, ctx.heldGroups());
+      case STATE -> JobTable.state(job, ctx);
       case GPUS -> gpus(job);
       case PID -> job.pid() == null ? "-" : String.valueOf(job.pid());
       case GROUP -> orDash(job.spec().group());

@@ -31,13 +31,18 @@ final class JobTable {
    * ELAPSED) and the running jobs' estimates (for PROGRESS).
    */
   record Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now,
-      Map<Long, dev.gq.core.progress.Estimate> progress) {
+      Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable) {
     Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now) {
-      this(waitReasons, heldGroups, now, Map.of());
+      this(waitReasons, heldGroups, now, Map.of(), Set.of());
     }
 
     Context withProgress(Map<Long, dev.gq.core.progress.Estimate> p) {
-      return new Context(waitReasons, heldGroups, now, p);
+      return new Context(waitReasons, heldGroups, now, p, unreachable);
+    }
+
+    /** With the Slurm profiles whose clusters do not answer. */
+    Context withUnreachable(Set<String> profiles) {
+      return new Context(waitReasons, heldGroups, now, progress, Set.copyOf(profiles));
     }
   }
 
@@ -59,5 +64,11 @@ final class JobTable {
   static String state(Job job, Set<String> heldGroups) {
     boolean held = job.state() == JobState.WAITING && job.spec().group() != null && heldGroups.contains(job.spec().group());
     return held ? "HELD" : job.state().name();
+  }
+
+  /** As {@link #state(Job, Set)}; UNKNOWN for a live job Slurm holds whose cluster does not answer. */
+  static String state(Job job, Context ctx) {
+    if (job.clusterId() != null && !job.state().terminal() && ctx.unreachable().contains(job.spec().cluster())) return "UNKNOWN";
+    return state(job, ctx.heldGroups());
   }
 }

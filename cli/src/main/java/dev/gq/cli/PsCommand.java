@@ -163,7 +163,13 @@ final class PsCommand implements Callable<Integer> {
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   private JobTable.Context context(List<Job> jobs) throws ApiException {
-    return waits(jobs).withProgress(progress(jobs));
+    JobTable.Context c = waits(jobs).withProgress(progress(jobs));
+    boolean cluster = jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
+    if (!cluster) return c;
+    Map<String, String> down = inv.api().queueState().unreachable();
+    down.forEach((p, why) -> inv.io().err().println("gq: the Slurm cluster of profile " + p + " does not answer (" + why
+        + "); its jobs show UNKNOWN and keep running there"));
+    return c.withUnreachable(down.keySet());
   }
 
   /**

@@ -83,11 +83,21 @@ final class ShowCommand implements Callable<Integer> {
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
+    if (job.spec().onCluster()) line(out, "Runs on", cluster(job));
     if (job.spec().resumeArg() != null) line(out, "Resume arg", job.spec().resumeArg());
     if (job.spec().resumes())
       line(out, "Resumes", job.spec().resumesFromNewest() ? "from the newest complete checkpoint when it starts" : "from " + job.spec().resumeFrom());
     if (job.state() == JobState.PREEMPTING) line(out, "Preempting", preempting(job, zone));
     if (job.state() == JobState.RUNNING || job.state() == JobState.PREEMPTING) line(out, "Progress", progress(job, zone));
+  }
+
+  /** "slurm:a100, Slurm job 1234", with the cluster's silence when it does not answer. */
+  private String cluster(Job job) throws ApiException {
+    String s = dev.gq.core.cluster.ClusterTarget.text(job.spec().cluster())
+        + (job.clusterId() == null ? (job.state().terminal() ? "" : ", not yet sent to Slurm") : ", Slurm job " + job.clusterId());
+    if (job.state().terminal()) return s;
+    String down = inv.api().queueState().unreachable().get(job.spec().cluster());
+    return down == null ? s : s + "; the cluster does not answer (" + down + "): state UNKNOWN";
   }
 
   /** "SIGTERM to its main process at 10:02:11; stopped at 10:07:11 if still running; its GPUs go to job 7". */

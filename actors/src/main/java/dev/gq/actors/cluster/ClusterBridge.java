@@ -44,7 +44,10 @@ public final class ClusterBridge {
   private final org.apache.pekko.actor.typed.Scheduler system;
   private final TimerScheduler<Command> timers;
   private final ClusterPass pass;
+  private static final Duration QUIET = Duration.ofMillis(300);
+  private static final Duration GATHER = Duration.ofSeconds(3);
   private Duration every = ClusterConfig.DEFAULT_POLL;
+  private long firstPoke;
 
   private ClusterBridge(ActorRef<Scheduler.Command> scheduler, org.apache.pekko.actor.typed.Scheduler system,
       TimerScheduler<Command> timers, ClusterPass pass) {
@@ -69,13 +72,18 @@ public final class ClusterBridge {
   }
 
   private Behavior<Command> poked() {
-    // a burst of changes (a sweep's submits) makes one pass
-    timers.startSingleTimer("soon", new Tick(), Duration.ofMillis(50));
+    // a burst of changes (a sweep's submits from a shell loop) makes one pass, and so one array:
+    // the pass waits for QUIET without a change, but no longer than GATHER after the first
+    long now = System.nanoTime();
+    if (firstPoke == 0) firstPoke = now;
+    long left = GATHER.toNanos() - (now - firstPoke);
+    timers.startSingleTimer("soon", new Tick(), Duration.ofNanos(Math.max(0, Math.min(QUIET.toNanos(), left))));
     return Behaviors.same();
   }
 
   private Behavior<Command> tick() {
     timers.cancel("soon");
+    firstPoke = 0;
     try {
       Ledger l = ledger();
       if (l.live().values().stream().anyMatch(j -> j.spec().onCluster())) {

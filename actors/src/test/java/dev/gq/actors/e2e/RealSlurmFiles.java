@@ -16,8 +16,9 @@ import java.util.List;
  * fake GPU (the null device's numbers, made with mknod) listed in gres.conf, and slurm.conf: one
  * node on 127.0.0.1 on free ports with those GPUs as GRES, consumable CPUs, Linux process tracking,
  * no task plugin and no accounting; the scheduler runs at once on every change, a stopped
- * controller is noticed within seconds, and a cancelled job's processes get SIGKILL 5 s after
- * SIGTERM.
+ * controller is noticed within seconds, a cancelled job's processes get SIGKILL 5 s after
+ * SIGTERM, and a requeued job may start again 11 s later (cred_expire=10; the default holds it
+ * for 121 s).
  */
 final class RealSlurmFiles {
   private RealSlurmFiles() {}
@@ -87,7 +88,7 @@ final class RealSlurmFiles {
         SlurmdUser=root
         AuthType=auth/munge
         CredType=cred/munge
-        AuthInfo=socket=%2$s/munge/munge.sock
+        AuthInfo=socket=%2$s/munge/munge.sock,cred_expire=10
         SlurmctldPort=%3$d
         SlurmdPort=%4$d
         StateSaveLocation=%2$s/state

@@ -102,6 +102,8 @@ public final class Retries {
     for (Job o : originals) {
       List<Prerequisite> ps = new ArrayList<>();
       String why = why(folded, o, allowed, in, ps);
+      if (why == null && resume.all() && o.spec().onCluster())
+        why = "job " + o.id() + " ran on a Slurm cluster; resuming from a checkpoint is for this machine's jobs ('gq retry " + o.id() + "' runs it again)";
       if (why != null) {
         skipped.add(new Skipped(o.id(), why));
         String waitsAgain = waitsAgain(folded, o);

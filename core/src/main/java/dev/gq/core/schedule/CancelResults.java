@@ -21,6 +21,8 @@ final class CancelResults {
       return l.issued(id)
           ? new CancelResult(id, "ALREADY_ENDED", "job " + id + " has already ended")
           : new CancelResult(id, "UNKNOWN", "job " + id + " does not exist");
+    if (j.clusterId() != null && (j.state() == dev.gq.core.job.JobState.WAITING || j.state() == dev.gq.core.job.JobState.RUNNING))
+      return new CancelResult(id, "STOPPING", "job " + id + ": cancelling Slurm job " + j.clusterId() + " (scancel)");
     return switch (j.state()) {
       case WAITING -> new CancelResult(id, "CANCELLED", "job " + id + " cancelled");
       case STARTING, RUNNING, PREEMPTING -> new CancelResult(id, "STOPPING", "job " + id + ": stopping (SIGTERM, then SIGKILL after the grace period)");

@@ -61,6 +61,8 @@ public final class Preemptions {
 
   private static String whyNot(Job j, long id) {
     if (j == null) return "job " + id + " is not running; only a running job can be preempted";
+    if (j.spec().onCluster())
+      return "job " + id + " runs on a Slurm cluster; preempting is for this machine's jobs: 'gq cancel " + id + "' stops it there";
     if (j.adopted())
       return "job " + id + " was adopted: gq did not start it, so it cannot ask it to save; stop it yourself, or 'gq cancel " + id + "'";
     return switch (j.state()) {
