@@ -190,4 +190,19 @@ class SlurmEndToEndTest {
     assertEquals("late", log(sentLater).strip());
     assertTrue(gq.gq("ps").err().isEmpty());
   }
+
+  @Test
+  void aDaemonKilledWhileItsClusterJobsRunReadsTheirEndsBack() throws Exception {
+    long running = gq.submit("-g", "0", "--to", "slurm", "bash", "-c", "sleep 4; exit 6");
+    long waiting = gq.submit("-g", "0", "--to", "slurm", "--after", String.valueOf(running), "echo", "after");
+    gq.awaitState(running, "RUNNING", T);
+    Gqd.await("job " + waiting + " to be sent", T, () -> !gq.job(waiting).get("cluster_job_id").isNull());
+    String first = clusterId(running);
+    gq.killDaemon();
+    Gqd.await("Slurm to end job " + first, T, () -> slurm.run("squeue", "-h", "-t", "running,pending", "-j", first).isBlank());
+    gq.startDaemon();
+    assertEquals(6, gq.awaitState(running, "FAILED", T).get("exit_code").asInt());
+    gq.awaitState(waiting, "DONE", T);
+    assertEquals("after", log(waiting).strip());
+  }
 }
