@@ -122,5 +122,7 @@ long long ping_pid(struct conn *c, const struct paths *p, int *code, int pass_er
 void launch_daemon(const struct paths *p, const struct call *call, struct conn *out);
 /* Whether some process holds a lock on `file` (by inode, from /proc/locks), without taking it. */
 int lock_held(const char *file, const char *proc_locks);
+/* The pid holding that lock, 0 when none, -1 when it is no process's own (an OFD lock). */
+pid_t lock_holder(const char *file, const char *proc_locks);
 
 #endif

@@ -47,7 +47,9 @@ static int lock_field(const char *field, const char *suffix) {
   return fl >= sl && strcmp(field + fl - sl, suffix) == 0 && first && first < field + fl - sl;
 }
 
-int lock_held(const char *file, const char *proc_locks) {
+/* The pid that holds a lock on `file` (by inode, from /proc/locks), 0 when none does; -1 when one
+ * is held by no process in particular (an open file description's lock). */
+pid_t lock_holder(const char *file, const char *proc_locks) {
   struct stat st;
   if (stat(file, &st) < 0) return 0;
   char suffix[32];
@@ -55,16 +57,23 @@ int lock_held(const char *file, const char *proc_locks) {
   FILE *f = fopen(proc_locks, "re");
   if (!f) return 0;
   char line[512];
-  int held = 0;
-  /* "1: POSIX  ADVISORY  WRITE 4242 08:01:1234567 0 EOF" */
-  while (!held && fgets(line, sizeof(line), f)) {
-    for (char *save = NULL, *field = strtok_r(line, " \t\n", &save); field && !held;
-         field = strtok_r(NULL, " \t\n", &save))
-      held = lock_field(field, suffix);
+  pid_t holder = 0;
+  /* "1: POSIX  ADVISORY  WRITE 4242 08:01:1234567 0 EOF"; a waiter's line has "->" after the number */
+  while (!holder && fgets(line, sizeof(line), f)) {
+    char *field[6] = {0};
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(line, " \t\n", &save); w && n < 6; w = strtok_r(NULL, " \t\n", &save))
+      field[n++] = w;
+    if (n == 6 && strcmp(field[1], "->") != 0 && lock_field(field[5], suffix)) {
+      long pid = strtol(field[4], NULL, 10);
+      holder = pid > 0 ? (pid_t)pid : -1;
+    }
   }
   fclose(f);
-  return held;
+  return holder;
 }
+
+int lock_held(const char *file, const char *proc_locks) { return lock_holder(file, proc_locks) != 0; }
 
 static pid_t launch(const struct paths *p, const struct call *call, const char *cmd) {
   char **env = xmalloc(((size_t)call->nenv + 3) * sizeof(char *));

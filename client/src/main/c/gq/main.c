@@ -131,8 +131,10 @@ static _Noreturn void daemon_start(struct conn *c, int connected) {
 /*
  * Whether the daemon speaks this client's protocol: a daemon of another version refuses every
  * request of this one, a ping too. Such a daemon (an older gq still running after an upgrade) is
- * stopped as gq daemon stop would: with SIGTERM to the process that listens on this user's socket
- * (SO_PEERCRED names it, checked to be this user's). Returns 0 when it is this protocol's.
+ * stopped as gq daemon stop would stop it, with SIGTERM, once it is proven to be this user's gq
+ * daemon: the process listening on this user's socket (SO_PEERCRED) is the one holding the
+ * daemon's lock file. Returns 0 when the daemon speaks this protocol, or when nothing proves it is
+ * a gq daemon (the request then goes to it, and it says why it refuses).
  */
 static int stopped_other_version(void) {
   struct conn probe;
@@ -140,20 +142,19 @@ static int stopped_other_version(void) {
   int code = 0;
   long long protocol = GQ_PROTOCOL;
   long long pid = ping_pid(&probe, &P, &code, 0, &protocol);
-  int other = pid == -1 || (pid >= 0 && protocol != GQ_PROTOCOL);
+  int other = (pid == -1 && code != 0) || (pid >= 0 && protocol != GQ_PROTOCOL);
   pid_t peer = probe.peer_pid;
   conn_close(&probe);
-  if (!other) return 0;
-  if (peer <= 1 || kill(peer, SIGTERM) < 0)
-    die(1, "the daemon speaks another protocol version and cannot be stopped (pid %d: %s); see %s", (int)peer,
+  if (!other || peer <= 1 || lock_holder(P.lock, "/proc/locks") != peer) return 0;
+  if (kill(peer, SIGTERM) < 0)
+    die(1, "the daemon (pid %d) speaks another protocol version and cannot be stopped: %s; see %s", (int)peer,
         strerror(errno), P.log);
-  await_stopped();
   struct buf b = {0};
   buf_fmt(&b, "daemon stopping (pid %d, another gq version); running jobs keep running\n", (int)peer);
-  size_t n = b.len;
-  if (write(1, b.p, n) < 0) {
-    /* said or not, it stopped */
+  if (write(1, b.p, b.len) < 0) {
+    /* said or not, it stops */
   }
+  await_stopped();
   return 1;
 }
 
