@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +28,11 @@ static void write_stdout(struct play *st, const char *data, size_t n) {
   while (n > 0) {
     ssize_t w = write(1, data, n);
     if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno == EAGAIN) { /* a non-blocking stdout (another program set it so): wait for room */
+      struct pollfd pf = {1, POLLOUT, 0};
+      poll(&pf, 1, -1);
+      continue;
+    }
     if (w < 0 && errno == EPIPE) die(CLOSED_PIPE, NULL);
     if (w < 0) die(1, "cannot write to standard output: %s", strerror(errno));
     data += w;
