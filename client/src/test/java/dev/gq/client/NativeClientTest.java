@@ -105,6 +105,40 @@ class NativeClientTest {
   }
 
   @Test
+  void aFrameOverTheLineLimitEndsTheClientWithOneLine() throws Exception {
+    byte[] huge = new byte[16 * 1024 * 1024 + 64];
+    java.util.Arrays.fill(huge, (byte) 'a');
+    byte[] head = "{\"t\":\"out\",\"s\":\"".getBytes(StandardCharsets.UTF_8);
+    System.arraycopy(head, 0, huge, 0, head.length);
+    try (var d = new NativeGq.RawDaemon(gq.socket(), huge)) {
+      NativeGq.Result r = gq.run("ps");
+      assertEquals(1, r.code(), r.err());
+      assertEquals("gq: the daemon sent a frame larger than 16 MiB; see " + gq.log() + "\n", r.err());
+    }
+  }
+
+  @Test
+  void aDeletedWorkingDirectoryIsSentAsTheDirectoryItWas() throws Exception {
+    try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> out.send(Frame.exit(0)))) {
+      Path gone = gq.work.resolve("gone");
+      ProcessBuilder pb = new ProcessBuilder("bash", "-c", "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && exec \"$0\" -g 0 true",
+          NativeGq.BINARY.toString(), gone.toString()).directory(gq.work.toFile());
+      pb.environment().clear();
+      pb.environment().putAll(gq.env);
+      NativeGq.Result r = NativeGq.finish(pb.start(), new byte[0]);
+      assertEquals(0, r.code(), r.err());
+      assertEquals(gone.toString(), ((Request.Run) d.requests.get(0)).cwd());
+    }
+  }
+
+  @Test
+  void daemonRunAndMcpGoToTheLauncherScript() throws Exception {
+    NativeGq.Result r = gq.run("daemon", "run", "--help");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("usage: gq daemon run"), r.out());
+  }
+
+  @Test
   void escapesAndSurrogatePairsDecodeToUtf8() throws Exception {
     String frames = "{\"t\":\"out\",\"s\":\"\\u00e9\\ud83d\\ude00\\t\\\"\\\\\\/\\n\"}\n{\"t\":\"exit\",\"code\":0}\n";
     try (var d = new NativeGq.RawDaemon(gq.socket(), frames.getBytes())) {
