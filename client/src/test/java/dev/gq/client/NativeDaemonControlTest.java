@@ -85,6 +85,31 @@ class NativeDaemonControlTest {
   }
 
   @Test
+  void waitsForTheDaemonOfAnotherClientThatHoldsTheLock() throws Exception {
+    Files.createDirectories(gq.runtime);
+    gq.env.put("GQ_DAEMON_CMD", script("echo 'another gq daemon is already running'; exit 1").toString());
+    FakeDaemon[] winner = new FakeDaemon[1];
+    try (var ch = java.nio.channels.FileChannel.open(gq.runtime.resolve("gq.lock"),
+            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+        var lock = ch.lock()) {
+      Thread later = new Thread(() -> {
+        try {
+          Thread.sleep(700);
+          winner[0] = new FakeDaemon(gq.socket(), (req, in, out) -> out.send(Frame.exit(0)));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      later.start();
+      NativeGq.Result r = gq.run("ps");
+      assertEquals(0, r.code(), r.err());
+      later.join();
+    } finally {
+      if (winner[0] != null) winner[0].close();
+    }
+  }
+
+  @Test
   void aHungDaemonEndsTheWaitWithOneLine() throws Exception {
     gq.env.put("GQ_ANSWER_TIMEOUT", "2");
     try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> Thread.sleep(60_000))) {
