@@ -36,9 +36,23 @@ char *xstrdup(const char *s);
 long long now_ms(void);
 void sleep_ms(long ms);
 
-/* --- json.c: the wire's JSON, flat frames only ------------------------------------------- */
+/* --- json.c, frame.c: the wire's JSON, and the daemon's flat frames ----------------------- */
 /* Appends bytes as a quoted JSON string; invalid UTF-8 becomes U+FFFD. */
 void json_quote(struct buf *b, const char *s, size_t n);
+/* A strict reader of one JSON text; functions return 0, or -1 with the first problem in error. */
+struct json_reader {
+  const char *s;
+  size_t n, pos;
+  const char *error;
+};
+void json_space(struct json_reader *r);
+int json_fail(struct json_reader *r, const char *why);
+/* A string (at its quote) decoded into out (NULL: checked and skipped). */
+int json_string(struct json_reader *r, struct buf *out);
+/* A number: 1 with *v when an integer that fits, 0 for another number, -1 when invalid. */
+int json_number(struct json_reader *r, long long *v);
+/* Any value, checked and skipped. */
+int json_skip(struct json_reader *r, int depth);
 enum frame_type { F_UNKNOWN, F_OUT, F_OUTB, F_ERR, F_PROMPT, F_EXIT, F_PONG, F_STDIN_REQUEST, F_KEEPALIVE };
 struct frame {
   enum frame_type type;
@@ -104,7 +118,7 @@ int call_resumable(const struct call *c);
 void call_request(const struct call *c, struct buf *b);
 void ping_request(struct buf *b);
 
-/* --- frames.c: one connection's conversation ------------------------------------------ */
+/* --- play.c: one connection's conversation ------------------------------------------ */
 struct play {
   unsigned long long skip_stdout;  /* bytes of stdout an earlier connection printed */
   unsigned long long stdout_bytes; /* bytes of stdout this connection carried */
