@@ -166,8 +166,12 @@ int main(int argc, char **argv) {
     if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) return 1;
   signal(SIGPIPE, SIG_IGN);
   if (argc > 1 && (strcmp(argv[1], "mcp") == 0 || (strcmp(argv[1], "daemon") == 0 && argc > 2 &&
-                                                   strcmp(argv[2], "run") == 0)))
+                                                   strcmp(argv[2], "run") == 0))) {
     hand_to_launcher(argv);
+    if (strcmp(argv[1], "mcp") == 0)
+      die(1, "'gq mcp' runs on Java through the launcher script, and there is none beside this program (gq-generic,"
+          " or bin/gq of its checkout); run it through bin/gq, or reinstall gq with install.sh");
+  }
   call_init(&CALL, argc, argv, environ);
   if (stdin_closed) CALL.stdin_closed = 1;
   char *here = getcwd(NULL, 0);
