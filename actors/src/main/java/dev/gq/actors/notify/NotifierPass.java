@@ -66,7 +66,12 @@ final class NotifierPass {
       historyAtLeast.accept(high);
       List<StoredEvent> page = journal.stored(state.cursor(), PAGE);
       if (page.isEmpty()) break;
-      for (StoredEvent stored : page) step(stored);
+      // the page may hold events stored since the history was synced: those wait for the next sync,
+      // or their facts would be read from a history that does not have them yet
+      for (StoredEvent stored : page) {
+        if (stored.seq() > high) break;
+        step(stored);
+      }
       high = journal.highestSeq();
     }
     if (saves.due(System.nanoTime())) save();
