@@ -1,14 +1,14 @@
 package dev.gq.actors.notify;
 
 /**
- * When the notifier stores its cursor: at once after an event that called for a message or changed
- * its memory, and otherwise once {@code spacingNanos} have passed since the last time it was stored
-(at the next event or the notifier's next tick) and when the notifier stops. A
- * busy queue stores a journal write a few times a second; writing the cursor file (a synced
- * temporary file and a rename) after each of them cost more than deciding their messages. The
- * events a crash leaves after the stored cursor called for nothing and left the memory as it was,
- * so deciding them again after the restart sends what it would have sent then: at least once, as
- * before.
+ * When the notifier stores its cursor (and its memory, always the pair that deciding the events up
+ * to the cursor left): at once after an event whose messages were delivered, so that they are not
+ * sent again, and otherwise once {@code spacingNanos} have passed since it was last stored (at the
+ * next event or the notifier's next tick) and when the notifier stops. A busy queue stores a
+ * journal write a few times a second; a synced cursor file after each cost more than deciding
+ * their messages. A crash leaves after the stored cursor only events that called for no message;
+ * deciding them again from the stored memory after the restart rebuilds the same memory and sends
+ * what they call for then: at least once, as before.
  */
 final class CursorSaves {
   private final long spacingNanos;
@@ -20,13 +20,13 @@ final class CursorSaves {
     this.savedAt = nowNanos - spacingNanos;
   }
 
-  /** One event decided: whether the cursor must be stored now. */
-  boolean afterEvent(boolean changed, long nowNanos) {
+  /** One event decided ({@code delivered}: it called for messages): whether the cursor must be stored now. */
+  boolean afterEvent(boolean delivered, long nowNanos) {
     pending = true;
-    return changed || nowNanos - savedAt >= spacingNanos;
+    return delivered || nowNanos - savedAt >= spacingNanos;
   }
 
-  /** Whether a cursor moved past events that changed nothing is still to be stored. */
+  /** Whether a cursor moved past events that called for nothing is still to be stored. */
   boolean pending() {
     return pending;
   }

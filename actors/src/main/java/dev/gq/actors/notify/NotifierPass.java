@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * cursor past it. So a message is sent at least once (a crash between its delivery and the cursor's
  * write sends it again), and a restart between an event and its delivery delivers it once. A cursor
  * never stored starts at the journal's end: a new notifier does not announce the past. Past events
- * that called for nothing the cursor moves at most once a second ({@link CursorSaves}). Blocks; runs
+ * that called for no message the cursor is stored at most once a second ({@link CursorSaves}). Blocks; runs
  * on the notifier's own thread.
  */
 final class NotifierPass {
@@ -92,9 +92,10 @@ final class NotifierPass {
     NoticeRules.Outcome o = event == null ? new NoticeRules.Outcome(List.of(), state.memory())
         : NoticeRules.decide(stored.seq(), event, facts, state.memory());
     for (Notice n : o.notices()) notifications.deliver(n);
-    boolean changed = !o.notices().isEmpty() || !o.memory().equals(state.memory());
+    // stored at once after a delivery, so that it is not sent again; a memory that only counted the
+    // event is rebuilt by deciding the event again from the stored one
     state = new CursorFile.State(stored.seq(), o.memory());
-    if (saves.afterEvent(changed, System.nanoTime())) save();
+    if (saves.afterEvent(!o.notices().isEmpty(), System.nanoTime())) save();
   }
 
   private CursorFile.State start() throws SQLException, IOException {

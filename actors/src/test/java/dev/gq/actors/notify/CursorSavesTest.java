@@ -8,14 +8,14 @@ class CursorSavesTest {
   private static final long SECOND = 1_000_000_000L;
 
   @Test
-  void anEventThatChangedSomethingIsStoredAtOnce() {
+  void anEventWhoseMessagesWereDeliveredIsStoredAtOnce() {
     CursorSaves saves = new CursorSaves(SECOND, 0);
     saves.saved(0);
     assertTrue(saves.afterEvent(true, 1));
   }
 
   @Test
-  void eventsThatChangedNothingAreStoredOncePerSpacing() {
+  void eventsThatCalledForNoMessageAreStoredOncePerSpacing() {
     CursorSaves saves = new CursorSaves(SECOND, 0);
     assertTrue(saves.afterEvent(false, 0), "the first one: nothing was stored yet");
     saves.saved(0);
