@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds gq with the Maven wrapper and installs it under PREFIX (default: $PREFIX, else ~/.local):
-#   PREFIX/lib/gq/bin/      gq, gq-daemon (the launcher scripts) and gq-jdk.sh
-#   PREFIX/lib/gq/client/   the client jars (+ an AOT cache on JDK 25+)
+#   PREFIX/lib/gq/bin/      gq (the native client, the command itself), gq-daemon and gq-generic
+#                           (the launcher scripts: the daemon; gq mcp and gq daemon run) and gq-jdk.sh
+#   PREFIX/lib/gq/client/   the Java client's jars (the library gq mcp uses; the command's stand-in
+#                           where no native client was built)
 #   PREFIX/lib/gq/daemon/   the daemon jar and its libraries (+ an AOT cache on JDK 25+, and
 #                           sqlite-jdbc's native libraries for Linux in sqlite/ARCH/)
 #   PREFIX/lib/gq/mcp/      gq mcp's jar and its libraries (the MCP Java SDK)
@@ -52,8 +54,9 @@ daemon_jar=$src/actors/target/gq-daemon.jar
 mcp_jar=$src/mcp/target/gq-mcp.jar
 shim=$src/host/target/gq-shim
 client_lib=$src/client/target/libgq-client-socket.so
+native=$src/client/target/gq
 shell_files=$src/cli/target/shell
-for f in "${client_jars[@]}" "$client_lib" "$daemon_jar" "$mcp_jar" "$shim" "$shell_files/completions/gq.bash" "$shell_files/man/man1/gq.1"; do
+for f in "${client_jars[@]}" "$client_lib" "$native" "$daemon_jar" "$mcp_jar" "$shim" "$shell_files/completions/gq.bash" "$shell_files/man/man1/gq.1"; do
   [[ -f $f ]] || { echo "install.sh: $f is missing; build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 done
 
@@ -64,7 +67,10 @@ lib=$prefix/lib/gq
 stage=$(mktemp -d "$prefix/lib/.gq-install.XXXXXX")
 trap 'rm -rf "$stage" "$stage.old"' EXIT
 mkdir -p "$stage/bin" "$stage/client" "$stage/daemon"
-install -m 0755 "$src/bin/gq" "$src/bin/gq-daemon" "$stage/bin/"
+# the command is the native client; the launcher script stays beside it for gq mcp and gq daemon run
+install -m 0755 "$native" "$stage/bin/gq"
+install -m 0755 "$src/bin/gq" "$stage/bin/gq-generic"
+install -m 0755 "$src/bin/gq-daemon" "$stage/bin/"
 install -m 0644 "$src/bin/gq-jdk.sh" "$stage/bin/"
 install -m 0644 "${client_jars[@]}" "$stage/client/"
 install -m 0755 "$client_lib" "$stage/client/"
@@ -94,12 +100,6 @@ install -m 0644 "$shell_files"/man/man1/*.1 "$share/man/man1/"
 # the skill file that tells an AI assistant how to drive gq
 install -D -m 0644 "$src/docs/assistant/SKILL.md" "$share/gq/assistant/SKILL.md"
 
-# the client starts faster from an AOT cache (JDK 25+); made in place: it records the jar paths
-if ((java_version >= 25)) && ! gq_make_client_cache "$lib/client/gq-client.aot" \
-  "$lib/client/gq-client.jar:$lib/client/gq-protocol.jar" "$lib/client/libgq-client-socket.so"; then
-  echo "note: could not make the client's AOT cache; gq works without it, a little slower"
-fi
-
 # the daemon too (JDK 25+): a training run of the installed daemon on temporary directories
 if ((java_version >= 25)); then
   echo "making the daemon's AOT cache (a training run of about 15 s) ..."
@@ -108,51 +108,6 @@ if ((java_version >= 25)); then
     echo "note: could not make the daemon's AOT cache; gq works without it, the daemon starts slower"
   fi
 fi
-
-# The gq command itself: a small sh script with this JDK, the flags and the class path written in,
-# so that each command starts no bash and searches nothing (bin/gq, kept as gq-generic, does both
-# and still serves `gq daemon run`, `gq mcp` and a JDK that has gone since).
-sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
-gq_client_lib_flags "$lib/client/libgq-client-socket.so"
-fast_flags=("${gq_client_flags[@]}" "${gq_lib_flags[@]}")
-if [[ -f $lib/client/gq-client.aot ]]; then
-  fast_flags+=("-XX:AOTCache=$lib/client/gq-client.aot" -Xlog:aot=off -Xlog:cds=off)
-fi
-mv "$lib/bin/gq" "$lib/bin/gq-generic"
-{
-  echo '#!/bin/sh'
-  echo "# gq: written by install.sh for $java; reinstall to use another JDK."
-  echo "# Sends the command line to the gq daemon (bin/gq in the source tree explains the rest)."
-  echo "java=$(sq "$java")"
-  echo "lib=$(sq "$lib")"
-  echo 'if [ ! -x "$java" ] || { [ "${1-}" = daemon ] && [ "${2-}" = run ]; } || [ "${1-}" = mcp ]; then'
-  echo '  exec bash "$lib/bin/gq-generic" "$@"'
-  echo 'fi'
-  echo '# a deleted working directory: the JVM cannot start there (see bin/gq)'
-  echo 'if [ -z "${PWD-}" ] || [ ! -d "$PWD" ]; then'
-  echo '  GQ_CLIENT_CWD_GONE=$(readlink /proc/$$/cwd 2>/dev/null) || GQ_CLIENT_CWD_GONE=""'
-  echo '  GQ_CLIENT_CWD_GONE=${GQ_CLIENT_CWD_GONE% (deleted)}; export GQ_CLIENT_CWD_GONE; cd / 2>/dev/null'
-  echo 'fi'
-  echo '# a closed standard input: give the JVM /dev/null (it would reuse descriptor 0) and say so'
-  echo 'GQ_CLIENT_STDIN_CLOSED=0'
-  echo '[ -e /proc/self/fd/0 ] || { GQ_CLIENT_STDIN_CLOSED=1; exec </dev/null; }'
-  echo 'GQ_CLIENT_TTY_IN=0 GQ_CLIENT_TTY_OUT=0 GQ_CLIENT_TTY_ERR=0 GQ_CLIENT_COLUMNS=${COLUMNS-}'
-  echo '[ -t 0 ] && GQ_CLIENT_TTY_IN=1'
-  echo '[ -t 2 ] && GQ_CLIENT_TTY_ERR=1'
-  echo 'if [ -t 1 ]; then'
-  echo '  GQ_CLIENT_TTY_OUT=1'
-  echo '  if [ -z "$GQ_CLIENT_COLUMNS" ]; then'
-  echo '    size=$(stty size </dev/tty 2>/dev/null) && GQ_CLIENT_COLUMNS=${size#* }'
-  echo '  fi'
-  echo 'fi'
-  echo 'export GQ_CLIENT_STDIN_CLOSED GQ_CLIENT_TTY_IN GQ_CLIENT_TTY_OUT GQ_CLIENT_TTY_ERR GQ_CLIENT_COLUMNS'
-  echo 'export GQ_DAEMON_CMD="${GQ_DAEMON_CMD:-$lib/bin/gq-daemon}"'
-  printf 'exec "$java"'
-  for f in "${fast_flags[@]}"; do printf ' %s' "$(sq "$f")"; done
-  printf ' -cp %s dev.gq.client.Main "$@"\n' "$(sq "$lib/client/gq-client.jar:$lib/client/gq-protocol.jar")"
-} >"$lib/bin/gq.new"
-chmod 0755 "$lib/bin/gq.new"
-mv "$lib/bin/gq.new" "$lib/bin/gq"
 
 echo "installed gq in $lib"
 echo "the gq command: $prefix/bin/gq"

@@ -85,7 +85,14 @@ pack() {
 
   # the installed layout (as install.sh makes it, without the AOT cache, which only fits the JDK it
   # was made with): lib/gq/{bin,client,daemon,gq-shim}
-  install -m 0755 "$root/bin/gq" "$root/bin/gq-daemon" "$out/lib/gq/bin/"
+  install -m 0755 "$root/bin/gq-daemon" "$out/lib/gq/bin/"
+  if [[ -x $root/client/target/gq ]]; then
+    # the command is the native client (static: it runs on the GPU machine as it is)
+    install -m 0755 "$root/client/target/gq" "$out/lib/gq/bin/gq"
+    install -m 0755 "$root/bin/gq" "$out/lib/gq/bin/gq-generic"
+  else
+    install -m 0755 "$root/bin/gq" "$out/lib/gq/bin/"
+  fi
   install -m 0644 "$root/bin/gq-jdk.sh" "$out/lib/gq/bin/"
   install -m 0644 "$root/client/target/gq-client.jar" "$root/protocol/target/gq-protocol.jar" "$out/lib/gq/client/"
   install -m 0644 "$root/actors/target/gq-daemon.jar" "$root"/actors/target/lib/*.jar "$out/lib/gq/daemon/"

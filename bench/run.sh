@@ -4,10 +4,11 @@
 #
 #   bench/run.sh [PART|all|peers|smoke]      (default: all)
 #
-#   ps          `gq ps` wall time with the daemon up and 1,000 finished jobs in history, next to the
-#               JVM's own start and the client without a daemon (what the time is made of)
+#   ps          `gq ps`, `gq gpu` and `gq show` wall time with the daemon up and 1,000 finished jobs
+#               in history, next to the client without a daemon and the daemon's own share
 #   submit      `gq -g 0 true` and `gq -g 1 true` wall time (4 fake GPUs); the daemon's time per
-#               submit request; 1,000 jobs in one `gq submit --batch` call
+#               submit request; 1,000 `gq -g 1 --key K true` calls from a shell loop; 1,000 jobs in
+#               one `gq submit --batch` call
 #   start       submit -> start of one job on an idle daemon (the job stamps its first moment)
 #   logs        `gq logs -f` delay: a line written by a job -> the line read from the command
 #   throughput  1,000 `true` jobs (-g 1) through 4 fake GPUs, jobs/s; a burst of 20 jobs
@@ -26,7 +27,9 @@
 #   smoke       every gq part with tiny counts in about a minute, no peers, writes nothing;
 #               exits non-zero when a part breaks (for CI)
 #
-# Needs the build (it builds nothing) and uses fake GPUs in its own temporary data and runtime
+# Every gq command is timed as users run it: the native client (client/target/gq, the binary
+# install.sh installs as PREFIX/bin/gq), from a copy of the build. Needs the build (it builds
+# nothing) and uses fake GPUs in its own temporary data and runtime
 # directories; it stops every daemon and peer server it started when it ends, however it ends.
 # Peers missing from this machine are installed from Debian packages with apt-get (root only; a
 # peer that cannot be installed or started is noted and skipped). Uses hyperfine when installed,
@@ -34,8 +37,9 @@
 # BENCH_BIG_HISTORY (100000), BENCH_HANDOFF_JOBS (30), BENCH_READY_STARTS (5),
 # BENCH_IDLE_SETTLE (10), BENCH_IDLE_SECONDS (60), BENCH_THROUGHPUT_JOBS (1000),
 # BENCH_START_RUNS (10), BENCH_START_GAP (1: seconds idle before each submit -> start run),
-# BENCH_LOG_LINES (50), BENCH_BURST (20), BENCH_SWEEP_CELLS (1000: the Slurm sweeps),
-# BENCH_PEERS (tsp,slurm,gpuq: the peers `all` runs; "none" for none), BENCH_GPUQ (path of gpuq.py; BENCH_GPUQ_PYTHON: the interpreter, default
+# BENCH_LOG_LINES (50), BENCH_BURST (20), BENCH_KEY_CALLS (1000), BENCH_SWEEP_CELLS (1000: the
+# Slurm sweeps), BENCH_PEERS (tsp,slurm,gpuq: the peers `all` runs; "none" for none), BENCH_GPUQ
+# (path of gpuq.py; BENCH_GPUQ_PYTHON: the interpreter, default
 # /usr/bin/python3), BENCH_NO_INSTALL=1 (never apt-get),
 # BENCH_NO_HYPERFINE=1 (use the bash loop), BENCH_NO_DAEMON_AOT=1 (measure the daemon without
 # the AOT cache that install.sh makes; the smoke run never makes it), BENCH_KEEP=1 (keep the
@@ -83,12 +87,13 @@ START_RUNS=${BENCH_START_RUNS:-10}
 START_GAP=${BENCH_START_GAP:-1}
 LOG_LINES=${BENCH_LOG_LINES:-50}
 BURST=${BENCH_BURST:-20}
+KEY_CALLS=${BENCH_KEY_CALLS:-1000}
 SWEEP_CELLS=${BENCH_SWEEP_CELLS:-1000}
 BULK_LINES=1000
 BULK_RUNS=5
 DOC=${BENCH_DOC:-$root/docs/benchmarks.md}
 WARMUP=3
-for knob in RUNS HISTORY BIG_HISTORY HANDOFF_JOBS READY_STARTS IDLE_SETTLE IDLE_SECONDS THROUGHPUT_JOBS START_RUNS LOG_LINES BURST SWEEP_CELLS; do
+for knob in RUNS HISTORY BIG_HISTORY HANDOFF_JOBS READY_STARTS IDLE_SETTLE IDLE_SECONDS THROUGHPUT_JOBS START_RUNS LOG_LINES BURST KEY_CALLS SWEEP_CELLS; do
   [[ ${!knob} =~ ^[0-9]+$ && ${!knob} -gt 0 ]] || { echo "bench: BENCH_$knob must be a whole number above 0, not '${!knob}'" >&2; exit 2; }
 done
 [[ $START_GAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "bench: BENCH_START_GAP must be a number of seconds, not '$START_GAP'" >&2; exit 2; }
@@ -97,7 +102,7 @@ if [[ $part == smoke ]]; then
   # tiny counts, one shared daemon: checks that every part still works, not how fast
   RUNS=2 WARMUP=0 HISTORY=20 BIG_HISTORY=200 BIG_CHUNK=100 HANDOFF_JOBS=3 READY_STARTS=1 READY_WARM=0
   IDLE_SETTLE=0.5 IDLE_SECONDS=1 THROUGHPUT_JOBS=20 START_RUNS=2 START_GAP=0 LOG_LINES=3 BURST=3
-  BULK_LINES=50 BULK_RUNS=1 shared_instance=1
+  BULK_LINES=50 BULK_RUNS=1 KEY_CALLS=10 shared_instance=1
 fi
 gq=$root/bin/gq   # until the build is copied (snapshot_build)
 
@@ -124,7 +129,7 @@ gq=$root/bin/gq   # until the build is copied (snapshot_build)
 
 # ---- the build must exist ----------------------------------------------------------------------
 build_cmd="cd $root && export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow && ./mvnw -q -B package -DskipTests"
-for f in client/target/gq-client.jar protocol/target/gq-protocol.jar \
+for f in client/target/gq client/target/gq-client.jar protocol/target/gq-protocol.jar \
   actors/target/gq-daemon.jar host/target/gq-shim; do
   [[ -f $root/$f ]] || die "$f is missing: build gq first:
   $build_cmd"
@@ -234,7 +239,8 @@ peers_wanted() {
 }
 
 snapshot_build
-gq=$snapshot/bin/gq
+# the command as installed: the native client itself (it finds bin/gq-daemon beside the copy)
+gq=$snapshot/client/target/gq
 if [[ -n ${BENCH_QUIET_LOAD-} ]]; then
   quiet_until=$((SECONDS + ${BENCH_QUIET_WAIT:-600}))
   until awk -v l="$BENCH_QUIET_LOAD" '{ exit !($1 < l) }' /proc/loadavg; do

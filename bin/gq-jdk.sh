@@ -70,11 +70,11 @@ gq_search_java() {
   exit 1
 }
 
-# The client JVM's flags: C1 only with one compiler thread (one thread fewer to start: 5-10 ms of
-# `gq ps` here), a small serial heap (64 MiB: room for a 16 MiB frame, the
-# protocol's limit; 32 MiB fails at 8 MiB). install.sh records the client's AOT cache with these
-# same flags (the JVM ignores a cache made with others).
-# shellcheck disable=SC2034 # used by bin/gq and install.sh
+# The Java client's JVM flags (the command's stand-in where no native client was built): C1 only
+# with one compiler thread (one thread fewer to start: 5-10 ms of `gq ps` here), a small serial
+# heap (64 MiB: room for a 16 MiB frame, the protocol's limit; 32 MiB fails at 8 MiB). The build
+# records the Java client's AOT cache with these same flags (the JVM ignores a cache made with others).
+# shellcheck disable=SC2034 # used by bin/gq and the client module's build
 gq_client_flags=(-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC -Xmx64m -Xss512k -XX:-UsePerfData)
 
 # gq_client_lib_flags LIB: sets gq_lib_flags to what makes the client use its socket library LIB

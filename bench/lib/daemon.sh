@@ -6,7 +6,7 @@
 # while the benchmark runs cannot change or break the jars under a starting daemon.
 snapshot_build() {
   local snap=$work/checkout before after f
-  local files=(bin/gq bin/gq-daemon bin/gq-jdk.sh install.sh pom.xml client/target/gq-client.jar
+  local files=(bin/gq bin/gq-daemon bin/gq-jdk.sh install.sh pom.xml client/target/gq client/target/gq-client.jar
     protocol/target/gq-protocol.jar actors/target/gq-daemon.jar host/target/gq-shim)
   for _ in 1 2 3 4 5; do
     rm -rf "$snap"
@@ -21,12 +21,7 @@ snapshot_build() {
     after=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
     if [[ $before == "$after" ]]; then
       snapshot=$snap
-      # the AOT caches record their jars' paths: make them again for the copy, as the build does
-      if [[ -f $root/client/target/gq-client.aot ]]; then
-        gq_make_client_cache "$snap/client/target/gq-client.aot" \
-          "$snap/client/target/gq-client.jar:$snap/protocol/target/gq-protocol.jar" \
-          "$snap/client/target/libgq-client-socket.so" || note "could not make the client's AOT cache for the build's copy"
-      fi
+      # the daemon's AOT cache records its jars' paths: made again for the copy (the client is native)
       # the daemon's AOT cache, as install.sh makes it (bin/gq-daemon --train; JDK 25+, ~20 s)
       if ((java_version >= 25)) && [[ -z ${BENCH_NO_DAEMON_AOT-} && $part != smoke ]]; then
         say "making the daemon's AOT cache for the build's copy (bin/gq-daemon --train) ..."

@@ -62,42 +62,34 @@ check_history_read_side() {
 
 # ---- ps -------------------------------------------------------------------------------------------
 part_ps() {
-  say "== ps: gq ps with $HISTORY jobs in history"
-  # what any client run costs before it talks to a daemon
-  measure jvm "$RUNS" 0 "$java" "${gq_client_flags[@]}" -version
-  row "JVM start alone: java -version with the client's flags" "$work/res/jvm" ms "-" "-"
+  say "== ps: gq ps, gq gpu and gq show with $HISTORY jobs in history"
+  # what a client run costs before it talks to a daemon
   if ((!shared_instance)); then
     use_instance nodaemon 1
     measure nodaemon "$RUNS" 1 "$gq" daemon status
-    row "bin/gq daemon status, no daemon running (launcher + client JVM, no daemon)" "$work/res/nodaemon" ms "-" "-"
+    row "gq daemon status, no daemon running (the native client alone)" "$work/res/nodaemon" ms "-" "-"
   fi
 
   ensure_history
   measure status "$RUNS" 0 "$gq" daemon status
-  row "bin/gq daemon status, daemon up" "$work/res/status" ms "-" "-"
+  row "gq daemon status, daemon up" "$work/res/status" ms "-" "-"
   measure ps "$RUNS" 0 "$gq" ps
   local m
   m=$(median_of "$work/res/ps")
-  row "bin/gq ps, daemon up, $HISTORY jobs in history" "$work/res/ps" ms "median <= 100" "$(verdict "$m" 100)"
-  chart "list the queue (gq ps; gpuq status)" ms low gq "$m" 100
-
-  # the installed client (install.sh), which adds an AOT cache on JDK 25+
-  if ((shared_instance)); then
-    :
-  elif (cd "$snapshot" && timeout 300 ./install.sh --no-build --prefix "$work/install" >"$work/install.log" 2>&1); then
-    if [[ -f $work/install/lib/gq/client/gq-client.aot ]]; then
-      measure ps_aot "$RUNS" 0 "$work/install/bin/gq" ps
-      m=$(median_of "$work/res/ps_aot")
-      row "gq ps as installed by install.sh (client AOT cache), same daemon" "$work/res/ps_aot" ms "median <= 100" "$(verdict "$m" 100)"
-    else
-      note "install.sh made no client AOT cache (JDK older than 25?); the installed-client row is left out"
-    fi
-  else
-    note "install.sh --no-build into a temporary prefix failed; see its output: $(tail -3 "$work/install.log" | tr '\n' ' ')"
-  fi
+  row "gq ps, daemon up, $HISTORY jobs in history" "$work/res/ps" ms "median <= 10" "$(verdict "$m" 10)"
+  chart "list the queue (gq ps; gpuq status)" ms low gq "$m" 10
+  measure gpu "$RUNS" 0 "$gq" gpu
+  m=$(median_of "$work/res/gpu")
+  row "gq gpu, daemon up" "$work/res/gpu" ms "median <= 10" "$(verdict "$m" 10)"
+  measure show "$RUNS" 0 "$gq" show "$HISTORY"
+  m=$(median_of "$work/res/show")
+  row "gq show JOB (a finished job), daemon up" "$work/res/show" ms "median <= 10" "$(verdict "$m" 10)"
+  # the checkout's launcher script in front of the same client: what bash adds
+  measure ps_launcher "$RUNS" 0 "$snapshot/bin/gq" ps
+  row "bin/gq ps (the checkout's launcher script, then the native client)" "$work/res/ps_launcher" ms "-" "-"
 
   measure ps_all "$((RUNS < 10 ? RUNS : 10))" 0 "$gq" ps --all
-  row "bin/gq ps --all ($(grep -c . <<<"$("$gq" ps --all 2>/dev/null)") lines of output)" "$work/res/ps_all" ms "-" "-"
+  row "gq ps --all ($(grep -c . <<<"$("$gq" ps --all 2>/dev/null)") lines of output)" "$work/res/ps_all" ms "-" "-"
 
   # the daemon's share: the same request from a JVM that is already running
   if ((have_javac)); then
@@ -111,12 +103,28 @@ part_submit() {
   say "== submit: gq -g 0 true, gq -g 1 true, and $BULK_LINES jobs in one call"
   ensure_history
   measure submit "$RUNS" 0 "$gq" -g 0 true
-  row "bin/gq -g 0 true (submit, no GPU), daemon up" "$work/res/submit" ms "-" "-"
+  row "gq -g 0 true (submit, no GPU), daemon up" "$work/res/submit" ms "-" "-"
   wait_no_live_jobs 120 || note "the submitted 'true' jobs had not all ended 120 s later"
   # one fake GPU each, as a job for the peers' queues would be: the jobs run meanwhile
   measure submit_g1 "$RUNS" 0 "$gq" -g 1 true
-  row "bin/gq -g 1 true (submit, 1 of $instance_gpus fake GPUs), daemon up" "$work/res/submit_g1" ms "-" "-"
-  chart "submit one job (whole command)" ms low gq "$(median_of "$work/res/submit_g1")"
+  local m
+  m=$(median_of "$work/res/submit_g1")
+  row "gq -g 1 true (submit, 1 of $instance_gpus fake GPUs), daemon up" "$work/res/submit_g1" ms "median <= 10" "$(verdict "$m" 10)"
+  chart "submit one job (whole command)" ms low gq "$m" 10
+  wait_no_live_jobs 120 || note "the submitted 'true' jobs had not all ended 120 s later"
+  # a sweep as the README writes it: one call per cell from a shell loop, each with its key
+  local t0 t1 ms budget=$((KEY_CALLS * 15))
+  t0=$(now_us)
+  for ((i = 0; i < KEY_CALLS; i++)); do
+    "$gq" -g 1 --key "bench/cell$i" true >/dev/null || die "gq -g 1 --key bench/cell$i true failed"
+  done
+  t1=$(now_us)
+  ms=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.0f", d / 1000 }')
+  if ((KEY_CALLS == 1000)); then
+    row1 "1000 \`gq -g 1 --key K true\` calls from a shell loop (the jobs run meanwhile), whole loop" "$ms" ms "<= 15000" "$(verdict "$ms" 15000)"
+  else
+    row1 "$KEY_CALLS \`gq -g 1 --key K true\` calls from a shell loop (the jobs run meanwhile), whole loop" "$ms" ms "15000 for 1,000 calls" "$(verdict "$ms" "$budget")"
+  fi
   if ((have_javac)); then
     raw_requests "$RUNS" "$work/res/submit_raw2" run -g 0 true >/dev/null || die "raw submit requests failed"
     row "submit request served by the daemon (connect .. exit frame, from a running JVM)" "$work/res/submit_raw2" ms "-" "-"

@@ -64,7 +64,7 @@ markdown_section() {
   echo
   echo "- Machine: $(machine_desc)"
   echo "- Load average (1, 5, 15 min): $load_start at the start, $load_end at the end; the run took $(((SECONDS - run_start) / 60)) min $(((SECONDS - run_start) % 60)) s"
-  echo "- JDK: $jdk_desc ($java_home); client flags: \`${gq_client_flags[*]}\`"
+  echo "- JDK: $jdk_desc ($java_home), for the daemon; the client: the native \`gq\` ($(file -b "$gq" 2>/dev/null | grep -o 'statically linked\|dynamically linked' || echo "client/target/gq"))"
   echo "- Timer: $timer"
   echo "- Command: \`cd $root && bench/run.sh $part\` with $(knobs_desc)"
   echo "- gq: $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown)$(cd "$root" && [[ -n $(git status --porcelain --untracked-files=no 2>/dev/null) ]] && echo ' with uncommitted changes'), fake GPUs, poll interval ${GQ_POLL_INTERVAL_MS:-1000} ms, daemon flags from bin/gq-daemon"
@@ -109,7 +109,7 @@ tsv_to_markdown() {
 }
 
 knobs_desc() {
-  local out="BENCH_RUNS=$RUNS, BENCH_HISTORY=$HISTORY, BENCH_BIG_HISTORY=$BIG_HISTORY, BENCH_HANDOFF_JOBS=$HANDOFF_JOBS, BENCH_READY_STARTS=$READY_STARTS, BENCH_IDLE_SETTLE=$IDLE_SETTLE, BENCH_IDLE_SECONDS=$IDLE_SECONDS, BENCH_THROUGHPUT_JOBS=$THROUGHPUT_JOBS, BENCH_START_RUNS=$START_RUNS, BENCH_START_GAP=$START_GAP, BENCH_LOG_LINES=$LOG_LINES, BENCH_BURST=$BURST, BENCH_SWEEP_CELLS=$SWEEP_CELLS"
+  local out="BENCH_RUNS=$RUNS, BENCH_HISTORY=$HISTORY, BENCH_BIG_HISTORY=$BIG_HISTORY, BENCH_HANDOFF_JOBS=$HANDOFF_JOBS, BENCH_READY_STARTS=$READY_STARTS, BENCH_IDLE_SETTLE=$IDLE_SETTLE, BENCH_IDLE_SECONDS=$IDLE_SECONDS, BENCH_THROUGHPUT_JOBS=$THROUGHPUT_JOBS, BENCH_START_RUNS=$START_RUNS, BENCH_START_GAP=$START_GAP, BENCH_LOG_LINES=$LOG_LINES, BENCH_BURST=$BURST, BENCH_KEY_CALLS=$KEY_CALLS, BENCH_SWEEP_CELLS=$SWEEP_CELLS"
   if [[ -n ${BENCH_QUIET_LOAD-} ]]; then out+=", BENCH_QUIET_LOAD=$BENCH_QUIET_LOAD"; fi
   if [[ -n ${BENCH_GPUQ-} ]]; then out+=", BENCH_GPUQ=$BENCH_GPUQ"; fi
   if [[ -n ${BENCH_PEERS-} ]]; then out+=", BENCH_PEERS=$BENCH_PEERS"; fi

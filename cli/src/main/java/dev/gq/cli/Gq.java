@@ -24,8 +24,10 @@ public final class Gq {
     GqCommand top = new GqCommand();
     ErrorHandler handler = new ErrorHandler(io);
     try {
-      CommandLine cl = build(top, inv, handler);
-      return cl.execute(shortcut(argv).toArray(String[]::new));
+      List<String> words = shortcut(argv);
+      String one = only(words);
+      CommandLine cl = build(top, inv, handler, one == null ? name -> true : one::equals);
+      return cl.execute(words.toArray(String[]::new));
     } catch (RuntimeException | LinkageError e) {
       return handler.internal(e, argv.contains("--verbose"));
     } finally {
@@ -59,7 +61,12 @@ public final class Gq {
   }
 
   private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler) {
-    CommandLine cl = tree(top, inv);
+    return build(top, inv, handler, name -> true);
+  }
+
+  private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler,
+      java.util.function.Predicate<String> wanted) {
+    CommandLine cl = tree(top, inv, wanted);
     cl.setUsageHelpWidth(Math.max(55, Math.min(120, inv.io().width() > 0 ? inv.io().width() : 80)));
     cl.setOut(inv.io().out());
     cl.setErr(inv.io().err());
@@ -77,45 +84,88 @@ public final class Gq {
   }
 
   private static CommandLine tree(GqCommand top, Invocation inv) {
+    return tree(top, inv, name -> true);
+  }
+
+  /**
+   * The tree with only the commands {@code wanted} names (by their first name). Building every
+   * command costs milliseconds a call; a command line that names a known command gets a tree of that
+   * one alone ({@link #only}), the rest (help, a typo, no command) the whole tree.
+   */
+  private static CommandLine tree(GqCommand top, Invocation inv, java.util.function.Predicate<String> wanted) {
     CommandLine cl = new CommandLine(top);
-    cl.addSubcommand(new RunCommand(inv));
-    cl.addSubcommand(new SubmitCommand(inv));
+    Adder add = (name, make, aliases) -> {
+      if (wanted.test(name)) cl.addSubcommand(name, make.get(), aliases);
+    };
+    add.sub("run", () -> new RunCommand(inv));
+    add.sub("submit", () -> new SubmitCommand(inv));
     // the names users bring from other queues (pueue, task-spooler, Slurm) work as aliases
-    cl.addSubcommand("ps", new PsCommand(inv), "ls", "list", "status");
-    cl.addSubcommand(new ShowCommand(inv));
-    cl.addSubcommand(new EtaCommand(inv));
-    cl.addSubcommand("logs", new LogsCommand(inv), "log");
-    cl.addSubcommand(gpu(inv));
-    cl.addSubcommand("cancel", new CancelCommand(inv), "kill");
-    cl.addSubcommand(new EventsCommand(inv));
-    cl.addSubcommand(new GroupsCommand(inv));
-    cl.addSubcommand(new WaitCommand(inv));
-    cl.addSubcommand(new RetryCommand(inv));
-    cl.addSubcommand(new PreemptCommand(inv));
-    cl.addSubcommand(new ResumeCommand(inv));
-    cl.addSubcommand(new RecoverCommand(inv));
-    cl.addSubcommand(new RmCommand(inv));
-    cl.addSubcommand(new CleanCommand(inv));
-    cl.addSubcommand("hold", described(new JobControlCommand.Hold(inv, true),
+    add.sub("ps", () -> new PsCommand(inv), "ls", "list", "status");
+    add.sub("show", () -> new ShowCommand(inv));
+    add.sub("eta", () -> new EtaCommand(inv));
+    add.sub("logs", () -> new LogsCommand(inv), "log");
+    add.sub("gpu", () -> gpu(inv));
+    add.sub("cancel", () -> new CancelCommand(inv), "kill");
+    add.sub("events", () -> new EventsCommand(inv));
+    add.sub("groups", () -> new GroupsCommand(inv));
+    add.sub("wait", () -> new WaitCommand(inv));
+    add.sub("retry", () -> new RetryCommand(inv));
+    add.sub("preempt", () -> new PreemptCommand(inv));
+    add.sub("resume", () -> new ResumeCommand(inv));
+    add.sub("recover", () -> new RecoverCommand(inv));
+    add.sub("rm", () -> new RmCommand(inv));
+    add.sub("clean", () -> new CleanCommand(inv));
+    add.sub("hold", () -> described(new JobControlCommand.Hold(inv, true),
         "Keep waiting jobs from starting until 'gq release': some jobs, a --group, or the whole queue (--all)."));
-    cl.addSubcommand("release", described(new JobControlCommand.Hold(inv, false),
+    add.sub("release", () -> described(new JobControlCommand.Hold(inv, false),
         "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
-    cl.addSubcommand(new JobControlCommand.Top(inv));
-    cl.addSubcommand(new JobControlCommand.Modify(inv));
-    cl.addSubcommand(new AdoptCommand(inv));
-    cl.addSubcommand(new McpCommand(inv));
-    cl.addSubcommand(daemon(inv));
-    cl.addSubcommand(notify(inv));
-    cl.addSubcommand(new CompletionCommand(inv));
+    add.sub("top", () -> new JobControlCommand.Top(inv));
+    add.sub("modify", () -> new JobControlCommand.Modify(inv));
+    add.sub("adopt", () -> new AdoptCommand(inv));
+    add.sub("mcp", () -> new McpCommand(inv));
+    add.sub("daemon", () -> daemon(inv));
+    add.sub("notify", () -> notify(inv));
+    add.sub("completion", () -> new CompletionCommand(inv));
     addHelpOptions(cl);
-    cl.addSubcommand(new CommandLine.HelpCommand());
+    if (wanted.test("help")) cl.addSubcommand(new CommandLine.HelpCommand());
     // Settings on the root reach every subcommand added above.
     cl.setExpandAtFiles(false);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setColorScheme(Help.defaultColorScheme(Help.Ansi.OFF));
     // Everything from the first positional on is the job's command, options included.
-    cl.getSubcommands().get("run").setStopAtPositional(true);
+    CommandLine run = cl.getSubcommands().get("run");
+    if (run != null) run.setStopAtPositional(true);
     return cl;
+  }
+
+  /** Adds one command under its name and aliases when the tree wants it. */
+  @FunctionalInterface
+  private interface Adder {
+    void sub(String name, java.util.function.Supplier<Object> make, String... aliases);
+  }
+
+  /** Each command's first name, by every name it answers to. */
+  private static final java.util.Map<String, String> NAMES = names();
+
+  private static java.util.Map<String, String> names() {
+    java.util.Map<String, String> m = new java.util.HashMap<>();
+    for (String n : List.of("run", "submit", "ps", "show", "eta", "logs", "gpu", "cancel", "events", "groups", "wait",
+        "retry", "preempt", "resume", "recover", "rm", "clean", "hold", "release", "top", "modify", "adopt", "mcp",
+        "daemon", "notify", "completion"))
+      m.put(n, n);
+    for (String a : List.of("ls", "list", "status")) m.put(a, "ps");
+    m.put("log", "logs");
+    m.put("kill", "cancel");
+    return java.util.Map.copyOf(m);
+  }
+
+  /**
+   * The one command {@code argv} names as its first word (after a leading {@code --verbose}), or
+   * null: no word, an option, help or a word that is no command, which need the whole tree.
+   */
+  static String only(List<String> argv) {
+    int at = !argv.isEmpty() && argv.get(0).equals("--verbose") ? 1 : 0;
+    return argv.size() > at ? NAMES.get(argv.get(at)) : null;
   }
 
   /** Gives every subcommand, at any depth, its own -h/--help (the root declares its own). */

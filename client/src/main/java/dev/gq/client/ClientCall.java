@@ -34,6 +34,7 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
     env.remove(TTY_ERR);
     env.remove(COLUMNS);
     env.remove(CWD_GONE);
+    env.remove("GQ_CLIENT_STDIN_CLOSED");
     String gone = rawEnv.get(CWD_GONE);
     if (gone != null && !gone.isEmpty()) cwd = gone;
     List<String> argv = new ArrayList<>(args.length);

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 
 /**
  * A daemon stand-in run as its own process by {@link DaemonControlTest} through GQ_DAEMON_CMD:
- * answers pings, echoes run requests, and exits after {@code daemon stop}.
+ * answers pings, echoes run requests, and exits after {@code daemon stop}. With the argument
+ * {@code old} it plays a daemon of another protocol version: it holds the daemon's lock file, as a
+ * daemon does, and refuses every request (a ping too) as such a daemon refuses them.
  */
 public final class FakeDaemonMain {
   public static void main(String[] args) throws Exception {
@@ -19,6 +21,18 @@ public final class FakeDaemonMain {
         + "|" + System.getProperty("user.dir") + "\n");
     System.out.println("fake daemon " + pid + " listening");
     FakeDaemon[] self = new FakeDaemon[1];
+    if (args.length > 0 && args[0].equals("old")) {
+      java.nio.channels.FileChannel lock = java.nio.channels.FileChannel.open(paths.lockFile(),
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+      lock.lock();
+      self[0] = new FakeDaemon(paths.socket(), (req, in, out) -> {
+        out.send(Frame.err("gq: the client speaks protocol 2 and this daemon 1; restart the daemon so both run"
+            + " the same gq version\n"));
+        out.send(Frame.exit(1));
+      });
+      Thread.sleep(60_000);
+      return;
+    }
     self[0] = new FakeDaemon(paths.socket(), (req, in, out) -> {
       if (req instanceof Request.Ping) {
         out.send(Frame.pong(pid, "test"));

@@ -44,8 +44,8 @@ public final class ClusterBridge {
   private final org.apache.pekko.actor.typed.Scheduler system;
   private final TimerScheduler<Command> timers;
   private final ClusterPass pass;
-  private static final Duration QUIET = Duration.ofMillis(300);
-  private static final Duration GATHER = Duration.ofSeconds(3);
+  private static final Duration QUIET = Duration.ofSeconds(1);
+  private static final Duration GATHER = Duration.ofSeconds(5);
   private Duration every = ClusterConfig.DEFAULT_POLL;
   private long firstPoke;
 

@@ -46,6 +46,8 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  */
 public final class Daemon implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
+  /** How often {@link IdleCollection} looks whether the daemon fell quiet after work. */
+  private static final Duration IDLE_LOOK = Duration.ofSeconds(2);
   private final ActorSystem<Guardian.Command> system;
   private final JobHistory jobHistory;
   private final JournalReader journal;
@@ -127,6 +129,8 @@ public final class Daemon implements AutoCloseable {
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
+    system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
+        system.dispatchers().lookup(DispatcherSelector.blocking()));
   }
 
   /**

@@ -72,7 +72,7 @@ public final class Notifier {
       return Behaviors.receive(Command.class)
           .onMessage(Poke.class, m -> start())
           .onMessage(Tick.class, m -> start())
-          .onSignal(PostStop.class, s -> stop())
+          .onSignal(PostStop.class, s -> stopIdle())
           .build();
     }
 
@@ -97,6 +97,19 @@ public final class Notifier {
         }
       }, thread), (ok, failure) -> new PassDone(failure == null ? null : cause(failure)));
       return running(false);
+    }
+
+    /** No pass runs: the cursor moved past events that called for nothing is stored before the thread ends. */
+    private Behavior<Command> stopIdle() {
+      thread.execute(() -> {
+        try {
+          pass.flush();
+        } catch (java.io.IOException e) {
+          LOG.warn("notifications: cannot store the cursor: {}", e.getMessage());
+        }
+      });
+      thread.shutdown();
+      return Behaviors.same();
     }
 
     private Behavior<Command> stop() {

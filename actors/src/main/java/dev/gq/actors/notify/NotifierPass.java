@@ -20,12 +20,15 @@ import org.slf4j.LoggerFactory;
  * them, decides each one's messages ({@link NoticeRules}), delivers them, and only then stores the
  * cursor past it. So a message is sent at least once (a crash between its delivery and the cursor's
  * write sends it again), and a restart between an event and its delivery delivers it once. A cursor
- * never stored starts at the journal's end: a new notifier does not announce the past. Blocks; runs
+ * never stored starts at the journal's end: a new notifier does not announce the past. Past events
+ * that called for no message the cursor is stored at most once a second ({@link CursorSaves}). Blocks; runs
  * on the notifier's own thread.
  */
 final class NotifierPass {
   private static final Logger LOG = LoggerFactory.getLogger(NotifierPass.class);
   private static final int PAGE = 200;
+  /** How long a cursor moved past events that called for nothing may wait to be stored. */
+  private static final long SAVE_SPACING_NANOS = 1_000_000_000L;
 
   private final JournalReader journal;
   private final HistoryFacts facts;
@@ -34,6 +37,7 @@ final class NotifierPass {
   private final Serialization serialization;
   private final LongConsumer historyAtLeast;
   private volatile CursorFile.State state;
+  private final CursorSaves saves = new CursorSaves(SAVE_SPACING_NANOS, System.nanoTime());
 
   NotifierPass(JournalReader journal, JobHistory history, Notifications notifications, java.nio.file.Path dataDir,
       Serialization serialization, LongConsumer historyAtLeast) {
@@ -62,10 +66,25 @@ final class NotifierPass {
       historyAtLeast.accept(high);
       List<StoredEvent> page = journal.stored(state.cursor(), PAGE);
       if (page.isEmpty()) break;
-      for (StoredEvent stored : page) step(stored);
-      file.write(state);
+      // the page may hold events stored since the history was synced: those wait for the next sync,
+      // or their facts would be read from a history that does not have them yet
+      for (StoredEvent stored : page) {
+        if (stored.seq() > high) break;
+        step(stored);
+      }
       high = journal.highestSeq();
     }
+    if (saves.due(System.nanoTime())) save();
+  }
+
+  /** Stores the cursor when it moved past events not yet stored (the notifier's tick and its stop). */
+  void flush() throws IOException {
+    if (state != null && saves.pending()) save();
+  }
+
+  private void save() throws IOException {
+    file.write(state);
+    saves.saved(System.nanoTime());
   }
 
   private void step(StoredEvent stored) throws IOException, InterruptedException {
@@ -73,9 +92,10 @@ final class NotifierPass {
     NoticeRules.Outcome o = event == null ? new NoticeRules.Outcome(List.of(), state.memory())
         : NoticeRules.decide(stored.seq(), event, facts, state.memory());
     for (Notice n : o.notices()) notifications.deliver(n);
-    boolean changed = !o.notices().isEmpty() || !o.memory().equals(state.memory());
+    // stored at once after a delivery, so that it is not sent again; a memory that only counted the
+    // event is rebuilt by deciding the event again from the stored one
     state = new CursorFile.State(stored.seq(), o.memory());
-    if (changed) file.write(state);
+    if (saves.afterEvent(!o.notices().isEmpty(), System.nanoTime())) save();
   }
 
   private CursorFile.State start() throws SQLException, IOException {

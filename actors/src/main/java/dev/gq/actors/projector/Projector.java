@@ -33,24 +33,61 @@ public final class Projector {
   public record Project(long firstSeq, List<LedgerEvent> events) implements Command {}
   /** Replies once everything up to {@code seq} is in the history. */
   public record Sync(long seq, ActorRef<Done> replyTo) implements Command {}
+  /** Applies the events received since the last one. */
+  private record Flush() implements Command {}
 
   /** Events read and applied per transaction when catching up. */
   private static final int PAGE = 1000;
 
   private Projector() {}
 
+  /**
+   * Events are applied at a {@link Flush} the first {@link Project} sends itself: the writes stored
+   * meanwhile (a busy queue stores several while one is applied) queue up behind it and go into the
+   * history together, contiguous ones in one transaction, so the history commits once for them all.
+   */
   public static Behavior<Command> create(JobHistory jobHistory, JournalReader journal) {
-    return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
-        .onMessage(Project.class, m -> {
-          project(ctx.getSystem(), jobHistory, journal, m);
-          return Behaviors.same();
-        })
-        .onMessage(Sync.class, m -> {
-          if (safeOffset(jobHistory) < m.seq()) catchUp(ctx.getSystem(), jobHistory, journal);
-          m.replyTo().tell(Done.getInstance());
-          return Behaviors.same();
-        })
-        .build());
+    return Behaviors.setup(ctx -> {
+      List<Project> pending = new ArrayList<>();
+      Runnable flush = () -> {
+        for (Project p : merged(pending)) project(ctx.getSystem(), jobHistory, journal, p);
+        pending.clear();
+      };
+      return Behaviors.receive(Command.class)
+          .onMessage(Project.class, m -> {
+            if (pending.isEmpty()) ctx.getSelf().tell(new Flush());
+            pending.add(m);
+            return Behaviors.same();
+          })
+          .onMessage(Flush.class, m -> {
+            flush.run();
+            return Behaviors.same();
+          })
+          .onMessage(Sync.class, m -> {
+            flush.run();
+            if (safeOffset(jobHistory) < m.seq()) catchUp(ctx.getSystem(), jobHistory, journal);
+            m.replyTo().tell(Done.getInstance());
+            return Behaviors.same();
+          })
+          .build();
+    });
+  }
+
+  /** {@code writes} in order, each run of contiguous ones (the next starts where the last ended) as one. */
+  static List<Project> merged(List<Project> writes) {
+    List<Project> out = new ArrayList<>(writes.size());
+    for (Project w : writes) {
+      Project last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && last.firstSeq() + last.events().size() == w.firstSeq()) {
+        List<LedgerEvent> both = new ArrayList<>(last.events().size() + w.events().size());
+        both.addAll(last.events());
+        both.addAll(w.events());
+        out.set(out.size() - 1, new Project(last.firstSeq(), both));
+      } else {
+        out.add(w);
+      }
+    }
+    return out;
   }
 
   private static void project(ActorSystem<?> system, JobHistory rs, JournalReader journal, Project m) {

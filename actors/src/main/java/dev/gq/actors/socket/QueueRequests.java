@@ -41,7 +41,12 @@ final class QueueRequests {
   }
 
   Map<Long, WaitReason> waitReasons() throws ApiException {
-    return asks.view().waitReasons();
+    var view = asks.view();
+    Map<Long, WaitReason> cluster = dev.gq.core.cluster.ClusterBatches.waitReasons(view.ledger());
+    if (cluster.isEmpty()) return view.waitReasons();
+    Map<Long, WaitReason> all = new java.util.HashMap<>(view.waitReasons());
+    all.putAll(cluster);
+    return all;
   }
 
   Map<String, String> holds() throws ApiException {

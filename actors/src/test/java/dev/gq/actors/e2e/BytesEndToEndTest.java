@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -71,15 +70,9 @@ class BytesEndToEndTest {
     }
   }
 
-  /** A script that runs the client from the test class path with its arguments as given. */
-  private static Path clientScript(Gqd g) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String body = "#!/bin/sh\nexec '" + java + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp '"
-        + System.getProperty("java.class.path") + "' dev.gq.client.Main \"$@\"\n";
-    Path p = g.root.resolve("gq-client.sh");
-    Files.writeString(p, body);
-    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
-    return p;
+  /** The client, run with its arguments as given: the native gq. */
+  private static Path clientScript(Gqd g) {
+    return NativeClient.binary();
   }
 
   /** Runs {@code line} with /bin/sh in the work directory, $GQ being the client. */

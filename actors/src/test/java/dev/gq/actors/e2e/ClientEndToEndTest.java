@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The real client process: starts the daemon on demand, submits, reports status, stops it. */
+/** The real client process (the native gq): starts the daemon on demand, submits, reports status, stops it. */
 class ClientEndToEndTest {
   @TempDir Path tmp;
 
@@ -99,9 +99,7 @@ class ClientEndToEndTest {
 
   private static Out client(Gqd g, Path daemonScript, String... argv) {
     try {
-      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-          "dev.gq.client.Main"));
+      List<String> cmd = new ArrayList<>(List.of(NativeClient.binary().toString()));
       cmd.addAll(List.of(argv));
       ProcessBuilder pb = new ProcessBuilder(cmd).directory(g.work.toFile());
       pb.environment().clear();

@@ -50,9 +50,7 @@ class ReconnectEndToEndTest {
 
   /** The client as a process of its own, its output in files named after its pid. */
   private static Process client(Gqd g, Path daemonScript, String... argv) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-        "dev.gq.client.Main"));
+    List<String> cmd = new ArrayList<>(List.of(NativeClient.binary().toString()));
     cmd.addAll(List.of(argv));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(g.work.toFile());
     pb.environment().clear();
@@ -67,7 +65,7 @@ class ReconnectEndToEndTest {
     return p;
   }
 
-  /** Whether the client process holds a socket (its JVM opens none but its connection to the daemon). */
+  /** Whether the client process holds a socket (it opens none but its connection to the daemon). */
   private static boolean connected(Process p) {
     try (var fds = Files.list(Path.of("/proc", String.valueOf(p.pid()), "fd"))) {
       return fds.anyMatch(fd -> {

@@ -32,6 +32,7 @@ class SlurmEndToEndTest {
   private RealSlurm slurm;
   private Gqd gq;
   private long timeLimited;
+  private String timeLimitInSlurm;
 
   @BeforeAll
   void start() throws Exception {
@@ -50,6 +51,8 @@ class SlurmEndToEndTest {
     // a time limit takes a minute to reach: its job runs beside the other tests, checked by the last one
     timeLimited = gq.submit("-g", "0", "--to", "slurm:short", "--time", "1m", "bash", "-c",
         "trap 'echo warned' USR2; echo started; while :; do sleep 1; done");
+    Gqd.await("job " + timeLimited + " to be sent", T, () -> !gq.job(timeLimited).get("cluster_job_id").isNull());
+    timeLimitInSlurm = slurm.jobField(clusterId(timeLimited), "TimeLimit");
   }
 
   @AfterAll
@@ -164,7 +167,7 @@ class SlurmEndToEndTest {
   @org.junit.jupiter.api.Order(Integer.MAX_VALUE) // last: unannotated tests come first
   void aTimeLimitSendsTheWarningSignalThenEndsTheJobAsTimeout() throws Exception {
     long id = timeLimited;
-    assertEquals("00:01:00", slurm.jobField(clusterId(id), "TimeLimit"));
+    assertEquals("00:01:00", timeLimitInSlurm);
     JsonNode t = gq.awaitState(id, "TIMEOUT", Duration.ofSeconds(150));
     assertTrue(log(id).contains("warned"), log(id));
     assertFalse(t.get("failure_reason").isNull());
@@ -189,5 +192,20 @@ class SlurmEndToEndTest {
     gq.awaitState(sentLater, "DONE", T);
     assertEquals("late", log(sentLater).strip());
     assertTrue(gq.gq("ps").err().isEmpty());
+  }
+
+  @Test
+  void aDaemonKilledWhileItsClusterJobsRunReadsTheirEndsBack() throws Exception {
+    long running = gq.submit("-g", "0", "--to", "slurm", "bash", "-c", "sleep 4; exit 6");
+    long waiting = gq.submit("-g", "0", "--to", "slurm", "--after", String.valueOf(running), "echo", "after");
+    gq.awaitState(running, "RUNNING", T);
+    Gqd.await("job " + waiting + " to be sent", T, () -> !gq.job(waiting).get("cluster_job_id").isNull());
+    String first = clusterId(running);
+    gq.killDaemon();
+    Gqd.await("Slurm to end job " + first, T, () -> slurm.run("squeue", "-h", "-t", "running,pending", "-j", first).isBlank());
+    gq.startDaemon();
+    assertEquals(6, gq.awaitState(running, "FAILED", T).get("exit_code").asInt());
+    gq.awaitState(waiting, "DONE", T);
+    assertEquals("after", log(waiting).strip());
   }
 }

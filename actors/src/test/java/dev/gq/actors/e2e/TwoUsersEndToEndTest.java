@@ -105,8 +105,7 @@ class TwoUsersEndToEndTest {
   /** Runs the real gq client as the other user, in {@code g}'s environment; its exit code. */
   private static int clientAs(Gqd g, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("/usr/sbin/runuser", "-p", "-u", USER, "--",
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
-        "-cp", g.classPath, "dev.gq.client.Main"));
+        NativeClient.binary().toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(g.work.toFile());
     pb.environment().clear();

@@ -93,4 +93,23 @@ public final class ClusterBatches {
   static boolean sameShape(JobSpec a, JobSpec b) {
     return Objects.equals(shape(a, false), shape(b, false));
   }
+
+  /**
+   * Why each waiting cluster job waits: what holds it here (as for this machine's jobs), else that
+   * Slurm has it queued (by its id), else that it is about to be sent.
+   */
+  public static Map<Long, dev.gq.core.job.WaitReason> waitReasons(Ledger l) {
+    Map<Long, dev.gq.core.job.WaitReason> out = new LinkedHashMap<>();
+    Map<Long, dev.gq.core.job.WaitReason> blocked = null;
+    for (Job j : l.live().values()) {
+      if (!j.spec().onCluster() || j.state() != JobState.WAITING) continue;
+      if (blocked == null) blocked = l.blocked();
+      String id = l.settings().clusterIds().get(j.id());
+      dev.gq.core.job.WaitReason why = blocked.get(j.id());
+      if (why == null) why = id == null ? new dev.gq.core.job.WaitReason("to Slurm", "about to be sent to the Slurm cluster")
+          : new dev.gq.core.job.WaitReason("Slurm " + id, "queued on the Slurm cluster as job " + id + " ('squeue -j " + id + "' says why)");
+      out.put(j.id(), why);
+    }
+    return out;
+  }
 }

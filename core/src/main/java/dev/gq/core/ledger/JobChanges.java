@@ -49,7 +49,7 @@ public final class JobChanges {
 
   /** Changes job {@code id}; {@code gpuCount} is how many GPUs the machine shows (-1: unknown). */
   public static Decision<String> change(Ledger l, long id, Change c, int gpuCount, Instant now) {
-    String bad = waitingOnly(l, id);
+    String bad = waitingHere(l, id);
     if (bad != null) return Decision.refuse(bad);
     if (c.empty())
       return Decision.refuse("nothing to change; give --gpus N, --priority N, --time DURATION, --no-time, --env NAME=VALUE or --unset-env NAME");
@@ -77,7 +77,7 @@ public final class JobChanges {
 
   /** Gives job {@code id} the highest priority of the queue plus one (at most the maximum). */
   public static Decision<String> toFront(Ledger l, long id, Instant now) {
-    String bad = waitingOnly(l, id);
+    String bad = waitingHere(l, id);
     if (bad != null) return Decision.refuse(bad);
     List<Job> waiting = l.waiting();
     if (!waiting.isEmpty() && waiting.get(0).id() == id) return Decision.accept(List.of(), "Job " + id + " is already first.");
@@ -118,6 +118,16 @@ public final class JobChanges {
     if (j == null) return "job " + id + " is not in the queue (only a waiting job can be changed; see 'gq ps')";
     if (j.state() != JobState.WAITING)
       return "job " + id + " is " + j.state() + "; only a waiting job can be changed (it keeps what it started with)";
+    return null;
+  }
+
+  /** As {@link #waitingOnly}, and not a cluster job: Slurm keeps what it was sent with, and orders its own queue. */
+  private static String waitingHere(Ledger l, long id) {
+    String bad = waitingOnly(l, id);
+    if (bad != null) return bad;
+    if (l.live().get(id).spec().onCluster())
+      return "job " + id + " waits on a Slurm cluster, which keeps what it was sent with and orders its own queue; 'gq cancel "
+          + id + "' and submit it again changed ('gq hold " + id + "' and 'gq release " + id + "' work)";
     return null;
   }
 

@@ -52,4 +52,16 @@ class ClusterBatchesTest {
     Ledger l = ClusterLedgerTest.submitted(Ledger.empty(), s).apply(new LedgerEvent.GroupHeld("g", "by the user", false, ClusterLedgerTest.T0));
     assertTrue(ClusterBatches.plan(l, cells(l)).get(0).held());
   }
+
+  @Test
+  void aWaitingClusterJobSaysWhereItWaits() {
+    JobSpec s = new JobSpec(List.of("true"), "/w", Map.of(), 0, null, null, null).withCluster("default");
+    Ledger l = ClusterLedgerTest.submitted(ClusterLedgerTest.submitted(Ledger.empty(), s), s);
+    l = ClusterLedgerTest.sent(l, 2, "77");
+    var why = ClusterBatches.waitReasons(l);
+    assertEquals("to Slurm", why.get(1L).brief());
+    assertEquals("Slurm 77", why.get(2L).brief());
+    l = l.apply(new LedgerEvent.QueuePaused(ClusterLedgerTest.T0));
+    assertEquals("queue held", ClusterBatches.waitReasons(l).get(2L).brief());
+  }
 }

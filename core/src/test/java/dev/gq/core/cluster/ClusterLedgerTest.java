@@ -177,4 +177,13 @@ class ClusterLedgerTest {
     assertTrue(d.refused());
     assertTrue(d.refusal().contains("Slurm cluster"), d.refusal());
   }
+
+  @Test
+  void aWaitingClusterJobIsNotChangedOrMovedButMayBeHeld() {
+    Ledger l = sent(submitted(Ledger.empty(), onCluster(1)), 1, "5");
+    var change = new dev.gq.core.ledger.JobChanges.Change(2, null, false, null, Map.of(), List.of());
+    assertTrue(dev.gq.core.ledger.JobChanges.change(l, 1, change, 4, T0).refusal().contains("Slurm cluster"));
+    assertTrue(dev.gq.core.ledger.JobChanges.toFront(l, 1, T0).refused());
+    assertFalse(dev.gq.core.ledger.JobChanges.hold(l, List.of(1L), true, T0).refused());
+  }
 }

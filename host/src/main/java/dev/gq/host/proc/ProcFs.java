@@ -24,6 +24,8 @@ public final class ProcFs implements ProcessTable {
 
   // A stat line is a few hundred bytes; a longer one is read on past the buffer.
   private static final int STAT_BYTES = 1024;
+  /** A first read of an environment; a larger one grows the buffer. */
+  private static final int ENVIRON_BYTES = 8192;
 
   private final Path root;
   private final String rootPath;
@@ -88,18 +90,24 @@ public final class ProcFs implements ProcessTable {
    */
   @Override
   public boolean carries(long pid, String name, String value) {
-    byte[] environ;
+    // plain reads into a buffer: readAllBytes would also ask the file's size and position, two
+    // system calls more for each of the machine's processes at every job's end
+    byte[] environ = new byte[ENVIRON_BYTES];
+    int length = 0;
     try (FileInputStream in = new FileInputStream(rootPath + "/" + pid + "/environ")) {
-      environ = in.readAllBytes();
+      for (int n; (n = in.read(environ, length, environ.length - length)) > 0; ) {
+        length += n;
+        if (length == environ.length) environ = java.util.Arrays.copyOf(environ, length * 2);
+      }
     } catch (IOException e) {
       return false; // gone, or another user's
     }
     byte[] entry = (name + "=" + value).getBytes(StandardCharsets.UTF_8);
-    for (int at = 0; at + entry.length <= environ.length; ) {
+    for (int at = 0; at + entry.length <= length; ) {
       if (java.util.Arrays.equals(environ, at, at + entry.length, entry, 0, entry.length)
-          && (at + entry.length == environ.length || environ[at + entry.length] == 0)) return true;
+          && (at + entry.length == length || environ[at + entry.length] == 0)) return true;
       int end = at;
-      while (end < environ.length && environ[end] != 0) end++;
+      while (end < length && environ[end] != 0) end++;
       at = end + 1;
     }
     return false;

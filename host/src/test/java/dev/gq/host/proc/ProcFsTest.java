@@ -100,6 +100,16 @@ class ProcFsTest {
   }
 
   @Test
+  void carriesFindsAnEntryPastTheFirstReadsBuffer() throws IOException {
+    String filler = "X=" + "y".repeat(20_000) + "\0";
+    process(400, "big", 'S', 1, 400, 400, filler + "GQ_JOB_TAG=t-400\0");
+    process(401, "big", 'S', 1, 401, 401, filler + "GQ_JOB_TAG=t-40");
+    assertTrue(proc.carries(400, "GQ_JOB_TAG", "t-400"));
+    assertFalse(proc.carries(401, "GQ_JOB_TAG", "t-400"), "cut short");
+    assertTrue(proc.carries(401, "GQ_JOB_TAG", "t-40"), "the last entry, without its terminator");
+  }
+
+  @Test
   void environIsEmptyWhenAbsentOrUnreadable() {
     assertEquals(Optional.empty(), proc.environ(100, "GQ_JOB"));
     assertEquals(Optional.empty(), proc.environ(102, "GQ_JOB_TAG"));

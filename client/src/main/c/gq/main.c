@@ -1,0 +1,217 @@
+/*
+ * main: one gq command. Sends the command line to the daemon and plays back its frames,
+ * starting the daemon first when none answers; answers gq daemon status|stop|start itself when
+ * no daemon runs; follows gq wait and gq logs -f across a daemon restart. gq mcp and gq daemon
+ * run are JVM programs: they go to the launcher script (bin/gq) beside this program.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gq.h"
+
+#define STOP_TIMEOUT_MS 10000
+/* How long gq wait and gq logs -f wait for a restarting daemon to answer again. */
+#define RECONNECT_MS 60000
+/* Restarts within one reconnect window after which the client stops following a crashing daemon. */
+#define MAX_QUICK_RECONNECTS 5
+
+static struct paths P;
+static struct call CALL;
+
+static _Noreturn void say_out(const char *text, int code) {
+  size_t n = strlen(text);
+  while (n > 0) {
+    ssize_t w = write(1, text, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    text += w;
+    n -= (size_t)w;
+  }
+  _exit(code);
+}
+
+/* gq mcp and gq daemon run: the launcher script beside this program runs them on the JVM. */
+static void hand_to_launcher(char **argv) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n <= 0) return;
+  exe[n] = 0;
+  *strrchr(exe, '/') = 0;
+  const char *tries[] = {"%s/gq-generic", "%s/../../bin/gq"}; /* installed; a checkout's client/target */
+  for (int i = 0; i < 2; i++) {
+    struct buf b = {0};
+    buf_fmt(&b, tries[i], exe);
+    if (access(b.p, X_OK) == 0) {
+      argv[0] = b.p;
+      execv(b.p, argv);
+    }
+    free(b.p);
+  }
+}
+
+/* After a stop: wait until the socket refuses, so that a start right after works. */
+static void await_stopped(void) {
+  long long deadline = now_ms() + STOP_TIMEOUT_MS;
+  while (conn_answers(&P)) {
+    if (now_ms() > deadline)
+      die(1, "the daemon still accepts connections %d s after stopping; see %s", STOP_TIMEOUT_MS / 1000, P.log);
+    sleep_ms(20);
+  }
+}
+
+static int play(struct conn *c) {
+  struct buf req = {0};
+  struct play st = {0, 0};
+  call_request(&CALL, &req);
+  int code = play_frames(c, &P, &CALL, req.p, req.len, &st);
+  conn_close(c);
+  free(req.p);
+  if (code == PLAY_CLOSED_EARLY) die(1, "the daemon closed the connection before answering; see %s", P.log);
+  return code;
+}
+
+static void reconnect(struct conn *c) {
+  static const char note[] = "gq: the daemon closed the connection; reconnecting (it may be restarting)\n";
+  say_err(note, sizeof(note) - 1);
+  long long deadline = now_ms() + RECONNECT_MS;
+  while (conn_open_or_die(&P, c) < 0) {
+    if (now_ms() > deadline)
+      die(1, "the daemon stopped and did not come back within %d s; start it with 'gq daemon start' and run the"
+          " command again (see %s)", RECONNECT_MS / 1000, P.log);
+    sleep_ms(100);
+  }
+}
+
+/* gq wait and gq logs -f: sent again when the daemon restarts under them; logs -f does not print
+ * again what it printed. A daemon that keeps closing the connection ends it with one line. */
+static int play_resuming(struct conn *c) {
+  unsigned long long printed = 0;
+  int quick = 0;
+  int follows = call_follows_log(&CALL);
+  while (1) {
+    struct buf req = {0};
+    struct play st = {follows ? printed : 0, 0};
+    call_request(&CALL, &req);
+    long long opened = now_ms();
+    int code = play_frames(c, &P, &CALL, req.p, req.len, &st);
+    conn_close(c);
+    free(req.p);
+    if (code != PLAY_CLOSED_EARLY) return code;
+    if (st.stdout_bytes > printed) printed = st.stdout_bytes;
+    quick = now_ms() - opened < RECONNECT_MS ? quick + 1 : 1;
+    if (quick > MAX_QUICK_RECONNECTS)
+      die(1, "the daemon closed the connection %d times in a row; see %s", quick, P.log);
+    reconnect(c);
+  }
+}
+
+static _Noreturn void daemon_start(struct conn *c, int connected) {
+  const char *verb = "is already running";
+  if (!connected) {
+    launch_daemon(&P, &CALL, c);
+    verb = "started";
+  }
+  int code = 1;
+  long long protocol;
+  long long pid = ping_pid(c, &P, &code, 1, &protocol);
+  if (pid == -2) die(1, "the daemon closed the connection before answering; see %s", P.log);
+  if (pid < 0) die(code == 0 ? 1 : code, NULL);
+  struct buf b = {0};
+  buf_fmt(&b, "gq daemon %s (pid %lld)\n", verb, pid);
+  say_out(b.p, 0);
+}
+
+/*
+ * Whether the daemon speaks this client's protocol: a daemon of another version refuses every
+ * request of this one, a ping too. Such a daemon (an older gq still running after an upgrade) is
+ * stopped as gq daemon stop would stop it, with SIGTERM, once it is proven to be this user's gq
+ * daemon: the process listening on this user's socket (SO_PEERCRED) is the one holding the
+ * daemon's lock file. Returns 0 when the daemon speaks this protocol, or when nothing proves it is
+ * a gq daemon (the request then goes to it, and it says why it refuses).
+ */
+static int stopped_other_version(void) {
+  struct conn probe;
+  if (conn_open_or_die(&P, &probe) < 0) return 0;
+  int code = 0;
+  long long protocol = GQ_PROTOCOL;
+  long long pid = ping_pid(&probe, &P, &code, 0, &protocol);
+  int other = (pid == -1 && code != 0) || (pid >= 0 && protocol != GQ_PROTOCOL);
+  pid_t peer = probe.peer_pid;
+  conn_close(&probe);
+  if (!other || peer <= 1 || lock_holder(P.lock, "/proc/locks") != peer) return 0;
+  if (kill(peer, SIGTERM) < 0)
+    die(1, "the daemon (pid %d) speaks another protocol version and cannot be stopped: %s; see %s", (int)peer,
+        strerror(errno), P.log);
+  struct buf b = {0};
+  buf_fmt(&b, "daemon stopping (pid %d, another gq version); running jobs keep running\n", (int)peer);
+  if (write(1, b.p, b.len) < 0) {
+    /* said or not, it stops */
+  }
+  await_stopped();
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  /* A closed descriptor 0-2 would be taken by the socket; /dev/null stands in, and a closed
+   * standard input is refused as closed when a command asks for it. */
+  int stdin_closed = fcntl(0, F_GETFD) < 0;
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) return 1;
+  signal(SIGPIPE, SIG_IGN);
+  if (argc > 1 && (strcmp(argv[1], "mcp") == 0 || (strcmp(argv[1], "daemon") == 0 && argc > 2 &&
+                                                   strcmp(argv[2], "run") == 0))) {
+    hand_to_launcher(argv);
+    if (strcmp(argv[1], "mcp") == 0)
+      die(1, "'gq mcp' runs on Java through the launcher script, and there is none beside this program (gq-generic,"
+          " or bin/gq of its checkout); run it through bin/gq, or reinstall gq with install.sh");
+  }
+  call_init(&CALL, argc, argv, environ);
+  if (stdin_closed) CALL.stdin_closed = 1;
+  char *here = getcwd(NULL, 0);
+  paths_from_env(&P, here ? here : "/");
+  struct buf why = {0};
+  if (paths_check_private(&P, &why)) die(1, "%s", why.p);
+  conn_set_timeout(getenv("GQ_ANSWER_TIMEOUT"));
+  const char *action = call_daemon_action(&CALL);
+  if (action && strcmp(action, "run") == 0)
+    die(2, "'gq daemon run' is done by the launcher script, which runs the daemon in the foreground; run it through"
+        " bin/gq, or run bin/gq-daemon");
+#define ACTION(word) (action && strcmp(action, word) == 0)
+  struct conn c;
+  int connected = conn_open_or_die(&P, &c) == 0;
+  if (ACTION("start")) daemon_start(&c, connected);
+  if (ACTION("restart")) {
+    if (connected) {
+      conn_close(&c);
+      if (!stopped_other_version()) {
+        if (conn_open_or_die(&P, &c) == 0) {
+          int code = play(&c);
+          if (code != 0) return code & 0xff;
+        }
+        await_stopped();
+      }
+    }
+    daemon_start(&c, 0);
+  }
+  if (ACTION("stop") && connected) {
+    conn_close(&c);
+    if (stopped_other_version()) return 0;
+    connected = conn_open_or_die(&P, &c) == 0;
+  }
+  if (!connected) {
+    if (ACTION("status")) say_out("gq daemon is not running\n", 1);
+    if (ACTION("stop")) say_out("gq daemon is not running\n", 0);
+    launch_daemon(&P, &CALL, &c);
+  }
+  int code = call_resumable(&CALL) ? play_resuming(&c) : play(&c);
+  if (ACTION("stop") && code == 0) await_stopped();
+#undef ACTION
+  return code & 0xff;
+}
