@@ -54,11 +54,11 @@ class StoredEventsTest {
   private static Map<LedgerEvent, String> recorded() {
     JobSpec spec = new JobSpec(List.of("python", "train.py"), "/w", Map.of("A", "1"), 2, "n", "g", "k",
         List.of(new Dependency(4, true)), 1, Duration.ofMinutes(90), 5, Instant.parse("2026-11-30T08:00:00Z"),
-        "--resume_from_checkpoint {ckpt}", "newest");
+        "--resume_from_checkpoint {ckpt}", "newest").withCluster("a100");
     String specJson = "{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{\"A\":\"1\"},\"gpus\":2,\"name\":\"n\","
         + "\"group\":\"g\",\"key\":\"k\",\"after\":[{\"jobId\":4,\"okOnly\":true}],\"retries\":1,\"timeLimit\":\"PT1H30M\","
         + "\"priority\":5,\"begin\":\"2026-11-30T08:00:00Z\",\"resumeArg\":\"--resume_from_checkpoint {ckpt}\","
-        + "\"resumeFrom\":\"newest\"}";
+        + "\"resumeFrom\":\"newest\",\"cluster\":\"a100\"}";
     Map<LedgerEvent, String> m = new LinkedHashMap<>();
     m.put(new JobSubmitted(7, spec, "tag-7", "/d/logs/7.log", 3L, List.of(new Prerequisite(4, 4, true, JobState.DONE)), T, 6L),
         "{\"jobId\":7,\"spec\":" + specJson + ",\"tag\":\"tag-7\",\"logPath\":\"/d/logs/7.log\",\"retryOf\":3,"
@@ -71,7 +71,7 @@ class StoredEventsTest {
             "/w/out.log", ProcessIdentity.adoptedProcess(4242, 777, "boot"), List.of(new GpuSlot("GPU-a", 0)),
             Instant.parse("2026-11-29T09:00:00Z"), T),
         "{\"jobId\":7,\"spec\":{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1,\"name\":\"n\","
-            + "\"group\":\"g\",\"key\":\"k\",\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null,\"resumeArg\":null,\"resumeFrom\":null},"
+            + "\"group\":\"g\",\"key\":\"k\",\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null,\"resumeArg\":null,\"resumeFrom\":null,\"cluster\":null},"
             + "\"tag\":\"tag-7\",\"logPath\":\"/w/out.log\",\"identity\":{\"pid\":4242,\"pgid\":0,\"sid\":0,"
             + "\"startTicks\":777,\"bootId\":\"boot\"},\"gpus\":[{\"uuid\":\"GPU-a\",\"index\":0}],"
             + "\"startTime\":\"2026-11-29T09:00:00Z\"," + AT + "}");
@@ -99,6 +99,10 @@ class StoredEventsTest {
     m.put(new GpuDrained("GPU-a", "why", T), "{\"uuid\":\"GPU-a\",\"reason\":\"why\"," + AT + "}");
     m.put(new GpuResumed("GPU-a", T), "{\"uuid\":\"GPU-a\"," + AT + "}");
     m.put(new JobsHeld(List.of(7L), true, T), "{\"jobIds\":[7],\"held\":true," + AT + "}");
+    m.put(new JobSentToCluster(7, "4711_3", T), "{\"jobId\":7,\"clusterId\":\"4711_3\"," + AT + "}");
+    m.put(new JobClusterStarted(7, "node1", T), "{\"jobId\":7,\"node\":\"node1\"," + AT + "}");
+    m.put(new ClusterUnreachable("a100", "why", T), "{\"profile\":\"a100\",\"reason\":\"why\"," + AT + "}");
+    m.put(new ClusterReachable("a100", T), "{\"profile\":\"a100\"," + AT + "}");
     return m;
   }
 
