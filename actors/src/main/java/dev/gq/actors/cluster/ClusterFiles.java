@@ -59,10 +59,15 @@ final class ClusterFiles {
     return new ClusterCell(j.id(), j.spec(), j.logPath(), j.tag(), sbatchLines(j));
   }
 
-  private static List<String> sbatchLines(Job j) {
-    if (j.spec().argv().isEmpty()) return List.of();
+  /** The {@code #SBATCH} lines of the job's script: its program, or what bash or sh runs ({@code gq submit}'s jobs). */
+  static List<String> sbatchLines(Job j) {
+    List<String> argv = j.spec().argv();
+    if (argv.isEmpty()) return List.of();
+    String shell = Path.of(argv.get(0)).getFileName().toString();
+    String script = (shell.equals("bash") || shell.equals("sh")) && argv.size() > 1 && !argv.get(1).startsWith("-")
+        ? argv.get(1) : argv.get(0);
     try {
-      Path p = Path.of(j.spec().cwd()).resolve(j.spec().argv().get(0));
+      Path p = Path.of(j.spec().cwd()).resolve(script);
       if (!Files.isRegularFile(p) || Files.size(p) > 1 << 20) return List.of();
       byte[] head = Files.readAllBytes(p);
       return SbatchLines.of(new String(head, StandardCharsets.UTF_8));
