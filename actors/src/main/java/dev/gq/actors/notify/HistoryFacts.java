@@ -44,17 +44,24 @@ final class HistoryFacts implements NoticeFacts {
     try {
       List<GroupCounts> counts = history.groups(group);
       if (counts.isEmpty()) return Optional.empty();
-      GroupFacts g = new GroupFacts(group, counts.get(0).counts(), null, null);
-      if (g.live() > 0) return Optional.of(g);
+      return Optional.of(new GroupFacts(group, counts.get(0).counts(), null, null));
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read group " + group + " from the history: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public GroupFacts times(GroupFacts g) {
+    try {
       Instant first = null, last = null;
-      for (Job j : history.listed(new JobQuery(List.of(), Set.of(), group, 1_000_000))) {
+      for (Job j : history.listed(new JobQuery(List.of(), Set.of(), g.group(), 1_000_000))) {
         Instant began = j.startTime() != null ? j.startTime() : j.submitTime();
         if (began != null && (first == null || began.isBefore(first))) first = began;
         if (j.endTime() != null && (last == null || j.endTime().isAfter(last))) last = j.endTime();
       }
-      return Optional.of(new GroupFacts(group, g.counts(), first, last));
+      return new GroupFacts(g.group(), g.counts(), first, last);
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot read group " + group + " from the history: " + e.getMessage(), e);
+      throw new IllegalStateException("cannot read group " + g.group() + " from the history: " + e.getMessage(), e);
     }
   }
 

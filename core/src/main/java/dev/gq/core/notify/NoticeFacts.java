@@ -9,7 +9,17 @@ import java.util.Optional;
 public interface NoticeFacts {
   Optional<JobFacts> job(long id);
 
+  /** The group's counts by state ({@link GroupFacts#first} and {@link GroupFacts#lastEnd} may be left null: see {@link #times}). */
   Optional<GroupFacts> group(String group);
+
+  /**
+   * {@code counted} with its first start and last end filled in: asked only when a group's notice
+   * is made, since it reads every job of the group (a cancelled sweep of 10,000 jobs ends 10,000
+   * jobs, and only its first end can be the group's notice).
+   */
+  default GroupFacts times(GroupFacts counted) {
+    return counted;
+  }
 
   /** How many jobs are not yet ended, in the whole queue. */
   long liveJobs();

@@ -48,7 +48,7 @@ public final class NoticeRules {
       var g = facts.group(j.group());
       if (g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
           && !Integer.valueOf(g.get().ended()).equals(m.announced().get(j.group()))) {
-        out.add(groupNotice(seq, g.get(), choice(j)));
+        out.add(groupNotice(seq, facts.times(g.get()), choice(j)));
         m = m.announce(j.group(), g.get().ended());
       }
     }

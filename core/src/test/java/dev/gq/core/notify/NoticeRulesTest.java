@@ -20,9 +20,11 @@ class NoticeRulesTest {
     final Map<Long, JobFacts> jobs = new HashMap<>();
     final Map<String, GroupFacts> groups = new HashMap<>();
     long live;
+    int timesAsked;
 
     @Override public Optional<JobFacts> job(long id) { return Optional.ofNullable(jobs.get(id)); }
     @Override public Optional<GroupFacts> group(String g) { return Optional.ofNullable(groups.get(g)); }
+    @Override public GroupFacts times(GroupFacts g) { timesAsked++; return g; }
     @Override public long liveJobs() { return live; }
   }
 
@@ -120,5 +122,24 @@ class NoticeRulesTest {
     assertEquals(List.of(), NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices());
     f.jobs.put(1L, job(1, null, JobState.ORPHANED, Duration.ZERO, null));
     assertEquals(List.of(), NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices());
+  }
+
+  @Test
+  void aCancelledSweepReadsItsJobsForTheGroupsSpanOnceNotOncePerJob() {
+    Facts f = new Facts();
+    f.live = 0;
+    int n = 500;
+    for (long id = 1; id <= n; id++) f.jobs.put(id, job(id, "big", JobState.CANCELLED, Duration.ZERO, null));
+    // the history holds the whole cancelling write when its first event is decided
+    f.groups.put("big", new GroupFacts("big", Map.of(JobState.CANCELLED, n), null, null));
+    NotifierMemory m = NotifierMemory.EMPTY;
+    int groupNotices = 0;
+    for (long id = 1; id <= n; id++) {
+      var o = NoticeRules.decide(id, new LedgerEvent.JobCancelled(id, "cancelled", T0), f, m);
+      groupNotices += (int) o.notices().stream().filter(x -> x.kind() == NoticeKind.GROUP).count();
+      m = o.memory();
+    }
+    assertEquals(1, groupNotices);
+    assertEquals(1, f.timesAsked, "the group's jobs are read for its span once, for its one notice");
   }
 }
