@@ -49,6 +49,30 @@ slurm_gq_start() {
   fi
 }
 
+# timed_sweep WHO CHART LABEL CALLS CMD...: runs CMD (which submits the SWEEP_CELLS cells), timed
+# until it returns and until Slurm holds every cell; its two rows, WHO's point in CHART, then clears
+timed_sweep() {
+  local who=$1 chart_name=$2 label=$3 calls=$4 t0 t1 t2
+  shift 4
+  t0=$(now_us)
+  "$@" >/dev/null || die "slurm: $label failed"
+  t1=$(now_us)
+  t2=$(slurm_until_queued "$SWEEP_CELLS" "$t0") || die "slurm: $label: not every cell was queued in Slurm"
+  sweep_row "$label" "$calls" "$(ms_between "$t0" "$t1")" "$t2"
+  chart "$chart_name" ms low "$who" "$t2"
+  slurm_clear
+}
+
+# sbatch_loop N / gq_key_loop N: a sweep as a shell loop, one submit per cell
+sbatch_loop() {
+  local i
+  for ((i = 0; i < $1; i++)); do "${sbatch_q[@]}" --wrap true || return 1; done
+}
+gq_key_loop() {
+  local i
+  for ((i = 0; i < $1; i++)); do "$gq" --to slurm -g 0 --group bench-slurm --key "k$i" true >/dev/null || return 1; done
+}
+
 # sweep_row LABEL CALLS CLI_MS QUEUED_MS: the rows of one sweep's submit
 sweep_row() {
   row1 "slurm: $SWEEP_CELLS-cell sweep, $1: whole submit ($2)" "$3" ms "-" "-"
@@ -72,7 +96,7 @@ one_queued_latency() {
 
 # part_slurm_gq: the comparison, inside part_slurm with Slurm up and its queue empty
 part_slurm_gq() {
-  local n=$SWEEP_CELLS i t0 t1 t2 gq_ok=1 sbatch_q=(sbatch -Q -o /dev/null --chdir "$work/slurm/jobs")
+  local n=$SWEEP_CELLS gq_ok=1 sbatch_q=(sbatch -Q -o /dev/null --chdir "$work/slurm/jobs")
   say "== slurm: gq --to slurm next to sbatch alone (submit; $n-cell sweeps)"
   slurm_gq_start || gq_ok=0
   if ((gq_ok)); then
@@ -94,42 +118,21 @@ part_slurm_gq() {
   fi
 
   # the sweep in one call
-  t0=$(now_us)
-  "${sbatch_q[@]}" --array="0-$((n - 1))" --wrap true || die "slurm: sbatch --array failed"
-  t1=$(now_us)
-  t2=$(slurm_until_queued "$n" "$t0") || die "slurm: the array was not queued"
-  sweep_row "one sbatch --array=0-$((n - 1)) --wrap true" "1 call" "$(ms_between "$t0" "$t1")" "$t2"
-  chart "$n-cell sweep to Slurm in one call, until all queued" ms low slurm "$t2"
-  slurm_clear
+  timed_sweep slurm "$n-cell sweep to Slurm in one call, until all queued" \
+    "one sbatch --array=0-$((n - 1)) --wrap true" "1 call" "${sbatch_q[@]}" --array="0-$((n - 1))" --wrap true
   if ((gq_ok)); then
     awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) print "true" }' >"$work/slurm/sweep.batch"
-    t0=$(now_us)
-    "$gq" submit --to slurm -g 0 --group bench-slurm --batch "$work/slurm/sweep.batch" >/dev/null || die "slurm: gq submit --batch --to slurm failed"
-    t1=$(now_us)
-    t2=$(slurm_until_queued "$n" "$t0") || die "slurm: gq's batch was not queued in Slurm"
-    sweep_row "gq submit --to slurm -g 0 --batch FILE ($n lines of true)" "1 call" "$(ms_between "$t0" "$t1")" "$t2"
-    chart "$n-cell sweep to Slurm in one call, until all queued" ms low gq "$t2"
-    slurm_clear
+    timed_sweep gq "$n-cell sweep to Slurm in one call, until all queued" \
+      "gq submit --to slurm -g 0 --batch FILE ($n lines of true)" "1 call" \
+      "$gq" submit --to slurm -g 0 --group bench-slurm --batch "$work/slurm/sweep.batch"
   fi
 
   # the sweep as a shell loop, one call per cell
-  t0=$(now_us)
-  for ((i = 0; i < n; i++)); do "${sbatch_q[@]}" --wrap true || die "slurm: sbatch $i failed"; done
-  t1=$(now_us)
-  t2=$(slurm_until_queued "$n" "$t0") || die "slurm: the sbatch loop was not queued"
-  sweep_row "$n sbatch --wrap true calls from a shell loop" "$n calls" "$(ms_between "$t0" "$t1")" "$t2"
-  chart "$n-cell sweep to Slurm, one call per cell, until all queued" ms low slurm "$t2"
-  slurm_clear
+  timed_sweep slurm "$n-cell sweep to Slurm, one call per cell, until all queued" \
+    "$n sbatch --wrap true calls from a shell loop" "$n calls" sbatch_loop "$n"
   if ((gq_ok)); then
-    t0=$(now_us)
-    for ((i = 0; i < n; i++)); do
-      "$gq" --to slurm -g 0 --group bench-slurm --key "k$i" true >/dev/null || die "slurm: gq --to slurm --key k$i failed"
-    done
-    t1=$(now_us)
-    t2=$(slurm_until_queued "$n" "$t0") || die "slurm: gq's $n calls were not queued in Slurm"
-    sweep_row "$n gq --to slurm -g 0 --key kN true calls from a shell loop" "$n calls" "$(ms_between "$t0" "$t1")" "$t2"
-    chart "$n-cell sweep to Slurm, one call per cell, until all queued" ms low gq "$t2"
-    slurm_clear
+    timed_sweep gq "$n-cell sweep to Slurm, one call per cell, until all queued" \
+      "$n gq --to slurm -g 0 --key kN true calls from a shell loop" "$n calls" gq_key_loop "$n"
     stop_daemon force
     unset GQ_CONFIG
   fi

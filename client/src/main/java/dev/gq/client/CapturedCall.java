@@ -25,7 +25,7 @@ public final class CapturedCall {
     e.put(ClientCall.TTY_IN, "0");
     e.put(ClientCall.TTY_OUT, "0");
     e.put(ClientCall.TTY_ERR, "0");
-    e.put("GQ_CLIENT_STDIN_CLOSED", "1");
+    e.put(ClientCall.STDIN_CLOSED, "1");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Main main = new Main(e, cwd, InputStream.nullInputStream(), out, err, "/dev/null");

@@ -24,6 +24,8 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
    * one, so the launcher starts it in /): the directory it was, which the command then names.
    */
   static final String CWD_GONE = "GQ_CLIENT_CWD_GONE";
+  /** Set by the launcher script: "1" when the caller's standard input was closed. */
+  static final String STDIN_CLOSED = "GQ_CLIENT_STDIN_CLOSED";
   static final int DEFAULT_WIDTH = 80;
   static final int MAX_WIDTH = 100_000;
 
@@ -34,7 +36,7 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
     env.remove(TTY_ERR);
     env.remove(COLUMNS);
     env.remove(CWD_GONE);
-    env.remove("GQ_CLIENT_STDIN_CLOSED");
+    env.remove(STDIN_CLOSED);
     String gone = rawEnv.get(CWD_GONE);
     if (gone != null && !gone.isEmpty()) cwd = gone;
     List<String> argv = new ArrayList<>(args.length);

@@ -116,7 +116,7 @@ public final class Main {
   private FrameLoop loop(ByteChannel ch, ClientCall inv, GqPaths paths) {
     Terminal terminal = new Terminal(stdin, err, inv, ttyPath);
     // The launcher says when standard input was closed (descriptor 0 may then be some other file).
-    boolean closed = "1".equals(env.get("GQ_CLIENT_STDIN_CLOSED"));
+    boolean closed = "1".equals(env.get(ClientCall.STDIN_CLOSED));
     return new FrameLoop(ch, out, err, terminal, paths.daemonLog(), closed ? null : stdin)
         .watchedBy(watchdog);
   }

@@ -1,15 +1,12 @@
 package dev.gq.actors.cluster;
 
 import dev.gq.actors.scheduler.Scheduler;
-import dev.gq.cli.ConfigFile;
 import dev.gq.core.cluster.ClusterBatches;
-import dev.gq.core.cluster.ClusterCell;
 import dev.gq.core.cluster.ClusterConfig;
 import dev.gq.core.job.Job;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.Request;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongFunction;
@@ -59,7 +56,7 @@ public final class ClusterBridge {
 
   /** The bridge for the daemon whose data directory is {@code dataDir}; {@code stored} reads a job with its command. */
   public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, java.nio.file.Path dataDir,
-      LongFunction<Job> stored, Map<String, String> env, java.time.Clock clock) {
+      LongFunction<Job> stored, Map<String, String> env) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       var bridge = new ClusterBridge(scheduler, ctx.getSystem().scheduler(), timers,
           new ClusterPass(new ClusterFiles(dataDir), stored, env));
@@ -115,15 +112,5 @@ public final class ClusterBridge {
   /** Tells the Scheduler that jobs could not be sent, for good. */
   void failed(List<Long> ids, String reason) {
     for (long id : ids) scheduler.tell(new Scheduler.LaunchFailed(id, reason));
-  }
-
-  static List<Long> ids(List<ClusterCell> cells) {
-    List<Long> out = new ArrayList<>();
-    for (ClusterCell c : cells) out.add(c.jobId());
-    return out;
-  }
-
-  static ClusterConfig readConfig(Map<String, String> env) {
-    return ConfigFile.cluster(env);
   }
 }

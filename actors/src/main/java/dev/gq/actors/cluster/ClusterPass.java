@@ -42,6 +42,8 @@ final class ClusterPass {
   private final LongFunction<Job> stored;
   private final Map<String, String> env;
   private final Map<Long, Long> cancelledAt = new HashMap<>();
+  /** Whether Slurm holds each of its jobs, as the last squeue said. */
+  private final Map<String, Boolean> heldThere = new HashMap<>();
   private ClusterConfig lastGood = ClusterConfig.NONE;
   private String lastConfigProblem;
 
@@ -54,7 +56,7 @@ final class ClusterPass {
   /** The configuration file as it is now; the last good one when it cannot be read (said once in the log). */
   ClusterConfig config() {
     try {
-      lastGood = ClusterBridge.readConfig(env);
+      lastGood = dev.gq.cli.ConfigFile.cluster(env);
       lastConfigProblem = null;
     } catch (IllegalArgumentException e) {
       if (!e.getMessage().equals(lastConfigProblem)) LOG.warn("{}; cluster jobs go on with the settings read before", e.getMessage());
@@ -68,7 +70,7 @@ final class ClusterPass {
       send(l, config, bridge);
       l = bridge.ledger();
     }
-    for (String profile : sentProfiles(l)) look(profile, config, bridge);
+    for (String profile : sentProfiles(l)) look(l, profile, config, bridge);
     carry(bridge.ledger(), config);
   }
 
@@ -82,7 +84,7 @@ final class ClusterPass {
     for (ClusterBatches.Batch b : ClusterBatches.plan(l, cells)) {
       SlurmProfile p = config.profile(b.profile());
       if (p == null) {
-        bridge.failed(ClusterBridge.ids(b.cells()), "no Slurm profile '" + b.profile() + "' in the configuration file any more");
+        bridge.failed(ids(b.cells()), "no Slurm profile '" + b.profile() + "' in the configuration file any more");
         continue;
       }
       SbatchScript.Places at = files.places(b.cells());
@@ -95,7 +97,7 @@ final class ClusterPass {
       try {
         r = commands(config, b.profile()).run(argv);
       } catch (IOException e) {
-        LOG.warn("sbatch for job(s) {} did not run: {}; tried again on the next pass", ClusterBridge.ids(b.cells()), e.getMessage());
+        LOG.warn("sbatch for job(s) {} did not run: {}; tried again on the next pass", ids(b.cells()), e.getMessage());
         continue;
       }
       if (!r.ok()) {
@@ -103,7 +105,7 @@ final class ClusterPass {
           LOG.warn("sbatch: {}; tried again on the next pass", r.firstLine());
           continue;
         }
-        bridge.failed(ClusterBridge.ids(b.cells()), "sbatch refused it: " + r.firstLine());
+        bridge.failed(ids(b.cells()), "sbatch refused it: " + r.firstLine());
         continue;
       }
       String id = r.out().strip().split(";", 2)[0];
@@ -118,7 +120,7 @@ final class ClusterPass {
   }
 
   /** One squeue for the profile's jobs; the exit records of those that ended; the Scheduler decides. */
-  private void look(String profile, ClusterConfig config, ClusterBridge bridge) throws Exception {
+  private void look(Ledger l, String profile, ClusterConfig config, ClusterBridge bridge) throws Exception {
     String error = null;
     Map<String, SlurmJob> jobs = Map.of();
     try {
@@ -134,7 +136,6 @@ final class ClusterPass {
     }
     Map<Long, ExitRecord> exits = new HashMap<>();
     if (error == null) {
-      Ledger l = bridge.ledger();
       for (var e : l.settings().clusterIds().entrySet()) {
         Job j = l.live().get(e.getKey());
         SlurmJob s = jobs.get(e.getValue());
@@ -171,8 +172,6 @@ final class ClusterPass {
     release.forEach((p, ids) -> scontrol(commands(config, p), "release", ids));
   }
 
-  private final Map<String, Boolean> heldThere = new HashMap<>();
-
   private void scancel(SlurmCommands c, List<String> ids) {
     List<String> argv = new ArrayList<>(List.of("scancel"));
     argv.addAll(ids);
@@ -190,6 +189,10 @@ final class ClusterPass {
     } catch (IOException e) {
       LOG.warn("{}: {}", argv.get(0), e.getMessage());
     }
+  }
+
+  private static List<Long> ids(List<ClusterCell> cells) {
+    return cells.stream().map(ClusterCell::jobId).toList();
   }
 
   private static Set<String> sentProfiles(Ledger l) {

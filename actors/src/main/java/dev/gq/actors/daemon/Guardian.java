@@ -62,7 +62,7 @@ final class Guardian {
         notifier, cluster);
     ActorRef<Scheduler.Command> scheduler = ctx.spawn(Scheduler.create(deps), "scheduler", Props.empty());
     cluster.set(ctx.spawn(dev.gq.actors.cluster.ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),
-        s.runnerDeps().stored(), System.getenv(), s.clock()), "cluster-bridge", DispatcherSelector.blocking()));
+        s.runnerDeps().stored(), System.getenv()), "cluster-bridge", DispatcherSelector.blocking()));
     watcher.set(ctx.spawn(GpuWatcher.create(s.observe(), s.probe(), scheduler, s.cfg().pollInterval(), s.blocking(), s.clock()),
         "gpu-watcher", Props.empty()));
     m.replyTo().tell(new Started(scheduler, projector));

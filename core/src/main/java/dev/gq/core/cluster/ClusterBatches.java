@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -87,11 +86,6 @@ public final class ClusterBatches {
       (d.okOnly() ? ok : any).add(id);
     }
     return true;
-  }
-
-  /** Whether two jobs may share an array (for tests and the caller's checks). */
-  static boolean sameShape(JobSpec a, JobSpec b) {
-    return Objects.equals(shape(a, false), shape(b, false));
   }
 
   /**

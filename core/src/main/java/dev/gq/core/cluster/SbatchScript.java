@@ -2,7 +2,6 @@ package dev.gq.core.cluster;
 
 import dev.gq.core.job.JobSpec;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
