@@ -19,6 +19,7 @@ public final class ConfigFile {
   private ConfigFile() {}
 
   private static final TomlMapper TOML = new TomlMapper();
+  private static final long MAX_BYTES = 1 << 20;
 
   /** The file's path for the environment {@code env}. */
   public static Path path(Map<String, String> env) {
@@ -34,9 +35,17 @@ public final class ConfigFile {
     Path file = path(env);
     String text;
     try {
-      text = Files.readString(file);
+      if (!Files.exists(file)) return ClusterConfig.NONE;
+      // a named pipe or device would block the daemon's reading; a symlink to a file is fine
+      if (!Files.isRegularFile(file) || Files.size(file) > MAX_BYTES)
+        throw new IllegalArgumentException("the configuration file " + file + " is not a regular file of at most 1 MiB;"
+            + " replace it with one, or point GQ_CONFIG elsewhere");
+      text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+          .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
     } catch (NoSuchFileException e) {
       return ClusterConfig.NONE;
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IllegalArgumentException("the configuration file " + file + " is not UTF-8 text; save it as UTF-8");
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the configuration file " + file + ": " + e.getMessage());
     }

@@ -71,4 +71,22 @@ class ClusterChoiceTest {
     String bad = assertThrows(RefusedException.class, () -> ClusterChoice.profile(new SubmitOptions(), garbage)).getMessage();
     assertTrue(bad.contains("is not valid TOML"), bad);
   }
+
+  @Test
+  void aConfigurationFileThatIsAPipeOrNotUtf8IsOneLineNotAHang() throws Exception {
+    Map<String, String> env = env(null);
+    Path f = Path.of(env.get("GQ_CONFIG"));
+    new ProcessBuilder("mkfifo", f.toString()).start().waitFor();
+    String pipe = assertThrows(RefusedException.class, () -> ClusterChoice.profile(to("slurm"), env)).getMessage();
+    assertTrue(pipe.contains("is not a regular file"), pipe);
+    Files.delete(f);
+    Files.write(f, new byte[] {'t', 'o', ' ', '=', ' ', '"', (byte) 0xff, '"', '\n'});
+    String bytes = assertThrows(RefusedException.class, () -> ClusterChoice.profile(to("slurm"), env)).getMessage();
+    assertTrue(bytes.contains("is not UTF-8 text"), bytes);
+    Path real = dir.resolve("real.toml");
+    Files.writeString(real, "[slurm.a100]\n");
+    Files.delete(f);
+    Files.createSymbolicLink(f, real);
+    assertEquals("a100", ClusterChoice.profile(to("slurm:a100"), env), "a link to a file is read");
+  }
 }
