@@ -32,7 +32,6 @@ class SlurmEndToEndTest {
   private RealSlurm slurm;
   private Gqd gq;
   private long timeLimited;
-  private String timeLimitInSlurm;
 
   @BeforeAll
   void start() throws Exception {
@@ -48,11 +47,19 @@ class SlurmEndToEndTest {
     env.put("GQ_CONFIG", config.toString());
     env.put("HF_TOKEN", "hf_secret_value");
     gq = Gqd.start(tmp.resolve("gq"), 1, env);
-    // a time limit takes a minute to reach: its job runs beside the other tests, checked by the last one
+  }
+
+  /**
+   * A time limit takes a minute to reach: its job is sent here, second (after the controller's stop,
+   * which would swallow its warning), runs beside the other tests, and the last test checks its end.
+   */
+  @Test
+  @org.junit.jupiter.api.Order(2)
+  void aTimeLimitedJobReachesSlurmWithItsLimit() throws Exception {
     timeLimited = gq.submit("-g", "0", "--to", "slurm:short", "--time", "1m", "bash", "-c",
         "trap 'echo warned' USR2; echo started; while :; do sleep 1; done");
     Gqd.await("job " + timeLimited + " to be sent", T, () -> !gq.job(timeLimited).get("cluster_job_id").isNull());
-    timeLimitInSlurm = slurm.jobField(clusterId(timeLimited), "TimeLimit");
+    assertEquals("00:01:00", slurm.jobField(clusterId(timeLimited), "TimeLimit"));
   }
 
   @AfterAll
@@ -167,13 +174,14 @@ class SlurmEndToEndTest {
   @org.junit.jupiter.api.Order(Integer.MAX_VALUE) // last: unannotated tests come first
   void aTimeLimitSendsTheWarningSignalThenEndsTheJobAsTimeout() throws Exception {
     long id = timeLimited;
-    assertEquals("00:01:00", timeLimitInSlurm);
+    assertNotEquals(0, id, "the time-limited job was sent");
     JsonNode t = gq.awaitState(id, "TIMEOUT", Duration.ofSeconds(150));
     assertTrue(log(id).contains("warned"), log(id));
     assertFalse(t.get("failure_reason").isNull());
   }
 
   @Test
+  @org.junit.jupiter.api.Order(1) // first: a stopped controller would swallow the time-limited job's warning
   void theControllerStoppedForAWhileLosesNothing() throws Exception {
     long running = gq.submit("-g", "0", "--to", "slurm", "bash", "-c", "sleep 6; echo finished; exit 7");
     gq.awaitState(running, "RUNNING", T);
