@@ -179,6 +179,8 @@ class JsonOutputSchemaTest {
     assertTrue(jsonError(2, "-g", "x", "--json", "python", "t.py").contains("-g"));
     jsonError(2, "events", "--json", "--since", "tomorrow-ish");
     jsonError(2, "notify", "list", "--json", "--bogus");
+    cli.api.crashWith = () -> new IllegalStateException("boom");
+    assertTrue(jsonError(1, "ps", "--json").startsWith("internal error: "), "an unexpected failure too");
     assertFalse(JsonSchemas.problems(JsonOutputs.ERROR_SCHEMA, JsonSchemas.parse("{\"error\":\"a\\nb\",\"exit_code\":1}")).isEmpty(),
         "one line");
   }

@@ -126,16 +126,20 @@ class McpEndToEndTest {
       acceptor.setDaemon(true);
       acceptor.start();
       Conversation mcp = new Conversation(root.resolve("bin/gq"), g, tmp.resolve("mcp.err"));
-      mcp.request("initialize", Map.of("protocolVersion", "2025-06-18", "capabilities", Map.of(),
-          "clientInfo", Map.of("name", "test", "version", "1")));
-      mcp.sendLine("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"ps\"}}");
-      Gqd.await("the call to reach the daemon", Duration.ofSeconds(60), () -> !held.isEmpty());
-      int code = mcp.closeInput();
-      String err = Files.readString(tmp.resolve("mcp.err"));
-      assertEquals(1, code, err);
-      assertEquals(1, err.lines().count(), "one line on standard error: " + err);
-      assertTrue(err.startsWith("gq mcp: the input ended; 1 tool call "), err);
-      for (var c : held) c.close();
+      try {
+        mcp.request("initialize", Map.of("protocolVersion", "2025-06-18", "capabilities", Map.of(),
+            "clientInfo", Map.of("name", "test", "version", "1")));
+        mcp.sendLine("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"ps\"}}");
+        Gqd.await("the call to reach the daemon", Duration.ofSeconds(60), () -> !held.isEmpty());
+        int code = mcp.closeInput();
+        String err = Files.readString(tmp.resolve("mcp.err"));
+        assertEquals(1, code, err);
+        assertEquals(1, err.lines().count(), "one line on standard error: " + err);
+        assertTrue(err.startsWith("gq mcp: the input ended; 1 tool call "), err);
+      } finally {
+        mcp.kill();
+        for (SocketChannel c : held) c.close();
+      }
     }
   }
 
@@ -234,9 +238,18 @@ class McpEndToEndTest {
       return process.exitValue();
     }
 
+    /** Ends the process whatever state it is in (a test that failed half-way leaves none behind). */
+    void kill() {
+      process.destroyForcibly();
+    }
+
     @Override
     public void close() throws Exception {
-      assertEquals(0, closeInput(), Files.readString(stderr));
+      try {
+        assertEquals(0, closeInput(), Files.readString(stderr));
+      } finally {
+        kill();
+      }
     }
   }
 }
