@@ -43,7 +43,7 @@ final class Submitter {
     }
     kept = NotifyOption.apply(kept, opts.notify);
     JobSpec spec = ClusterChoice.apply(sched.applyTo(new JobSpec(argv, cwd, kept, gpus, name, finalGroup, key)), opts,
-        System.getenv());
+        System.getenv(), inv.io());
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
     if (!result.skipped() && venv != null) inv.io().err().println("gq: using " + venv.shown());
