@@ -1,9 +1,12 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -15,6 +18,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * ({@link UnknownWord}); refusals, by the daemon ({@link ApiException}) or by the
  * command itself ({@link RefusedException}), print {@code gq: MESSAGE} (exit 1); anything else is
  * an internal error, logged for the daemon log, with a stack trace only under {@code --verbose}.
+ * Every line it prints shows control characters escaped ({@link PrintableText#escape}): a message
+ * that quotes what the user typed ({@code gq $'sub\nmit'}) stays one line and cannot drive the
+ * terminal.
  */
 final class ErrorHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
   private static final System.Logger LOG = System.getLogger("dev.gq.cli");
@@ -34,7 +40,7 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     if (ex instanceof UsageException) return usage(cl, ex.getMessage());
     if (ex instanceof ParameterException pe) return usage(pe.getCommandLine(), describe(pe));
     if (ex instanceof RefusedException || ex instanceof ApiException) {
-      io.err().println("gq: " + ex.getMessage());
+      io.err().println("gq: " + PrintableText.escape(String.valueOf(ex.getMessage())));
       return ExitCode.FAILED;
     }
     return internal(ex, verbose(parsed));
@@ -44,14 +50,14 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
   int internal(Throwable ex, boolean verbose) {
     LOG.log(Level.ERROR, "command failed unexpectedly", ex);
     PrintWriter err = io.err();
-    err.println("gq: internal error: " + ex + "; see the daemon log");
+    err.println("gq: internal error: " + PrintableText.escape(String.valueOf(ex)) + "; see the daemon log");
     if (verbose) ex.printStackTrace(err);
     return ExitCode.FAILED;
   }
 
   private int usage(CommandLine cl, String message) {
     PrintWriter err = io.err();
-    err.println("gq: " + message);
+    err.println("gq: " + PrintableText.escape(String.valueOf(message)));
     String name = cl == null ? "gq" : cl.getCommandSpec().qualifiedName();
     err.println("Try '" + name + " --help'.");
     return ExitCode.USAGE;
@@ -74,9 +80,26 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
       if (cl.getSubcommands().isEmpty()) return "unexpected argument '" + first + "'";
       return UnknownWord.command(first, cl, io.env(), io.cwd());
     }
+    if (ex.getCause() instanceof CommandLine.TypeConversionException && wholeNumber(ex.getArgSpec()))
+      return notANumber(ex.getArgSpec(), ex.getValue());
     String msg = ex.getMessage();
     if (msg == null || msg.isEmpty()) return "invalid command line";
     return Character.toLowerCase(msg.charAt(0)) + msg.substring(1);
+  }
+
+  /** Whether {@code arg} takes whole numbers (int or long, alone or in a list). */
+  private static boolean wholeNumber(ArgSpec arg) {
+    if (arg == null) return false;
+    Class<?> t = arg.auxiliaryTypes().length > 0 ? arg.auxiliaryTypes()[0] : arg.type();
+    return t == int.class || t == Integer.class || t == long.class || t == Long.class;
+  }
+
+  /** Picocli says "'x' is not a long"; gq names what was expected: a job id, a PID, an option's number. */
+  private static String notANumber(ArgSpec arg, String value) {
+    if (arg instanceof OptionSpec o) return o.longestName() + " takes a whole number, not '" + value + "'";
+    String label = arg.paramLabel().replaceAll("[<>]", "");
+    if (label.equals("JOB")) return "invalid job id '" + value + "'; use a number like 12";
+    return "invalid " + label + " '" + value + "'; use a whole number";
   }
 
   private static boolean verbose(ParseResult parsed) {
