@@ -15,7 +15,7 @@ import java.util.Map;
  * When a job may start ({@code --begin WHEN}): a duration from now ({@code 30m}, {@code 2h}), a
  * time of day ({@code 16:00}: today, or tomorrow once it has passed), or a date and time
  * ({@code 2026-12-01T08:00}, in the caller's zone: {@code TZ}, else the machine's; or with an
- * offset such as {@code Z}). Pure.
+ * offset such as {@code Z}), at most 365 days away ({@link Durations#LONGEST}). Pure.
  */
 final class BeginTime {
   private BeginTime() {}
@@ -26,7 +26,7 @@ final class BeginTime {
   static Instant parse(String text, Instant now, ZoneId zone) {
     String t = text.strip();
     Duration d = Durations.parse(t);
-    if (d != null) return now.plus(d);
+    if (d != null) return d.compareTo(Durations.LONGEST) > 0 ? now.plus(Durations.LONGEST).plusSeconds(1) : now.plus(d);
     try {
       if (t.matches("\\d{1,2}:\\d{2}")) {
         LocalTime at = LocalTime.parse(t.length() == 4 ? "0" + t : t);
@@ -45,6 +45,9 @@ final class BeginTime {
     if (text == null) return null;
     Instant at = parse(text, now, Times.zone(env));
     if (at == null) throw new UsageException("--begin takes " + FORMS + ", not '" + text + "'");
+    // gq's timers and stored times hold any moment within a year either way; a past one starts at once
+    if (Duration.between(now, at).abs().compareTo(Durations.LONGEST) > 0)
+      throw new UsageException("--begin must be within " + Durations.days(Durations.LONGEST) + " of now, not '" + text + "'");
     return at;
   }
 }

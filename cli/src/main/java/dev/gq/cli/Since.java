@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 /**
  * Reads a {@code --since} value: an ISO-8601 time with a zone ({@code 2026-11-29T10:00:00Z},
  * {@code 2026-11-29T11:00+01:00}), one without (in the caller's zone), a date (its midnight in the
- * caller's zone), or an age before now ({@code 90s}, {@code 10m}, {@code 2h}, {@code 3d}). Pure;
+ * caller's zone), or an age before now ({@code 90s}, {@code 10m}, {@code 2h}, {@code 3d}), from
+ * 1970-01-01 to now. Pure;
  * anything else is a {@link UsageException} that shows the accepted forms.
  */
 final class Since {
@@ -26,14 +27,21 @@ final class Since {
     String t = text.strip();
     try {
       Matcher age = AGE.matcher(t);
-      if (age.matches()) return now.minus(age(Long.parseLong(age.group(1)), age.group(2)));
-      if (DATE.matcher(t).matches()) return LocalDate.parse(t).atStartOfDay(zone).toInstant();
-      if (t.indexOf('T') > 0) return dateTime(t, zone);
+      if (age.matches()) return bounded(now.minus(age(Long.parseLong(age.group(1)), age.group(2))), now, text);
+      if (DATE.matcher(t).matches()) return bounded(LocalDate.parse(t).atStartOfDay(zone).toInstant(), now, text);
+      if (t.indexOf('T') > 0) return bounded(dateTime(t, zone), now, text);
     } catch (DateTimeException | ArithmeticException e) {
       // Falls through to the one message that shows every accepted form.
     }
     throw new UsageException("invalid time '" + text + "' for --since; use an ISO-8601 time (2026-11-29T10:00:00Z),"
         + " a date (2026-11-29) or an age (10m, 2h, 3d)");
+  }
+
+  /** {@code at}, when it is from 1970 on and not after {@code now}: events are stored in that span. */
+  private static Instant bounded(Instant at, Instant now, String text) {
+    if (at.isBefore(Instant.EPOCH) || at.isAfter(now))
+      throw new UsageException("--since must be between 1970-01-01 and now, not '" + text + "'");
+    return at;
   }
 
   private static Duration age(long n, String unit) {
