@@ -80,8 +80,11 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
       if (cl.getSubcommands().isEmpty()) return "unexpected argument '" + first + "'";
       return UnknownWord.command(first, cl, io.env(), io.cwd());
     }
-    if (ex.getCause() instanceof CommandLine.TypeConversionException && wholeNumber(ex.getArgSpec()))
-      return notANumber(ex.getArgSpec(), ex.getValue());
+    boolean conversion = ex.getCause() instanceof CommandLine.TypeConversionException;
+    if (conversion && wholeNumber(ex.getArgSpec())) return notANumber(ex.getArgSpec(), ex.getValue());
+    if (conversion && ex.getArgSpec() instanceof OptionSpec o && valueType(o).isEnum())
+      return o.longestName() + " takes one of " + java.util.Arrays.stream(valueType(o).getEnumConstants())
+          .map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")) + ", not '" + ex.getValue() + "'";
     String msg = ex.getMessage();
     if (msg == null || msg.isEmpty()) return "invalid command line";
     return Character.toLowerCase(msg.charAt(0)) + msg.substring(1);
@@ -90,8 +93,13 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
   /** Whether {@code arg} takes whole numbers (int or long, alone or in a list). */
   private static boolean wholeNumber(ArgSpec arg) {
     if (arg == null) return false;
-    Class<?> t = arg.auxiliaryTypes().length > 0 ? arg.auxiliaryTypes()[0] : arg.type();
+    Class<?> t = valueType(arg);
     return t == int.class || t == Integer.class || t == long.class || t == Long.class;
+  }
+
+  /** The type of one of {@code arg}'s values (a list's element type). */
+  private static Class<?> valueType(ArgSpec arg) {
+    return arg.auxiliaryTypes().length > 0 ? arg.auxiliaryTypes()[0] : arg.type();
   }
 
   /** Picocli says "'x' is not a long"; gq names what was expected: a job id, a PID, an option's number. */

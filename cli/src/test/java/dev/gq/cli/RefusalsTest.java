@@ -67,5 +67,7 @@ class RefusalsTest {
     assertEquals("gq: --lines takes a whole number, not 'x'", usage("logs", "-n", "x", "3"));
     assertEquals("gq: --max-running takes a whole number, not 'x'", usage("groups", "g", "--max-running", "x"));
     assertEquals("gq: invalid PID 'x'; use a whole number", usage("adopt", "x"));
+    assertEquals("gq: --state takes one of WAITING, STARTING, RUNNING, CANCELLING, DONE, FAILED, CANCELLED, ORPHANED,"
+        + " INTERRUPTED, TIMEOUT, PREEMPTING, PREEMPTED, EXITED, not 'foo'", usage("ps", "--state", "foo"));
   }
 }
