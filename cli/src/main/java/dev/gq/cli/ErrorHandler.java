@@ -3,6 +3,8 @@ package dev.gq.cli;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
+import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.Model.ArgSpec;
@@ -18,6 +20,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * ({@link UnknownWord}); refusals, by the daemon ({@link ApiException}) or by the
  * command itself ({@link RefusedException}), print {@code gq: MESSAGE} (exit 1); anything else is
  * an internal error, logged for the daemon log, with a stack trace only under {@code --verbose}.
+ * A value picocli cannot convert (a word for a number or a state) is said in gq's words.
  * Every line it prints shows control characters escaped ({@link PrintableText#escape}): a message
  * that quotes what the user typed ({@code gq $'sub\nmit'}) stays one line and cannot drive the
  * terminal.
@@ -82,9 +85,7 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     }
     boolean conversion = ex.getCause() instanceof CommandLine.TypeConversionException;
     if (conversion && wholeNumber(ex.getArgSpec())) return notANumber(ex.getArgSpec(), ex.getValue());
-    if (conversion && ex.getArgSpec() instanceof OptionSpec o && valueType(o).isEnum())
-      return o.longestName() + " takes one of " + java.util.Arrays.stream(valueType(o).getEnumConstants())
-          .map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")) + ", not '" + ex.getValue() + "'";
+    if (conversion && ex.getArgSpec() instanceof OptionSpec o && valueType(o).isEnum()) return notOneOf(o, ex.getValue());
     String msg = ex.getMessage();
     if (msg == null || msg.isEmpty()) return "invalid command line";
     return Character.toLowerCase(msg.charAt(0)) + msg.substring(1);
@@ -108,6 +109,12 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     String label = arg.paramLabel().replaceAll("[<>]", "");
     if (label.equals("JOB")) return "invalid job id '" + value + "'; use a number like 12";
     return "invalid " + label + " '" + value + "'; use a whole number";
+  }
+
+  /** Picocli says "expected one of [...] (case-insensitive) but was 'x'"; gq names the option and its words. */
+  private static String notOneOf(OptionSpec o, String value) {
+    List<String> words = Arrays.stream(valueType(o).getEnumConstants()).map(String::valueOf).toList();
+    return o.longestName() + " takes one of " + String.join(", ", words) + ", not '" + value + "'";
   }
 
   private static boolean verbose(ParseResult parsed) {
