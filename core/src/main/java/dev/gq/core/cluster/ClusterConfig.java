@@ -116,7 +116,7 @@ public record ClusterConfig(String defaultProfile, Duration poll, Map<String, Sl
   }
 
   /**
-   * "FILE: unknown table [slurmm]; did you mean [slurm]?" or "FILE: unknown key foo; the keys are
+   * "FILE: unknown table [slurmm]; did you mean [slurm]?" or "FILE: unknown key foo; the file takes
    * ...": a key gq does not read is refused rather than passed over, so that a typo is not a
    * setting silently left out.
    */
@@ -128,7 +128,8 @@ public record ClusterConfig(String defaultProfile, Duration poll, Map<String, Sl
       String meant = near.get(0).equals("slurm") ? "[slurm]" : in + near.get(0);
       return new IllegalArgumentException(file + ": unknown " + what + "; did you mean " + meant + "?");
     }
-    String all = prefix == null ? "the file takes to, slurm_poll and [slurm.NAME] tables" : "a profile takes " + String.join(", ", keys);
+    String all = prefix == null ? "the file takes to, slurm_poll and [slurm.NAME] tables"
+        : "a profile takes " + String.join(", ", keys);
     return new IllegalArgumentException(file + ": unknown " + what + "; " + all);
   }
 

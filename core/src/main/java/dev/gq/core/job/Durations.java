@@ -22,7 +22,7 @@ public final class Durations {
 
   /** The longest time limit, timeout, grace or wait before a start: 365 days. */
   public static final Duration LONGEST = Duration.ofDays(365);
-  /** The oldest age to look back to ({@code --older-than}, {@code --since}): 36,500 days, about 100 years. */
+  /** The oldest age to look back to ({@code gq clean --older-than}): 36,500 days, about 100 years. */
   public static final Duration OLDEST = Duration.ofDays(36_500);
 
   private Durations() {}
