@@ -40,7 +40,7 @@ final class CleanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    Duration age = DurationOption.parse("--older-than", olderThan);
+    Duration age = DurationOption.parse("--older-than", olderThan, dev.gq.core.job.Durations.OLDEST);
     for (JobState s : states) {
       if (!s.terminal()) throw new UsageException("--state " + s + " is not an ended state; gq clean deletes only jobs that have ended");
     }

@@ -90,6 +90,8 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
   private static Duration time(String value, int line) {
     Duration d = Durations.parse(value);
     if (d == null) throw new RefusedException(Durations.problem(value, " on line " + line));
+    String over = Durations.tooLong(d, Durations.LONGEST, "the time limit", value);
+    if (over != null) throw new RefusedException(over + " (line " + line + ")");
     return d;
   }
 
