@@ -127,6 +127,7 @@ public final class LeaseFiles implements GpuLeases {
 
   @Override
   public Held take(List<String> uuids, LeaseHolder holder) throws Taken {
+    if (uuids.isEmpty()) return new FileHeld(List.of()); // a CPU-only job needs no lease, nor the directory
     String bad = directory.ensure();
     if (bad != null) throw new Taken("cannot take the GPU's machine-wide lease: " + bad);
     List<Integer> fds = new ArrayList<>();

@@ -154,6 +154,9 @@ class LeaseFilesTest {
       l = inside.read(List.of("GPU-a")).get("GPU-a");
       assertTrue(l.error().startsWith("the lease directory " + locked + " is not writable by this user ("), l.error());
       assertThrows(GpuLeases.Taken.class, () -> inside.take(List.of("GPU-a"), new LeaseHolder(A, 1)));
+      try (var none = missing.take(List.of(), new LeaseHolder(A, 2))) {
+        assertEquals(List.of(), none.fds(), "a CPU-only job needs no lease directory");
+      }
     } finally {
       lockDown(locked, false);
     }
