@@ -26,14 +26,19 @@ public final class LeaseRules {
   public static GpuLease notAFile(String file, String what, String owner, int self, int fileOwner, int dirOwner) {
     if (mayRemove(self, fileOwner, dirOwner)) return GpuLease.FREE;
     return GpuLease.blocked("its lease file " + file + " is " + what + " of " + owner
-        + "'s, not a lease: no gq of this user can lease the GPU until " + owner + " or root removes it");
+        + "'s, not a lease: no gq of this user can lease the GPU until " + clearers(owner) + " removes it");
   }
 
   /** The lease of a GPU whose lease file, {@code owner}'s with {@code mode}, this user cannot open. */
   public static GpuLease closed(String file, String owner, int mode) {
     return GpuLease.blocked("its lease file " + file + " is " + owner + "'s and closed to this user (mode "
         + String.format("%04o", mode & 07777) + "), so a job of " + owner + "'s may hold it: counted as held until "
-        + owner + " or root removes it");
+        + clearers(owner) + " removes it");
+  }
+
+  /** Who may remove a file of {@code owner}'s from the sticky lease directory. */
+  private static String clearers(String owner) {
+    return "root".equals(owner) ? "root" : owner + " or root";
   }
 
   /** How a non-regular file is named in a reason, from its type letter as {@code ls -l} shows it. */

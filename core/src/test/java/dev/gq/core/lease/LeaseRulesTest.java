@@ -24,5 +24,6 @@ class LeaseRulesTest {
     assertEquals(GpuLease.State.BLOCKED, l.state());
     assertEquals("its lease file /l/GPU-a.lease is bob's and closed to this user (mode 0600), so a job of bob's may"
         + " hold it: counted as held until bob or root removes it", l.error());
+    assertTrue(LeaseRules.closed("/l/GPU-a.lease", "root", 0100600).error().endsWith("until root removes it"));
   }
 }
