@@ -66,20 +66,22 @@ public final class LeaseFiles implements GpuLeases {
   public Map<String, GpuLease> read(List<String> uuids) {
     Map<String, GpuLease> out = new HashMap<>();
     String bad = Files.exists(dir, LinkOption.NOFOLLOW_LINKS) ? directory.check() : null;
-    String[] unwritable = null; // asked once, when a lease file is missing
+    GpuLease missing = null; // what a missing lease file means, asked once
     for (String uuid : uuids) {
-      if (bad != null) {
-        out.put(uuid, GpuLease.unreadable(bad));
-        continue;
-      }
-      GpuLease l = readOne(uuid);
+      GpuLease l = bad != null ? GpuLease.unreadable(bad) : readOne(uuid);
       if (l == null) {
-        if (unwritable == null) unwritable = new String[] {directory.unwritable()};
-        l = unwritable[0] == null ? GpuLease.FREE : GpuLease.unreadable(unwritable[0]);
+        if (missing == null) missing = missing();
+        l = missing;
       }
       out.put(uuid, l);
     }
     return out;
+  }
+
+  /** A lease file that is missing: FREE when this user could make it, else UNREADABLE saying why. */
+  private GpuLease missing() {
+    String why = directory.unwritable();
+    return why == null ? GpuLease.FREE : GpuLease.unreadable(why);
   }
 
   /**
