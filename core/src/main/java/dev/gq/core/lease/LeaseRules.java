@@ -7,6 +7,7 @@ package dev.gq.core.lease;
  * the GPU through it, and nobody can take its lease either. Whoever may remove it from the sticky
  * directory (root, its owner, the directory's owner) removes it when it takes the lease, so it
  * reads FREE to them; to everyone else the GPU is BLOCKED, naming the owner who can clear it. A
+ * directory is removed by no gq (it may hold files): it blocks the GPU for everyone. A
  * regular file this user cannot open (another user's, made without read access for others) may
  * still be locked by a job of its owner's, which this user cannot see: it counts as held (fail
  * closed), BLOCKED, again naming the owner. Pure.
@@ -24,7 +25,8 @@ public final class LeaseRules {
    * of {@code owner}'s: FREE to whoever may remove it (taking the lease removes it), else BLOCKED.
    */
   public static GpuLease notAFile(String file, String what, String owner, int self, int fileOwner, int dirOwner) {
-    if (mayRemove(self, fileOwner, dirOwner)) return GpuLease.FREE;
+    // a directory may hold files: gq removes none, so it blocks the GPU for everyone until removed
+    if (!what.equals(kind('d')) && mayRemove(self, fileOwner, dirOwner)) return GpuLease.FREE;
     return GpuLease.blocked("its lease file " + file + " is " + what + " of " + owner
         + "'s, not a lease: no gq of this user can lease the GPU until " + clearers(owner) + " removes it");
   }

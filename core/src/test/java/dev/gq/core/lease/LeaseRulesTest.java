@@ -12,6 +12,8 @@ class LeaseRulesTest {
     assertEquals(GpuLease.FREE, LeaseRules.notAFile("/l/GPU-a.lease", "a symbolic link", "bob", 1002, 1002, 0), "its owner");
     assertEquals(GpuLease.FREE, LeaseRules.notAFile("/l/GPU-a.lease", "a symbolic link", "bob", 1001, 1002, 1001),
         "the directory's owner");
+    assertEquals(GpuLease.State.BLOCKED, LeaseRules.notAFile("/l/GPU-a.lease", "a directory", "bob", 0, 1002, 0).state(),
+        "no gq removes a directory, which may hold files");
     GpuLease l = LeaseRules.notAFile("/l/GPU-a.lease", "a symbolic link", "bob", 1001, 1002, 0);
     assertEquals(GpuLease.State.BLOCKED, l.state());
     assertEquals("its lease file /l/GPU-a.lease is a symbolic link of bob's, not a lease: no gq of this user can lease"

@@ -135,6 +135,20 @@ class LeaseFilesTest {
   }
 
   @Test
+  void aDirectoryInPlaceOfALeaseBlocksTheGpuAndIsNeverRemoved() throws Exception {
+    Files.createDirectory(dir.resolve("leases"));
+    Files.setAttribute(dir.resolve("leases"), "unix:mode", 01777);
+    Path planted = Files.createDirectory(dir.resolve("leases/GPU-a.lease"));
+    Files.writeString(planted.resolve("inside"), "x");
+    GpuLease l = leases.read(List.of("GPU-a")).get("GPU-a");
+    assertEquals(GpuLease.State.BLOCKED, l.state());
+    assertTrue(l.error().contains("is a directory of "), l.error());
+    var e = assertThrows(GpuLeases.Taken.class, () -> leases.take(List.of("GPU-a"), new LeaseHolder(A, 1)));
+    assertTrue(e.getMessage().contains("not a lease"), e.getMessage());
+    assertEquals("x", Files.readString(planted.resolve("inside")));
+  }
+
+  @Test
   void aMissingLeaseThisUserCouldNotMakeIsUnreadableNotFree() throws Exception {
     Path file = Files.writeString(dir.resolve("file"), "");
     var under = new LeaseFiles(file.resolve("leases"));
