@@ -186,6 +186,32 @@ class DaemonControlTest {
     assertEquals(0, h.run("daemon", "stop"));
   }
 
+  @Test
+  void stopReturnsOnlyOnceTheDaemonsProcessHasExited() throws Exception {
+    h.env.put(DaemonLauncher.DAEMON_CMD, script(fakeDaemon()).toString());
+    assertEquals(0, h.run("daemon", "start"));
+    long pid = Long.parseLong(h.out.replaceAll("\\D", ""));
+    assertEquals(0, h.run("daemon", "stop"));
+    assertFalse(DaemonExit.running(pid, Path.of("/proc")), "the daemon's process is gone");
+  }
+
+  @Test
+  void restartStartsTheNewDaemonOnlyOnceTheOldOneHasLetGoOfItsLock() throws Exception {
+    h.env.put(DaemonLauncher.DAEMON_CMD, script(fakeDaemon()).toString());
+    assertEquals(0, h.run("daemon", "start"));
+    String first = h.out;
+    assertEquals(0, h.run("daemon", "restart"), h.err);
+    assertTrue(h.out.matches("ran daemon restart\ngq daemon started \\(pid \\d+\\)\n"), h.out + h.err);
+    assertFalse(h.out.contains(first.replaceAll("\\D", "") + ")"), "a new daemon: " + h.out);
+    assertEquals(0, h.run("daemon", "stop", "--no-wait"));
+  }
+
+  private static String fakeDaemon() {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return "exec '" + java + "' -Xshare:auto -XX:TieredStopAtLevel=1 -cp '" + System.getProperty("java.class.path") + "' "
+        + FakeDaemonMain.class.getName();
+  }
+
   private Path script(String body) throws Exception {
     Path p = dir.resolve("daemon-" + System.nanoTime() + ".sh");
     Files.writeString(p, "#!/bin/sh\n" + body + "\n");
