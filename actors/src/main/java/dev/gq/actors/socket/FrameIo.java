@@ -46,6 +46,8 @@ final class FrameIo implements Io {
   private volatile boolean closed;
   private volatile long lastSent = System.nanoTime();
   private volatile boolean streaming;
+  /** Where a stream's look for the end of its client's input reads (what it reads is dropped). */
+  private final ByteBuffer probe = ByteBuffer.allocate(256);
 
   FrameIo(Request.Run req, SocketChannel channel, StreamRoom room, LineWriter writer, LineReader reader) {
     this.req = req;
@@ -102,7 +104,8 @@ final class FrameIo implements Io {
     try {
       channel.configureBlocking(false);
       try {
-        return channel.read(ByteBuffer.allocate(256)) < 0;
+        probe.clear();
+        return channel.read(probe) < 0;
       } finally {
         channel.configureBlocking(true);
       }
