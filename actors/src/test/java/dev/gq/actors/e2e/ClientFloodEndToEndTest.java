@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A daemon with few file descriptors and many clients holding connections: the extra clients get
  * one line and exit 1, the daemon neither spins nor floods its log, and it answers again once
  * the connections are released. Started as a client starts it: output appended to its log.
+ * Followers ({@code logs -f}) have a room of their own that leaves short commands theirs.
  */
 class ClientFloodEndToEndTest {
   private static final int FDS = 140;
