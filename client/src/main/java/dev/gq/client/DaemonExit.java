@@ -21,16 +21,18 @@ final class DaemonExit {
   private final Connector connector;
   private final GqPaths paths;
   private final long pid;
+  private final long timeoutMillis;
 
-  private DaemonExit(Connector connector, GqPaths paths, long pid) {
+  private DaemonExit(Connector connector, GqPaths paths, long pid, long timeoutMillis) {
     this.connector = connector;
     this.paths = paths;
     this.pid = pid;
+    this.timeoutMillis = timeoutMillis;
   }
 
   /** Notes which process holds the daemon's lock now, before it is asked to stop. */
-  static DaemonExit before(Connector connector, GqPaths paths) {
-    return new DaemonExit(connector, paths, LockProbe.holder(paths.lockFile()));
+  static DaemonExit before(Connector connector, GqPaths paths, long timeoutMillis) {
+    return new DaemonExit(connector, paths, LockProbe.holder(paths.lockFile()), timeoutMillis);
   }
 
   /** Waits until the socket refuses, so that a start right after works (the daemon may still be closing). */
@@ -47,15 +49,15 @@ final class DaemonExit {
 
   /**
    * Waits until the socket refuses, the lock is let go and the process has exited; {@code then}
-   * ends the line said when that takes longer than {@link #EXIT_TIMEOUT_MILLIS}.
+   * ends the line said when that takes longer than the bound (normally {@link #EXIT_TIMEOUT_MILLIS}).
    */
   void awaitExited(String then) throws Failure {
     awaitSocketClosed();
-    long deadline = System.nanoTime() + EXIT_TIMEOUT_MILLIS * 1_000_000L;
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     while (holdsLock() || (pid > 0 && running(pid, Path.of("/proc")))) {
       if (System.nanoTime() > deadline) {
         String who = pid > 0 ? "the daemon (pid " + pid + ")" : "the daemon";
-        throw new Failure(who + " has not exited " + EXIT_TIMEOUT_MILLIS / 1000 + " s after it was asked to stop" + then
+        throw new Failure(who + " has not exited " + timeoutMillis / 1000 + " s after it was asked to stop" + then
             + "; see " + paths.daemonLog());
       }
       DaemonLauncher.sleep(20);

@@ -36,6 +36,7 @@ public final class Main {
   private final OutputStream err;
   private final String ttyPath;
   long startTimeoutMillis = START_TIMEOUT_MILLIS;
+  long exitTimeoutMillis = DaemonExit.EXIT_TIMEOUT_MILLIS;
   long reconnectMillis = RECONNECT_MILLIS;
   private Watchdog watchdog;
 
@@ -94,7 +95,7 @@ public final class Main {
         ch = launcher(paths, connector, inv).start();
       }
       // the process holding the lock now is the one asked to stop
-      DaemonExit exit = "stop".equals(action) ? DaemonExit.before(connector, paths) : null;
+      DaemonExit exit = "stop".equals(action) ? DaemonExit.before(connector, paths, exitTimeoutMillis) : null;
       int code = inv.resumable() ? playResuming(ch, inv, paths, connector) : play(ch, inv, paths);
       if (exit != null && code == 0 && inv.waitsForExit()) exit.awaitExited("");
       return code;
@@ -183,7 +184,7 @@ public final class Main {
   private int daemonRestart(ByteChannel ch, GqPaths paths, Connector connector, ClientCall inv)
       throws Failure {
     if (ch != null) {
-      DaemonExit exit = DaemonExit.before(connector, paths);
+      DaemonExit exit = DaemonExit.before(connector, paths, exitTimeoutMillis);
       int code = play(ch, inv, paths);
       if (code != 0) return code;
       exit.awaitExited("; no new daemon was started: run 'gq daemon start' once it has exited");
