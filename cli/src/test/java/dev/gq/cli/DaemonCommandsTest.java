@@ -61,6 +61,15 @@ class DaemonCommandsTest {
   }
 
   @Test
+  void stopTakesWaitOrNoWaitForItsClientAndRestartNeither() {
+    assertEquals(0, cli.run("daemon", "stop", "--wait").code());
+    assertEquals(0, cli.run("daemon", "stop", "--no-wait").code());
+    assertTrue(cli.run("daemon", "stop", "--help").out().contains("--[no-]wait"));
+    assertEquals(2, cli.run("daemon", "restart", "--no-wait").code(), "restart always waits");
+    assertEquals(0, cli.run("daemon", "restart").code());
+  }
+
+  @Test
   void startAndRunMeetARunningDaemon() {
     assertEquals("gq daemon is already running (pid 4242)\n", cli.run("daemon", "start").out());
     Cli.Result r = cli.run("daemon", "run");

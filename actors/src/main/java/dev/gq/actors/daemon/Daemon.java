@@ -126,7 +126,7 @@ public final class Daemon implements AutoCloseable {
         this::requestStop, this::warning, clock);
     api.adoptFrom(procs, Libc.getuid(), leases.dir());
     api.notifyThrough(notifications);
-    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
+    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams());
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
