@@ -2,6 +2,7 @@ package dev.gq.actors.daemon;
 
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.Reconciler;
+import dev.gq.actors.runner.DiskSpace;
 import dev.gq.actors.runner.JobRunner;
 import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.scheduler.Scheduler;
@@ -58,6 +59,19 @@ final class Wiring implements SchedulerDeps {
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
   @Override public long highestJobFileId() { return highestFileId; }
   @Override public void replayFailed(Throwable cause) { replayFailed.accept(cause); }
+  @Override public java.nio.file.Path journalPath() { return cfg.paths().database(); }
+  @Override public String diskFullNote() { return DiskSpace.fullNote(cfg.paths().dataDir()); }
+
+  @Override
+  public void giveUpReserve() {
+    if (DiskSpace.releaseReserve(cfg.paths().dataDir()))
+      LOG.warn("gave up the reserve file {} so that the end of a job can be written", cfg.paths().dataDir().resolve(".reserve"));
+  }
+
+  @Override
+  public void journalWritable() {
+    runnerDeps.blocking().execute(() -> DiskSpace.ensureReserve(cfg.paths().dataDir()));
+  }
 
   @Override
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
