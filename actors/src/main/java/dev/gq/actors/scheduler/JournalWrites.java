@@ -51,6 +51,18 @@ public final class JournalWrites {
         + (full != null ? "free some space there and try again" : "try again; the daemon log has the details");
   }
 
+  /**
+   * The status line while writes fail: since when, why ({@code full} before the write's own cause),
+   * and what gq does; null while the journal takes writes.
+   */
+  public static String status(java.nio.file.Path journal, String full) {
+    Failure f = failure;
+    if (f == null) return null;
+    return "cannot be written since " + f.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (" + journal + "): "
+        + (full != null ? full : f.cause()) + "; requests that change anything are refused, and the ends of jobs are"
+        + " written as soon as it takes writes again";
+  }
+
   /** The cause of a failed write in one line: the innermost message, without Java class names. */
   static String cause(Throwable t) {
     Throwable c = t;
