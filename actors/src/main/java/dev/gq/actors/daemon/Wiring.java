@@ -29,14 +29,14 @@ final class Wiring implements SchedulerDeps {
   private final ActorRef<Reconciler.Command> reconciler;
   private final ActorRef<Projector.Command> projector;
   private final AtomicReference<ActorRef<GpuWatcher.Command>> watcher;
-  private final long highestFileId;
+  private final JobFileScan files;
   private final java.util.function.Consumer<Throwable> replayFailed;
   private final Clock clock;
   private final ActorRef<dev.gq.actors.notify.Notifier.Command> notifier;
   private final AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
-      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, long highestFileId,
+      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, JobFileScan files,
       java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier,
       AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster) {
     this.cluster = cluster;
@@ -45,7 +45,7 @@ final class Wiring implements SchedulerDeps {
     this.reconciler = reconciler;
     this.projector = projector;
     this.watcher = watcher;
-    this.highestFileId = highestFileId;
+    this.files = files;
     this.replayFailed = replayFailed;
     this.clock = clock;
     this.notifier = notifier;
@@ -57,7 +57,21 @@ final class Wiring implements SchedulerDeps {
   @Override public java.time.Duration gatherAfter() { return cfg.gatherAfter(); }
   @Override public int maxCpuJobs() { return cfg.maxCpuJobs(); }
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
-  @Override public long highestJobFileId() { return highestFileId; }
+  @Override public long highestJobFileId() { return files.highestId(); }
+
+  @Override
+  public String lostHistory(Ledger ledger) {
+    long[] lost = files.ranFrom(ledger.nextId());
+    if (lost.length == 0) return null;
+    var p = cfg.paths();
+    String line = LostHistory.refusal(p.database(), p.logDir(), p.exitDir(), lost, ledger.nextId(),
+        LostHistory.running(java.nio.file.Path.of("/proc"), p.exitDir(), lost));
+    if (!files.acceptLoss()) return line;
+    LOG.warn("starting as {}=1 asks, although {}", JobFileScan.ACCEPT_LOSS, line);
+    return null;
+  }
+
+  @Override public void refuseStart(String line) { replayFailed.accept(new LostHistory.Refused(line)); }
   @Override public void replayFailed(Throwable cause) { replayFailed.accept(cause); }
   @Override public java.nio.file.Path journalPath() { return cfg.paths().database(); }
   @Override public String diskFullNote() { return DiskSpace.fullNote(cfg.paths().dataDir()); }

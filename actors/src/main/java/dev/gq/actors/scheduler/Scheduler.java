@@ -150,11 +150,19 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
    * Replayed (at start, or after a write the journal refused): a failed write is settled, the
    * reconciler asked for the start-up pass unless start-up is over (the runners kept watching their
    * jobs through the restart, and the periodic pass sees the others), and the runners' reports that
-   * were not stored are decided again.
+   * were not stored are decided again. A journal that lost jobs that ran stops the start before
+   * anything is written.
    */
   private void onRecovered(Ledger l) {
     writeFailed();
-    if (!state.ready()) deps.startReconciler(ctx, l, ctx.getSelf());
+    if (!state.ready()) {
+      String lost = deps.lostHistory(l);
+      if (lost != null) {
+        deps.refuseStart(lost);
+        return;
+      }
+      deps.startReconciler(ctx, l, ctx.getSelf());
+    }
     for (Command c : unstored.takeRetries()) ctx.getSelf().tell(c);
   }
 

@@ -42,6 +42,17 @@ public interface SchedulerDeps {
     return 0;
   }
 
+  /**
+   * At start-up, after the replay: the line that stops the start because the journal does not know
+   * jobs that ran here (its last writes were lost), or null when it knows them all (or the loss is accepted).
+   */
+  default String lostHistory(Ledger ledger) {
+    return null;
+  }
+
+  /** Start-up must not go on: {@code line} says why. */
+  default void refuseStart(String line) {}
+
   /** The Scheduler could not replay its events (a damaged journal, say); the daemon must not go on. */
   default void replayFailed(Throwable cause) {}
 
