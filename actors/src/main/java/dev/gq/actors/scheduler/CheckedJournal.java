@@ -11,8 +11,8 @@ import scala.runtime.BoxedUnit;
 import scala.util.Try;
 
 /**
- * The JDBC journal, noting the outcome of each write in {@link JournalWrites} before the writer
- * hears it, so that the refusal a failed write causes can say why (a full disk, a read-only file).
+ * The JDBC journal, noting the cause of each write that fails in {@link JournalWrites} before the
+ * writer hears of it, so that the refusal the failure causes can say why (a full disk, a read-only file).
  * A write refused because earlier ones failed (the journal's circuit breaker) keeps the cause already
  * known. Configured as {@code jdbc-journal.class}.
  */
@@ -23,9 +23,9 @@ public final class CheckedJournal extends JdbcAsyncWriteJournal {
 
   @Override
   public Future<Seq<Try<BoxedUnit>>> asyncWriteMessages(Seq<AtomicWrite> messages) {
+    // A success is the Scheduler's to note (it then says that the journal takes writes again).
     return FutureConverters.asScala(FutureConverters.asJava(super.asyncWriteMessages(messages)).whenComplete((ok, err) -> {
-      if (err == null) JournalWrites.stored();
-      else JournalWrites.failed(err instanceof CircuitBreakerOpenException ? null : JournalWrites.cause(err));
+      if (err != null) JournalWrites.failed(err instanceof CircuitBreakerOpenException ? null : JournalWrites.cause(err));
     }));
   }
 }

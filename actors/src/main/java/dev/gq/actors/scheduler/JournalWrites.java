@@ -1,11 +1,12 @@
 package dev.gq.actors.scheduler;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Whether the journal takes writes: the cause of the last write that failed, until one succeeds.
- * Set by {@link CheckedJournal} (which sees each write's outcome and its cause) and by the
- * Scheduler (which sees its own writes fail and succeed); read by the Scheduler for the refusal it
+ * Set by {@link CheckedJournal} (which sees why a write failed) and by the Scheduler (which sees its
+ * own writes fail and succeed); read by the Scheduler for the refusal it
  * sends and by {@code gq daemon status}. One journal per daemon process, so the state is the
  * process's.
  */
@@ -20,7 +21,7 @@ public final class JournalWrites {
   static void failed(String cause) {
     Failure f = failure;
     Instant since = f == null ? Instant.now() : f.since();
-    String why = cause != null ? cause : f != null ? f.cause() : "the write failed; the daemon log has the details";
+    String why = cause != null ? cause : f != null ? f.cause() : "the journal refused the write";
     failure = new Failure(why, since);
   }
 
@@ -63,12 +64,31 @@ public final class JournalWrites {
         + " written as soon as it takes writes again";
   }
 
-  /** The cause of a failed write in one line: the innermost message, without Java class names. */
+  /**
+   * The cause of a failed write in one line, without Java class names: SQLite's own reason where the
+   * chain (causes and suppressed) has one other than the failed commit that follows it, else the
+   * innermost message.
+   */
   static String cause(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null && c.getCause() != c) c = c.getCause();
-    String m = c.getMessage();
-    if (m == null || m.isBlank()) return c.getClass().getSimpleName();
+    java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(t));
+    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    Throwable innermost = t;
+    while (!todo.isEmpty()) {
+      Throwable c = todo.poll();
+      if (!seen.add(c)) continue;
+      String m = c.getMessage();
+      if (m != null && m.contains("[SQLITE_") && !m.contains("no transaction is active")) return firstLine(m);
+      if (c.getCause() != null) {
+        todo.add(c.getCause());
+        if (c == innermost) innermost = c.getCause();
+      }
+      todo.addAll(List.of(c.getSuppressed()));
+    }
+    String m = innermost.getMessage();
+    return m == null || m.isBlank() ? innermost.getClass().getSimpleName() : firstLine(m);
+  }
+
+  private static String firstLine(String m) {
     return m.lines().findFirst().orElse(m).strip();
   }
 }

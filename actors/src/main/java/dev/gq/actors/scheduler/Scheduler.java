@@ -88,10 +88,11 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private Scheduler(ActorContext<Command> ctx, SchedulerDeps deps) {
     // A write the journal refuses restarts the actor, which replays its events; its runners keep
-    // watching their jobs meanwhile (their reports wait in the restart's stash).
+    // watching their jobs meanwhile (their reports wait in the restart's stash). The failure is
+    // logged in one line with its cause (writeFailed), not as a stack trace at every retry.
     super(PersistenceId.ofUniqueId("scheduler"),
         SupervisorStrategy.restartWithBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(5), 0.2)
-            .withStopChildren(false));
+            .withStopChildren(false).withLoggingEnabled(false));
     this.ctx = ctx;
     this.deps = deps;
   }
