@@ -143,7 +143,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
           runners.remove(c.jobId(), c.runner());
           return Effect().noReply();
         })
-        .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), Set.copyOf(runners.keySet()))))
+        .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), watched())))
         .build();
   }
 
@@ -177,7 +177,14 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     String problem = JournalWrites.problem();
     state = unstored.fail(JournalWrites.refusal(deps.journalPath(), deps.diskFullNote(), problem));
     ctx.getLog().error("cannot write the journal ({}): {}; the daemon retries", deps.journalPath(), problem);
-    if (unstored.endWaiting()) deps.giveUpReserve();
+    if (!unstored.endsWaiting().isEmpty()) deps.giveUpReserve();
+  }
+
+  /** The jobs the periodic pass leaves alone: those a runner watches, and those whose end a runner reported and waits to be stored. */
+  private Set<Long> watched() {
+    Set<Long> ids = new java.util.HashSet<>(runners.keySet());
+    ids.addAll(unstored.endsWaiting());
+    return Set.copyOf(ids);
   }
 
   /** Decides a user's request: refused, or its events persisted, then the reply. */

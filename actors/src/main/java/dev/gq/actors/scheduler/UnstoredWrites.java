@@ -53,9 +53,13 @@ final class UnstoredWrites {
     return back;
   }
 
-  /** Whether a job's end waits to be stored. */
-  boolean endWaiting() {
-    return retry.stream().anyMatch(Scheduler.Ended.class::isInstance);
+
+  /** The jobs whose end waits to be stored: no other pass may decide how they ended meanwhile. */
+  java.util.Set<Long> endsWaiting() {
+    java.util.Set<Long> ids = new java.util.HashSet<>();
+    for (Scheduler.Command c : retry) if (c instanceof Scheduler.Ended e) ids.add(e.jobId());
+    if (report instanceof Scheduler.Ended e) ids.add(e.jobId());
+    return ids;
   }
 
   /** The reports to decide again, oldest first; forgotten here until they fail again. */
