@@ -1,11 +1,11 @@
 package dev.gq.actors.daemon;
 
 import dev.gq.core.recovery.JobFileIds;
+import dev.gq.core.recovery.JobIdRanges;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.stream.LongStream;
 
 /**
@@ -16,7 +16,7 @@ import java.util.stream.LongStream;
  * ran ({@link LostHistory}) unless told to accept the loss ({@code acceptLoss}), and moves the next
  * job id past them ({@link JobFileIds}). Reads names only, no contents.
  */
-record JobFileScan(long files, long highestId, long[] ranIds, boolean acceptLoss) {
+record JobFileScan(long files, long highestId, JobIdRanges ran, boolean acceptLoss) {
 
   /** Set to 1 to start although the journal lost jobs that ran (their ids are then skipped). */
   static final String ACCEPT_LOSS = "GQ_ACCEPT_LOST_HISTORY";
@@ -38,7 +38,7 @@ record JobFileScan(long files, long highestId, long[] ranIds, boolean acceptLoss
         }
       }
     }
-    return new JobFileScan(files, highest, ran.build().sorted().distinct().toArray(), acceptLoss);
+    return new JobFileScan(files, highest, JobIdRanges.of(ran.build().toArray()), acceptLoss);
   }
 
   /**
@@ -53,13 +53,6 @@ record JobFileScan(long files, long highestId, long[] ranIds, boolean acceptLoss
         + exitDir + " hold " + files + " file(s) of earlier jobs (up to job " + highestId + "), so their history is lost;"
         + " restore the database from a backup, or to start a new history move the old files aside first (mv " + logDir
         + " " + logDir + ".old; mv " + exitDir + " " + exitDir + ".old)";
-  }
-
-  /** The jobs that ran (a log or an exit record) at or past {@code nextId}, which the history never issued. */
-  long[] ranFrom(long nextId) {
-    int from = Arrays.binarySearch(ranIds, nextId);
-    if (from < 0) from = -from - 1;
-    return Arrays.copyOfRange(ranIds, from, ranIds.length);
   }
 
   private static boolean empty(Path database) throws IOException {

@@ -1,11 +1,11 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.core.recovery.JobIdRanges;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -27,9 +27,10 @@ final class LostHistory {
 
   private LostHistory() {}
 
-  /** The line for {@code lost} (sorted ids of jobs that ran, unknown to the journal, whose next id is {@code nextId}). */
-  static String refusal(Path database, Path logDir, Path exitDir, long[] lost, long nextId, Map<Long, Long> running) {
-    String which = lost.length == 1 ? "job " + lost[0] : lost.length + " jobs (" + lost[0] + " to " + lost[lost.length - 1] + ")";
+  /** The line for the jobs among {@code ran} at or past {@code nextId}, the journal's next id. */
+  static String refusal(Path database, Path logDir, Path exitDir, JobIdRanges ran, long nextId, Map<Long, Long> running) {
+    long count = ran.countFrom(nextId);
+    String which = count == 1 ? "job " + ran.firstFrom(nextId) : count + " jobs (" + ran.firstFrom(nextId) + " to " + ran.last() + ")";
     String known = nextId <= 1 ? "it knows no job" : "its last job is " + (nextId - 1);
     StringBuilder sb = new StringBuilder("the journal ").append(database).append(" lost its last writes: ").append(logDir)
         .append(" and ").append(exitDir).append(" hold the files of ").append(which).append(" but ").append(known);
@@ -48,15 +49,15 @@ final class LostHistory {
   }
 
   /**
-   * The shims still running jobs among {@code lost}: job id to shim pid, found by the exit record
-   * each names on its command line. Processes gq cannot read are passed over.
+   * The shims still running jobs that {@code lost} accepts: job id to shim pid, found by the exit
+   * record each names on its command line. Processes gq cannot read are passed over.
    */
-  static Map<Long, Long> running(Path proc, Path exitDir, long[] lost) {
+  static Map<Long, Long> running(Path proc, Path exitDir, java.util.function.LongPredicate lost) {
     Map<Long, Long> found = new TreeMap<>();
     try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc, p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
       for (Path p : pids) {
         long id = jobOf(p.resolve("cmdline"), exitDir.toAbsolutePath().toString() + "/");
-        if (id > 0 && Arrays.binarySearch(lost, id) >= 0) found.putIfAbsent(id, Long.parseLong(p.getFileName().toString()));
+        if (id > 0 && lost.test(id)) found.putIfAbsent(id, Long.parseLong(p.getFileName().toString()));
       }
     } catch (IOException | RuntimeException e) {
       // what was found so far is said

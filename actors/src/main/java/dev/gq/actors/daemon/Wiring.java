@@ -61,11 +61,11 @@ final class Wiring implements SchedulerDeps {
 
   @Override
   public String lostHistory(Ledger ledger) {
-    long[] lost = files.ranFrom(ledger.nextId());
-    if (lost.length == 0) return null;
+    long next = ledger.nextId();
+    if (files.ran().countFrom(next) == 0) return null;
     var p = cfg.paths();
-    String line = LostHistory.refusal(p.database(), p.logDir(), p.exitDir(), lost, ledger.nextId(),
-        LostHistory.running(java.nio.file.Path.of("/proc"), p.exitDir(), lost));
+    String line = LostHistory.refusal(p.database(), p.logDir(), p.exitDir(), files.ran(), next,
+        LostHistory.running(java.nio.file.Path.of("/proc"), p.exitDir(), id -> id >= next && files.ran().contains(id)));
     if (!files.acceptLoss()) return line;
     LOG.warn("starting as {}=1 asks, although {}", JobFileScan.ACCEPT_LOSS, line);
     return null;
