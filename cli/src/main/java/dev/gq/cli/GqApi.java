@@ -171,6 +171,11 @@ public interface GqApi extends ApiReplies {
 
   DaemonInfo daemonInfo() throws ApiException;
 
+  /** Why the journal cannot be written now, since when, and what gq does about it; null while it takes writes. */
+  default String journalProblem() {
+    return null;
+  }
+
   /** The notification targets and their deliveries ({@code gq notify}). */
   default NotifyApi notifications() throws ApiException {
     throw new ApiException("this daemon cannot send notifications; restart it with 'gq daemon stop' (jobs keep running)");

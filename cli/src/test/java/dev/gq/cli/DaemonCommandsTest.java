@@ -53,6 +53,16 @@ class DaemonCommandsTest {
   }
 
   @Test
+  void statusSaysWhenTheJournalCannotBeWritten() {
+    cli.api.journal = "cannot be written since 2026-12-01T22:44:06Z (/data/gq/gq.db): disk full; requests that change"
+        + " anything are refused, and the ends of jobs are written as soon as it takes writes again";
+    Cli.Result r = cli.run("daemon", "status");
+    assertEquals(0, r.code());
+    assertTrue(r.out().contains("Jobs:      1 running, 3 waiting\nJournal:   cannot be written since 2026-12-01T22:44:06Z"
+        + " (/data/gq/gq.db): disk full; requests"), r.out());
+  }
+
+  @Test
   void stopSaysJobsKeepRunningThenShutsDown() {
     Cli.Result r = cli.run("daemon", "stop");
     assertEquals(0, r.code());

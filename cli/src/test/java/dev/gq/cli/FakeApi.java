@@ -224,6 +224,13 @@ final class FakeApi implements GqApi {
     return info;
   }
 
+  /** What {@link #journalProblem} says (null: the journal takes writes). */
+  String journal;
+
+  @Override public String journalProblem() {
+    return journal;
+  }
+
   @Override public void shutdown() throws ApiException {
     fail();
     shutdown = true;

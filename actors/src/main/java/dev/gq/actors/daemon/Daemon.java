@@ -69,9 +69,10 @@ public final class Daemon implements AutoCloseable {
 
   /**
    * Starts everything; {@code env} chooses the GPU probe (real NVML, or fake GPUs); no job id up to
-   * {@code highestFileId} (the highest id with files in logs/ or run/) is issued again.
+   * the highest id with files in logs/ or run/ ({@code files}) is issued again, and a journal that lost
+   * jobs that ran stops the start unless the loss is accepted.
    */
-  public static Daemon start(DaemonConfig cfg, Map<String, String> env, long highestFileId) throws IOException {
+  public static Daemon start(DaemonConfig cfg, Map<String, String> env, JobFileScan files) throws IOException {
     Config conf = ConfigFactory.parseString(JournalConfig.hocon(cfg.paths().database()))
         .withFallback(ConfigFactory.parseResources("gq-daemon.conf"))
         .withFallback(ConfigFactory.load());
@@ -88,7 +89,7 @@ public final class Daemon implements AutoCloseable {
     GpuProbe probe = GpuProbes.fromEnvironment(env);
     Daemon d = new Daemon(system, rs, journal, probe, cfg.paths().database());
     try {
-      d.wire(cfg, highestFileId);
+      d.wire(cfg, files);
     } catch (IOException | RuntimeException e) {
       d.close();
       throw e;
@@ -96,7 +97,7 @@ public final class Daemon implements AutoCloseable {
     return d;
   }
 
-  private void wire(DaemonConfig cfg, long highestFileId) throws IOException {
+  private void wire(DaemonConfig cfg, JobFileScan files) throws IOException {
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");
@@ -116,7 +117,7 @@ public final class Daemon implements AutoCloseable {
         Libc.getuid(), clock);
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
-        highestFileId, replayFailed::complete, clock, notifications));
+        files, replayFailed::complete, clock, notifications));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);

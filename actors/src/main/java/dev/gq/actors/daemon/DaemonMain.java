@@ -60,13 +60,13 @@ public final class DaemonMain {
     try (DaemonLocks locks = DaemonLocks.take(p)) {
       DaemonLog.takeOverIfStderr(p.daemonLog());
       LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
-      JobFileScan files = JobFileScan.of(p.logDir(), p.exitDir());
+      JobFileScan files = JobFileScan.of("1".equals(env.get(JobFileScan.ACCEPT_LOSS)), p.logDir(), p.exitDir());
       String lost = files.refusal(p.database(), p.logDir(), p.exitDir());
       if (lost != null) throw new Startup(lost);
       Database.prepare(p.database());
       DiskSpace.ensureReserve(p.dataDir());
       CountDownLatch closed = new CountDownLatch(1);
-      try (Daemon d = Daemon.start(cfg, env, files.highestId())) {
+      try (Daemon d = Daemon.start(cfg, env, files)) {
         writePid(p.pidFile());
         LOG.info("gq daemon ready (pid {}, data {}, GPUs: {})", ProcessHandle.current().pid(), p.dataDir(), d.probeText());
         // SIGTERM/SIGINT: stop as 'gq daemon stop' does, and let the JVM exit only once files are cleaned up.

@@ -37,7 +37,7 @@ final class Guardian {
   record Start(Parts parts, ActorRef<Started> replyTo) implements Command {}
   /** What the children are made of; {@code replayFailed} hears a Scheduler that cannot replay. */
   record Parts(DaemonConfig cfg, RunnerDeps runnerDeps, JobChecks checks, JobHistory jobHistory, JournalReader journal,
-      Supplier<GpuObservation> observe, GpuProbe probe, Executor blocking, long highestFileId,
+      Supplier<GpuObservation> observe, GpuProbe probe, Executor blocking, JobFileScan files,
       Consumer<Throwable> replayFailed, Clock clock, dev.gq.actors.notify.Notifications notifications) {}
   /** The children the rest of the daemon talks to. */
   record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {}
@@ -58,7 +58,7 @@ final class Guardian {
         ctx.spawn(Reconciler.create(s.checks(), s.cfg().reconcileInterval(), s.blocking()), "reconciler", Props.empty());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
     AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster = new AtomicReference<>();
-    var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.highestFileId(), s.replayFailed(), s.clock(),
+    var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.files(), s.replayFailed(), s.clock(),
         notifier, cluster);
     ActorRef<Scheduler.Command> scheduler = ctx.spawn(Scheduler.create(deps), "scheduler", Props.empty());
     cluster.set(ctx.spawn(dev.gq.actors.cluster.ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),

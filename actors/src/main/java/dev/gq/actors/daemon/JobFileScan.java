@@ -1,34 +1,44 @@
 package dev.gq.actors.daemon;
 
 import dev.gq.core.recovery.JobFileIds;
+import dev.gq.core.recovery.JobIdRanges;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.LongStream;
 
 /**
  * The job files already in the data directory when the daemon starts: how many files in
- * {@code logs/} and {@code run/} name a job, and the highest job id among them. Start-up refuses an
- * empty or missing database beside such files (their history is gone: restore it, or move them
- * aside), and moves the next job id past them ({@link JobFileIds}). Reads names only, no contents.
+ * {@code logs/} and {@code run/} name a job, the highest job id among them, and the jobs that ran
+ * (a log or an exit record). Start-up refuses an empty or missing database beside such files (their
+ * history is gone: restore it, or move them aside), refuses a journal that does not know a job that
+ * ran ({@link LostHistory}) unless told to accept the loss ({@code acceptLoss}), and moves the next
+ * job id past them ({@link JobFileIds}). Reads names only, no contents.
  */
-record JobFileScan(long files, long highestId) {
+record JobFileScan(long files, long highestId, JobIdRanges ran, boolean acceptLoss) {
 
-  static JobFileScan of(Path... dirs) throws IOException {
+  /** Set to 1 to start although the journal lost jobs that ran (their ids are then skipped). */
+  static final String ACCEPT_LOSS = "GQ_ACCEPT_LOST_HISTORY";
+
+  static JobFileScan of(boolean acceptLoss, Path... dirs) throws IOException {
     long files = 0;
     long highest = 0;
+    LongStream.Builder ran = LongStream.builder();
     for (Path dir : dirs) {
       if (!Files.isDirectory(dir)) continue;
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
         for (Path e : entries) {
-          long id = JobFileIds.idOf(e.getFileName().toString()).orElse(0);
+          String name = e.getFileName().toString();
+          long id = JobFileIds.idOf(name).orElse(0);
           if (id == 0) continue;
           files++;
           highest = Math.max(highest, id);
+          if (JobFileIds.provesARun(name)) ran.add(id);
         }
       }
     }
-    return new JobFileScan(files, highest);
+    return new JobFileScan(files, highest, JobIdRanges.of(ran.build().toArray()), acceptLoss);
   }
 
   /**

@@ -12,6 +12,7 @@ final class ReplayFailure {
   private ReplayFailure() {}
 
   static String text(Path database, Throwable failure) {
+    if (failure instanceof LostHistory.Refused r) return r.getMessage();
     Throwable root = failure;
     while (root.getCause() != null && root.getCause() != root) root = root.getCause();
     String why = String.valueOf(root.getMessage()).lines().findFirst().orElse("unknown error");

@@ -2,6 +2,7 @@ package dev.gq.actors.daemon;
 
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.Reconciler;
+import dev.gq.actors.runner.DiskSpace;
 import dev.gq.actors.runner.JobRunner;
 import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.scheduler.Scheduler;
@@ -28,14 +29,14 @@ final class Wiring implements SchedulerDeps {
   private final ActorRef<Reconciler.Command> reconciler;
   private final ActorRef<Projector.Command> projector;
   private final AtomicReference<ActorRef<GpuWatcher.Command>> watcher;
-  private final long highestFileId;
+  private final JobFileScan files;
   private final java.util.function.Consumer<Throwable> replayFailed;
   private final Clock clock;
   private final ActorRef<dev.gq.actors.notify.Notifier.Command> notifier;
   private final AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
-      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, long highestFileId,
+      AtomicReference<ActorRef<GpuWatcher.Command>> watcher, JobFileScan files,
       java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier,
       AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster) {
     this.cluster = cluster;
@@ -44,7 +45,7 @@ final class Wiring implements SchedulerDeps {
     this.reconciler = reconciler;
     this.projector = projector;
     this.watcher = watcher;
-    this.highestFileId = highestFileId;
+    this.files = files;
     this.replayFailed = replayFailed;
     this.clock = clock;
     this.notifier = notifier;
@@ -56,8 +57,35 @@ final class Wiring implements SchedulerDeps {
   @Override public java.time.Duration gatherAfter() { return cfg.gatherAfter(); }
   @Override public int maxCpuJobs() { return cfg.maxCpuJobs(); }
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
-  @Override public long highestJobFileId() { return highestFileId; }
+  @Override public long highestJobFileId() { return files.highestId(); }
+
+  @Override
+  public String lostHistory(Ledger ledger) {
+    long next = ledger.nextId();
+    if (files.ran().countFrom(next) == 0) return null;
+    var p = cfg.paths();
+    String line = LostHistory.refusal(p.database(), p.logDir(), p.exitDir(), files.ran(), next,
+        LostHistory.running(java.nio.file.Path.of("/proc"), p.exitDir(), id -> id >= next && files.ran().contains(id)));
+    if (!files.acceptLoss()) return line;
+    LOG.warn("starting as {}=1 asks, although {}", JobFileScan.ACCEPT_LOSS, line);
+    return null;
+  }
+
+  @Override public void refuseStart(String line) { replayFailed.accept(new LostHistory.Refused(line)); }
   @Override public void replayFailed(Throwable cause) { replayFailed.accept(cause); }
+  @Override public java.nio.file.Path journalPath() { return cfg.paths().database(); }
+  @Override public String diskFullNote() { return DiskSpace.fullNote(cfg.paths().dataDir()); }
+
+  @Override
+  public void giveUpReserve() {
+    if (DiskSpace.releaseReserve(cfg.paths().dataDir()))
+      LOG.warn("gave up the reserve file {} so that the end of a job can be written", cfg.paths().dataDir().resolve(".reserve"));
+  }
+
+  @Override
+  public void journalWritable() {
+    runnerDeps.blocking().execute(() -> DiskSpace.ensureReserve(cfg.paths().dataDir()));
+  }
 
   @Override
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {

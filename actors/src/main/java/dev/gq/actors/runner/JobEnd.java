@@ -72,8 +72,14 @@ final class JobEnd {
     }
   }
 
-  /** The report of an ended job; gives up the reserve file when the disk is full, so the end can be recorded. */
-  static Scheduler.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Logger log) {
+  /**
+   * The report of an ended job; gives up the reserve file when the disk is full, so the end can be
+   * recorded. {@code shimStatus}: the status the shim exited with (null: unknown), which stands in for
+   * an exit record the shim could not write (but 127, which the shim also returns when it could not
+   * wait for the job).
+   */
+  static Scheduler.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
+      Logger log) {
     Optional<ExitRecord> rec = m.record();
     Path exitFile = deps.exitFile().apply(job.id());
     String full = DiskSpace.fullNote(exitFile.getParent());
@@ -82,6 +88,11 @@ final class JobEnd {
       log.warn("{}; gave up the reserve file to record job {}", full, job.id());
     if (rec.isEmpty()) {
       String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
+      if (full != null && shimStatus != null && shimStatus != 127) {
+        return new Scheduler.Ended(job.id(), shimStatus, EndStates.describe(shimStatus) + "; its exit record could not be"
+            + " written (" + full + "), so the status is the one its shim exited with", timedOut, m.endedNanos(), m.after(),
+            m.afterNanos());
+      }
       return new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos());
     }
     ExitRecord r = rec.get();

@@ -51,7 +51,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     }
   }
   record LeaseTaken(String reason) implements Command {}
-  private record LeaderExited() implements Command {}
+  /** The shim exited, with {@code status} (null: unknown). */
+  private record LeaderExited(Integer status) implements Command {}
   private record Tick() implements Command {}
   /** {@code endedNanos}: when every process was seen gone; {@code after}: a reading taken after that (null: none). */
   record Members(boolean anyLeft, long endedNanos, GpuObservation after, long afterNanos,
@@ -67,6 +68,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private final TimerScheduler<Command> timers;
   private ProcessIdentity identity;
   private boolean leaderGone;
+  /** The status the shim this runner launched exited with, or null (unknown, or a job watched after a restart). */
+  private Integer shimStatus;
   private boolean cancelRequested;
   /** The preemption under way, or null. */
   private dev.gq.core.ledger.Preemption preemption;
@@ -116,7 +119,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
           scheduler.tell(new Scheduler.LaunchDeferred(job.id(), m.reason()));
           return Behaviors.stopped();
         })
-        .onMessage(LeaderExited.class, m -> onLeaderExited())
+        .onMessage(LeaderExited.class, this::onLeaderExited)
         .onMessage(Tick.class, m -> onTick())
         .onMessage(Members.class, this::onMembers)
         .onMessage(Cancel.class, m -> cancel())
@@ -142,7 +145,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private Behavior<Command> onSpawned(Spawned m) {
     identity = m.process().identity();
     scheduler.tell(new Scheduler.Launched(job.id(), identity));
-    getContext().pipeToSelf(m.process().shimExited(), (ok, err) -> new LeaderExited());
+    getContext().pipeToSelf(m.process().shimExited(), (status, err) -> new LeaderExited(err == null ? status : null));
     if (cancelRequested) signal(15);
     else if (preemption != null) askToSave();
     else watchLimit();
@@ -169,8 +172,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     return this;
   }
 
-  private Behavior<Command> onLeaderExited() {
+  private Behavior<Command> onLeaderExited(LeaderExited m) {
     leaderGone = true;
+    shimStatus = m.status();
     ending(true);
     checkMembers();
     return this;
@@ -202,7 +206,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       return this;
     }
-    Scheduler.Ended ended = JobEnd.report(job, deps, m, timedOut, getContext().getLog());
+    Scheduler.Ended ended = JobEnd.report(job, deps, m, timedOut, shimStatus, getContext().getLog());
     if (preemption != null) ended = preempted(ended);
     scheduler.tell(ended);
     return Behaviors.stopped();

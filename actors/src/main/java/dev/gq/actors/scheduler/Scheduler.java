@@ -24,6 +24,7 @@ import java.util.UUID;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -82,11 +83,16 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private final SchedulerDeps deps;
   private final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
   private final List<ActorRef<Done>> awaitingReady = new ArrayList<>();
+  private final UnstoredWrites unstored = new UnstoredWrites();
   private SchedulerState state = SchedulerState.initial();
 
   private Scheduler(ActorContext<Command> ctx, SchedulerDeps deps) {
+    // A write the journal refuses restarts the actor, which replays its events; its runners keep
+    // watching their jobs meanwhile (their reports wait in the restart's stash). The failure is
+    // logged in one line with its cause (writeFailed), not as a stack trace at every retry.
     super(PersistenceId.ofUniqueId("scheduler"),
-        SupervisorStrategy.restartWithBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(5), 0.2));
+        SupervisorStrategy.restartWithBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(5), 0.2)
+            .withStopChildren(false).withLoggingEnabled(false));
     this.ctx = ctx;
     this.deps = deps;
   }
@@ -107,7 +113,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   @Override
   public SignalHandler<Ledger> signalHandler() {
-    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), l -> deps.startReconciler(ctx, l, ctx.getSelf()))
+    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::onRecovered)
+        .onSignal(PreRestart.instance(), l -> writeFailed())
         .onSignal(RecoveryFailed.class, (l, failed) -> deps.replayFailed(failed.getFailure())).build();
   }
 
@@ -119,25 +126,65 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
         .onCommand(AwaitReady.class, this::onAwaitReady)
         .onCommand(GpusObserved.class, (l, c) -> report(l, new Request.Observed(c.observation(), c.probe(), c.fake(), c.takenNanos())))
-        .onCommand(Launched.class, (l, c) -> report(l, new Request.Launched(c.jobId(), c.identity())))
-        .onCommand(LaunchFailed.class, (l, c) -> report(l, new Request.LaunchFailed(c.jobId(), c.reason())))
+        .onCommand(Launched.class, (l, c) -> report(l, new Request.Launched(c.jobId(), c.identity()), c))
+        .onCommand(LaunchFailed.class, (l, c) -> report(l, new Request.LaunchFailed(c.jobId(), c.reason()), c))
         .onCommand(LaunchDeferred.class, (l, c) -> {
           runners.remove(c.jobId());
-          return report(l, new Request.LaunchDeferred(c.jobId(), c.reason()));
+          return report(l, new Request.LaunchDeferred(c.jobId(), c.reason()), c);
         })
         .onCommand(Ending.class, (l, c) -> report(l, new Request.Ending(c.jobId(), c.gone())))
         .onCommand(Ended.class, (l, c) -> {
           runners.remove(c.jobId());
           return report(l, new Request.Ended(c.jobId(), c.exitCode(), c.reason(), c.timedOut(), c.endedNanos(), c.after(),
-              c.afterNanos()));
+              c.afterNanos()), c);
         })
         .onCommand(Reconciled.class, (l, c) -> report(l, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
         .onCommand(RunnerStopped.class, (l, c) -> {
           runners.remove(c.jobId(), c.runner());
           return Effect().noReply();
         })
-        .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), Set.copyOf(runners.keySet()))))
+        .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), watched())))
         .build();
+  }
+
+  /**
+   * Replayed (at start, or after a write the journal refused): a failed write is settled, the
+   * reconciler asked for the start-up pass unless start-up is over (the runners kept watching their
+   * jobs through the restart, and the periodic pass sees the others), and the runners' reports that
+   * were not stored are decided again. A journal that lost jobs that ran stops the start before
+   * anything is written.
+   */
+  private void onRecovered(Ledger l) {
+    writeFailed();
+    if (!state.ready()) {
+      String lost = deps.lostHistory(l);
+      if (lost != null) {
+        deps.refuseStart(lost);
+        return;
+      }
+      deps.startReconciler(ctx, l, ctx.getSelf());
+    }
+    for (Command c : unstored.takeRetries()) ctx.getSelf().tell(c);
+  }
+
+  /**
+   * The write under way failed: its request is refused with one line, the memory goes back to what it
+   * was before its decision, and a job's end that waits to be stored gets the disk's reserve.
+   */
+  private void writeFailed() {
+    if (!unstored.failed()) return;
+    JournalWrites.failed(null);
+    String problem = JournalWrites.problem();
+    state = unstored.fail(JournalWrites.refusal(deps.journalPath(), deps.diskFullNote(), problem));
+    ctx.getLog().error("cannot write the journal ({}): {}; the daemon retries", deps.journalPath(), problem);
+    if (!unstored.endsWaiting().isEmpty()) deps.giveUpReserve();
+  }
+
+  /** The jobs the periodic pass leaves alone: those a runner watches, and those whose end a runner reported and waits to be stored. */
+  private Set<Long> watched() {
+    Set<Long> ids = new java.util.HashSet<>(runners.keySet());
+    ids.addAll(unstored.endsWaiting());
+    return Set.copyOf(ids);
   }
 
   /** Decides a user's request: refused, or its events persisted, then the reply. */
@@ -147,21 +194,40 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
 
   private <R> ReplyEffect<LedgerEvent, Ledger> asked(Ledger l, Ask<R> c) {
+    SchedulerState before = state;
     Decided<R> d = decide(l, c.request());
     if (d.refused()) return Effect().reply(c.replyTo(), StatusReply.error(d.refusal()));
     if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.answer()));
-    return Effect().persist(d.events()).thenRun(s -> after(s, d))
+    unstored.writing(before, why -> c.replyTo().tell(StatusReply.error(why)), null);
+    return Effect().persist(d.events()).thenRun(s -> stored(s, d))
         .thenReply(c.replyTo(), s -> StatusReply.success(d.answer()));
   }
 
   /** Decides a report from a runner, the watcher or the reconciler: nothing to answer. */
   private ReplyEffect<LedgerEvent, Ledger> report(Ledger l, Request<Void> r) {
+    return report(l, r, null);
+  }
+
+  /** Decides a report; {@code fact}: a runner's report that is decided again if its write fails (null: none). */
+  private ReplyEffect<LedgerEvent, Ledger> report(Ledger l, Request<Void> r, Command fact) {
+    SchedulerState before = state;
     Decided<Void> d = decide(l, r);
     if (d.events().isEmpty()) {
       after(l, d);
       return Effect().noReply();
     }
-    return Effect().persist(d.events()).thenRun(s -> after(s, d)).thenNoReply();
+    unstored.writing(before, null, fact);
+    return Effect().persist(d.events()).thenRun(s -> stored(s, d)).thenNoReply();
+  }
+
+  private void stored(Ledger s, Decided<?> d) {
+    unstored.stored();
+    if (JournalWrites.problem() != null) {
+      JournalWrites.stored();
+      ctx.getLog().info("the journal takes writes again");
+      deps.journalWritable();
+    }
+    after(s, d);
   }
 
   private <R> Decided<R> decide(Ledger l, Request<R> r) {

@@ -42,8 +42,35 @@ public interface SchedulerDeps {
     return 0;
   }
 
+  /**
+   * At start-up, after the replay: the line that stops the start because the journal does not know
+   * jobs that ran here (its last writes were lost), or null when it knows them all (or the loss is accepted).
+   */
+  default String lostHistory(Ledger ledger) {
+    return null;
+  }
+
+  /** Start-up must not go on: {@code line} says why. */
+  default void refuseStart(String line) {}
+
   /** The Scheduler could not replay its events (a damaged journal, say); the daemon must not go on. */
   default void replayFailed(Throwable cause) {}
+
+  /** The journal's file, named in the line that refuses a request whose write failed. */
+  default java.nio.file.Path journalPath() {
+    return java.nio.file.Path.of("gq.db");
+  }
+
+  /** A short sentence when the disk holding the data directory is full, else null. */
+  default String diskFullNote() {
+    return null;
+  }
+
+  /** A job's end could not be written: gives up the disk's reserve file, so that the retry finds room. */
+  default void giveUpReserve() {}
+
+  /** The journal takes writes again after failing: the reserve file is made again when there is room. */
+  default void journalWritable() {}
 
   /** When a group is held after quick failures (GQ_FAIL_FAST_COUNT, GQ_FAIL_FAST_SECONDS). */
   default FailFast failFast() {

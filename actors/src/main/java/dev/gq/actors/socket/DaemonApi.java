@@ -291,6 +291,12 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public String journalProblem() {
+    Path data = Path.of(dataDir);
+    return dev.gq.actors.scheduler.JournalWrites.status(data.resolve("gq.db"), dev.gq.actors.runner.DiskSpace.fullNote(data));
+  }
+
+  @Override
   public List<CancelOutcome> cancel(List<Long> ids) throws ApiException {
     return queue.cancel(ids);
   }

@@ -54,6 +54,55 @@ class DiskFullEndToEndTest {
   }
 
   @Test
+  void aJobThatEndsWhileTheJournalCannotBeWrittenIsRecordedWithItsStatusThroughTheReserve() throws Exception {
+    Path data = mountSmallDisk().resolve("data");
+    Path go = tmp.resolve("go");
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1, Map.of("GQ_DATA_DIR", data.toString()))) {
+      assertTrue(Files.exists(data.resolve(".reserve")), "the daemon keeps a reserve");
+      long job = g.submit("-g", "1", "bash", "-c", "while [ ! -e " + go + " ]; do sleep 0.1; done; exit 5");
+      g.awaitState(job, "RUNNING", Duration.ofSeconds(45));
+      fill();
+      // A request that must be written is refused at once, in one line, and the status says why.
+      Gqd.Result hold = g.gq("hold", "--all");
+      assertEquals(1, hold.code(), hold.toString());
+      assertTrue(hold.err().startsWith("gq: cannot write the journal (" + data.resolve("gq.db") + "): the disk holding "),
+          hold.err());
+      assertTrue(hold.err().endsWith("; nothing was changed: free some space there and try again\n"), hold.err());
+      Gqd.Result status = g.gq("daemon", "status");
+      assertTrue(status.out().contains("\nJournal:   cannot be written since "), status.out());
+      // The job ends while the disk is still full: its end is written in the reserve's room, with
+      // the status its shim passed on (its exit record could not be written).
+      Files.writeString(go, "");
+      JsonNode ended = g.awaitState(job, "FAILED", Duration.ofSeconds(45));
+      assertEquals(5, ended.get("exit_code").asInt(), ended.toString());
+      assertTrue(ended.get("failure_reason").asText().contains("its exit record could not be written"), ended.toString());
+      assertFalse(Files.exists(data.resolve(".reserve")), "the reserve was given up for the end");
+      Files.delete(mount.resolve("filler"));
+      long after = g.submit("-g", "1", "true");
+      g.awaitState(after, "DONE", Duration.ofSeconds(45));
+      assertFalse(g.gq("daemon", "status").out().contains("Journal:"), "the journal takes writes again");
+      assertEquals(0, g.gq("hold", "--all").code(), "a request is written again");
+    }
+  }
+
+  /** Mounts an 8 MiB tmpfs at {@code tmp/small}, or skips the test where that is not allowed. */
+  private Path mountSmallDisk() throws Exception {
+    mount = tmp.resolve("small");
+    Files.createDirectories(mount);
+    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mount.toString())
+        .redirectErrorStream(true).start();
+    boolean mounted = m.waitFor() == 0;
+    if (!mounted) System.out.println("skipped: cannot mount a tmpfs here: " + new String(m.getInputStream().readAllBytes()));
+    assumeTrue(mounted, "needs permission to mount a small tmpfs");
+    return mount;
+  }
+
+  /** Fills what is left of the small disk. */
+  private void fill() throws Exception {
+    new ProcessBuilder("bash", "-c", "cat /dev/zero > " + mount.resolve("filler") + " 2>/dev/null; true").start().waitFor();
+  }
+
+  @Test
   void aDaemonThatCannotStartOnAFullDiskIsExplainedInOneLine() throws Exception {
     mount = tmp.resolve("small");
     Files.createDirectories(mount);

@@ -62,21 +62,88 @@ class DurabilityEndToEndTest {
 
   @Test
   void noJobIdWithFilesIsIssuedAgain() throws Exception {
-    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+    Path root = tmp.resolve("d");
+    Path oldLog;
+    try (Gqd g = Gqd.start(root, 1)) {
       long id = g.submit("-g", "0", "true");
       g.awaitState(id, "DONE", T);
       g.stopDaemon();
       // Files of jobs whose records the history lost (a deleted write-ahead log, an older backup).
-      Path oldLog = g.data.resolve("logs").resolve("40.log");
+      oldLog = g.data.resolve("logs").resolve("40.log");
       Files.writeString(oldLog, "old output\n");
       Files.writeString(g.data.resolve("run").resolve("45.exit"), "0\n");
+      Files.writeString(g.data.resolve("run").resolve("47.progress"), "");
+      Process refused = g.daemonProcess();
+      assertTrue(refused.waitFor(60, TimeUnit.SECONDS), "the daemon exits");
+      assertEquals(1, refused.exitValue(), g.daemonLog());
+      assertTrue(g.daemonLog().contains("hold the files of 2 jobs (40 to 45) but its last job is " + id), g.daemonLog());
+    }
+    // Accepting the loss: no id with files is issued again (47 names a file, not a run).
+    try (Gqd g = new Gqd(root, 1, java.util.Map.of("GQ_ACCEPT_LOST_HISTORY", "1"))) {
       g.startDaemon();
       long next = g.submit("-g", "0", "bash", "-c", "echo new output");
-      assertEquals(46, next);
+      assertEquals(48, next);
       g.awaitState(next, "DONE", T);
       assertEquals("old output\n", Files.readString(oldLog));
       assertTrue(g.gq("events").out().contains("JobIdsSkipped"), "the decision is in the event log");
     }
+  }
+
+  @Test
+  void aJournalThatLostItsWriteAheadLogStopsTheStartNamingTheJobsItLostAndTheOnesStillRunning() throws Exception {
+    Path go = tmp.resolve("go");
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long kept = g.submit("-g", "0", "true");
+      g.awaitState(kept, "DONE", T);
+      g.stopDaemon(); // job 1 is in gq.db itself now
+      g.startDaemon();
+      long done = g.submit("-g", "0", "bash", "-c", "exit 7");
+      long running = g.submit("-g", "1", "bash", "-c", "while [ ! -e " + go + " ]; do sleep 0.1; done");
+      g.awaitState(done, "FAILED", T);
+      g.awaitState(running, "RUNNING", T);
+      g.killDaemon();
+      Files.delete(g.data.resolve("gq.db-wal"));
+      Files.deleteIfExists(g.data.resolve("gq.db-shm"));
+      String line = refusedStart(g);
+      assertTrue(line.startsWith("gq daemon: cannot start: the journal " + g.data.resolve("gq.db") + " lost its last writes: "), line);
+      assertTrue(line.contains("hold the files of 2 jobs (" + done + " to " + running + ") but its last job is " + kept), line);
+      assertTrue(line.matches(".*one of them still runs \\(shim pid \\d+ for job " + running + "\\).*"), line);
+      assertTrue(line.contains("GQ_ACCEPT_LOST_HISTORY=1 gq daemon start"), line);
+      Files.writeString(go, "");
+    }
+  }
+
+  @Test
+  void aDamagedWriteAheadLogThatDropsJobsStopsTheStart() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long first = 0;
+      for (int i = 0; i < 20; i++) {
+        long id = g.submit("-g", "0", "true");
+        if (first == 0) first = id;
+        g.awaitState(id, "DONE", T);
+      }
+      long last = g.submit("-g", "0", "bash", "-c", "exit 6");
+      g.awaitState(last, "FAILED", T);
+      g.killDaemon();
+      // 4 KiB of garbage in the middle of the write-ahead log: SQLite drops every frame from there on.
+      Path wal = g.data.resolve("gq.db-wal");
+      try (var ch = java.nio.channels.FileChannel.open(wal, java.nio.file.StandardOpenOption.WRITE)) {
+        byte[] junk = new byte[4096];
+        java.util.Arrays.fill(junk, (byte) 0x5a);
+        ch.write(java.nio.ByteBuffer.wrap(junk), ch.size() / 2);
+      }
+      String line = refusedStart(g);
+      assertTrue(line.contains(" lost its last writes: ") && line.contains(" to " + last + ") but "), line);
+    }
+  }
+
+  /** Starts a daemon that must refuse to start; returns its one line. */
+  private static String refusedStart(Gqd g) throws Exception {
+    Process p = g.daemonProcess();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the daemon exits");
+    assertEquals(1, p.exitValue(), g.daemonLog());
+    return g.daemonLog().lines().filter(l -> l.startsWith("gq daemon: ")).reduce((a, b) -> b)
+        .orElseThrow(() -> new AssertionError(g.daemonLog()));
   }
 
   @Test

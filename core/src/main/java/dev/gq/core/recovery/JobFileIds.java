@@ -30,6 +30,16 @@ public final class JobFileIds {
     return id > 0 ? OptionalLong.of(id) : OptionalLong.empty();
   }
 
+  /**
+   * Whether a file of this name shows that its job ran: its log ({@code 12.log}, made at launch) or
+   * its exit record ({@code 12.exit}, written by its shim), both written only after the journal
+   * stored the job. A journal whose next id is not above such a job's id lost that job.
+   */
+  public static boolean provesARun(String fileName) {
+    return idOf(fileName).isPresent() && (fileName.endsWith(".log") || fileName.endsWith(".exit"))
+        && fileName.indexOf('.') == fileName.lastIndexOf('.');
+  }
+
   /** The highest job id among {@code fileNames}; 0 when none names a job. */
   public static long highest(Iterable<String> fileNames) {
     long max = 0;

@@ -1,6 +1,7 @@
 package dev.gq.core.recovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.JobSpec;
@@ -26,6 +27,16 @@ class JobFileIdsTest {
       assertTrue(JobFileIds.idOf(other).isEmpty(), other);
     assertEquals(45, JobFileIds.highest(List.of("3.log", "45.exit", "x.log", "40.log")));
     assertEquals(0, JobFileIds.highest(List.of()));
+  }
+
+  @Test
+  void onlyALogOrAnExitRecordShowsThatAJobRan() {
+    assertTrue(JobFileIds.provesARun("12.log"));
+    assertTrue(JobFileIds.provesARun("12.exit"));
+    assertFalse(JobFileIds.provesARun("12.progress"), "written beside a log, never alone");
+    assertFalse(JobFileIds.provesARun("12.exit.4242.tmp"), "the shim's unfinished record");
+    assertFalse(JobFileIds.provesARun("12.log.old"));
+    assertFalse(JobFileIds.provesARun("notes.log"));
   }
 
   @Test

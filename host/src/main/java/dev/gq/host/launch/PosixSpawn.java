@@ -162,14 +162,15 @@ final class PosixSpawn {
   }
 
   /** Blocks until child {@code pid} has exited, and reaps it. */
-  static void waitFor(int pid) {
+  static Integer waitFor(int pid) {
     int[] status = new int[1];
     while (true) {
       try {
         C_LIB.waitpid(pid, status, 0);
-        return;
+        // WIFEXITED: its exit status; killed by a signal: none
+        return (status[0] & 0x7f) == 0 ? (status[0] >> 8) & 0xff : null;
       } catch (LastErrorException e) {
-        if (e.getErrorCode() != EINTR) return; // ECHILD: already reaped; nothing else can happen
+        if (e.getErrorCode() != EINTR) return null; // ECHILD: already reaped; nothing else can happen
       }
     }
   }

@@ -64,7 +64,7 @@ public final class ShimLauncher implements Launcher {
     if (direct) return spawn(spec);
     Process process = start(spec);
     ProcessIdentity identity = identify(process);
-    CompletableFuture<Void> exited = process.onExit().thenApply(p -> null);
+    CompletableFuture<Integer> exited = process.onExit().thenApply(p -> p.exitValue() < 128 ? p.exitValue() : null);
     return new LaunchedProcess(identity, exited);
   }
 
@@ -143,11 +143,9 @@ public final class ShimLauncher implements Launcher {
     }
     String bootId = table.bootId();
     ProcessIdentity identity = identity(pid, table.info(pid).map(ProcInfo::startTicks).orElse(-1L), bootId);
-    CompletableFuture<Void> exited = new CompletableFuture<>();
-    Thread.ofPlatform().daemon().name("gq-shim-wait-" + pid).stackSize(WAITER_STACK_BYTES).start(() -> {
-      PosixSpawn.waitFor(pid);
-      exited.complete(null);
-    });
+    CompletableFuture<Integer> exited = new CompletableFuture<>();
+    Thread.ofPlatform().daemon().name("gq-shim-wait-" + pid).stackSize(WAITER_STACK_BYTES).start(() ->
+        exited.complete(PosixSpawn.waitFor(pid)));
     return new LaunchedProcess(identity, exited);
   }
 

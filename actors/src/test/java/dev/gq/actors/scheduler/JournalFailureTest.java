@@ -1,0 +1,159 @@
+package dev.gq.actors.scheduler;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.typesafe.config.ConfigFactory;
+import dev.gq.actors.runner.JobRunner;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.schedule.Request;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.PersistenceTestKitPlugin;
+import org.apache.pekko.persistence.testkit.PersistenceTestKitSnapshotPlugin;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A journal write that fails: the request that needed it is refused at once with one line, the
+ * runners keep watching their jobs, and a job's end is written as soon as the journal takes it.
+ */
+class JournalFailureTest {
+  private static final ActorTestKit KIT = ActorTestKit.create(PersistenceTestKitPlugin.getInstance().config()
+      .withFallback(PersistenceTestKitSnapshotPlugin.getInstance().config())
+      .withFallback(ConfigFactory.parseString("""
+          pekko.actor.serialization-bindings {
+            "dev.gq.core.ledger.LedgerEvent" = jackson-json
+            "dev.gq.core.ledger.Ledger" = jackson-json
+            "dev.gq.persistence.LedgerSnapshot" = jackson-json
+          }
+          """)));
+  private static final PersistenceTestKit JOURNAL = PersistenceTestKit.create(KIT.system());
+  private static final Duration SOON = Duration.ofSeconds(10);
+
+  private final Deps deps = new Deps();
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  @AfterEach
+  void clear() {
+    JOURNAL.clearAll();
+    JOURNAL.resetPolicy();
+    JournalWrites.stored();
+  }
+
+  @Test
+  void aRequestWhoseWriteFailsIsRefusedWithOneLineAndTheRunnersKeepWatching() {
+    ActorRef<Scheduler.Command> s = KIT.spawn(Scheduler.create(deps));
+    ready(s);
+    long job = runningJob(s);
+    JOURNAL.failNextPersisted();
+    TestProbe<StatusReply<String>> hold = KIT.createTestProbe();
+    s.tell(new Scheduler.Ask<>(new Request.HoldQueue(null), hold.getRef()));
+    StatusReply<String> reply = hold.receiveMessage(Duration.ofSeconds(5));
+    assertTrue(reply.isError());
+    assertTrue(reply.getError().getMessage().startsWith("cannot write the journal (/data/gq.db): "), reply.getError().getMessage());
+    assertNotNull(JournalWrites.problem(), "the failure is known for the status");
+    // The runner was not stopped with the write: the job's end it reports is stored.
+    deps.runners.get(0).tell(new JobRunner.Cancel());
+    awaitEnded(s, job, 5);
+    assertNull(JournalWrites.problem(), "a write that succeeds clears the failure");
+  }
+
+  @Test
+  void aJobsEndIsWrittenOnceTheJournalTakesItAgain() {
+    ActorRef<Scheduler.Command> s = KIT.spawn(Scheduler.create(deps));
+    ready(s);
+    long job = runningJob(s);
+    JOURNAL.failNextNPersisted(3);
+    deps.runners.get(0).tell(new JobRunner.Cancel());
+    awaitEnded(s, job, 5);
+  }
+
+  private void ready(ActorRef<Scheduler.Command> s) {
+    s.tell(new Scheduler.Reconciled(Map.of()));
+    s.tell(new Scheduler.GpusObserved(gpus(), "fake", true));
+  }
+
+  /** Submits a one-GPU job and reports it launched; returns its id. */
+  private long runningJob(ActorRef<Scheduler.Command> s) {
+    TestProbe<StatusReply<Ledger.SubmitOutcome>> r = KIT.createTestProbe();
+    JobSpec spec = new JobSpec(List.of("true"), "/tmp", Map.of("PATH", "/bin"), 1, null, null, null);
+    s.tell(new Scheduler.Ask<>(new Request.Submit(spec, Map.of()), r.getRef()));
+    assertTrue(r.receiveMessage(SOON).isSuccess());
+    long id = 1;
+    s.tell(new Scheduler.Launched(id, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    TestProbe<Ledger> l = KIT.createTestProbe();
+    s.tell(new Scheduler.GetLedger(l.getRef()));
+    assertEquals(dev.gq.core.job.JobState.RUNNING, l.receiveMessage(SOON).live().get(id).state());
+    assertEquals(1, deps.runners.size());
+    return id;
+  }
+
+  private void awaitEnded(ActorRef<Scheduler.Command> s, long id, int exitCode) {
+    TestProbe<Ledger> l = KIT.createTestProbe();
+    l.awaitAssert(SOON, () -> {
+      s.tell(new Scheduler.GetLedger(l.getRef()));
+      assertFalse(l.receiveMessage(SOON).live().containsKey(id), "job " + id + " ended");
+      return null;
+    });
+    List<LedgerEvent> events = JOURNAL.persistedInStorage("scheduler").stream().map(LedgerEvent.class::cast).toList();
+    List<Integer> codes = events.stream().filter(LedgerEvent.JobExited.class::isInstance)
+        .map(e -> ((LedgerEvent.JobExited) e).exitCode()).toList();
+    assertEquals(List.of(exitCode), codes, "the end is stored once, with its exit code: " + events);
+  }
+
+  private static GpuObservation gpus() {
+    return new GpuObservation(new GpuReading(Instant.EPOCH,
+        List.of(new DeviceReading(0, "GPU-0", "Fake", 80L << 30, 0, List.of(), null)), null), Map.of());
+  }
+
+  /** Runners that report the job's end with exit status 5 when told to cancel. */
+  static final class Deps implements SchedulerDeps {
+    final List<ActorRef<JobRunner.Command>> runners = new CopyOnWriteArrayList<>();
+
+    @Override public Clock clock() { return Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC); }
+    @Override public int snapshotEvery() { return 1000; }
+    @Override public String logPath(long jobId) { return "/tmp/" + jobId + ".log"; }
+    @Override public java.nio.file.Path journalPath() { return java.nio.file.Path.of("/data/gq.db"); }
+
+    @Override
+    public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
+      ActorRef<Scheduler.Command> scheduler = ctx.getSelf();
+      ActorRef<JobRunner.Command> r = ctx.spawnAnonymous(Behaviors.receive(JobRunner.Command.class)
+          .onMessage(JobRunner.Cancel.class, c -> {
+            scheduler.tell(new Scheduler.Ended(job.id(), 5, null));
+            return Behaviors.stopped();
+          }).build());
+      runners.add(r);
+      return r;
+    }
+
+    @Override public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger l, ActorRef<Scheduler.Command> s) {}
+    @Override public void project(long firstSeq, List<LedgerEvent> events) {}
+    @Override public void pollNow() {}
+    @Override public void logEvents(List<LedgerEvent> events) {}
+  }
+}
