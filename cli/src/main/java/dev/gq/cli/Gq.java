@@ -119,7 +119,8 @@ public final class Gq {
         "Keep waiting jobs from starting until 'gq release': some jobs, a --group, or the whole queue (--all)."));
     add.sub("release", () -> described(new JobControlCommand.Hold(inv, false),
         "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
-    add.sub("top", () -> new JobControlCommand.Top(inv));
+    add.sub("urgent", () -> new JobControlCommand.Urgent(inv));
+    add.sub("top", JobControlCommand.Top::new);
     add.sub("modify", () -> new JobControlCommand.Modify(inv));
     add.sub("adopt", () -> new AdoptCommand(inv));
     add.sub("mcp", () -> new McpCommand(inv));
@@ -150,7 +151,7 @@ public final class Gq {
   private static java.util.Map<String, String> names() {
     java.util.Map<String, String> m = new java.util.HashMap<>();
     for (String n : List.of("run", "submit", "ps", "show", "eta", "logs", "gpu", "cancel", "events", "groups", "wait",
-        "retry", "preempt", "resume", "recover", "rm", "clean", "hold", "release", "top", "modify", "adopt", "mcp",
+        "retry", "preempt", "resume", "recover", "rm", "clean", "hold", "release", "urgent", "top", "modify", "adopt", "mcp",
         "daemon", "notify", "completion"))
       m.put(n, n);
     for (String a : List.of("ls", "list", "status")) m.put(a, "ps");

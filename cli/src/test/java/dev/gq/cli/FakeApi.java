@@ -248,6 +248,15 @@ final class FakeApi implements GqApi {
         .filter(e -> since == null || !e.time().isBefore(since));
   }
 
+  /** Jobs moved to the front, in order. */
+  final java.util.List<Long> fronted = new java.util.ArrayList<>();
+
+  @Override public String toFront(long id) throws ApiException {
+    fail();
+    fronted.add(id);
+    return "Job " + id + " is first in the queue (priority 1).";
+  }
+
   /** Hold/release requests for the queue or a group as "hold:GROUP" / "release:null". */
   final java.util.List<String> queueHolds = new java.util.ArrayList<>();
 
