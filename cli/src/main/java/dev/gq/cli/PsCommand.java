@@ -42,8 +42,10 @@ final class PsCommand implements Callable<Integer> {
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")
   List<String> selectors = new ArrayList<>();
 
-  @Option(names = "--state", paramLabel = "STATE", description = "Only jobs in this state (repeatable): ${COMPLETION-CANDIDATES}.")
-  List<JobState> states = new ArrayList<>();
+  @Option(names = {"-t", "--state"}, paramLabel = "STATE", completionCandidates = StateFilter.Names.class,
+      description = "Only jobs in these states (comma-separated or repeated): ${COMPLETION-CANDIDATES};"
+          + " squeue's PD, R, CG, CD, F, CA, TO, PR too.")
+  List<String> states = new ArrayList<>();
 
   @Option(names = "--group", paramLabel = "GROUP", description = "Only jobs of this group; a summary line follows the table.")
   String group;
@@ -86,7 +88,7 @@ final class PsCommand implements Callable<Integer> {
     if (json && format != null) throw new UsageException("--format chooses table columns and --json prints every field; use one of them");
     columns = format == null ? null : JobColumn.parse(format);
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
-    Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
+    Set<JobState> wanted = StateFilter.parse(states);
     JobQuery q = new JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
     int shown = chosen && limit == null ? paged(q) : listed(chosen ? read(q).jobs() : recent());
     if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(inv.io().out(), ranges);

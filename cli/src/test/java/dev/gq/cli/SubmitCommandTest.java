@@ -111,10 +111,10 @@ class SubmitCommandTest {
 
   @Test
   void malformedDirectiveIsRefusedNamingTheLine() throws Exception {
-    script("t.sh", "#!/bin/bash\n#gq --gpus 2\n");
+    script("t.sh", "#!/bin/bash\n#gq gpus 2\n");
     Cli.Result r = cli.run("submit", "t.sh");
     assertEquals(1, r.code());
-    assertTrue(r.err().startsWith("gq: unsupported or malformed #gq directive on line 2: '#gq --gpus 2'"), r.err());
+    assertTrue(r.err().startsWith("gq: unsupported or malformed #gq directive on line 2: '#gq gpus 2'"), r.err());
     assertTrue(cli.api.submitted.isEmpty());
   }
 
