@@ -5,6 +5,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.progress.Estimate;
 import java.io.PrintWriter;
@@ -67,6 +68,11 @@ final class PsCommand implements Callable<Integer> {
   @Option(names = "--no-header", description = "Print the rows without the header line.")
   boolean noHeader;
 
+  @Option(names = "--sort", paramLabel = "ORDER", defaultValue = "id", completionCandidates = RowOrder.Names.class,
+      description = "Row order: id (newest first, the default), queue (waiting jobs in the order they start, then the rest),"
+          + " priority (highest first).")
+  String sort;
+
   /** The names --format takes, for the help text. */
   static final class ColumnNames implements Iterable<String> {
     @Override public Iterator<String> iterator() {
@@ -87,10 +93,12 @@ final class PsCommand implements Callable<Integer> {
     if (limit != null && limit < 1) throw new UsageException("--limit must be at least 1, not " + limit);
     if (json && format != null) throw new UsageException("--format chooses table columns and --json prints every field; use one of them");
     columns = format == null ? null : JobColumn.parse(format);
+    RowOrder order = RowOrder.parse(sort);
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
     Set<JobState> wanted = StateFilter.parse(states);
     JobQuery q = new JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
-    int shown = chosen && limit == null ? paged(q) : listed(chosen ? read(q).jobs() : recent());
+    int shown = chosen && limit == null && order == RowOrder.ID ? paged(q)
+        : listed(order.sorted(chosen ? read(q).jobs() : recent()));
     if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(inv.io().out(), ranges);
     if (shown > 0 && !json && group != null) summary();
     if (unreadable.isEmpty()) return ExitCode.OK;
@@ -165,7 +173,7 @@ final class PsCommand implements Callable<Integer> {
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   private JobTable.Context context(List<Job> jobs) throws ApiException {
-    JobTable.Context c = waits(jobs).withProgress(progress(jobs));
+    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs));
     boolean cluster = jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
     if (!cluster) return c;
     Map<String, String> down = inv.api().queueState().unreachable();
@@ -182,6 +190,17 @@ final class PsCommand implements Callable<Integer> {
     if (columns != null && !columns.contains(JobColumn.PROGRESS)) return Map.of();
     List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING).map(Job::id).toList();
     return running.isEmpty() ? Map.of() : inv.api().progress(running);
+  }
+
+  /**
+   * The places in the queue of the listed waiting jobs, counted over every waiting job (the list may
+   * be filtered); none asked when POS is not shown.
+   */
+  private Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
+    boolean shown = columns != null ? columns.contains(JobColumn.POS)
+        : jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0);
+    if (!shown || jobs.stream().noneMatch(QueueOrder::queued)) return Map.of();
+    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
   }
 
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
