@@ -154,13 +154,29 @@ final class PsCommand implements Callable<Integer> {
     return shown;
   }
 
-  /** Every live job and the newest ended ones; says on stderr when older ended ones are left out. */
+  /**
+   * Every live job and the newest ended ones: 20, or on a terminal as many as fit under the header
+   * and the live jobs, so that those stay on screen. Says on stderr when ended ones are left out
+   * (with how many, when the screen's height cut them).
+   */
   private List<Job> recent() throws ApiException {
     List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
     List<Job> done = read(new JobQuery(List.of(), ended(), group, RECENT + 1)).jobs();
-    jobs.addAll(done.subList(0, Math.min(RECENT, done.size())));
+    int keep = Math.min(RECENT, done.size());
+    // the header, the line saying what was left out, and the shell's next prompt
+    int lines = 3 + (group == null ? 0 : 1); // and the group's summary line
+    int room = json || inv.io().height() == 0 ? keep : Math.max(0, inv.io().height() - lines - jobs.size());
+    boolean cut = room < keep;
+    keep = Math.min(keep, room);
+    jobs.addAll(done.subList(0, keep));
     jobs.sort(Comparator.comparingLong(Job::id).reversed());
-    if (done.size() > RECENT && !json) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
+    if (json || done.size() <= keep) return jobs;
+    if (!cut) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
+    else {
+      long more = inv.api().count(new JobQuery(List.of(), ended(), group, 0)) - keep;
+      inv.io().err().println("gq: " + more + " more ended " + (more == 1 ? "job is" : "jobs are")
+          + " not shown to keep the live ones on screen; 'gq ps --all' lists them");
+    }
     return jobs;
   }
 
