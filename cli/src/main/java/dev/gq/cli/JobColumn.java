@@ -110,13 +110,38 @@ enum JobColumn {
       case PID -> job.pid() == null ? "-" : String.valueOf(job.pid());
       case GROUP -> orDash(job.spec().group());
       case KEY -> orDash(job.spec().key());
-      case NAME -> job.displayName();
+      case NAME -> name(job);
       case WAIT -> wait(job, ctx);
       case ELAPSED -> elapsed(job, ctx.now());
       case PROGRESS -> progress(job, ctx.progress());
       case EXIT -> job.exitCode() == null ? "-" : String.valueOf(job.exitCode());
-      case COMMAND -> ShellQuote.join(job.spec().argv());
+      case COMMAND -> command(job.spec().argv());
     };
+  }
+
+  /**
+   * The NAME cell: the job's name; for a job without one, its key when it has one (the cells of a
+   * sweep of {@code uv run ...} are told apart by it), else the command's file name.
+   */
+  static String name(Job job) {
+    if (job.spec().name() == null && job.spec().key() != null) return job.spec().key();
+    return job.displayName();
+  }
+
+  /**
+   * The COMMAND cell: the command as the user typed it. A first word that gq made a path (a
+   * project's {@code .venv/bin/python}) or that was typed as one in a {@code bin} directory shows
+   * as its file name; {@code gq show} has the whole command and the venv.
+   */
+  static String command(List<String> argv) {
+    if (argv.isEmpty()) return "";
+    String first = argv.get(0);
+    int slash = first.lastIndexOf('/');
+    boolean inBin = first.startsWith("/") && slash > 0 && first.substring(0, slash).endsWith("/bin");
+    if (!inBin) return ShellQuote.join(argv);
+    List<String> shown = new ArrayList<>(argv);
+    shown.set(0, first.substring(slash + 1));
+    return ShellQuote.join(shown);
   }
 
   /** The indices a job holds or held, else the count it asks for in parentheses ("-" for none). */
