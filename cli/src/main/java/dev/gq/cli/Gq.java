@@ -136,6 +136,9 @@ public final class Gq {
     // Everything from the first positional on is the job's command, options included.
     CommandLine run = cl.getSubcommands().get("run");
     if (run != null) run.setStopAtPositional(true);
+    // as with sbatch, the words after SCRIPT are the script's arguments
+    CommandLine submit = cl.getSubcommands().get("submit");
+    if (submit != null) submit.setStopAtPositional(true);
     return cl;
   }
 
