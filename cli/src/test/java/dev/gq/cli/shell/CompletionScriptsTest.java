@@ -162,7 +162,7 @@ class CompletionScriptsTest {
     assertEquals(List.of("RUNNING"), fishOffers("gq ls --state R"));
     Proc jobs = Proc.run(dir, Map.of("HOME", dir.toString(), "PATH", fakeGq(true).get("PATH")), "fish", "--no-config", "-c",
         "source $argv[1]; complete -C $argv[2]", fish.toString(), "gq show ");
-    assertEquals(List.of("12", "7"), jobs.lines().stream().map(l -> l.split("\t")[0]).toList());
+    assertEquals(java.util.Set.of("12", "7"), java.util.Set.copyOf(jobs.lines().stream().map(l -> l.split("\t")[0]).toList()));
     assertEquals(List.of("--name"), fishOffers("gq -g 1 --na"));
   }
 }
