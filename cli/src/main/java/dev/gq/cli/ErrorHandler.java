@@ -15,6 +15,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * ({@link UnknownWord}); refusals, by the daemon ({@link ApiException}) or by the
  * command itself ({@link RefusedException}), print {@code gq: MESSAGE} (exit 1); anything else is
  * an internal error, logged for the daemon log, with a stack trace only under {@code --verbose}.
+ * A command run with {@code --json} also gets the message as JSON on standard output ({@link JsonError}).
  */
 final class ErrorHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
   private static final System.Logger LOG = System.getLogger("dev.gq.cli");
@@ -26,35 +27,40 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
 
   @Override
   public int handleParseException(ParameterException ex, String[] args) {
-    return usage(ex.getCommandLine(), describe(ex));
+    return usage(ex.getCommandLine(), describe(ex), JsonError.asked(ex, args));
   }
 
   @Override
   public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parsed) {
-    if (ex instanceof UsageException) return usage(cl, ex.getMessage());
-    if (ex instanceof ParameterException pe) return usage(pe.getCommandLine(), describe(pe));
+    boolean json = JsonError.asked(parsed);
+    if (ex instanceof UsageException) return usage(cl, ex.getMessage(), json);
+    if (ex instanceof ParameterException pe) return usage(pe.getCommandLine(), describe(pe), json);
     if (ex instanceof RefusedException || ex instanceof ApiException) {
       io.err().println("gq: " + ex.getMessage());
+      if (json) io.out().println(JsonError.line(ex.getMessage(), ExitCode.FAILED));
       return ExitCode.FAILED;
     }
-    return internal(ex, verbose(parsed));
+    return internal(ex, verbose(parsed), json);
   }
 
   /** Reports a failure nobody planned for: one line for the user, the details for the log. */
-  int internal(Throwable ex, boolean verbose) {
+  int internal(Throwable ex, boolean verbose, boolean json) {
     LOG.log(Level.ERROR, "command failed unexpectedly", ex);
     PrintWriter err = io.err();
-    err.println("gq: internal error: " + ex + "; see the daemon log");
+    String message = "internal error: " + ex + "; see the daemon log";
+    err.println("gq: " + message);
     if (verbose) ex.printStackTrace(err);
+    if (json) io.out().println(JsonError.line(message, ExitCode.FAILED));
     return ExitCode.FAILED;
   }
 
-  private int usage(CommandLine cl, String message) {
+  private int usage(CommandLine cl, String message, boolean json) {
     PrintWriter err = io.err();
     err.println("gq: " + message);
     // a hidden command (an old word kept to say what replaced it) has no help of its own
     String name = cl == null || cl.getCommandSpec().usageMessage().hidden() ? "gq" : cl.getCommandSpec().qualifiedName();
     err.println("Try '" + name + " --help'.");
+    if (json) io.out().println(JsonError.line(message, ExitCode.USAGE));
     return ExitCode.USAGE;
   }
 

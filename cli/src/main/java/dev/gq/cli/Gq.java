@@ -29,7 +29,7 @@ public final class Gq {
       CommandLine cl = build(top, inv, handler, one == null ? name -> true : one::equals);
       return cl.execute(words.toArray(String[]::new));
     } catch (RuntimeException | LinkageError e) {
-      return handler.internal(e, argv.contains("--verbose"));
+      return handler.internal(e, argv.contains("--verbose"), false);
     } finally {
       io.out().flush();
       io.err().flush();

@@ -151,7 +151,51 @@ class JsonOutputSchemaTest {
     assertEquals("submit --batch", JsonOutputs.jsonCommand(List.of("submit", "--json", "--batch", "-")));
     assertEquals("events", JsonOutputs.jsonCommand(List.of("events", "--json", "--job", "3")));
     assertNull(JsonOutputs.jsonCommand(List.of("ps")));
-    assertNull(JsonOutputs.jsonCommand(List.of("ps", "--json", "--no-such-option")), "refused: prints no JSON");
+    assertNull(JsonOutputs.jsonCommand(List.of("ps", "--json", "--no-such-option")), "refused: its error follows error.schema.json");
+  }
+
+  /** Runs a command line that fails; checks its JSON error on stdout and the same line on stderr; returns the message. */
+  private String jsonError(int code, String... argv) {
+    Cli.Result r = cli.run(argv);
+    assertEquals(code, r.code(), r.err());
+    assertEquals(1, r.out().lines().count(), "one line: " + r.out());
+    assertTrue(JsonOutputs.isErrorObject(r.out()), r.out());
+    JsonOutputs.checkOutput(List.of(argv), r.code(), r.out());
+    JsonNode e = JsonSchemas.parse(r.out());
+    assertEquals(code, e.get("exit_code").asInt());
+    assertTrue(r.err().startsWith("gq: " + e.get("error").asText() + "\n"), r.err());
+    return e.get("error").asText();
+  }
+
+  @Test
+  void aRefusalOrAUsageErrorUnderJsonIsAJsonErrorOnStdout() {
+    cli.api.add(Jobs.job(1, JobState.DONE));
+    assertEquals("job 999 does not exist", jsonError(1, "show", "999", "--json"));
+    assertTrue(jsonError(2, "ps", "--json", "--bogus").contains("--bogus"));
+    assertTrue(jsonError(2, "ps", "--bogus", "--json").contains("--bogus"));
+    assertTrue(jsonError(2, "ps", "--limit", "x", "--json").contains("--limit"), "--json after the failing option");
+    assertTrue(jsonError(2, "ps", "--limit", "0", "--json").contains("--limit must be at least 1"), "refused by the command");
+    assertTrue(jsonError(2, "psx", "--json").contains("psx"), "an unknown command");
+    assertTrue(jsonError(2, "-g", "x", "--json", "python", "t.py").contains("-g"));
+    jsonError(2, "events", "--json", "--since", "tomorrow-ish");
+    jsonError(2, "notify", "list", "--json", "--bogus");
+    cli.api.crashWith = () -> new IllegalStateException("boom");
+    assertTrue(jsonError(1, "ps", "--json").startsWith("internal error: "), "an unexpected failure too");
+    assertFalse(JsonSchemas.problems(JsonOutputs.ERROR_SCHEMA, JsonSchemas.parse("{\"error\":\"a\\nb\",\"exit_code\":1}")).isEmpty(),
+        "one line");
+  }
+
+  @Test
+  void withoutGqsOwnJsonAFailureKeepsStdoutEmpty() {
+    Cli.Result r = cli.run("show", "999");
+    assertEquals(1, r.code());
+    assertEquals("", r.out());
+    r = cli.run("run", "-g", "x", "jq", "--json");
+    assertEquals(2, r.code(), r.err());
+    assertEquals("", r.out(), "the job's own --json asks gq for nothing");
+    r = cli.run("ps", "--bogus");
+    assertEquals(2, r.code());
+    assertEquals("", r.out());
   }
 
   @Test
@@ -179,7 +223,7 @@ class JsonOutputSchemaTest {
     String readme = Files.readString(JsonSchemas.DIR.resolve("README.md"));
     try (var files = Files.list(JsonSchemas.DIR)) {
       List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".schema.json")).toList();
-      assertEquals(13, names.size(), names.toString());
+      assertEquals(14, names.size(), names.toString());
       for (String n : names) {
         assertEquals(List.of(), JsonSchemas.metaProblems(n), n);
         assertTrue(readme.contains("(" + n + ")"), n + " is not linked from docs/schemas/README.md");

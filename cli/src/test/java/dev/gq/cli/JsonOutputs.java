@@ -33,7 +33,15 @@ public final class JsonOutputs {
       Map.entry("adopt", "adopt.schema.json"),
       Map.entry("notify list", "notify-list.schema.json"));
 
+  /** What any command run with --json prints when it is refused or misused. */
+  static final String ERROR_SCHEMA = "error.schema.json";
+
   private JsonOutputs() {}
+
+  /** Whether {@code out} is one JSON object with an "error" member: a command's error under --json. */
+  static boolean isErrorObject(String out) {
+    return !out.isBlank() && JsonSchemas.isJson(out) && JsonSchemas.parse(out).has("error");
+  }
 
   /**
    * The command path whose JSON output {@code argv} asks for ("ps", "submit --batch"), or null when
@@ -61,11 +69,20 @@ public final class JsonOutputs {
   /**
    * Checks what one command line printed on standard output against the schema of its JSON output:
    * one JSON value, or for {@code events} one per line. Does nothing when it asks for no JSON or
-   * printed nothing (a refused command says why on stderr only). A command that failed ({@code code}
-   * not 0) may have stopped in the middle of its output: what it printed is checked when it is
-   * whole JSON (a {@code ps} that skipped a damaged record still prints a whole list).
+   * printed nothing. A refused or misused command (exit 1 or 2) that prints an error object is
+   * checked against error.schema.json, whatever its command line. A command that failed may also have
+   * stopped in the middle of its output: what it printed is checked when it is whole JSON (a
+   * {@code ps} that skipped a damaged record still prints a whole list).
    */
   public static void checkOutput(List<String> argv, int code, String out) {
+    if ((code == 1 || code == 2) && isErrorObject(out)) {
+      List<String> problems = JsonSchemas.problems(ERROR_SCHEMA, JsonSchemas.parse(out));
+      if (!problems.isEmpty() || JsonSchemas.parse(out).get("exit_code").asInt() != code) {
+        throw new AssertionError("the error of gq " + String.join(" ", argv) + " (exit " + code + ") is not valid against docs/schemas/"
+            + ERROR_SCHEMA + ": " + problems + "\noutput: " + out);
+      }
+      return;
+    }
     String command = jsonCommand(argv);
     if (command == null || out.isBlank()) return;
     String schema = SCHEMAS.get(command);

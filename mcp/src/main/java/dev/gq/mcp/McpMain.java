@@ -1,26 +1,20 @@
 package dev.gq.mcp;
 
-import dev.gq.mcp.Tool.Reply;
-import dev.gq.protocol.Release;
-import io.modelcontextprotocol.json.McpJsonDefaults;
-import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import io.modelcontextprotocol.spec.McpSchema;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * {@code gq mcp}: a Model Context Protocol server on standard input and output, built on the MCP
- * Java SDK's stdio transport. Each tool call runs one gq command through the client library in
- * this process ({@link GqTools}); the server ends when its standard input closes and every request
- * read before has its answer ({@link PendingRequests}). Standard output
- * carries only the protocol; the SDK's errors go to standard error.
+ * {@code gq mcp}: a Model Context Protocol server on standard input and output, JSON-RPC 2.0 one
+ * message a line ({@link StdioServer}, {@link McpSession}). Each tool call runs one gq command
+ * through the client library in this process ({@link GqTools}). The server ends at the end of its
+ * input, once the calls read before have their answers or {@link #GRACE} has passed. Standard
+ * output carries only the protocol; standard error at most one line of the server's own.
  */
 public final class McpMain {
   static final String USAGE = "usage: gq mcp   (a Model Context Protocol server on stdin/stdout for an AI assistant;"
@@ -29,6 +23,8 @@ public final class McpMain {
       + " with ps. The write tools (submit, cancel, retry, preempt, resume) only act with confirm: true; call them"
       + " without it first, show the user what would happen, and confirm only after the user agrees. Give each"
       + " cell of a sweep a key and the sweep a group.";
+  /** How long the calls read before the input ended may still take to be answered. */
+  static final Duration GRACE = Duration.ofSeconds(5);
 
   private McpMain() {}
 
@@ -38,36 +34,25 @@ public final class McpMain {
       (help ? System.out : System.err).println(help ? USAGE : "gq: 'gq mcp' takes no arguments; " + USAGE);
       System.exit(help ? 0 : 2);
     }
-    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-    System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+      System.err.println("gq mcp: internal error in " + t.getName() + " (" + e.getClass().getSimpleName() + "); stopping");
+      Runtime.getRuntime().halt(1);
+    });
     GqTools tools = new GqTools(GqRunner.client(System.getenv()), System.getProperty("user.dir"), Instant::now);
-    PendingRequests pending = new PendingRequests();
-    var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
-        pending.watch(new FileInputStream(FileDescriptor.in)), pending.watch(new FileOutputStream(FileDescriptor.out)));
-    McpSyncServer server = McpServer.sync(transport)
-        .serverInfo("gq", Release.VERSION)
-        .instructions(INSTRUCTIONS)
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-        .tools(specifications(tools))
-        .immediateExecution(true) // one call at a time, in the order sent: a cancel never overtakes its submit
-        .build();
-    // the input's end stops the server; it is passed on once each request read before it has its answer
-    pending.awaitEnded();
-    server.closeGracefully();
-    System.exit(0);
+    OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+    StdioServer server = new StdioServer(new McpSession(tools), line -> write(stdout, line), System.err, GRACE);
+    int code = server.serve(new LineInput(new FileInputStream(FileDescriptor.in), StdioServer.MAX_LINE_BYTES));
+    System.exit(code);
   }
 
-  static List<SyncToolSpecification> specifications(GqTools tools) {
-    List<SyncToolSpecification> specs = new ArrayList<>();
-    for (Tool t : tools.all()) {
-      McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).description(t.description())
-          .inputSchema(t.inputSchema()).build();
-      specs.add(new SyncToolSpecification(tool, (exchange, request) -> result(tools.call(t.name(), request.arguments()))));
+  /** One message a line; once the assistant has closed the output no one is left to answer, so the server stops. */
+  private static synchronized void write(OutputStream out, String line) {
+    try {
+      out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    } catch (IOException e) {
+      System.err.println("gq mcp: standard output is closed; stopping");
+      System.exit(0);
     }
-    return specs;
-  }
-
-  private static McpSchema.CallToolResult result(Reply reply) {
-    return McpSchema.CallToolResult.builder().addTextContent(reply.text()).isError(reply.error()).build();
   }
 }

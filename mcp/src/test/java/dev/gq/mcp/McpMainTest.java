@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server as a process on the SDK's stdio transport: requests piped in all at once, standard
+ * The server as a process on standard input and output: requests piped in all at once, standard
  * input closed right after them, still get every answer before it exits (no daemon is needed:
  * the calls are dry runs and bad input).
  */

@@ -1,5 +1,7 @@
 package dev.gq.protocol;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Collection;
 import java.util.Map;
 
@@ -103,6 +105,8 @@ public final class Json {
         throw new IllegalArgumentException("JSON has no NaN or infinity: " + d);
       }
       sb.append(d);
+    } else if (n instanceof BigInteger || n instanceof BigDecimal) {
+      sb.append(n); // a parsed integer too big for a long is written back as read, never wrapped
     } else {
       sb.append(n.longValue());
     }

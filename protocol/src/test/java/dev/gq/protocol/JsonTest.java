@@ -105,6 +105,8 @@ class JsonTest {
   void writesNumbersAsJson() throws Exception {
     assertEquals("[3,3.0,1.0E20,-0.5]", Json.write(List.of(3, 3.0, 1e20, -0.5)));
     assertEquals(List.of(3L, 3.0, 1e20, -0.5), Json.parse("[3,3.0,1.0E20,-0.5]"));
+    assertEquals("[9223372036854775808,-18446744073709551658]",
+        Json.write(Json.parse("[9223372036854775808,-18446744073709551658]")), "an integer beyond a long is written back as read");
     assertThrows(IllegalArgumentException.class, () -> Json.write(Double.NaN));
     assertThrows(IllegalArgumentException.class, () -> Json.write(Double.POSITIVE_INFINITY));
   }

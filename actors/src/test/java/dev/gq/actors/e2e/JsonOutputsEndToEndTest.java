@@ -61,6 +61,31 @@ class JsonOutputsEndToEndTest {
     }
   }
 
+  @Test
+  void aRefusedOrMisusedCommandUnderJsonPrintsItsErrorAsJson() throws Exception {
+    try (Gqd g = Gqd.start(tmp, 1)) {
+      // Gqd checks each error object against docs/schemas/error.schema.json and its exit_code against the exit code
+      assertJsonError(g, 1, "job 999 does not exist", "show", "999", "--json");
+      assertJsonError(g, 1, "job 999", "preempt", "--json", "999");
+      assertJsonError(g, 2, "--bogus", "ps", "--json", "--bogus");
+      assertJsonError(g, 2, "--limit", "ps", "--limit", "x", "--json");
+      assertJsonError(g, 2, "-g", "-g", "x", "--json", "true");
+      Gqd.Result plain = g.gq("show", "999");
+      assertEquals(1, plain.code());
+      assertEquals("", plain.out(), "without --json stdout stays empty");
+    }
+  }
+
+  private static void assertJsonError(Gqd g, int code, String says, String... argv) {
+    Gqd.Result r = g.gq(argv);
+    assertEquals(code, r.code(), r.toString());
+    JsonNode e = r.json();
+    assertEquals(code, e.get("exit_code").asInt(), r.out());
+    assertTrue(e.get("error").asText().contains(says), r.out());
+    assertEquals(1, r.out().strip().lines().count(), "one line: " + r.out());
+    assertTrue(r.err().startsWith("gq: " + e.get("error").asText()), "stderr keeps the line: " + r.err());
+  }
+
   private static boolean gpuWithProcess(Gqd g) {
     for (JsonNode gpu : json(g, "gpu", "--json")) if (!gpu.get("processes").isEmpty()) return true;
     return false;

@@ -5,15 +5,24 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -67,6 +76,73 @@ class McpEndToEndTest {
     }
   }
 
+  @Test
+  void everyBadLineIsAnsweredWithAnErrorAndTheServerGoesOnUntilItsInputEnds() throws Exception {
+    Path root = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1); Conversation mcp = new Conversation(root.resolve("bin/gq"), g, tmp.resolve("mcp.err"))) {
+      mcp.request("initialize", Map.of("protocolVersion", "2025-06-18", "capabilities", Map.of(),
+          "clientInfo", Map.of("name", "test", "version", "1")));
+      Map<String, Integer> bad = new LinkedHashMap<>();
+      bad.put("{\"jsonrpc\":\"2.0\",\"id\":", -32700);
+      bad.put("12345", -32600);
+      bad.put("[{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"ping\"}]", -32600);
+      bad.put("{\"id\":51,\"method\":\"ping\"}", -32600);
+      bad.put("{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"ping\"}", -32600);
+      bad.put("{\"jsonrpc\":\"2.0\",\"id\":52,\"method\":\"tools/call\",\"params\":\"x\"}", -32602);
+      mcp.sendLine("");
+      for (Map.Entry<String, Integer> e : bad.entrySet()) {
+        mcp.sendLine(e.getKey());
+        JsonNode answer = Gqd.JSON.readTree(mcp.nextLine());
+        assertEquals(e.getValue().intValue(), answer.at("/error/code").asInt(), e.getKey() + " -> " + answer);
+        assertFalse(answer.at("/error/message").asText().contains("Exception"), answer.toString());
+      }
+      // a line over 16 MiB, sent in pieces: one error, and the line after it is read as usual
+      mcp.sendHugeLine(17 << 20);
+      JsonNode tooLong = Gqd.JSON.readTree(mcp.nextLine());
+      assertEquals(-32600, tooLong.at("/error/code").asInt(), tooLong.toString());
+      assertTrue(tooLong.at("/error/message").asText().contains("longer than 16 MiB"), tooLong.toString());
+      assertEquals(0, Gqd.JSON.readTree(mcp.callOk("ps", Map.of())).size(), "still serving after every bad line");
+    }
+    assertEquals("", Files.readString(tmp.resolve("mcp.err")), "nothing on standard error");
+  }
+
+  @Test
+  void theEndOfInputEndsTheServerWhileTheDaemonDoesNotAnswer() throws Exception {
+    Path root = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
+    Gqd g = new Gqd(tmp.resolve("d"), 1, Map.of());
+    Files.createDirectories(g.run, PosixFilePermissions.asFileAttribute(
+        PosixFilePermissions.fromString("rwx------")));
+    // a daemon that takes connections and never answers
+    try (var silent = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      silent.bind(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")));
+      List<SocketChannel> held = new CopyOnWriteArrayList<>();
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) held.add(silent.accept());
+        } catch (IOException closed) {
+          // the test is over
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      Conversation mcp = new Conversation(root.resolve("bin/gq"), g, tmp.resolve("mcp.err"));
+      try {
+        mcp.request("initialize", Map.of("protocolVersion", "2025-06-18", "capabilities", Map.of(),
+            "clientInfo", Map.of("name", "test", "version", "1")));
+        mcp.sendLine("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"ps\"}}");
+        Gqd.await("the call to reach the daemon", Duration.ofSeconds(60), () -> !held.isEmpty());
+        int code = mcp.closeInput();
+        String err = Files.readString(tmp.resolve("mcp.err"));
+        assertEquals(1, code, err);
+        assertEquals(1, err.lines().count(), "one line on standard error: " + err);
+        assertTrue(err.startsWith("gq mcp: the input ended; 1 tool call "), err);
+      } finally {
+        mcp.kill();
+        for (SocketChannel c : held) c.close();
+      }
+    }
+  }
+
   private static String state(Gqd g, long id) {
     return g.gq("show", String.valueOf(id), "--json").json().get("state").asText();
   }
@@ -91,7 +167,7 @@ class McpEndToEndTest {
       Thread reader = new Thread(() -> {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
           for (String line; (line = r.readLine()) != null; ) lines.add(line);
-        } catch (java.io.IOException ignored) {
+        } catch (IOException ignored) {
           // the process ended
         }
       });
@@ -127,18 +203,53 @@ class McpEndToEndTest {
 
     private void send(Object message) throws Exception {
       ObjectNode node = Gqd.JSON.valueToTree(message);
-      in.write((Gqd.JSON.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8));
+      sendLine(Gqd.JSON.writeValueAsString(node));
+    }
+
+    void sendLine(String line) throws Exception {
+      in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
       in.flush();
     }
 
-    /** Closing standard input ends the server, as an assistant does when it quits. */
-    @Override
-    public void close() throws Exception {
+    /** A request line of {@code bytes} bytes, written a MiB at a time. */
+    void sendHugeLine(int bytes) throws Exception {
+      String head = "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"ping\",\"params\":{\"pad\":\"";
+      in.write(head.getBytes(StandardCharsets.UTF_8));
+      byte[] mib = new byte[1 << 20];
+      Arrays.fill(mib, (byte) 'x');
+      for (int left = bytes - head.length() - 4; left > 0; left -= mib.length) in.write(mib, 0, Math.min(left, mib.length));
+      in.write("\"}}\n".getBytes(StandardCharsets.UTF_8));
+      in.flush();
+    }
+
+    /** The next line the server writes. */
+    String nextLine() throws Exception {
+      String line = lines.poll(90, TimeUnit.SECONDS);
+      assertNotNull(line, "no answer; stderr: " + Files.readString(stderr));
+      return line;
+    }
+
+    /** Closes standard input, as an assistant does when it quits; the server must end: its exit code. */
+    int closeInput() throws Exception {
       in.close();
       boolean ended = process.waitFor(30, TimeUnit.SECONDS);
       if (!ended) process.destroyForcibly();
       assertTrue(ended, "gq mcp ends when its input closes");
-      assertEquals(0, process.exitValue(), Files.readString(stderr));
+      return process.exitValue();
+    }
+
+    /** Ends the process whatever state it is in (a test that failed half-way leaves none behind). */
+    void kill() {
+      process.destroyForcibly();
+    }
+
+    @Override
+    public void close() throws Exception {
+      try {
+        assertEquals(0, closeInput(), Files.readString(stderr));
+      } finally {
+        kill();
+      }
     }
   }
 }
