@@ -66,6 +66,8 @@ final class BatchJson {
       Object t = n.get("time");
       time = t instanceof String s ? Durations.parse(s) : null;
       if (time == null) throw new IllegalArgumentException(Durations.problem(t instanceof String s ? s : String.valueOf(t), " in 'time'"));
+      String over = Durations.tooLong(time, Durations.LONGEST, "'time'", (String) t);
+      if (over != null) throw new IllegalArgumentException(over);
     }
     boolean anyDeps = has(n, "after") || has(n, "after_ok");
     return new Scheduling(anyDeps ? List.copyOf(deps) : null, retries, time);

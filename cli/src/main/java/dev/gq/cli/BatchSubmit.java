@@ -46,7 +46,7 @@ final class BatchSubmit {
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
     Submitter.BatchVenvs venvs = submitter.venvs(options);
     if (options.conda == null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), venvs.apply(l.spec()))).toList();
-    String profile = ClusterChoice.profile(options, System.getenv());
+    String profile = ClusterChoice.profile(options, System.getenv(), inv.io());
     if (profile != null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), ClusterChoice.onto(l.spec(), profile, options))).toList();
     Submitter.capGroup(inv, defaults.group(), options.maxRunning);
     List<BatchOutcome> outcomes = inv.api().submitBatch(lines);

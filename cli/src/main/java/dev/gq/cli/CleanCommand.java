@@ -41,7 +41,7 @@ final class CleanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    Duration age = DurationOption.parse("--older-than", olderThan);
+    Duration age = DurationOption.parse("--older-than", olderThan, dev.gq.core.job.Durations.OLDEST);
     Set<JobState> wanted = StateFilter.parse(states);
     for (JobState s : wanted) {
       if (!s.terminal()) throw new UsageException("--state " + s + " is not an ended state; gq clean deletes only jobs that have ended");

@@ -12,14 +12,23 @@ import java.util.Map;
  * Where a submitted job runs: {@code --to}, else the configuration file's {@code to}, else this
  * machine. A cluster job is refused, in one line, when its profile is not configured, when Slurm's
  * sbatch cannot be found, or when it asks for what Slurm does not do for gq (a priority, a conda
- * environment, a resume argument: preempt and resume are for this machine's jobs).
+ * environment, a resume argument: preempt and resume are for this machine's jobs). The file is the
+ * daemon's; a caller whose {@code GQ_CONFIG} names another one is refused unless the job goes
+ * {@code --to local}, which no file changes.
  */
 final class ClusterChoice {
   private ClusterChoice() {}
 
   /** {@code spec} as it runs where {@code opts} and the configuration say. */
-  static JobSpec apply(JobSpec spec, SubmitOptions opts, Map<String, String> daemonEnv) {
-    return onto(spec, profile(opts, daemonEnv), opts);
+  static JobSpec apply(JobSpec spec, SubmitOptions opts, Map<String, String> daemonEnv, Io caller) {
+    return onto(spec, profile(opts, daemonEnv, caller), opts);
+  }
+
+  /** {@link #profile(SubmitOptions, Map)}, refused first when {@code caller}'s GQ_CONFIG names a file the daemon does not read. */
+  static String profile(SubmitOptions opts, Map<String, String> daemonEnv, Io caller) {
+    String other = "local".equals(opts.to) ? null : ConfigFile.callerMismatch(caller.env(), caller.cwd(), daemonEnv);
+    if (other != null) throw new RefusedException(other);
+    return profile(opts, daemonEnv);
   }
 
   /** {@code spec} sent to the cluster of {@code profile} (null: this machine), refused when it asks for what Slurm does not do for gq. */

@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * gq's configuration file, TOML: {@code $GQ_CONFIG}, else {@code $XDG_CONFIG_HOME/gq/config.toml},
  * else {@code ~/.config/gq/config.toml}. Read when needed (it is small); a missing file is the
- * defaults, a file gq cannot use is one line naming the file and what is wrong.
+ * defaults, a file gq cannot use is one line naming the file and what is wrong. The daemon reads
+ * it, with the environment it started with; a caller whose {@code GQ_CONFIG} names another file is
+ * told so ({@link #callerMismatch}) rather than silently given the daemon's.
  */
 public final class ConfigFile {
   private ConfigFile() {}
@@ -28,6 +30,26 @@ public final class ConfigFile {
     String xdg = env.get("XDG_CONFIG_HOME");
     if (xdg != null && xdg.startsWith("/")) return Path.of(xdg, "gq", "config.toml");
     return Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config", "gq", "config.toml");
+  }
+
+  /**
+   * Why the file the caller's {@code GQ_CONFIG} names (relative to the caller's {@code cwd}) is not
+   * the one the daemon reads, in one line naming both and {@code gq daemon restart}; null when it
+   * is, or when the caller set no {@code GQ_CONFIG}.
+   */
+  public static String callerMismatch(Map<String, String> callerEnv, Path cwd, Map<String, String> daemonEnv) {
+    String mine = callerEnv.get("GQ_CONFIG");
+    if (mine == null || mine.isBlank()) return null;
+    Path wanted = cwd.resolve(mine).normalize();
+    Path read = path(daemonEnv).toAbsolutePath().normalize();
+    if (wanted.equals(read)) return null;
+    try {
+      if (Files.exists(wanted) && Files.exists(read) && Files.isSameFile(wanted, read)) return null;
+    } catch (IOException e) {
+      // not the same file as far as gq can tell
+    }
+    return "GQ_CONFIG names " + wanted + " here, but the daemon reads " + read + " (the file of the environment it started"
+        + " with); run 'gq daemon restart' here to make it read " + wanted + ", or unset GQ_CONFIG";
   }
 
   /** The cluster settings of the file {@code env} names; {@link IllegalArgumentException} with the line to show when it cannot be used. */

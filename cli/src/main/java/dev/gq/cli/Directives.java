@@ -4,6 +4,7 @@ import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.Suggestions;
 import dev.gq.core.ledger.SpecRules;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,6 +102,8 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
   private static Duration time(String value, int line) {
     Duration d = Durations.parse(value);
     if (d == null) throw new RefusedException(Durations.problem(value, " on line " + line));
+    String over = Durations.tooLong(d, Durations.LONGEST, "the time limit", value);
+    if (over != null) throw new RefusedException(over + " (line " + line + ")");
     return d;
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.cli.ApiReplies.GroupSummary;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.QueueControl;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -53,7 +54,7 @@ final class GroupsCommand implements Callable<Integer> {
       return ExitCode.OK;
     }
     if (groups.isEmpty() && group != null) {
-      out.println("No group " + group + ": no job has it, and it has no hold or cap.");
+      out.println("No group " + dev.gq.core.job.PrintableText.escape(group) + ": no job has it, and it has no hold or cap.");
       return ExitCode.OK;
     }
     if (groups.isEmpty()) {
@@ -72,8 +73,8 @@ final class GroupsCommand implements Callable<Integer> {
   private int cap() throws ApiException {
     if (group == null) throw new UsageException("name the group to cap, as in 'gq groups sweep-7 --max-running 4'");
     if (maxRunning != null && noMaxRunning) throw new UsageException("give --max-running N or --no-max-running, not both");
-    if (maxRunning != null && maxRunning < 1)
-      throw new UsageException("--max-running must be 1 or more, not " + maxRunning + " (--no-max-running lifts the cap)");
+    if (maxRunning != null && QueueControl.maxRunningProblem(maxRunning) != null)
+      throw new UsageException(QueueControl.maxRunningProblem(maxRunning) + " (--no-max-running lifts the cap)");
     inv.io().out().println(inv.api().limitGroup(Labels.checkOption("GROUP", group), noMaxRunning ? null : maxRunning));
     return ExitCode.OK;
   }

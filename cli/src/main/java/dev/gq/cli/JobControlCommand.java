@@ -25,8 +25,8 @@ final class JobControlCommand {
     private final Invocation inv;
     private final boolean hold;
 
-    @Parameters(arity = "0..*", paramLabel = "JOB", description = "Waiting jobs.")
-    List<Long> ids;
+    @Parameters(arity = "0..*", paramLabel = "JOB", description = "Waiting jobs: 12, 12-15, 12,14.")
+    List<String> selectors;
 
     @Option(names = "--group", paramLabel = "GROUP", description = "A whole group instead: none of its waiting jobs starts while it is held.")
     String group;
@@ -42,7 +42,7 @@ final class JobControlCommand {
     @Override
     public Integer call() throws ApiException {
       String verb = hold ? "hold" : "release";
-      boolean none = ids == null || ids.isEmpty();
+      boolean none = selectors == null || selectors.isEmpty();
       int named = (none ? 0 : 1) + (group != null ? 1 : 0) + (all ? 1 : 0);
       if (named > 1)
         throw new UsageException("name jobs, --group or --all, one of them; e.g. 'gq " + verb + " 12 13', 'gq " + verb
@@ -50,7 +50,7 @@ final class JobControlCommand {
       if (named == 0) throw new UsageException("name the jobs to " + verb + ", or --group G, or --all for the whole queue");
       String line = all ? (hold ? inv.api().holdQueue(null) : inv.api().releaseQueue(null))
           : group != null ? (hold ? inv.api().holdQueue(group) : inv.api().releaseQueue(group))
-          : inv.api().holdJobs(checked(ids), hold);
+          : inv.api().holdJobs(checked(JobRanges.expand(selectors, verb)), hold);
       inv.io().out().println(line);
       return ExitCode.OK;
     }

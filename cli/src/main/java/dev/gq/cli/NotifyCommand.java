@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.core.job.Durations;
+import dev.gq.core.job.PrintableText;
 import dev.gq.core.notify.NoticeKind;
 import dev.gq.core.notify.NotifyTarget;
 import java.io.PrintWriter;
@@ -62,7 +63,7 @@ final class NotifyCommand implements Callable<Integer> {
       String problem = t.problem();
       if (problem != null) throw new UsageException(problem);
       NotifyTarget stored = inv.api().notifications().add(t);
-      inv.io().out().println("added notification target " + stored.name() + ": " + stored.kind().word() + " " + stored.shown()
+      inv.io().out().println("added notification target " + stored.name() + ": " + stored.kind().word() + " " + PrintableText.escape(stored.shown())
           + " (on " + NoticeKind.words(stored.on()) + minimum(stored) + "); try it with 'gq notify test " + stored.name() + "'");
       return ExitCode.OK;
     }
@@ -80,9 +81,7 @@ final class NotifyCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new UsageException(e.getMessage());
       }
-      Duration min = null;
-      if (minRuntime != null && (min = Durations.parse(minRuntime)) == null)
-        throw new UsageException(Durations.problem(minRuntime, " for --min-runtime"));
+      Duration min = DurationOption.parse("--min-runtime", minRuntime);
       return switch (k) {
         case DESKTOP -> { none(k); yield new NotifyTarget(name, k, null, null, events, min); }
         case WEBHOOK -> new NotifyTarget(name, k, one(k, "URL"), null, events, min);
@@ -210,7 +209,7 @@ final class NotifyCommand implements Callable<Integer> {
       boolean allOk = true;
       for (NotifyApi.TestResult r : results) {
         allOk &= r.error() == null;
-        inv.io().out().println(r.name() + " (" + r.shown() + "): " + (r.error() == null ? "delivered" : "FAILED: " + r.error()));
+        inv.io().out().println(r.name() + " (" + PrintableText.escape(r.shown()) + "): " + (r.error() == null ? "delivered" : "FAILED: " + r.error()));
       }
       return allOk ? ExitCode.OK : ExitCode.FAILED;
     }

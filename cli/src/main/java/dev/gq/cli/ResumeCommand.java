@@ -45,6 +45,8 @@ final class ResumeCommand implements Callable<Integer> {
     List<Long> ids = JobRanges.expand(selectors, "resume");
     String path = null;
     if (from != null) {
+      // '' would resolve to the working directory, which is no checkpoint the user named
+      if (from.isBlank()) throw new UsageException("--from needs a checkpoint's path; leave it out to resume from the newest");
       Path p = inv.io().cwd().resolve(from).toAbsolutePath().normalize();
       if (!Files.exists(p)) throw new UsageException("--from " + from + ": no such checkpoint (" + p + ")");
       if (!Files.isDirectory(p) && !Files.isRegularFile(p))
@@ -65,7 +67,7 @@ final class ResumeCommand implements Callable<Integer> {
       String ckpt = r.from().get(t.newId());
       String how = ckpt != null ? "from " + ckpt + (from == null ? " (the newest complete checkpoint now; the newest when it starts is used)" : "")
           : "from scratch: no complete checkpoint under " + r.under().get(t.newId()) + " yet";
-      out.println("Job " + t.originalId() + " resumes as job " + t.newId() + ", " + how + ".");
+      out.println("Job " + t.originalId() + " resumes as job " + t.newId() + ", " + dev.gq.core.job.PrintableText.escape(how) + ".");
     }
     r.report().released().forEach(g -> out.println("Released the hold on group " + dev.gq.core.job.PrintableText.escape(g) + "; its waiting jobs may start."));
     List<RetrySkip> skipped = r.report().skipped();

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.job.Job;
 import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.Suggestions;
 import dev.gq.core.job.QueueOrder;
 import java.util.ArrayList;
 import java.util.Arrays;

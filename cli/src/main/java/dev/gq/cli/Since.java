@@ -13,12 +13,14 @@ import java.util.regex.Pattern;
 /**
  * Reads a {@code --since} value: an ISO-8601 time with a zone ({@code 2026-11-29T10:00:00Z},
  * {@code 2026-11-29T11:00+01:00}), one without (in the caller's zone), a date (its midnight in the
- * caller's zone), or an age before now ({@code 90s}, {@code 10m}, {@code 2h}, {@code 3d}). Pure;
+ * caller's zone), or an age before now ({@code 90s}, {@code 10m}, {@code 2h}, {@code 3d}), from
+ * 1970-01-01 to 9999-12-31. Pure;
  * anything else is a {@link UsageException} that shows the accepted forms.
  */
 final class Since {
   private static final Pattern AGE = Pattern.compile("(\\d{1,9})([smhd])");
   private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+  private static final Instant LAST = Instant.parse("9999-12-31T23:59:59Z");
 
   private Since() {}
 
@@ -26,14 +28,21 @@ final class Since {
     String t = text.strip();
     try {
       Matcher age = AGE.matcher(t);
-      if (age.matches()) return now.minus(age(Long.parseLong(age.group(1)), age.group(2)));
-      if (DATE.matcher(t).matches()) return LocalDate.parse(t).atStartOfDay(zone).toInstant();
-      if (t.indexOf('T') > 0) return dateTime(t, zone);
+      if (age.matches()) return bounded(now.minus(age(Long.parseLong(age.group(1)), age.group(2))), text);
+      if (DATE.matcher(t).matches()) return bounded(LocalDate.parse(t).atStartOfDay(zone).toInstant(), text);
+      if (t.indexOf('T') > 0) return bounded(dateTime(t, zone), text);
     } catch (DateTimeException | ArithmeticException e) {
       // Falls through to the one message that shows every accepted form.
     }
     throw new UsageException("invalid time '" + text + "' for --since; use an ISO-8601 time (2026-11-29T10:00:00Z),"
         + " a date (2026-11-29) or an age (10m, 2h, 3d)");
+  }
+
+  /** {@code at}, when it is from 1970 to the year 9999: a time the journal's clock can hold (a future one matches nothing yet). */
+  private static Instant bounded(Instant at, String text) {
+    if (at.isBefore(Instant.EPOCH) || at.isAfter(LAST))
+      throw new UsageException("--since must be between 1970-01-01 and 9999-12-31, not '" + text + "'");
+    return at;
   }
 
   private static Duration age(long n, String unit) {

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.Suggestions;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;

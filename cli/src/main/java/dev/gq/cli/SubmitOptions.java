@@ -34,7 +34,7 @@ final class SubmitOptions {
   @Option(names = "--retries", paramLabel = "N", description = "Retry a failed job automatically up to N times (default 0).")
   Integer retries;
 
-  @Option(names = "--time", paramLabel = "DURATION", description = "Stop the job as TIMEOUT after it ran this long: 30m, 2h, 1h30m, 3d.")
+  @Option(names = "--time", paramLabel = "DURATION", description = "Stop the job as TIMEOUT after it ran this long: 30m, 2h, 1h30m, 3d (at most 365 days).")
   String time;
 
   @Option(names = "--priority", paramLabel = "N",
@@ -42,7 +42,7 @@ final class SubmitOptions {
   Integer priority;
 
   @Option(names = "--begin", paramLabel = "WHEN",
-      description = "Do not start before WHEN: a duration (30m, 2h), a time of day (16:00) or a date and time (2026-12-01T08:00).")
+      description = "Do not start before WHEN: a duration (30m, 2h), a time of day (16:00) or a date and time (2026-12-01T08:00), within 365 days.")
   String begin;
 
   @Option(names = "--max-running", paramLabel = "N",

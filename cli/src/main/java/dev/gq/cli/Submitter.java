@@ -43,7 +43,7 @@ final class Submitter {
     }
     kept = NotifyOption.apply(kept, opts.notify);
     JobSpec spec = ClusterChoice.apply(sched.applyTo(new JobSpec(argv, cwd, kept, gpus, name, finalGroup, key)), opts,
-        System.getenv());
+        System.getenv(), inv.io());
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
     String missing = spec.onCluster() || result.skipped() ? null : ProgramLookup.missing(argv.get(0), kept.get("PATH"), cwd);
@@ -176,7 +176,8 @@ final class Submitter {
   static void capGroup(Invocation inv, String group, Integer maxRunning) throws ApiException {
     if (maxRunning == null) return;
     if (group == null) throw new UsageException("--max-running caps a group: give --group GROUP or set GQ_GROUP");
-    if (maxRunning < 1) throw new UsageException("--max-running must be 1 or more, not " + maxRunning);
+    String bad = dev.gq.core.ledger.QueueControl.maxRunningProblem(maxRunning);
+    if (bad != null) throw new UsageException(bad);
     Integer was = inv.api().queueState().maxRunning().get(group); // the ledger alone: no history query per cell
     if (maxRunning.equals(was)) return;
     inv.io().err().println("gq: " + inv.api().limitGroup(group, maxRunning));

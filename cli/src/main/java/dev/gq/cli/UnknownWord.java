@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.Suggestions;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

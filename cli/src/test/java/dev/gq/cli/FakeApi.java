@@ -276,6 +276,12 @@ final class FakeApi implements GqApi {
     return group == null ? "Released the hold on the queue." : "Released the hold on group " + group + ".";
   }
 
+  @Override public String holdJobs(List<Long> ids, boolean held) throws ApiException {
+    fail();
+    queueHolds.add((held ? "hold:" : "release:") + ids);
+    return (held ? "Held " : "Released ") + ids + ".";
+  }
+
 
   /** Batch submits, retries, removals and cleans as the CLI sent them. */
   final List<List<BatchLine>> batches = new ArrayList<>();

@@ -37,7 +37,7 @@ final class WriteTools {
                 .integer("gpus", "Whole GPUs (0 to 64; default 1; 0: no GPU).")
                 .string("name", "The name gq ps shows.").string("group", "The sweep or group the job belongs to.")
                 .string("key", "An idempotency key: the submit is skipped while a job with this key is live or done.")
-                .string("time", "A time limit: 30m, 2h, 1h30m.").integer("priority", "-100 to 100; higher starts first.")
+                .string("time", "A time limit: 30m, 2h, 1h30m (at most 365 days).").integer("priority", "-100 to 100; higher starts first.")
                 .integers("after", "Start only after these jobs have ended.")
                 .integer("retries", "Retry automatically up to N times when it fails (0 to 100).")
                 .string("cwd", "The absolute working directory (default: the directory gq mcp was started in).")
@@ -56,7 +56,7 @@ final class WriteTools {
         new Tool("preempt", "Make room (gq preempt): ask running jobs to save and stop; they keep their GPUs until"
             + " they have, and resume continues them later. With for, the freed GPUs go to that waiting job." + RULES,
             Schema.object().integers("jobs", "The running jobs' ids.")
-                .string("grace", "How long each may take to save before it is stopped (default 2m): 30s, 10m.")
+                .string("grace", "How long each may take to save before it is stopped (default 2m): 30s, 10m; at most 365 days.")
                 .integer("for", "A waiting job's id that gets the freed GPUs.")
                 .bool("requeue", "Queue the resume as soon as the job has stopped.")
                 .confirm().required("jobs").build(),

@@ -6,6 +6,7 @@ import dev.gq.core.cluster.SbatchScript;
 import dev.gq.core.job.Job;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -35,7 +36,7 @@ final class ClusterFiles {
     Path jobs = dir(at.jobDir());
     for (Map.Entry<Long, String> e : s.jobScripts().entrySet()) {
       Files.deleteIfExists(at.exit(e.getKey()));
-      Files.writeString(jobs.resolve(e.getKey() + ".sh"), e.getValue(), StandardCharsets.UTF_8);
+      writePrivate(jobs.resolve(e.getKey() + ".sh"), e.getValue());
     }
     if (at.arrayDir() != null) {
       Path arrays = dir(at.arrayDir());
@@ -46,7 +47,7 @@ final class ClusterFiles {
       }
     }
     Path batch = dir(root.resolve("batch")).resolve(cells.get(0).jobId() + ".sh");
-    Files.writeString(batch, s.batchScript(), StandardCharsets.UTF_8);
+    writePrivate(batch, s.batchScript());
     return batch;
   }
 
@@ -76,15 +77,40 @@ final class ClusterFiles {
     }
   }
 
-  private static Path dir(Path d) throws IOException {
-    if (!Files.isDirectory(d)) {
-      Files.createDirectories(d);
-      try {
-        Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
-      } catch (UnsupportedOperationException ignored) {
-        // not a POSIX file system
-      }
+  /**
+   * {@code d}, made with each missing directory from {@code <data>/cluster} down as 0700 whatever
+   * the umask (the scripts in them hold the jobs' environments).
+   */
+  private Path dir(Path d) throws IOException {
+    if (Files.isDirectory(d)) return d;
+    if (!d.startsWith(root) || d.equals(root)) {
+      Files.createDirectories(d.getParent());
+    } else {
+      dir(d.getParent());
     }
+    try {
+      Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (FileAlreadyExistsException e) {
+      if (Files.isDirectory(d)) return d; // made at the same moment by another pass
+      throw e;
+    }
+    chmod(d, "rwx------"); // made at most 0700; a umask such as 0277 would leave it less
     return d;
+  }
+
+  /** Writes {@code text} to a new file {@code f} that only the user can read (0600, whatever the umask). */
+  private static void writePrivate(Path f, String text) throws IOException {
+    Files.deleteIfExists(f);
+    Files.createFile(f, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    chmod(f, "rw-------");
+    Files.writeString(f, text, StandardCharsets.UTF_8);
+  }
+
+  private static void chmod(Path p, String mode) throws IOException {
+    try {
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode));
+    } catch (UnsupportedOperationException ignored) {
+      // not a POSIX file system
+    }
   }
 }

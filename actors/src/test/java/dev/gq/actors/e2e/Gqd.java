@@ -168,9 +168,14 @@ final class Gqd implements AutoCloseable {
   }
 
   Result gqIn(Path cwd, String... argv) {
+    return gqWith(cwd, env(), argv);
+  }
+
+  /** Runs one gq command line from a client whose environment is {@code clientEnv} (the daemon keeps its own). */
+  Result gqWith(Path cwd, Map<String, String> clientEnv, String... argv) {
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
-      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), env(), false, false, stderrTty, 200);
+      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), clientEnv, false, false, stderrTty, 200);
       try {
         new LineWriter(c).write(req.toJson());
       } catch (IOException e) {

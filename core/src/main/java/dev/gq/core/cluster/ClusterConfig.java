@@ -1,5 +1,7 @@
 package dev.gq.core.cluster;
 
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.Suggestions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,12 +12,14 @@ import java.util.Map;
  * The cluster part of gq's configuration file: where jobs go by default ({@code to}, a
  * {@link ClusterTarget} value; null: this machine), how often the daemon asks Slurm about its jobs
  * ({@code slurm_poll}), and the Slurm profiles ({@code [slurm.NAME]} tables). {@link #from} reads
- * the parsed file; a value it cannot use is an {@link IllegalArgumentException} naming the key.
+ * the parsed file; a value it cannot use, or a key or table it does not know, is an
+ * {@link IllegalArgumentException} naming the key (with the key likely meant).
  */
 public record ClusterConfig(String defaultProfile, Duration poll, Map<String, SlurmProfile> profiles) {
   public static final Duration DEFAULT_POLL = Duration.ofSeconds(5);
   public static final ClusterConfig NONE = new ClusterConfig(null, DEFAULT_POLL, Map.of());
   private static final List<String> PROFILE_KEYS = List.of("partition", "account", "qos", "sbatch", "host", "signal");
+  private static final List<String> TOP_KEYS = List.of("to", "slurm_poll", "slurm");
 
   public ClusterConfig {
     profiles = Map.copyOf(profiles);
@@ -47,7 +51,7 @@ public record ClusterConfig(String defaultProfile, Duration poll, Map<String, Sl
             profiles.put(name, profile(name, keys, file));
           }
         }
-        default -> {} // other parts of the file are not the cluster's
+        default -> throw unknown(file, e.getKey(), e.getValue() instanceof Map, null, TOP_KEYS);
       }
     }
     if (to != null && !profiles.containsKey(to) && !ClusterTarget.DEFAULT_PROFILE.equals(to))
@@ -79,7 +83,7 @@ public record ClusterConfig(String defaultProfile, Duration poll, Map<String, Sl
           }
           sbatch = opts;
         }
-        default -> throw new IllegalArgumentException(file + ": unknown key " + where + "; use one of " + PROFILE_KEYS);
+        default -> throw unknown(file, key, false, "slurm." + name + ".", PROFILE_KEYS);
       }
     }
     return new SlurmProfile(name, partition, account, qos, sbatch, host, signal);
@@ -109,6 +113,24 @@ public record ClusterConfig(String defaultProfile, Duration poll, Map<String, Sl
     String s = text(v, key, file);
     if (!s.matches("[\\p{Graph}&&[^'\"\\\\]]{1,200}")) throw bad(file, key, "one word without spaces or quotes");
     return s;
+  }
+
+  /**
+   * "FILE: unknown table [slurmm]; did you mean [slurm]?" or "FILE: unknown key foo; the file takes
+   * ...": a key gq does not read is refused rather than passed over, so that a typo is not a
+   * setting silently left out.
+   */
+  private static IllegalArgumentException unknown(String file, String key, boolean table, String prefix, List<String> keys) {
+    String in = prefix == null ? "" : prefix;
+    String what = table ? "table [" + PrintableText.escape(in + key) + "]" : "key " + PrintableText.escape(in + key);
+    List<String> near = Suggestions.closest(key, keys);
+    if (!near.isEmpty()) {
+      String meant = near.get(0).equals("slurm") ? "[slurm]" : in + near.get(0);
+      return new IllegalArgumentException(file + ": unknown " + what + "; did you mean " + meant + "?");
+    }
+    String all = prefix == null ? "the file takes to, slurm_poll and [slurm.NAME] tables"
+        : "a profile takes " + String.join(", ", keys);
+    return new IllegalArgumentException(file + ": unknown " + what + "; " + all);
   }
 
   private static IllegalArgumentException bad(String file, String key, String want) {

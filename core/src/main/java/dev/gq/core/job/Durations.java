@@ -9,7 +9,10 @@ import java.util.regex.Pattern;
  * {@code --older-than}: whole counts with a unit, largest unit first, each unit at most once
  * ({@code 30s}, {@code 45m}, {@code 2h}, {@code 3d}, {@code 2w}, {@code 1h30m}). Fractions, bare
  * numbers, signs, zero and unknown units are refused. Every duration gq shows (time limits, the
- * gather wait, timeouts, ages) is written by {@link #format}. Pure.
+ * gather wait, timeouts, ages) is written by {@link #format}. How long gq is asked to wait for
+ * something (a time limit, a timeout, a grace, a start) is at most {@link #LONGEST}, how far back to
+ * look (an age) at most {@link #OLDEST} ({@link #tooLong}): gq's timers and stored times hold
+ * either with room to spare. Pure.
  */
 public final class Durations {
   private static final Pattern FORM =
@@ -17,7 +20,25 @@ public final class Durations {
   private static final long[] SECONDS = {7 * 86400L, 86400L, 3600L, 60L, 1L};
   private static final String[] UNITS = {"w", "d", "h", "m", "s"};
 
+  /** The longest time limit, timeout, grace or wait before a start: 365 days. */
+  public static final Duration LONGEST = Duration.ofDays(365);
+  /** The oldest age to look back to ({@code gq clean --older-than}): 36,500 days, about 100 years. */
+  public static final Duration OLDEST = Duration.ofDays(36_500);
+
   private Durations() {}
+
+  /**
+   * Why {@code d} (typed as {@code text}) is too long for {@code what} ("--time"), in one line:
+   * "--time must be at most 365 days, not '999999w'"; null when it is at most {@code max}.
+   */
+  public static String tooLong(Duration d, Duration max, String what, String text) {
+    return d.compareTo(max) <= 0 ? null : what + " must be at most " + days(max) + ", not '" + text + "'";
+  }
+
+  /** {@code max} in days, as the bounds are said: "365 days". */
+  public static String days(Duration max) {
+    return String.format(java.util.Locale.ROOT, "%,d days", max.toDays());
+  }
 
   /** The duration {@code text} means, or null when it is not one (see {@link #problem}). */
   public static Duration parse(String text) {

@@ -65,6 +65,8 @@ public final class JobChanges {
       String p = SpecRules.priority(c.priority());
       if (p != null) return Decision.refuse(p);
     }
+    if (c.timeLimit() != null && c.timeLimit().compareTo(Durations.LONGEST) > 0)
+      return Decision.refuse("--time must be at most " + Durations.days(Durations.LONGEST) + ", not " + Durations.format(c.timeLimit()));
     Job j = l.live().get(id);
     JobChanged e = new JobChanged(id, c.gpus(), c.priority(), c.timeLimitSet(), c.timeLimit(), c.envSet(), c.envUnset(), now);
     JobSpec after = JobTransitions.next(j, e).spec();

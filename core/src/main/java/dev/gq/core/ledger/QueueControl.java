@@ -47,8 +47,7 @@ public final class QueueControl {
   public static Decision<String> limit(Ledger l, String group, Integer n, Instant now) {
     String bad = SpecRules.label("group", group);
     if (bad != null) return Decision.refuse(bad + "; name the group, as 'gq groups' shows it");
-    if (n != null && (n < 1 || n > MAX_RUNNING))
-      return Decision.refuse("--max-running must be between 1 and " + MAX_RUNNING + ", not " + n + " (--no-max-running lifts the cap)");
+    if (n != null && maxRunningProblem(n) != null) return Decision.refuse(maxRunningProblem(n) + " (--no-max-running lifts the cap)");
     Integer was = l.settings().maxRunning().get(group);
     String line = n == null ? "Group " + group + ": no cap on its jobs at once." : "Group " + group + ": at most " + n
         + " of its jobs at once.";
@@ -69,6 +68,11 @@ public final class QueueControl {
         + "; 'gq gpu resume " + index + "' gives it back.";
     if (drained && reason.equals(l.settings().drained().get(uuid))) return Decision.accept(List.of(), line);
     return Decision.accept(List.<LedgerEvent>of(new GpuDrained(uuid, reason, now)), line);
+  }
+
+  /** Why {@code n} cannot be a group's cap (1 to {@link #MAX_RUNNING}), in one line; null when it can. */
+  public static String maxRunningProblem(int n) {
+    return n >= 1 && n <= MAX_RUNNING ? null : "--max-running must be between 1 and " + MAX_RUNNING + ", not " + n;
   }
 
   /** The highest cap a group may have. */

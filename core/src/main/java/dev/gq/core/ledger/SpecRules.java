@@ -1,5 +1,6 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.PrintableText;
 
@@ -35,6 +36,8 @@ public final class SpecRules {
     if (r != null) return r;
     if (s.timeLimit() != null && (s.timeLimit().isNegative() || s.timeLimit().toSeconds() < 1))
       return "the time limit must be at least 1 second; give it like 90s, 45m, 2h or 1d";
+    if (s.timeLimit() != null && s.timeLimit().compareTo(Durations.LONGEST) > 0)
+      return "the time limit must be at most " + Durations.days(Durations.LONGEST) + ", not " + Durations.format(s.timeLimit());
     String p = priority(s.priority());
     if (p != null) return p;
     if (s.after().size() > MAX_DEPENDENCIES)

@@ -1,5 +1,6 @@
 package dev.gq.core.notify;
 
+import dev.gq.core.job.PrintableText;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -48,7 +49,7 @@ public record NotifyTarget(String name, Kind kind, String address, List<String> 
       case WEBHOOK -> urlProblem(address);
       case COMMAND -> argv.isEmpty() || argv.get(0).isBlank()
           ? "a command target needs a program: gq notify add command PROGRAM [ARGS...]" : null;
-      case MAIL -> address == null || !address.matches("[^\\s@,;<>]+@[^\\s@,;<>]+")
+      case MAIL -> address == null || !address.matches("[^\\s@,;<>]+@[^\\s@,;<>]+") || PrintableText.hasHidden(address)
           ? "invalid mail address '" + address + "'; give one address such as you@example.org" : null;
     };
   }
@@ -82,6 +83,8 @@ public record NotifyTarget(String name, Kind kind, String address, List<String> 
       String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
       if ((!scheme.equals("http") && !scheme.equals("https")) || u.getHost() == null)
         return "invalid webhook URL " + masked(url) + fix;
+      if (u.getPort() == 0 || u.getPort() > 65535)
+        return "invalid webhook URL " + masked(url) + ": port " + u.getPort() + " is not 1 to 65535" + fix;
       return null;
     } catch (URISyntaxException e) {
       return "invalid webhook URL" + fix;

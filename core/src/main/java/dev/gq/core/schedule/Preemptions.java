@@ -36,6 +36,8 @@ public final class Preemptions {
     if (a.ids().isEmpty()) return Decision.refuse("name the job to preempt: gq preempt JOB");
     if (a.grace() == null || a.grace().isNegative() || a.grace().isZero())
       return Decision.refuse("--grace must be longer than 0 (for example 5m): the job needs time to save");
+    if (a.grace().compareTo(Durations.LONGEST) > 0)
+      return Decision.refuse("--grace must be at most " + Durations.days(Durations.LONGEST) + ", not " + Durations.format(a.grace()));
     List<Job> jobs = new ArrayList<>();
     for (long id : new LinkedHashSet<>(a.ids())) {
       Job j = l.live().get(id);

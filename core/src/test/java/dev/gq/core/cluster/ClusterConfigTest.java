@@ -36,6 +36,19 @@ class ClusterConfigTest {
     assertTrue(problem(Map.of("to", "cloud")).contains("--to"));
   }
 
+  @Test
+  void aKeyOrTableTheFileDoesNotTakeIsRefusedWithTheOneMeant() {
+    assertEquals("f.toml: unknown key foo; the file takes to, slurm_poll and [slurm.NAME] tables", problem(Map.of("foo", 1L)));
+    assertEquals("f.toml: unknown table [slurmm]; did you mean [slurm]?", problem(Map.of("slurmm", Map.of())));
+    assertEquals("f.toml: unknown key slurm_pol; did you mean slurm_poll?", problem(Map.of("slurm_pol", "5s")));
+    assertEquals("f.toml: unknown key slurm.x.partiton; did you mean slurm.x.partition?",
+        problem(Map.of("slurm", Map.of("x", Map.of("partiton", "gpu")))));
+    assertEquals("f.toml: unknown key slurm.x.colour; a profile takes partition, account, qos, sbatch, host, signal",
+        problem(Map.of("slurm", Map.of("x", Map.of("colour", "red")))));
+    assertEquals("f.toml: unknown key a\\x1b[31m; the file takes to, slurm_poll and [slurm.NAME] tables",
+        problem(Map.of("a\u001b[31m", 1L)), "a key is shown escaped");
+  }
+
   private static String problem(Map<String, Object> doc) {
     return assertThrows(IllegalArgumentException.class, () -> ClusterConfig.from(doc, "f.toml")).getMessage();
   }

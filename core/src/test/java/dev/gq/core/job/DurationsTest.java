@@ -31,6 +31,15 @@ class DurationsTest {
   }
 
   @Test
+  void aDurationPastItsBoundIsSaidInDaysNamingTheOption() {
+    assertNull(Durations.tooLong(Duration.ofDays(365), Durations.LONGEST, "--time", "365d"));
+    assertEquals("--time must be at most 365 days, not '999999w'",
+        Durations.tooLong(Durations.parse("999999w"), Durations.LONGEST, "--time", "999999w"));
+    assertEquals("--older-than must be at most 36,500 days, not '999999999w'",
+        Durations.tooLong(Durations.parse("999999999w"), Durations.OLDEST, "--older-than", "999999999w"));
+  }
+
+  @Test
   void formatsAsTyped() {
     assertEquals("1h30m", Durations.format(Duration.ofMinutes(90)));
     assertEquals("30d", Durations.format(Duration.ofDays(30)));

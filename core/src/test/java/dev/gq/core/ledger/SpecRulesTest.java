@@ -56,6 +56,14 @@ class SpecRulesTest {
   }
 
   @Test
+  void aTimeLimitIsAtMost365Days() {
+    JobSpec s = new JobSpec(List.of("true"), "/w", Map.of(), 0, null, null, null);
+    assertNull(SpecRules.check(s.withTimeLimit(java.time.Duration.ofDays(365))));
+    assertEquals("the time limit must be at most 365 days, not 6999993d",
+        SpecRules.check(s.withTimeLimit(java.time.Duration.ofDays(7 * 999999))));
+  }
+
+  @Test
   void nameIsCheckedToo() {
     assertNotNull(SpecRules.check(new JobSpec(List.of("true"), "/w", Map.of(), 0, "a\nb", null, null)));
   }

@@ -59,6 +59,11 @@ class RoutingTest {
     assertFalse(bad.problem().contains("secret"));
     assertNotNull(new NotifyTarget("c", NotifyTarget.Kind.COMMAND, null, java.util.List.of(), null, null).problem());
     assertNotNull(new NotifyTarget("m", NotifyTarget.Kind.MAIL, "not-an-address", null, null, null).problem());
+    var port = new NotifyTarget("w", NotifyTarget.Kind.WEBHOOK, "http://127.0.0.1:99999/x", null, null, null);
+    assertTrue(port.problem().startsWith("invalid webhook URL http://127.0.0.1:99999/…: port 99999 is not 1 to 65535"), port.problem());
+    assertNull(new NotifyTarget("w", NotifyTarget.Kind.WEBHOOK, "http://127.0.0.1:65535/x", null, null, null).problem());
+    assertNotNull(new NotifyTarget("m", NotifyTarget.Kind.MAIL, "x\u001b[31m@a.b", null, null, null).problem(),
+        "an address with a control character is no address");
     var e = assertThrows(IllegalArgumentException.class, () -> NotifyTarget.Kind.of("slack"));
     assertTrue(e.getMessage().startsWith("unknown notification target 'slack'"));
   }

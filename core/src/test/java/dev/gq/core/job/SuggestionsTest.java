@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.core.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.core.job;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,13 +10,14 @@ import java.util.Locale;
  * (insertions, deletions, substitutions and swaps of two neighbours each count one; case is
  * ignored, and so are leading dashes), when that distance is small for the word's length: none
  * for a single letter, one edit for words of up to four letters, two for longer ones. {@code sumbit} finds {@code submit}, {@code --gpu} finds
- * {@code --gpus}, {@code sp} finds {@code ps}; a word unlike every name finds nothing.
+ * {@code --gpus}, {@code sp} finds {@code ps}; a word unlike every name finds nothing. Used for
+ * commands and options, and for the keys of the configuration file. Pure.
  */
-final class Suggestions {
+public final class Suggestions {
   private Suggestions() {}
 
   /** The closest names, in the order given; empty when none is close enough. */
-  static List<String> closest(String typed, Collection<String> names) {
+  public static List<String> closest(String typed, Collection<String> names) {
     String word = bare(typed);
     int limit = word.length() <= 1 ? 0 : word.length() <= 4 ? 1 : 2;
     int best = limit + 1;
@@ -41,7 +42,7 @@ final class Suggestions {
   }
 
   /** Edit distance where swapping two neighbouring letters is one edit (optimal string alignment). */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];
     for (int i = 0; i <= a.length(); i++) d[i][0] = i;
     for (int j = 0; j <= b.length(); j++) d[0][j] = j;
