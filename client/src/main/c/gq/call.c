@@ -225,6 +225,16 @@ int call_follows_log(const struct call *c) {
   return follow && job && !lines;
 }
 
+int call_waits_for_exit(const struct call *c) {
+  int wait = 1;
+  for (int i = 0; i < c->argc; i++) {
+    if (strcmp(c->argv[i], "--") == 0) break;
+    if (strcmp(c->argv[i], "--wait") == 0) wait = 1;
+    else if (strcmp(c->argv[i], "--no-wait") == 0) wait = 0;
+  }
+  return wait;
+}
+
 int call_resumable(const struct call *c) {
   int at = command(c);
   return (at >= 0 && strcmp(c->argv[at], "wait") == 0) || call_follows_log(c);

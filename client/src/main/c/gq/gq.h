@@ -35,6 +35,8 @@ void *xmalloc(size_t n);
 char *xstrdup(const char *s);
 long long now_ms(void);
 void sleep_ms(long ms);
+/* Whether the process exists and has not ended (a zombie has ended), from /proc/PID/stat. */
+int process_running(pid_t pid);
 
 /* --- json.c, frame.c: the wire's JSON, and the daemon's flat frames ----------------------- */
 /* Appends bytes as a quoted JSON string; invalid UTF-8 becomes U+FFFD. */
@@ -114,6 +116,9 @@ const char *call_getenv(const struct call *c, const char *name);
 /* "start", "stop", "" ... for gq daemon ACTION, else NULL (as ClientCall.daemonAction). */
 const char *call_daemon_action(const struct call *c);
 int call_follows_log(const struct call *c);
+/* gq daemon stop: whether to wait until the daemon has exited (the default; not with --no-wait,
+ * the last of --wait and --no-wait counting). */
+int call_waits_for_exit(const struct call *c);
 int call_resumable(const struct call *c);
 void call_request(const struct call *c, struct buf *b);
 void ping_request(struct buf *b);

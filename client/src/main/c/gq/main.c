@@ -1,7 +1,8 @@
 /*
  * main: one gq command. Sends the command line to the daemon and plays back its frames,
  * starting the daemon first when none answers; answers gq daemon status|stop|start itself when
- * no daemon runs; follows gq wait and gq logs -f across a daemon restart. gq mcp and gq daemon
+ * no daemon runs, and waits for a stopped daemon to have exited; follows gq wait and gq logs -f
+ * across a daemon restart. gq mcp and gq daemon
  * run are JVM programs: they go to the launcher script (bin/gq) beside this program.
  */
 #define _GNU_SOURCE
@@ -17,6 +18,9 @@
 #include "gq.h"
 
 #define STOP_TIMEOUT_MS 10000
+/* How long gq daemon stop and restart wait for a stopped daemon's process to exit. */
+#define EXIT_TIMEOUT_MS 30000
+#define NOT_RESTARTED "; no new daemon was started: run 'gq daemon start' once it has exited"
 /* How long gq wait and gq logs -f wait for a restarting daemon to answer again. */
 #define RECONNECT_MS 60000
 /* Restarts within one reconnect window after which the client stops following a crashing daemon. */
@@ -62,6 +66,31 @@ static void await_stopped(void) {
   while (conn_answers(&P)) {
     if (now_ms() > deadline)
       die(1, "the daemon still accepts connections %d s after stopping; see %s", STOP_TIMEOUT_MS / 1000, P.log);
+    sleep_ms(20);
+  }
+}
+
+/* Whether the stopping daemon still holds its lock: the process `pid` that held it before the
+ * stop, or any process when that was not known. */
+static int holds_lock(pid_t pid) {
+  pid_t now = lock_holder(P.lock, "/proc/locks");
+  return pid > 0 ? now == pid : now != 0;
+}
+
+/* After a stop: wait until the socket refuses, the daemon has let go of its lock (its database is
+ * closed by then) and its process `pid` (the lock's holder before the stop) has exited; a new
+ * daemon started earlier would find the lock taken and refuse to start. `then` ends the one line
+ * said when that takes longer than EXIT_TIMEOUT_MS. */
+static void await_exited(pid_t pid, const char *then) {
+  await_stopped();
+  long long deadline = now_ms() + EXIT_TIMEOUT_MS;
+  while (holds_lock(pid) || (pid > 0 && process_running(pid))) {
+    if (now_ms() > deadline) {
+      if (pid > 0)
+        die(1, "the daemon (pid %d) has not exited %d s after it was asked to stop%s; see %s", (int)pid,
+            EXIT_TIMEOUT_MS / 1000, then, P.log);
+      die(1, "the daemon has not exited %d s after it was asked to stop%s; see %s", EXIT_TIMEOUT_MS / 1000, then, P.log);
+    }
     sleep_ms(20);
   }
 }
@@ -136,7 +165,7 @@ static _Noreturn void daemon_start(struct conn *c, int connected) {
  * daemon's lock file. Returns 0 when the daemon speaks this protocol, or when nothing proves it is
  * a gq daemon (the request then goes to it, and it says why it refuses).
  */
-static int stopped_other_version(void) {
+static int stopped_other_version(const char *then) {
   struct conn probe;
   if (conn_open_or_die(&P, &probe) < 0) return 0;
   int code = 0;
@@ -154,7 +183,7 @@ static int stopped_other_version(void) {
   if (write(1, b.p, b.len) < 0) {
     /* said or not, it stops */
   }
-  await_stopped();
+  await_exited(peer, then);
   return 1;
 }
 
@@ -190,19 +219,21 @@ int main(int argc, char **argv) {
   if (ACTION("restart")) {
     if (connected) {
       conn_close(&c);
-      if (!stopped_other_version()) {
+      if (!stopped_other_version(NOT_RESTARTED)) {
+        /* the process holding the lock now is the one asked to stop */
+        pid_t old = lock_holder(P.lock, "/proc/locks");
         if (conn_open_or_die(&P, &c) == 0) {
           int code = play(&c);
           if (code != 0) return code & 0xff;
         }
-        await_stopped();
+        await_exited(old, NOT_RESTARTED);
       }
     }
     daemon_start(&c, 0);
   }
   if (ACTION("stop") && connected) {
     conn_close(&c);
-    if (stopped_other_version()) return 0;
+    if (stopped_other_version("")) return 0;
     connected = conn_open_or_die(&P, &c) == 0;
   }
   if (!connected) {
@@ -210,8 +241,9 @@ int main(int argc, char **argv) {
     if (ACTION("stop")) say_out("gq daemon is not running\n", 0);
     launch_daemon(&P, &CALL, &c);
   }
+  pid_t stopping = ACTION("stop") ? lock_holder(P.lock, "/proc/locks") : 0;
   int code = call_resumable(&CALL) ? play_resuming(&c) : play(&c);
-  if (ACTION("stop") && code == 0) await_stopped();
+  if (ACTION("stop") && code == 0 && call_waits_for_exit(&CALL)) await_exited(stopping, "");
 #undef ACTION
   return code & 0xff;
 }

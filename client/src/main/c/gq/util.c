@@ -106,3 +106,16 @@ void sleep_ms(long ms) {
   while (nanosleep(&t, &t) < 0 && errno == EINTR) {
   }
 }
+
+int process_running(pid_t pid) {
+  char path[64], stat[512];
+  snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "re");
+  if (!f) return 0;
+  size_t n = fread(stat, 1, sizeof(stat) - 1, f);
+  fclose(f);
+  stat[n] = 0;
+  /* "PID (COMM) S ...": the state follows the last ')', whatever the name holds */
+  char *close = strrchr(stat, ')');
+  return !close || close[1] != ' ' || close[2] != 'Z';
+}

@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 final class AdoptCommand implements Callable<Integer> {
   private final Invocation inv;
 
-  @Parameters(paramLabel = "PID", description = "The process to adopt: one of yours, running, not already a job's.")
+  @Parameters(paramLabel = "PID", description = "The process to adopt: one of yours, running, not a job of this or any other gq.")
   long pid;
 
   @Option(names = "--name", paramLabel = "NAME", description = "A name for the job (default: the program's file name).")

@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 /**
  * {@code gq daemon status}: the running daemon's pid, version and protocol, its data directory,
  * what its GPU probe sees (saying plainly when the GPUs are fake or NVML is unavailable) and how
- * many jobs run and wait, whether the queue is held and which groups are held and why, and the notification targets with their failures. A warning from the daemon goes to stderr.
+ * many jobs run and wait, why GPUs' machine-wide leases cannot be checked (a lease directory this
+ * user cannot write), whether the queue is held and which groups are held and why, and the notification targets with their failures. A warning from the daemon goes to stderr.
  */
 @Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe, job counts, and a held queue or held groups.")
 final class DaemonStatusCommand implements Callable<Integer> {
@@ -25,10 +26,27 @@ final class DaemonStatusCommand implements Callable<Integer> {
     out.println("Data dir:  " + info.dataDir());
     out.println("GPUs:      " + gpus(info));
     out.println("Jobs:      " + info.running() + " running, " + info.waiting() + " waiting");
+    leaseProblems(inv.api().gpus()).forEach(p -> out.println("Leases:    " + p));
     QueueNotes.status(inv.api().queueState()).forEach(out::println);
     NotifyCommand.status(inv.api()).forEach(out::println);
     if (info.warning() != null && !info.warning().isBlank()) inv.io().err().println("warning: " + info.warning());
     return ExitCode.OK;
+  }
+
+  /**
+   * Why GPUs' machine-wide leases cannot be checked (as a lease directory this user cannot write),
+   * each once, with how many GPUs it keeps UNKNOWN; none when every lease could be checked.
+   */
+  static java.util.List<String> leaseProblems(GqApi.GpuReport report) {
+    java.util.Map<String, Integer> why = new java.util.LinkedHashMap<>();
+    for (var g : report.gpus()) {
+      String d = g.detail();
+      if (g.state() == dev.gq.core.gpu.GpuState.UNKNOWN && d != null && d.startsWith(dev.gq.core.alloc.GpuClassifier.LEASE_UNCHECKED))
+        why.merge(d.substring(dev.gq.core.alloc.GpuClassifier.LEASE_UNCHECKED.length()), 1, Integer::sum);
+    }
+    return why.entrySet().stream()
+        .map(e -> "cannot be checked (" + e.getValue() + (e.getValue() == 1 ? " GPU" : " GPUs") + " UNKNOWN): " + e.getKey())
+        .toList();
   }
 
   static String gpus(GqApi.DaemonInfo info) {

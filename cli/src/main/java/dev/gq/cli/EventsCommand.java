@@ -76,6 +76,7 @@ final class EventsCommand implements Callable<Integer> {
     while (!inv.io().closed()) {
       List<StoredEvent> page = inv.api().events(after, filter.jobId(), filter.since(), PAGE);
       after = write(page, after);
+      if (page.size() < PAGE) inv.io().beginStream();
       if (page.size() < PAGE && !pause()) return;
     }
   }

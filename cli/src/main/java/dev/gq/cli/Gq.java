@@ -183,12 +183,14 @@ public final class Gq {
   }
 
   /**
-   * {@code gq daemon restart}: for the daemon it is a stop (the client then waits for it to be gone
-   * and starts a new one), so the stop command serves it under its own name and description.
+   * {@code gq daemon restart}: for the daemon it is a stop (the client then always waits for it to
+   * have exited and starts a new one), so the stop command serves it under its own name and
+   * description, without stop's {@code --[no-]wait}.
    */
   private static CommandLine restart(Invocation inv) {
     CommandLine restart = new CommandLine(new DaemonStopCommand(inv));
     restart.getCommandSpec().name("restart");
+    restart.getCommandSpec().remove(restart.getCommandSpec().findOption("--wait"));
     restart.getCommandSpec().usageMessage()
         .description("Stop the daemon and start a new one; running jobs keep running.");
     return restart;

@@ -52,4 +52,13 @@ public interface Io {
   Optional<String> readStdin();
 
   boolean closed();
+
+  /**
+   * Says that the command now streams until its caller goes ({@code logs -f}, {@code wait},
+   * {@code events -f}): from here it counts against the daemon's room for streams, not the room
+   * for short commands, and {@link #closed()} turns true as soon as the caller has gone. Throws
+   * {@link RefusedException} with the one line to show when the daemon follows as many streams as
+   * it may. Calling it again does nothing.
+   */
+  default void beginStream() {}
 }

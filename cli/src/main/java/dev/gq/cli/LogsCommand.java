@@ -106,6 +106,7 @@ final class LogsCommand implements Callable<Integer> {
           nextJobCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOB_POLL_MS);
         }
         if (tail != null && tail.pump(out)) out.flush();
+        inv.io().beginStream();
         if (!pause()) break;
       }
       return ExitCode.OK;

@@ -26,8 +26,12 @@ final class Poll {
     this.deadline = limit == null ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
   }
 
-  /** Sleeps until the next check; false when the wait must end (deadline passed, caller gone). */
+  /**
+   * Sleeps until the next check; false when the wait must end (deadline passed, caller gone). The
+   * first call makes the command a stream ({@link Io#beginStream()}).
+   */
   boolean next() {
+    io.beginStream();
     if (io.closed()) return false;
     long left = deadline - System.nanoTime();
     if (left <= 0) {

@@ -40,11 +40,33 @@ class DaemonCommandsTest {
   }
 
   @Test
+  void statusSaysWhenTheLeaseDirectoryCannotBeWritten() {
+    String why = "the lease directory /srv/leases is not writable by this user (Permission denied); run as its owner:"
+        + " chmod 1777 /srv/leases, or set GQ_LEASE_DIR to a directory every gq user on the machine can write";
+    java.util.List<dev.gq.core.gpu.GpuStatus> gpus = new java.util.ArrayList<>();
+    for (int i = 0; i < 2; i++)
+      gpus.add(new dev.gq.core.gpu.GpuStatus(i, "GPU-" + i, "Fake", dev.gq.core.gpu.GpuState.UNKNOWN, null,
+          java.util.List.of(), 0, 0, dev.gq.core.alloc.GpuClassifier.LEASE_UNCHECKED + why));
+    cli.api.gpus = new GqApi.GpuReport(gpus, "NVML 550.54", false, null);
+    Cli.Result r = cli.run("daemon", "status");
+    assertTrue(r.out().contains("\nLeases:    cannot be checked (2 GPUs UNKNOWN): " + why + "\n"), r.out());
+  }
+
+  @Test
   void stopSaysJobsKeepRunningThenShutsDown() {
     Cli.Result r = cli.run("daemon", "stop");
     assertEquals(0, r.code());
     assertEquals("daemon stopping; running jobs keep running\n", r.out());
     assertTrue(cli.api.shutdown);
+  }
+
+  @Test
+  void stopTakesWaitOrNoWaitForItsClientAndRestartNeither() {
+    assertEquals(0, cli.run("daemon", "stop", "--wait").code());
+    assertEquals(0, cli.run("daemon", "stop", "--no-wait").code());
+    assertTrue(cli.run("daemon", "stop", "--help").out().contains("--[no-]wait"));
+    assertEquals(2, cli.run("daemon", "restart", "--no-wait").code(), "restart always waits");
+    assertEquals(0, cli.run("daemon", "restart").code());
   }
 
   @Test

@@ -103,6 +103,21 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
     return first == null ? null : "";
   }
 
+  /**
+   * For {@code gq daemon stop}: whether to wait until the daemon has exited (the default) or to
+   * return once it has been asked ({@code --no-wait}); the last of {@code --wait} and
+   * {@code --no-wait} counts.
+   */
+  boolean waitsForExit() {
+    boolean wait = true;
+    for (String a : argv) {
+      if (a.equals("--")) break;
+      if (a.equals("--wait")) wait = true;
+      else if (a.equals("--no-wait")) wait = false;
+    }
+    return wait;
+  }
+
   /** The first word that is not an option (the subcommand), or null. */
   String command() {
     for (String a : argv) {

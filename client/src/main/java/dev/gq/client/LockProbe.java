@@ -18,18 +18,31 @@ final class LockProbe {
   }
 
   static boolean held(Path lockFile, Path procLocks) {
+    return holder(lockFile, procLocks) != 0;
+  }
+
+  /** The pid holding a lock on the file; 0 when none, -1 when the lock is no process's own (an OFD lock). */
+  static long holder(Path lockFile) {
+    return holder(lockFile, Path.of("/proc/locks"));
+  }
+
+  static long holder(Path lockFile, Path procLocks) {
     try {
       Object ino = Files.getAttribute(lockFile, "unix:ino");
       String suffix = ":" + ino;
       for (String line : Files.readAllLines(procLocks)) {
-        // "1: POSIX  ADVISORY  WRITE 4242 08:01:1234567 0 EOF"; fields split on runs of spaces
-        for (String field : line.trim().split(" +")) {
-          if (field.endsWith(suffix) && field.indexOf(':') < field.lastIndexOf(':')) return true;
+        // "1: POSIX  ADVISORY  WRITE 4242 08:01:1234567 0 EOF"; a waiter's line has "->" after the number
+        String[] f = line.trim().split(" +");
+        if (f.length < 6 || f[1].equals("->")) continue;
+        String id = f[5];
+        if (id.endsWith(suffix) && id.indexOf(':') < id.lastIndexOf(':')) {
+          long pid = Long.parseLong(f[4]);
+          return pid > 0 ? pid : -1;
         }
       }
-      return false;
+      return 0;
     } catch (IOException | RuntimeException e) {
-      return false;
+      return 0;
     }
   }
 }

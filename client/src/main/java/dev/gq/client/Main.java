@@ -17,13 +17,13 @@ import java.util.Map;
 /**
  * The {@code gq} command: sends its command line to the daemon over the unix socket and plays
  * back the daemon's frames, starting the daemon first when none answers. It answers
- * {@code gq daemon status|stop|start} itself when no daemon runs. Plain JDK, built for a fast
+ * {@code gq daemon status|stop|start} itself when no daemon runs, and waits for a stopped daemon
+ * to have exited ({@link DaemonExit}). Plain JDK, built for a fast
  * start: no reflection, lambdas or regular expressions on the way. Ctrl-C ends the JVM with 130
  * and the closed socket tells the daemon.
  */
 public final class Main {
   static final long START_TIMEOUT_MILLIS = 15_000;
-  static final long STOP_TIMEOUT_MILLIS = 10_000;
   /** How long {@code gq wait} and {@code gq logs -f} wait for a restarting daemon to answer again. */
   static final long RECONNECT_MILLIS = 60_000;
   /** Restarts within one reconnect window after which the client stops following a crashing daemon. */
@@ -36,6 +36,7 @@ public final class Main {
   private final OutputStream err;
   private final String ttyPath;
   long startTimeoutMillis = START_TIMEOUT_MILLIS;
+  long exitTimeoutMillis = DaemonExit.EXIT_TIMEOUT_MILLIS;
   long reconnectMillis = RECONNECT_MILLIS;
   private Watchdog watchdog;
 
@@ -93,8 +94,10 @@ public final class Main {
         if ("stop".equals(action)) return say("gq daemon is not running\n", 0);
         ch = launcher(paths, connector, inv).start();
       }
+      // the process holding the lock now is the one asked to stop
+      DaemonExit exit = "stop".equals(action) ? DaemonExit.before(connector, paths, exitTimeoutMillis) : null;
       int code = inv.resumable() ? playResuming(ch, inv, paths, connector) : play(ch, inv, paths);
-      if ("stop".equals(action) && code == 0) awaitStopped(connector, paths);
+      if (exit != null && code == 0 && inv.waitsForExit()) exit.awaitExited("");
       return code;
     } catch (Failure f) {
       if (f.getMessage() != null) tell(err, "gq: " + f.getMessage() + "\n");
@@ -174,13 +177,17 @@ public final class Main {
     return say("gq daemon " + verb + " (pid " + pid + ")\n", 0);
   }
 
-  /** Stops a running daemon (its jobs keep running), waits until it is gone, and starts a new one. */
+  /**
+   * Stops a running daemon (its jobs keep running), waits until it has let go of its lock and
+   * exited, whatever clients it served, and starts a new one.
+   */
   private int daemonRestart(ByteChannel ch, GqPaths paths, Connector connector, ClientCall inv)
       throws Failure {
     if (ch != null) {
+      DaemonExit exit = DaemonExit.before(connector, paths, exitTimeoutMillis);
       int code = play(ch, inv, paths);
       if (code != 0) return code;
-      awaitStopped(connector, paths);
+      exit.awaitExited("; no new daemon was started: run 'gq daemon start' once it has exited");
     }
     return daemonStart(null, paths, connector, inv);
   }
@@ -198,18 +205,6 @@ public final class Main {
       }
     } finally {
       loop.close();
-    }
-  }
-
-  /** After a stop: wait until the socket refuses, so that a start right after works. */
-  private void awaitStopped(Connector connector, GqPaths paths) throws Failure {
-    long deadline = System.nanoTime() + STOP_TIMEOUT_MILLIS * 1_000_000L;
-    while (connector.answers()) {
-      if (System.nanoTime() > deadline) {
-        throw new Failure("the daemon still accepts connections " + STOP_TIMEOUT_MILLIS / 1000
-            + " s after stopping; see " + paths.daemonLog());
-      }
-      DaemonLauncher.sleep(20);
     }
   }
 

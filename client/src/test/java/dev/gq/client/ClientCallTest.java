@@ -32,6 +32,15 @@ class ClientCallTest {
   }
 
   @Test
+  void daemonStopWaitsForTheExitUnlessToldNoWaitLastOneCounting() {
+    assertTrue(of(Map.of(), "daemon", "stop").waitsForExit());
+    assertTrue(of(Map.of(), "daemon", "stop", "--wait").waitsForExit());
+    assertFalse(of(Map.of(), "daemon", "stop", "--no-wait").waitsForExit());
+    assertTrue(of(Map.of(), "daemon", "stop", "--no-wait", "--wait").waitsForExit());
+    assertTrue(of(Map.of(), "daemon", "stop", "--", "--no-wait").waitsForExit());
+  }
+
+  @Test
   void widthComesFromTheLauncherThenColumnsThenDefaults() {
     assertEquals(120, ClientCall.width(Map.of("GQ_CLIENT_COLUMNS", "120", "COLUMNS", "50")));
     assertEquals(50, ClientCall.width(Map.of("GQ_CLIENT_COLUMNS", "", "COLUMNS", "50")));

@@ -186,6 +186,60 @@ class DaemonControlTest {
     assertEquals(0, h.run("daemon", "stop"));
   }
 
+  @Test
+  void stopReturnsOnlyOnceTheDaemonsProcessHasExited() throws Exception {
+    h.env.put(DaemonLauncher.DAEMON_CMD, script(fakeDaemon()).toString());
+    assertEquals(0, h.run("daemon", "start"));
+    long pid = Long.parseLong(h.out.replaceAll("\\D", ""));
+    assertEquals(0, h.run("daemon", "stop"));
+    assertFalse(DaemonExit.running(pid, Path.of("/proc")), "the daemon's process is gone");
+  }
+
+  @Test
+  void restartStartsTheNewDaemonOnlyOnceTheOldOneHasLetGoOfItsLock() throws Exception {
+    h.env.put(DaemonLauncher.DAEMON_CMD, script(fakeDaemon()).toString());
+    assertEquals(0, h.run("daemon", "start"));
+    String first = h.out;
+    assertEquals(0, h.run("daemon", "restart"), h.err);
+    assertTrue(h.out.matches("ran daemon restart\ngq daemon started \\(pid \\d+\\)\n"), h.out + h.err);
+    assertFalse(h.out.contains(first.replaceAll("\\D", "") + ")"), "a new daemon: " + h.out);
+    assertEquals(0, h.run("daemon", "stop", "--no-wait"));
+  }
+
+  @Test
+  void restartSaysInOneLineWhenTheOldDaemonDoesNotExitAndStartsNone() throws Exception {
+    Files.createDirectories(h.runtime);
+    // the old daemon's process: it holds the lock after its socket is gone, past the bound
+    Process holder = new ProcessBuilder("flock", h.runtime.resolve("gq.lock").toString(), "sleep", "30").start();
+    try {
+      while (LockProbe.holder(h.runtime.resolve("gq.lock")) != holder.pid()) Thread.sleep(10);
+      FakeDaemon d = new FakeDaemon(h.socket(), (req, in, out) -> out.send(Frame.exit(0)));
+      Thread closer = new Thread(() -> {
+        try {
+          Thread.sleep(200);
+          d.close();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      closer.start();
+      h.env.put(DaemonLauncher.DAEMON_CMD, "/bin/false");
+      h.exitTimeoutMillis = 1000;
+      assertEquals(1, h.run("daemon", "restart"));
+      assertEquals("gq: the daemon (pid " + holder.pid() + ") has not exited 1 s after it was asked to stop; no new daemon was"
+          + " started: run 'gq daemon start' once it has exited; see " + h.log() + "\n", h.err);
+      closer.join();
+    } finally {
+      holder.destroyForcibly();
+    }
+  }
+
+  private static String fakeDaemon() {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return "exec '" + java + "' -Xshare:auto -XX:TieredStopAtLevel=1 -cp '" + System.getProperty("java.class.path") + "' "
+        + FakeDaemonMain.class.getName();
+  }
+
   private Path script(String body) throws Exception {
     Path p = dir.resolve("daemon-" + System.nanoTime() + ".sh");
     Files.writeString(p, "#!/bin/sh\n" + body + "\n");

@@ -33,6 +33,13 @@ public final class FakeDaemonMain {
       Thread.sleep(60_000);
       return;
     }
+    // as the real daemon: one per runtime directory, its lock held until just before it exits
+    java.nio.channels.FileChannel lockFile = java.nio.channels.FileChannel.open(paths.lockFile(),
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+    if (lockFile.tryLock() == null) {
+      System.out.println("gq daemon: another gq daemon is already running");
+      System.exit(1);
+    }
     self[0] = new FakeDaemon(paths.socket(), (req, in, out) -> {
       if (req instanceof Request.Ping) {
         out.send(Frame.pong(pid, "test"));
@@ -41,9 +48,12 @@ public final class FakeDaemonMain {
       Request.Run run = (Request.Run) req;
       out.send(Frame.out("ran " + String.join(" ", run.argv()) + "\n"));
       out.send(Frame.exit(0));
-      if (run.argv().equals(java.util.List.of("daemon", "stop"))) {
+      if (run.argv().size() > 1 && run.argv().get(0).equals("daemon")
+          && (run.argv().get(1).equals("stop") || run.argv().get(1).equals("restart"))) {
         Thread.sleep(300);
         self[0].close();
+        // closing its database and its actors: the socket is gone, the lock and the process not yet
+        Thread.sleep(700);
         System.exit(0);
       }
     });

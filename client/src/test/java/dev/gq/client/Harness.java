@@ -17,6 +17,7 @@ final class Harness {
   java.io.InputStream stdinStream;
   String ttyPath = "/nonexistent/tty";
   long startTimeoutMillis = 15_000;
+  long exitTimeoutMillis = DaemonExit.EXIT_TIMEOUT_MILLIS;
   long reconnectMillis = Main.RECONNECT_MILLIS;
   String out;
   /** Standard output exactly as written. */
@@ -49,6 +50,7 @@ final class Harness {
     java.io.InputStream in = stdinStream != null ? stdinStream : new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
     Main main = new Main(env, "/work/dir", in, o, e, ttyPath);
     main.startTimeoutMillis = startTimeoutMillis;
+    main.exitTimeoutMillis = exitTimeoutMillis;
     main.reconnectMillis = reconnectMillis;
     int code = main.run(args);
     out = o.toString(StandardCharsets.UTF_8);

@@ -63,6 +63,29 @@ class NativeDaemonControlTest {
   }
 
   @Test
+  void stopReturnsOnlyOnceTheDaemonsProcessHasExited() throws Exception {
+    gq.env.put("GQ_DAEMON_CMD", script(fakeDaemonCommand("")).toString());
+    NativeGq.Result start = gq.run("daemon", "start");
+    assertEquals(0, start.code(), start.err());
+    long pid = Long.parseLong(start.out().replaceAll("\\D", ""));
+    NativeGq.Result stop = gq.run("daemon", "stop", "--wait");
+    assertEquals(0, stop.code(), stop.err());
+    assertTrue(!DaemonExit.running(pid, Path.of("/proc")), "the daemon's process is gone");
+  }
+
+  @Test
+  void restartStartsTheNewDaemonOnlyOnceTheOldOneHasLetGoOfItsLock() throws Exception {
+    gq.env.put("GQ_DAEMON_CMD", script(fakeDaemonCommand("")).toString());
+    NativeGq.Result start = gq.run("daemon", "start");
+    assertEquals(0, start.code(), start.err());
+    NativeGq.Result restart = gq.run("daemon", "restart");
+    assertEquals(0, restart.code(), restart.err());
+    assertTrue(restart.out().matches("ran daemon restart\ngq daemon started \\(pid \\d+\\)\n"), restart.out());
+    assertTrue(!restart.out().contains(start.out().replaceAll("\\D", "") + ")"), "a new daemon: " + restart.out());
+    assertEquals(0, gq.run("daemon", "stop").code());
+  }
+
+  @Test
   void aDaemonThatExitsEarlyIsReportedWithItsLog() throws Exception {
     Files.createDirectories(gq.data);
     Files.writeString(gq.log(), "old line from yesterday\n");

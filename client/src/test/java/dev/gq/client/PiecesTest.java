@@ -102,8 +102,12 @@ class PiecesTest {
     Path locks = dir.resolve("locks");
     Files.writeString(locks, "1: POSIX  ADVISORY  WRITE 4242 08:01:" + ino + " 0 EOF\n");
     assertTrue(LockProbe.held(lockFile, locks));
+    assertEquals(4242, LockProbe.holder(lockFile, locks));
     Files.writeString(locks, "1: POSIX  ADVISORY  WRITE 4242 08:01:1" + ino + " 0 EOF\n");
     assertFalse(LockProbe.held(lockFile, locks));
+    Files.writeString(locks, "1: POSIX  ADVISORY  WRITE 4242 08:01:1 0 EOF\n1: -> POSIX  ADVISORY  WRITE 77 08:01:" + ino
+        + " 0 EOF\n2: FLOCK  ADVISORY  WRITE 515 08:01:" + ino + " 0 EOF\n");
+    assertEquals(515, LockProbe.holder(lockFile, locks), "the holder, not a process waiting for the lock");
   }
 
   @Test

@@ -124,9 +124,9 @@ public final class Daemon implements AutoCloseable {
     sessionWarning = Lifecycle.warning();
     DaemonApi api = new DaemonApi(system, scheduler, projector, jobHistory, journal, cfg.paths().dataDir().toString(),
         this::requestStop, this::warning, clock);
-    api.adoptFrom(procs, Libc.getuid());
+    api.adoptFrom(procs, Libc.getuid(), leases.dir());
     api.notifyThrough(notifications);
-    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
+    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams());
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),

@@ -10,7 +10,7 @@ import java.util.Map;
  * The daemon's settings, read once from its environment and validated in one place: a bad value
  * stops start-up with a line naming the variable and its bounds. GQ_FAIL_FAST_COUNT and
  * GQ_FAIL_FAST_SECONDS set when a group is held after quick failures; GQ_MAX_CLIENTS how many clients
- * are served at once; GQ_GATHER_AFTER_SECONDS how long a job that does not fit waits before GPUs
+ * are served at once and GQ_MAX_STREAMS how many streams (logs -f, wait, events -f) besides; GQ_GATHER_AFTER_SECONDS how long a job that does not fit waits before GPUs
  * gather for it; GQ_MAX_CPU_JOBS how many CPU-only jobs run at once; GQ_LEASE_DIR where the machine-wide GPU leases are kept;
  * GQ_RECONCILE_INTERVAL_MS how often live jobs are re-checked against /proc and the GPUs;
  * GQ_PROGRESS_SAMPLE_MS how often running jobs' progress is noted unasked. GQ_BOOT_ID_FILE and
@@ -28,6 +28,7 @@ public record DaemonConfig(
     Duration testLaunchDelay,
     FailFast failFast,
     int maxClients,
+    int maxStreams,
     Path leaseDir,
     Duration gatherAfter,
     int maxCpuJobs,
@@ -51,7 +52,8 @@ public record DaemonConfig(
         millis(env, "GQ_TEST_LAUNCH_DELAY_MS", 0, 0, 600_000),
         new FailFast((int) whole(env, "GQ_FAIL_FAST_COUNT", 3, 0, FailFast.MAX_COUNT, "jobs", FAIL_FAST_OFF),
             Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds", FAIL_FAST_OFF))),
-        maxClients(env),
+        clients(env, "GQ_MAX_CLIENTS", "clients"),
+        clients(env, "GQ_MAX_STREAMS", "streams"),
         dev.gq.host.lease.LeaseFiles.directory(env),
         Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", dev.gq.core.alloc.Allocator.GATHER_AFTER.toSeconds(),
             0, 30L * 86_400, "seconds", "")),
@@ -60,9 +62,12 @@ public record DaemonConfig(
         millis(env, "GQ_PROGRESS_SAMPLE_MS", 15_000, 100, 3_600_000));
   }
 
-  /** GQ_MAX_CLIENTS: how many clients are served at once; 0 or unset: what the open-file limit leaves room for. */
-  private static int maxClients(Map<String, String> env) {
-    String v = env.get("GQ_MAX_CLIENTS");
+  /**
+   * GQ_MAX_CLIENTS (requests) or GQ_MAX_STREAMS (streams): how many are served at once; 0 or unset:
+   * what the open-file limit leaves room for.
+   */
+  private static int clients(Map<String, String> env, String name, String unit) {
+    String v = env.get(name);
     if (v == null || v.isBlank()) return 0;
     try {
       int n = Integer.parseInt(v.strip());
@@ -70,7 +75,7 @@ public record DaemonConfig(
     } catch (NumberFormatException ignored) {
       // fall through to the message below
     }
-    throw new IllegalArgumentException("GQ_MAX_CLIENTS=" + v + " is not valid; use a whole number of clients between 0 and "
+    throw new IllegalArgumentException(name + "=" + v + " is not valid; use a whole number of " + unit + " between 0 and "
         + MAX_CLIENTS + " (0 lets the daemon's open-file limit decide)");
   }
 

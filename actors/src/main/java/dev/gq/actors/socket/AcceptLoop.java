@@ -8,16 +8,16 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.Semaphore;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Accepts clients for the {@link SocketServer}, never more than it can serve: at most
- * {@link ClientLimit#max()} connections are served at once, each on its own platform thread; a
- * client beyond that gets a one-line refusal (an error frame and exit code 1) and is closed at
+ * Accepts clients for the {@link SocketServer}, never more than it can serve: each connection takes
+ * a request slot of {@link ClientSlots} (streams have their own budget, which the connection moves
+ * to when its command starts following) and is served on its own platform thread; a client beyond
+ * the request slots gets a one-line refusal (an error frame and exit code 1) and is closed at
  * once. When accepting fails (the process is out of file descriptors), it frees a spare descriptor
  * to accept one waiting client and refuse it, then waits before trying again, doubling the wait
  * up to a second; a run of failures is logged once when it starts and once, with its count, when
@@ -30,18 +30,19 @@ final class AcceptLoop implements Runnable {
 
   private final ServerSocketChannel server;
   private final ClientLimit limit;
-  private final Semaphore slots;
-  private final Consumer<SocketChannel> serve;
+  private final ClientSlots slots;
+  private final BiConsumer<SocketChannel, ClientSlots.Slot> serve;
   private final BooleanSupplier open;
   private FileChannel spare;
   private long backoffMs = FIRST_BACKOFF_MS;
   private long failures;
   private long failingSince;
 
-  AcceptLoop(ServerSocketChannel server, ClientLimit limit, Consumer<SocketChannel> serve, BooleanSupplier open) {
+  AcceptLoop(ServerSocketChannel server, ClientLimit limit, ClientSlots slots,
+      BiConsumer<SocketChannel, ClientSlots.Slot> serve, BooleanSupplier open) {
     this.server = server;
     this.limit = limit;
-    this.slots = new Semaphore(limit.max());
+    this.slots = slots;
     this.serve = serve;
     this.open = open;
     this.spare = openSpare();
@@ -58,23 +59,24 @@ final class AcceptLoop implements Runnable {
         continue;
       }
       recovered();
-      if (slots.tryAcquire()) start(c);
+      ClientSlots.Slot slot = slots.take();
+      if (slot != null) start(c, slot);
       else refuse(c, limit.busy());
     }
   }
 
-  private void start(SocketChannel c) {
+  private void start(SocketChannel c, ClientSlots.Slot slot) {
     try {
       Thread.ofPlatform().name("gq-client").daemon(true).start(() -> {
         try {
-          serve.accept(c);
+          serve.accept(c, slot);
         } finally {
-          slots.release();
+          slot.release();
         }
       });
     } catch (OutOfMemoryError | RuntimeException e) {
       // no thread to be had: say so rather than leave the client waiting
-      slots.release();
+      slot.release();
       LOG.warn("cannot start a thread for a client: {}", e.toString());
       refuse(c, "the daemon cannot start a thread for this request now; try again shortly");
     }

@@ -20,15 +20,20 @@ import java.util.Optional;
  */
 final class AdoptRequests {
   private static final long SELF = ProcessHandle.current().pid();
+  /** The command name of gq's job shim, as /proc/PID/stat shows it. */
+  private static final String SHIM = "gq-shim";
 
   private final SchedulerAsks asks;
   private final ProcessTable procs;
   private final long callerUid;
+  private final java.nio.file.Path leaseDir;
 
-  AdoptRequests(SchedulerAsks asks, ProcessTable procs, long callerUid) {
+  /** {@code leaseDir}: where every gq on the machine keeps its GPU leases (null: none checked). */
+  AdoptRequests(SchedulerAsks asks, ProcessTable procs, long callerUid, java.nio.file.Path leaseDir) {
     this.asks = asks;
     this.procs = procs;
     this.callerUid = callerUid;
+    this.leaseDir = leaseDir;
   }
 
   AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
@@ -45,11 +50,37 @@ final class AdoptRequests {
     long uid = procs.uid(pid);
     String tag = procs.environ(pid, "GQ_JOB_TAG").orElse(null);
     List<ProcessRef> lineage = p == null ? List.of() : ProcessTree.lineage(p, procs::info);
+    long shim = shim(lineage);
+    List<String> leases = leaseFiles(pid);
     // read again last: what was read in between belongs to this very process only if it is still there
     Optional<ProcInfo> again = procs.info(pid);
     if (p != null && (again.isEmpty() || again.get().startTicks() != p.startTicks())) p = null;
     List<ProcessRef> daemon = procs.info(SELF).map(d -> ProcessTree.lineage(d, procs::info)).orElse(List.of());
     return new Candidate(pid, p, uid, callerUid, argv, cwd, stdout, p == null ? null : procs.startTime(p).orElse(null),
-        procs.bootId(), tag, lineage, daemon);
+        procs.bootId(), tag, lineage, daemon, shim, leases);
+  }
+
+  /** The nearest process of {@code lineage} (it first) that is a gq job shim, still the same process; 0 when none. */
+  private long shim(List<ProcessRef> lineage) {
+    for (ProcessRef r : lineage) {
+      Optional<ProcInfo> i = procs.info(r.pid());
+      if (i.isPresent() && i.get().startTicks() == r.startTicks() && SHIM.equals(i.get().comm())) return r.pid();
+    }
+    return 0;
+  }
+
+  /** The GPU lease files of the lease directory that {@code pid} holds open (a job's processes inherit them). */
+  private List<String> leaseFiles(long pid) {
+    if (leaseDir == null) return List.of();
+    java.nio.file.Path dir;
+    try {
+      dir = leaseDir.toRealPath();
+    } catch (java.io.IOException e) {
+      dir = leaseDir.toAbsolutePath();
+    }
+    java.nio.file.Path in = dir;
+    return procs.openFiles(pid).stream()
+        .filter(f -> f.endsWith(".lease") && in.equals(java.nio.file.Path.of(f).getParent()))
+        .toList();
   }
 }

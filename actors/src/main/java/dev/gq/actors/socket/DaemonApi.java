@@ -63,9 +63,12 @@ public final class DaemonApi implements GqApi {
     this.progress = new ProgressRequests(data.resolve("run"), clock);
   }
 
-  /** Where {@code gq adopt} reads processes, and whose uid the caller has (the socket serves only the daemon's user). */
-  public void adoptFrom(dev.gq.core.proc.ProcessTable procs, long uid) {
-    this.adoptions = new AdoptRequests(asks, procs, uid);
+  /**
+   * Where {@code gq adopt} reads processes, whose uid the caller has (the socket serves only the
+   * daemon's user), and where every gq keeps its GPU leases (a process holding one is a job's).
+   */
+  public void adoptFrom(dev.gq.core.proc.ProcessTable procs, long uid, Path leaseDir) {
+    this.adoptions = new AdoptRequests(asks, procs, uid, leaseDir);
   }
 
   /** Where {@code gq notify} finds the targets and their deliveries. */

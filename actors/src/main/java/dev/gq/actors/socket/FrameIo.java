@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
@@ -21,10 +23,20 @@ import java.util.Optional;
  * The client's terminal as the command tree sees it: text written to out/err becomes frames on
  * flush, bytes written to {@link #rawOut()} become {@code outb} frames as they are, a prompt and a request for standard input are frames answered by the client, and
  * {@link #closed()} turns true once a write (a keepalive after a silent second) fails because the
- * client went away.
+ * client went away, and for a stream ({@link #beginStream()}) as soon as the client has closed its
+ * end, which it checks without waiting at every call: a stream reads nothing more from its client.
  */
 final class FrameIo implements Io {
+  /** A command's way into the streams' budget: whether there was room, and the line to refuse it with. */
+  interface StreamRoom {
+    boolean enter();
+
+    String busy();
+  }
+
   private final Request.Run req;
+  private final SocketChannel channel;
+  private final StreamRoom room;
   private final LineWriter writer;
   private final LineReader reader;
   private final PrintWriter out;
@@ -33,9 +45,14 @@ final class FrameIo implements Io {
   private static final long KEEPALIVE_NANOS = 1_000_000_000L;
   private volatile boolean closed;
   private volatile long lastSent = System.nanoTime();
+  private volatile boolean streaming;
+  /** Where a stream's look for the end of its client's input reads (what it reads is dropped). */
+  private final ByteBuffer probe = ByteBuffer.allocate(256);
 
-  FrameIo(Request.Run req, LineWriter writer, LineReader reader) {
+  FrameIo(Request.Run req, SocketChannel channel, StreamRoom room, LineWriter writer, LineReader reader) {
     this.req = req;
+    this.channel = channel;
+    this.room = room;
     this.writer = writer;
     this.reader = reader;
     this.out = new PrintWriter(new FrameWriter(false), false);
@@ -68,8 +85,34 @@ final class FrameIo implements Io {
    */
   @Override
   public boolean closed() {
+    if (!closed && streaming) closed = peerClosed();
     if (!closed && System.nanoTime() - lastSent > KEEPALIVE_NANOS) send(new Frame.Keepalive());
     return closed;
+  }
+
+  @Override
+  public void beginStream() {
+    if (streaming) return;
+    if (!room.enter()) throw new RefusedException(room.busy());
+    streaming = true;
+  }
+
+  /**
+   * Whether the client has closed its end (it exited, or was killed): a read that does not wait
+   * sees the end of the stream at once. What a client sends while a stream runs is not read.
+   */
+  private synchronized boolean peerClosed() {
+    try {
+      channel.configureBlocking(false);
+      try {
+        probe.clear();
+        return channel.read(probe) < 0;
+      } finally {
+        channel.configureBlocking(true);
+      }
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   @Override

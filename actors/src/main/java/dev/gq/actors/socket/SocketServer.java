@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves the Unix-domain socket: one connection per client invocation, each on its own platform thread,
- * as many at once as {@link ClientLimit} allows ({@link AcceptLoop} refuses the others with one line).
+ * as many at once as {@link ClientLimit} allows ({@link AcceptLoop} refuses the others with one line);
+ * a command that streams moves to the streams' own budget ({@link ClientSlots}), so followers never
+ * take the room of short commands, and is closed first when the daemon stops.
  * Checks the peer's user on every connection, reads one request line (size-limited), runs the
  * command tree against the daemon's API and streams frames back. A malformed, oversized, foreign
  * or vanishing client gets one line (when it can still read) and never harms the daemon; large
@@ -43,45 +45,55 @@ public final class SocketServer implements AutoCloseable {
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final OpenConnections clients = new OpenConnections();
   private final FrameBudget budget = FrameBudget.standard();
+  private final ClientLimit limit;
 
-  private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me) {
+  private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me, ClientLimit limit) {
     this.path = path;
     this.api = api;
     this.server = server;
     this.me = me;
+    this.limit = limit;
+  }
+
+  /** As {@link #start(Path, GqApi, int, int)} with the streams' budget automatic. */
+  public static SocketServer start(Path path, GqApi api, int maxClients) throws IOException {
+    return start(path, api, maxClients, 0);
   }
 
   /**
-   * Binds the socket (mode 0600) and starts accepting, serving at most {@code maxClients} clients at
-   * once (0: as many as the open-file limit leaves room for, see {@link ClientLimit}).
+   * Binds the socket (mode 0600) and starts accepting, serving at most {@code maxClients} requests
+   * and {@code maxStreams} streams at once (0: as many as the open-file limit leaves room for, see
+   * {@link ClientLimit}).
    */
-  public static SocketServer start(Path path, GqApi api, int maxClients) throws IOException {
+  public static SocketServer start(Path path, GqApi api, int maxClients, int maxStreams) throws IOException {
     Files.deleteIfExists(path);
     ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     ch.bind(UnixDomainSocketAddress.of(path));
     Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
     UserPrincipal me = FileSystems.getDefault().getUserPrincipalLookupService()
         .lookupPrincipalByName(System.getProperty("user.name"));
-    SocketServer s = new SocketServer(path, api, ch, me);
-    ClientLimit limit = clientLimit(maxClients);
-    LOG.info("serving at most {} clients at once (open-file limit {})", limit.max(), limit.fdLimit());
-    Thread.ofPlatform().name("gq-accept").daemon(true).start(new AcceptLoop(ch, limit, s::serve, s.open::get));
+    ClientLimit limit = clientLimit(maxClients, maxStreams);
+    SocketServer s = new SocketServer(path, api, ch, me, limit);
+    LOG.info("serving at most {} clients at once (open-file limit {}): {} requests and {} streams (logs -f, wait, events -f)",
+        limit.total(), limit.fdLimit(), limit.max(), limit.maxStreams());
+    Thread.ofPlatform().name("gq-accept").daemon(true)
+        .start(new AcceptLoop(ch, limit, new ClientSlots(limit), s::serve, s.open::get));
     return s;
   }
 
-  private static ClientLimit clientLimit(int configured) throws IOException {
+  private static ClientLimit clientLimit(int clients, int streams) throws IOException {
     long fdLimit = ClientLimit.openFileLimit(Files.readString(Path.of("/proc/self/limits")));
     int fdsOpen;
     try (var fds = Files.list(Path.of("/proc/self/fd"))) {
       fdsOpen = (int) fds.count();
     }
-    return ClientLimit.of(configured, fdLimit, fdsOpen);
+    return ClientLimit.of(clients, streams, fdLimit, fdsOpen);
   }
 
-  private void serve(SocketChannel c) {
+  private void serve(SocketChannel c, ClientSlots.Slot slot) {
     clients.add(c);
     try (c; FrameBudget.Lease lease = budget.lease()) {
-      serveOne(c, lease);
+      serveOne(c, slot, lease);
     } catch (IOException e) {
       LOG.debug("cannot close a client connection: {}", e.getMessage());
     } finally {
@@ -90,7 +102,7 @@ public final class SocketServer implements AutoCloseable {
   }
 
   /** Serves one connection; the channel is still open in every handler below. */
-  private void serveOne(SocketChannel c, FrameBudget.Lease lease) {
+  private void serveOne(SocketChannel c, ClientSlots.Slot slot, FrameBudget.Lease lease) {
     try {
       LineWriter w = new LineWriter(c);
       UnixDomainPrincipal peer = c.getOption(ExtendedSocketOptions.SO_PEERCRED);
@@ -104,7 +116,7 @@ public final class SocketServer implements AutoCloseable {
       if (line == null) return;
       Request req = Request.decode(line);
       if (req instanceof Request.Ping) w.send(new Frame.Pong(ProcessHandle.current().pid(), Gq.VERSION, Protocol.VERSION));
-      else run((Request.Run) req, w, r);
+      else run((Request.Run) req, c, slot, w, r);
     } catch (LineTooLongException e) {
       quietly(c, "the request is larger than " + (Protocol.MAX_LINE_BYTES >> 20) + " MiB; trim the environment or the command");
     } catch (ProtocolException e) {
@@ -117,8 +129,21 @@ public final class SocketServer implements AutoCloseable {
     }
   }
 
-  private void run(Request.Run req, LineWriter w, LineReader r) {
-    FrameIo io = new FrameIo(req, w, r);
+  private void run(Request.Run req, SocketChannel c, ClientSlots.Slot slot, LineWriter w, LineReader r) {
+    FrameIo.StreamRoom room = new FrameIo.StreamRoom() {
+      @Override
+      public boolean enter() {
+        if (!slot.toStream()) return false;
+        clients.stream(c);
+        return true;
+      }
+
+      @Override
+      public String busy() {
+        return limit.busyStreams();
+      }
+    };
+    FrameIo io = new FrameIo(req, c, room, w, r);
     int code = Gq.run(req.argv(), io, api);
     io.send(new Frame.Exit(code));
   }

@@ -53,4 +53,15 @@ class DaemonConfigTest {
     var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_RECONCILE_INTERVAL_MS", "0"));
     assertEquals("GQ_RECONCILE_INTERVAL_MS=0 is not valid; use milliseconds between 100 and 3600000", e.getMessage());
   }
+
+  @Test
+  void clientsAndStreamsAreAutomaticUnlessSetAndABadNumberIsNamed() {
+    assertEquals(0, with().maxClients());
+    assertEquals(0, with().maxStreams());
+    assertEquals(300, with("GQ_MAX_STREAMS", "300").maxStreams());
+    assertEquals(0, with("GQ_MAX_STREAMS", "300").maxClients());
+    var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_MAX_STREAMS", "-1"));
+    assertEquals("GQ_MAX_STREAMS=-1 is not valid; use a whole number of streams between 0 and 10000"
+        + " (0 lets the daemon's open-file limit decide)", e.getMessage());
+  }
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A daemon with few file descriptors and many clients holding connections: the extra clients get
  * one line and exit 1, the daemon neither spins nor floods its log, and it answers again once
  * the connections are released. Started as a client starts it: output appended to its log.
+ * Followers ({@code logs -f}) have a room of their own that leaves short commands theirs.
  */
 class ClientFloodEndToEndTest {
   private static final int FDS = 140;
@@ -52,7 +53,7 @@ class ClientFloodEndToEndTest {
         Gqd.Result r = within(g, "ps");
         assertEquals(1, r.code(), r.toString());
         assertEquals("gq: the daemon is already serving " + limit + " clients at once, its limit; try again when some have ended"
-            + " (GQ_MAX_CLIENTS sets the limit; the daemon may open " + FDS + " files)\n", r.err());
+            + " (GQ_MAX_CLIENTS and GQ_MAX_STREAMS set the limit; the daemon may open " + FDS + " files)\n", r.err());
       } finally {
         closeAll(held);
       }
@@ -83,6 +84,78 @@ class ClientFloodEndToEndTest {
       String log = g.daemonLog();
       assertTrue(Files.size(g.output) < 64 * 1024, "the log is " + Files.size(g.output) + " bytes");
       assertEquals(1, log.lines().filter(l -> l.contains("accept failed")).count(), log);
+    }
+  }
+
+  @Test
+  void followersHaveTheirOwnRoomLeaveShortCommandsTheirsAndFreeItWhenTheyLeave() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("streams"), 1, Map.of("GQ_MAX_CLIENTS", "4", "GQ_MAX_STREAMS", "6"))) {
+      long job = g.submit("-g", "0", "sleep", "300");
+      g.awaitState(job, "RUNNING", Duration.ofSeconds(45));
+      var followers = follow(g, job, 10);
+      try {
+        Gqd.await("6 followers to stream and 4 to be refused", Duration.ofSeconds(30),
+            () -> count(followers, "keepalive") + count(followers, "exit") == 10);
+        assertEquals(6, count(followers, "keepalive"), followers.values().toString());
+        for (StringBuilder refused : followers.values()) {
+          if (!refused.toString().contains("\"exit\"")) continue;
+          assertTrue(refused.toString().contains("the daemon is already following 6 streams at once (logs -f, wait, events -f),"
+              + " its limit; end some of them or try again later (GQ_MAX_STREAMS sets the limit"), refused.toString());
+        }
+        for (int i = 0; i < 8; i++) assertEquals(0, within(g, "ps").code(), "short commands keep their room while 6 follow");
+      } finally {
+        closeAll(followers);
+      }
+      // the six streams are free once their clients have gone: six new followers are served
+      var next = new java.util.LinkedHashMap<SocketChannel, StringBuilder>();
+      try {
+        Gqd.await("six new followers to stream", Duration.ofSeconds(20), () -> {
+          for (var e : List.copyOf(next.entrySet())) {
+            if (!e.getValue().toString().contains("\"exit\"")) continue;
+            closeQuietly(e.getKey());
+            next.remove(e.getKey());
+          }
+          if (next.size() < 6) next.putAll(follow(g, job, 6 - next.size()));
+          return count(next, "keepalive") == 6;
+        });
+        assertEquals(0, g.gq("cancel", "-y", String.valueOf(job)).code());
+      } finally {
+        closeAll(next);
+      }
+    }
+  }
+
+  /** {@code n} connections that each ask to follow the job's log from now on, not waiting for answers. */
+  private static Map<SocketChannel, StringBuilder> follow(Gqd g, long job, int n) {
+    Map<SocketChannel, StringBuilder> followers = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      try {
+        SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")));
+        var req = new dev.gq.protocol.Request.Run("f" + i, List.of("logs", "-f", "-n", "0", String.valueOf(job)), g.work.toString(),
+            g.env(), false, false, false, 80);
+        new dev.gq.protocol.LineWriter(c).write(req.toJson());
+        c.configureBlocking(false);
+        followers.put(c, new StringBuilder());
+      } catch (IOException e) {
+        throw new AssertionError("cannot connect a follower: " + e, e);
+      }
+    }
+    return followers;
+  }
+
+  /** How many of the connections have been sent a frame of this type so far. */
+  private static int count(Map<SocketChannel, StringBuilder> held, String type) {
+    refused(held);
+    int n = 0;
+    for (StringBuilder b : held.values()) if (b.toString().contains("\"" + type + "\"")) n++;
+    return n;
+  }
+
+  private static void closeQuietly(SocketChannel c) {
+    try {
+      c.close();
+    } catch (IOException ignored) {
+      // gone already
     }
   }
 

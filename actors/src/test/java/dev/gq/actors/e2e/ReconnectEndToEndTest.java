@@ -49,7 +49,7 @@ class ReconnectEndToEndTest {
   }
 
   /** The client as a process of its own, its output in files named after its pid. */
-  private static Process client(Gqd g, Path daemonScript, String... argv) throws Exception {
+  static Process client(Gqd g, Path daemonScript, String... argv) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(NativeClient.binary().toString()));
     cmd.addAll(List.of(argv));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(g.work.toFile());
@@ -66,7 +66,7 @@ class ReconnectEndToEndTest {
   }
 
   /** Whether the client process holds a socket (it opens none but its connection to the daemon). */
-  private static boolean connected(Process p) {
+  static boolean connected(Process p) {
     try (var fds = Files.list(Path.of("/proc", String.valueOf(p.pid()), "fd"))) {
       return fds.anyMatch(fd -> {
         try {
@@ -80,7 +80,7 @@ class ReconnectEndToEndTest {
     }
   }
 
-  private static String read(Gqd g, Process p, String stream) {
+  static String read(Gqd g, Process p, String stream) {
     try {
       return Files.readString(g.root.resolve("c" + p.pid() + "." + stream), StandardCharsets.UTF_8);
     } catch (Exception e) {

@@ -84,7 +84,7 @@ class TwoUsersEndToEndTest {
   }
 
   /** The test's class path, with every entry the other user cannot read (under /root) copied into {@code dir}. */
-  private static String readableClassPath(Path dir) throws Exception {
+  static String readableClassPath(Path dir) throws Exception {
     Files.createDirectories(dir);
     List<String> out = new ArrayList<>();
     int n = 0;

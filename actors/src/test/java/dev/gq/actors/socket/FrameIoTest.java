@@ -33,6 +33,7 @@ class FrameIoTest {
   SocketChannel client;
   SocketChannel daemonSide;
   FrameIo io;
+  int streamRoom = 1;
 
   @BeforeEach
   void connect() throws Exception {
@@ -41,7 +42,18 @@ class FrameIoTest {
     client = SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("s")));
     daemonSide = server.accept();
     var req = new Request.Run("id", List.of("submit"), "/", Map.of(), false, false, false, 80);
-    io = new FrameIo(req, new LineWriter(daemonSide), new LineReader(daemonSide));
+    FrameIo.StreamRoom room = new FrameIo.StreamRoom() {
+      @Override
+      public boolean enter() {
+        return streamRoom-- > 0;
+      }
+
+      @Override
+      public String busy() {
+        return "no room for a stream";
+      }
+    };
+    io = new FrameIo(req, daemonSide, room, new LineWriter(daemonSide), new LineReader(daemonSide));
   }
 
   @AfterEach
@@ -92,5 +104,28 @@ class FrameIoTest {
     long end = System.nanoTime() + 10_000_000_000L;
     while (!io.closed() && System.nanoTime() < end) Thread.sleep(100);
     assertTrue(io.closed(), "a keepalive after a silent second finds the connection closed");
+  }
+
+  @Test
+  void aStreamSeesItsClientLeaveAtOnceWithoutWaitingForAKeepalive() throws Exception {
+    io.beginStream();
+    assertFalse(io.closed());
+    client.close();
+    // the keepalive is a second away: only the peer's end of the stream can tell it this early
+    assertTrue(io.closed());
+  }
+
+  @Test
+  void aStreamThatFindsNoRoomIsRefusedWithTheLine() throws Exception {
+    streamRoom = 0;
+    assertEquals("no room for a stream", assertThrows(RefusedException.class, io::beginStream).getMessage());
+    assertFalse(io.closed());
+  }
+
+  @Test
+  void aStreamTakesItsRoomOnce() throws Exception {
+    io.beginStream();
+    io.beginStream();
+    assertEquals(0, streamRoom);
   }
 }

@@ -20,8 +20,10 @@ import java.util.function.Supplier;
  * makes it one: {@code JobAdopted}, RUNNING at once on the GPUs it uses ({@link AdoptedGpus}).
  * Refused, with the one line to show, when the process is gone or a zombie, is not the caller's, is
  * the daemon or one of its ancestors, has no command line, is already a live job's process (by the
- * ownership rule: its tag, its session or group, or an adopted job's tree), when its GPUs cannot be
- * its own, or the key is taken. Its environment is never read or stored. Pure.
+ * ownership rule: its tag, its session or group, or an adopted job's tree), belongs to a job of any
+ * gq (this one's ended jobs and other instances' alike: it carries a GQ_JOB_TAG, is or runs under a
+ * gq job shim, or holds a GPU lease file open), when its GPUs cannot be its own (one another gq's
+ * lease holds included), or the key is taken. Its environment is never read or stored. Pure.
  */
 public final class Adoption {
   private Adoption() {}
@@ -64,8 +66,19 @@ public final class Adoption {
       if (j.state().active() && Ownership.owns(j, c.facts()))
         return "process " + pid + " is already job " + j.id() + "'s" + (j.adopted() ? " (adopted)" : "")
             + "; see 'gq show " + j.id() + "'";
+    String job = gqJob(c);
+    if (job != null) return "process " + pid + " " + job + "; gq adopts only runs started by hand, never a job of any gq";
     if (c.argv().isEmpty())
       return "process " + pid + " has no command line (a kernel thread, or it is exiting); gq adopts only runs started from a command";
+    return null;
+  }
+
+  /** What shows that the process is some gq's job (its signals are that gq's alone), or null. */
+  private static String gqJob(Candidate c) {
+    if (c.shimPid() == c.pid()) return "is a gq job's shim";
+    if (c.shimPid() > 0) return "runs under gq job shim " + c.shimPid();
+    if (c.tag() != null) return "carries a gq job's tag (GQ_JOB_TAG): it is a job of another gq, or was started from one";
+    if (!c.leaseFiles().isEmpty()) return "holds the GPU lease " + c.leaseFiles().get(0) + " open: it is a gq job's";
     return null;
   }
 

@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
 /**
  * The allocation invariant as a pure function: classifies every GPU from the latest reading, the
  * reservations, the /proc facts of the listed PIDs and the machine-wide leases. First match per
- * device: the reading failed, or its lease cannot be checked → UNKNOWN; reserved by J while another
+ * device: the reading failed, or its lease cannot be checked → UNKNOWN; not reserved and its lease
+ * name taken by a file that is no lease this user can take or test (LeaseRules) → EXTERNAL, naming
+ * that file's owner (reserved: UNKNOWN); reserved by J while another
  * job's lease holds it, with a process J does not own, or J orphaned → UNKNOWN; reserved → RESERVED
  * (J starting) or RUNNING; not reserved but held by a lease (another gq's job, or one of this gq's
  * that ended with something of it still running) → EXTERNAL; not reserved with any compute process
@@ -25,6 +27,9 @@ import java.util.stream.Collectors;
  * looked at.
  */
 public final class GpuClassifier {
+  /** How the detail of a GPU whose lease could not be checked begins. */
+  public static final String LEASE_UNCHECKED = "cannot check its machine-wide lease: ";
+
   private GpuClassifier() {}
 
   /**
@@ -49,7 +54,12 @@ public final class GpuClassifier {
     if (d.error() != null) return status(d, GpuState.UNKNOWN, owner, "cannot read this GPU: " + d.error());
     GpuLease lease = obs.lease(d.uuid());
     if (lease.state() == GpuLease.State.UNREADABLE)
-      return status(d, GpuState.UNKNOWN, owner, "cannot check its machine-wide lease: " + lease.error());
+      return status(d, GpuState.UNKNOWN, owner, LEASE_UNCHECKED + lease.error());
+    if (lease.state() == GpuLease.State.BLOCKED && holder != null)
+      return status(d, GpuState.UNKNOWN, owner, "reserved for job " + holder.id() + " but " + lease.error());
+    if (lease.state() == GpuLease.State.BLOCKED)
+      return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.EXTERNAL, null, d.processes(), d.totalBytes(),
+          d.usedBytes(), lease.error(), "a file at its lease");
     String other = otherHolder(lease, holder, obs.self());
     if (other != null && holder != null)
       return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.UNKNOWN, owner, d.processes(), d.totalBytes(),

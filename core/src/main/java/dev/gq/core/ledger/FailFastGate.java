@@ -38,8 +38,18 @@ public final class FailFastGate {
 
   /** As above, the allocator keeping {@code rules} too. */
   public static Plan plan(Ledger l, List<GpuStatus> gpus, FailFast rule, Set<Long> ending, PlanRules rules) {
+    return plan(l, gpus, rule, ending, Map.of(), rules);
+  }
+
+  /** As above, the jobs of {@code waitingOut} (a reason each, besides the ledger's own) not placed. */
+  public static Plan plan(Ledger l, List<GpuStatus> gpus, FailFast rule, Set<Long> ending,
+      Map<Long, WaitReason> waitingOut, PlanRules rules) {
     List<Job> waiting = l.waiting();
     Map<Long, WaitReason> blocked = l.blocked();
+    if (!waitingOut.isEmpty()) {
+      blocked = new HashMap<>(blocked);
+      for (var e : waitingOut.entrySet()) blocked.putIfAbsent(e.getKey(), e.getValue());
+    }
     Plan first = Allocator.plan(waiting, gpus, blocked, rules);
     if (rule.off() || first.reservations().isEmpty()) return first;
     Map<Long, String> groupOf = new HashMap<>();

@@ -62,6 +62,11 @@ public interface ProcessTable {
     return Optional.empty();
   }
 
+  /** Where PID's open descriptors point (the targets of /proc/PID/fd/*); empty when gone or unreadable. */
+  default List<String> openFiles(long pid) {
+    return List.of();
+  }
+
   /** When {@code p} started, by the wall clock: boot time plus its start ticks; empty when unreadable. */
   default Optional<java.time.Instant> startTime(ProcInfo p) {
     return Optional.empty();

@@ -94,7 +94,7 @@ public final class Decider {
     Ledger folded = l;
     for (LedgerEvent e : all) folded = folded.apply(e);
     GpuRegistry gpus = s.gpus().freed(l, folded, all, endedNanos);
-    SchedulerState next = s.with(gpus);
+    SchedulerState next = s.with(gpus).withBackoff(s.backoff().after(l, folded, all));
     if (next.ready()) all.addAll(Reservations.next(folded, next, c));
     if (!next.ending().isEmpty() && !all.isEmpty()) next = next.withEnding(stillLive(next.ending(), folded));
     return new Decided<>(all, null, null, next, gpus.awaitsMoreThan(s.gpus()), null);
@@ -108,7 +108,7 @@ public final class Decider {
     List<Job> back = Orphans.returned(l, r.observation().reading());
     Ledger reconcile = null;
     if (next.ready() && !back.isEmpty() && !next.reconciling()) {
-      next = new SchedulerState(gpus, true, true, next.ending());
+      next = new SchedulerState(gpus, true, true, next.ending(), next.backoff());
       reconcile = Orphans.only(l, back);
     }
     Decided<Void> w = write(l, next, List.of(), c);
@@ -175,7 +175,7 @@ public final class Decider {
     // First, so that a retry decided in this write gets an id past the files too.
     if (!s.ready()) JobFileIds.skipPast(l, r.highestJobFileId(), c.now()).ifPresent(events::add);
     r.verdicts().values().forEach(v -> events.addAll(v.events()));
-    SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending());
+    SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending(), s.backoff());
     Decided<Void> w = write(l, next, events, true, c.nanos(), c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, r.verdicts(), true);
   }

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * The reservations to make now (which waiting jobs start, on which GPUs): the allocator over the ledger and the registry's
- * classification, within each group's fail-fast budget and cap and the bound on CPU-only jobs.
+ * classification, within each group's fail-fast budget and cap and the bound on CPU-only jobs; a
+ * job in a run of failed starts waits out its back-off ({@link StartBackoff}).
  * Nothing is placed before start-up reconciliation is over. Pure.
  */
 public final class Reservations {
@@ -33,7 +34,7 @@ public final class Reservations {
       if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
     }
     int room = (int) Math.max(0, c.maxCpuJobs() - cpuActive);
-    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor()));
+    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor()));
   }
 
   /** One JobReserved per reservation of the plan. */

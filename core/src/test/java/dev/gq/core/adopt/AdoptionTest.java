@@ -154,6 +154,26 @@ class AdoptionTest {
   }
 
   @Test
+  void aProcessOfAnyGqsJobIsRefusedWithWhatShowsIt() {
+    w.read(facts(), device(0));
+    Candidate c = candidate();
+    Candidate tagged = new Candidate(c.pid(), c.info(), UID, UID, c.argv(), c.cwd(), null, null, BOOT, "tag-of-another-gq",
+        c.lineage(), c.daemonLineage());
+    assertEquals("process 4242 carries a gq job's tag (GQ_JOB_TAG): it is a job of another gq, or was started from one;"
+        + " gq adopts only runs started by hand, never a job of any gq", refusal(tagged));
+    Candidate shim = new Candidate(c.pid(), c.info(), UID, UID, c.argv(), c.cwd(), null, null, BOOT, null, c.lineage(),
+        c.daemonLineage(), c.pid(), List.of());
+    assertTrue(refusal(shim).startsWith("process 4242 is a gq job's shim; "), refusal(shim));
+    Candidate under = new Candidate(c.pid(), c.info(), UID, UID, c.argv(), c.cwd(), null, null, BOOT, null, c.lineage(),
+        c.daemonLineage(), 4000, List.of());
+    assertTrue(refusal(under).startsWith("process 4242 runs under gq job shim 4000; "), refusal(under));
+    Candidate leased = new Candidate(c.pid(), c.info(), UID, UID, c.argv(), c.cwd(), null, null, BOOT, null, c.lineage(),
+        c.daemonLineage(), 0, List.of("/run/lock/gq/GPU-1.lease"));
+    assertTrue(refusal(leased).startsWith("process 4242 holds the GPU lease /run/lock/gq/GPU-1.lease open: it is a gq job's; "),
+        refusal(leased));
+  }
+
+  @Test
   void theDaemonOrWhatStartedItIsRefused() {
     w.read(facts(), device(0));
     Candidate c = candidate();

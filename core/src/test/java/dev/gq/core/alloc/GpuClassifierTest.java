@@ -11,6 +11,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.lease.LeaseRules;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -279,6 +280,15 @@ class GpuClassifierTest {
     GpuStatus g = withLease(GpuLease.unreadable("/run/lock/gq: permission denied"));
     assertEquals(GpuState.UNKNOWN, g.state());
     assertTrue(g.detail().contains("permission denied"), g.detail());
+  }
+
+  @Test
+  void aLeaseNameTakenByAFileThatIsNoLeaseKeepsTheGpuOutsideNamingItsOwnerNotUnknown() {
+    GpuStatus g = withLease(LeaseRules.closed("/run/lock/gq/GPU-0.lease", "bob", 0600));
+    assertEquals(GpuState.EXTERNAL, g.state());
+    assertEquals("a file at its lease", g.heldBy());
+    assertTrue(g.detail().contains("bob's and closed to this user"), g.detail());
+    assertEquals(GpuState.UNKNOWN, withLease(LeaseRules.closed("/l", "bob", 0600), holding(7, JobState.STARTING, 0)).state());
   }
 
   @Test

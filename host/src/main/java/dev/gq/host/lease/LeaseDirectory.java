@@ -11,11 +11,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
 
 /**
  * The directory every gq on the machine keeps its GPU leases in: made sticky and writable by all
  * (like /tmp) on the first take, refused when it cannot be trusted (a link, not a directory, or
- * writable by others without the sticky bit), and the name of each GPU's lease file in it.
+ * writable by others without the sticky bit), said so when this user could not make a lease file
+ * in it, the name of each GPU's lease file in it, and what stands at such a name (lstat, never
+ * following a link).
  */
 final class LeaseDirectory {
   private static final int STICKY_ALL = 01777;
@@ -73,6 +77,74 @@ final class LeaseDirectory {
     } catch (IOException e) {
       return "cannot read the lease directory " + dir + ": " + e.getMessage();
     }
+  }
+
+  /**
+   * A reason when this user could not make a lease file here: the directory, or when it is missing
+   * the nearest folder above it that exists, is not a directory or not writable by this user (as
+   * access(2) says, which also knows read-only mounts and immutable files); null when it could.
+   */
+  String unwritable() {
+    Path p = dir;
+    while (p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) p = p.getParent();
+    if (p == null) return null;
+    boolean here = p.equals(dir);
+    String what = here ? "the lease directory " + dir : "cannot make the lease directory " + dir + ": " + p;
+    String elsewhere = "set GQ_LEASE_DIR to a directory every gq user on the machine can write";
+    if (!Files.isDirectory(p)) return what + " is not a directory; " + elsewhere;
+    try {
+      C_LIB.access(p.toString(), W_OK | X_OK);
+      return null;
+    } catch (LastErrorException e) {
+      String fix = here ? "run as its owner: chmod 1777 " + dir : "run as a user who may: mkdir -m 1777 " + dir;
+      return what + " is not writable by this user (" + C_LIB.strerror(e.getErrorCode()) + "); " + fix + ", or " + elsewhere;
+    }
+  }
+
+  /** What stands at a lease's name: its owner and its mode (type bits included). */
+  record Spot(int uid, String owner, int mode) {
+    boolean regular() {
+      return (mode & 0170000) == 0100000;
+    }
+
+    /** "a symbolic link", "a directory", ...: what it is when not a regular file. */
+    String kind() {
+      char type = switch (mode & 0170000) {
+        case 0120000 -> 'l';
+        case 0040000 -> 'd';
+        case 0010000 -> 'p';
+        case 0140000 -> 's';
+        case 0020000 -> 'c';
+        case 0060000 -> 'b';
+        default -> '?';
+      };
+      return dev.gq.core.lease.LeaseRules.kind(type);
+    }
+  }
+
+  /** What stands at {@code file} (never following a link); null when nothing does. */
+  static Spot spot(Path file) throws IOException {
+    try {
+      Map<String, Object> a = Files.readAttributes(file, "unix:uid,mode,owner", LinkOption.NOFOLLOW_LINKS);
+      return new Spot((Integer) a.get("uid"), ((UserPrincipal) a.get("owner")).getName(), (Integer) a.get("mode"));
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /** The owner of the directory (who may remove any file in it, sticky or not); -1 when unknown. */
+  int ownerUid() {
+    try {
+      return (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** Whether the open descriptor {@code fd} is a regular file (what the name held may have changed since lstat). */
+  static boolean regular(int fd) throws IOException {
+    int mode = (Integer) Files.getAttribute(Path.of("/proc/self/fd/" + fd), "unix:mode");
+    return (mode & 0170000) == 0100000;
   }
 
   private static boolean sticky(Path dir) throws IOException {

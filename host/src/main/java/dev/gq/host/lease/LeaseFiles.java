@@ -6,6 +6,7 @@ import com.sun.jna.LastErrorException;
 import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.lease.LeaseRules;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -65,20 +66,49 @@ public final class LeaseFiles implements GpuLeases {
   public Map<String, GpuLease> read(List<String> uuids) {
     Map<String, GpuLease> out = new HashMap<>();
     String bad = Files.exists(dir, LinkOption.NOFOLLOW_LINKS) ? directory.check() : null;
-    for (String uuid : uuids) out.put(uuid, bad != null ? GpuLease.unreadable(bad) : readOne(uuid));
+    GpuLease missing = null; // what a missing lease file means, asked once
+    for (String uuid : uuids) {
+      GpuLease l = bad != null ? GpuLease.unreadable(bad) : readOne(uuid);
+      if (l == null) {
+        if (missing == null) missing = missing();
+        l = missing;
+      }
+      out.put(uuid, l);
+    }
     return out;
   }
 
+  /** A lease file that is missing: FREE when this user could make it, else UNREADABLE saying why. */
+  private GpuLease missing() {
+    String why = directory.unwritable();
+    return why == null ? GpuLease.FREE : GpuLease.unreadable(why);
+  }
+
+  /**
+   * The lease of {@code uuid}; null when its file is missing (FREE, if this user could make it).
+   * Only a regular file is a lease, held while locked; anything else at its name is judged by
+   * {@link LeaseRules}.
+   */
   private GpuLease readOne(String uuid) {
     Path file = file(uuid);
+    LeaseDirectory.Spot spot;
+    try {
+      spot = LeaseDirectory.spot(file);
+    } catch (java.io.IOException e) {
+      return GpuLease.unreadable(file + ": " + e.getMessage());
+    }
+    if (spot == null) return null; // never taken on this machine since boot
+    if (!spot.regular()) return notAFile(file, spot);
     int fd;
     try {
       fd = C_LIB.open(file.toString(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == ENOENT) return GpuLease.FREE; // never taken on this machine since boot
+      if (e.getErrorCode() == ENOENT) return null;
+      if (e.getErrorCode() == EACCES) return LeaseRules.closed(file.toString(), spot.owner(), spot.mode());
       return GpuLease.unreadable(file + ": " + C_LIB.strerror(e.getErrorCode()));
     }
     try {
+      if (!LeaseDirectory.regular(fd)) return GpuLease.unreadable(file + " changed while it was read");
       if (tryLock(fd, LOCK_SH)) {
         unlock(fd);
         return GpuLease.FREE;
@@ -86,13 +116,20 @@ public final class LeaseFiles implements GpuLeases {
       return GpuLease.held(holder(fd).orElse(null));
     } catch (LastErrorException e) {
       return GpuLease.unreadable(file + ": " + C_LIB.strerror(e.getErrorCode()));
+    } catch (java.io.IOException e) {
+      return GpuLease.unreadable(file + ": " + e.getMessage());
     } finally {
       closeQuietly(fd);
     }
   }
 
+  private GpuLease notAFile(Path file, LeaseDirectory.Spot spot) {
+    return LeaseRules.notAFile(file.toString(), spot.kind(), spot.owner(), C_LIB.geteuid(), spot.uid(), directory.ownerUid());
+  }
+
   @Override
   public Held take(List<String> uuids, LeaseHolder holder) throws Taken {
+    if (uuids.isEmpty()) return new FileHeld(List.of()); // a CPU-only job needs no lease, nor the directory
     String bad = directory.ensure();
     if (bad != null) throw new Taken("cannot take the GPU's machine-wide lease: " + bad);
     List<Integer> fds = new ArrayList<>();
@@ -107,6 +144,7 @@ public final class LeaseFiles implements GpuLeases {
 
   private int takeOne(String uuid, LeaseHolder holder) throws Taken {
     Path file = file(uuid);
+    LeaseDirectory.Spot spot = clearedSpot(file);
     int fd;
     boolean writable = true;
     try {
@@ -118,10 +156,14 @@ public final class LeaseFiles implements GpuLeases {
         fd = C_LIB.open(file.toString(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
         writable = false;
       } catch (LastErrorException e2) {
+        if (e2.getErrorCode() == EACCES && spot != null)
+          throw new Taken("cannot take the GPU's machine-wide lease: "
+              + LeaseRules.closed(file.toString(), spot.owner(), spot.mode()).error());
         throw new Taken("cannot open the lease " + file + ": " + C_LIB.strerror(e2.getErrorCode()));
       }
     }
     try {
+      if (!LeaseDirectory.regular(fd)) throw new Taken("the lease " + file + " changed while it was taken");
       for (int i = 0; !tryLock(fd, LOCK_EX); i++) {
         if (i >= TAKE_TRIES) {
           String who = holder(fd).map(h -> h.describe(holder.instance())).orElse("another gq job");
@@ -135,12 +177,35 @@ public final class LeaseFiles implements GpuLeases {
         C_LIB.pwrite(fd, line, line.length, 0);
       }
       return fd;
-    } catch (LastErrorException e) {
+    } catch (LastErrorException | java.io.IOException e) {
       closeQuietly(fd);
-      throw new Taken("cannot take the lease " + file + ": " + C_LIB.strerror(e.getErrorCode()));
+      String why = e instanceof LastErrorException le ? C_LIB.strerror(le.getErrorCode()) : e.getMessage();
+      throw new Taken("cannot take the lease " + file + ": " + why);
     } catch (Taken e) {
       closeQuietly(fd);
       throw e;
+    }
+  }
+
+  /**
+   * What stands at {@code file} before it is taken; a file there that is no lease (not a regular
+   * file) removed first when this user may, else refused naming who may ({@link LeaseRules}).
+   */
+  private LeaseDirectory.Spot clearedSpot(Path file) throws Taken {
+    try {
+      LeaseDirectory.Spot spot = LeaseDirectory.spot(file);
+      if (spot == null || spot.regular()) return spot;
+      GpuLease l = notAFile(file, spot);
+      if (l.state() != GpuLease.State.FREE) throw new Taken("cannot take the GPU's machine-wide lease: " + l.error());
+      try {
+        C_LIB.unlink(file.toString()); // never a lease: no lock can be lost with it
+      } catch (LastErrorException e) {
+        if (e.getErrorCode() != ENOENT)
+          throw new Taken("cannot remove " + spot.kind() + " at the lease " + file + ": " + C_LIB.strerror(e.getErrorCode()));
+      }
+      return null;
+    } catch (java.io.IOException e) {
+      throw new Taken("cannot read the lease " + file + ": " + e.getMessage());
     }
   }
 

@@ -20,7 +20,8 @@ final class LeaseLibc {
   static final int O_CLOEXEC = 02000000;
   static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0100000 : 0400000;
   static final int LOCK_SH = 1, LOCK_EX = 2, LOCK_NB = 4, LOCK_UN = 8;
-  static final int ENOENT = 2, EINTR = 4, EAGAIN = 11, EACCES = 13, EEXIST = 17;
+  static final int ENOENT = 2, EINTR = 4, EAGAIN = 11, EACCES = 13, EEXIST = 17, ELOOP = 40;
+  static final int W_OK = 2, X_OK = 1;
   static final int HOLDER_BYTES = 4096;
 
   /** The raw binding; C names verbatim. */
@@ -40,6 +41,12 @@ final class LeaseLibc {
     int chmod(String path, int mode) throws LastErrorException;
 
     int close(int fd) throws LastErrorException;
+
+    int access(String path, int mode) throws LastErrorException;
+
+    int unlink(String path) throws LastErrorException;
+
+    int geteuid();
 
     String strerror(int errnum);
   }

@@ -170,6 +170,23 @@ public final class ProcFs implements ProcessTable {
   }
 
   @Override
+  public List<String> openFiles(long pid) {
+    List<String> out = new ArrayList<>();
+    try (var fds = Files.newDirectoryStream(root.resolve(pid + "/fd"))) {
+      for (Path fd : fds) {
+        try {
+          out.add(Files.readSymbolicLink(fd).toString());
+        } catch (IOException | RuntimeException e) {
+          // closed meanwhile
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
+    return out;
+  }
+
+  @Override
   public Optional<java.time.Instant> startTime(ProcInfo p) {
     long boot = ProcDetails.read(root.resolve("stat")).map(ProcDetails::bootTime).orElse(-1L);
     return boot < 0 ? Optional.empty() : Optional.of(ProcDetails.started(boot, p.startTicks()));

@@ -109,14 +109,81 @@ class LeaseFilesTest {
   }
 
   @Test
-  void aLinkInPlaceOfALeaseIsNotFollowed() throws Exception {
+  void aLinkInPlaceOfALeaseIsNoLeaseAndWhoMayRemoveItTakesTheLeaseWithoutFollowingIt() throws Exception {
     Files.createDirectory(dir.resolve("leases"));
     Files.setAttribute(dir.resolve("leases"), "unix:mode", 01777);
     Path target = Files.writeString(dir.resolve("target"), "x");
     Files.createSymbolicLink(dir.resolve("leases/GPU-a.lease"), target);
-    assertEquals(GpuLease.State.UNREADABLE, leases.read(List.of("GPU-a")).get("GPU-a").state());
-    assertThrows(GpuLeases.Taken.class, () -> leases.take(List.of("GPU-a"), new LeaseHolder(A, 1)));
-    assertEquals("x", Files.readString(target));
+    // this user made the link (or is root): it may remove it, so the GPU is free to it
+    assertEquals(GpuLease.FREE, leases.read(List.of("GPU-a")).get("GPU-a"));
+    try (var held = leases.take(List.of("GPU-a"), new LeaseHolder(A, 1))) {
+      assertTrue(Files.isRegularFile(dir.resolve("leases/GPU-a.lease"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+      assertEquals(GpuLease.held(new LeaseHolder(A, 1)), leases.read(List.of("GPU-a")).get("GPU-a"));
+    }
+    assertEquals("x", Files.readString(target), "the link's target was never written");
+  }
+
+  @Test
+  void aNamedPipeInPlaceOfALeaseIsNeverLocked() throws Exception {
+    Files.createDirectory(dir.resolve("leases"));
+    Files.setAttribute(dir.resolve("leases"), "unix:mode", 01777);
+    assertEquals(0, new ProcessBuilder("mkfifo", dir.resolve("leases/GPU-a.lease").toString()).start().waitFor());
+    assertEquals(GpuLease.FREE, leases.read(List.of("GPU-a")).get("GPU-a"));
+    try (var held = leases.take(List.of("GPU-a"), new LeaseHolder(A, 1))) {
+      assertTrue(Files.isRegularFile(dir.resolve("leases/GPU-a.lease"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    }
+  }
+
+  @Test
+  void aDirectoryInPlaceOfALeaseBlocksTheGpuAndIsNeverRemoved() throws Exception {
+    Files.createDirectory(dir.resolve("leases"));
+    Files.setAttribute(dir.resolve("leases"), "unix:mode", 01777);
+    Path planted = Files.createDirectory(dir.resolve("leases/GPU-a.lease"));
+    Files.writeString(planted.resolve("inside"), "x");
+    GpuLease l = leases.read(List.of("GPU-a")).get("GPU-a");
+    assertEquals(GpuLease.State.BLOCKED, l.state());
+    assertTrue(l.error().contains("is a directory of "), l.error());
+    var e = assertThrows(GpuLeases.Taken.class, () -> leases.take(List.of("GPU-a"), new LeaseHolder(A, 1)));
+    assertTrue(e.getMessage().contains("not a lease"), e.getMessage());
+    assertEquals("x", Files.readString(planted.resolve("inside")));
+  }
+
+  @Test
+  void aMissingLeaseThisUserCouldNotMakeIsUnreadableNotFree() throws Exception {
+    Path file = Files.writeString(dir.resolve("file"), "");
+    var under = new LeaseFiles(file.resolve("leases"));
+    GpuLease l = under.read(List.of("GPU-a")).get("GPU-a");
+    assertEquals(GpuLease.State.UNREADABLE, l.state());
+    assertTrue(l.error().contains(file + " is not a directory; set GQ_LEASE_DIR"), l.error());
+
+    Path locked = Files.createDirectory(dir.resolve("locked"));
+    lockDown(locked, true);
+    try {
+      var missing = new LeaseFiles(locked.resolve("leases"));
+      l = missing.read(List.of("GPU-a", "GPU-b")).get("GPU-b");
+      assertEquals(GpuLease.State.UNREADABLE, l.state());
+      assertTrue(l.error().startsWith("cannot make the lease directory " + locked.resolve("leases") + ": " + locked
+          + " is not writable by this user ("), l.error());
+      var inside = new LeaseFiles(locked);
+      l = inside.read(List.of("GPU-a")).get("GPU-a");
+      assertTrue(l.error().startsWith("the lease directory " + locked + " is not writable by this user ("), l.error());
+      assertThrows(GpuLeases.Taken.class, () -> inside.take(List.of("GPU-a"), new LeaseHolder(A, 1)));
+      try (var none = missing.take(List.of(), new LeaseHolder(A, 2))) {
+        assertEquals(List.of(), none.fds(), "a CPU-only job needs no lease directory");
+      }
+    } finally {
+      lockDown(locked, false);
+    }
+  }
+
+  /** Makes {@code d} unwritable in a way root respects too (immutable), or writable again. */
+  static void lockDown(Path d, boolean on) throws Exception {
+    if ("root".equals(System.getProperty("user.name"))) {
+      int rc = new ProcessBuilder("chattr", on ? "+i" : "-i", d.toString()).start().waitFor();
+      org.junit.jupiter.api.Assumptions.assumeTrue(rc == 0 || !on, "needs a file system that knows chattr +i");
+    } else {
+      Files.setAttribute(d, "unix:mode", on ? 0555 : 0755);
+    }
   }
 
   @Test

@@ -118,6 +118,15 @@ class ProcFsTest {
   }
 
   @Test
+  void openFilesAreWhereTheDescriptorsPoint() throws IOException {
+    Path fd = Files.createDirectories(root.resolve("101/fd"));
+    Files.createSymbolicLink(fd.resolve("1"), Path.of("/home/u/train.log"));
+    Files.createSymbolicLink(fd.resolve("3"), Path.of("/run/lock/gq/GPU-1.lease"));
+    assertEquals(List.of("/home/u/train.log", "/run/lock/gq/GPU-1.lease"), proc.openFiles(101).stream().sorted().toList());
+    assertEquals(List.of(), proc.openFiles(999));
+  }
+
+  @Test
   void allListsNumericDirectoriesAndSkipsVanishedOnes() {
     List<Long> pids = proc.all().stream().map(ProcInfo::pid).sorted().toList();
     assertEquals(List.of(100L, 101L, 102L, 103L, 200L), pids);
