@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.protocol.Release;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.OptionSpec;
@@ -27,6 +28,7 @@ public final class Gq {
       List<String> words = shortcut(argv);
       String one = only(words);
       CommandLine cl = build(top, inv, handler, one == null ? name -> true : one::equals);
+      if (!"daemon".equals(one)) noteStartSettings(io, api);
       return cl.execute(words.toArray(String[]::new));
     } catch (RuntimeException | LinkageError e) {
       return handler.internal(e, argv.contains("--verbose"), false);
@@ -34,6 +36,13 @@ public final class Gq {
       io.out().flush();
       io.err().flush();
     }
+  }
+
+  /** Says when the caller's shell sets a start-up setting the running daemon does not have. */
+  private static void noteStartSettings(Io io, GqApi api) {
+    Map<String, String> daemon = api.startSettings();
+    String note = daemon == null ? null : StartSettings.note(io.env(), daemon);
+    if (note != null) io.err().println("gq: " + note);
   }
 
   /**

@@ -252,6 +252,13 @@ final class FakeApi implements GqApi {
         .filter(e -> since == null || !e.time().isBefore(since));
   }
 
+  /** The daemon's start-up settings; null: it cannot tell. */
+  Map<String, String> startSettings;
+
+  @Override public Map<String, String> startSettings() {
+    return startSettings;
+  }
+
   /** Jobs moved to the front, in order. */
   final java.util.List<Long> fronted = new java.util.ArrayList<>();
 
