@@ -18,7 +18,8 @@
 
 /* Set by a launcher script in front of the client; never passed on. */
 static const char *LAUNCHER_VARS[] = {"GQ_CLIENT_TTY_IN=", "GQ_CLIENT_TTY_OUT=", "GQ_CLIENT_TTY_ERR=",
-                                      "GQ_CLIENT_COLUMNS=", "GQ_CLIENT_CWD_GONE=", "GQ_CLIENT_STDIN_CLOSED="};
+                                      "GQ_CLIENT_COLUMNS=", "GQ_CLIENT_LINES=", "GQ_CLIENT_CWD_GONE=",
+                                      "GQ_CLIENT_STDIN_CLOSED="};
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
@@ -50,6 +51,20 @@ static int width(int stdout_tty) {
     if (fd >= 0) close(fd);
   }
   return w ? w : 80;
+}
+
+/* The terminal's lines when stdout is one (GQ_CLIENT_LINES, LINES, else the terminal's size); 0 otherwise. */
+static int height(int stdout_tty) {
+  if (!stdout_tty) return 0;
+  int h = positive(getenv("GQ_CLIENT_LINES"));
+  if (!h) h = positive(getenv("LINES"));
+  if (!h) {
+    struct winsize ws;
+    int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd >= 0 && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) h = ws.ws_row;
+    if (fd >= 0) close(fd);
+  }
+  return h;
 }
 
 static char *working_directory(void) {
@@ -117,6 +132,7 @@ void call_init(struct call *c, int argc, char **argv, char **environ) {
   c->stdout_tty = tty(getenv("GQ_CLIENT_TTY_OUT"), 1);
   c->stderr_tty = tty(getenv("GQ_CLIENT_TTY_ERR"), 2);
   c->width = width(c->stdout_tty);
+  c->height = height(c->stdout_tty);
   c->cwd = working_directory();
   const char *closed = getenv("GQ_CLIENT_STDIN_CLOSED");
   if (closed && strcmp(closed, "1") == 0) c->stdin_closed = 1;
@@ -262,8 +278,9 @@ void call_request(const struct call *c, struct buf *b) {
     buf_ch(b, ':');
     json_quote(b, eq + 1, strlen(eq + 1));
   }
-  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d}", c->stdin_tty ? "true" : "false",
-          c->stdout_tty ? "true" : "false", c->stderr_tty ? "true" : "false", c->width);
+  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d}",
+          c->stdin_tty ? "true" : "false", c->stdout_tty ? "true" : "false", c->stderr_tty ? "true" : "false", c->width,
+          c->height);
 }
 
 void ping_request(struct buf *b) { buf_fmt(b, "{\"protocol\":%d,\"type\":\"ping\"}", GQ_PROTOCOL); }

@@ -109,7 +109,7 @@ struct call {
   char *cwd;
   char **env; /* NAME=VALUE, each name once, UTF-8, without the launcher's GQ_CLIENT_* */
   int nenv;
-  int stdin_tty, stdout_tty, stderr_tty, width, stdin_closed;
+  int stdin_tty, stdout_tty, stderr_tty, width, height, stdin_closed;
 };
 void call_init(struct call *c, int argc, char **argv, char **environ);
 const char *call_getenv(const struct call *c, const char *name);

@@ -28,8 +28,9 @@ final class CleanCommand implements Callable<Integer> {
       description = "Only jobs that ended more than this long ago: 30d, 12h, 2w (default: 30d).")
   String olderThan;
 
-  @Option(names = "--state", paramLabel = "STATE", description = "Only jobs that ended in this state (repeatable): DONE, FAILED, ...")
-  List<JobState> states = new ArrayList<>();
+  @Option(names = "--state", paramLabel = "STATE",
+      description = "Only jobs that ended in these states (comma-separated or repeated): DONE, FAILED, ...")
+  List<String> states = new ArrayList<>();
 
   @Option(names = {"-y", "--yes"}, description = "Do not ask first.")
   boolean yes;
@@ -41,10 +42,10 @@ final class CleanCommand implements Callable<Integer> {
   @Override
   public Integer call() throws ApiException {
     Duration age = DurationOption.parse("--older-than", olderThan, dev.gq.core.job.Durations.OLDEST);
-    for (JobState s : states) {
+    Set<JobState> wanted = StateFilter.parse(states);
+    for (JobState s : wanted) {
       if (!s.terminal()) throw new UsageException("--state " + s + " is not an ended state; gq clean deletes only jobs that have ended");
     }
-    Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
     Instant cutoff = inv.api().now().minus(age);
     Set<JobState> ended = EnumSet.noneOf(JobState.class);
     for (JobState s : JobState.values()) if (s.terminal() && (wanted.isEmpty() || wanted.contains(s))) ended.add(s);

@@ -3,6 +3,8 @@ package dev.gq.cli;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.Suggestions;
 import dev.gq.core.ledger.SpecRules;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,14 +15,19 @@ import java.util.regex.Pattern;
 /**
  * The {@code #gq} directives of a job script: lines {@code #gq --gpus=N}, {@code --name=TEXT},
  * {@code --group=TEXT}, {@code --key=TEXT}, {@code --time=DURATION}, {@code --retries=N}, {@code --priority=N},
- * {@code --after=JOB}, {@code --after-ok=JOB}, {@code --resume-arg=WORDS} and {@code --notify=EVENTS} (leading blanks allowed, values trimmed, a later
+ * {@code --after=JOB}, {@code --after-ok=JOB}, {@code --resume-arg=WORDS} and {@code --notify=EVENTS}, each also with a
+ * blank instead of the {@code =} as in {@code #SBATCH} lines (leading blanks allowed, values trimmed, a later
  * line wins; dependency lines add up, and take comma lists). Any other line starting with
- * {@code #gq} is refused naming its line, so a typo never passes silently. {@code --gpus=0} means a
+ * {@code #gq} is refused naming its line (and the closest directive to a misspelt one), so a typo
+ * never passes silently. {@code --gpus=0} means a
  * CPU-only job. Null fields were not given.
  */
 record Directives(Integer gpus, String name, String group, String key, Scheduling scheduling) {
-  private static final Pattern LINE =
-      Pattern.compile("#gq[ \\t]+--(gpus|name|group|key|time|retries|priority|after|after-ok|resume-arg|notify)=(.*)");
+  private static final List<String> NAMES =
+      List.of("gpus", "name", "group", "key", "time", "retries", "priority", "after", "after-ok", "resume-arg", "notify");
+  // "--gpus=2" and, as in #SBATCH lines, "--gpus 2"
+  private static final Pattern LINE = Pattern.compile("#gq[ \\t]+--(" + String.join("|", NAMES) + ")(?:=|[ \\t]+)(.*)");
+  private static final Pattern OPTION = Pattern.compile("#gq[ \\t]+(-[-\\w]*).*");
 
   static final Directives NONE = new Directives(null, null, null, null, Scheduling.NONE);
 
@@ -38,7 +45,12 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
   private Directives with(String text, int line) {
     Matcher m = LINE.matcher(text);
     if (!m.matches()) {
-      throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + text
+      Matcher o = OPTION.matcher(text);
+      List<String> close = o.matches() ? Suggestions.closest(o.group(1), NAMES.stream().map(n -> "--" + n).toList()) : List.of();
+      if (!close.isEmpty())
+        throw new RefusedException("unknown #gq directive " + PrintableText.escape(o.group(1)) + " on line " + line
+            + "; did you mean " + String.join(" or ", close) + "?");
+      throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + PrintableText.escape(text)
           + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N,"
           + " --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS or --notify=EVENTS");
     }

@@ -66,7 +66,8 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
   private int usage(CommandLine cl, String message, boolean json) {
     PrintWriter err = io.err();
     err.println("gq: " + PrintableText.escape(String.valueOf(message)));
-    String name = cl == null ? "gq" : cl.getCommandSpec().qualifiedName();
+    // a hidden command (an old word kept to say what replaced it) has no help of its own
+    String name = cl == null || cl.getCommandSpec().usageMessage().hidden() ? "gq" : cl.getCommandSpec().qualifiedName();
     err.println("Try '" + name + " --help'.");
     if (json) io.out().println(JsonError.line(message, ExitCode.USAGE));
     return ExitCode.USAGE;

@@ -33,7 +33,7 @@ final class EventLine {
       sb.append(" ".repeat(Math.max(1, TYPE_WIDTH + 1 - e.type().length()))).append("job=").append(e.jobId());
     }
     for (Map.Entry<String, Object> f : e.fields().entrySet()) {
-      if (f.getValue() == null) continue;
+      if (empty(f.getValue())) continue;
       sb.append(' ').append(f.getKey()).append('=').append(value(f.getKey(), f.getValue()));
     }
     return sb.toString();
@@ -63,6 +63,12 @@ final class EventLine {
     if (v instanceof String s) return word(s);
     if (v instanceof Number || v instanceof Boolean) return v.toString();
     return visible(Json.compact(v));
+  }
+
+  /** A field the line leaves out: none, or an empty text, list or object. */
+  private static boolean empty(Object v) {
+    return v == null || v instanceof String s && s.isEmpty() || v instanceof java.util.Collection<?> c && c.isEmpty()
+        || v instanceof Map<?, ?> m && m.isEmpty();
   }
 
   private static boolean simple(Object v) {

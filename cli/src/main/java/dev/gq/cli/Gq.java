@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.protocol.Release;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.OptionSpec;
@@ -27,6 +28,7 @@ public final class Gq {
       List<String> words = shortcut(argv);
       String one = only(words);
       CommandLine cl = build(top, inv, handler, one == null ? name -> true : one::equals);
+      if (!"daemon".equals(one)) noteStartSettings(io, api);
       return cl.execute(words.toArray(String[]::new));
     } catch (RuntimeException | LinkageError e) {
       return handler.internal(e, argv.contains("--verbose"), false);
@@ -34,6 +36,13 @@ public final class Gq {
       io.out().flush();
       io.err().flush();
     }
+  }
+
+  /** Says when the caller's shell sets a start-up setting the running daemon does not have. */
+  private static void noteStartSettings(Io io, GqApi api) {
+    Map<String, String> daemon = api.startSettings();
+    String note = daemon == null ? null : StartSettings.note(io.env(), daemon);
+    if (note != null) io.err().println("gq: " + note);
   }
 
   /**
@@ -119,7 +128,8 @@ public final class Gq {
         "Keep waiting jobs from starting until 'gq release': some jobs, a --group, or the whole queue (--all)."));
     add.sub("release", () -> described(new JobControlCommand.Hold(inv, false),
         "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
-    add.sub("top", () -> new JobControlCommand.Top(inv));
+    add.sub("urgent", () -> new JobControlCommand.Urgent(inv));
+    add.sub("top", JobControlCommand.Top::new);
     add.sub("modify", () -> new JobControlCommand.Modify(inv));
     add.sub("adopt", () -> new AdoptCommand(inv));
     add.sub("mcp", () -> new McpCommand(inv));
@@ -135,6 +145,9 @@ public final class Gq {
     // Everything from the first positional on is the job's command, options included.
     CommandLine run = cl.getSubcommands().get("run");
     if (run != null) run.setStopAtPositional(true);
+    // as with sbatch, the words after SCRIPT are the script's arguments
+    CommandLine submit = cl.getSubcommands().get("submit");
+    if (submit != null) submit.setStopAtPositional(true);
     return cl;
   }
 
@@ -150,7 +163,7 @@ public final class Gq {
   private static java.util.Map<String, String> names() {
     java.util.Map<String, String> m = new java.util.HashMap<>();
     for (String n : List.of("run", "submit", "ps", "show", "eta", "logs", "gpu", "cancel", "events", "groups", "wait",
-        "retry", "preempt", "resume", "recover", "rm", "clean", "hold", "release", "top", "modify", "adopt", "mcp",
+        "retry", "preempt", "resume", "recover", "rm", "clean", "hold", "release", "urgent", "top", "modify", "adopt", "mcp",
         "daemon", "notify", "completion"))
       m.put(n, n);
     for (String a : List.of("ls", "list", "status")) m.put(a, "ps");

@@ -194,6 +194,14 @@ public interface GqApi extends ApiReplies {
     throw new ApiException("this daemon cannot change a job; restart it with 'gq daemon stop' (jobs keep running)");
   }
 
+  /**
+   * The daemon's own values of the settings it reads when it starts ({@link StartSettings#NAMES};
+   * an unset one is absent); null when this daemon cannot tell.
+   */
+  default Map<String, String> startSettings() {
+    return null;
+  }
+
   /** Moves a waiting job to the front of the queue; the line to show. */
   default String toFront(long id) throws ApiException {
     throw new ApiException("this daemon cannot reorder jobs; restart it with 'gq daemon stop' (jobs keep running)");

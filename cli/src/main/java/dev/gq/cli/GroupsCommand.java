@@ -61,7 +61,11 @@ final class GroupsCommand implements Callable<Integer> {
       out.println("No groups yet. Submit with --group NAME, or set GQ_GROUP in a sweep script.");
       return ExitCode.OK;
     }
-    table(groups).print(out, TextTable.width(inv.io()));
+    int width = TextTable.width(inv.io());
+    TextTable t = table(groups, inv.io().stdoutTty());
+    // a terminal too narrow for every column loses the bar first (the counts say the same)
+    if (width > 0 && t.naturalWidth() > width) t = table(groups, false);
+    t.print(out, width);
     notices(groups);
     return ExitCode.OK;
   }
@@ -75,25 +79,27 @@ final class GroupsCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
-  private TextTable table(List<GroupSummary> groups) {
+  /** The table, with STATUS beside GROUP so that a narrow terminal cuts counts, not the hold. */
+  private TextTable table(List<GroupSummary> groups, boolean bar) {
     List<JobState> optional = optionalStates(groups);
     boolean retried = groups.stream().anyMatch(g -> g.retried() > 0);
-    boolean bar = inv.io().stdoutTty();
-    List<String> headers = new ArrayList<>(List.of("GROUP", "WAITING", "RUNNING"));
+    List<String> headers = new ArrayList<>(List.of("GROUP", "STATUS", "WAITING", "RUNNING"));
     ALWAYS.forEach(s -> headers.add(s.name()));
     optional.forEach(s -> headers.add(s.name()));
     if (retried) headers.add("RETRIED");
     boolean capped = groups.stream().anyMatch(g -> g.maxRunning() != null);
     if (capped) headers.add("MAX");
     if (bar) headers.add("PROGRESS");
-    headers.add("STATUS");
-    TextTable t = new TextTable(headers);
+    // on a narrow terminal GROUP and PROGRESS give way first; the counts and STATUS are never cut
+    TextTable t = TextTable.of(headers.stream().map(h -> new TextTable.Column(h,
+        h.equals("GROUP") ? 8 : h.equals("PROGRESS") ? 8 : 0)).toList());
     for (GroupSummary g : groups) t.add(row(g, optional, retried, capped, bar));
     return t;
   }
 
   private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean capped, boolean bar) {
-    List<String> r = new ArrayList<>(List.of(TextTable.cut(g.group(), GROUP_WIDTH), n(g, JobState.WAITING)));
+    String status = g.held() ? (g.automatic() ? "held (fail-fast)" : "held") : "-";
+    List<String> r = new ArrayList<>(List.of(TextTable.cut(g.group(), GROUP_WIDTH), status, n(g, JobState.WAITING)));
     r.add(String.valueOf(RUNNING.stream().mapToInt(s -> g.counts().getOrDefault(s, 0)).sum()));
     ALWAYS.forEach(s -> r.add(n(g, s)));
     optional.forEach(s -> r.add(n(g, s)));
@@ -103,7 +109,6 @@ final class GroupsCommand implements Callable<Integer> {
       int[] e = GroupText.ended(g);
       r.add(GroupText.bar(e[0], e[1], BAR_WIDTH));
     }
-    r.add(g.held() ? (g.automatic() ? "held (fail-fast)" : "held") : "-");
     return r;
   }
 

@@ -32,6 +32,11 @@ public interface Io {
 
   int width();
 
+  /** The terminal's height in lines when stdout is one; 0 when not known or not a terminal. */
+  default int height() {
+    return 0;
+  }
+
   Path cwd();
 
   Map<String, String> env();

@@ -20,11 +20,14 @@ import java.util.stream.Collectors;
  * narrowest a terminal may cut it to (0: never cut), and its cell for one job. The cells are
  * short by design: WAIT is the brief wait reason (the whole one is in {@code gq show}), ELAPSED the
  * running time so far or in all (squeue's M:SS, H:MM:SS, D-HH:MM:SS), PROGRESS a running job's
- * estimate ({@code 53% ETA 1h24m}; blank when unknown), EXIT the exit code.
+ * estimate ({@code 53% ETA 1h24m}; blank when unknown), EXIT the exit code, POS a waiting job's
+ * place in the queue (1 starts next; squeue's order: priority, then age).
  */
 enum JobColumn {
   ID("JOB", 0),
   STATE("STATE", 0),
+  POS("POS", 0),
+  PRIORITY("PRIORITY", 0),
   GPUS("GPUS", 0),
   PID("PID", 0),
   GROUP("GROUP", 6),
@@ -54,7 +57,7 @@ enum JobColumn {
     List<JobColumn> out = new ArrayList<>();
     for (String word : list.split(",", -1)) {
       String w = word.strip().toLowerCase(Locale.ROOT);
-      JobColumn c = w.equals("job") ? ID : Arrays.stream(values()).filter(v -> v.label().equals(w)).findFirst().orElse(null);
+      JobColumn c = w.equals("job") ? ID : w.equals("position") ? POS : w.equals("prio") ? PRIORITY : Arrays.stream(values()).filter(v -> v.label().equals(w)).findFirst().orElse(null);
       if (c == null) {
         String what = w.isEmpty() ? "an empty column name" : "unknown column '" + word.strip() + "'";
         throw new UsageException(what + " in --format; the columns are " + names());
@@ -69,7 +72,9 @@ enum JobColumn {
   }
 
   /**
-   * The columns shown without {@code --format}: JOB, STATE, GPUS, NAME and COMMAND always; GROUP
+   * The columns shown without {@code --format}: JOB, STATE, GPUS, NAME and COMMAND always; POS and
+   * PRIORITY when a listed waiting job has a priority other than 0 (then the queue is not in id
+   * order); GROUP
    * (unless the list is of one group), WAIT, ELAPSED and EXIT when a listed job has something to
    * show there ({@code all}: as if each did, for a list printed in pages, whose later pages the
    * choice cannot see); PROGRESS when a listed running job has an estimate in {@code progress}.
@@ -79,7 +84,12 @@ enum JobColumn {
   }
 
   static List<JobColumn> defaults(List<Job> jobs, boolean all, boolean oneGroup, Map<Long, Estimate> progress) {
-    List<JobColumn> c = new ArrayList<>(List.of(ID, STATE, GPUS));
+    List<JobColumn> c = new ArrayList<>(List.of(ID, STATE));
+    if (jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0)) {
+      c.add(POS);
+      c.add(PRIORITY);
+    }
+    c.add(GPUS);
     if (!oneGroup && (all || jobs.stream().anyMatch(j -> j.spec().group() != null))) c.add(GROUP);
     c.add(NAME);
     if (jobs.stream().anyMatch(j -> j.state() == JobState.WAITING)) c.add(WAIT);
@@ -94,17 +104,44 @@ enum JobColumn {
     return switch (this) {
       case ID -> String.valueOf(job.id());
       case STATE -> JobTable.state(job, ctx);
+      case POS -> ctx.positions().containsKey(job.id()) ? String.valueOf(ctx.positions().get(job.id())) : "-";
+      case PRIORITY -> String.valueOf(job.spec().priority());
       case GPUS -> gpus(job);
       case PID -> job.pid() == null ? "-" : String.valueOf(job.pid());
       case GROUP -> orDash(job.spec().group());
       case KEY -> orDash(job.spec().key());
-      case NAME -> job.displayName();
+      case NAME -> name(job);
       case WAIT -> wait(job, ctx);
       case ELAPSED -> elapsed(job, ctx.now());
       case PROGRESS -> progress(job, ctx.progress());
       case EXIT -> job.exitCode() == null ? "-" : String.valueOf(job.exitCode());
-      case COMMAND -> ShellQuote.join(job.spec().argv());
+      case COMMAND -> command(job.spec().argv());
     };
+  }
+
+  /**
+   * The NAME cell: the job's name; for a job without one, its key when it has one (the cells of a
+   * sweep of {@code uv run ...} are told apart by it), else the command's file name.
+   */
+  static String name(Job job) {
+    if (job.spec().name() == null && job.spec().key() != null) return job.spec().key();
+    return job.displayName();
+  }
+
+  /**
+   * The COMMAND cell: the command as the user typed it. A first word that gq made a path (a
+   * project's {@code .venv/bin/python}) or that was typed as one in a {@code bin} directory shows
+   * as its file name; {@code gq show} has the whole command and the venv.
+   */
+  static String command(List<String> argv) {
+    if (argv.isEmpty()) return "";
+    String first = argv.get(0);
+    int slash = first.lastIndexOf('/');
+    boolean inBin = first.startsWith("/") && slash > 0 && first.substring(0, slash).endsWith("/bin");
+    if (!inBin) return ShellQuote.join(argv);
+    List<String> shown = new ArrayList<>(argv);
+    shown.set(0, first.substring(slash + 1));
+    return ShellQuote.join(shown);
   }
 
   /** The indices a job holds or held, else the count it asks for in parentheses ("-" for none). */

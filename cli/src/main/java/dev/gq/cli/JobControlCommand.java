@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.SpecRules;
 import java.util.List;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Parameters;
 /**
  * The commands that change waiting jobs: {@code gq hold JOB...|--group G|--all} and {@code gq release
  * JOB...|--group G|--all} (a held job, a held group's waiting jobs or, with {@code --all}, every
- * waiting job do not start; running jobs are untouched), {@code gq top JOB} (to the front of the queue) and {@code gq modify
+ * waiting job do not start; running jobs are untouched), {@code gq urgent JOB} (to the front of the queue) and {@code gq modify
  * JOB} (its GPUs, priority, time limit or environment). Each change is stored by the daemon and survives
  * restarts; a job that already started is refused, keeping what it started with.
  */
@@ -55,14 +56,14 @@ final class JobControlCommand {
     }
   }
 
-  @Command(name = "top", description = "Move a waiting job to the front of the queue (the highest priority, plus one).")
-  static final class Top implements Callable<Integer> {
+  @Command(name = "urgent", description = "Move a waiting job to the front of the queue (the highest priority, plus one).")
+  static final class Urgent implements Callable<Integer> {
     private final Invocation inv;
 
     @Parameters(paramLabel = "JOB", description = "The waiting job.")
     long id;
 
-    Top(Invocation inv) {
+    Urgent(Invocation inv) {
       this.inv = inv;
     }
 
@@ -70,6 +71,26 @@ final class JobControlCommand {
     public Integer call() throws ApiException {
       inv.io().out().println(inv.api().toFront(checked(List.of(id)).get(0)));
       return ExitCode.OK;
+    }
+  }
+
+  /**
+   * {@code gq top}: the word nvitop and htop users type for a live view. It once moved a job to the
+   * front, which is {@code gq urgent} now; a line says so rather than doing either silently.
+   */
+  @Command(name = "top", hidden = true, description = "Moving a job to the front is 'gq urgent JOB'.")
+  static final class Top implements Callable<Integer> {
+    @Parameters(arity = "0..*", paramLabel = "ARG")
+    List<String> words = List.of();
+
+    @Override
+    public Integer call() {
+      String job = words == null ? null : words.stream().filter(w -> !w.startsWith("-")).findFirst().orElse(null);
+      if (job != null)
+        throw new UsageException("'gq top' no longer moves a job: 'gq urgent " + PrintableText.escape(job)
+            + "' moves it to the front of the queue");
+      throw new UsageException("gq has no live view under 'gq top'; 'watch -n 1 gq ps' and 'gq gpu' show the queue and"
+          + " the GPUs, and 'gq urgent JOB' moves a job to the front");
     }
   }
 

@@ -28,21 +28,27 @@ final class JobTable {
 
   /**
    * What the table shows besides the jobs: why each waiting job waits, the held groups, now (for
-   * ELAPSED) and the running jobs' estimates (for PROGRESS).
+   * ELAPSED), the running jobs' estimates (for PROGRESS) and the waiting jobs' places in the queue
+ * (for POS).
    */
   record Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now,
-      Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable) {
+      Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable, Map<Long, Integer> positions) {
     Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now) {
-      this(waitReasons, heldGroups, now, Map.of(), Set.of());
+      this(waitReasons, heldGroups, now, Map.of(), Set.of(), Map.of());
     }
 
     Context withProgress(Map<Long, dev.gq.core.progress.Estimate> p) {
-      return new Context(waitReasons, heldGroups, now, p, unreachable);
+      return new Context(waitReasons, heldGroups, now, p, unreachable, positions);
     }
 
     /** With the Slurm profiles whose clusters do not answer. */
     Context withUnreachable(Set<String> profiles) {
-      return new Context(waitReasons, heldGroups, now, progress, Set.copyOf(profiles));
+      return new Context(waitReasons, heldGroups, now, progress, Set.copyOf(profiles), positions);
+    }
+
+    /** With each waiting job's place in the queue (POS). */
+    Context withPositions(Map<Long, Integer> p) {
+      return new Context(waitReasons, heldGroups, now, progress, unreachable, Map.copyOf(p));
     }
   }
 

@@ -17,6 +17,7 @@ final class Poll {
   private final Duration limit;
   private final long deadline;
   private int shownLength = -1;
+  private String shown;
   private boolean timedOut;
 
   Poll(Io io, Duration limit) {
@@ -54,9 +55,17 @@ final class Poll {
     return TIMED_OUT;
   }
 
-  /** Rewrites the progress line (terminals only; null: nothing to show). */
+  /**
+   * Rewrites the progress line (terminals only; null: nothing to show), cut to one column less than
+   * the terminal's width: a line as wide as the terminal wraps, and "\r" then rewrites only its last
+   * row, adding a row at every rewrite.
+   */
   void progress(String line) {
     if (line == null) return;
+    int room = Math.max(10, (io.width() > 0 ? io.width() : 80) - 1);
+    if (line.length() > room) line = line.substring(0, room - 1) + "\u2026";
+    if (line.equals(shown)) return;
+    shown = line;
     PrintWriter out = io.out();
     String pad = shownLength > line.length() ? " ".repeat(shownLength - line.length()) : "";
     out.print("\r" + line + pad);
@@ -69,5 +78,6 @@ final class Poll {
     if (shownLength < 0) return;
     io.out().println();
     shownLength = -1;
+    shown = null;
   }
 }

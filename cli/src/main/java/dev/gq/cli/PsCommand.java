@@ -5,6 +5,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.progress.Estimate;
 import java.io.PrintWriter;
@@ -42,8 +43,10 @@ final class PsCommand implements Callable<Integer> {
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")
   List<String> selectors = new ArrayList<>();
 
-  @Option(names = "--state", paramLabel = "STATE", description = "Only jobs in this state (repeatable): ${COMPLETION-CANDIDATES}.")
-  List<JobState> states = new ArrayList<>();
+  @Option(names = {"-t", "--state"}, paramLabel = "STATE", completionCandidates = StateFilter.Names.class,
+      description = "Only jobs in these states (comma-separated or repeated): ${COMPLETION-CANDIDATES};"
+          + " squeue's PD, R, CG, CD, F, CA, TO, PR too.")
+  List<String> states = new ArrayList<>();
 
   @Option(names = "--group", paramLabel = "GROUP", description = "Only jobs of this group; a summary line follows the table.")
   String group;
@@ -65,6 +68,11 @@ final class PsCommand implements Callable<Integer> {
   @Option(names = "--no-header", description = "Print the rows without the header line.")
   boolean noHeader;
 
+  @Option(names = "--sort", paramLabel = "ORDER", defaultValue = "id", completionCandidates = RowOrder.Names.class,
+      description = "Row order: id (newest first, the default), queue (waiting jobs in the order they start, then the rest),"
+          + " priority (highest first).")
+  String sort;
+
   /** The names --format takes, for the help text. */
   static final class ColumnNames implements Iterable<String> {
     @Override public Iterator<String> iterator() {
@@ -85,10 +93,12 @@ final class PsCommand implements Callable<Integer> {
     if (limit != null && limit < 1) throw new UsageException("--limit must be at least 1, not " + limit);
     if (json && format != null) throw new UsageException("--format chooses table columns and --json prints every field; use one of them");
     columns = format == null ? null : JobColumn.parse(format);
+    RowOrder order = RowOrder.parse(sort);
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
-    Set<JobState> wanted = states.isEmpty() ? Set.of() : EnumSet.copyOf(states);
+    Set<JobState> wanted = StateFilter.parse(states);
     JobQuery q = new JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
-    int shown = chosen && limit == null ? paged(q) : listed(chosen ? read(q).jobs() : recent());
+    int shown = chosen && limit == null && order == RowOrder.ID ? paged(q)
+        : listed(order.sorted(chosen ? read(q).jobs() : recent()));
     if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(inv.io().out(), ranges);
     if (shown > 0 && !json && group != null) summary();
     if (unreadable.isEmpty()) return ExitCode.OK;
@@ -144,13 +154,29 @@ final class PsCommand implements Callable<Integer> {
     return shown;
   }
 
-  /** Every live job and the newest ended ones; says on stderr when older ended ones are left out. */
+  /**
+   * Every live job and the newest ended ones: 20, or on a terminal as many as fit under the header
+   * and the live jobs, so that those stay on screen. Says on stderr when ended ones are left out
+   * (with how many, when the screen's height cut them).
+   */
   private List<Job> recent() throws ApiException {
     List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
     List<Job> done = read(new JobQuery(List.of(), ended(), group, RECENT + 1)).jobs();
-    jobs.addAll(done.subList(0, Math.min(RECENT, done.size())));
+    int keep = Math.min(RECENT, done.size());
+    // the header, the line saying what was left out, and the shell's next prompt
+    int lines = 3 + (group == null ? 0 : 1); // and the group's summary line
+    int room = json || inv.io().height() == 0 ? keep : Math.max(0, inv.io().height() - lines - jobs.size());
+    boolean cut = room < keep;
+    keep = Math.min(keep, room);
+    jobs.addAll(done.subList(0, keep));
     jobs.sort(Comparator.comparingLong(Job::id).reversed());
-    if (done.size() > RECENT && !json) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
+    if (json || done.size() <= keep) return jobs;
+    if (!cut) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
+    else {
+      long more = inv.api().count(new JobQuery(List.of(), ended(), group, 0)) - keep;
+      inv.io().err().println("gq: " + more + " more ended " + (more == 1 ? "job is" : "jobs are")
+          + " not shown to keep the live ones on screen; 'gq ps --all' lists them");
+    }
     return jobs;
   }
 
@@ -163,7 +189,7 @@ final class PsCommand implements Callable<Integer> {
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   private JobTable.Context context(List<Job> jobs) throws ApiException {
-    JobTable.Context c = waits(jobs).withProgress(progress(jobs));
+    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs));
     boolean cluster = jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
     if (!cluster) return c;
     Map<String, String> down = inv.api().queueState().unreachable();
@@ -180,6 +206,17 @@ final class PsCommand implements Callable<Integer> {
     if (columns != null && !columns.contains(JobColumn.PROGRESS)) return Map.of();
     List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING).map(Job::id).toList();
     return running.isEmpty() ? Map.of() : inv.api().progress(running);
+  }
+
+  /**
+   * The places in the queue of the listed waiting jobs, counted over every waiting job (the list may
+   * be filtered); none asked when POS is not shown.
+   */
+  private Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
+    boolean shown = columns != null ? columns.contains(JobColumn.POS)
+        : jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0);
+    if (!shown || jobs.stream().noneMatch(QueueOrder::queued)) return Map.of();
+    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
   }
 
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */

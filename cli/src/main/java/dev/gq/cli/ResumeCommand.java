@@ -56,7 +56,9 @@ final class ResumeCommand implements Callable<Integer> {
     ResumeReport r = inv.api().resume(ids, path);
     if (json) inv.io().out().println(JsonView.pretty(json(r)));
     else print(r);
-    return ExitCode.OK;
+    // nothing resumed and something refused: a script must not read it as done
+    boolean none = r.report().retried().isEmpty() && !r.report().skipped().isEmpty();
+    return none ? ExitCode.FAILED : ExitCode.OK;
   }
 
   private void print(ResumeReport r) {

@@ -65,9 +65,10 @@ final class ShowCommand implements Callable<Integer> {
     if (conda != null) line(out, "Conda", conda);
     line(out, "GPUs", gpus(job));
     line(out, "GPU UUIDs", job.gpus().stream().sorted(BY_INDEX).map(GpuSlot::uuid).collect(Collectors.joining(", ")));
-    line(out, "Submitted", Times.format(job.submitTime(), zone));
-    line(out, "Started", Times.format(job.startTime(), zone));
-    line(out, "Ended", Times.format(job.endTime(), zone));
+    line(out, "Submitted", job.submitTime() == null ? null : Times.format(job.submitTime(), zone));
+    line(out, "Started", job.startTime() == null ? null : Times.format(job.startTime(), zone));
+    line(out, "Ended", job.endTime() == null ? null : Times.format(job.endTime(), zone));
+    line(out, "Elapsed", job.startTime() == null ? null : JobColumn.elapsed(job, inv.api().now()));
     line(out, "PID", job.pid() == null ? null : String.valueOf(job.pid()));
     line(out, "PGID", job.identity() == null || job.adopted() ? null : String.valueOf(job.identity().pgid()));
     if (job.adopted()) line(out, "Adopted", "yes: started by hand; gq signals only that process and its descendants");
@@ -78,7 +79,7 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Retry of", job.retryOf() == null ? null : String.valueOf(job.retryOf()));
     line(out, "After", job.spec().after().stream()
         .map(d -> "job " + d.jobId() + (d.okOnly() ? " ends DONE" : " ends")).collect(Collectors.joining(", ")));
-    line(out, "Retries", job.spec().retries() == 0 ? null : String.valueOf(job.spec().retries()));
+    line(out, "Retries", job.spec().retries() == 0 ? null : job.spec().retries() + " left (a new attempt after a failure)");
     line(out, "Time limit", job.spec().timeLimit() == null ? null : Durations.format(job.spec().timeLimit()));
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
@@ -117,8 +118,11 @@ final class ShowCommand implements Callable<Integer> {
     return e == null ? "unknown" : ProgressText.line(e, inv.api().now(), zone);
   }
 
+  /** The reason after "Waiting for:", without a "waiting for" of its own. */
   private static String waitText(WaitReason reason) {
-    return reason == null ? null : reason.text();
+    if (reason == null) return null;
+    String text = reason.text();
+    return text.startsWith("waiting for ") ? text.substring("waiting for ".length()) : text;
   }
 
   private static String gpus(Job job) {
@@ -132,8 +136,9 @@ final class ShowCommand implements Callable<Integer> {
     return n + " (indices " + indices + ")";
   }
 
+  /** One "Label: value" line; none for a value the job does not have, so the page fits a screen. */
   private static void line(PrintWriter out, String label, String value) {
-    String shown = value == null || value.isEmpty() ? "-" : PrintableText.escape(value);
-    out.println(String.format("%-13s%s", label + ":", shown));
+    if (value == null || value.isEmpty()) return;
+    out.println(String.format("%-13s%s", label + ":", PrintableText.escape(value)));
   }
 }

@@ -33,7 +33,9 @@ final class StartNote {
       waitingId = job.id();
       started = false;
       dev.gq.core.job.WaitReason reason = inv.api().waitReasons().get(job.id());
-      inv.io().err().println("gq: job " + job.id() + " is WAITING" + (reason == null ? "" : ": " + reason.text()) + "; " + then);
+      // the word gq ps shows: HELD for a waiting job of a held group
+      String shown = job.spec().group() == null ? "WAITING" : JobTable.state(job, inv.api().holds().keySet());
+      inv.io().err().println("gq: job " + job.id() + " is " + shown + (reason == null ? "" : ": " + reason.text()) + "; " + then);
       inv.io().err().flush();
     } else if (waitingId == job.id() && !started && (job.startTime() != null || !job.state().terminal())) {
       started = true;

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -28,6 +29,13 @@ final class SubmitCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "SCRIPT", description = "The script (~ and relative paths allowed).")
   String script;
 
+  @Parameters(index = "1..*", arity = "0..*", paramLabel = "ARG",
+      description = "Arguments for the script ($1, $2, ...): every word after SCRIPT, as with sbatch.")
+  List<String> args = List.of();
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
   @Option(names = "--batch", paramLabel = "FILE", description = "Queue one job per line of FILE ('-': standard input), all or nothing.")
   String batch;
 
@@ -44,6 +52,7 @@ final class SubmitCommand implements Callable<Integer> {
   @Override
   public Integer call() throws ApiException {
     if (batch != null && script != null) throw new UsageException("give a SCRIPT or --batch FILE, not both");
+    noteOptionsAfterScript();
     if (batch != null) return new BatchSubmit(inv, options).run(batch, gpus);
     if (script == null) throw new UsageException("a script is required, as in 'gq submit train.sh' (or --batch FILE)");
     if (gpus != null && gpus < 0) throw new UsageException("-g/--gpus must be 0 or more, not " + gpus);
@@ -51,15 +60,45 @@ final class SubmitCommand implements Callable<Integer> {
     String group = Labels.checkOption("--group", options.group);
     String key = Labels.checkOption("--key", options.key);
     Path path = resolve(script, inv.io().cwd(), inv.io().env());
+    if (!Files.isRegularFile(path) && !script.contains("/")
+        && ProgramLookup.missing(script, inv.io().env().get("PATH"), inv.io().cwd().toString()) == null)
+      // 'gq submit python train.py', 'gq submit -- bash -c ...': a command where a script belongs
+      throw new UsageException("there is no script '" + PrintableText.escape(script) + "' here and " + PrintableText.escape(script)
+          + " is a command; gq submit queues a script: to queue a command, use 'gq run CMD...' or 'gq -g N CMD...'");
     Path real = existingScript(path);
     String text = read(real);
     Directives d = Directives.parse(text);
     if (options.notify == null) options.notify = Directives.notify(text);
     int n = gpus != null ? gpus : d.gpus() != null ? d.gpus() : 1;
     String finalName = name != null ? name : d.name() != null ? d.name() : String.valueOf(path.getFileName());
-    List<String> argv = List.of("/bin/bash", real.toString());
+    List<String> argv = new java.util.ArrayList<>(List.of("/bin/bash", real.toString()));
+    argv.addAll(args);
+    if (pythonFile(real, text))
+      inv.io().err().println("gq: warning: " + path.getFileName() + " is a Python file and gq submit runs scripts with bash;"
+          + " to run it with Python: gq -g " + n + " python " + ShellQuote.join(List.of(script)));
     Scheduling sched = options.scheduling(inv).over(d.scheduling());
     return new Submitter(inv).submit(argv, n, finalName, first(group, d.group()), first(key, d.key()), sched, options);
+  }
+
+  /**
+   * Says, once, when a word after SCRIPT is one of submit's own options: it goes to the script (as
+   * with sbatch), which someone used to writing options last may not expect.
+   */
+  private void noteOptionsAfterScript() {
+    for (String a : args) {
+      String name = a.startsWith("-") ? a.split("=", 2)[0] : null;
+      if (name == null || spec == null || spec.findOption(name) == null) continue;
+      inv.io().err().println("gq: note: " + PrintableText.escape(name) + " after the script is passed to the script, as"
+          + " with sbatch; put gq's options before SCRIPT");
+      return;
+    }
+  }
+
+  /** A script bash would misread: named *.py, or with a python #! line. */
+  static boolean pythonFile(Path script, String text) {
+    String first = text.lines().findFirst().orElse("");
+    boolean pythonLine = first.startsWith("#!") && first.contains("python");
+    return pythonLine || String.valueOf(script.getFileName()).endsWith(".py");
   }
 
   /** The script's path: {@code ~} from HOME, relative to the caller's directory. */

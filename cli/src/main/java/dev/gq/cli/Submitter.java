@@ -46,6 +46,8 @@ final class Submitter {
         System.getenv(), inv.io());
     GqApi.SubmitResult result = inv.api().submit(spec);
     if (!result.skipped()) warnDropped(filtered.dropped());
+    String missing = spec.onCluster() || result.skipped() ? null : ProgramLookup.missing(argv.get(0), kept.get("PATH"), cwd);
+    if (missing != null) inv.io().err().println("gq: warning: " + missing);
     if (!result.skipped() && venv != null) inv.io().err().println("gq: using " + venv.shown());
     if (opts.json) printJson(result);
     else if (opts.parsable) printId(result);

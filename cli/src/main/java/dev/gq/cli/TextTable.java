@@ -78,6 +78,14 @@ final class TextTable {
     return widths;
   }
 
+  /** How wide a line is with no column cut. */
+  int naturalWidth() {
+    int[] widths = widths(null, false);
+    int total = 2 * (widths.length - 1);
+    for (int w : widths) total += w;
+    return total;
+  }
+
   private List<String> headers() {
     return columns.stream().map(Column::header).toList();
   }
@@ -116,7 +124,11 @@ final class TextTable {
     for (int i = 0; i <= last; i++) {
       if (width > 0 && visible >= width) break;
       String cell = cut(cells.get(i), widths[i]);
-      if (width > 0 && visible + cell.length() > width) cell = cut(cell, width - visible);
+      if (width > 0 && visible + widths[i] > width) {
+        // a column that is never cut (a count, an id) is left out whole rather than shown in part
+        if (columns.get(i).min() == 0 && i > 0 && i < last) break;
+        cell = cut(cell, width - visible);
+      }
       sb.append(painted && paints[i] != null && !cell.isEmpty() ? paints[i].apply(cell) : cell);
       visible += cell.length();
       if (i == last) break;

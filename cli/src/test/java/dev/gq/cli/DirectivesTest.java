@@ -41,9 +41,23 @@ class DirectivesTest {
 
   @Test
   void malformedDirectiveNamesItsLine() {
-    assertEquals("unsupported or malformed #gq directive on line 3: '#gq --gpus 2'; "
+    assertEquals("unsupported or malformed #gq directive on line 3: '#gq gpus=2'; "
         + "use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N, --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS or --notify=EVENTS",
-        refusal("#!/bin/bash\n\n#gq --gpus 2\n"));
+        refusal("#!/bin/bash\n\n#gq gpus=2\n"));
+  }
+
+  @Test
+  void aBlankInsteadOfTheEqualsSignWorksAsInSbatchLines() {
+    Directives d = Directives.parse("#gq --gpus 2\n#gq --name  long run \n#gq\t--time\t1h\n");
+    assertEquals(2, d.gpus());
+    assertEquals("long run", d.name());
+    assertEquals(java.time.Duration.ofHours(1), d.scheduling().time());
+  }
+
+  @Test
+  void aMisspeltDirectiveGetsTheClosestName() {
+    assertEquals("unknown #gq directive --gpu on line 2; did you mean --gpus?", refusal("#!/bin/bash\n#gq --gpu=1\n"));
+    assertEquals("unknown #gq directive --nmae on line 1; did you mean --name?", refusal("#gq --nmae x"));
   }
 
   @Test
@@ -88,7 +102,7 @@ class DirectivesTest {
     assertEquals("invalid retry count on line 1: '-1'; use a whole number from 0 to 100", refusal("#gq --retries=-1"));
     assertEquals("invalid job id on line 1: 'x'; use a job number like 12", refusal("#gq --after=12,x"));
     assertEquals("invalid job id on line 1: '0'; use a job number like 12", refusal("#gq --after-ok=0"));
-    assertEquals(true, refusal("#gq --after 12").contains("on line 1"));
+    assertEquals(true, refusal("#gq --after 12 x").contains("on line 1"));
   }
 
   @Test

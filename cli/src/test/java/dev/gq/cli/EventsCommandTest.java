@@ -67,6 +67,16 @@ class EventsCommandTest {
   }
 
   @Test
+  void emptyListsAndTextsAreLeftOutOfATextLineButKeptInJson() throws Exception {
+    add(1, 0, "JobSubmitted", 1L, fields("argv", List.of("true"), "after", List.of(), "waits_for", List.of(), "name", "",
+        "env_names", Map.of()));
+    Cli.Result r = cli.run("events");
+    assertEquals("1 2026-11-29T10:00:00.000Z JobSubmitted       job=1 argv=true\n", r.out());
+    Cli.Result json = cli.run("events", "--json");
+    assertTrue(json.out().contains("\"after\":[]") && json.out().contains("\"waits_for\":[]"), json.out());
+  }
+
+  @Test
   void textLinesShowHiddenCharactersAsJsonEscapes() throws Exception {
     add(1, 0, "JobSubmitted", 1L, fields("argv", List.of("echo", "a\u202eb"), "name", "n\u2028m", "group", "g\u0085\u007f"));
     String line = cli.run("events").out().strip();

@@ -188,14 +188,18 @@ final class FakeApi implements GqApi {
     return ask.ids().stream().map(id -> "job " + id + ": preempting").toList();
   }
 
+  /** Jobs resume skips, with the reason the scheduler gives. */
+  final Map<Long, String> unresumable = new HashMap<>();
+
   @Override public ResumeReport resume(List<Long> ids, String from) throws ApiException {
     resumes.add(ids + " from " + from);
-    List<Retried> r = ids.stream().map(id -> new Retried(id, id + 100)).toList();
+    List<RetrySkip> skips = ids.stream().filter(unresumable::containsKey).map(id -> new RetrySkip(id, unresumable.get(id))).toList();
+    List<Retried> r = ids.stream().filter(id -> !unresumable.containsKey(id)).map(id -> new Retried(id, id + 100)).toList();
     Map<Long, String> seen = new java.util.HashMap<>();
     if (from != null) r.forEach(x -> seen.put(x.newId(), from));
     Map<Long, String> under = new java.util.HashMap<>();
     r.forEach(x -> under.put(x.newId(), "/w"));
-    return new ResumeReport(new RetryReport(r, List.of(), List.of()), seen, under);
+    return new ResumeReport(new RetryReport(r, skips, List.of()), seen, under);
   }
 
   @Override public List<CancelOutcome> cancel(List<Long> ids) throws ApiException {
@@ -253,6 +257,22 @@ final class FakeApi implements GqApi {
     return events.stream()
         .filter(e -> jobId == null || jobId.equals(e.jobId()))
         .filter(e -> since == null || !e.time().isBefore(since));
+  }
+
+  /** The daemon's start-up settings; null: it cannot tell. */
+  Map<String, String> startSettings;
+
+  @Override public Map<String, String> startSettings() {
+    return startSettings;
+  }
+
+  /** Jobs moved to the front, in order. */
+  final java.util.List<Long> fronted = new java.util.ArrayList<>();
+
+  @Override public String toFront(long id) throws ApiException {
+    fail();
+    fronted.add(id);
+    return "Job " + id + " is first in the queue (priority 1).";
   }
 
   /** Hold/release requests for the queue or a group as "hold:GROUP" / "release:null". */

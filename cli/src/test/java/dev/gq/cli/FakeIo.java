@@ -29,6 +29,7 @@ final class FakeIo implements Io {
   boolean stdoutTty = true;
   boolean stderrTty;
   int width = 100;
+  int height;
   Path cwd;
   volatile boolean closed;
 
@@ -86,6 +87,10 @@ final class FakeIo implements Io {
 
   @Override public boolean stderrTty() {
     return stderrTty;
+  }
+
+  @Override public int height() {
+    return stdoutTty ? height : 0;
   }
 
   @Override public int width() {

@@ -34,9 +34,9 @@ class GroupsCommandTest {
     Cli.Result r = cli.run("groups");
     assertEquals(0, r.code(), r.err());
     assertEquals("""
-        GROUP   WAITING  RUNNING  DONE  FAILED  CANCELLED  RETRIED  STATUS
-        broken  5        0        0     3       0          0        held (fail-fast)
-        sweep   2        2        3     0       0          1        -
+        GROUP   STATUS            WAITING  RUNNING  DONE  FAILED  CANCELLED  RETRIED
+        broken  held (fail-fast)  5        0        0     3       0          0
+        sweep   -                 2        2        3     0       0          1
         """, r.out());
     assertEquals("""
         gq: counts cover each job's latest attempt; RETRIED is how many attempts a retry replaced
@@ -64,10 +64,24 @@ class GroupsCommandTest {
   }
 
   @Test
+  void onAnEightyColumnTerminalTheStatusIsNeverCutAndTheNameAndBarGiveWay() {
+    cli.io.stdoutTty = true;
+    cli.io.width = 80;
+    GroupSummary lr = new GroupSummary("lr-sweep-resnet50-imagenet", Map.of(JobState.FAILED, 3, JobState.WAITING, 5,
+        JobState.TIMEOUT, 1), 2, "3 jobs in a row failed", true);
+    cli.api.groupList = List.of(lr, SWEEP);
+    String out = cli.run("groups").out();
+    for (String line : out.lines().toList()) assertTrue(line.length() <= 80, line.length() + ": " + line);
+    assertTrue(out.lines().skip(1).findFirst().orElseThrow().contains("held (fail-fast)"), out);
+    assertFalse(out.contains("PROGRESS"), "the bar gives way first: " + out);
+    assertTrue(out.lines().findFirst().orElseThrow().endsWith("TIMEOUT"), "the counts that fit are whole: " + out);
+  }
+
+  @Test
   void rareStatesGetAColumnOnlyWhenPresent() {
     cli.api.groupList = List.of(new GroupSummary("g", Map.of(JobState.TIMEOUT, 1, JobState.INTERRUPTED, 2), 0, null, false));
     String header = cli.run("groups").out().lines().findFirst().orElseThrow();
-    assertEquals("GROUP  WAITING  RUNNING  DONE  FAILED  CANCELLED  INTERRUPTED  TIMEOUT  STATUS", header);
+    assertEquals("GROUP  STATUS  WAITING  RUNNING  DONE  FAILED  CANCELLED  INTERRUPTED  TIMEOUT", header);
   }
 
   @Test

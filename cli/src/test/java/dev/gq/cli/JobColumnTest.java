@@ -46,4 +46,23 @@ class JobColumnTest {
     assertEquals("-", JobColumn.WAIT.cell(Jobs.job(2, JobState.RUNNING), ctx));
     assertEquals("-", JobColumn.WAIT.cell(Jobs.job(3, JobState.WAITING), ctx), "no reason known");
   }
+
+  @Test
+  void theCommandShowsWhatTheUserTypedNotTheVenvsInterpreterPath() {
+    assertEquals("python train.py --lr 3e-4", JobColumn.command(List.of("/home/me/proj/.venv/bin/python", "train.py", "--lr", "3e-4")));
+    assertEquals("nvcc -O2 x.cu", JobColumn.command(List.of("/usr/local/cuda/bin/nvcc", "-O2", "x.cu")));
+    assertEquals("./run.sh a", JobColumn.command(List.of("./run.sh", "a")));
+    assertEquals("/opt/tool/run 'a b'", JobColumn.command(List.of("/opt/tool/run", "a b")));
+    assertEquals("", JobColumn.command(List.of()));
+  }
+
+  @Test
+  void aJobWithoutANameIsToldApartByItsKey() {
+    var keyed = Jobs.job(1, JobState.WAITING, Jobs.spec(1, null, "sweep", "lr=3e-4", "uv", "run", "train.py"));
+    var named = Jobs.job(2, JobState.WAITING, Jobs.spec(1, "eval", "sweep", "lr=1e-3", "uv", "run", "eval.py"));
+    var plain = Jobs.job(3, JobState.WAITING, Jobs.spec(1, null, null, null, "uv", "run", "x.py"));
+    assertEquals("lr=3e-4", JobColumn.name(keyed));
+    assertEquals("eval", JobColumn.name(named));
+    assertEquals("uv", JobColumn.name(plain));
+  }
 }

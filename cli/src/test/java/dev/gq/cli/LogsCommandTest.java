@@ -70,6 +70,17 @@ class LogsCommandTest {
   }
 
   @Test
+  void aWaitingJobOfAHeldGroupIsHeldAsGqPsSaysIt() {
+    cli.io.stderrTty = true;
+    cli.api.add(withLog(Jobs.job(1, JobState.WAITING, Jobs.spec(1, null, "g", null, "true")), dir.resolve("missing.log")));
+    cli.api.groupList = java.util.List.of(new ApiReplies.GroupSummary("g", java.util.Map.of(JobState.WAITING, 1), 0,
+        "held by the user", false));
+    cli.api.reasons.put(1L, "group g is held: held by the user");
+    Cli.Result r = cli.run("logs", "1");
+    assertEquals("gq: job 1 is HELD: group g is held: held by the user; it has no log yet\n", r.err());
+  }
+
+  @Test
   void missingLogOfAJobThatRanIsRefused() {
     cli.api.add(withLog(Jobs.job(1, JobState.DONE), dir.resolve("gone.log")));
     Cli.Result r = cli.run("logs", "1");

@@ -70,4 +70,13 @@ class PreemptResumeCommandTest {
     JsonSchemas.check("resume.schema.json", JsonSchemas.parse(from.out()));
     JsonSchemas.check("preempt.schema.json", JsonSchemas.parse(cli.run("preempt", "5", "--json").out()));
   }
+
+  @Test
+  void resumingOnlyJobsThatCannotBeResumedSaysWhyAndExitsOne() {
+    cli.api.unresumable.put(12L, "job 12 is RUNNING; only ended jobs are resumed");
+    Cli.Result r = cli.run("resume", "12");
+    assertEquals(1, r.code(), r.toString());
+    assertEquals("Skipped 1 job:\n  12: is RUNNING; only ended jobs are resumed\n", r.out());
+    assertEquals(0, cli.run("resume", "12", "13").code(), "one of them resumed");
+  }
 }

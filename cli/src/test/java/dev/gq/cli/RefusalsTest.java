@@ -67,7 +67,8 @@ class RefusalsTest {
     assertEquals("gq: --lines takes a whole number, not 'x'", usage("logs", "-n", "x", "3"));
     assertEquals("gq: --max-running takes a whole number, not 'x'", usage("groups", "g", "--max-running", "x"));
     assertEquals("gq: invalid PID 'x'; use a whole number", usage("adopt", "x"));
-    assertEquals("gq: --state takes one of WAITING, STARTING, RUNNING, CANCELLING, DONE, FAILED, CANCELLED, ORPHANED,"
-        + " INTERRUPTED, TIMEOUT, PREEMPTING, PREEMPTED, EXITED, not 'foo'", usage("ps", "--state", "foo"));
+    assertEquals("gq: unknown state 'foo'; states: WAITING, STARTING, RUNNING, CANCELLING, DONE, FAILED, CANCELLED, ORPHANED,"
+        + " INTERRUPTED, TIMEOUT, PREEMPTING, PREEMPTED, EXITED (or squeue's PD, R, CG, CD, F, CA, TO, PR)",
+        usage("ps", "--state", "foo"));
   }
 }

@@ -207,7 +207,7 @@ class RunCommandTest {
     cli.io.env.put("AWS_CA_BUNDLE", "/etc/ca.pem");
     cli.io.env.put("TOKENIZERS_PARALLELISM", "false");
     cli.io.env.put("GQ_CLIENT_PID", "1");
-    Cli.Result r = cli.run("-g", "1", "x");
+    Cli.Result r = cli.run("-g", "1", "true");
     assertEquals("gq: not storing AWS_SECRET_ACCESS_KEY, HF_TOKEN (secrets); keep with --env-keep NAME"
         + " or --env-all (said once for these names)\n", r.err());
     JobSpec spec = onlySubmitted();
@@ -222,10 +222,10 @@ class RunCommandTest {
   @Test
   void theNoteOnDroppedSecretsIsSaidOnceForTheSameNames() {
     cli.io.env.put("HF_TOKEN", "hf_x");
-    assertTrue(cli.run("-g", "1", "x").err().contains("not storing HF_TOKEN"));
-    assertEquals("", cli.run("-g", "1", "y").err(), "the same names again: no note");
+    assertTrue(cli.run("-g", "1", "true").err().contains("not storing HF_TOKEN"));
+    assertEquals("", cli.run("-g", "1", "sh").err(), "the same names again: no note");
     cli.io.env.put("DB_PASSWORD", "pw");
-    assertTrue(cli.run("-g", "1", "z").err().contains("not storing DB_PASSWORD, HF_TOKEN"));
+    assertTrue(cli.run("-g", "1", "ls").err().contains("not storing DB_PASSWORD, HF_TOKEN"));
     assertEquals(3, cli.api.submitted.size());
     assertFalse(cli.api.submitted.get(1).env().containsKey("HF_TOKEN"), "still dropped, only not said");
   }
@@ -234,14 +234,14 @@ class RunCommandTest {
   void envKeepAndEnvAllKeepSecrets() {
     cli.io.env.put("HF_TOKEN", "hf_x");
     cli.io.env.put("DB_PASSWORD", "pw");
-    Cli.Result r = cli.run("-g", "1", "--env-keep", "HF_TOKEN", "x");
+    Cli.Result r = cli.run("-g", "1", "--env-keep", "HF_TOKEN", "true");
     assertEquals("gq: not storing DB_PASSWORD (secret); keep with --env-keep NAME or --env-all"
         + " (said once for these names)\n", r.err());
     assertEquals("hf_x", cli.api.submitted.get(0).env().get("HF_TOKEN"));
-    assertEquals("", cli.run("-g", "1", "--env-all", "x").err());
+    assertEquals("", cli.run("-g", "1", "--env-all", "true").err());
     assertEquals("pw", cli.api.submitted.get(1).env().get("DB_PASSWORD"));
     cli.io.env.put("GQ_ENV_ALL", "1");
-    assertEquals("", cli.run("-g", "1", "x").err());
+    assertEquals("", cli.run("-g", "1", "true").err());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,7 +71,7 @@ class SubmitCommandTest {
     script("t.sh", "#gq --gpus=2\n#gq --name=dn\n#gq --group=dg\n");
     cli.io.env.put("GQ_GROUP", "envgroup");
     cli.run("submit", "-g", "3", "--name", "cn", "t.sh");
-    cli.run("submit", "t.sh", "--group", "cg");
+    cli.run("submit", "--group", "cg", "t.sh");
     assertEquals(3, cli.api.submitted.get(0).gpus());
     assertEquals("cn", cli.api.submitted.get(0).name());
     assertEquals("dg", cli.api.submitted.get(0).group());
@@ -111,10 +112,10 @@ class SubmitCommandTest {
 
   @Test
   void malformedDirectiveIsRefusedNamingTheLine() throws Exception {
-    script("t.sh", "#!/bin/bash\n#gq --gpus 2\n");
+    script("t.sh", "#!/bin/bash\n#gq gpus 2\n");
     Cli.Result r = cli.run("submit", "t.sh");
     assertEquals(1, r.code());
-    assertTrue(r.err().startsWith("gq: unsupported or malformed #gq directive on line 2: '#gq --gpus 2'"), r.err());
+    assertTrue(r.err().startsWith("gq: unsupported or malformed #gq directive on line 2: '#gq gpus 2'"), r.err());
     assertTrue(cli.api.submitted.isEmpty());
   }
 
@@ -137,7 +138,7 @@ class SubmitCommandTest {
   void secretsAreFilteredForScriptsToo() throws Exception {
     script("t.sh", "echo\n");
     cli.io.env.put("WANDB_API_KEY", "x");
-    Cli.Result r = cli.run("submit", "t.sh", "--json");
+    Cli.Result r = cli.run("submit", "--json", "t.sh");
     assertTrue(r.err().startsWith("gq: not storing WANDB_API_KEY (secret);"), r.err());
     assertTrue(r.out().startsWith("{\n  \"id\": 1,\n  \"skipped\": false,\n  \"state\": \"WAITING\",\n"), r.out());
     assertNull(onlySubmitted().env().get("WANDB_API_KEY"));
@@ -158,7 +159,7 @@ class SubmitCommandTest {
   void submittingIntoAHeldGroupNamesTheHoldAndHowToRelease() throws Exception {
     script("t.sh", "#gq --group=sweep\n");
     cli.api.queue = new GqApi.QueueState(false, java.util.Map.of("sweep", "held by the user", "other", "held by the user"));
-    Cli.Result r = cli.run("submit", "t.sh", "--json");
+    Cli.Result r = cli.run("submit", "--json", "t.sh");
     assertEquals(0, r.code(), r.err());
     assertEquals("gq: group sweep is held (held by the user), so job 1 waits until 'gq release --group sweep'\n", r.err());
     assertTrue(r.out().contains("\"id\": 1,"), r.out());
@@ -171,7 +172,7 @@ class SubmitCommandTest {
     assertEquals("", cli.run("submit", "t.sh").err());
     cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
     cli.api.nextSubmit = new GqApi.SubmitResult(1, true, dev.gq.core.job.JobState.WAITING, null);
-    Cli.Result skipped = cli.run("submit", "t.sh", "--key", "k");
+    Cli.Result skipped = cli.run("submit", "--key", "k", "t.sh");
     assertEquals("", skipped.err());
   }
 
@@ -195,12 +196,45 @@ class SubmitCommandTest {
 
   @Test
   void aCommandGivenToSubmitPointsToRun() {
+    cli.io.env.put("PATH", "/usr/bin:/bin");
     Cli.Result r = cli.run("submit", "-g", "1", "--", "bash", "-c", "echo hi");
     assertEquals(2, r.code());
-    assertTrue(r.err().contains("gq submit queues one script: to queue a command, use 'gq run CMD...'"), r.err());
-    Cli.Result words = cli.run("submit", "python", "train.py");
+    assertTrue(r.err().contains("gq submit queues a script: to queue a command, use 'gq run CMD...'"), r.err());
+    Cli.Result words = cli.run("submit", "sh", "train.py");
     assertEquals(2, words.code());
-    assertTrue(words.err().startsWith("gq: unexpected argument 'train.py'; gq submit queues one script"), words.err());
+    assertTrue(words.err().startsWith("gq: there is no script 'sh' here and sh is a command; gq submit queues a script"), words.err());
     assertTrue(cli.api.submitted.isEmpty(), "nothing queued");
+  }
+
+  @Test
+  void wordsAfterTheScriptAreItsArgumentsAsWithSbatch() throws Exception {
+    Path t = script("t.sh", "#!/bin/bash\necho \"$@\"\n");
+    Cli.Result r = cli.run("submit", "-g", "0", "t.sh", "--lr", "3e-4", "a b");
+    assertEquals(0, r.code(), r.toString());
+    assertEquals(List.of("/bin/bash", t.toRealPath().toString(), "--lr", "3e-4", "a b"), cli.api.submitted.get(0).argv());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void anOptionOfGqsAfterTheScriptGoesToTheScriptAndIsSaidOnce() throws Exception {
+    Path t = script("t.sh", "#!/bin/bash\n");
+    Cli.Result r = cli.run("submit", "t.sh", "--name", "x", "--json");
+    assertEquals(0, r.code(), r.toString());
+    assertEquals(List.of("/bin/bash", t.toRealPath().toString(), "--name", "x", "--json"), cli.api.submitted.get(0).argv());
+    assertEquals("gq: note: --name after the script is passed to the script, as with sbatch; put gq's options before SCRIPT\n",
+        r.err());
+  }
+
+  @Test
+  void aPythonFileSubmittedAsAScriptGetsAWarningNamingHowToRunIt() throws Exception {
+    script("train.py", "import torch\n");
+    Cli.Result r = cli.run("submit", "train.py");
+    assertEquals(0, r.code(), r.toString());
+    assertTrue(r.err().contains("gq: warning: train.py is a Python file and gq submit runs scripts with bash;"
+        + " to run it with Python: gq -g 1 python train.py"), r.err());
+    script("job", "#!/usr/bin/env python3\nprint(1)\n");
+    assertTrue(cli.run("submit", "job").err().contains("is a Python file"));
+    script("ok.sh", "#!/bin/bash\necho python\n");
+    assertFalse(cli.run("submit", "ok.sh").err().contains("warning"));
   }
 }

@@ -111,6 +111,24 @@ class WaitCommandTest {
   }
 
   @Test
+  void aProgressLineWiderThanTheTerminalIsCutSoItNeverWrapsAndIsDrawnOnlyWhenItChanges() {
+    String group = "a-very-long-sweep-name-" + "x".repeat(60);
+    cli.io.stdoutTty = true;
+    cli.io.width = 80;
+    cli.api.add(grouped(1, JobState.RUNNING, group));
+    cli.api.groupList = List.of(new GroupSummary(group, Map.of(JobState.RUNNING, 1), 0, null, false));
+    later(12, grouped(1, JobState.DONE, group));
+    Cli.Result r = cli.run("wait", "--group", group);
+    assertEquals(0, r.code(), r.err());
+    String[] drawn = r.out().split("\r", -1);
+    for (String d : drawn) {
+      String row = d.contains("\n") ? d.substring(0, d.indexOf('\n')) : d;
+      assertTrue(row.length() <= 79, "one column to spare: " + row.length() + " " + row);
+    }
+    assertEquals(2, drawn.length, "the unchanged line is drawn once: " + r.out());
+  }
+
+  @Test
   void timeoutExitsWith124AndOneLine() {
     cli.api.add(Jobs.job(1, JobState.RUNNING));
     Cli.Result r = cli.run("wait", "1", "--timeout", "1s");

@@ -13,12 +13,14 @@ import java.util.Map;
  * because the JVM cannot tell reliably; without it the client falls back to the console.
  */
 record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolean stdinTty,
-    boolean stdoutTty, boolean stderrTty, int width) {
+    boolean stdoutTty, boolean stderrTty, int width, int height) {
 
   static final String TTY_IN = "GQ_CLIENT_TTY_IN";
   static final String TTY_OUT = "GQ_CLIENT_TTY_OUT";
   static final String TTY_ERR = "GQ_CLIENT_TTY_ERR";
   static final String COLUMNS = "GQ_CLIENT_COLUMNS";
+  /** The terminal's lines, measured by the launcher script when stdout is a terminal. */
+  static final String LINES = "GQ_CLIENT_LINES";
   /**
    * Set by the launcher when the shell's working directory was deleted (the JVM cannot start in
    * one, so the launcher starts it in /): the directory it was, which the command then names.
@@ -35,14 +37,16 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
     env.remove(TTY_OUT);
     env.remove(TTY_ERR);
     env.remove(COLUMNS);
+    env.remove(LINES);
     env.remove(CWD_GONE);
     env.remove(STDIN_CLOSED);
     String gone = rawEnv.get(CWD_GONE);
     if (gone != null && !gone.isEmpty()) cwd = gone;
     List<String> argv = new ArrayList<>(args.length);
     for (String a : args) argv.add(a);
-    return new ClientCall(argv, cwd, env, tty(rawEnv.get(TTY_IN)), tty(rawEnv.get(TTY_OUT)),
-        tty(rawEnv.get(TTY_ERR)), width(rawEnv));
+    boolean stdoutTty = tty(rawEnv.get(TTY_OUT));
+    return new ClientCall(argv, cwd, env, tty(rawEnv.get(TTY_IN)), stdoutTty,
+        tty(rawEnv.get(TTY_ERR)), width(rawEnv), stdoutTty ? height(rawEnv) : 0);
   }
 
   /** "1" or "0" from the launcher; without it, whether the JVM has a console. */
@@ -56,6 +60,12 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
     int w = positive(env.get(COLUMNS));
     if (w == 0) w = positive(env.get("COLUMNS"));
     return w == 0 ? DEFAULT_WIDTH : w;
+  }
+
+  /** The terminal's lines: the launcher's measure, else LINES; 0 when neither says. */
+  static int height(Map<String, String> env) {
+    int h = positive(env.get(LINES));
+    return h == 0 ? positive(env.get("LINES")) : h;
   }
 
   /** The value as a width from 1 to MAX_WIDTH, or 0 when it is not one. */
@@ -147,6 +157,6 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
   }
 
   Request.Run request(String requestId) {
-    return new Request.Run(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width);
+    return new Request.Run(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, height);
   }
 }

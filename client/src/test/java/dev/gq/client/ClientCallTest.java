@@ -53,6 +53,15 @@ class ClientCallTest {
   }
 
   @Test
+  void heightComesFromTheLauncherThenLinesAndOnlyForATerminal() {
+    assertEquals(24, ClientCall.height(Map.of("GQ_CLIENT_LINES", "24", "LINES", "50")));
+    assertEquals(50, ClientCall.height(Map.of("GQ_CLIENT_LINES", "", "LINES", "50")));
+    assertEquals(0, ClientCall.height(Map.of()));
+    assertEquals(0, ClientCall.of(new String[] {"ps"}, Map.of("GQ_CLIENT_TTY_OUT", "0", "GQ_CLIENT_LINES", "24"), "/").height());
+    assertEquals(24, ClientCall.of(new String[] {"ps"}, Map.of("GQ_CLIENT_TTY_OUT", "1", "GQ_CLIENT_LINES", "24"), "/").height());
+  }
+
+  @Test
   void aDeletedWorkingDirectoryFromTheLauncherIsTheCwdTheDaemonSees() {
     Map<String, String> env = new HashMap<>(Map.of("GQ_CLIENT_CWD_GONE", "/tmp/gone", "PATH", "/bin"));
     ClientCall inv = ClientCall.of(new String[] {"-g", "0", "true"}, env, "/");

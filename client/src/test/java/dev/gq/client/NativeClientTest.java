@@ -57,6 +57,22 @@ class NativeClientTest {
     }
   }
 
+  @Test
+  void theTerminalsHeightIsSentOnlyWhenStdoutIsATerminal() throws Exception {
+    gq.env.put("GQ_CLIENT_LINES", "24");
+    gq.env.put("GQ_CLIENT_TTY_OUT", "1");
+    try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> out.send(Frame.exit(0)))) {
+      assertEquals(0, gq.run("ps").code());
+      gq.env.put("GQ_CLIENT_TTY_OUT", "0");
+      assertEquals(0, gq.run("ps").code());
+      Request.Run onScreen = (Request.Run) d.requests.get(0);
+      Request.Run piped = (Request.Run) d.requests.get(1);
+      assertEquals(24, onScreen.height());
+      assertFalse(onScreen.env().containsKey("GQ_CLIENT_LINES"), "the launcher's variables are not passed on");
+      assertEquals(0, piped.height());
+    }
+  }
+
   private static byte[] concat(byte[] a, byte[] b) {
     byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, c, a.length, b.length);

@@ -17,10 +17,17 @@ public sealed interface Request {
 
   /**
    * One invocation of {@code gq}: its arguments (without the program name), working directory,
-   * whole environment, which of stdin/stdout/stderr are terminals, and the terminal width.
+   * whole environment, which of stdin/stdout/stderr are terminals, the terminal width, and the
+   * terminal's height in lines when stdout is one (0: not known, or not a terminal; an older client
+   * leaves it out).
    */
   record Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
-      boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width) implements Request {
+      boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height) implements Request {
+    public Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
+        boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width) {
+      this(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, 0);
+    }
+
     public Run {
       Objects.requireNonNull(requestId, "requestId");
       argv = List.copyOf(argv);
@@ -40,6 +47,7 @@ public sealed interface Request {
       Json.write(sb, env);
       sb.append(",\"stdin_tty\":").append(stdinTty).append(",\"stdout_tty\":").append(stdoutTty);
       sb.append(",\"stderr_tty\":").append(stderrTty).append(",\"width\":").append(width);
+      if (height > 0) sb.append(",\"height\":").append(height);
       return sb.append('}').toString();
     }
   }
@@ -76,7 +84,8 @@ public sealed interface Request {
     }
     Map<String, String> env = f.stringMap("env");
     int width = f.has("width") ? f.integer("width", 1, 100_000) : 80;
+    int height = f.has("height") ? f.integer("height", 0, 100_000) : 0;
     return new Run(requestId, argv, cwd, env, f.bool("stdin_tty", false),
-        f.bool("stdout_tty", false), f.bool("stderr_tty", false), width);
+        f.bool("stdout_tty", false), f.bool("stderr_tty", false), width, height);
   }
 }

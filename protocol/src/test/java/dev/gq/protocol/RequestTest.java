@@ -34,6 +34,13 @@ class RequestTest {
   }
 
   @Test
+  void theTerminalsHeightRoundTripsAndIsZeroWhenAnOlderClientLeavesItOut() throws Exception {
+    Request.Run run = new Request.Run("id", List.of("ps"), "/tmp", Map.of(), false, true, false, 80, 24);
+    assertEquals(run, Request.decode(run.toJson()));
+    assertEquals(0, ((Request.Run) Request.decode(RUN)).height());
+  }
+
+  @Test
   void pingRoundTrips() throws Exception {
     assertEquals("{\"protocol\":2,\"type\":\"ping\"}", new Request.Ping().toJson());
     assertEquals(new Request.Ping(), Request.decode("{\"protocol\":2,\"type\":\"ping\"}"));

@@ -321,6 +321,20 @@ public final class DaemonApi implements GqApi {
     return queue.changeJob(id, change);
   }
 
+  /** The start-up settings from the daemon's environment, as it read them when it started. */
+  private static final Map<String, String> START_SETTINGS = startSettings(System.getenv());
+
+  static Map<String, String> startSettings(Map<String, String> env) {
+    Map<String, String> m = new java.util.HashMap<>();
+    for (String name : dev.gq.cli.StartSettings.NAMES) if (env.get(name) != null) m.put(name, env.get(name));
+    return Map.copyOf(m);
+  }
+
+  @Override
+  public Map<String, String> startSettings() {
+    return START_SETTINGS;
+  }
+
   @Override
   public String toFront(long id) throws ApiException {
     return queue.toFront(id);

@@ -76,6 +76,7 @@ final class FrameIo implements Io {
   @Override public boolean stdoutTty() { return req.stdoutTty(); }
   @Override public boolean stderrTty() { return req.stderrTty(); }
   @Override public int width() { return req.width(); }
+  @Override public int height() { return req.stdoutTty() ? req.height() : 0; }
   @Override public Path cwd() { return Path.of(req.cwd()); }
   @Override public Map<String, String> env() { return req.env(); }
   /**

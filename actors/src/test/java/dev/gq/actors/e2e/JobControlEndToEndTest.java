@@ -31,7 +31,12 @@ class JobControlEndToEndTest {
       long e = g.submit("-g", "1", "bash", "-c", "echo \"X=${X-unset} HOME=${HOME-unset}\"");
       assertEquals(5, g.job(c).get("priority").asInt());
       assertEquals("Held job " + b + "; 'gq release " + b + "' lets it start.\n", g.gq("hold", String.valueOf(b)).out());
-      assertEquals("Job " + d + " is first in the queue (priority 6).\n", g.gq("top", String.valueOf(d)).out());
+      Gqd.Result oldWord = g.gq("top", String.valueOf(d));
+      assertEquals(2, oldWord.code(), oldWord.toString());
+      assertTrue(oldWord.err().startsWith("gq: 'gq top' no longer moves a job: 'gq urgent " + d
+          + "' moves it to the front of the queue\n"), oldWord.err());
+      assertEquals(0, g.job(d).get("priority").asInt(), "the old word changed nothing");
+      assertEquals("Job " + d + " is first in the queue (priority 6).\n", g.gq("urgent", String.valueOf(d)).out());
       Gqd.Result running = g.gq("modify", String.valueOf(gate), "--priority", "1");
       assertEquals(1, running.code(), running.toString());
       assertTrue(running.err().contains("only a waiting job can be changed"), running.err());

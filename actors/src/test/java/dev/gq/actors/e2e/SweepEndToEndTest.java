@@ -97,7 +97,7 @@ class SweepEndToEndTest {
       long any = g.submit("-g", "0", "--after", String.valueOf(parent), "true");
       long ok = g.submit("-g", "0", "--after-ok", String.valueOf(parent), "true");
       g.awaitState(parent, "RUNNING", T);
-      assertTrue(g.gq("show", String.valueOf(any)).out().contains("waiting for job " + parent), g.gq("show", String.valueOf(any)).out());
+      assertTrue(g.gq("show", String.valueOf(any)).out().contains("Waiting for: job " + parent), g.gq("show", String.valueOf(any)).out());
       assertEquals("WAITING", g.state(ok));
       Files.writeString(go, "");
       g.awaitState(parent, "FAILED", T);

@@ -11,7 +11,8 @@ import java.util.Locale;
  * The bash completion script for gq, written from the {@link CommandTree}: it walks the words
  * before the cursor down the tree (aliases and the {@code gq -g N} shortcut included), then offers
  * that command's subcommands, options, option values (files, fixed choices) or arguments (files for
- * a script, programs and then the program's own completion after {@code gq run}).
+ * a script, programs and then the program's own completion after {@code gq run}, the ids of the
+ * jobs a running daemon lists; completion never starts a daemon).
  */
 public final class BashCompletion {
   private BashCompletion() {}
@@ -80,6 +81,11 @@ public final class BashCompletion {
         COMPREPLY=($(compgen -f -- "$cur"))
       }
 
+      # The ids of the jobs, only from a daemon that is already running (completing never starts one).
+      _gq_jobs() {
+        command gq daemon status >/dev/null 2>&1 && command gq ps --no-header -o id 2>/dev/null
+      }
+
       _gq() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev='' path='' i=1 w REPLY subs flags valued args choices
         COMPREPLY=()
@@ -135,6 +141,7 @@ public final class BashCompletion {
             file) _gq_files ;;
             program) COMPREPLY=($(compgen -c -- "$cur")) ;;
             choice) COMPREPLY=($(compgen -W "$choices" -- "$cur")) ;;
+            job) COMPREPLY=($(compgen -W "$(_gq_jobs)" -- "$cur")) ;;
           esac
         fi
       }

@@ -22,7 +22,7 @@ public record CommandTree(List<String> path, List<String> aliases, String summar
     Value positional, List<CommandTree> children, CommandSpec spec) {
 
   /** What a value is, for completing it. */
-  public enum Kind { TEXT, FILE, PROGRAM, CHOICE }
+  public enum Kind { TEXT, FILE, PROGRAM, CHOICE, JOB }
 
   /** An option or positional's value: its label ({@code N}, {@code FILE}), kind and choices. */
   public record Value(String label, Kind kind, List<String> choices, boolean repeats) {}
@@ -108,6 +108,7 @@ public record CommandTree(List<String> path, List<String> aliases, String summar
       return new Value(label, Kind.FILE, List.of(), repeats);
     }
     if (label.equals("CMD")) return new Value(label, Kind.PROGRAM, List.of(), repeats);
+    if (label.equals("JOB")) return new Value(label, Kind.JOB, List.of(), repeats);
     if (arg.completionCandidates() != null) {
       List<String> choices = new ArrayList<>();
       arg.completionCandidates().forEach(choices::add);

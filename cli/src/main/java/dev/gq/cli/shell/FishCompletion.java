@@ -80,6 +80,7 @@ public final class FishCompletion {
         sb.append("complete -c gq -n ").append(Shell.fishQuote("__gq_after " + Shell.fishQuote(path(c))))
             .append(" -a '(__gq_program_args)'\n");
       }
+      case JOB -> sb.append("complete -c gq -n ").append(in).append(" -x -a '(__gq_jobs)'\n");
       case TEXT -> { }
     }
   }
@@ -103,6 +104,11 @@ public final class FishCompletion {
   }
 
   private static final String FUNCTIONS = """
+      # The ids of the jobs, only from a daemon that is already running (completing never starts one).
+      function __gq_jobs
+          command gq daemon status >/dev/null 2>&1; and command gq ps --no-header -o id 2>/dev/null
+      end
+
       # Where the words before the cursor lead, as ARGS:INDEX:PATH: how many arguments follow the
       # command path PATH, and the index (in 'commandline -opc') of the first of them.
       function __gq_state

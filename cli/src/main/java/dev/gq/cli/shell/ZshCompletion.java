@@ -19,6 +19,15 @@ public final class ZshCompletion {
     StringBuilder sb = new StringBuilder();
     sb.append("#compdef gq\n");
     sb.append("# zsh completion for gq. Generated from gq's command tree ('gq completion zsh'); do not edit.\n\n");
+    sb.append("""
+        # The ids of the jobs, only from a daemon that is already running (completing never starts one).
+        _gq_jobs() {
+          local -a ids
+          ids=(${(f)"$(command gq daemon status >/dev/null 2>&1 && command gq ps --no-header -o id 2>/dev/null)"})
+          compadd -a ids
+        }
+
+        """);
     List<CommandTree> all = root.all();
     for (int i = all.size() - 1; i >= 0; i--) function(sb, all.get(i), all.get(i) == root);
     sb.append("""
@@ -92,6 +101,7 @@ public final class ZshCompletion {
       case FILE -> "_files";
       case CHOICE -> "(" + String.join(" ", v.choices()) + ")";
       case PROGRAM -> "_command_names -e";
+      case JOB -> "_gq_jobs";
       case TEXT -> " ";
     };
   }

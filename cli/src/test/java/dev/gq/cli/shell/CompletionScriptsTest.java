@@ -83,6 +83,36 @@ class CompletionScriptsTest {
     assertTrue(bashOffers("gq", "run", "-g", "1", "bas").contains("bash"), "programs after run");
   }
 
+  /** A gq on PATH that answers 'daemon status' as running or not, lists jobs 12 and 7, and logs each call. */
+  static Map<String, String> fakeGq(boolean running) throws Exception {
+    Path bin = Files.createDirectories(dir.resolve(running ? "up" : "down"));
+    Path gq = bin.resolve("gq");
+    Files.writeString(gq, "#!/bin/sh\necho \"$*\" >> \"" + bin.resolve("calls") + "\"\n"
+        + "case \"$*\" in\n  'daemon status') exit " + (running ? 0 : 1) + " ;;\n"
+        + "  'ps --no-header -o id') printf '12\\n7\\n' ;;\n  *) echo started >> \"" + bin.resolve("calls") + "\" ;;\nesac\n");
+    gq.toFile().setExecutable(true);
+    return Map.of("PATH", bin + ":" + System.getenv("PATH"));
+  }
+
+  static List<String> bashOffersWith(Map<String, String> env, String... words) throws Exception {
+    String driver = "source \"$0\"; COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gq;"
+        + " printf '%s\\n' \"${COMPREPLY[@]}\"";
+    List<String> cmd = new ArrayList<>(List.of("bash", "--norc", "-c", driver, bash.toString()));
+    cmd.addAll(List.of(words));
+    Proc p = Proc.run(dir, env, cmd.toArray(String[]::new));
+    assertEquals(0, p.code(), p.err());
+    return p.lines().stream().filter(l -> !l.isEmpty()).toList();
+  }
+
+  @Test
+  void jobIdsAreCompletedFromARunningDaemonAndNoDaemonIsStartedForThem() throws Exception {
+    assertEquals(List.of("12"), bashOffersWith(fakeGq(true), "gq", "show", "1"));
+    assertEquals(List.of("12", "7"), bashOffersWith(fakeGq(true), "gq", "cancel", ""));
+    assertEquals(List.of(), bashOffersWith(fakeGq(false), "gq", "show", ""));
+    assertEquals(List.of("daemon status"), Files.readAllLines(dir.resolve("down").resolve("calls")),
+        "with no daemon, only its status is asked: nothing that would start one");
+  }
+
   @Test
   void zshReadsTheScriptAndDefinesAFunctionPerCommand() throws Exception {
     assumeTrue(Proc.installed("zsh"), "zsh is not installed: the zsh completion is not checked");
@@ -130,6 +160,9 @@ class CompletionScriptsTest {
       for (CommandTree child : c.children()) assertTrue(subs.containsAll(child.names()), c.qualifiedName() + ": " + subs);
     }
     assertEquals(List.of("RUNNING"), fishOffers("gq ls --state R"));
+    Proc jobs = Proc.run(dir, Map.of("HOME", dir.toString(), "PATH", fakeGq(true).get("PATH")), "fish", "--no-config", "-c",
+        "source $argv[1]; complete -C $argv[2]", fish.toString(), "gq show ");
+    assertEquals(java.util.Set.of("12", "7"), java.util.Set.copyOf(jobs.lines().stream().map(l -> l.split("\t")[0]).toList()));
     assertEquals(List.of("--name"), fishOffers("gq -g 1 --na"));
   }
 }

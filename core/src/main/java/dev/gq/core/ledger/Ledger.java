@@ -134,10 +134,9 @@ public record Ledger(
    * first. Jobs a Slurm cluster runs are not among them.
    */
   public List<Job> waiting() {
-    List<Job> w = live.values().stream().filter(j -> j.state() == JobState.WAITING && !j.spec().onCluster()).toList();
+    List<Job> w = live.values().stream().filter(dev.gq.core.job.QueueOrder::queued).toList();
     if (w.stream().allMatch(j -> j.spec().priority() == 0)) return w;
-    return w.stream().sorted(java.util.Comparator.comparingInt((Job j) -> -j.spec().priority()).thenComparingLong(Job::id))
-        .toList();
+    return w.stream().sorted(dev.gq.core.job.QueueOrder.ORDER).toList();
   }
 
   /** The live attempt of retry lineage {@code lineage} (there is at most one), if any. */

@@ -101,7 +101,7 @@ public final class Retries {
     Ledger folded = l;
     for (Job o : originals) {
       List<Prerequisite> ps = new ArrayList<>();
-      String why = why(folded, o, allowed, in, ps);
+      String why = why(folded, o, allowed, in, ps, resume.all() ? "resumed" : "retried");
       if (why == null && resume.all() && o.spec().onCluster())
         why = "job " + o.id() + " ran on a Slurm cluster; resuming from a checkpoint is for this machine's jobs ('gq retry " + o.id() + "' runs it again)";
       if (why != null) {
@@ -145,17 +145,17 @@ public final class Retries {
   }
 
   /** Why {@code o} is not retried, or null (then {@code ps} holds its resolved prerequisites). */
-  private static String why(Ledger l, Job o, Set<JobState> allowed, SubmitContext in, List<Prerequisite> ps) {
+  private static String why(Ledger l, Job o, Set<JobState> allowed, SubmitContext in, List<Prerequisite> ps, String verb) {
     long id = o.id();
     String full = Submissions.overLimit(l, 1, in.maxLive());
     if (full != null) return "job " + id + ": " + full;
     JobState s = endedState(l, o);
-    if (s == null || !s.terminal()) return "job " + id + " is " + (s == null ? o.state() : s) + "; only ended jobs are retried";
-    if (!allowed.contains(s)) return "job " + id + " is " + s + "; only " + names(allowed) + " jobs are retried";
+    if (s == null || !s.terminal()) return "job " + id + " is " + (s == null ? o.state() : s) + "; only ended jobs are " + verb;
+    if (!allowed.contains(s)) return "job " + id + " is " + s + "; only " + names(allowed) + " jobs are " + verb;
     var newer = l.liveInLineage(o.lineage());
-    if (newer.isPresent()) return "job " + id + " was already retried as job " + newer.get().id();
+    if (newer.isPresent()) return "job " + id + " was already " + verb + " as job " + newer.get().id();
     LineageFact f = in.facts().get(id);
-    if (f != null && f.newest() > id) return "job " + id + " was already retried as job " + f.newest();
+    if (f != null && f.newest() > id) return "job " + id + " was already " + verb + " as job " + f.newest();
     int g = o.spec().gpus();
     if (g > 0 && g > in.gpuCount()) return "job " + id + " needs " + g + " GPU(s) but " + Math.max(in.gpuCount(), 0) + " are visible";
     var skip = Submissions.keySkip(l, o.spec().key());

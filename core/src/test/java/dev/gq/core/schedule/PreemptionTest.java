@@ -227,6 +227,6 @@ class PreemptionTest {
     assertEquals(1L, from.retryOf());
     var twice = decide(new Request.ResumeJobs(List.of(1L), found, Set.of(), null, facts));
     assertTrue(twice.answer().retried().isEmpty(), "its resume is already queued");
-    assertTrue(twice.answer().skipped().get(0).reason().contains("already retried as job " + from.jobId()));
+    assertTrue(twice.answer().skipped().get(0).reason().contains("already resumed as job " + from.jobId()));
   }
 }
