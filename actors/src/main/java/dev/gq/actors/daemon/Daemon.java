@@ -7,6 +7,9 @@ import dev.gq.host.libc.Libc;
 import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.gq.actors.health.Faults;
+import dev.gq.actors.health.PartHealth;
+import dev.gq.actors.health.Supervision;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.runner.RunnerDeps;
@@ -39,10 +42,11 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 
 /**
- * The running daemon: the actor system, whose {@link Guardian} spawns the Projector, Reconciler,
- * Scheduler and GpuWatcher, the ports they use, and the socket server, started in the order
- * recovery needs: the history catches up with the journal, the Scheduler replays and
- * reconciles, and only then is the socket bound.
+ * The running daemon: the actor system, whose {@link Guardian} spawns and supervises the
+ * Projector, Notifier, Reconciler, Scheduler, cluster bridge and GpuWatcher, the ports they use,
+ * and the socket server, started in the order recovery needs: the history catches up with the
+ * journal, the Scheduler replays and reconciles, and only then is the socket bound. A part that
+ * fails for good stops the daemon with the reason ({@link #failure}).
  */
 public final class Daemon implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
@@ -55,9 +59,19 @@ public final class Daemon implements AutoCloseable {
   private final java.nio.file.Path database;
   private final CountDownLatch stop = new CountDownLatch(1);
   private final java.util.concurrent.CompletableFuture<Throwable> replayFailed = new java.util.concurrent.CompletableFuture<>();
+  private final java.util.concurrent.CompletableFuture<String> partStopped = new java.util.concurrent.CompletableFuture<>();
   private SocketServer server;
   private volatile String damage;
   private String sessionWarning;
+  /** How each part is doing, for `gq daemon status`. */
+  private PartHealth health;
+  /** Why the daemon stops after a part failed for good, or null. */
+  private volatile String failure;
+  /** Start-up is over: a part that stops from now on stops the daemon (before, the start fails by itself). */
+  private volatile boolean serving;
+  /** Why the daemon before this one stopped, or null. */
+  private String previousStop;
+  private java.nio.file.Path dataDir;
 
   private Daemon(ActorSystem<Guardian.Command> system, JobHistory jobHistory, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
     this.system = system;
@@ -88,7 +102,7 @@ public final class Daemon implements AutoCloseable {
     GpuProbe probe = GpuProbes.fromEnvironment(env);
     Daemon d = new Daemon(system, rs, journal, probe, cfg.paths().database());
     try {
-      d.wire(cfg, highestFileId);
+      d.wire(cfg, env, highestFileId);
     } catch (IOException | RuntimeException e) {
       d.close();
       throw e;
@@ -96,7 +110,10 @@ public final class Daemon implements AutoCloseable {
     return d;
   }
 
-  private void wire(DaemonConfig cfg, long highestFileId) throws IOException {
+  private void wire(DaemonConfig cfg, Map<String, String> env, long highestFileId) throws IOException {
+    dataDir = cfg.paths().dataDir();
+    previousStop = StopNote.take(dataDir);
+    if (previousStop != null) LOG.warn("{}", previousStop);
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");
@@ -115,8 +132,10 @@ public final class Daemon implements AutoCloseable {
     var notifications = dev.gq.actors.notify.Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
         Libc.getuid(), clock);
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
+    health = new PartHealth(clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
-        highestFileId, replayFailed::complete, clock, notifications));
+        highestFileId, replayFailed::complete, clock, notifications, health, Faults.fromEnvironment(env), Supervision.Backoff.DEFAULT,
+        this::partFailed));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
@@ -126,7 +145,10 @@ public final class Daemon implements AutoCloseable {
         this::requestStop, this::warning, clock);
     api.adoptFrom(procs, Libc.getuid());
     api.notifyThrough(notifications);
+    api.partsFrom(this::partLines, previousStop);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
+    serving = true;
+    if (failure != null) throw new IOException(failure);
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
@@ -165,6 +187,41 @@ public final class Daemon implements AutoCloseable {
     t.start();
   }
 
+  /** The parts' lines for `gq daemon status`, and the previous daemon's failure when there was one. */
+  private java.util.List<String> partLines() {
+    java.time.Instant now = health.now();
+    java.util.List<String> lines = new java.util.ArrayList<>(health.status().stream().map(p -> p.line(now)).toList());
+    if (previousStop != null) lines.add(previousStop);
+    return lines;
+  }
+
+  /**
+   * A part of the daemon failed for good: the daemon must not answer requests while no longer doing
+   * its work. One line in the log and in {@link StopNote} for the next daemon, then the daemon stops
+   * with a failure status; running jobs keep running.
+   */
+  private void partFailed(String why) {
+    synchronized (this) {
+      if (failure != null) return;
+      failure = why;
+    }
+    // during start-up the start fails with the reason, for the client that started it
+    partStopped.complete(why);
+    if (!serving) return;
+    LOG.error("gq daemon: stopping because {}; running jobs keep running, and the next gq command starts the daemon again", why);
+    try {
+      StopNote.write(dataDir, why, java.time.Instant.now());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("cannot keep the reason for the next daemon in {}: {}", dataDir.resolve(StopNote.FILE), e.getMessage());
+    }
+    requestStop();
+  }
+
+  /** Why the daemon stopped after a part failed for good, or null when it was asked to stop. */
+  public String failure() {
+    return failure;
+  }
+
   private String warning() {
     if (damage == null) return sessionWarning;
     return sessionWarning == null ? damage : damage + "; " + sessionWarning;
@@ -187,11 +244,12 @@ public final class Daemon implements AutoCloseable {
     try {
       var ready = AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
           .toCompletableFuture();
-      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed).get(5, TimeUnit.MINUTES);
+      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed, partStopped).get(5, TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IOException("the scheduler did not become ready: " + e, e);
     }
-    if (outcome instanceof Throwable t) throw new IOException(ReplayFailure.text(database, t));
+    if (replayFailed.isDone()) throw new IOException(ReplayFailure.text(database, replayFailed.join()));
+    if (outcome instanceof String why) throw new IOException(why);
   }
 
   public String probeText() {

@@ -48,6 +48,8 @@ public final class DaemonApi implements GqApi {
   private final ProgressRequests progress;
   private volatile AdoptRequests adoptions;
   private volatile dev.gq.cli.NotifyApi notifications;
+  private volatile Supplier<List<String>> parts = List::of;
+  private final java.util.concurrent.atomic.AtomicReference<String> firstClientNote = new java.util.concurrent.atomic.AtomicReference<>();
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -66,6 +68,25 @@ public final class DaemonApi implements GqApi {
   /** Where {@code gq adopt} reads processes, and whose uid the caller has (the socket serves only the daemon's user). */
   public void adoptFrom(dev.gq.core.proc.ProcessTable procs, long uid) {
     this.adoptions = new AdoptRequests(asks, procs, uid);
+  }
+
+  /**
+   * Where {@code gq daemon status} reads how each part of the daemon is doing, and why the daemon
+   * before this one stopped ({@code previousStop}, null: it did not fail), said once to the first client.
+   */
+  public void partsFrom(Supplier<List<String>> lines, String previousStop) {
+    this.parts = lines;
+    this.firstClientNote.set(previousStop);
+  }
+
+  @Override
+  public List<String> partLines() {
+    return parts.get();
+  }
+
+  @Override
+  public String takeFirstClientNote() {
+    return firstClientNote.getAndSet(null);
   }
 
   /** Where {@code gq notify} finds the targets and their deliveries. */

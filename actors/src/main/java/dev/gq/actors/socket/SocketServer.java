@@ -119,6 +119,8 @@ public final class SocketServer implements AutoCloseable {
 
   private void run(Request.Run req, LineWriter w, LineReader r) {
     FrameIo io = new FrameIo(req, w, r);
+    String note = api.takeFirstClientNote();
+    if (note != null) io.err().println("gq: " + note);
     int code = Gq.run(req.argv(), io, api);
     io.send(new Frame.Exit(code));
   }
