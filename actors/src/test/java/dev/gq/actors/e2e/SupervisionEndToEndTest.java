@@ -118,6 +118,33 @@ class SupervisionEndToEndTest {
     }
   }
 
+  /** Runs {@code sql} on the daemon's database beside it, as another process would. */
+  private static void sql(Gqd g, String sql) throws Exception {
+    try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + g.data.resolve("gq.db"));
+        var st = c.createStatement()) {
+      st.execute("PRAGMA busy_timeout = 10000");
+      st.execute(sql);
+    }
+  }
+
+  @Test
+  void aHistoryThatCannotBeWrittenIsShownAndCatchesUpOnceItCan() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1, faults(tmp.resolve("faults"), "300"))) {
+      // every write of the history's offset fails as on a full disk; the journal's tables are untouched
+      sql(g, "CREATE TRIGGER gq_test_full BEFORE INSERT ON read_offset BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+      long id = g.submit("-g", "1", "true");
+      Gqd.await("the history's failure to show", T, () -> part(g, "history").startsWith("history: failing for "));
+      assertTrue(part(g, "history").contains(" the job history") && part(g, "history").contains("database or disk is full"),
+          part(g, "history"));
+      sql(g, "DROP TRIGGER gq_test_full");
+      long next = g.submit("-g", "1", "true");
+      Gqd.await("the history to catch up", T, () -> part(g, "history").startsWith("history: ok, ") && inHistory(g, id)
+          && inHistory(g, next));
+      assertEquals("DONE", g.state(id));
+      assertEquals("DONE", g.awaitState(next, "DONE", T).get("state").asText());
+    }
+  }
+
   @Test
   void aLeaseDirectoryThatDisappearsLeavesEveryPartWorking() throws Exception {
     try (Gqd g = Gqd.start(tmp.resolve("d"), 1, faults(tmp.resolve("faults"), "300"))) {
