@@ -179,11 +179,6 @@ public interface GqApi extends ApiReplies {
     return List.of();
   }
 
-  /** A line the daemon says once, to the first client it serves (why the daemon before it stopped), or null. */
-  default String takeFirstClientNote() {
-    return null;
-  }
-
   /** The notification targets and their deliveries ({@code gq notify}). */
   default NotifyApi notifications() throws ApiException {
     throw new ApiException("this daemon cannot send notifications; restart it with 'gq daemon stop' (jobs keep running)");

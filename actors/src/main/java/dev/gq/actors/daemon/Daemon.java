@@ -145,8 +145,8 @@ public final class Daemon implements AutoCloseable {
         this::requestStop, this::warning, clock);
     api.adoptFrom(procs, Libc.getuid());
     api.notifyThrough(notifications);
-    api.partsFrom(this::partLines, previousStop);
-    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients());
+    api.partsFrom(this::partLines);
+    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), previousStop);
     serving = true;
     if (failure != null) throw new IOException(failure);
     checkDatabase(cfg.paths().database());

@@ -49,7 +49,6 @@ public final class DaemonApi implements GqApi {
   private volatile AdoptRequests adoptions;
   private volatile dev.gq.cli.NotifyApi notifications;
   private volatile Supplier<List<String>> parts = List::of;
-  private final java.util.concurrent.atomic.AtomicReference<String> firstClientNote = new java.util.concurrent.atomic.AtomicReference<>();
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -70,23 +69,14 @@ public final class DaemonApi implements GqApi {
     this.adoptions = new AdoptRequests(asks, procs, uid);
   }
 
-  /**
-   * Where {@code gq daemon status} reads how each part of the daemon is doing, and why the daemon
-   * before this one stopped ({@code previousStop}, null: it did not fail), said once to the first client.
-   */
-  public void partsFrom(Supplier<List<String>> lines, String previousStop) {
+  /** Where {@code gq daemon status} reads how each part of the daemon is doing. */
+  public void partsFrom(Supplier<List<String>> lines) {
     this.parts = lines;
-    this.firstClientNote.set(previousStop);
   }
 
   @Override
   public List<String> partLines() {
     return parts.get();
-  }
-
-  @Override
-  public String takeFirstClientNote() {
-    return firstClientNote.getAndSet(null);
   }
 
   /** Where {@code gq notify} finds the targets and their deliveries. */

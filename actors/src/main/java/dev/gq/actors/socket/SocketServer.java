@@ -43,6 +43,8 @@ public final class SocketServer implements AutoCloseable {
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final OpenConnections clients = new OpenConnections();
   private final FrameBudget budget = FrameBudget.standard();
+  /** Said once, to the first client: why the daemon before this one stopped. */
+  private final java.util.concurrent.atomic.AtomicReference<String> firstClientNote = new java.util.concurrent.atomic.AtomicReference<>();
 
   private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me) {
     this.path = path;
@@ -56,6 +58,11 @@ public final class SocketServer implements AutoCloseable {
    * once (0: as many as the open-file limit leaves room for, see {@link ClientLimit}).
    */
   public static SocketServer start(Path path, GqApi api, int maxClients) throws IOException {
+    return start(path, api, maxClients, null);
+  }
+
+  /** The same, saying {@code firstClientNote} (null: nothing) once, on stderr, to the first client served. */
+  public static SocketServer start(Path path, GqApi api, int maxClients, String firstClientNote) throws IOException {
     Files.deleteIfExists(path);
     ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     ch.bind(UnixDomainSocketAddress.of(path));
@@ -63,6 +70,7 @@ public final class SocketServer implements AutoCloseable {
     UserPrincipal me = FileSystems.getDefault().getUserPrincipalLookupService()
         .lookupPrincipalByName(System.getProperty("user.name"));
     SocketServer s = new SocketServer(path, api, ch, me);
+    s.firstClientNote.set(firstClientNote);
     ClientLimit limit = clientLimit(maxClients);
     LOG.info("serving at most {} clients at once (open-file limit {})", limit.max(), limit.fdLimit());
     Thread.ofPlatform().name("gq-accept").daemon(true).start(new AcceptLoop(ch, limit, s::serve, s.open::get));
@@ -119,7 +127,7 @@ public final class SocketServer implements AutoCloseable {
 
   private void run(Request.Run req, LineWriter w, LineReader r) {
     FrameIo io = new FrameIo(req, w, r);
-    String note = api.takeFirstClientNote();
+    String note = firstClientNote.getAndSet(null);
     if (note != null) io.err().println("gq: " + note);
     int code = Gq.run(req.argv(), io, api);
     io.send(new Frame.Exit(code));
