@@ -8,7 +8,6 @@ import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.gq.actors.health.Faults;
-import dev.gq.actors.health.PartHealth;
 import dev.gq.actors.health.Supervision;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
@@ -59,19 +58,11 @@ public final class Daemon implements AutoCloseable {
   private final java.nio.file.Path database;
   private final CountDownLatch stop = new CountDownLatch(1);
   private final java.util.concurrent.CompletableFuture<Throwable> replayFailed = new java.util.concurrent.CompletableFuture<>();
-  private final java.util.concurrent.CompletableFuture<String> partStopped = new java.util.concurrent.CompletableFuture<>();
   private SocketServer server;
   private volatile String damage;
   private String sessionWarning;
-  /** How each part is doing, for `gq daemon status`. */
-  private PartHealth health;
-  /** Why the daemon stops after a part failed for good, or null. */
-  private volatile String failure;
-  /** Start-up is over: a part that stops from now on stops the daemon (before, the start fails by itself). */
-  private volatile boolean serving;
-  /** Why the daemon before this one stopped, or null. */
-  private String previousStop;
-  private java.nio.file.Path dataDir;
+  /** How each part is doing, and what a part that fails for good does to the daemon. */
+  private PartFailures parts;
 
   private Daemon(ActorSystem<Guardian.Command> system, JobHistory jobHistory, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
     this.system = system;
@@ -111,9 +102,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void wire(DaemonConfig cfg, Map<String, String> env, long highestFileId) throws IOException {
-    dataDir = cfg.paths().dataDir();
-    previousStop = StopNote.take(dataDir);
-    if (previousStop != null) LOG.warn("{}", previousStop);
+    parts = PartFailures.open(cfg.paths().dataDir(), Clock.systemUTC(), this::requestStop);
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");
@@ -132,10 +121,9 @@ public final class Daemon implements AutoCloseable {
     var notifications = dev.gq.actors.notify.Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
         Libc.getuid(), clock);
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
-    health = new PartHealth(clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
-        highestFileId, replayFailed::complete, clock, notifications, health, Faults.fromEnvironment(env), Supervision.Backoff.DEFAULT,
-        this::partFailed));
+        highestFileId, replayFailed::complete, clock, notifications, parts.health(), Faults.fromEnvironment(env),
+        Supervision.Backoff.DEFAULT, parts::failed));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
@@ -145,10 +133,9 @@ public final class Daemon implements AutoCloseable {
         this::requestStop, this::warning, clock);
     api.adoptFrom(procs, Libc.getuid());
     api.notifyThrough(notifications);
-    api.partsFrom(this::partLines);
-    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), previousStop);
-    serving = true;
-    if (failure != null) throw new IOException(failure);
+    api.partsFrom(parts::lines);
+    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), parts.previousStop());
+    parts.serving();
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
@@ -187,39 +174,9 @@ public final class Daemon implements AutoCloseable {
     t.start();
   }
 
-  /** The parts' lines for `gq daemon status`, and the previous daemon's failure when there was one. */
-  private java.util.List<String> partLines() {
-    java.time.Instant now = health.now();
-    java.util.List<String> lines = new java.util.ArrayList<>(health.status().stream().map(p -> p.line(now)).toList());
-    if (previousStop != null) lines.add(previousStop);
-    return lines;
-  }
-
-  /**
-   * A part of the daemon failed for good: the daemon must not answer requests while no longer doing
-   * its work. One line in the log and in {@link StopNote} for the next daemon, then the daemon stops
-   * with a failure status; running jobs keep running.
-   */
-  private void partFailed(String why) {
-    synchronized (this) {
-      if (failure != null) return;
-      failure = why;
-    }
-    // during start-up the start fails with the reason, for the client that started it
-    partStopped.complete(why);
-    if (!serving) return;
-    LOG.error("gq daemon: stopping because {}; running jobs keep running, and the next gq command starts the daemon again", why);
-    try {
-      StopNote.write(dataDir, why, java.time.Instant.now());
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("cannot keep the reason for the next daemon in {}: {}", dataDir.resolve(StopNote.FILE), e.getMessage());
-    }
-    requestStop();
-  }
-
   /** Why the daemon stopped after a part failed for good, or null when it was asked to stop. */
   public String failure() {
-    return failure;
+    return parts == null ? null : parts.failure();
   }
 
   private String warning() {
@@ -244,7 +201,7 @@ public final class Daemon implements AutoCloseable {
     try {
       var ready = AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
           .toCompletableFuture();
-      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed, partStopped).get(5, TimeUnit.MINUTES);
+      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed, parts.duringStart()).get(5, TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IOException("the scheduler did not become ready: " + e, e);
     }
