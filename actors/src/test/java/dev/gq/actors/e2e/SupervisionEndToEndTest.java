@@ -164,6 +164,11 @@ class SupervisionEndToEndTest {
       for (String p : List.of("gpu watcher", "history", "reconciler", "notifier", "cluster bridge"))
         assertTrue(part(g, p).startsWith(p + ": ok, "), part(g, p));
       assertTrue(g.process().isAlive());
+      // a daemon asked to stop stops its parts without taking that for a failure
+      g.stopDaemon();
+      assertEquals(0, g.process().exitValue());
+      assertFalse(Files.exists(g.data.resolve("daemon.failed")));
+      assertFalse(g.daemonLog().contains("stopping because"), g.daemonLog());
     }
   }
 }
