@@ -39,6 +39,9 @@ public final class Projector {
   /** Reads what the history lacks from the journal. */
   private record CatchUp() implements Command {}
 
+  /** How long after a failed update the history tries to catch up again. */
+  private static final java.time.Duration RETRY = java.time.Duration.ofSeconds(5);
+
   /** Events read and applied per transaction when catching up. */
   private static final int PAGE = 1000;
 
@@ -55,19 +58,23 @@ public final class Projector {
 
   /**
    * The same, telling {@code beat} of each update of the history and each that failed. It begins by
-   * catching up with the journal: after a restart, the events handed to the one before may be lost.
+   * catching up with the journal (after a restart, the events handed to the one before may be lost),
+   * and after a failed update catches up again {@link #RETRY} later, new events or not.
    */
   public static Behavior<Command> create(JobHistory jobHistory, JournalReader journal, Beat beat) {
-    return Behaviors.setup(ctx -> {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       List<Project> pending = new ArrayList<>();
+      java.util.function.Consumer<Boolean> retry = ok -> {
+        if (!ok) timers.startSingleTimer("retry", new CatchUp(), RETRY);
+      };
       Runnable flush = () -> {
-        for (Project p : merged(pending)) project(ctx.getSystem(), jobHistory, journal, p, beat);
+        for (Project p : merged(pending)) retry.accept(project(ctx.getSystem(), jobHistory, journal, p, beat));
         pending.clear();
       };
       ctx.getSelf().tell(new CatchUp());
       return Behaviors.receive(Command.class)
           .onMessage(CatchUp.class, m -> {
-            report(beat, catchUp(ctx.getSystem(), jobHistory, journal));
+            retry.accept(report(beat, catchUp(ctx.getSystem(), jobHistory, journal)));
             return Behaviors.same();
           })
           .onMessage(Project.class, m -> {
@@ -81,12 +88,12 @@ public final class Projector {
           })
           .onMessage(Sync.class, m -> {
             flush.run();
-            if (safeOffset(jobHistory) < m.seq()) report(beat, catchUp(ctx.getSystem(), jobHistory, journal));
+            if (safeOffset(jobHistory) < m.seq()) retry.accept(report(beat, catchUp(ctx.getSystem(), jobHistory, journal)));
             m.replyTo().tell(Done.getInstance());
             return Behaviors.same();
           })
           .build();
-    });
+    }));
   }
 
   /** {@code writes} in order, each run of contiguous ones (the next starts where the last ended) as one. */
@@ -106,26 +113,28 @@ public final class Projector {
     return out;
   }
 
-  private static void project(ActorSystem<?> system, JobHistory rs, JournalReader journal, Project m, Beat beat) {
+  /** Applies {@code m}; false when the history could not be updated. */
+  private static boolean project(ActorSystem<?> system, JobHistory rs, JournalReader journal, Project m, Beat beat) {
     try {
       // Behind (an earlier write failed): read the gap from the journal, which has every event;
       // the events in hand are part of what it reads. Never apply across a gap.
-      if (rs.offset() + 1 < m.firstSeq()) report(beat, catchUp(system, rs, journal));
-      else {
-        applyInPages(rs, m.firstSeq(), m.events());
-        beat.worked();
-      }
+      if (rs.offset() + 1 < m.firstSeq()) return report(beat, catchUp(system, rs, journal));
+      applyInPages(rs, m.firstSeq(), m.events());
+      beat.worked();
+      return true;
     } catch (SQLException e) {
       LOG.error("cannot update the job history for events {}..: {}; will catch up from the journal",
           m.firstSeq(), e.getMessage());
       beat.failing("cannot update the job history: " + firstLine(e.getMessage()) + "; it catches up once it can");
+      return false;
     }
   }
 
-  /** Tells {@code beat} how a catch-up went ({@code failure}: null when it succeeded). */
-  private static void report(Beat beat, String failure) {
+  /** Tells {@code beat} how a catch-up went ({@code failure}: null when it succeeded); true when it did. */
+  private static boolean report(Beat beat, String failure) {
     if (failure == null) beat.worked();
     else beat.failing("cannot catch the job history up with the journal: " + failure + "; it tries again");
+    return failure == null;
   }
 
   private static String firstLine(String s) {
