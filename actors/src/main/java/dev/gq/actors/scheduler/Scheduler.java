@@ -132,6 +132,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Ending.class, (l, c) -> report(l, new Request.Ending(c.jobId(), c.gone())))
         .onCommand(Ended.class, (l, c) -> {
           runners.remove(c.jobId());
+          runnerFailures.remove(c.jobId());
           return report(l, new Request.Ended(c.jobId(), c.exitCode(), c.reason(), c.timedOut(), c.endedNanos(), c.after(),
               c.afterNanos()));
         })
