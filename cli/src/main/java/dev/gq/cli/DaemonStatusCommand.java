@@ -7,11 +7,12 @@ import picocli.CommandLine.Command;
 /**
  * {@code gq daemon status}: the running daemon's pid, version and protocol, its data directory,
  * what its GPU probe sees (saying plainly when the GPUs are fake or NVML is unavailable) and how
- * many jobs run and wait, a journal that cannot be written, why GPUs' machine-wide leases cannot
- * be checked (a lease directory this user cannot write), whether the queue is held and which groups
- * are held and why, and the notification targets with their failures. A warning from the daemon goes to stderr.
+ * many jobs run and wait, how each part of the daemon is doing and when it last did its work, a
+ * journal that cannot be written, why GPUs' machine-wide leases cannot be checked (a lease directory
+ * this user cannot write), whether the queue is held and which groups are held and why, and the
+ * notification targets with their failures. A warning from the daemon goes to stderr.
  */
-@Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe, job counts, and a held queue or held groups.")
+@Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe, job counts, the state of each of its parts, and a held queue or held groups.")
 final class DaemonStatusCommand implements Callable<Integer> {
   private final Invocation inv;
 
@@ -27,6 +28,7 @@ final class DaemonStatusCommand implements Callable<Integer> {
     out.println("Data dir:  " + info.dataDir());
     out.println("GPUs:      " + gpus(info));
     out.println("Jobs:      " + info.running() + " running, " + info.waiting() + " waiting");
+    PartsStatus.status(inv.api()).forEach(out::println);
     String journal = inv.api().journalProblem();
     if (journal != null) out.println("Journal:   " + journal);
     leaseProblems(inv.api().gpus()).forEach(p -> out.println("Leases:    " + p));

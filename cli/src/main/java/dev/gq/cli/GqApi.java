@@ -176,6 +176,14 @@ public interface GqApi extends ApiReplies {
     return null;
   }
 
+  /**
+   * How each part of the daemon is doing, one line each ("gpu watcher: ok, last reading 0.4 s ago"),
+   * for {@code gq daemon status}; none from a daemon that does not say.
+   */
+  default List<String> partLines() throws ApiException {
+    return List.of();
+  }
+
   /** The notification targets and their deliveries ({@code gq notify}). */
   default NotifyApi notifications() throws ApiException {
     throw new ApiException("this daemon cannot send notifications; restart it with 'gq daemon stop' (jobs keep running)");

@@ -30,6 +30,19 @@ class DaemonCommandsTest {
   }
 
   @Test
+  void statusShowsEachPartOfTheDaemonUnderOneHeading() {
+    cli.api.parts = java.util.List.of("gpu watcher: ok, last reading 0.4 s ago",
+        "history: failing for 12 s (cannot update the job history: disk full), last update 40 s ago");
+    Cli.Result r = cli.run("daemon", "status");
+    assertEquals(0, r.code());
+    assertTrue(r.out().endsWith("""
+        Jobs:      1 running, 3 waiting
+        Parts:     gpu watcher: ok, last reading 0.4 s ago
+                   history: failing for 12 s (cannot update the job history: disk full), last update 40 s ago
+        """), r.out());
+  }
+
+  @Test
   void statusSaysPlainlyWhenGpusAreFakeOrNvmlIsMissing() {
     cli.api.info = new GqApi.DaemonInfo(1, "0.1.0", 1, "/d", "/tmp/fake", true, null, 1, 0, 0, "old client");
     Cli.Result r = cli.run("daemon", "status");

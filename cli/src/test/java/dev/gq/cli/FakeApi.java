@@ -223,6 +223,13 @@ final class FakeApi implements GqApi {
     };
   }
 
+  /** What `gq daemon status` shows about each part of the daemon. */
+  List<String> parts = List.of();
+
+  @Override public List<String> partLines() {
+    return parts;
+  }
+
   @Override public DaemonInfo daemonInfo() throws ApiException {
     fail();
     return info;

@@ -41,13 +41,15 @@ public final class ClusterBridge {
   private final org.apache.pekko.actor.typed.Scheduler system;
   private final TimerScheduler<Command> timers;
   private final ClusterPass pass;
+  private final dev.gq.actors.health.Beat beat;
   private static final Duration QUIET = Duration.ofSeconds(1);
   private static final Duration GATHER = Duration.ofSeconds(5);
   private Duration every = ClusterConfig.DEFAULT_POLL;
   private long firstPoke;
 
   private ClusterBridge(ActorRef<Scheduler.Command> scheduler, org.apache.pekko.actor.typed.Scheduler system,
-      TimerScheduler<Command> timers, ClusterPass pass) {
+      TimerScheduler<Command> timers, ClusterPass pass, dev.gq.actors.health.Beat beat) {
+    this.beat = beat;
     this.scheduler = scheduler;
     this.system = system;
     this.timers = timers;
@@ -57,9 +59,15 @@ public final class ClusterBridge {
   /** The bridge for the daemon whose data directory is {@code dataDir}; {@code stored} reads a job with its command. */
   public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, java.nio.file.Path dataDir,
       LongFunction<Job> stored, Map<String, String> env) {
+    return create(scheduler, dataDir, stored, env, dev.gq.actors.health.Beat.NONE);
+  }
+
+  /** The same, telling {@code beat} of each pass and each that failed. */
+  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, java.nio.file.Path dataDir,
+      LongFunction<Job> stored, Map<String, String> env, dev.gq.actors.health.Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       var bridge = new ClusterBridge(scheduler, ctx.getSystem().scheduler(), timers,
-          new ClusterPass(new ClusterFiles(dataDir), stored, env));
+          new ClusterPass(new ClusterFiles(dataDir), stored, env), beat);
       timers.startSingleTimer(new Tick(), Duration.ofSeconds(1));
       return Behaviors.receive(Command.class)
           .onMessage(Tick.class, t -> bridge.tick())
@@ -88,10 +96,12 @@ public final class ClusterBridge {
         every = config.poll();
         pass.run(l, config, this);
       }
+      beat.worked();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception | LinkageError e) {
       LOG.warn("cluster pass failed: {}", e.toString());
+      beat.failing("cluster pass failed: " + dev.gq.actors.health.Supervision.why(e));
     }
     timers.startSingleTimer(new Tick(), every);
     return Behaviors.same();

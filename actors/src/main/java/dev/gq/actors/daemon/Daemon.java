@@ -7,6 +7,8 @@ import dev.gq.host.libc.Libc;
 import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.gq.actors.health.Faults;
+import dev.gq.actors.health.Supervision;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.runner.RunnerDeps;
@@ -39,10 +41,11 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 
 /**
- * The running daemon: the actor system, whose {@link Guardian} spawns the Projector, Reconciler,
- * Scheduler and GpuWatcher, the ports they use, and the socket server, started in the order
- * recovery needs: the history catches up with the journal, the Scheduler replays and
- * reconciles, and only then is the socket bound.
+ * The running daemon: the actor system, whose {@link Guardian} spawns and supervises the
+ * Projector, Notifier, Reconciler, Scheduler, cluster bridge and GpuWatcher, the ports they use,
+ * and the socket server, started in the order recovery needs: the history catches up with the
+ * journal, the Scheduler replays and reconciles, and only then is the socket bound. A part that
+ * fails for good stops the daemon with the reason ({@link #failure}).
  */
 public final class Daemon implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
@@ -58,6 +61,8 @@ public final class Daemon implements AutoCloseable {
   private SocketServer server;
   private volatile String damage;
   private String sessionWarning;
+  /** How each part is doing, and what a part that fails for good does to the daemon. */
+  private PartFailures parts;
 
   private Daemon(ActorSystem<Guardian.Command> system, JobHistory jobHistory, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
     this.system = system;
@@ -89,7 +94,7 @@ public final class Daemon implements AutoCloseable {
     GpuProbe probe = GpuProbes.fromEnvironment(env);
     Daemon d = new Daemon(system, rs, journal, probe, cfg.paths().database());
     try {
-      d.wire(cfg, files);
+      d.wire(cfg, env, files);
     } catch (IOException | RuntimeException e) {
       d.close();
       throw e;
@@ -97,7 +102,8 @@ public final class Daemon implements AutoCloseable {
     return d;
   }
 
-  private void wire(DaemonConfig cfg, JobFileScan files) throws IOException {
+  private void wire(DaemonConfig cfg, Map<String, String> env, JobFileScan files) throws IOException {
+    parts = PartFailures.open(cfg.paths().dataDir(), Clock.systemUTC(), this::requestStop);
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");
@@ -117,7 +123,8 @@ public final class Daemon implements AutoCloseable {
         Libc.getuid(), clock);
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
-        files, replayFailed::complete, clock, notifications));
+        files, replayFailed::complete, clock, notifications, parts.health(), Faults.fromEnvironment(env),
+        Supervision.Backoff.DEFAULT, parts::failed));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
@@ -127,7 +134,9 @@ public final class Daemon implements AutoCloseable {
         this::requestStop, this::warning, clock);
     api.adoptFrom(procs, Libc.getuid(), leases.dir());
     api.notifyThrough(notifications);
-    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams());
+    api.partsFrom(parts::lines);
+    server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
+    parts.serving();
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
@@ -166,6 +175,11 @@ public final class Daemon implements AutoCloseable {
     t.start();
   }
 
+  /** Why the daemon stopped after a part failed for good, or null when it was asked to stop. */
+  public String failure() {
+    return parts == null ? null : parts.failure();
+  }
+
   private String warning() {
     if (damage == null) return sessionWarning;
     return sessionWarning == null ? damage : damage + "; " + sessionWarning;
@@ -188,11 +202,12 @@ public final class Daemon implements AutoCloseable {
     try {
       var ready = AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
           .toCompletableFuture();
-      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed).get(5, TimeUnit.MINUTES);
+      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed, parts.duringStart()).get(5, TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IOException("the scheduler did not become ready: " + e, e);
     }
-    if (outcome instanceof Throwable t) throw new IOException(ReplayFailure.text(database, t));
+    if (replayFailed.isDone()) throw new IOException(ReplayFailure.text(database, replayFailed.join()));
+    if (outcome instanceof String why) throw new IOException(why);
   }
 
   public String probeText() {

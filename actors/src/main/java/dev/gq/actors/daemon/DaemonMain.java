@@ -66,6 +66,7 @@ public final class DaemonMain {
       Database.prepare(p.database());
       DiskSpace.ensureReserve(p.dataDir());
       CountDownLatch closed = new CountDownLatch(1);
+      String failure;
       try (Daemon d = Daemon.start(cfg, env, files)) {
         writePid(p.pidFile());
         LOG.info("gq daemon ready (pid {}, data {}, GPUs: {})", ProcessHandle.current().pid(), p.dataDir(), d.probeText());
@@ -75,10 +76,15 @@ public final class DaemonMain {
           awaitQuietly(closed);
         }, "gq-shutdown"));
         d.awaitStop();
-        LOG.info("gq daemon stopping; running jobs keep running");
+        failure = d.failure();
+        if (failure == null) LOG.info("gq daemon stopping; running jobs keep running");
       } finally {
         deleteQuietly(p.pidFile());
         closed.countDown();
+      }
+      if (failure != null) {
+        System.err.println("gq daemon: stopped because " + failure);
+        return 1;
       }
       return 0;
     } catch (DatabaseRefused e) {

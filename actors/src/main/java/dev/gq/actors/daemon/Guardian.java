@@ -1,6 +1,12 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.actors.cluster.ClusterBridge;
+import dev.gq.actors.health.Faults;
+import dev.gq.actors.health.Part;
+import dev.gq.actors.health.PartHealth;
+import dev.gq.actors.health.Supervision;
 import dev.gq.actors.notify.Notifier;
+import dev.gq.actors.notify.Notifications;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.reconciler.Reconciler;
@@ -12,33 +18,45 @@ import dev.gq.core.gpu.GpuProbe;
 import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.JobHistory;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.ChildFailed;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.Terminated;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * The actor system's root. It waits for {@link Start}, sent by the daemon once the job history has
  * caught up with the journal, then spawns its children in the order recovery needs: the Projector
- * (on the blocking dispatcher), the Notifier (which follows the journal on its own thread), the Reconciler, the Scheduler (which replays its events and asks the
- * Reconciler for the start-up pass) and the GpuWatcher, and replies with the references the socket
- * server needs. Each child supervises itself as before (the Scheduler restarts with backoff when a
- * write fails; the others stop on a failure); stopping the system stops them all, children first.
+ * (on the blocking dispatcher), the Notifier (which follows the journal on its own thread), the
+ * Reconciler, the Scheduler (which replays its events and asks the Reconciler for the start-up
+ * pass), the cluster bridge and the GpuWatcher, and replies with the references the socket server
+ * needs. Each child runs under {@link Supervision}: a part that fails is logged, shown in
+ * {@link PartHealth} and started again after a back-off; the guardian watches them all, and one
+ * that stops (the Scheduler on any failure, another part after too many) makes it call
+ * {@code Parts.stopDaemon} with the one line that says why. Stopping the system stops them all,
+ * children first.
  */
 final class Guardian {
   sealed interface Command {}
   /** Spawn the children from {@code parts} and reply with the references. */
   record Start(Parts parts, ActorRef<Started> replyTo) implements Command {}
-  /** What the children are made of; {@code replayFailed} hears a Scheduler that cannot replay. */
+  /**
+   * What the children are made of; {@code replayFailed} hears a Scheduler that cannot replay,
+   * {@code stopDaemon} a part that stopped for good.
+   */
   record Parts(DaemonConfig cfg, RunnerDeps runnerDeps, JobChecks checks, JobHistory jobHistory, JournalReader journal,
       Supplier<GpuObservation> observe, GpuProbe probe, Executor blocking, JobFileScan files,
-      Consumer<Throwable> replayFailed, Clock clock, dev.gq.actors.notify.Notifications notifications) {}
+      Consumer<Throwable> replayFailed, Clock clock, Notifications notifications, PartHealth health, Faults faults,
+      Supervision.Backoff backoff, Consumer<String> stopDaemon) {}
   /** The children the rest of the daemon talks to. */
   record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {}
 
@@ -50,22 +68,60 @@ final class Guardian {
 
   private static Behavior<Command> start(ActorContext<Command> ctx, Start m) {
     Parts s = m.parts();
-    ActorRef<Projector.Command> projector =
-        ctx.spawn(Projector.create(s.jobHistory(), s.journal()), "projector", DispatcherSelector.blocking());
-    ActorRef<Notifier.Command> notifier = ctx.spawn(Notifier.create(s.notifications(), s.jobHistory(), s.journal(), projector,
-        s.cfg().paths().dataDir(), s.notifications().poll()), "notifier", Props.empty());
-    ActorRef<Reconciler.Command> reconciler =
-        ctx.spawn(Reconciler.create(s.checks(), s.cfg().reconcileInterval(), s.blocking()), "reconciler", Props.empty());
+    Map<ActorRef<?>, Part> watched = new HashMap<>();
+    var health = s.health();
+    ActorRef<Projector.Command> projector = spawn(ctx, s, watched, Part.HISTORY,
+        Projector.create(s.jobHistory(), s.journal(), health.beat(Part.HISTORY)), DispatcherSelector.blocking());
+    ActorRef<Notifier.Command> notifier = spawn(ctx, s, watched, Part.NOTIFIER, Notifier.create(s.notifications(),
+        s.jobHistory(), s.journal(), projector, s.cfg().paths().dataDir(), s.notifications().poll(),
+        health.beat(Part.NOTIFIER)), Props.empty());
+    AtomicReference<ActorRef<Scheduler.Command>> known = new AtomicReference<>();
+    ActorRef<Reconciler.Command> reconciler = spawn(ctx, s, watched, Part.RECONCILER, Reconciler.create(s.checks(),
+        s.cfg().reconcileInterval(), s.blocking(), known::get, health.beat(Part.RECONCILER)), Props.empty());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
-    AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster = new AtomicReference<>();
+    AtomicReference<ActorRef<ClusterBridge.Command>> cluster = new AtomicReference<>();
     var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.files(), s.replayFailed(), s.clock(),
-        notifier, cluster);
-    ActorRef<Scheduler.Command> scheduler = ctx.spawn(Scheduler.create(deps), "scheduler", Props.empty());
-    cluster.set(ctx.spawn(dev.gq.actors.cluster.ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),
-        s.runnerDeps().stored(), System.getenv()), "cluster-bridge", DispatcherSelector.blocking()));
-    watcher.set(ctx.spawn(GpuWatcher.create(s.observe(), s.probe(), scheduler, s.cfg().pollInterval(), s.blocking(), s.clock()),
-        "gpu-watcher", Props.empty()));
+        notifier, cluster, s.faults());
+    ActorRef<Scheduler.Command> scheduler = spawn(ctx, s, watched, Part.SCHEDULER, Scheduler.create(deps), Props.empty());
+    known.set(scheduler);
+    cluster.set(spawn(ctx, s, watched, Part.CLUSTER, ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),
+        s.runnerDeps().stored(), System.getenv(), health.beat(Part.CLUSTER)), DispatcherSelector.blocking()));
+    watcher.set(spawn(ctx, s, watched, Part.GPU_WATCHER, GpuWatcher.create(s.observe(), s.probe(), scheduler,
+        s.cfg().pollInterval(), s.blocking(), s.clock(), health.beat(Part.GPU_WATCHER)), Props.empty()));
     m.replyTo().tell(new Started(scheduler, projector));
-    return Behaviors.empty();
+    return watching(s.health(), s.backoff(), s.stopDaemon(), watched);
+  }
+
+  private static <T> ActorRef<T> spawn(ActorContext<Command> ctx, Parts s, Map<ActorRef<?>, Part> watched, Part part,
+      Behavior<T> behavior, Props props) {
+    return spawnPart(ctx, part, Supervision.supervised(part, behavior, s.health(), s.faults(), s.backoff()), props, watched);
+  }
+
+  /** Spawns the supervised {@code part} and watches it. */
+  static <T> ActorRef<T> spawnPart(ActorContext<?> ctx, Part part, Behavior<T> supervised, Props props,
+      Map<ActorRef<?>, Part> watched) {
+    ActorRef<T> ref = ctx.spawn(supervised, part.actorName(), props);
+    ctx.watch(ref);
+    watched.put(ref, part);
+    return ref;
+  }
+
+  /**
+   * A part that stops while the daemon runs has failed for good (the Scheduler on any failure,
+   * another after too many restarts): the daemon must not go on without it, so {@code stopDaemon}
+   * hears the one line that says why.
+   */
+  static <C> Behavior<C> watching(PartHealth health, Supervision.Backoff backoff, Consumer<String> stopDaemon,
+      Map<ActorRef<?>, Part> watched) {
+    return Behaviors.receive((ctx, msg) -> Behaviors.same(), (ctx, signal) -> {
+      if (!(signal instanceof Terminated t)) return Behaviors.same();
+      Part part = watched.remove(t.getRef());
+      if (part == null) return Behaviors.same();
+      String why = t instanceof ChildFailed f ? Supervision.why(f.getCause()) : "it stopped";
+      health.stopped(part, why);
+      String times = part.restartable() ? " after " + backoff.maxRestarts() + " restarts" : "";
+      stopDaemon.accept("the " + part.text() + " failed" + times + " (" + why + ")");
+      return Behaviors.same();
+    });
   }
 }

@@ -4,6 +4,7 @@ import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.Reconciler;
 import dev.gq.actors.runner.DiskSpace;
 import dev.gq.actors.runner.JobRunner;
+import dev.gq.actors.runner.RunnerFailures;
 import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerDeps;
@@ -34,12 +35,14 @@ final class Wiring implements SchedulerDeps {
   private final Clock clock;
   private final ActorRef<dev.gq.actors.notify.Notifier.Command> notifier;
   private final AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster;
+  private final dev.gq.actors.health.Faults faults;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
       AtomicReference<ActorRef<GpuWatcher.Command>> watcher, JobFileScan files,
       java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier,
-      AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster) {
+      AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster, dev.gq.actors.health.Faults faults) {
     this.cluster = cluster;
+    this.faults = faults;
     this.cfg = cfg;
     this.runnerDeps = runnerDeps;
     this.reconciler = reconciler;
@@ -89,11 +92,15 @@ final class Wiring implements SchedulerDeps {
 
   @Override
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
-    if (job.adopted()) return ctx.spawnAnonymous(dev.gq.actors.runner.AdoptedRunner.watch(job, runnerDeps, ctx.getSelf()));
-    var behavior = reattach
-        ? JobRunner.reattach(job, runnerDeps, ctx.getSelf())
+    var behavior = job.adopted() ? dev.gq.actors.runner.AdoptedRunner.watch(job, runnerDeps, ctx.getSelf())
+        : reattach ? JobRunner.reattach(job, runnerDeps, ctx.getSelf())
         : JobRunner.launch(job, runnerDeps, ctx.getSelf());
-    return ctx.spawnAnonymous(behavior);
+    return ctx.spawnAnonymous(RunnerFailures.logged(job.id(), behavior, faults));
+  }
+
+  @Override
+  public void checkNow(ActorContext<Scheduler.Command> ctx, List<Job> jobs, ActorRef<Scheduler.Command> scheduler) {
+    reconciler.tell(new Reconciler.CheckNow(jobs, scheduler));
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
@@ -39,6 +40,12 @@ public final class Notifier {
 
   public static Behavior<Command> create(Notifications notifications, JobHistory history, JournalReader journal,
       ActorRef<Projector.Command> projector, java.nio.file.Path dataDir, Duration every) {
+    return create(notifications, history, journal, projector, dataDir, every, dev.gq.actors.health.Beat.NONE);
+  }
+
+  /** The same, telling {@code beat} of each pass and each that failed. */
+  public static Behavior<Command> create(Notifications notifications, JobHistory history, JournalReader journal,
+      ActorRef<Projector.Command> projector, java.nio.file.Path dataDir, Duration every, dev.gq.actors.health.Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "gq-notifier");
@@ -50,7 +57,7 @@ public final class Notifier {
       notifications.behindFrom(pass::behind);
       timers.startTimerWithFixedDelay(new Tick(), every);
       ctx.getSelf().tell(new Poke());
-      return new Loop(ctx, thread, pass).idle();
+      return new Loop(ctx, thread, pass, beat).idle();
     }));
   }
 
@@ -67,12 +74,13 @@ public final class Notifier {
     }
   }
 
-  private record Loop(ActorContext<Command> ctx, ExecutorService thread, NotifierPass pass) {
+  private record Loop(ActorContext<Command> ctx, ExecutorService thread, NotifierPass pass, dev.gq.actors.health.Beat beat) {
     Behavior<Command> idle() {
       return Behaviors.receive(Command.class)
           .onMessage(Poke.class, m -> start())
           .onMessage(Tick.class, m -> start())
           .onSignal(PostStop.class, s -> stopIdle())
+          .onSignal(PreRestart.class, s -> stopIdle())
           .build();
     }
 
@@ -82,9 +90,12 @@ public final class Notifier {
           .onMessage(Tick.class, m -> Behaviors.same())
           .onMessage(PassDone.class, m -> {
             if (m.failure() != null) LOG.warn("notifications: {}; will try again", m.failure().getMessage());
+            if (m.failure() == null) beat.worked();
+            else beat.failing(dev.gq.actors.health.Supervision.why(m.failure()) + "; it tries again");
             return again ? start() : idle();
           })
           .onSignal(PostStop.class, s -> stop())
+          .onSignal(PreRestart.class, s -> stop())
           .build();
     }
 

@@ -1,5 +1,6 @@
 package dev.gq.actors.projector;
 
+import dev.gq.actors.health.Beat;
 import dev.gq.core.job.Job;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.persistence.HistoryLag;
@@ -35,6 +36,11 @@ public final class Projector {
   public record Sync(long seq, ActorRef<Done> replyTo) implements Command {}
   /** Applies the events received since the last one. */
   private record Flush() implements Command {}
+  /** Reads what the history lacks from the journal. */
+  private record CatchUp() implements Command {}
+
+  /** How long after a failed update the history tries to catch up again. */
+  private static final java.time.Duration RETRY = java.time.Duration.ofSeconds(5);
 
   /** Events read and applied per transaction when catching up. */
   private static final int PAGE = 1000;
@@ -47,13 +53,30 @@ public final class Projector {
    * history together, contiguous ones in one transaction, so the history commits once for them all.
    */
   public static Behavior<Command> create(JobHistory jobHistory, JournalReader journal) {
-    return Behaviors.setup(ctx -> {
+    return create(jobHistory, journal, Beat.NONE);
+  }
+
+  /**
+   * The same, telling {@code beat} of each update of the history and each that failed. It begins by
+   * catching up with the journal (after a restart, the events handed to the one before may be lost),
+   * and after a failed update catches up again {@link #RETRY} later, new events or not.
+   */
+  public static Behavior<Command> create(JobHistory jobHistory, JournalReader journal, Beat beat) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       List<Project> pending = new ArrayList<>();
+      java.util.function.Consumer<Boolean> retry = ok -> {
+        if (!ok) timers.startSingleTimer("retry", new CatchUp(), RETRY);
+      };
       Runnable flush = () -> {
-        for (Project p : merged(pending)) project(ctx.getSystem(), jobHistory, journal, p);
+        for (Project p : merged(pending)) retry.accept(project(ctx.getSystem(), jobHistory, journal, p, beat));
         pending.clear();
       };
+      ctx.getSelf().tell(new CatchUp());
       return Behaviors.receive(Command.class)
+          .onMessage(CatchUp.class, m -> {
+            retry.accept(report(beat, catchUp(ctx.getSystem(), jobHistory, journal)));
+            return Behaviors.same();
+          })
           .onMessage(Project.class, m -> {
             if (pending.isEmpty()) ctx.getSelf().tell(new Flush());
             pending.add(m);
@@ -65,12 +88,12 @@ public final class Projector {
           })
           .onMessage(Sync.class, m -> {
             flush.run();
-            if (safeOffset(jobHistory) < m.seq()) catchUp(ctx.getSystem(), jobHistory, journal);
+            if (safeOffset(jobHistory) < m.seq()) retry.accept(report(beat, catchUp(ctx.getSystem(), jobHistory, journal)));
             m.replyTo().tell(Done.getInstance());
             return Behaviors.same();
           })
           .build();
-    });
+    }));
   }
 
   /** {@code writes} in order, each run of contiguous ones (the next starts where the last ended) as one. */
@@ -90,16 +113,32 @@ public final class Projector {
     return out;
   }
 
-  private static void project(ActorSystem<?> system, JobHistory rs, JournalReader journal, Project m) {
+  /** Applies {@code m}; false when the history could not be updated. */
+  private static boolean project(ActorSystem<?> system, JobHistory rs, JournalReader journal, Project m, Beat beat) {
     try {
       // Behind (an earlier write failed): read the gap from the journal, which has every event;
       // the events in hand are part of what it reads. Never apply across a gap.
-      if (rs.offset() + 1 < m.firstSeq()) catchUp(system, rs, journal);
-      else applyInPages(rs, m.firstSeq(), m.events());
+      if (rs.offset() + 1 < m.firstSeq()) return report(beat, catchUp(system, rs, journal));
+      applyInPages(rs, m.firstSeq(), m.events());
+      beat.worked();
+      return true;
     } catch (SQLException e) {
       LOG.error("cannot update the job history for events {}..: {}; will catch up from the journal",
           m.firstSeq(), e.getMessage());
+      beat.failing("cannot update the job history: " + firstLine(e.getMessage()) + "; it catches up once it can");
+      return false;
     }
+  }
+
+  /** Tells {@code beat} how a catch-up went ({@code failure}: null when it succeeded); true when it did. */
+  private static boolean report(Beat beat, String failure) {
+    if (failure == null) beat.worked();
+    else beat.failing("cannot catch the job history up with the journal: " + failure + "; it tries again");
+    return failure == null;
+  }
+
+  private static String firstLine(String s) {
+    return s == null ? "unknown error" : s.strip().lines().findFirst().orElse("unknown error");
   }
 
   /**
@@ -114,14 +153,14 @@ public final class Projector {
   /**
    * Applies every journal event after the history's offset, a page at a time, straight from the
    * journal table; reads nothing when the offset is already the journal's highest sequence number.
-   * Blocks.
+   * Blocks. Returns null, or why it could not (one line; the log has the details).
    */
-  public static void catchUp(ActorSystem<?> system, JobHistory rs, JournalReader journal) {
+  public static String catchUp(ActorSystem<?> system, JobHistory rs, JournalReader journal) {
     try {
       HistoryLag lag = new HistoryLag(rs.offset(), journal.highestSeq());
       if (lag.ahead())
         LOG.warn("the job history is at event {} but the journal ends at {}", lag.readOffset(), lag.journalHighest());
-      if (lag.upToDate()) return;
+      if (lag.upToDate()) return null;
       Serialization serialization = SerializationExtension.get(Adapter.toClassic(system));
       long from = lag.readOffset() + 1;
       long applied = 0;
@@ -134,8 +173,10 @@ public final class Projector {
         applied += events.size();
       } while (page.size() == PAGE);
       if (applied > 0) LOG.info("job history caught up with {} event(s) from the journal", applied);
+      return null;
     } catch (Exception e) {
       LOG.error("cannot catch the job history up from the journal: {}", e.toString());
+      return firstLine(e.getMessage());
     }
   }
 

@@ -42,9 +42,14 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   public sealed interface Command {}
   /** Reconciles {@code live} once and replies {@code Reconciled} to {@code replyTo}. */
   public record Reconcile(List<Job> live, ActorRef<Scheduler.Command> replyTo) implements Command {}
+  /**
+   * Checks {@code jobs} now with the periodic pass's rules (their runner failed: what their
+   * processes are doing is not known) and reports the verdicts as {@code Drifted}.
+   */
+  public record CheckNow(List<Job> jobs, ActorRef<Scheduler.Command> replyTo) implements Command {}
   private record Tick() implements Command {}
   private record LedgerRead(Ledger ledger) implements Command {}
-  private record Checked(Scheduler.Command report, ActorRef<Scheduler.Command> to) implements Command {}
+  private record Checked(Scheduler.Command report, ActorRef<Scheduler.Command> to, String failure) implements Command {}
 
   /** The states a periodic pass re-checks. */
   static final Set<JobState> RECHECKED = EnumSet.of(JobState.RUNNING, JobState.CANCELLING, JobState.PREEMPTING,
@@ -54,7 +59,8 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   private final Duration interval;
   private final Executor blocking;
   private final TimerScheduler<Command> timers;
-  private final Queue<Reconcile> waiting = new ArrayDeque<>();
+  private final dev.gq.actors.health.Beat beat;
+  private final Queue<Command> waiting = new ArrayDeque<>();
   /** Known from the first Reconcile, which only the Scheduler sends. */
   private ActorRef<Scheduler.Command> scheduler;
   private boolean busy;
@@ -62,8 +68,9 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   private boolean due;
 
   private Reconciler(ActorContext<Command> ctx, TimerScheduler<Command> timers, JobChecks checks, Duration interval,
-      Executor blocking) {
+      Executor blocking, dev.gq.actors.health.Beat beat) {
     super(ctx);
+    this.beat = beat;
     this.timers = timers;
     this.checks = checks;
     this.interval = interval;
@@ -71,13 +78,28 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   }
 
   public static Behavior<Command> create(JobChecks checks, Duration interval, Executor blocking) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Reconciler(ctx, t, checks, interval, blocking)));
+    return create(checks, interval, blocking, () -> null, dev.gq.actors.health.Beat.NONE);
+  }
+
+  /**
+   * The same, telling {@code beat} of each pass; {@code known} gives the Scheduler once it exists,
+   * so that a Reconciler started again after a failure resumes its periodic passes at once.
+   */
+  public static Behavior<Command> create(JobChecks checks, Duration interval, Executor blocking,
+      java.util.function.Supplier<ActorRef<Scheduler.Command>> known, dev.gq.actors.health.Beat beat) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
+      Reconciler r = new Reconciler(ctx, t, checks, interval, blocking, beat);
+      r.scheduler = known.get();
+      if (r.scheduler != null) t.startTimerWithFixedDelay("pass", new Tick(), interval);
+      return r;
+    }));
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Reconcile.class, this::onReconcile)
+        .onMessage(CheckNow.class, this::onCheckNow)
         .onMessage(Checked.class, this::onChecked)
         .onMessage(Tick.class, m -> onTick())
         .onMessage(LedgerRead.class, this::onLedger)
@@ -89,6 +111,17 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
     if (busy) waiting.add(m);
     // The Scheduler waits for Reconciled: a pass that failed still answers, with no verdict, as before.
     else run(() -> new Scheduler.Reconciled(checks.startUp(m.live())), m.replyTo(), new Scheduler.Reconciled(Map.of()));
+    return this;
+  }
+
+  private Behavior<Command> onCheckNow(CheckNow m) {
+    if (busy) {
+      waiting.add(m);
+      return this;
+    }
+    Map<Long, JobState> seen = new LinkedHashMap<>();
+    m.jobs().forEach(j -> seen.put(j.id(), j.state()));
+    run(() -> new Scheduler.Drifted(seen, checks.recheck(m.jobs())), m.replyTo(), null);
     return this;
   }
 
@@ -106,10 +139,16 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
 
   private Behavior<Command> onLedger(LedgerRead m) {
     busy = false;
-    if (m.ledger() == null) return next();
+    if (m.ledger() == null) {
+      beat.failing("the scheduler did not hand over its jobs within 30 s; it tries again at the next pass");
+      return next();
+    }
     Map<Long, JobState> seen = new LinkedHashMap<>();
     m.ledger().live().values().stream().filter(j -> RECHECKED.contains(j.state())).forEach(j -> seen.put(j.id(), j.state()));
-    if (seen.isEmpty()) return next();
+    if (seen.isEmpty()) {
+      beat.worked();
+      return next();
+    }
     List<Job> jobs = seen.keySet().stream().map(m.ledger().live()::get).toList();
     run(() -> new Scheduler.Drifted(seen, checks.recheck(jobs)), scheduler, null);
     return this;
@@ -120,15 +159,17 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
       Scheduler.Command failed) {
     busy = true;
     getContext().pipeToSelf(CompletableFuture.supplyAsync(pass, blocking), (report, err) -> {
-      if (err == null) return new Checked(report, to);
+      if (err == null) return new Checked(report, to, null);
       // off the actor's thread: its context must not be touched here
       org.slf4j.LoggerFactory.getLogger(Reconciler.class).error("reconciliation failed", err);
-      return new Checked(failed, to);
+      return new Checked(failed, to, dev.gq.actors.health.Supervision.why(err));
     });
   }
 
   private Behavior<Command> onChecked(Checked m) {
     busy = false;
+    if (m.failure() == null) beat.worked();
+    else beat.failing("reconciliation failed: " + m.failure() + "; it tries again at the next pass");
     // the periodic passes begin once the start-up pass is over
     if (!timers.isTimerActive("pass")) timers.startTimerWithFixedDelay("pass", new Tick(), interval);
     boolean nothing = m.report() == null || m.report() instanceof Scheduler.Drifted d && d.verdicts().isEmpty();
@@ -137,8 +178,9 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   }
 
   private Behavior<Command> next() {
-    Reconcile r = waiting.poll();
-    if (r != null) return onReconcile(r);
+    Command w = waiting.poll();
+    if (w instanceof Reconcile r) return onReconcile(r);
+    if (w instanceof CheckNow c) return onCheckNow(c);
     if (!due) return this;
     due = false;
     return onTick();

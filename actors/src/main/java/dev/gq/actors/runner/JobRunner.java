@@ -2,6 +2,7 @@ package dev.gq.actors.runner;
 
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.TimeLimits;
 import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.launch.Signals;
@@ -79,6 +80,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private boolean checking;
   /** The Scheduler was told that the job's processes are gone, so its end is on its way. */
   private boolean toldEnding;
+  /** When this runner began, the limit's start for a job that has no start time. */
+  private final Instant launchedAt;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
       ActorRef<Scheduler.Command> scheduler) {
@@ -88,6 +91,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     this.deps = deps;
     this.scheduler = scheduler;
     this.launch = new JobLaunch(job, deps);
+    this.launchedAt = deps.clock().instant();
   }
 
   public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
@@ -152,18 +156,27 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     return this;
   }
 
-  /** Arms the time limit, counted from the reservation; one already passed (daemon was down) fires at once. */
+  /**
+   * Arms the time limit, counted from the reservation; one already passed (daemon was down) fires at
+   * once. The timer waits at most {@link TimeLimits#LONGEST_WAIT} and is armed again when it fires
+   * early, so no limit, however far, overflows it.
+   */
   private void watchLimit() {
     Duration limit = job.spec().timeLimit();
     if (limit == null) return;
-    Instant now = deps.clock().instant();
-    Instant start = job.startTime() != null ? job.startTime() : now;
-    Duration left = Duration.between(now, start.plus(limit));
-    timers.startSingleTimer("limit", new LimitReached(), left.isNegative() ? Duration.ZERO : left);
+    timers.startSingleTimer("limit", new LimitReached(), TimeLimits.wait(limitStart(), limit, deps.clock().instant()));
+  }
+
+  private Instant limitStart() {
+    return job.startTime() != null ? job.startTime() : launchedAt;
   }
 
   private Behavior<Command> stopAtLimit() {
     if (cancelRequested || timedOut || preemption != null) return this;
+    if (!TimeLimits.reached(limitStart(), job.spec().timeLimit(), deps.clock().instant())) {
+      watchLimit();
+      return this;
+    }
     timedOut = true;
     getContext().getLog().info("job {}: reached its time limit of {}; stopping it", job.id(),
         dev.gq.core.job.Durations.format(job.spec().timeLimit()));

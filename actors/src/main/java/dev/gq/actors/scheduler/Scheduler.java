@@ -74,7 +74,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
   /** From the reconciler: see {@link Request.Reconciled}. */
   public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
-  /** A runner stopped: its job is no longer watched (after a crash, the reconciler's periodic pass takes it). */
+  /** A runner stopped: its job is no longer watched (after a failure, the reconciler checks it at once). */
   private record RunnerStopped(long jobId, ActorRef<JobRunner.Command> runner) implements Command {}
   /** From the reconciler's periodic pass: see {@link Request.Drifted}. */
   public record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) implements Command {}
@@ -84,6 +84,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
   private final List<ActorRef<Done>> awaitingReady = new ArrayList<>();
   private final UnstoredWrites unstored = new UnstoredWrites();
+  /** How many runners of each job stopped without reporting its end. */
+  private final Map<Long, Integer> runnerFailures = new HashMap<>();
+  /** A job's runners that fail more often than this are left to the periodic passes. */
+  private static final int MAX_QUICK_CHECKS = 3;
   private SchedulerState state = SchedulerState.initial();
 
   private Scheduler(ActorContext<Command> ctx, SchedulerDeps deps) {
@@ -135,14 +139,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Ending.class, (l, c) -> report(l, new Request.Ending(c.jobId(), c.gone())))
         .onCommand(Ended.class, (l, c) -> {
           runners.remove(c.jobId());
+          runnerFailures.remove(c.jobId());
           return report(l, new Request.Ended(c.jobId(), c.exitCode(), c.reason(), c.timedOut(), c.endedNanos(), c.after(),
               c.afterNanos()), c);
         })
         .onCommand(Reconciled.class, (l, c) -> report(l, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
-        .onCommand(RunnerStopped.class, (l, c) -> {
-          runners.remove(c.jobId(), c.runner());
-          return Effect().noReply();
-        })
+        .onCommand(RunnerStopped.class, this::onRunnerStopped)
         .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), watched())))
         .build();
   }
@@ -185,6 +187,28 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     Set<Long> ids = new java.util.HashSet<>(runners.keySet());
     ids.addAll(unstored.endsWaiting());
     return Set.copyOf(ids);
+  }
+
+  /**
+   * A runner that stops while it is still its job's (it reported no end, no deferral, no failed
+   * launch) has failed: its job's real state is not known, so the reconciler checks it now, with the
+   * periodic pass's rules, and a job whose processes still run gets a new runner from the verdict.
+   * A job whose runners keep failing is left to the periodic passes, so a runner that fails at once
+   * each time cannot make a loop.
+   */
+  private ReplyEffect<LedgerEvent, Ledger> onRunnerStopped(Ledger l, RunnerStopped c) {
+    if (!runners.remove(c.jobId(), c.runner())) return Effect().noReply();
+    Job j = l.live().get(c.jobId());
+    if (j == null || !j.state().active() || j.spec().onCluster()) return Effect().noReply();
+    int failures = runnerFailures.merge(j.id(), 1, Integer::sum);
+    if (failures > MAX_QUICK_CHECKS) {
+      ctx.getLog().warn("job {}: its runner stopped {} times without reporting the job's end; the periodic pass checks it",
+          j.id(), failures);
+      return Effect().noReply();
+    }
+    ctx.getLog().warn("job {}: its runner stopped without reporting the job's end; checking the job now", j.id());
+    deps.checkNow(ctx, List.of(j), ctx.getSelf());
+    return Effect().noReply();
   }
 
   /** Decides a user's request: refused, or its events persisted, then the reply. */

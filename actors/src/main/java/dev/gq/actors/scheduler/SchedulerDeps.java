@@ -28,6 +28,12 @@ public interface SchedulerDeps {
   /** Asks the reconciler to reconcile {@code ledger}'s live jobs once; its result comes back as Reconciled. */
   void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler);
 
+  /**
+   * Asks the reconciler to check {@code jobs} now, with the periodic pass's rules (their runner
+   * stopped without reporting their end); its verdicts come back as Drifted.
+   */
+  default void checkNow(ActorContext<Scheduler.Command> ctx, List<Job> jobs, ActorRef<Scheduler.Command> scheduler) {}
+
   /** Hands persisted events, numbered from {@code firstSeq}, to the history. */
   void project(long firstSeq, List<LedgerEvent> events);
 

@@ -48,6 +48,7 @@ public final class DaemonApi implements GqApi {
   private final ProgressRequests progress;
   private volatile AdoptRequests adoptions;
   private volatile dev.gq.cli.NotifyApi notifications;
+  private volatile Supplier<List<String>> parts = List::of;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -69,6 +70,16 @@ public final class DaemonApi implements GqApi {
    */
   public void adoptFrom(dev.gq.core.proc.ProcessTable procs, long uid, Path leaseDir) {
     this.adoptions = new AdoptRequests(asks, procs, uid, leaseDir);
+  }
+
+  /** Where {@code gq daemon status} reads how each part of the daemon is doing. */
+  public void partsFrom(Supplier<List<String>> lines) {
+    this.parts = lines;
+  }
+
+  @Override
+  public List<String> partLines() {
+    return parts.get();
   }
 
   /** Where {@code gq notify} finds the targets and their deliveries. */

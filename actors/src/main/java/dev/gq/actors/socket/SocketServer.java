@@ -46,6 +46,8 @@ public final class SocketServer implements AutoCloseable {
   private final OpenConnections clients = new OpenConnections();
   private final FrameBudget budget = FrameBudget.standard();
   private final ClientLimit limit;
+  /** Said once, to the first client: why the daemon before this one stopped. */
+  private final java.util.concurrent.atomic.AtomicReference<String> firstClientNote = new java.util.concurrent.atomic.AtomicReference<>();
 
   private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me, ClientLimit limit) {
     this.path = path;
@@ -66,6 +68,12 @@ public final class SocketServer implements AutoCloseable {
    * {@link ClientLimit}).
    */
   public static SocketServer start(Path path, GqApi api, int maxClients, int maxStreams) throws IOException {
+    return start(path, api, maxClients, maxStreams, null);
+  }
+
+  /** The same, saying {@code firstClientNote} (null: nothing) once, on stderr, to the first client served. */
+  public static SocketServer start(Path path, GqApi api, int maxClients, int maxStreams, String firstClientNote)
+      throws IOException {
     Files.deleteIfExists(path);
     ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     ch.bind(UnixDomainSocketAddress.of(path));
@@ -74,6 +82,7 @@ public final class SocketServer implements AutoCloseable {
         .lookupPrincipalByName(System.getProperty("user.name"));
     ClientLimit limit = clientLimit(maxClients, maxStreams);
     SocketServer s = new SocketServer(path, api, ch, me, limit);
+    s.firstClientNote.set(firstClientNote);
     LOG.info("serving at most {} clients at once (open-file limit {}): {} requests and {} streams (logs -f, wait, events -f)",
         limit.total(), limit.fdLimit(), limit.max(), limit.maxStreams());
     Thread.ofPlatform().name("gq-accept").daemon(true)
@@ -144,6 +153,8 @@ public final class SocketServer implements AutoCloseable {
       }
     };
     FrameIo io = new FrameIo(req, c, room, w, r);
+    String note = firstClientNote.getAndSet(null);
+    if (note != null) io.err().println("gq: " + note);
     int code = Gq.run(req.argv(), io, api);
     io.send(new Frame.Exit(code));
   }

@@ -44,13 +44,15 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
   private final ActorRef<Scheduler.Command> scheduler;
   private final Executor blocking;
   private final Clock clock;
+  private final dev.gq.actors.health.Beat beat;
   private boolean inFlight;
   /** A request came during the reading in flight: read again right after it. */
   private boolean again;
 
   private GpuWatcher(ActorContext<Command> ctx, Supplier<GpuObservation> observe, GpuProbe probe,
-      ActorRef<Scheduler.Command> scheduler, Executor blocking, Clock clock) {
+      ActorRef<Scheduler.Command> scheduler, Executor blocking, Clock clock, dev.gq.actors.health.Beat beat) {
     super(ctx);
+    this.beat = beat;
     this.observe = observe;
     this.probe = probe;
     this.scheduler = scheduler;
@@ -60,9 +62,15 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
 
   public static Behavior<Command> create(Supplier<GpuObservation> observe, GpuProbe probe,
       ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking, Clock clock) {
+    return create(observe, probe, scheduler, interval, blocking, clock, dev.gq.actors.health.Beat.NONE);
+  }
+
+  /** The same, telling {@code beat} of each reading handed to the Scheduler. */
+  public static Behavior<Command> create(Supplier<GpuObservation> observe, GpuProbe probe,
+      ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking, Clock clock, dev.gq.actors.health.Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), interval);
-      GpuWatcher w = new GpuWatcher(ctx, observe, probe, scheduler, blocking, clock);
+      GpuWatcher w = new GpuWatcher(ctx, observe, probe, scheduler, blocking, clock, beat);
       w.start();
       return w;
     }));
@@ -94,6 +102,7 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
 
   private Behavior<Command> onDone(Done m) {
     scheduler.tell(new Scheduler.GpusObserved(m.observation(), probe.describe(), probe.fake(), m.takenNanos()));
+    beat.worked();
     inFlight = false;
     if (again) {
       again = false;

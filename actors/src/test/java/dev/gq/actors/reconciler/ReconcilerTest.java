@@ -141,6 +141,31 @@ class ReconcilerTest {
   }
 
   @Test
+  void aJobWhoseRunnerFailedIsCheckedAtOnceWithoutWaitingForThePass() throws Exception {
+    procs.add(leader(2));
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    ActorRef<Reconciler.Command> r = reconciler();
+    // job 1's processes are gone; job 2's still run; no time passes
+    r.tell(new Reconciler.CheckNow(List.of(job(1, JobState.RUNNING), job(2, JobState.CANCELLING)), scheduler.ref()));
+    Scheduler.Drifted d = scheduler.expectMessageClass(Scheduler.Drifted.class, Duration.ofSeconds(10));
+    assertEquals(Map.of(1L, JobState.RUNNING, 2L, JobState.CANCELLING), d.seen());
+    assertInstanceOf(JobInterrupted.class, d.verdicts().get(1L).events().get(0));
+    assertTrue(d.verdicts().get(2L).watch(), "a job still running gets a runner again");
+  }
+
+  @Test
+  void aReconcilerStartedAgainResumesItsPeriodicPasses() throws Exception {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    Files.createDirectories(tmp.resolve("run"));
+    JobChecks checks = new JobChecks(table, probe, id -> tmp.resolve("run").resolve(id + ".exit"), p -> Optional.empty(),
+        Clock.fixed(NOW, ZoneOffset.UTC));
+    // as after a restart: the Scheduler is known, no start-up pass comes
+    KIT.spawn(Reconciler.create(checks, INTERVAL, BLOCKING, scheduler::ref, dev.gq.actors.health.Beat.NONE));
+    TIME.timePasses(INTERVAL);
+    scheduler.expectMessageClass(Scheduler.GetLedger.class, Duration.ofSeconds(10));
+  }
+
+  @Test
   void periodicPassWithNothingToReportSendsNothingAndRunsAgain() throws Exception {
     procs.add(leader(1));
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();

@@ -285,6 +285,21 @@ class JobRunnerTest {
   }
 
   @Test
+  void aTimeLimitTooFarToCountNeitherStopsTheRunnerNorHidesTheJobsEnd() {
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    // 999,999 weeks: more nanoseconds than a long holds, which the runner's timer once failed on
+    JobSpec spec = new JobSpec(List.of("sh", "-c", "sleep 0.2; exit 5"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0,
+        null, null, null).withTimeLimit(Duration.ofDays(7L * 999_999));
+    Job job = new Job(8, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
+        tmp.resolve("8.log").toString(), null, "tag-8", null);
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
+    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    Scheduler.Ended ended = ended(scheduler);
+    assertFalse(ended.timedOut());
+    assertEquals(5, ended.exitCode());
+  }
+
+  @Test
   void reattachedJobWhoseLimitPassedWhileTheDaemonWasDownIsStoppedAtOnce() throws Exception {
     Process job = new ProcessBuilder("setsid", "sleep", "30").start();
     try {

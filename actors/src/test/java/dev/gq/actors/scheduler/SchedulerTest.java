@@ -307,14 +307,16 @@ class SchedulerTest {
   }
 
   @Test
-  void aJobWhoseRunnerStoppedIsLeftToThePeriodicPass() {
+  void aJobWhoseRunnerStoppedWithoutReportingItsEndIsCheckedAtOnce() {
     deps.runnersStop = true;
     submit(spec(0));
     es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
-    // acted on once the Scheduler has seen its runner stop (a message of its own, soon after)
-    List<LedgerEvent> events = List.of();
-    for (long end = System.nanoTime() + 5_000_000_000L; events.isEmpty() && System.nanoTime() - end < 0; )
-      events = es.runCommand(interrupted(1)).events();
+    // the Scheduler sees its runner stop (a message of its own, soon after) and asks for a check of the job
+    for (long end = System.nanoTime() + 5_000_000_000L; deps.checked.isEmpty() && System.nanoTime() - end < 0; )
+      es.runCommand(Scheduler.GetLedger::new);
+    assertEquals(List.of(1L), deps.checked.stream().map(Job::id).toList());
+    // no runner watches it any more: the check's verdict is acted on
+    List<LedgerEvent> events = es.runCommand(interrupted(1)).events();
     assertEquals(List.of(new JobInterrupted(1, "gone", Instant.EPOCH)), events);
   }
 
@@ -324,6 +326,8 @@ class SchedulerTest {
     final List<Job> startedJobs = new ArrayList<>();
     /** Runners that stop at once, as one that crashed. */
     boolean runnersStop;
+    /** The jobs the Scheduler asked to have checked now. */
+    final List<Job> checked = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<LedgerEvent> projected = new ArrayList<>();
     int polls;
 
@@ -339,6 +343,9 @@ class SchedulerTest {
     }
 
     @Override public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger l, ActorRef<Scheduler.Command> s) {}
+    @Override public void checkNow(ActorContext<Scheduler.Command> ctx, List<Job> jobs, ActorRef<Scheduler.Command> s) {
+      checked.addAll(jobs);
+    }
     @Override public void project(long firstSeq, List<LedgerEvent> events) { projected.addAll(events); }
     @Override public void pollNow() { polls++; }
     @Override public void logEvents(List<LedgerEvent> events) {}
