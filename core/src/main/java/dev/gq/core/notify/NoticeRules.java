@@ -11,15 +11,21 @@ import java.util.Set;
 
 /**
  * Decides the messages one stored event calls for, from the event, what the history knows and the
- * notifier's memory: a job's end (kind {@code failed} for FAILED, TIMEOUT and INTERRUPTED, else
- * {@code end}); a group left with no live job, once per sweep however many of its jobs ended in the
- * same moment ("xsum: 18 DONE, 2 FAILED in 6h12m"); a group held by fail-fast; the queue drained
- * (nothing live after a job ended, once until something is queued again). Which targets get each
- * message is {@link Routing}'s. Pure.
+ * notifier's memory, one message per outcome: a job's end (kind {@code failed} for FAILED, TIMEOUT
+ * and INTERRUPTED, else {@code end}; a job in a group that FAILED within the fail-fast window is
+ * marked {@link Notice#byGroup}, since its group's hold or end tells it); a group left with no live
+ * job, once per sweep however many of its jobs ended in the same moment ("xsum: 18 DONE, 2 FAILED in
+ * 6h12m"); a group held by fail-fast; the queue drained (nothing live after a job ended, once until
+ * something is queued again), unless it would say no more than was just said: a lone job that ran
+ * less than {@link #LONE_JOB} since the queue last ran dry, or a group whose message covers every
+ * job ended since then. Which targets get each message is {@link Routing}'s. Pure.
  */
 public final class NoticeRules {
   /** The messages and the memory to store with the cursor after them. */
   public record Outcome(List<Notice> notices, NotifierMemory memory) {}
+
+  /** A lone job that ran less than this (or never started) does not make the queue's drained message. */
+  public static final Duration LONE_JOB = Duration.ofMinutes(1);
 
   private NoticeRules() {}
 
@@ -42,24 +48,36 @@ public final class NoticeRules {
     if (job.isEmpty() || !job.get().state().terminal()) return new Outcome(List.of(), memory);
     JobFacts j = job.get();
     List<Notice> out = new ArrayList<>();
-    out.add(jobNotice(seq, j));
+    out.add(jobNotice(seq, j, byGroup(j, facts.failFastWithin())));
     NotifierMemory m = memory.ended(j.state().name());
+    int sweep = 0;
     if (j.group() != null) {
       var g = facts.group(j.group());
       if (g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
           && !Integer.valueOf(g.get().ended()).equals(m.announced().get(j.group()))) {
         out.add(groupNotice(seq, facts.times(g.get()), choice(j)));
         m = m.announce(j.group(), g.get().ended());
+        sweep = g.get().ended();
       }
     }
     if (!m.drained() && facts.liveJobs() == 0) {
-      out.add(drainedNotice(seq, m.endedSinceDrain()));
+      int since = m.endedSinceDrain().values().stream().mapToInt(Integer::intValue).sum();
+      boolean loneQuick = since == 1 && (j.runtime() == null || j.runtime().compareTo(LONE_JOB) < 0);
+      // the group's message just made already tells every job that ended since the queue last ran dry
+      if (!loneQuick && since != sweep) out.add(drainedNotice(seq, m.endedSinceDrain()));
       m = m.drainedNow();
     }
     return new Outcome(out, m);
   }
 
-  static Notice jobNotice(long seq, JobFacts j) {
+  /** A FAILED job in a group, ended within the fail-fast window: its group's hold or end tells it. */
+  private static boolean byGroup(JobFacts j, Duration failFastWithin) {
+    Duration ran = j.runtime();
+    return j.group() != null && j.state() == JobState.FAILED && failFastWithin.isPositive()
+        && (ran == null || ran.compareTo(failFastWithin) < 0);
+  }
+
+  static Notice jobNotice(long seq, JobFacts j, boolean byGroup) {
     boolean failed = j.state() == JobState.FAILED || j.state() == JobState.TIMEOUT || j.state() == JobState.INTERRUPTED;
     StringBuilder text = new StringBuilder("job ").append(j.id());
     String about = j.name() == null ? "" : j.name();
@@ -70,7 +88,7 @@ public final class NoticeRules {
     if (ran != null) text.append(" after ").append(Durations.format(ran.withNanos(0)));
     if (failed && j.reason() != null && !j.reason().isBlank()) text.append(": ").append(j.reason());
     return new Notice(seq, failed ? NoticeKind.FAILED : NoticeKind.END, j.id(), j.group(), j.state().name(),
-        "gq: job " + j.id() + " " + j.state(), text.toString(), choice(j), ran);
+        "gq: job " + j.id() + " " + j.state(), text.toString(), choice(j), ran, byGroup);
   }
 
   static Notice groupNotice(long seq, GroupFacts g, Set<NoticeKind> choice) {

@@ -21,11 +21,13 @@ class NoticeRulesTest {
     final Map<String, GroupFacts> groups = new HashMap<>();
     long live;
     int timesAsked;
+    Duration failFastWithin = Duration.ZERO;
 
     @Override public Optional<JobFacts> job(long id) { return Optional.ofNullable(jobs.get(id)); }
     @Override public Optional<GroupFacts> group(String g) { return Optional.ofNullable(groups.get(g)); }
     @Override public GroupFacts times(GroupFacts g) { timesAsked++; return g; }
     @Override public long liveJobs() { return live; }
+    @Override public Duration failFastWithin() { return failFastWithin; }
   }
 
   private static JobFacts job(long id, String group, JobState s, Duration ran, String asked) {
@@ -141,5 +143,60 @@ class NoticeRulesTest {
     }
     assertEquals(1, groupNotices);
     assertEquals(1, f.timesAsked, "the group's jobs are read for its span once, for its one notice");
+  }
+
+  @Test
+  void aLoneQuickJobDrainsTheQueueQuietlyAndALoneLongOneDoesNot() {
+    Facts f = new Facts();
+    f.live = 0;
+    f.jobs.put(1L, job(1, null, JobState.DONE, Duration.ofSeconds(1), null));
+    var quick = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY);
+    assertTrue(quick.notices().stream().noneMatch(n -> n.kind() == NoticeKind.DRAINED), quick.toString());
+    assertTrue(quick.memory().drained(), "drained, quietly: a later end does not announce it");
+    var queued = NoticeRules.decide(2, new LedgerEvent.JobSubmitted(2, null, "t", "l", null, T0), f, quick.memory());
+    f.jobs.put(2L, job(2, null, JobState.DONE, Duration.ofMinutes(5), null));
+    var lengthy = NoticeRules.decide(3, exited(2), f, queued.memory());
+    assertEquals("queue drained: 1 DONE",
+        lengthy.notices().stream().filter(n -> n.kind() == NoticeKind.DRAINED).findFirst().orElseThrow().text());
+  }
+
+  @Test
+  void aSweepThatWasTheWholeQueueIsOneMessageNotASweepAndADrain() {
+    Facts f = new Facts();
+    f.live = 0;
+    f.jobs.put(1L, job(1, "sw", JobState.DONE, Duration.ofMinutes(5), null));
+    f.jobs.put(2L, job(2, "sw", JobState.DONE, Duration.ofMinutes(5), null));
+    f.jobs.put(3L, job(3, null, JobState.DONE, Duration.ofMinutes(5), null));
+    f.groups.put("sw", new GroupFacts("sw", Map.of(JobState.DONE, 2), T0, T0));
+    var first = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY.ended("DONE"));
+    assertEquals(List.of(NoticeKind.END, NoticeKind.GROUP), first.notices().stream().map(Notice::kind).toList());
+    // with another job ended since the queue last ran dry, the drain says more than the sweep
+    var mixed = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY.ended("DONE").ended("DONE"));
+    assertEquals(List.of(NoticeKind.END, NoticeKind.GROUP, NoticeKind.DRAINED), mixed.notices().stream().map(Notice::kind).toList());
+  }
+
+  @Test
+  void aGroupThatFailsFastIsToldByItsHoldNotByEachQuickFailure() {
+    Facts f = new Facts();
+    f.live = 1;
+    f.failFastWithin = Duration.ofSeconds(60);
+    f.jobs.put(1L, job(1, "sw", JobState.FAILED, Duration.ofSeconds(3), null));
+    f.jobs.put(2L, job(2, "sw", JobState.FAILED, Duration.ofMinutes(5), null));
+    f.jobs.put(3L, job(3, null, JobState.FAILED, Duration.ofSeconds(3), null));
+    f.jobs.put(4L, job(4, "sw", JobState.FAILED, Duration.ofSeconds(3), "failed"));
+    f.groups.put("sw", new GroupFacts("sw", Map.of(JobState.FAILED, 3, JobState.WAITING, 1), T0, T0));
+    Notice quick = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(quick.byGroup());
+    assertFalse(Routing.wants(quick, NoticeKind.DEFAULTS, null), "the hold that follows tells it");
+    assertTrue(Routing.wants(quick, java.util.Set.of(NoticeKind.END), null), "a target hearing every end hears it");
+    Notice slow = NoticeRules.decide(2, exited(2), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(slow, NoticeKind.DEFAULTS, null), "past the fail-fast window: told at once");
+    Notice alone = NoticeRules.decide(3, exited(3), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(alone, NoticeKind.DEFAULTS, null), "not in a group: told at once");
+    Notice asked = NoticeRules.decide(4, exited(4), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(asked, NoticeKind.DEFAULTS, null), "the job asked for its failure with --notify");
+    f.failFastWithin = Duration.ZERO;
+    Notice noRule = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(noRule, NoticeKind.DEFAULTS, null), "without fail-fast no hold can tell it");
   }
 }
