@@ -1,0 +1,122 @@
+package dev.gq.actors.notify;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.core.notify.Notice;
+import dev.gq.core.notify.NotifyTarget;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A send's time limit bounds the whole exchange: a webhook that answers its headers at once and
+ * then its body a byte a second is cut off at the limit (the test's own timeout only stops a
+ * regression that would hang). Failures are said in words, never in a Java exception's text.
+ */
+class DeliveryBoundsTest {
+  @TempDir Path dir;
+
+  /** Answers every connection with 200 and a declared 1,000-byte body sent a byte a second. */
+  static final class Dribbler implements AutoCloseable {
+    final ServerSocket server;
+
+    Dribbler() throws IOException {
+      server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      Thread.ofVirtual().start(() -> {
+        while (!server.isClosed()) {
+          try {
+            Socket s = server.accept();
+            Thread.ofVirtual().start(() -> dribble(s));
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+    }
+
+    private static void dribble(Socket s) {
+      try (s) {
+        byte[] buf = new byte[8192];
+        s.getInputStream().read(buf); // the request's head (and body): enough to answer
+        OutputStream out = s.getOutputStream();
+        out.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        for (int i = 0; i < 1000; i++) {
+          out.write('x');
+          out.flush();
+          Thread.sleep(1000); // the server is slow on purpose: this is what the client must bound
+        }
+      } catch (IOException | InterruptedException e) {
+        // the client hung up: done
+      }
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + server.getLocalPort() + "/hook/secret-token";
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aWebhookThatDribblesItsBodyIsStoppedAtTheTimeLimit() throws Exception {
+    try (Dribbler slow = new Dribbler()) {
+      var d = new Delivery(Map.of(), 1000, Duration.ofMillis(2000), dir);
+      var cut = assertThrows(Delivery.Failed.class, () -> d.send(Notice.test("x"),
+          new NotifyTarget("w", NotifyTarget.Kind.WEBHOOK, slow.url(), null, null, null)));
+      assertEquals("webhook http://127.0.0.1:" + slow.server.getLocalPort() + "/… did not finish its answer within 2s; stopped",
+          cut.getMessage());
+    }
+  }
+
+  @Test
+  void aRefusedConnectionAndAMissingProgramAreSaidInWords() throws Exception {
+    var d = new Delivery(Map.of("PATH", dir.toString()), 1000, Duration.ofSeconds(5), dir);
+    var refused = assertThrows(Delivery.Failed.class, () -> d.send(Notice.test("x"),
+        new NotifyTarget("w", NotifyTarget.Kind.WEBHOOK, "http://127.0.0.1:9/hook/secret-token", null, null, null)));
+    assertEquals("webhook http://127.0.0.1:9/… cannot be reached: connection refused by 127.0.0.1:9", refused.getMessage());
+    NotifyTarget desktop = new NotifyTarget("d", NotifyTarget.Kind.DESKTOP, null, null, null, null);
+    var noSend = assertThrows(Delivery.Failed.class, () -> d.send(Notice.test("x"), desktop));
+    assertTrue(noSend.getMessage().startsWith("notify-send is not installed here"), noSend.getMessage());
+    assertTrue(noSend.getMessage().contains("libnotify-bin"), noSend.getMessage());
+    for (String m : List.of(refused.getMessage(), noSend.getMessage()))
+      assertFalse(m.contains("Exception") || m.contains("error=") || m.contains("Cannot run program"), m);
+    assertTrue(d.missing(desktop).contains("sudo apt install libnotify-bin"), d.missing(desktop));
+    Path stub = Files.createFile(dir.resolve("notify-send"));
+    stub.toFile().setExecutable(true);
+    assertNull(d.missing(desktop), "installed: nothing to warn about");
+  }
+
+  @Test
+  void aMissingSendmailIsNamedWithThePackagesThatProvideIt() {
+    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isExecutable(Path.of("/usr/sbin/sendmail"))
+        || Files.isExecutable(Path.of("/usr/lib/sendmail")), "this machine has a sendmail");
+    var d = new Delivery(Map.of("PATH", dir.toString()), 1000, Duration.ofSeconds(5), dir);
+    String why = d.missing(new NotifyTarget("m", NotifyTarget.Kind.MAIL, "me@example.org", null, null, null));
+    assertTrue(why.startsWith("sendmail is not installed here") && why.contains("msmtp-mta") && why.contains("postfix"), why);
+  }
+
+  @Test
+  void aCursorThatCannotBeWrittenIsSaidInWords() throws Exception {
+    Files.createDirectories(dir.resolve("notify-cursor.json.tmp").resolve("x"));
+    var e = assertThrows(IOException.class, () -> new CursorFile(dir).write(new CursorFile.State(1,
+        dev.gq.core.notify.NotifierMemory.EMPTY)));
+    assertEquals("a directory is in the way (" + dir.resolve("notify-cursor.json.tmp") + ")", NoticeFailures.write(e));
+  }
+}
