@@ -5,11 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.gq.core.notify.Notice;
 import dev.gq.core.notify.NotifyTarget;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,51 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DeliveryBoundsTest {
   @TempDir Path dir;
 
-  /** Answers every connection with 200 and a declared 1,000-byte body sent a byte a second. */
-  static final class Dribbler implements AutoCloseable {
-    final ServerSocket server;
-
-    Dribbler() throws IOException {
-      server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      Thread.ofVirtual().start(() -> {
-        while (!server.isClosed()) {
-          try {
-            Socket s = server.accept();
-            Thread.ofVirtual().start(() -> dribble(s));
-          } catch (IOException e) {
-            return;
-          }
-        }
-      });
-    }
-
-    private static void dribble(Socket s) {
-      try (s) {
-        byte[] buf = new byte[8192];
-        s.getInputStream().read(buf); // the request's head (and body): enough to answer
-        OutputStream out = s.getOutputStream();
-        out.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        for (int i = 0; i < 1000; i++) {
-          out.write('x');
-          out.flush();
-          Thread.sleep(1000); // the server is slow on purpose: this is what the client must bound
-        }
-      } catch (IOException | InterruptedException e) {
-        // the client hung up: done
-      }
-    }
-
-    String url() {
-      return "http://127.0.0.1:" + server.getLocalPort() + "/hook/secret-token";
-    }
-
-    @Override
-    public void close() throws IOException {
-      server.close();
-    }
-  }
-
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void aWebhookThatDribblesItsBodyIsStoppedAtTheTimeLimit() throws Exception {
@@ -80,7 +30,7 @@ class DeliveryBoundsTest {
       var d = new Delivery(Map.of(), 1000, Duration.ofMillis(2000), dir);
       var cut = assertThrows(Delivery.Failed.class, () -> d.send(Notice.test("x"),
           new NotifyTarget("w", NotifyTarget.Kind.WEBHOOK, slow.url(), null, null, null)));
-      assertEquals("webhook http://127.0.0.1:" + slow.server.getLocalPort() + "/… did not finish its answer within 2s; stopped",
+      assertEquals("webhook http://127.0.0.1:" + slow.port() + "/… did not finish its answer within 2s; stopped",
           cut.getMessage());
     }
   }

@@ -40,6 +40,10 @@ class NotifyFilesTest {
     var s = new CursorFile.State(42, new NotifierMemory(Map.of("sw", 20), true, Map.of("DONE", 3)));
     f.write(s);
     assertEquals(s, f.read());
+    var sweep = new CursorFile.State(43, new NotifierMemory(Map.of(), false, Map.of("FAILED", 2), "sw", Duration.ofSeconds(9),
+        Map.of("sw", 7L)));
+    f.write(sweep);
+    assertEquals(sweep, f.read());
   }
 
   @Test

@@ -31,15 +31,15 @@ class NotifyRetriesTest {
     new TargetFile(dir).write(List.of(new NotifyTarget("c", NotifyTarget.Kind.COMMAND, null, List.of(script.toString()), null, null)));
     var n = new Notifications(dir, Map.of("PATH", "/usr/bin:/bin"), 0, Duration.ofSeconds(10), Duration.ofMillis(5),
         Duration.ofSeconds(2), Clock.systemUTC());
-    n.deliver(Notice.test("one"));
+    n.deliver(List.of(Notice.test("one"))).get();
     assertEquals(Notifications.TRIES, lines(tries), "retried, then given up");
-    n.deliver(Notice.test("two"));
+    n.deliver(List.of(Notice.test("two"))).get();
     assertEquals(Notifications.TRIES + 1, lines(tries), "down: one try");
     Files.writeString(ok, "");
-    n.deliver(Notice.test("three"));
+    n.deliver(List.of(Notice.test("three"))).get();
     assertEquals(Notifications.TRIES + 2, lines(tries), "delivered at its one try");
     Files.delete(ok);
-    n.deliver(Notice.test("four"));
+    n.deliver(List.of(Notice.test("four"))).get();
     assertEquals(2 * Notifications.TRIES + 2, lines(tries), "up again: its retries are back");
   }
 

@@ -25,6 +25,11 @@ public interface NoticeFacts {
   /** How many jobs are not yet ended, in the whole queue. */
   long liveJobs();
 
+  /** Whether the history holds no event stored after {@code seq}: its facts are those right after that event. */
+  default boolean latest(long seq) {
+    return true;
+  }
+
   /**
    * How soon after its start a FAILED job counts toward its group's fail-fast hold (the rule's
    * window; zero when fail-fast is off): such a failure is told by its group's messages.

@@ -15,10 +15,10 @@ import java.util.Set;
  * and INTERRUPTED, else {@code end}; a job in a group that FAILED within the fail-fast window is
  * marked {@link Notice#byGroup}, since its group's hold or end tells it); a group left with no live
  * job, once per sweep however many of its jobs ended in the same moment ("xsum: 18 DONE, 2 FAILED in
- * 6h12m"); a group held by fail-fast; the queue drained (nothing live after a job ended, once until
- * something is queued again), unless it would say no more than was just said: a lone job that ran
- * less than {@link #LONE_JOB} since the queue last ran dry, or a group whose message covers every
- * job ended since then. Which targets get each message is {@link Routing}'s. Pure.
+ * 6h12m"); a group held by fail-fast; the queue drained (nothing live after jobs ended, once until
+ * something is queued again), unless it would say no more than was said: the one job ended since the
+ * queue last ran dry ran less than {@link #LONE_JOB}, or every job ended since then is in one group
+ * whose message told them. Which targets get each message is {@link Routing}'s. Pure.
  */
 public final class NoticeRules {
   /** The messages and the memory to store with the cursor after them. */
@@ -30,10 +30,10 @@ public final class NoticeRules {
   private NoticeRules() {}
 
   public static Outcome decide(long seq, LedgerEvent event, NoticeFacts facts, NotifierMemory memory) {
-    return switch (event) {
+    Outcome o = switch (event) {
       case LedgerEvent.JobSubmitted e -> new Outcome(List.of(), memory.queued());
       case LedgerEvent.JobAdopted e -> new Outcome(List.of(), memory.queued());
-      case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), memory);
+      case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), heldNow(e.group(), facts, memory));
       case LedgerEvent.JobExited e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobTimedOut e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobLaunchFailed e -> ended(seq, e.jobId(), facts, memory);
@@ -41,6 +41,7 @@ public final class NoticeRules {
       case LedgerEvent.JobCancelled e -> ended(seq, e.jobId(), facts, memory);
       default -> new Outcome(List.of(), memory);
     };
+    return drained(seq, facts, groups(seq, facts, o));
   }
 
   private static Outcome ended(long seq, long id, NoticeFacts facts, NotifierMemory memory) {
@@ -49,25 +50,59 @@ public final class NoticeRules {
     JobFacts j = job.get();
     List<Notice> out = new ArrayList<>();
     out.add(jobNotice(seq, j, byGroup(j, facts.failFastWithin())));
-    NotifierMemory m = memory.ended(j.state().name());
-    int sweep = 0;
-    if (j.group() != null) {
-      var g = facts.group(j.group());
-      if (g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
-          && !Integer.valueOf(g.get().ended()).equals(m.announced().get(j.group()))) {
-        out.add(groupNotice(seq, facts.times(g.get()), choice(j)));
-        m = m.announce(j.group(), g.get().ended());
-        sweep = g.get().ended();
+    NotifierMemory m = memory.ended(j.state().name(), j.group(), j.runtime());
+    if (j.group() != null && finished(facts.group(j.group()), m, j.group())) m = m.due(j.group(), j.id());
+    return new Outcome(out, m);
+  }
+
+  /** Whether {@code g} has no live job and ended jobs its last message did not count. */
+  private static boolean finished(java.util.Optional<GroupFacts> g, NotifierMemory m, String group) {
+    return g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
+        && !Integer.valueOf(g.get().ended()).equals(m.announced().get(group));
+  }
+
+  /** A fail-fast hold tells its group's outcome: a message due for that group is not sent as well. */
+  private static NotifierMemory heldNow(String group, NoticeFacts facts, NotifierMemory m) {
+    if (!m.due().containsKey(group)) return m;
+    return m.announce(group, facts.group(group).map(GroupFacts::ended).orElse(0));
+  }
+
+  /** The groups' messages due, made at the last event the history holds (after any fail-fast hold of the same write). */
+  private static Outcome groups(long seq, NoticeFacts facts, Outcome o) {
+    NotifierMemory m = o.memory();
+    if (m.due().isEmpty() || !facts.latest(seq)) return o;
+    List<Notice> out = new ArrayList<>(o.notices());
+    for (var due : m.due().entrySet()) {
+      String group = due.getKey();
+      var g = facts.group(group);
+      if (finished(g, m, group)) {
+        out.add(groupNotice(seq, facts.times(g.get()), facts.job(due.getValue()).map(NoticeRules::choice).orElse(null)));
+        m = m.announce(group, g.get().ended());
+      } else {
+        m = m.notDue(group); // live again (a retry landed in it): its next end will say it
       }
     }
-    if (!m.drained() && facts.liveJobs() == 0) {
-      int since = m.endedSinceDrain().values().stream().mapToInt(Integer::intValue).sum();
-      boolean loneQuick = since == 1 && (j.runtime() == null || j.runtime().compareTo(LONE_JOB) < 0);
-      // the group's message just made already tells every job that ended since the queue last ran dry
-      if (!loneQuick && since != sweep) out.add(drainedNotice(seq, m.endedSinceDrain()));
-      m = m.drainedNow();
-    }
     return new Outcome(out, m);
+  }
+
+  /**
+   * The queue ran dry: decided at the last event the history holds (the facts are those after it,
+   * so every end of the write that emptied the queue is counted first), once until something is
+   * queued again, and said only when it tells more than the messages before it.
+   */
+  private static Outcome drained(long seq, NoticeFacts facts, Outcome o) {
+    NotifierMemory m = o.memory();
+    if (m.drained() || m.endedSinceDrain().isEmpty() || !facts.latest(seq) || facts.liveJobs() != 0) return o;
+    boolean loneQuick = m.endedCount() == 1 && m.longest().compareTo(LONE_JOB) < 0;
+    // every job ended since the queue last ran dry is in one group, whose message tells them
+    boolean oneSweep = m.sweep() != null && facts.group(m.sweep())
+        .map(g -> Integer.valueOf(g.ended()).equals(m.announced().get(m.sweep()))).orElse(false);
+    List<Notice> out = o.notices();
+    if (!loneQuick && !oneSweep) {
+      out = new ArrayList<>(out);
+      out.add(drainedNotice(seq, m.endedSinceDrain()));
+    }
+    return new Outcome(out, m.drainedNow());
   }
 
   /** A FAILED job in a group, ended within the fail-fast window: its group's hold or end tells it. */

@@ -1,7 +1,9 @@
 package dev.gq.core.notify;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -9,16 +11,36 @@ import java.util.TreeMap;
  * repeats nor forgets a message: for each group the number of its ended jobs when its last "group
  * finished" message was sent (so a sweep is announced once, and again only after more of its jobs
  * ended), whether the queue's "drained" message was sent since something last entered the queue,
- * and the jobs ended since the queue last started again after a drain, by state. At most {@link #MAX_GROUPS} groups are kept, oldest
- * announcement dropped first.
+ * and of the jobs ended since the queue last ran dry: their count by state, the one group they all
+ * belong to ({@code sweep}; null when they belong to none or to several), and the longest run among
+ * them ({@code longest}), which say whether a drained message would tell anything new; and the
+ * groups left with no live job whose message waits for the last event of the write that ended them
+ * ({@code due}, with the job that closed each), so that a fail-fast hold in that write tells the
+ * outcome alone. At most
+ * {@link #MAX_GROUPS} groups are kept, oldest announcement dropped first.
  */
-public record NotifierMemory(Map<String, Integer> announced, boolean drained, Map<String, Integer> endedSinceDrain) {
+public record NotifierMemory(Map<String, Integer> announced, boolean drained, Map<String, Integer> endedSinceDrain,
+    String sweep, Duration longest, Map<String, Long> due) {
   public static final int MAX_GROUPS = 10_000;
-  public static final NotifierMemory EMPTY = new NotifierMemory(Map.of(), false, Map.of());
+  /** A run long enough that a drained message after it always tells something. */
+  private static final Duration LONG_AGO = Duration.ofDays(365);
+  public static final NotifierMemory EMPTY = new NotifierMemory(Map.of(), false, Map.of(), null, Duration.ZERO, Map.of());
 
   public NotifierMemory {
     announced = announced == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(announced));
     endedSinceDrain = endedSinceDrain == null ? Map.of() : Map.copyOf(endedSinceDrain);
+    longest = longest == null ? Duration.ZERO : longest;
+    due = due == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(due));
+  }
+
+  /** As stored before the sweep and the longest run were remembered: a drained message then always tells. */
+  public NotifierMemory(Map<String, Integer> announced, boolean drained, Map<String, Integer> endedSinceDrain) {
+    this(announced, drained, endedSinceDrain, null, LONG_AGO, Map.of());
+  }
+
+  /** How many jobs ended since the queue last ran dry. */
+  public int endedCount() {
+    return endedSinceDrain.values().stream().mapToInt(Integer::intValue).sum();
   }
 
   NotifierMemory announce(String group, int ended) {
@@ -26,20 +48,38 @@ public record NotifierMemory(Map<String, Integer> announced, boolean drained, Ma
     m.remove(group);
     m.put(group, ended);
     while (m.size() > MAX_GROUPS) m.remove(m.keySet().iterator().next());
-    return new NotifierMemory(m, drained, endedSinceDrain);
+    TreeMap<String, Long> d = new TreeMap<>(due);
+    d.remove(group);
+    return new NotifierMemory(m, drained, endedSinceDrain, sweep, longest, d);
   }
 
-  NotifierMemory ended(String state) {
+  /** {@code group} has no live job since {@code closer} ended: its message waits for the write's last event. */
+  NotifierMemory due(String group, long closer) {
+    TreeMap<String, Long> d = new TreeMap<>(due);
+    d.put(group, closer);
+    return new NotifierMemory(announced, drained, endedSinceDrain, sweep, longest, d);
+  }
+
+  NotifierMemory notDue(String group) {
+    TreeMap<String, Long> d = new TreeMap<>(due);
+    d.remove(group);
+    return new NotifierMemory(announced, drained, endedSinceDrain, sweep, longest, d);
+  }
+
+  /** One more job ended, in {@code state}, in {@code group} (null: none), after running {@code ran} (null: never ran). */
+  NotifierMemory ended(String state, String group, Duration ran) {
     TreeMap<String, Integer> m = new TreeMap<>(endedSinceDrain);
     m.merge(state, 1, Integer::sum);
-    return new NotifierMemory(announced, drained, m);
+    String g = endedSinceDrain.isEmpty() ? group : Objects.equals(sweep, group) ? sweep : null;
+    Duration l = ran != null && ran.compareTo(longest) > 0 ? ran : longest;
+    return new NotifierMemory(announced, drained, m, g, endedSinceDrain.isEmpty() ? (ran == null ? Duration.ZERO : ran) : l, due);
   }
 
   NotifierMemory drainedNow() {
-    return new NotifierMemory(announced, true, Map.of());
+    return new NotifierMemory(announced, true, Map.of(), null, Duration.ZERO, due);
   }
 
   NotifierMemory queued() {
-    return drained ? new NotifierMemory(announced, false, Map.of()) : this;
+    return drained ? new NotifierMemory(announced, false, Map.of(), null, Duration.ZERO, due) : this;
   }
 }

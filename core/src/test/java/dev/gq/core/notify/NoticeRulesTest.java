@@ -22,12 +22,14 @@ class NoticeRulesTest {
     long live;
     int timesAsked;
     Duration failFastWithin = Duration.ZERO;
+    long syncedTo;
 
     @Override public Optional<JobFacts> job(long id) { return Optional.ofNullable(jobs.get(id)); }
     @Override public Optional<GroupFacts> group(String g) { return Optional.ofNullable(groups.get(g)); }
     @Override public GroupFacts times(GroupFacts g) { timesAsked++; return g; }
     @Override public long liveJobs() { return live; }
     @Override public Duration failFastWithin() { return failFastWithin; }
+    @Override public boolean latest(long seq) { return seq >= syncedTo; }
   }
 
   private static JobFacts job(long id, String group, JobState s, Duration ran, String asked) {
@@ -161,18 +163,30 @@ class NoticeRulesTest {
   }
 
   @Test
-  void aSweepThatWasTheWholeQueueIsOneMessageNotASweepAndADrain() {
+  void aSweepThatWasTheWholeQueueIsOneMessageAndADrainCountsEveryEndOfItsWrite() {
     Facts f = new Facts();
     f.live = 0;
+    f.syncedTo = 3; // one write ended the last jobs: the history already holds all three ends
     f.jobs.put(1L, job(1, "sw", JobState.DONE, Duration.ofMinutes(5), null));
-    f.jobs.put(2L, job(2, "sw", JobState.DONE, Duration.ofMinutes(5), null));
+    f.jobs.put(2L, job(2, "sw", JobState.FAILED, Duration.ofMinutes(5), null));
     f.jobs.put(3L, job(3, null, JobState.DONE, Duration.ofMinutes(5), null));
-    f.groups.put("sw", new GroupFacts("sw", Map.of(JobState.DONE, 2), T0, T0));
-    var first = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY.ended("DONE"));
-    assertEquals(List.of(NoticeKind.END, NoticeKind.GROUP), first.notices().stream().map(Notice::kind).toList());
-    // with another job ended since the queue last ran dry, the drain says more than the sweep
-    var mixed = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY.ended("DONE").ended("DONE"));
-    assertEquals(List.of(NoticeKind.END, NoticeKind.GROUP, NoticeKind.DRAINED), mixed.notices().stream().map(Notice::kind).toList());
+    f.groups.put("sw", new GroupFacts("sw", Map.of(JobState.DONE, 1, JobState.FAILED, 1), T0, T0));
+    var one = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY);
+    assertEquals(List.of(NoticeKind.END), kinds(one), "not the last event the history holds: the sweep's message waits");
+    var two = NoticeRules.decide(2, exited(2), f, one.memory());
+    assertEquals(List.of(NoticeKind.FAILED), kinds(two));
+    var three = NoticeRules.decide(3, exited(3), f, two.memory());
+    assertEquals(List.of(NoticeKind.END, NoticeKind.GROUP, NoticeKind.DRAINED), kinds(three));
+    assertEquals("queue drained: 2 DONE, 1 FAILED", three.notices().get(2).text(), "every end of the write counted");
+
+    f.syncedTo = 2; // the sweep alone was the queue: its message says it all
+    var sweepOnly = NoticeRules.decide(2, exited(2), f, one.memory());
+    assertEquals(List.of(NoticeKind.FAILED, NoticeKind.GROUP), kinds(sweepOnly));
+    assertTrue(sweepOnly.memory().drained());
+  }
+
+  private static List<NoticeKind> kinds(NoticeRules.Outcome o) {
+    return o.notices().stream().map(Notice::kind).toList();
   }
 
   @Test
@@ -198,5 +212,26 @@ class NoticeRulesTest {
     f.failFastWithin = Duration.ZERO;
     Notice noRule = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices().get(0);
     assertTrue(Routing.wants(noRule, NoticeKind.DEFAULTS, null), "without fail-fast no hold can tell it");
+  }
+
+  @Test
+  void aSweepThatFailsFastAndEndsInOneWriteIsToldByItsHoldAlone() {
+    Facts f = new Facts();
+    f.live = 0;
+    f.failFastWithin = Duration.ofSeconds(60);
+    f.syncedTo = 5; // four ends, then the hold they caused, in one write
+    for (long id = 1; id <= 4; id++) f.jobs.put(id, job(id, "ff", JobState.FAILED, Duration.ofSeconds(1), null));
+    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4), T0, T0));
+    NotifierMemory m = NotifierMemory.EMPTY;
+    List<Notice> heard = new java.util.ArrayList<>();
+    for (long id = 1; id <= 4; id++) {
+      var o = NoticeRules.decide(id, exited(id), f, m);
+      o.notices().stream().filter(n -> Routing.wants(n, NoticeKind.DEFAULTS, null)).forEach(heard::add);
+      m = o.memory();
+    }
+    var held = NoticeRules.decide(5, new LedgerEvent.GroupHeld("ff", "3 jobs in a row failed", true, T0), f, m);
+    held.notices().stream().filter(n -> Routing.wants(n, NoticeKind.DEFAULTS, null)).forEach(heard::add);
+    assertEquals(List.of(NoticeKind.HELD), heard.stream().map(Notice::kind).toList(), heard.toString());
+    assertTrue(held.memory().drained() && held.memory().due().isEmpty(), held.memory().toString());
   }
 }
