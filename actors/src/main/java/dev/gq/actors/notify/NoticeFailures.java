@@ -75,6 +75,15 @@ final class NoticeFailures {
     return m == null || m.isBlank() ? "the write failed" : m.lines().findFirst().orElse("").toLowerCase(Locale.ROOT);
   }
 
+  /** Why a file of gq's could not be read: not JSON (with the line), a value it refuses (its own line), or the file system's words. */
+  static String read(Exception e) {
+    if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j)
+      return "it is not valid JSON" + (j.getLocation() == null ? "" : " (line " + j.getLocation().getLineNr() + ")");
+    if (e instanceof IOException io) return write(io).replace("write", "read");
+    String m = e.getMessage();
+    return m == null ? "it holds a value gq does not know" : m.lines().findFirst().orElse("");
+  }
+
   private static int port(URI uri) {
     if (uri.getPort() != -1) return uri.getPort();
     return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;

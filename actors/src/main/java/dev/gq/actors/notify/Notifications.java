@@ -106,7 +106,7 @@ public final class Notifications implements NotifyApi {
     try {
       targets = file.read();
     } catch (IOException | IllegalArgumentException e) {
-      LOG.warn("cannot read the notification targets in {}: {}", file.path(), firstLine(e.getMessage()));
+      LOG.warn("cannot read the notification targets in {}: {}", file.path(), NoticeFailures.read(e));
       return CompletableFuture.completedFuture(null);
     }
     List<CompletableFuture<Void>> sent = new ArrayList<>();
@@ -232,7 +232,7 @@ public final class Notifications implements NotifyApi {
     try {
       return file.read();
     } catch (IOException | IllegalArgumentException e) {
-      throw new ApiException("cannot read the notification targets in " + file.path() + ": " + firstLine(e.getMessage())
+      throw new ApiException("cannot read the notification targets in " + file.path() + ": " + NoticeFailures.read(e)
           + "; fix or delete that file");
     }
   }
@@ -241,12 +241,8 @@ public final class Notifications implements NotifyApi {
     try {
       file.write(all);
     } catch (IOException e) {
-      throw new ApiException("cannot write " + file.path() + ": " + e.getMessage());
+      throw new ApiException("cannot write " + file.path() + ": " + NoticeFailures.write(e));
     }
-  }
-
-  private static String firstLine(String s) {
-    return s == null ? "" : s.lines().findFirst().orElse("");
   }
 
   private static String freeName(List<NotifyTarget> all, String base) {
