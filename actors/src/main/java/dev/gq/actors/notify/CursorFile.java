@@ -40,7 +40,7 @@ final class CursorFile {
     // a cursor stored before the sweep and the longest run were remembered: its next drain is told
     NotifierMemory m = n.has("longest_ms")
         ? new NotifierMemory(announced, drained, ended, n.path("sweep").asText(null),
-            java.time.Duration.ofMillis(n.path("longest_ms").asLong()), due(n.path("due")))
+            java.time.Duration.ofMillis(n.path("longest_ms").asLong()), due(n.path("due")), held(n.path("held")))
         : new NotifierMemory(announced, drained, ended);
     return new State(n.path("cursor").asLong(), m);
   }
@@ -56,7 +56,14 @@ final class CursorFile {
     n.put("longest_ms", s.memory().longest().toMillis());
     ObjectNode due = n.putObject("due");
     s.memory().due().forEach(due::put);
+    s.memory().held().forEach(n.putArray("held")::add);
     PrivateFile.write(file, JSON.writeValueAsString(n) + "\n");
+  }
+
+  private static java.util.Set<String> held(JsonNode n) {
+    java.util.Set<String> s = new java.util.TreeSet<>();
+    n.forEach(g -> s.add(g.asText()));
+    return s;
   }
 
   private static Map<String, Long> due(JsonNode n) {

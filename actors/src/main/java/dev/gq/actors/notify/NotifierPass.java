@@ -98,8 +98,7 @@ final class NotifierPass {
   /** Stores the cursor when it moved past events not yet stored (the notifier's tick and its stop). */
   void flush() {
     if (state == null) return;
-    settle();
-    if (saves.pending()) save();
+    if (settle() | saves.pending()) save();
   }
 
   private void step(StoredEvent stored) throws InterruptedException {
@@ -110,7 +109,7 @@ final class NotifierPass {
       if (inFlight.size() >= IN_FLIGHT) waitForOldest();
       CompletableFuture<Void> sent = notifications.deliver(o.notices());
       inFlight.addLast(new InFlight(state, sent));
-      sent.whenComplete((ok, failure) -> wake.run());
+      if (!sent.isDone()) sent.whenComplete((ok, failure) -> wake.run());
     }
     state = new CursorFile.State(stored.seq(), o.memory());
     // stored at once after a delivery, so that it is not sent again; a memory that only counted the

@@ -37,7 +37,7 @@ class DeliveryBoundsTest {
 
   @Test
   void aRefusedConnectionAndAMissingProgramAreSaidInWords() throws Exception {
-    var d = new Delivery(Map.of("PATH", dir.toString()), 1000, Duration.ofSeconds(5), dir);
+    var d = new Delivery(Map.of("PATH", dir.toString()), 1000, Duration.ofSeconds(20), dir);
     var refused = assertThrows(Delivery.Failed.class, () -> d.send(Notice.test("x"),
         new NotifyTarget("w", NotifyTarget.Kind.WEBHOOK, "http://127.0.0.1:9/hook/secret-token", null, null, null)));
     assertEquals("webhook http://127.0.0.1:9/… cannot be reached: connection refused by 127.0.0.1:9", refused.getMessage());

@@ -33,7 +33,8 @@ public final class NoticeRules {
     Outcome o = switch (event) {
       case LedgerEvent.JobSubmitted e -> new Outcome(List.of(), memory.queued());
       case LedgerEvent.JobAdopted e -> new Outcome(List.of(), memory.queued());
-      case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), heldNow(e.group(), facts, memory));
+      case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), memory.held(e.group(), true));
+      case LedgerEvent.GroupReleased e -> new Outcome(List.of(), memory.held(e.group(), false));
       case LedgerEvent.JobExited e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobTimedOut e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobLaunchFailed e -> ended(seq, e.jobId(), facts, memory);
@@ -61,13 +62,10 @@ public final class NoticeRules {
         && !Integer.valueOf(g.get().ended()).equals(m.announced().get(group));
   }
 
-  /** A fail-fast hold tells its group's outcome: a message due for that group is not sent as well. */
-  private static NotifierMemory heldNow(String group, NoticeFacts facts, NotifierMemory m) {
-    if (!m.due().containsKey(group)) return m;
-    return m.announce(group, facts.group(group).map(GroupFacts::ended).orElse(0));
-  }
-
-  /** The groups' messages due, made at the last event the history holds (after any fail-fast hold of the same write). */
+  /**
+   * The groups' messages due, made at the last event the history holds (after any fail-fast hold of
+   * the same write), except for a group fail-fast held since its last release.
+   */
   private static Outcome groups(long seq, NoticeFacts facts, Outcome o) {
     NotifierMemory m = o.memory();
     if (m.due().isEmpty() || !facts.latest(seq)) return o;
@@ -76,7 +74,9 @@ public final class NoticeRules {
       String group = due.getKey();
       var g = facts.group(group);
       if (finished(g, m, group)) {
-        out.add(groupNotice(seq, facts.times(g.get()), facts.job(due.getValue()).map(NoticeRules::choice).orElse(null)));
+        // a group fail-fast held has had its outcome told by the hold: its end is not told again until a release
+        if (!m.held().contains(group))
+          out.add(groupNotice(seq, facts.times(g.get()), facts.job(due.getValue()).map(NoticeRules::choice).orElse(null)));
         m = m.announce(group, g.get().ended());
       } else {
         m = m.notDue(group); // live again (a retry landed in it): its next end will say it

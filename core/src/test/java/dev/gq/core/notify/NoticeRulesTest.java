@@ -233,5 +233,20 @@ class NoticeRulesTest {
     held.notices().stream().filter(n -> Routing.wants(n, NoticeKind.DEFAULTS, null)).forEach(heard::add);
     assertEquals(List.of(NoticeKind.HELD), heard.stream().map(Notice::kind).toList(), heard.toString());
     assertTrue(held.memory().drained() && held.memory().due().isEmpty(), held.memory().toString());
+
+    // a cell that was still running ends after the hold: the hold told the outcome already
+    f.syncedTo = 6;
+    f.jobs.put(6L, job(6, "ff", JobState.FAILED, Duration.ofSeconds(2), null));
+    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 5), T0, T0));
+    var late = NoticeRules.decide(6, exited(6), f, held.memory().queued());
+    assertTrue(late.notices().stream().noneMatch(x -> x.kind() == NoticeKind.GROUP), late.toString());
+    // released and retried: the group's next end is told
+    f.syncedTo = 0;
+    var released = NoticeRules.decide(7, new LedgerEvent.GroupReleased("ff", T0), f, late.memory());
+    f.jobs.put(8L, job(8, "ff", JobState.DONE, Duration.ofMinutes(3), null));
+    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4, JobState.DONE, 2), T0, T0));
+    var retried = NoticeRules.decide(8, exited(8), f, released.memory());
+    assertEquals("ff: 2 DONE, 4 FAILED in 0s",
+        retried.notices().stream().filter(x -> x.kind() == NoticeKind.GROUP).findFirst().orElseThrow().text());
   }
 }
