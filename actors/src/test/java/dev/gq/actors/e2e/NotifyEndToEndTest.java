@@ -168,7 +168,7 @@ class NotifyEndToEndTest {
       // a later message proves nothing more was sent: no failure of the sweep's cells one by one
       long marker = g.submit("-g", "0", "false");
       awaitLine(g, out, "failed|" + marker + "|");
-      assertEquals(2, lines(out).size(), lines(out).toString());
+      assertEquals(2, lines(out).size(), lines(out).toString() + "\n" + g.gq("ps", "-a").out() + "\n" + g.gq("events").out());
     }
   }
 

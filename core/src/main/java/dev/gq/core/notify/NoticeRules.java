@@ -18,7 +18,7 @@ import java.util.Set;
  * 6h12m"); a group held by fail-fast; the queue drained (nothing live after jobs ended, once until
  * something is queued again), unless it would say no more than was said: the one job ended since the
  * queue last ran dry ran less than {@link #LONE_JOB}, or every job ended since then is in one group
- * whose message told them. Which targets get each message is {@link Routing}'s. Pure.
+ * whose message or fail-fast hold told them. Which targets get each message is {@link Routing}'s. Pure.
  */
 public final class NoticeRules {
   /** The messages and the memory to store with the cursor after them. */
@@ -94,9 +94,9 @@ public final class NoticeRules {
     NotifierMemory m = o.memory();
     if (m.drained() || m.endedSinceDrain().isEmpty() || !facts.latest(seq) || facts.liveJobs() != 0) return o;
     boolean loneQuick = m.endedCount() == 1 && m.longest().compareTo(LONE_JOB) < 0;
-    // every job ended since the queue last ran dry is in one group, whose message tells them
-    boolean oneSweep = m.sweep() != null && facts.group(m.sweep())
-        .map(g -> Integer.valueOf(g.ended()).equals(m.announced().get(m.sweep()))).orElse(false);
+    // every job ended since the queue last ran dry is in one group, whose message or fail-fast hold told them
+    boolean oneSweep = m.sweep() != null && (m.held().contains(m.sweep()) || facts.group(m.sweep())
+        .map(g -> Integer.valueOf(g.ended()).equals(m.announced().get(m.sweep()))).orElse(false));
     List<Notice> out = o.notices();
     if (!loneQuick && !oneSweep) {
       out = new ArrayList<>(out);

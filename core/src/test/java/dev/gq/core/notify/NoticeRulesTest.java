@@ -234,6 +234,11 @@ class NoticeRulesTest {
     assertEquals(List.of(NoticeKind.HELD), heard.stream().map(Notice::kind).toList(), heard.toString());
     assertTrue(held.memory().drained() && held.memory().due().isEmpty(), held.memory().toString());
 
+    // the hold alone (no group message: a cell still waits or runs) tells the queue's drain too
+    f.live = 0;
+    var heldOnly = NoticeRules.decide(5, new LedgerEvent.GroupHeld("ff", "3 jobs in a row failed", true, T0), f,
+        NotifierMemory.EMPTY.ended("FAILED", "ff", Duration.ofSeconds(1)).ended("FAILED", "ff", Duration.ofSeconds(1)));
+    assertEquals(List.of(NoticeKind.HELD), kinds(heldOnly));
     // a cell that was still running ends after the hold: the hold told the outcome already
     f.syncedTo = 6;
     f.jobs.put(6L, job(6, "ff", JobState.FAILED, Duration.ofSeconds(2), null));
