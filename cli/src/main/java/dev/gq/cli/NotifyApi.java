@@ -11,8 +11,17 @@ import java.util.List;
  * {@link NotifyTarget#shown()}.
  */
 public interface NotifyApi {
-  /** A target with what its deliveries since the daemon started came to. */
-  record TargetView(NotifyTarget target, long delivered, long failed, String lastError, Instant lastErrorAt) {}
+  /**
+   * A target with what its deliveries since the daemon started came to; {@code unsent} messages
+   * handed to it and not yet delivered or given up, the oldest for {@code unsentFor} (0 and null
+   * unless it is slow: that message has waited for seconds).
+   */
+  record TargetView(NotifyTarget target, long delivered, long failed, String lastError, Instant lastErrorAt, int unsent,
+      java.time.Duration unsentFor) {
+    public TargetView(NotifyTarget target, long delivered, long failed, String lastError, Instant lastErrorAt) {
+      this(target, delivered, failed, lastError, lastErrorAt, 0, null);
+    }
+  }
 
   /** One target's answer to a test: {@code error} null when it was delivered. */
   record TestResult(String name, String shown, String error) {}
@@ -30,4 +39,14 @@ public interface NotifyApi {
 
   /** Stored events whose messages are not sent yet (0 when the notifier is up to date). */
   long behind() throws ApiException;
+
+  /** Why the notifier's cursor cannot be stored, naming its file; null when it can. */
+  default String cursorProblem() throws ApiException {
+    return null;
+  }
+
+  /** Why {@code target} would fail on this machine (its program is not installed, with the package to install); null when not known to. */
+  default String unsendable(NotifyTarget target) throws ApiException {
+    return null;
+  }
 }

@@ -63,6 +63,8 @@ final class NotifyCommand implements Callable<Integer> {
       String problem = t.problem();
       if (problem != null) throw new UsageException(problem);
       NotifyTarget stored = inv.api().notifications().add(t);
+      String missing = inv.api().notifications().unsendable(stored);
+      if (missing != null) inv.io().err().println("gq: warning: " + missing);
       inv.io().out().println("added notification target " + stored.name() + ": " + stored.kind().word() + " " + PrintableText.escape(stored.shown())
           + " (on " + NoticeKind.words(stored.on()) + minimum(stored) + "); try it with 'gq notify test " + stored.name() + "'");
       return ExitCode.OK;
@@ -217,7 +219,8 @@ final class NotifyCommand implements Callable<Integer> {
 
   /**
    * The lines {@code gq daemon status} shows: how many targets, each failing one with its count and
-   * last error, and how many stored events wait for their messages; none when the daemon has no notifier.
+   * last error, each slow one with its messages not yet sent, a notifier cursor that cannot be
+   * stored, and how many stored events wait for their messages; none when the daemon has no notifier.
    */
   static List<String> status(GqApi api) {
     List<String> out = new ArrayList<>();
@@ -225,13 +228,20 @@ final class NotifyCommand implements Callable<Integer> {
       NotifyApi n = api.notifications();
       List<NotifyApi.TargetView> targets = n.targets();
       long failing = targets.stream().filter(v -> v.failed() > 0).count();
+      long slow = targets.stream().filter(v -> v.unsent() > 0).count();
       out.add("Notify:    " + (targets.isEmpty() ? "no targets (add one with 'gq notify add desktop')"
-          : targets.size() + (targets.size() == 1 ? " target" : " targets") + (failing == 0 ? ", none failing" : ", " + failing + " failing")));
+          : targets.size() + (targets.size() == 1 ? " target" : " targets") + (failing == 0 ? ", none failing" : ", " + failing + " failing")
+              + (slow == 0 ? "" : ", " + slow + " slow")));
       for (NotifyApi.TargetView v : targets) {
-        if (v.failed() == 0) continue;
-        out.add("           " + v.target().name() + ": " + v.failed() + " failed (" + v.delivered() + " delivered); last at "
-            + v.lastErrorAt() + ": " + v.lastError());
+        if (v.failed() > 0)
+          out.add("           " + v.target().name() + ": " + v.failed() + " failed (" + v.delivered() + " delivered); last at "
+              + v.lastErrorAt() + ": " + v.lastError());
+        if (v.unsent() > 0)
+          out.add("           " + v.target().name() + ": slow: " + v.unsent() + " message(s) not yet sent, the oldest for "
+              + Durations.format(v.unsentFor().withNanos(0)) + "; other targets are not held back");
       }
+      String cursor = n.cursorProblem();
+      if (cursor != null) out.add("           " + cursor);
       long behind = n.behind();
       if (behind > 0) out.add("           " + behind + " stored event(s) not yet looked at for notifications");
     } catch (ApiException e) {

@@ -120,7 +120,7 @@ public final class Daemon implements AutoCloseable {
         cfg.testLaunchDelay(), blocking, observe,
         id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock);
     var notifications = dev.gq.actors.notify.Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
-        Libc.getuid(), clock);
+        Libc.getuid(), clock, cfg.failFast());
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
         files, replayFailed::complete, clock, notifications, parts.health(), Faults.fromEnvironment(env),

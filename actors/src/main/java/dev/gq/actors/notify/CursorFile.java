@@ -26,12 +26,23 @@ final class CursorFile {
     this.file = dataDir.resolve("notify-cursor.json");
   }
 
+  Path path() {
+    return file;
+  }
+
   /** The stored state; null when none was ever stored. */
   State read() throws IOException {
     if (!Files.exists(file)) return null;
     JsonNode n = JSON.readTree(file.toFile());
-    return new State(n.path("cursor").asLong(), new NotifierMemory(map(n.path("announced")), n.path("drained").asBoolean(),
-        map(n.path("ended_since_drain"))));
+    var announced = map(n.path("announced"));
+    var ended = map(n.path("ended_since_drain"));
+    boolean drained = n.path("drained").asBoolean();
+    // a cursor stored before the sweep and the longest run were remembered: its next drain is told
+    NotifierMemory m = n.has("longest_ms")
+        ? new NotifierMemory(announced, drained, ended, n.path("sweep").asText(null),
+            java.time.Duration.ofMillis(n.path("longest_ms").asLong()), due(n.path("due")), held(n.path("held")))
+        : new NotifierMemory(announced, drained, ended);
+    return new State(n.path("cursor").asLong(), m);
   }
 
   void write(State s) throws IOException {
@@ -41,7 +52,24 @@ final class CursorFile {
     s.memory().announced().forEach(a::put);
     ObjectNode e = n.putObject("ended_since_drain");
     s.memory().endedSinceDrain().forEach(e::put);
+    if (s.memory().sweep() != null) n.put("sweep", s.memory().sweep());
+    n.put("longest_ms", s.memory().longest().toMillis());
+    ObjectNode due = n.putObject("due");
+    s.memory().due().forEach(due::put);
+    s.memory().held().forEach(n.putArray("held")::add);
     PrivateFile.write(file, JSON.writeValueAsString(n) + "\n");
+  }
+
+  private static java.util.Set<String> held(JsonNode n) {
+    java.util.Set<String> s = new java.util.TreeSet<>();
+    n.forEach(g -> s.add(g.asText()));
+    return s;
+  }
+
+  private static Map<String, Long> due(JsonNode n) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    n.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asLong()));
+    return m;
   }
 
   private static Map<String, Integer> map(JsonNode n) {

@@ -16,12 +16,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Sends one notice to one target and returns, or throws {@link Failed} with a one-line reason that
- * never holds a webhook's URL. Every send has a time limit (a hung target is stopped and counts as
- * a failure); a program is run from its argv, never through a shell. The desktop notification
+ * Sends one notice to one target and returns, or throws {@link Failed} with a one-line reason in
+ * words (never a Java exception's text, never a webhook's URL). Every send has a time limit that
+ * bounds the whole exchange (a webhook's connection, answer and body; a program's run): a target
+ * that is still at it then is stopped, and that counts as a failure. A program is run from its
+ * argv, never through a shell. The desktop notification
  * reaches the user's session bus from a detached daemon through {@code /run/user/UID/bus} when
  * {@code DBUS_SESSION_BUS_ADDRESS} is unset. Blocks: called on the notifier's own thread only.
  */
@@ -52,6 +57,32 @@ final class Delivery {
     this.uid = uid;
     this.timeout = timeout;
     this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+  }
+
+  /**
+   * Why {@code t} cannot work on this machine as things stand (its program is not installed), with
+   * the package to install; null when nothing is known to be missing.
+   */
+  String missing(NotifyTarget t) {
+    return switch (t.kind()) {
+      case DESKTOP -> onPath("notify-send") ? null : "notify-send is not installed here, so desktop messages will fail;"
+          + " install it (Debian/Ubuntu: sudo apt install libnotify-bin) or use another target";
+      case MAIL -> {
+        try {
+          sendmail();
+          yield null;
+        } catch (Failed f) {
+          yield f.getMessage();
+        }
+      }
+      case COMMAND, WEBHOOK -> null;
+    };
+  }
+
+  private boolean onPath(String program) {
+    for (String dir : env.getOrDefault("PATH", "").split(":"))
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) return true;
+    return false;
   }
 
   void send(Notice n, NotifyTarget t) throws Failed {
@@ -93,7 +124,8 @@ final class Delivery {
     for (String p : List.of("/usr/sbin/sendmail", "/usr/lib/sendmail")) if (Files.isExecutable(Path.of(p))) return p;
     for (String dir : env.getOrDefault("PATH", "").split(":"))
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "sendmail"))) return Path.of(dir, "sendmail").toString();
-    throw new Failed("no sendmail on this machine (/usr/sbin/sendmail or on PATH); install a mail transfer agent or use another target");
+    throw new Failed("sendmail is not installed here (/usr/sbin/sendmail or on PATH), so mail messages will fail; install a"
+        + " mail transfer agent that provides it (Debian/Ubuntu: sudo apt install msmtp-mta, or postfix) or use another target");
   }
 
   private static byte[] mail(Notice n, String to) {
@@ -112,7 +144,7 @@ final class Delivery {
     try {
       p = pb.start();
     } catch (IOException e) {
-      throw new Failed("cannot run " + argv.get(0) + ": " + firstLine(e.getMessage()));
+      throw new Failed(NoticeFailures.notStarted(argv.get(0), e));
     }
     try {
       if (stdin != null) {
@@ -126,7 +158,7 @@ final class Delivery {
         throw new Failed(argv.get(0) + " did not finish within " + dev.gq.core.job.Durations.format(timeout) + "; stopped");
       }
     } catch (IOException e) {
-      throw new Failed("cannot write to " + argv.get(0) + ": " + firstLine(e.getMessage()));
+      throw new Failed(argv.get(0) + " closed its input before it read the message");
     } catch (InterruptedException e) {
       p.destroyForcibly();
       Thread.currentThread().interrupt();
@@ -142,27 +174,35 @@ final class Delivery {
     if (n.group() != null) body.put("group", n.group());
     if (n.state() != null) body.put("state", n.state());
     String where = NotifyTarget.masked(url);
+    HttpRequest req;
     try {
-      HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
+      req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
           .header("Content-Type", "application/json").header("User-Agent", "gq")
           .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build();
-      HttpResponse<Void> r = http.send(req, HttpResponse.BodyHandlers.discarding());
-      if (r.statusCode() / 100 != 2) throw new Failed("webhook " + where + " answered HTTP " + r.statusCode());
-    } catch (IOException e) {
-      throw new Failed("webhook " + where + " cannot be reached: " + e.getClass().getSimpleName());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new Failed("interrupted");
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | IOException e) {
       throw new Failed("webhook " + where + " is not a valid URL");
     }
+    // the request's own timeout ends at the answer's headers: the whole exchange, body included, is
+    // bounded here, and the exchange is cancelled when it is not over by then
+    CompletableFuture<HttpResponse<Void>> exchange = http.sendAsync(req, HttpResponse.BodyHandlers.discarding());
+    HttpResponse<Void> r;
+    try {
+      r = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      exchange.cancel(true);
+      throw new Failed("webhook " + where + " did not finish its answer within " + dev.gq.core.job.Durations.format(timeout)
+          + "; stopped");
+    } catch (ExecutionException e) {
+      throw new Failed("webhook " + where + " " + NoticeFailures.exchange(e.getCause(), req.uri(), timeout));
+    } catch (InterruptedException e) {
+      exchange.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new Failed("interrupted");
+    }
+    if (r.statusCode() / 100 != 2) throw new Failed("webhook " + where + " answered HTTP " + r.statusCode());
   }
 
   private static boolean isBlank(String s) {
     return s == null || s.isBlank();
-  }
-
-  private static String firstLine(String s) {
-    return s == null ? "" : s.lines().findFirst().orElse("");
   }
 }

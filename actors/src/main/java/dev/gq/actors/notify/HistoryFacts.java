@@ -25,9 +25,28 @@ final class HistoryFacts implements NoticeFacts {
   private static final Set<JobState> LIVE = EnumSet.copyOf(
       java.util.Arrays.stream(JobState.values()).filter(s -> !s.terminal()).toList());
   private final JobHistory history;
+  private final java.time.Duration failFastWithin;
 
-  HistoryFacts(JobHistory history) {
+  HistoryFacts(JobHistory history, java.time.Duration failFastWithin) {
     this.history = history;
+    this.failFastWithin = failFastWithin;
+  }
+
+  /** The highest event the history was synced to before the events now decided. */
+  private volatile long syncedTo;
+
+  void syncedTo(long seq) {
+    this.syncedTo = seq;
+  }
+
+  @Override
+  public boolean latest(long seq) {
+    return seq >= syncedTo;
+  }
+
+  @Override
+  public java.time.Duration failFastWithin() {
+    return failFastWithin;
   }
 
   @Override

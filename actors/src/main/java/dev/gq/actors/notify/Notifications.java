@@ -10,47 +10,62 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The targets and their delivery: the daemon's side of {@link NotifyApi}, and {@link #deliver},
- * which the {@link Notifier} calls for each notice: every target that {@link Routing} says wants
- * it gets it, each retried with back-off ({@code backoff}, doubled after each try, {@link #TRIES}
- * tries) until delivered or given up; a target's failure never keeps the others from theirs. A
- * target whose last notice was given up gets one try per notice until one gets through.
+ * which the {@link Notifier} calls with each event's notices: every target that {@link Routing}
+ * says wants one gets it on its own {@link Lanes lane}, in order, each notice retried with back-off
+ * ({@code backoff}, doubled after each try, {@link #TRIES} tries) until delivered or given up; a
+ * slow or failing target never holds back another's messages. A target whose last notice was given
+ * up gets one try per notice until one gets through; one removed meanwhile gets nothing more.
  */
 public final class Notifications implements NotifyApi {
   private static final Logger LOG = LoggerFactory.getLogger(Notifications.class);
   static final int TRIES = 5;
+  /** A target whose oldest unsent message is older than this shows as slow in {@code gq daemon status}. */
+  static final Duration SLOW = Duration.ofSeconds(5);
 
   private final TargetFile file;
   private final Delivery delivery;
   private final Health health = new Health();
+  private final Lanes lanes;
   private final Duration backoff;
   private final Clock clock;
   private final Duration poll;
+  private final Duration failFastWithin;
   private volatile LongSupplier behind = () -> 0;
+  private volatile String cursorProblem;
 
   Notifications(java.nio.file.Path dataDir, java.util.Map<String, String> env, int uid, Duration timeout,
       Duration backoff, Duration poll, Clock clock) {
+    this(dataDir, env, uid, timeout, backoff, poll, clock, Duration.ZERO);
+  }
+
+  Notifications(java.nio.file.Path dataDir, java.util.Map<String, String> env, int uid, Duration timeout,
+      Duration backoff, Duration poll, Clock clock, Duration failFastWithin) {
     this.file = new TargetFile(dataDir);
     this.delivery = new Delivery(env, uid, timeout);
     this.backoff = backoff;
     this.poll = poll;
     this.clock = clock;
+    this.lanes = new Lanes(clock);
+    this.failFastWithin = failFastWithin;
   }
 
   /**
-   * The daemon's: GQ_NOTIFY_TIMEOUT_MS (30 s) bounds one send, GQ_NOTIFY_BACKOFF_MS (1 s, doubled
-   * after each try) spaces the retries, GQ_NOTIFY_POLL_MS (2 s) is how often the notifier looks for
-   * events it was not told of.
+   * The daemon's: GQ_NOTIFY_TIMEOUT_MS (30 s) bounds one try to send (the whole exchange),
+   * GQ_NOTIFY_BACKOFF_MS (1 s, doubled after each try) spaces the retries, GQ_NOTIFY_POLL_MS (2 s)
+   * is how often the notifier looks for events it was not told of. {@code failFast}: the rule whose
+   * hold tells a group's quick failures.
    */
   public static Notifications fromEnvironment(java.nio.file.Path dataDir, java.util.Map<String, String> env, int uid,
-      Clock clock) {
+      Clock clock, dev.gq.core.ledger.FailFast failFast) {
     return new Notifications(dataDir, env, uid, millis(env, "GQ_NOTIFY_TIMEOUT_MS", 30_000), millis(env, "GQ_NOTIFY_BACKOFF_MS", 1000),
-        millis(env, "GQ_NOTIFY_POLL_MS", 2000), clock);
+        millis(env, "GQ_NOTIFY_POLL_MS", 2000), clock, failFast.off() ? Duration.ZERO : failFast.within());
   }
 
   private static Duration millis(java.util.Map<String, String> env, String name, long dflt) {
@@ -68,41 +83,73 @@ public final class Notifications implements NotifyApi {
     return poll;
   }
 
+  Duration failFastWithin() {
+    return failFastWithin;
+  }
+
   void behindFrom(LongSupplier behind) {
     this.behind = behind;
   }
 
-  /** Sends {@code n} to every target that wants it; returns once each was delivered or given up. */
-  void deliver(Notice n) throws InterruptedException {
-    List<NotifyTarget> pending = new ArrayList<>();
+  /** Why the notifier's cursor cannot be stored (null: it can), for {@code gq daemon status}. */
+  void cursorStored(String problem) {
+    this.cursorProblem = problem;
+  }
+
+  /**
+   * Hands {@code notices} (one event's) to the lane of each target that wants one; completes once
+   * each target had them delivered or given up. A file of targets that cannot be read counts as none.
+   */
+  CompletableFuture<Void> deliver(List<Notice> notices) {
+    if (notices.isEmpty()) return CompletableFuture.completedFuture(null);
+    List<NotifyTarget> targets;
     try {
-      for (NotifyTarget t : file.read()) if (Routing.wants(n, t.on(), t.minRuntime())) pending.add(t);
+      targets = file.read();
     } catch (IOException | IllegalArgumentException e) {
-      LOG.warn("cannot read the notification targets in {}: {}", file.path(), firstLine(e.getMessage()));
-      return;
+      LOG.warn("cannot read the notification targets in {}: {}", file.path(), NoticeFailures.read(e));
+      return CompletableFuture.completedFuture(null);
     }
-    java.util.Set<String> wasDown = new java.util.HashSet<>();
-    for (NotifyTarget t : pending) if (health.down(t.name())) wasDown.add(t.name());
+    List<CompletableFuture<Void>> sent = new ArrayList<>();
+    for (NotifyTarget t : targets) {
+      List<Notice> wanted = notices.stream().filter(n -> Routing.wants(n, t.on(), t.minRuntime())).toList();
+      if (!wanted.isEmpty()) sent.add(lanes.submit(t.name(), () -> { for (Notice n : wanted) deliver(n, t); }));
+    }
+    return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+  }
+
+  /** Sends {@code n} to {@code t}, retried with back-off, unless {@code t} was removed or changed meanwhile. */
+  private void deliver(Notice n, NotifyTarget t) throws InterruptedException {
+    boolean wasDown = health.down(t.name());
     long wait = backoff.toMillis();
-    for (int attempt = 1; !pending.isEmpty(); attempt++) {
-      List<NotifyTarget> failed = new ArrayList<>();
-      for (NotifyTarget t : pending) {
-        try {
-          delivery.send(n, t);
-          health.delivered(t.name());
-        } catch (Delivery.Failed f) {
-          // a target that is down (its last notice was given up) gets one try, so that a dead
-          // webhook does not hold every later notice to the others for a whole back-off
-          if (attempt < TRIES && !wasDown.contains(t.name())) failed.add(t);
-          else giveUp(n, t, f.getMessage());
+    for (int attempt = 1; stillThere(t); attempt++) {
+      try {
+        delivery.send(n, t);
+        health.delivered(t.name());
+        return;
+      } catch (Delivery.Failed f) {
+        // a target that is down (its last notice was given up) gets one try, so that a dead
+        // webhook does not hold its own later notices for a whole back-off each
+        if (attempt >= TRIES || wasDown) {
+          giveUp(n, t, f.getMessage());
+          return;
         }
       }
-      pending = failed;
-      if (!pending.isEmpty()) {
-        Thread.sleep(wait); // back-off between tries; this thread only delivers notices
-        wait *= 2;
-      }
+      Thread.sleep(wait); // back-off between tries; this lane only delivers this target's notices
+      wait *= 2;
     }
+  }
+
+  private boolean stillThere(NotifyTarget t) {
+    try {
+      return file.read().contains(t);
+    } catch (IOException | IllegalArgumentException e) {
+      return true; // the file is being fixed: keep to what was read when the notice was decided
+    }
+  }
+
+  /** Ends the lanes; what they had not sent is sent after the notifier starts again. */
+  void stop() {
+    lanes.stop();
   }
 
   private void giveUp(Notice n, NotifyTarget t, String why) {
@@ -115,9 +162,22 @@ public final class Notifications implements NotifyApi {
     List<TargetView> out = new ArrayList<>();
     for (NotifyTarget t : read()) {
       Health.Of h = health.of(t.name());
-      out.add(new TargetView(t, h.delivered(), h.failed(), h.lastError(), h.lastErrorAt()));
+      Lanes.Lag lag = lanes.lag(t.name());
+      boolean slow = lag.oldest().compareTo(SLOW) >= 0;
+      out.add(new TargetView(t, h.delivered(), h.failed(), h.lastError(), h.lastErrorAt(), slow ? lag.unsent() : 0,
+          slow ? lag.oldest() : null));
     }
     return out;
+  }
+
+  @Override
+  public String cursorProblem() {
+    return cursorProblem;
+  }
+
+  @Override
+  public String unsendable(NotifyTarget target) {
+    return delivery.missing(target);
   }
 
   @Override
@@ -143,19 +203,24 @@ public final class Notifications implements NotifyApi {
     return removed;
   }
 
+  /** Each target's test is sent at once and beside the others, so the answer comes within one time limit. */
   @Override
   public List<TestResult> test(String name) throws ApiException {
-    List<TestResult> out = new ArrayList<>();
-    for (NotifyTarget t : read()) {
-      if (name != null && !t.name().equals(name)) continue;
-      try {
-        delivery.send(Notice.test("test notification to " + t.name()), t);
-        out.add(new TestResult(t.name(), t.shown(), null));
-      } catch (Delivery.Failed f) {
-        out.add(new TestResult(t.name(), t.shown(), f.getMessage()));
-      }
+    List<NotifyTarget> chosen = read().stream().filter(t -> name == null || t.name().equals(name)).toList();
+    List<CompletableFuture<TestResult>> tries = new ArrayList<>();
+    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (NotifyTarget t : chosen) tries.add(CompletableFuture.supplyAsync(() -> test(t), threads));
     }
-    return out;
+    return tries.stream().map(CompletableFuture::join).toList();
+  }
+
+  private TestResult test(NotifyTarget t) {
+    try {
+      delivery.send(Notice.test("test notification to " + t.name()), t);
+      return new TestResult(t.name(), t.shown(), null);
+    } catch (Delivery.Failed f) {
+      return new TestResult(t.name(), t.shown(), f.getMessage());
+    }
   }
 
   @Override
@@ -167,7 +232,7 @@ public final class Notifications implements NotifyApi {
     try {
       return file.read();
     } catch (IOException | IllegalArgumentException e) {
-      throw new ApiException("cannot read the notification targets in " + file.path() + ": " + firstLine(e.getMessage())
+      throw new ApiException("cannot read the notification targets in " + file.path() + ": " + NoticeFailures.read(e)
           + "; fix or delete that file");
     }
   }
@@ -176,12 +241,8 @@ public final class Notifications implements NotifyApi {
     try {
       file.write(all);
     } catch (IOException e) {
-      throw new ApiException("cannot write " + file.path() + ": " + e.getMessage());
+      throw new ApiException("cannot write " + file.path() + ": " + NoticeFailures.write(e));
     }
-  }
-
-  private static String firstLine(String s) {
-    return s == null ? "" : s.lines().findFirst().orElse("");
   }
 
   private static String freeName(List<NotifyTarget> all, String base) {

@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * Sends the notifications the stored events call for, following the journal after its own stored
  * cursor ({@link NotifierPass}). Told {@link Poke} after each write of the Scheduler, and every
  * {@code every} besides (for retries after a failed pass), it runs one pass at a time on its own
- * thread, so a target that hangs delays only later notices, never scheduling: the Scheduler only
- * tells it. Stopping it interrupts the pass; what was not delivered is delivered after the restart.
+ * thread and hands the messages to each target's own lane, so a target that hangs delays only its
+ * own later messages, never another target's and never scheduling: the Scheduler only tells it. A
+ * lane that finishes an event's messages pokes it, so the cursor is stored past them at once.
+ * Stopping it interrupts the pass and the lanes; what was not delivered is delivered after the restart.
  */
 public final class Notifier {
   private static final Logger LOG = LoggerFactory.getLogger(Notifier.class);
@@ -52,12 +54,13 @@ public final class Notifier {
         t.setDaemon(true);
         return t;
       });
+      ActorRef<Command> self = ctx.getSelf();
       var pass = new NotifierPass(journal, history, notifications, dataDir,
-          SerializationExtension.get(Adapter.toClassic(ctx.getSystem())), seq -> sync(ctx, projector, seq));
+          SerializationExtension.get(Adapter.toClassic(ctx.getSystem())), seq -> sync(ctx, projector, seq), () -> self.tell(new Poke()));
       notifications.behindFrom(pass::behind);
       timers.startTimerWithFixedDelay(new Tick(), every);
       ctx.getSelf().tell(new Poke());
-      return new Loop(ctx, thread, pass, beat).idle();
+      return new Loop(ctx, thread, pass, beat, notifications).idle();
     }));
   }
 
@@ -74,7 +77,8 @@ public final class Notifier {
     }
   }
 
-  private record Loop(ActorContext<Command> ctx, ExecutorService thread, NotifierPass pass, dev.gq.actors.health.Beat beat) {
+  private record Loop(ActorContext<Command> ctx, ExecutorService thread, NotifierPass pass, dev.gq.actors.health.Beat beat,
+      Notifications notifications) {
     Behavior<Command> idle() {
       return Behaviors.receive(Command.class)
           .onMessage(Poke.class, m -> start())
@@ -110,21 +114,17 @@ public final class Notifier {
       return running(false);
     }
 
-    /** No pass runs: the cursor moved past events that called for nothing is stored before the thread ends. */
+    /** No pass runs: the cursor moved past what was sent is stored before the thread ends. */
     private Behavior<Command> stopIdle() {
-      thread.execute(() -> {
-        try {
-          pass.flush();
-        } catch (java.io.IOException e) {
-          LOG.warn("notifications: cannot store the cursor: {}", e.getMessage());
-        }
-      });
+      thread.execute(pass::flush);
       thread.shutdown();
+      notifications.stop();
       return Behaviors.same();
     }
 
     private Behavior<Command> stop() {
       thread.shutdownNow();
+      notifications.stop();
       return Behaviors.same();
     }
 

@@ -9,7 +9,9 @@ import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.StoredEvent;
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import org.apache.pekko.serialization.Serialization;
 import org.slf4j.Logger;
@@ -17,18 +19,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One delivery pass: reads the stored events after the cursor, has the history caught up with
- * them, decides each one's messages ({@link NoticeRules}), delivers them, and only then stores the
- * cursor past it. So a message is sent at least once (a crash between its delivery and the cursor's
- * write sends it again), and a restart between an event and its delivery delivers it once. A cursor
- * never stored starts at the journal's end: a new notifier does not announce the past. Past events
- * that called for no message the cursor is stored at most once a second ({@link CursorSaves}). Blocks; runs
- * on the notifier's own thread.
+ * them, decides each one's messages ({@link NoticeRules}) and hands them to the targets' lanes
+ * ({@link Notifications#deliver}), and stores the cursor past an event only once its messages were
+ * delivered or given up: the cursor stored is the event before the oldest one whose messages are
+ * still on their way (with the memory deciding up to it left). So a message is sent at least once (a
+ * crash between its delivery and the cursor's write sends it again), a restart between an event and
+ * its delivery delivers it once, and a slow target holds back only the stored cursor, never another
+ * target's messages. A cursor never stored starts at the journal's end: a new notifier does not
+ * announce the past. Past events that called for no message the cursor is stored at most once a
+ * second ({@link CursorSaves}). A cursor that cannot be stored is said in {@code gq daemon status}
+ * and logged once; the pass goes on. Blocks; runs on the notifier's own thread.
  */
 final class NotifierPass {
   private static final Logger LOG = LoggerFactory.getLogger(NotifierPass.class);
   private static final int PAGE = 200;
+  /** How many events' messages may be on their way at once before deciding waits for the oldest. */
+  private static final int IN_FLIGHT = 1000;
   /** How long a cursor moved past events that called for nothing may wait to be stored. */
   private static final long SAVE_SPACING_NANOS = 1_000_000_000L;
+
+  /** An event whose messages are on their way, and the state to store until they are. */
+  private record InFlight(CursorFile.State before, CompletableFuture<Void> sent) {}
 
   private final JournalReader journal;
   private final HistoryFacts facts;
@@ -36,20 +47,25 @@ final class NotifierPass {
   private final CursorFile file;
   private final Serialization serialization;
   private final LongConsumer historyAtLeast;
+  private final Runnable wake;
+  private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
   private volatile CursorFile.State state;
   private final CursorSaves saves = new CursorSaves(SAVE_SPACING_NANOS, System.nanoTime());
+  private String unstored;
 
+  /** {@code wake}: told when an event's messages are all sent, so that the cursor is stored past it at once. */
   NotifierPass(JournalReader journal, JobHistory history, Notifications notifications, java.nio.file.Path dataDir,
-      Serialization serialization, LongConsumer historyAtLeast) {
+      Serialization serialization, LongConsumer historyAtLeast, Runnable wake) {
     this.journal = journal;
-    this.facts = new HistoryFacts(history);
+    this.facts = new HistoryFacts(history, notifications.failFastWithin());
     this.notifications = notifications;
     this.file = new CursorFile(dataDir);
     this.serialization = serialization;
     this.historyAtLeast = historyAtLeast;
+    this.wake = wake;
   }
 
-  /** Stored events not yet decided and delivered. */
+  /** Stored events not yet decided. */
   long behind() {
     CursorFile.State s = state;
     try {
@@ -59,11 +75,13 @@ final class NotifierPass {
     }
   }
 
-  void run() throws SQLException, IOException, InterruptedException {
+  void run() throws SQLException, InterruptedException {
     if (state == null) state = start();
+    if (settle()) save();
     long high = journal.highestSeq();
     while (state.cursor() < high) {
       historyAtLeast.accept(high);
+      facts.syncedTo(high);
       List<StoredEvent> page = journal.stored(state.cursor(), PAGE);
       if (page.isEmpty()) break;
       // the page may hold events stored since the history was synced: those wait for the next sync,
@@ -78,32 +96,77 @@ final class NotifierPass {
   }
 
   /** Stores the cursor when it moved past events not yet stored (the notifier's tick and its stop). */
-  void flush() throws IOException {
-    if (state != null && saves.pending()) save();
+  void flush() {
+    if (state == null) return;
+    if (settle() | saves.pending()) save();
   }
 
-  private void save() throws IOException {
-    file.write(state);
-    saves.saved(System.nanoTime());
-  }
-
-  private void step(StoredEvent stored) throws IOException, InterruptedException {
+  private void step(StoredEvent stored) throws InterruptedException {
     LedgerEvent event = decode(stored);
     NoticeRules.Outcome o = event == null ? new NoticeRules.Outcome(List.of(), state.memory())
         : NoticeRules.decide(stored.seq(), event, facts, state.memory());
-    for (Notice n : o.notices()) notifications.deliver(n);
+    if (!o.notices().isEmpty()) {
+      if (inFlight.size() >= IN_FLIGHT) waitForOldest();
+      CompletableFuture<Void> sent = notifications.deliver(o.notices());
+      inFlight.addLast(new InFlight(state, sent));
+      if (!sent.isDone()) sent.whenComplete((ok, failure) -> wake.run());
+    }
+    state = new CursorFile.State(stored.seq(), o.memory());
     // stored at once after a delivery, so that it is not sent again; a memory that only counted the
     // event is rebuilt by deciding the event again from the stored one
-    state = new CursorFile.State(stored.seq(), o.memory());
-    if (saves.afterEvent(!o.notices().isEmpty(), System.nanoTime())) save();
+    if (saves.afterEvent(settle(), System.nanoTime())) save();
   }
 
-  private CursorFile.State start() throws SQLException, IOException {
-    CursorFile.State s = file.read();
-    if (s != null) return s;
-    s = new CursorFile.State(journal.highestSeq(), NotifierMemory.EMPTY);
-    file.write(s);
-    return s;
+  private void waitForOldest() throws InterruptedException {
+    try {
+      inFlight.peekFirst().sent().get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      // a lane that ended (the notifier stopping): its messages go again after the restart
+    }
+  }
+
+  /** Drops the events whose messages are all sent; whether any was dropped. */
+  private boolean settle() {
+    boolean any = false;
+    while (!inFlight.isEmpty() && inFlight.peekFirst().sent().isDone() && !inFlight.peekFirst().sent().isCompletedExceptionally()) {
+      inFlight.removeFirst();
+      any = true;
+    }
+    return any;
+  }
+
+  /** The state to store: past every event whose messages are all sent, and no further. */
+  private CursorFile.State storable() {
+    return inFlight.isEmpty() ? state : inFlight.peekFirst().before();
+  }
+
+  private void save() {
+    CursorFile.State s = storable();
+    try {
+      file.write(s);
+      saves.saved(System.nanoTime());
+      if (unstored != null) LOG.info("notifications: the cursor is stored again in {}", file.path());
+      unstored = null;
+      notifications.cursorStored(null);
+    } catch (IOException e) {
+      String problem = "cannot store the notification cursor " + file.path() + ": " + NoticeFailures.write(e)
+          + "; until it can be, each daemon restart sends again the messages since it was last stored";
+      if (!problem.equals(unstored)) LOG.warn("notifications: {}", problem);
+      unstored = problem;
+      notifications.cursorStored(problem);
+    }
+  }
+
+  private CursorFile.State start() throws SQLException {
+    try {
+      CursorFile.State s = file.read();
+      if (s != null) return s;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read the notification cursor " + file.path() + ": " + NoticeFailures.write(e), e);
+    }
+    state = new CursorFile.State(journal.highestSeq(), NotifierMemory.EMPTY);
+    save();
+    return state;
   }
 
   private LedgerEvent decode(StoredEvent e) {

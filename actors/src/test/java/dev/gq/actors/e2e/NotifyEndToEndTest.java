@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Notifications from the real daemon: a command target that appends each message to a file, a
- * sweep announced once, a webhook to a loopback HTTP server (its URL never shown whole), a
+ * sweep announced once (its quick failure and the drained queue told by its one message), a webhook to a loopback HTTP server (its URL never shown whole), a
  * notify-send stub on PATH, failures counted in {@code gq daemon status}, and a daemon killed while
  * a delivery hangs delivering that message exactly once after its restart. "Nothing more was sent"
  * is always proven by a later message arriving, never by waiting.
@@ -82,21 +82,23 @@ class NotifyEndToEndTest {
       long bad = g.submit("-g", "0", "--group", "sw", "false");
       g.gq("release", "--all");
       awaitLine(g, out, "group||sw||sw: 5 DONE, 1 FAILED in ");
-      awaitLine(g, out, "drained|");
-      // a later message proves nothing more was sent about the sweep
-      long marker = g.submit("-g", "0", "--group", "marker", "false");
-      awaitLine(g, out, "failed|" + marker + "|marker|FAILED|");
+      // a later message proves nothing more was sent about the sweep: not its quick failure (the
+      // group's message tells it) nor a drained queue (the sweep was the whole queue)
+      long marker = g.submit("-g", "0", "false");
+      awaitLine(g, out, "failed|" + marker + "||FAILED|");
       assertEquals(1, count(out, "group||sw|"), lines(out).toString());
-      assertEquals(1, count(out, "failed|" + bad + "|sw|FAILED|job " + bad + " (false, group sw) FAILED after "), lines(out).toString());
+      assertEquals(0, count(out, "failed|" + bad + "|"), lines(out).toString());
+      assertEquals(0, count(out, "drained|"), "a lone quick job drains the queue quietly too: " + lines(out));
       assertEquals(0, count(out, "end|"), "a DONE job is not a failure: " + lines(out));
 
-      Gqd.await("the webhook's failures in gq daemon status", T, () -> g.gq("daemon", "status").out().contains("webhook: 2 failed"));
+      Gqd.await("the webhook's failures in gq daemon status", T, () -> g.gq("daemon", "status").out().contains("webhook: 1 failed"));
       String status = g.gq("daemon", "status").out();
       assertTrue(status.contains("Notify:    2 targets, 1 failing"), status);
+      assertTrue(status.contains("cannot be reached: connection refused by 127.0.0.1:9"), status);
       assertFalse(status.contains("secret-token") || g.daemonLog().contains("secret-token"), status);
       JsonNode list = g.gq("notify", "list", "--json").json();
       assertEquals("http://127.0.0.1:9/…", list.get(1).get("target").asText());
-      assertEquals(2, list.get(1).get("failed").asInt());
+      assertEquals(1, list.get(1).get("failed").asInt());
       assertEquals("0600", mode(g.data.resolve("notify.json")));
       assertEquals(0, g.gq("notify", "rm", "webhook").code());
       assertEquals(1, g.gq("notify", "rm", "webhook").code());
@@ -143,11 +145,30 @@ class NotifyEndToEndTest {
       assertEquals(List.of("sh", "-c", "exit 0"), List.of(g.job(id).get("argv").get(0).asText(), g.job(id).get("argv").get(1).asText(),
           g.job(id).get("argv").get(2).asText()), "--notify alone never takes the command's first word");
       awaitLine(g, desktop, "gq: job " + id + " DONE job " + id + " (sh) DONE");
-      // the queue drained after the job: the next message
-      JsonNode drained = Gqd.JSON.readTree(bodies.poll(60, TimeUnit.SECONDS));
-      assertEquals("drained", drained.get("event").asText(), drained.toString());
+      // a lone quick job drains the queue quietly: the next message is the next job's
+      long next = g.submit("-g", "0", "--notify", "sh", "-c", "exit 3");
+      JsonNode after = Gqd.JSON.readTree(bodies.poll(60, TimeUnit.SECONDS));
+      assertEquals(next, after.get("job_id").asLong(), after.toString());
+      assertEquals("failed", after.get("event").asText(), after.toString());
     } finally {
       http.stop(0);
+    }
+  }
+
+  @Test
+  void aGroupThatFailsFastIsOneMessageNotOnePerFailure() throws Exception {
+    Path out = tmp.resolve("heard.txt");
+    Path record = script(tmp.resolve("bin"), "record.sh", "printf '%s|%s|%s\\n' \"$GQ_EVENT\" \"$GQ_JOB_ID\" \"$GQ_MESSAGE\" >> " + out + "\n");
+    try (Gqd g = Gqd.start(tmp, 0)) {
+      assertEquals(0, g.gq("notify", "add", "command", record.toString()).code());
+      g.gq("hold", "--all");
+      for (int i = 0; i < 4; i++) g.submit("-g", "0", "--group", "ff", "sh", "-c", "exit 4");
+      g.gq("release", "--all");
+      awaitLine(g, out, "held||group ff held by fail-fast: 3 jobs in a row failed");
+      // a later message proves nothing more was sent: no failure of the sweep's cells one by one
+      long marker = g.submit("-g", "0", "false");
+      awaitLine(g, out, "failed|" + marker + "|");
+      assertEquals(2, lines(out).size(), lines(out).toString() + "\n" + g.gq("ps", "-a").out() + "\n" + g.gq("events").out());
     }
   }
 

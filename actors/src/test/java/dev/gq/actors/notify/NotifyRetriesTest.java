@@ -31,19 +31,39 @@ class NotifyRetriesTest {
     new TargetFile(dir).write(List.of(new NotifyTarget("c", NotifyTarget.Kind.COMMAND, null, List.of(script.toString()), null, null)));
     var n = new Notifications(dir, Map.of("PATH", "/usr/bin:/bin"), 0, Duration.ofSeconds(10), Duration.ofMillis(5),
         Duration.ofSeconds(2), Clock.systemUTC());
-    n.deliver(Notice.test("one"));
+    n.deliver(List.of(Notice.test("one"))).get();
     assertEquals(Notifications.TRIES, lines(tries), "retried, then given up");
-    n.deliver(Notice.test("two"));
+    n.deliver(List.of(Notice.test("two"))).get();
     assertEquals(Notifications.TRIES + 1, lines(tries), "down: one try");
     Files.writeString(ok, "");
-    n.deliver(Notice.test("three"));
+    n.deliver(List.of(Notice.test("three"))).get();
     assertEquals(Notifications.TRIES + 2, lines(tries), "delivered at its one try");
     Files.delete(ok);
-    n.deliver(Notice.test("four"));
+    n.deliver(List.of(Notice.test("four"))).get();
     assertEquals(2 * Notifications.TRIES + 2, lines(tries), "up again: its retries are back");
   }
 
   private static long lines(Path p) throws Exception {
     return Files.readAllLines(p).size();
+  }
+
+  @Test
+  void aTargetRemovedWhileItsMessagesWaitGetsNoneOfThem() throws Exception {
+    Path heard = dir.resolve("heard"), started = dir.resolve("started"), go = dir.resolve("go");
+    Path script = dir.resolve("slow.sh");
+    Files.writeString(script, "#!/bin/sh\ntouch " + started + "\nwhile [ ! -e " + go + " ]; do sleep 0.05; done\n"
+        + "echo \"$GQ_MESSAGE\" >> " + heard + "\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    new TargetFile(dir).write(List.of(new NotifyTarget("c", NotifyTarget.Kind.COMMAND, null, List.of(script.toString()), null, null)));
+    var n = new Notifications(dir, Map.of("PATH", "/usr/bin:/bin"), 0, Duration.ofSeconds(30), Duration.ofMillis(5),
+        Duration.ofSeconds(2), Clock.systemUTC());
+    var first = n.deliver(List.of(Notice.test("one")));
+    var second = n.deliver(List.of(Notice.test("two")));
+    while (!Files.exists(started)) Thread.onSpinWait(); // the first is being sent
+    new TargetFile(dir).write(List.of());
+    Files.writeString(go, "");
+    first.get();
+    second.get();
+    assertEquals(List.of("one"), Files.readAllLines(heard), "the second waited on the lane and its target was removed");
   }
 }

@@ -1,5 +1,6 @@
 package dev.gq.core.notify;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -23,4 +24,17 @@ public interface NoticeFacts {
 
   /** How many jobs are not yet ended, in the whole queue. */
   long liveJobs();
+
+  /** Whether the history holds no event stored after {@code seq}: its facts are those right after that event. */
+  default boolean latest(long seq) {
+    return true;
+  }
+
+  /**
+   * How soon after its start a FAILED job counts toward its group's fail-fast hold (the rule's
+   * window; zero when fail-fast is off): such a failure is told by its group's messages.
+   */
+  default Duration failFastWithin() {
+    return Duration.ZERO;
+  }
 }

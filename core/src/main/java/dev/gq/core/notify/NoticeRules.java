@@ -11,23 +11,30 @@ import java.util.Set;
 
 /**
  * Decides the messages one stored event calls for, from the event, what the history knows and the
- * notifier's memory: a job's end (kind {@code failed} for FAILED, TIMEOUT and INTERRUPTED, else
- * {@code end}); a group left with no live job, once per sweep however many of its jobs ended in the
- * same moment ("xsum: 18 DONE, 2 FAILED in 6h12m"); a group held by fail-fast; the queue drained
- * (nothing live after a job ended, once until something is queued again). Which targets get each
- * message is {@link Routing}'s. Pure.
+ * notifier's memory, one message per outcome: a job's end (kind {@code failed} for FAILED, TIMEOUT
+ * and INTERRUPTED, else {@code end}; a job in a group that FAILED within the fail-fast window is
+ * marked {@link Notice#byGroup}, since its group's hold or end tells it); a group left with no live
+ * job, once per sweep however many of its jobs ended in the same moment ("xsum: 18 DONE, 2 FAILED in
+ * 6h12m"); a group held by fail-fast; the queue drained (nothing live after jobs ended, once until
+ * something is queued again), unless it would say no more than was said: the one job ended since the
+ * queue last ran dry ran less than {@link #LONE_JOB}, or every job ended since then is in one group
+ * whose message or fail-fast hold told them. Which targets get each message is {@link Routing}'s. Pure.
  */
 public final class NoticeRules {
   /** The messages and the memory to store with the cursor after them. */
   public record Outcome(List<Notice> notices, NotifierMemory memory) {}
 
+  /** A lone job that ran less than this (or never started) does not make the queue's drained message. */
+  public static final Duration LONE_JOB = Duration.ofMinutes(1);
+
   private NoticeRules() {}
 
   public static Outcome decide(long seq, LedgerEvent event, NoticeFacts facts, NotifierMemory memory) {
-    return switch (event) {
+    Outcome o = switch (event) {
       case LedgerEvent.JobSubmitted e -> new Outcome(List.of(), memory.queued());
       case LedgerEvent.JobAdopted e -> new Outcome(List.of(), memory.queued());
-      case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), memory);
+      case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), memory.held(e.group(), true));
+      case LedgerEvent.GroupReleased e -> new Outcome(List.of(), memory.held(e.group(), false));
       case LedgerEvent.JobExited e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobTimedOut e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobLaunchFailed e -> ended(seq, e.jobId(), facts, memory);
@@ -35,6 +42,7 @@ public final class NoticeRules {
       case LedgerEvent.JobCancelled e -> ended(seq, e.jobId(), facts, memory);
       default -> new Outcome(List.of(), memory);
     };
+    return drained(seq, facts, groups(seq, facts, o));
   }
 
   private static Outcome ended(long seq, long id, NoticeFacts facts, NotifierMemory memory) {
@@ -42,24 +50,69 @@ public final class NoticeRules {
     if (job.isEmpty() || !job.get().state().terminal()) return new Outcome(List.of(), memory);
     JobFacts j = job.get();
     List<Notice> out = new ArrayList<>();
-    out.add(jobNotice(seq, j));
-    NotifierMemory m = memory.ended(j.state().name());
-    if (j.group() != null) {
-      var g = facts.group(j.group());
-      if (g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
-          && !Integer.valueOf(g.get().ended()).equals(m.announced().get(j.group()))) {
-        out.add(groupNotice(seq, facts.times(g.get()), choice(j)));
-        m = m.announce(j.group(), g.get().ended());
+    out.add(jobNotice(seq, j, byGroup(j, facts.failFastWithin())));
+    NotifierMemory m = memory.ended(j.state().name(), j.group(), j.runtime());
+    if (j.group() != null && finished(facts.group(j.group()), m, j.group())) m = m.due(j.group(), j.id());
+    return new Outcome(out, m);
+  }
+
+  /** Whether {@code g} has no live job and ended jobs its last message did not count. */
+  private static boolean finished(java.util.Optional<GroupFacts> g, NotifierMemory m, String group) {
+    return g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
+        && !Integer.valueOf(g.get().ended()).equals(m.announced().get(group));
+  }
+
+  /**
+   * The groups' messages due, made at the last event the history holds (after any fail-fast hold of
+   * the same write), except for a group fail-fast held since its last release.
+   */
+  private static Outcome groups(long seq, NoticeFacts facts, Outcome o) {
+    NotifierMemory m = o.memory();
+    if (m.due().isEmpty() || !facts.latest(seq)) return o;
+    List<Notice> out = new ArrayList<>(o.notices());
+    for (var due : m.due().entrySet()) {
+      String group = due.getKey();
+      var g = facts.group(group);
+      if (finished(g, m, group)) {
+        // a group fail-fast held has had its outcome told by the hold: its end is not told again until a release
+        if (!m.held().contains(group))
+          out.add(groupNotice(seq, facts.times(g.get()), facts.job(due.getValue()).map(NoticeRules::choice).orElse(null)));
+        m = m.announce(group, g.get().ended());
+      } else {
+        m = m.notDue(group); // live again (a retry landed in it): its next end will say it
       }
-    }
-    if (!m.drained() && facts.liveJobs() == 0) {
-      out.add(drainedNotice(seq, m.endedSinceDrain()));
-      m = m.drainedNow();
     }
     return new Outcome(out, m);
   }
 
-  static Notice jobNotice(long seq, JobFacts j) {
+  /**
+   * The queue ran dry: decided at the last event the history holds (the facts are those after it,
+   * so every end of the write that emptied the queue is counted first), once until something is
+   * queued again, and said only when it tells more than the messages before it.
+   */
+  private static Outcome drained(long seq, NoticeFacts facts, Outcome o) {
+    NotifierMemory m = o.memory();
+    if (m.drained() || m.endedSinceDrain().isEmpty() || !facts.latest(seq) || facts.liveJobs() != 0) return o;
+    boolean loneQuick = m.endedCount() == 1 && m.longest().compareTo(LONE_JOB) < 0;
+    // every job ended since the queue last ran dry is in one group, whose message or fail-fast hold told them
+    boolean oneSweep = m.sweep() != null && (m.held().contains(m.sweep()) || facts.group(m.sweep())
+        .map(g -> Integer.valueOf(g.ended()).equals(m.announced().get(m.sweep()))).orElse(false));
+    List<Notice> out = o.notices();
+    if (!loneQuick && !oneSweep) {
+      out = new ArrayList<>(out);
+      out.add(drainedNotice(seq, m.endedSinceDrain()));
+    }
+    return new Outcome(out, m.drainedNow());
+  }
+
+  /** A FAILED job in a group, ended within the fail-fast window: its group's hold or end tells it. */
+  private static boolean byGroup(JobFacts j, Duration failFastWithin) {
+    Duration ran = j.runtime();
+    return j.group() != null && j.state() == JobState.FAILED && failFastWithin.isPositive()
+        && (ran == null || ran.compareTo(failFastWithin) < 0);
+  }
+
+  static Notice jobNotice(long seq, JobFacts j, boolean byGroup) {
     boolean failed = j.state() == JobState.FAILED || j.state() == JobState.TIMEOUT || j.state() == JobState.INTERRUPTED;
     StringBuilder text = new StringBuilder("job ").append(j.id());
     String about = j.name() == null ? "" : j.name();
@@ -70,7 +123,7 @@ public final class NoticeRules {
     if (ran != null) text.append(" after ").append(Durations.format(ran.withNanos(0)));
     if (failed && j.reason() != null && !j.reason().isBlank()) text.append(": ").append(j.reason());
     return new Notice(seq, failed ? NoticeKind.FAILED : NoticeKind.END, j.id(), j.group(), j.state().name(),
-        "gq: job " + j.id() + " " + j.state(), text.toString(), choice(j), ran);
+        "gq: job " + j.id() + " " + j.state(), text.toString(), choice(j), ran, byGroup);
   }
 
   static Notice groupNotice(long seq, GroupFacts g, Set<NoticeKind> choice) {

@@ -21,11 +21,15 @@ class NoticeRulesTest {
     final Map<String, GroupFacts> groups = new HashMap<>();
     long live;
     int timesAsked;
+    Duration failFastWithin = Duration.ZERO;
+    long syncedTo;
 
     @Override public Optional<JobFacts> job(long id) { return Optional.ofNullable(jobs.get(id)); }
     @Override public Optional<GroupFacts> group(String g) { return Optional.ofNullable(groups.get(g)); }
     @Override public GroupFacts times(GroupFacts g) { timesAsked++; return g; }
     @Override public long liveJobs() { return live; }
+    @Override public Duration failFastWithin() { return failFastWithin; }
+    @Override public boolean latest(long seq) { return seq >= syncedTo; }
   }
 
   private static JobFacts job(long id, String group, JobState s, Duration ran, String asked) {
@@ -141,5 +145,113 @@ class NoticeRulesTest {
     }
     assertEquals(1, groupNotices);
     assertEquals(1, f.timesAsked, "the group's jobs are read for its span once, for its one notice");
+  }
+
+  @Test
+  void aLoneQuickJobDrainsTheQueueQuietlyAndALoneLongOneDoesNot() {
+    Facts f = new Facts();
+    f.live = 0;
+    f.jobs.put(1L, job(1, null, JobState.DONE, Duration.ofSeconds(1), null));
+    var quick = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY);
+    assertTrue(quick.notices().stream().noneMatch(n -> n.kind() == NoticeKind.DRAINED), quick.toString());
+    assertTrue(quick.memory().drained(), "drained, quietly: a later end does not announce it");
+    var queued = NoticeRules.decide(2, new LedgerEvent.JobSubmitted(2, null, "t", "l", null, T0), f, quick.memory());
+    f.jobs.put(2L, job(2, null, JobState.DONE, Duration.ofMinutes(5), null));
+    var lengthy = NoticeRules.decide(3, exited(2), f, queued.memory());
+    assertEquals("queue drained: 1 DONE",
+        lengthy.notices().stream().filter(n -> n.kind() == NoticeKind.DRAINED).findFirst().orElseThrow().text());
+  }
+
+  @Test
+  void aSweepThatWasTheWholeQueueIsOneMessageAndADrainCountsEveryEndOfItsWrite() {
+    Facts f = new Facts();
+    f.live = 0;
+    f.syncedTo = 3; // one write ended the last jobs: the history already holds all three ends
+    f.jobs.put(1L, job(1, "sw", JobState.DONE, Duration.ofMinutes(5), null));
+    f.jobs.put(2L, job(2, "sw", JobState.FAILED, Duration.ofMinutes(5), null));
+    f.jobs.put(3L, job(3, null, JobState.DONE, Duration.ofMinutes(5), null));
+    f.groups.put("sw", new GroupFacts("sw", Map.of(JobState.DONE, 1, JobState.FAILED, 1), T0, T0));
+    var one = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY);
+    assertEquals(List.of(NoticeKind.END), kinds(one), "not the last event the history holds: the sweep's message waits");
+    var two = NoticeRules.decide(2, exited(2), f, one.memory());
+    assertEquals(List.of(NoticeKind.FAILED), kinds(two));
+    var three = NoticeRules.decide(3, exited(3), f, two.memory());
+    assertEquals(List.of(NoticeKind.END, NoticeKind.GROUP, NoticeKind.DRAINED), kinds(three));
+    assertEquals("queue drained: 2 DONE, 1 FAILED", three.notices().get(2).text(), "every end of the write counted");
+
+    f.syncedTo = 2; // the sweep alone was the queue: its message says it all
+    var sweepOnly = NoticeRules.decide(2, exited(2), f, one.memory());
+    assertEquals(List.of(NoticeKind.FAILED, NoticeKind.GROUP), kinds(sweepOnly));
+    assertTrue(sweepOnly.memory().drained());
+  }
+
+  private static List<NoticeKind> kinds(NoticeRules.Outcome o) {
+    return o.notices().stream().map(Notice::kind).toList();
+  }
+
+  @Test
+  void aGroupThatFailsFastIsToldByItsHoldNotByEachQuickFailure() {
+    Facts f = new Facts();
+    f.live = 1;
+    f.failFastWithin = Duration.ofSeconds(60);
+    f.jobs.put(1L, job(1, "sw", JobState.FAILED, Duration.ofSeconds(3), null));
+    f.jobs.put(2L, job(2, "sw", JobState.FAILED, Duration.ofMinutes(5), null));
+    f.jobs.put(3L, job(3, null, JobState.FAILED, Duration.ofSeconds(3), null));
+    f.jobs.put(4L, job(4, "sw", JobState.FAILED, Duration.ofSeconds(3), "failed"));
+    f.groups.put("sw", new GroupFacts("sw", Map.of(JobState.FAILED, 3, JobState.WAITING, 1), T0, T0));
+    Notice quick = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(quick.byGroup());
+    assertFalse(Routing.wants(quick, NoticeKind.DEFAULTS, null), "the hold that follows tells it");
+    assertTrue(Routing.wants(quick, java.util.Set.of(NoticeKind.END), null), "a target hearing every end hears it");
+    Notice slow = NoticeRules.decide(2, exited(2), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(slow, NoticeKind.DEFAULTS, null), "past the fail-fast window: told at once");
+    Notice alone = NoticeRules.decide(3, exited(3), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(alone, NoticeKind.DEFAULTS, null), "not in a group: told at once");
+    Notice asked = NoticeRules.decide(4, exited(4), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(asked, NoticeKind.DEFAULTS, null), "the job asked for its failure with --notify");
+    f.failFastWithin = Duration.ZERO;
+    Notice noRule = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).notices().get(0);
+    assertTrue(Routing.wants(noRule, NoticeKind.DEFAULTS, null), "without fail-fast no hold can tell it");
+  }
+
+  @Test
+  void aSweepThatFailsFastAndEndsInOneWriteIsToldByItsHoldAlone() {
+    Facts f = new Facts();
+    f.live = 0;
+    f.failFastWithin = Duration.ofSeconds(60);
+    f.syncedTo = 5; // four ends, then the hold they caused, in one write
+    for (long id = 1; id <= 4; id++) f.jobs.put(id, job(id, "ff", JobState.FAILED, Duration.ofSeconds(1), null));
+    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4), T0, T0));
+    NotifierMemory m = NotifierMemory.EMPTY;
+    List<Notice> heard = new java.util.ArrayList<>();
+    for (long id = 1; id <= 4; id++) {
+      var o = NoticeRules.decide(id, exited(id), f, m);
+      o.notices().stream().filter(n -> Routing.wants(n, NoticeKind.DEFAULTS, null)).forEach(heard::add);
+      m = o.memory();
+    }
+    var held = NoticeRules.decide(5, new LedgerEvent.GroupHeld("ff", "3 jobs in a row failed", true, T0), f, m);
+    held.notices().stream().filter(n -> Routing.wants(n, NoticeKind.DEFAULTS, null)).forEach(heard::add);
+    assertEquals(List.of(NoticeKind.HELD), heard.stream().map(Notice::kind).toList(), heard.toString());
+    assertTrue(held.memory().drained() && held.memory().due().isEmpty(), held.memory().toString());
+
+    // the hold alone (no group message: a cell still waits or runs) tells the queue's drain too
+    f.live = 0;
+    var heldOnly = NoticeRules.decide(5, new LedgerEvent.GroupHeld("ff", "3 jobs in a row failed", true, T0), f,
+        NotifierMemory.EMPTY.ended("FAILED", "ff", Duration.ofSeconds(1)).ended("FAILED", "ff", Duration.ofSeconds(1)));
+    assertEquals(List.of(NoticeKind.HELD), kinds(heldOnly));
+    // a cell that was still running ends after the hold: the hold told the outcome already
+    f.syncedTo = 6;
+    f.jobs.put(6L, job(6, "ff", JobState.FAILED, Duration.ofSeconds(2), null));
+    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 5), T0, T0));
+    var late = NoticeRules.decide(6, exited(6), f, held.memory().queued());
+    assertTrue(late.notices().stream().noneMatch(x -> x.kind() == NoticeKind.GROUP), late.toString());
+    // released and retried: the group's next end is told
+    f.syncedTo = 0;
+    var released = NoticeRules.decide(7, new LedgerEvent.GroupReleased("ff", T0), f, late.memory());
+    f.jobs.put(8L, job(8, "ff", JobState.DONE, Duration.ofMinutes(3), null));
+    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4, JobState.DONE, 2), T0, T0));
+    var retried = NoticeRules.decide(8, exited(8), f, released.memory());
+    assertEquals("ff: 2 DONE, 4 FAILED in 0s",
+        retried.notices().stream().filter(x -> x.kind() == NoticeKind.GROUP).findFirst().orElseThrow().text());
   }
 }
