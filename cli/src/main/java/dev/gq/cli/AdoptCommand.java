@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.job.GpuSlot;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -65,10 +66,20 @@ final class AdoptCommand implements Callable<Integer> {
     return n;
   }
 
+  /** Who computes on the GPUs when it is not the adopted process itself (a shell's child that trains). */
+  private String users(AdoptOutcome o) {
+    List<Long> others = o.gpuPids().stream().filter(p -> p != pid).toList();
+    if (others.isEmpty()) return "";
+    String which = others.stream().map(String::valueOf).collect(Collectors.joining(", "));
+    return " (used by its descendant" + (others.size() == 1 ? " " : "s ") + which + (o.gpuPids().contains(pid) ? " and by it" : "")
+        + "; the job is process " + pid + " and everything it started)";
+  }
+
   private String text(AdoptOutcome o) {
     String gpus = o.gpus().isEmpty()
         ? " as a 0-GPU job: no GPU lists it or its descendants"
-        : " on GPU " + o.gpus().stream().map(GpuSlot::index).map(String::valueOf).collect(Collectors.joining(","));
+        : " on GPU " + o.gpus().stream().map(GpuSlot::index).map(String::valueOf).collect(Collectors.joining(","))
+            + users(o);
     String log = o.logPath() == null
         ? "its stdout is not a regular file, so 'gq logs " + o.jobId() + "' has nothing to show"
         : "'gq logs " + o.jobId() + "' reads " + o.logPath();

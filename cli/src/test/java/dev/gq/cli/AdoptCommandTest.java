@@ -48,6 +48,16 @@ class AdoptCommandTest {
   }
 
   @Test
+  void aShellWhoseChildTrainsNamesTheChildThatUsesTheGpu() {
+    var o = new AdoptOutcome(58, List.of(new GpuSlot("GPU-a", 1)), null, List.of(5678L));
+    Cli.Result r = run(api(o, null), "adopt", "4321");
+    assertTrue(r.out().startsWith("Adopted process 4321 as job 58 on GPU 1 (used by its descendant 5678; the job is process"
+        + " 4321 and everything it started);"), r.out());
+    var itself = new AdoptOutcome(59, List.of(new GpuSlot("GPU-a", 1)), null, List.of(4321L));
+    assertTrue(run(api(itself, null), "adopt", "4321").out().startsWith("Adopted process 4321 as job 59 on GPU 1;"));
+  }
+
+  @Test
   void aRunOnNoGpuWithoutAFileForStdoutSaysSo() {
     Cli.Result r = run(api(new AdoptOutcome(3, List.of(), null), null), "adopt", "99");
     assertEquals("Adopted process 99 as job 3 as a 0-GPU job: no GPU lists it or its descendants; its stdout is not a"

@@ -26,7 +26,7 @@ final class AdoptedGpus {
   private AdoptedGpus() {}
 
   /** The GPUs, or a refusal. */
-  record Result(List<GpuSlot> gpus, String refusal) {}
+  record Result(List<GpuSlot> gpus, String refusal, List<Long> pids) {}
 
   static Result of(long pid, ProcessRef root, GpuObservation obs, List<GpuStatus> classified) {
     if (obs == null || classified == null) return refuse("there is no GPU reading yet; try again in a second");
@@ -35,6 +35,7 @@ final class AdoptedGpus {
           + pid + " uses; try again once 'gq gpu' reads them");
     Map<String, GpuStatus> byUuid = classified.stream().collect(Collectors.toMap(GpuStatus::uuid, g -> g, (a, b) -> a));
     List<GpuSlot> slots = new ArrayList<>();
+    java.util.Set<Long> pids = new java.util.TreeSet<>();
     for (DeviceReading d : obs.reading().devices()) {
       if (d.error() != null)
         return refuse("GPU " + d.index() + " cannot be read (" + d.error() + "), so gq cannot tell whether process "
@@ -44,9 +45,10 @@ final class AdoptedGpus {
       String why = claim(pid, d, mine, byUuid.get(d.uuid()));
       if (why != null) return refuse(why);
       slots.add(new GpuSlot(d.uuid(), d.index()));
+      mine.forEach(p -> pids.add(p.pid()));
     }
     slots.sort(Comparator.comparingInt(GpuSlot::index));
-    return new Result(slots, null);
+    return new Result(slots, null, List.copyOf(pids));
   }
 
   /** What stops the tree of process {@code pid} from taking GPU {@code d} whole, or null. */
@@ -73,6 +75,6 @@ final class AdoptedGpus {
   }
 
   private static Result refuse(String why) {
-    return new Result(List.of(), why);
+    return new Result(List.of(), why, List.of());
   }
 }

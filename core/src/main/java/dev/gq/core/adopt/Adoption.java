@@ -48,7 +48,7 @@ public final class Adoption {
     var identity = ProcessIdentity.adoptedProcess(c.pid(), c.info().startTicks(), c.bootId());
     var event = new LedgerEvent.JobAdopted(id, spec, tags.get(), c.stdoutPath(), identity, gpus.gpus(),
         c.startTime() != null ? c.startTime() : now, now);
-    return Decision.accept(List.of(event), new AdoptOutcome(id, gpus.gpus(), c.stdoutPath()));
+    return Decision.accept(List.of(event), new AdoptOutcome(id, gpus.gpus(), c.stdoutPath(), gpus.pids()));
   }
 
   /** Why the process itself cannot be adopted, or null. */

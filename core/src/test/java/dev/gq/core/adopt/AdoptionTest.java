@@ -46,6 +46,7 @@ class AdoptionTest {
     var d = w.decide(adopt(candidate()));
     JobAdopted e = assertInstanceOf(JobAdopted.class, d.events().get(0));
     assertEquals(List.of(uuid(1)), e.gpus().stream().map(g -> g.uuid()).toList());
+    assertEquals(List.of(RUN.pid()), d.answer().gpuPids());
     assertEquals(List.of("python", "train.py", "--lr", "3e-4"), e.spec().argv());
     assertEquals("/home/u/exp", e.spec().cwd());
     assertEquals(Map.of(), e.spec().env(), "the environment of an adopted process is never stored");
@@ -66,6 +67,7 @@ class AdoptionTest {
         device(0, 5000), device(1, 5001), device(2));
     var d = w.decide(adopt(candidate()));
     assertEquals(List.of(0, 1), d.answer().gpus().stream().map(g -> g.index()).toList());
+    assertEquals(List.of(5000L, 5001L), d.answer().gpuPids(), "the descendants the GPUs list, for the reply to name");
     assertEquals(GpuState.RUNNING, gpu(0).state());
     assertEquals(GpuState.RUNNING, gpu(1).state());
   }
