@@ -13,6 +13,7 @@
 #   PREFIX/share/bash-completion/completions/gq, PREFIX/share/zsh/site-functions/_gq and
 #   PREFIX/share/fish/vendor_completions.d/gq.fish: the shell completions
 #   PREFIX/share/gq/assistant/SKILL.md: how an AI assistant drives gq
+#   PREFIX/share/doc/gq/    README.md, guide.md, reference.md and troubleshooting.md
 # Usage: ./install.sh [--prefix DIR] [--no-build]
 set -euo pipefail
 
@@ -45,8 +46,16 @@ if [[ -z ${MAVEN_OPTS-} ]]; then
   export MAVEN_OPTS
 fi
 if ((build)); then
-  echo "building gq with $JAVA_HOME ..."
-  (cd "$src" && ./mvnw -q -B package -DskipTests)
+  echo "building gq with $JAVA_HOME (half a minute; a first build also fetches its libraries) ..."
+  build_log=$(mktemp)
+  # one line per part as Maven reaches it; the whole output is kept for a build that fails
+  if ! (cd "$src" && ./mvnw -B -ntp package -DskipTests) 2>&1 | tee "$build_log" |
+    sed -un 's/^\[INFO\] Building \([^ ]*\) .*\[\([0-9]*\)\/\([0-9]*\)\]$/  [\2\/\3] \1/p'; then
+    echo "install.sh: the build failed; its last lines (all of it: $build_log):" >&2
+    tail -n 40 "$build_log" >&2
+    exit 1
+  fi
+  rm -f "$build_log"
 fi
 
 client_jars=("$src/client/target/gq-client.jar" "$src/protocol/target/gq-protocol.jar")
@@ -99,6 +108,9 @@ rm -f -- "$share/man/man1/gq.1" "$share/man/man1"/gq-*.1 # pages of commands tha
 install -m 0644 "$shell_files"/man/man1/*.1 "$share/man/man1/"
 # the skill file that tells an AI assistant how to drive gq
 install -D -m 0644 "$src/docs/assistant/SKILL.md" "$share/gq/assistant/SKILL.md"
+# the guide and the reference, which the manual pages point to
+mkdir -p "$share/doc/gq"
+install -m 0644 "$src/README.md" "$src/docs/guide.md" "$src/docs/reference.md" "$src/docs/troubleshooting.md" "$share/doc/gq/"
 
 # the daemon too (JDK 25+): a training run of the installed daemon on temporary directories
 if ((java_version >= 25)); then
@@ -112,6 +124,7 @@ fi
 echo "installed gq in $lib"
 echo "the gq command: $prefix/bin/gq"
 echo "manual pages: man gq, man gq-submit, ... (in $share/man); shell completions for bash, zsh and fish"
+echo "the guide and the reference: $share/doc/gq/guide.md, $share/doc/gq/reference.md"
 if [[ ${SHELL-} == */zsh ]]; then
   echo "note: for zsh completion, add to ~/.zshrc before compinit: fpath=($share/zsh/site-functions \$fpath)"
 fi

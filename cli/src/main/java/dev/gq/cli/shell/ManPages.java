@@ -25,8 +25,9 @@ public final class ManPages {
   /** File name (in man1/) to page. */
   public static Map<String, String> pages(CommandTree root) {
     Map<String, String> pages = new LinkedHashMap<>();
+    ReferenceExamples examples = ReferenceExamples.bundled();
     for (CommandTree c : root.all()) {
-      pages.put(file(c.path()), page(c, root));
+      pages.put(file(c.path()), page(c, root, examples.of(c.path())));
       for (String alias : c.aliases()) {
         List<String> aliasPath = new ArrayList<>(c.path().subList(0, c.path().size() - 1));
         aliasPath.add(alias);
@@ -45,7 +46,7 @@ public final class ManPages {
     return path.isEmpty() ? "gq" : "gq-" + String.join("-", path);
   }
 
-  private static String page(CommandTree c, CommandTree root) {
+  private static String page(CommandTree c, CommandTree root, List<String> examples) {
     CommandSpec spec = c.spec();
     StringBuilder sb = new StringBuilder();
     sb.append(".TH ").append(title(c.path()).toUpperCase(Locale.ROOT)).append(" 1 \"\" \"gq ")
@@ -62,8 +63,15 @@ public final class ManPages {
     arguments(sb, spec);
     options(sb, c, spec);
     commands(sb, c);
+    if (!examples.isEmpty()) {
+      sb.append(".SH EXAMPLES\n.nf\n");
+      for (String line : examples) sb.append(text(line)).append("\n");
+      sb.append(".fi\n");
+    }
     sb.append(".SH SEE ALSO\n").append(seeAlso(c, root)).append("\n");
-    sb.append(".PP\nEvery command, option and exit code: \\fIdocs/reference.md\\fR in gq's source.\n");
+    sb.append(".PP\nEvery command, option and exit code: \\fIreference.md\\fR, and how to work with gq day to day:"
+        + " \\fIguide.md\\fR, both installed in \\fIshare/doc/gq\\fR beside these pages (\\fI~/.local/share/doc/gq\\fR by"
+        + " default) and in \\fIdocs/\\fR of gq's source.\n");
     return sb.toString();
   }
 

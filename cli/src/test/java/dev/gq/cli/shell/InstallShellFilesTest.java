@@ -36,6 +36,8 @@ class InstallShellFilesTest {
     ShellFiles.write(src.resolve("cli/target/shell"), TREE);
     Files.createDirectories(src.resolve("docs/assistant"));
     Files.copy(CHECKOUT.resolve("docs/assistant/SKILL.md"), src.resolve("docs/assistant/SKILL.md"));
+    for (String f : List.of("README.md", "docs/guide.md", "docs/reference.md", "docs/troubleshooting.md"))
+      Files.copy(CHECKOUT.resolve(f), src.resolve(f));
     return src;
   }
 
@@ -67,6 +69,8 @@ class InstallShellFilesTest {
     assertTrue(Files.exists(man1.resolve("other.1")), "another program's page stays");
     assertEquals(Files.readString(CHECKOUT.resolve("docs/assistant/SKILL.md")), Files.readString(share.resolve("gq/assistant/SKILL.md")),
         "the assistant's skill file");
+    for (String f : List.of("guide.md", "reference.md", "troubleshooting.md", "README.md"))
+      assertTrue(Files.isRegularFile(share.resolve("doc/gq/" + f)), "the pages point to " + f + ", installed beside them");
     assertTrue(p.out().contains("fpath=(" + share + "/zsh/site-functions $fpath)"), p.out());
     assertTrue(Files.exists(prefix.resolve("lib/gq/mcp/gq-mcp.jar")) && Files.exists(prefix.resolve("lib/gq/mcp/stand-in.jar")),
         "gq mcp's jar and libraries are installed");
