@@ -106,17 +106,17 @@ public final class Allocator {
   /**
    * Takes out of {@code free} each GPU kept for a waiting job that may start ({@code keptFor}: a
    * preemption freed it for that job), so that no other job gets it; by job, lowest index first. A
-   * GPU kept for a job that is gone or may not start now goes to anyone.
+   * GPU kept for a job that is gone, may not start now, or does not fit it goes to anyone.
    */
   private static Map<Long, List<GpuStatus>> keep(List<GpuStatus> free, List<Job> waiting, Map<Long, WaitReason> blocked,
       Map<String, Long> keptFor) {
     if (keptFor.isEmpty()) return new HashMap<>();
-    java.util.Set<Long> may = new java.util.HashSet<>();
-    for (Job j : waiting) if (!blocked.containsKey(j.id())) may.add(j.id());
+    Map<Long, Job> may = new HashMap<>();
+    for (Job j : waiting) if (!blocked.containsKey(j.id())) may.put(j.id(), j);
     Map<Long, List<GpuStatus>> kept = new HashMap<>();
     free.removeIf(g -> {
       Long to = keptFor.get(g.uuid());
-      if (to == null || !may.contains(to)) return false;
+      if (to == null || !may.containsKey(to) || !GpuFit.fits(may.get(to).spec(), g)) return false;
       kept.computeIfAbsent(to, x -> new ArrayList<>()).add(g);
       return true;
     });
