@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Durations;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.SpecRules;
 import dev.gq.protocol.Json;
@@ -18,13 +19,15 @@ import java.util.Map;
 /**
  * One JSON line of a batch: an object with {@code argv} (required) and optionally {@code gpus},
  * {@code name}, {@code group}, {@code key}, {@code after}, {@code after_ok} (an id or a list of
- * ids), {@code retries}, {@code time} (a duration such as "2h") and {@code cwd}. Absent or null
+ * ids), {@code retries}, {@code time} (a duration such as "2h"), {@code cwd}, {@code vram} (a size such as
+ * "40G") and {@code gpu_type} (a type or a list of types). Absent or null
  * members take the batch's defaults; any other member is refused, so a typo never passes. Parsed
  * with the protocol's strict parser: a duplicate member, text after the object, an invalid escape
  * or a lone surrogate is refused, and an integer is taken only as written (never wrapped into range).
  */
 final class BatchJson {
-  static final List<String> FIELDS = List.of("argv", "gpus", "name", "group", "key", "after", "after_ok", "retries", "time", "cwd");
+  static final List<String> FIELDS = List.of("argv", "gpus", "name", "group", "key", "after", "after_ok", "retries", "time", "cwd", "vram",
+      "gpu_type");
 
   private BatchJson() {}
 
@@ -70,7 +73,27 @@ final class BatchJson {
       if (over != null) throw new IllegalArgumentException(over);
     }
     boolean anyDeps = has(n, "after") || has(n, "after_ok");
-    return new Scheduling(anyDeps ? List.copyOf(deps) : null, retries, time);
+    return new Scheduling(anyDeps ? List.copyOf(deps) : null, retries, time).withNeed(need(n));
+  }
+
+  /** What each GPU must be: {@code vram} a size such as "40G", {@code gpu_type} a type or a list of types. */
+  private static GpuNeed need(Map<String, Object> n) {
+    long mib = 0;
+    if (has(n, "vram")) {
+      Object v = n.get("vram");
+      String problem = v instanceof String s ? GpuNeed.sizeProblem("'vram'", s) : "'vram' must be a size such as \"40G\"";
+      if (problem != null) throw new IllegalArgumentException(problem);
+      mib = GpuNeed.parseMiB((String) v);
+    }
+    List<String> types = List.of();
+    if (has(n, "gpu_type")) {
+      Object v = n.get("gpu_type");
+      List<?> items = v instanceof List<?> l ? l : List.of(v);
+      if (items.isEmpty() || !items.stream().allMatch(i -> i instanceof String))
+        throw new IllegalArgumentException("'gpu_type' must be a type or a list of types, like \"H100\" or [\"A100\", \"H100\"]");
+      types = GpuNeed.parseTypes("'gpu_type'", String.join(",", items.stream().map(String.class::cast).toList()));
+    }
+    return GpuNeed.of(mib, types);
   }
 
   private static void addIds(List<Dependency> out, Object v, String member, boolean okOnly) {

@@ -12,7 +12,8 @@ import java.util.Map;
  * Where a submitted job runs: {@code --to}, else the configuration file's {@code to}, else this
  * machine. A cluster job is refused, in one line, when its profile is not configured, when Slurm's
  * sbatch cannot be found, or when it asks for what Slurm does not do for gq (a priority, a conda
- * environment, a resume argument: preempt and resume are for this machine's jobs). The file is the
+ * environment, a resume argument: preempt and resume are for this machine's jobs; a GPU's memory,
+ * several GPU types). One {@code --gpu-type} becomes Slurm's {@code --gres=gpu:TYPE:N}. The file is the
  * daemon's; a caller whose {@code GQ_CONFIG} names another one is refused unless the job goes
  * {@code --to local}, which no file changes.
  */
@@ -39,7 +40,25 @@ final class ClusterChoice {
     if (opts.conda != null) throw new UsageException("--conda is for this machine's jobs; with --to slurm activate the environment in a script");
     if (spec.resumeArg() != null)
       throw new UsageException("--resume-arg is for this machine's jobs (gq preempt and resume); leave it out with --to slurm");
+    String need = slurmNeed(spec.gpuNeed());
+    if (need != null) throw new UsageException(need);
     return spec.withCluster(profile);
+  }
+
+  /**
+   * Why Slurm cannot be asked for what each GPU must be, or null: it has no request for a GPU's own
+   * memory ({@code --mem-per-gpu} is host memory), and {@code --gres=gpu:TYPE:N} names one type.
+   */
+  static String slurmNeed(dev.gq.core.job.GpuNeed need) {
+    if (need == null) return null;
+    if (need.vramMiB() > 0)
+      return "--vram is for this machine's GPUs: Slurm has no request for a GPU's memory (--mem-per-gpu is host memory);"
+          + " leave it out with --to slurm and name the card with --gpu-type, or a partition of big cards in the profile";
+    if (need.types().size() > 1)
+      return "Slurm takes one GPU type (--gres=gpu:TYPE:N); give one --gpu-type with --to slurm, not " + String.join(",", need.types());
+    if (need.types().get(0).contains(" "))
+      return "Slurm's GPU types are one word (--gres=gpu:TYPE:N), not '" + need.types().get(0) + "'; give one word with --to slurm";
+    return null;
   }
 
   /** The Slurm profile jobs go to (null: this machine), checked: configured, and Slurm's sbatch at hand. */

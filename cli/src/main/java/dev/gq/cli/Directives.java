@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Durations;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.Suggestions;
@@ -15,7 +16,8 @@ import java.util.regex.Pattern;
 /**
  * The {@code #gq} directives of a job script: lines {@code #gq --gpus=N}, {@code --name=TEXT},
  * {@code --group=TEXT}, {@code --key=TEXT}, {@code --time=DURATION}, {@code --retries=N}, {@code --priority=N},
- * {@code --after=JOB}, {@code --after-ok=JOB}, {@code --resume-arg=WORDS} and {@code --notify=EVENTS}, each also with a
+ * {@code --after=JOB}, {@code --after-ok=JOB}, {@code --resume-arg=WORDS}, {@code --notify=EVENTS}, {@code --vram=SIZE}
+ * and {@code --gpu-type=TYPE[,TYPE]}, each also with a
  * blank instead of the {@code =} as in {@code #SBATCH} lines (leading blanks allowed, values trimmed, a later
  * line wins; dependency lines add up, and take comma lists). Any other line starting with
  * {@code #gq} is refused naming its line (and the closest directive to a misspelt one), so a typo
@@ -24,7 +26,8 @@ import java.util.regex.Pattern;
  */
 record Directives(Integer gpus, String name, String group, String key, Scheduling scheduling) {
   private static final List<String> NAMES =
-      List.of("gpus", "name", "group", "key", "time", "retries", "priority", "after", "after-ok", "resume-arg", "notify");
+      List.of("gpus", "name", "group", "key", "time", "retries", "priority", "after", "after-ok", "resume-arg", "notify", "vram",
+          "gpu-type");
   // "--gpus=2" and, as in #SBATCH lines, "--gpus 2"
   private static final Pattern LINE = Pattern.compile("#gq[ \\t]+--(" + String.join("|", NAMES) + ")(?:=|[ \\t]+)(.*)");
   private static final Pattern OPTION = Pattern.compile("#gq[ \\t]+(-[-\\w]*).*");
@@ -52,7 +55,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
             + "; did you mean " + String.join(" or ", close) + "?");
       throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + PrintableText.escape(text)
           + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N,"
-          + " --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS or --notify=EVENTS");
+          + " --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS, --notify=EVENTS, --vram=SIZE or --gpu-type=TYPE");
     }
     String option = m.group(1);
     String value = m.group(2).strip();
@@ -62,13 +65,15 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
       case "name" -> new Directives(gpus, label(option, value, line), group, key, s);
       case "group" -> new Directives(gpus, name, label(option, value, line), key, s);
       case "key" -> new Directives(gpus, name, group, label(option, value, line), s);
-      case "time" -> with(new Scheduling(s.after(), s.retries(), time(value, line), s.priority(), s.begin(), s.resumeArg()));
-      case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time(), s.priority(), s.begin(), s.resumeArg()));
-      case "priority" -> with(new Scheduling(s.after(), s.retries(), s.time(), priority(value, line), s.begin(), s.resumeArg()));
+      case "time" -> with(new Scheduling(s.after(), s.retries(), time(value, line), s.priority(), s.begin(), s.resumeArg(), s.need()));
+      case "retries" -> with(new Scheduling(s.after(), retries(value, line), s.time(), s.priority(), s.begin(), s.resumeArg(), s.need()));
+      case "priority" -> with(new Scheduling(s.after(), s.retries(), s.time(), priority(value, line), s.begin(), s.resumeArg(), s.need()));
       case "resume-arg" -> with(resumeArg(s, value, line));
+      case "vram" -> with(s.withNeed(vram(value, line)));
+      case "gpu-type" -> with(s.withNeed(gpuType(value, line)));
       case "notify" -> { NotifyOption.checked(value, "line " + line); yield this; } // read by notify(script)
       default -> with(new Scheduling(plus(s.after(), value, option.equals("after-ok"), line), s.retries(), s.time(),
-          s.priority(), s.begin(), s.resumeArg()));
+          s.priority(), s.begin(), s.resumeArg(), s.need()));
     };
   }
 
@@ -89,7 +94,21 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
   private static Scheduling resumeArg(Scheduling s, String value, int line) {
     String problem = dev.gq.core.resume.ResumeArgs.problem(value);
     if (problem != null) throw new RefusedException(problem + " (line " + line + ")");
-    return new Scheduling(s.after(), s.retries(), s.time(), s.priority(), s.begin(), value);
+    return new Scheduling(s.after(), s.retries(), s.time(), s.priority(), s.begin(), value, s.need());
+  }
+
+  private static GpuNeed vram(String value, int line) {
+    String problem = GpuNeed.sizeProblem("--vram", value);
+    if (problem != null) throw new RefusedException(problem + " (line " + line + ")");
+    return GpuNeed.of(GpuNeed.parseMiB(value), List.of());
+  }
+
+  private static GpuNeed gpuType(String value, int line) {
+    try {
+      return GpuNeed.of(0, GpuNeed.parseTypes("--gpu-type", value));
+    } catch (IllegalArgumentException e) {
+      throw new RefusedException(e.getMessage() + " (line " + line + ")");
+    }
   }
 
   private static int gpuCount(String value, int line) {

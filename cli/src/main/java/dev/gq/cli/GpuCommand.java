@@ -46,12 +46,19 @@ final class GpuCommand implements Callable<Integer> {
   }
 
   private static TextTable table(List<GpuStatus> gpus) {
-    TextTable t = new TextTable(List.of("GPU", "UUID", "STATE", "OWNER", "PIDS", "MEMORY", "DETAIL"));
+    TextTable t = new TextTable(List.of("GPU", "UUID", "TYPE", "STATE", "OWNER", "PIDS", "MEMORY", "DETAIL"));
     for (GpuStatus g : gpus) {
-      t.add(List.of(String.valueOf(g.index()), shortUuid(g.uuid()), g.state().name(), owner(g), pids(g.processes()),
-          memory(g), g.detail() == null || g.detail().isBlank() ? "-" : g.detail()));
+      t.add(List.of(String.valueOf(g.index()), shortUuid(g.uuid()), type(g.name()), g.state().name(), owner(g),
+          pids(g.processes()), memory(g), g.detail() == null || g.detail().isBlank() ? "-" : g.detail()));
     }
     return t;
+  }
+
+  /** The card's name without the maker's word every NVIDIA card's name starts with: "H100 80GB HBM3", "GeForce RTX 4090". */
+  static String type(String name) {
+    if (name == null || name.isBlank()) return "-";
+    String n = name.strip();
+    return n.regionMatches(true, 0, "NVIDIA ", 0, 7) && n.length() > 7 ? n.substring(7) : n;
   }
 
   static String shortUuid(String uuid) {

@@ -59,6 +59,10 @@ final class JsonView {
     n.put("adopted", job.adopted());
     n.put("backend", dev.gq.core.cluster.ClusterTarget.text(job.spec().cluster()));
     n.put("cluster_job_id", job.clusterId());
+    var need = job.spec().gpuNeed();
+    n.put("vram_mib", need == null || need.vramMiB() == 0 ? null : need.vramMiB());
+    ArrayNode types = n.putArray("gpu_types");
+    if (need != null) need.types().forEach(types::add);
     return n;
   }
 

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.SpecRules;
 import java.time.Duration;
@@ -10,12 +11,19 @@ import java.util.List;
 /**
  * When a job may start and how long it may run, as the user gave it: the jobs it waits for
  * ({@code --after}, {@code --after-ok}), how many automatic retries a failure may use, its
- * time limit, priority and start time, and how its command takes a checkpoint on resume. Null fields were not given; {@link #over} lets the command line win over a script's
+ * time limit, priority and start time, how its command takes a checkpoint on resume, and what each
+ * of its GPUs must be ({@code --vram}, {@code --gpu-type}). Null fields were not given; {@link #over} lets the command line win over a script's
  * directives (a given dependency list replaces the script's whole list).
  */
 record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin,
-    String resumeArg) {
-  static final Scheduling NONE = new Scheduling(null, null, null, null, null, null);
+    String resumeArg, GpuNeed need) {
+  static final Scheduling NONE = new Scheduling(null, null, null, null, null, null, null);
+
+  /** Asking nothing of each GPU. */
+  Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin,
+      String resumeArg) {
+    this(after, retries, time, priority, begin, resumeArg, null);
+  }
 
   /** Without a resume argument. */
   Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin) {
@@ -33,21 +41,45 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
   }
 
   Scheduling withBegin(java.time.Instant at) {
-    return new Scheduling(after, retries, time, priority, at, resumeArg);
+    return new Scheduling(after, retries, time, priority, at, resumeArg, need);
   }
 
   /** With the words that pass a checkpoint to the command on resume; a template without {ckpt} is a usage error. */
   Scheduling withResumeArg(String template) {
     String problem = dev.gq.core.resume.ResumeArgs.problem(template);
     if (problem != null) throw new UsageException(problem);
-    return new Scheduling(after, retries, time, priority, begin, template);
+    return new Scheduling(after, retries, time, priority, begin, template, need);
   }
 
   /** These values where given, else {@code base}'s. */
   Scheduling over(Scheduling base) {
     return new Scheduling(after != null ? after : base.after, retries != null ? retries : base.retries,
         time != null ? time : base.time, priority != null ? priority : base.priority, begin != null ? begin : base.begin,
-        resumeArg != null ? resumeArg : base.resumeArg);
+        resumeArg != null ? resumeArg : base.resumeArg, need(need, base.need));
+  }
+
+  /** With what each GPU must be ({@code --vram}, {@code --gpu-type}); each given part replaces the one it had. */
+  Scheduling withNeed(GpuNeed given) {
+    return new Scheduling(after, retries, time, priority, begin, resumeArg, need(given, need));
+  }
+
+  /** {@code given}'s memory and types where it gives them, else {@code base}'s. */
+  private static GpuNeed need(GpuNeed given, GpuNeed base) {
+    if (given == null || base == null) return given != null ? given : base;
+    return GpuNeed.of(given.vramMiB() > 0 ? given.vramMiB() : base.vramMiB(), given.types().isEmpty() ? base.types() : given.types());
+  }
+
+  /** The need of {@code --vram SIZE} and {@code --gpu-type LIST} (null: not given); a bad value is a usage error. */
+  static GpuNeed needFromOptions(String vram, String gpuType) {
+    if (vram == null && gpuType == null) return null;
+    if (vram != null && GpuNeed.sizeProblem("--vram", vram) != null) throw new UsageException(GpuNeed.sizeProblem("--vram", vram));
+    List<String> types;
+    try {
+      types = gpuType == null ? List.of() : GpuNeed.parseTypes("--gpu-type", gpuType);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    return GpuNeed.of(vram == null ? 0 : GpuNeed.parseMiB(vram), types);
   }
 
   JobSpec applyTo(JobSpec spec) {
@@ -58,6 +90,7 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
     if (priority != null) s = s.withPriority(priority);
     if (begin != null) s = s.withBegin(begin);
     if (resumeArg != null) s = s.withResumeArg(resumeArg);
+    if (need != null) s = s.withGpuNeed(need);
     return s;
   }
 
@@ -68,7 +101,7 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
   }
 
   private Scheduling withPriority(Integer p) {
-    return new Scheduling(after, retries, time, p, begin, resumeArg);
+    return new Scheduling(after, retries, time, p, begin, resumeArg, need);
   }
 
   static Scheduling fromOptions(List<String> after, List<String> afterOk, Integer retries, String time) {

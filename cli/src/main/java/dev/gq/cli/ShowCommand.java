@@ -83,6 +83,7 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Time limit", job.spec().timeLimit() == null ? null : Durations.format(job.spec().timeLimit()));
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
+    if (job.spec().gpuNeed() != null) line(out, "Each GPU", job.spec().gpuNeed().text());
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
     if (job.spec().onCluster()) line(out, "Runs on", cluster(job));
     if (job.spec().resumeArg() != null) line(out, "Resume arg", job.spec().resumeArg());

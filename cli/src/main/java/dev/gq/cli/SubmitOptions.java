@@ -53,6 +53,14 @@ final class SubmitOptions {
       description = "How the command takes a checkpoint when 'gq resume' continues it: {ckpt} stands for the path, e.g. '--resume_from_checkpoint {ckpt}'.")
   String resumeArg;
 
+  @Option(names = "--vram", paramLabel = "SIZE",
+      description = "Place the job only on GPUs with at least SIZE of memory each: 20G, 80GB (as cards are labelled), 24GiB, 512M.")
+  String vram;
+
+  @Option(names = "--gpu-type", paramLabel = "TYPE[,TYPE]",
+      description = "Place the job only on GPUs whose name has this word (any of a list): A100, H100, 4090; 'gq gpu' shows the names.")
+  String gpuType;
+
   @Option(names = "--venv", paramLabel = "PATH",
       description = "Run python, pip or a console script from this virtual environment (default: the nearest .venv holding it, from here up to the repository root or your home).")
   String venv;
@@ -91,7 +99,8 @@ final class SubmitOptions {
   }
 
   Scheduling scheduling() {
-    Scheduling s = Scheduling.fromOptions(after, afterOk, retries, time, priority);
+    Scheduling s = Scheduling.fromOptions(after, afterOk, retries, time, priority)
+        .withNeed(Scheduling.needFromOptions(vram, gpuType));
     return resumeArg == null ? s : s.withResumeArg(resumeArg);
   }
 }

@@ -38,11 +38,20 @@ class GpuCommandTest {
     Cli.Result r = cli.run("gpu");
     assertEquals(0, r.code(), r.err());
     assertEquals("""
-        GPU  UUID                STATE     OWNER     PIDS        MEMORY           DETAIL
-        0    GPU-8f3a2c1d-1111…  RUNNING   job 7     1234        2048/81920 MiB   -
-        1    GPU-b               EXTERNAL  external  1,2,3,4,+1  40960/81920 MiB  compute processes gq does not own: 1, 2, 3, 4, 5
+        GPU  UUID                TYPE  STATE     OWNER     PIDS        MEMORY           DETAIL
+        0    GPU-8f3a2c1d-1111…  H100  RUNNING   job 7     1234        2048/81920 MiB   -
+        1    GPU-b               H100  EXTERNAL  external  1,2,3,4,+1  40960/81920 MiB  compute processes gq does not own: 1, 2, 3, 4, 5
         """, r.out());
     assertEquals("", r.err());
+  }
+
+  @Test
+  void eachCardShowsItsTypeWithoutTheMakersWord() {
+    GpuStatus small = new GpuStatus(0, "GPU-a", "NVIDIA GeForce RTX 4090", GpuState.FREE, null, List.of(), 24564L << 20, 0, null);
+    cli.api.gpus = new GqApi.GpuReport(List.of(small), "NVML", false, null);
+    cli.io.width = 140;
+    Cli.Result r = cli.run("gpu");
+    assertTrue(r.out().contains("\n0    GPU-a  GeForce RTX 4090  FREE   -      -     0/24564 MiB  -\n"), r.out());
   }
 
   @Test
@@ -65,7 +74,7 @@ class GpuCommandTest {
     cli.api.gpus = new GqApi.GpuReport(List.of(unknown), "NVML", false, "driver gone");
     Cli.Result r = cli.run("gpu");
     assertEquals(0, r.code());
-    assertTrue(r.out().contains("\n0    GPU-a  UNKNOWN  -      -     -       NVML: driver gone\n"), r.out());
+    assertTrue(r.out().contains("\n0    GPU-a  unknown  UNKNOWN  -      -     -       NVML: driver gone\n"), r.out());
     assertEquals("gq: the GPU probe failed: driver gone; GPUs it cannot read are UNKNOWN and get no new jobs\n", r.err());
   }
 

@@ -40,6 +40,8 @@ final class WriteTools {
                 .string("time", "A time limit: 30m, 2h, 1h30m (at most 365 days).").integer("priority", "-100 to 100; higher starts first.")
                 .integers("after", "Start only after these jobs have ended.")
                 .integer("retries", "Retry automatically up to N times when it fails (0 to 100).")
+                .string("vram", "The least memory each GPU must have: 20G, 80GB (as cards are labelled), 24GiB. gq gpu shows each card's.")
+                .string("gpu_type", "Only GPUs whose name has this word, or one of a comma list: A100, H100, 4090.")
                 .string("cwd", "The absolute working directory (default: the directory gq mcp was started in).")
                 .confirm().required("argv").build(),
             this::submit),
@@ -77,6 +79,8 @@ final class WriteTools {
     if (a.integer("priority", 0, -100, 100) != 0) argv.add("--priority=" + a.integer("priority", 0, -100, 100));
     for (long id : a.optionalJobIds("after")) argv.add("--after=" + id);
     if (a.integer("retries", 0, 0, 100) > 0) argv.add("--retries=" + a.integer("retries", 0, 0, 100));
+    ReadTools.option(argv, "--vram", a.string("vram"));
+    ReadTools.option(argv, "--gpu-type", a.string("gpu_type"));
     argv.add("--");
     argv.addAll(a.strings("argv"));
     String dir = a.string("cwd");

@@ -77,6 +77,15 @@ class GqToolsTest {
   }
 
   @Test
+  void submitPassesTheMemoryAndTypeEachGpuMustHave() {
+    Reply r = tools.call("submit", Map.of("argv", List.of("python", "eval.py"), "vram", "40G", "gpu_type", "H100,A100",
+        "confirm", true));
+    assertFalse(r.error(), r.text());
+    assertEquals(List.of(List.of("run", "--json", "-g", "1", "--vram=40G", "--gpu-type=H100,A100", "--", "python", "eval.py")),
+        runner.calls);
+  }
+
+  @Test
   void cancelWithoutConfirmNamesTheJobsTheirStateAndHowLongTheyRan() {
     Reply r = tools.call("cancel", Map.of("jobs", List.of(12, 14, 99)));
     assertFalse(r.error(), r.text());

@@ -2,6 +2,7 @@ package dev.gq.persistence;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -41,18 +42,18 @@ public record LedgerSnapshot(
   @JsonInclude(JsonInclude.Include.NON_DEFAULT)
   public record Waiting(long id, String cwd, int gpus, String name, String group, String key, List<Dependency> after,
       int retries, Duration timeLimit, Instant at, String tag, Long retryOf, int priority, Instant begin, String resumeArg,
-      String resumeFrom, String cluster) {
+      String resumeFrom, String cluster, GpuNeed gpuNeed) {
 
     static Waiting of(Job j) {
       JobSpec s = j.spec();
       return new Waiting(j.id(), s.cwd(), s.gpus(), s.name(), s.group(), s.key(), s.after().isEmpty() ? null : s.after(),
           s.retries(), s.timeLimit(), j.submitTime(), j.tag(), j.retryOf(), s.priority(), s.begin(), s.resumeArg(),
-          s.resumeFrom(), s.cluster());
+          s.resumeFrom(), s.cluster(), s.gpuNeed());
     }
 
     Job job() {
       JobSpec s = new JobSpec(List.of(), cwd == null ? null : cwd.intern(), Map.of(), gpus, name, group, key, after,
-          retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+          retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
       return new Job(id, s, JobState.WAITING, at, null, null, List.of(), null, null, null, null, tag, retryOf);
     }
   }

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * CUDA_DEVICE_ORDER=PCI_BUS_ID (so CUDA numbers GPUs as NVML does), GQ_JOB_ID, GQ_GPU_UUIDS,
  * GQ_GROUP, GQ_KEY, GQ_JOB_TAG (which marks every process of the job) and GQ_PROGRESS_FILE (where
  * the job may write {@code current total} for {@code gq eta}: {@code run/ID.progress} in the data
- * directory, beside its exit record).
+ * directory, beside its exit record), and GQ_VRAM (the memory {@code --vram} asked of each GPU, in
+ * MiB; unset without it).
  */
 public final class JobEnvironment {
   private JobEnvironment() {}
@@ -34,6 +35,9 @@ public final class JobEnvironment {
     else env.remove("GQ_GROUP");
     if (j.spec().key() != null) env.put("GQ_KEY", j.spec().key());
     else env.remove("GQ_KEY");
+    var need = j.spec().gpuNeed();
+    if (need != null && need.vramMiB() > 0) env.put("GQ_VRAM", String.valueOf(need.vramMiB()));
+    else env.remove("GQ_VRAM");
     return env;
   }
 }

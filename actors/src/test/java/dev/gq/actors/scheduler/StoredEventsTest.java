@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.ConfigFactory;
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -54,11 +55,12 @@ class StoredEventsTest {
   private static Map<LedgerEvent, String> recorded() {
     JobSpec spec = new JobSpec(List.of("python", "train.py"), "/w", Map.of("A", "1"), 2, "n", "g", "k",
         List.of(new Dependency(4, true)), 1, Duration.ofMinutes(90), 5, Instant.parse("2026-11-30T08:00:00Z"),
-        "--resume_from_checkpoint {ckpt}", "newest").withCluster("a100");
+        "--resume_from_checkpoint {ckpt}", "newest").withCluster("a100")
+        .withGpuNeed(new GpuNeed(38147, List.of("A100", "H100")));
     String specJson = "{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{\"A\":\"1\"},\"gpus\":2,\"name\":\"n\","
         + "\"group\":\"g\",\"key\":\"k\",\"after\":[{\"jobId\":4,\"okOnly\":true}],\"retries\":1,\"timeLimit\":\"PT1H30M\","
         + "\"priority\":5,\"begin\":\"2026-11-30T08:00:00Z\",\"resumeArg\":\"--resume_from_checkpoint {ckpt}\","
-        + "\"resumeFrom\":\"newest\",\"cluster\":\"a100\"}";
+        + "\"resumeFrom\":\"newest\",\"cluster\":\"a100\",\"gpuNeed\":{\"vramMiB\":38147,\"types\":[\"A100\",\"H100\"]}}";
     Map<LedgerEvent, String> m = new LinkedHashMap<>();
     m.put(new JobSubmitted(7, spec, "tag-7", "/d/logs/7.log", 3L, List.of(new Prerequisite(4, 4, true, JobState.DONE)), T, 6L),
         "{\"jobId\":7,\"spec\":" + specJson + ",\"tag\":\"tag-7\",\"logPath\":\"/d/logs/7.log\",\"retryOf\":3,"
@@ -71,7 +73,7 @@ class StoredEventsTest {
             "/w/out.log", ProcessIdentity.adoptedProcess(4242, 777, "boot"), List.of(new GpuSlot("GPU-a", 0)),
             Instant.parse("2026-11-29T09:00:00Z"), T),
         "{\"jobId\":7,\"spec\":{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1,\"name\":\"n\","
-            + "\"group\":\"g\",\"key\":\"k\",\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null,\"resumeArg\":null,\"resumeFrom\":null,\"cluster\":null},"
+            + "\"group\":\"g\",\"key\":\"k\",\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null,\"resumeArg\":null,\"resumeFrom\":null,\"cluster\":null,\"gpuNeed\":null},"
             + "\"tag\":\"tag-7\",\"logPath\":\"/w/out.log\",\"identity\":{\"pid\":4242,\"pgid\":0,\"sid\":0,"
             + "\"startTicks\":777,\"bootId\":\"boot\"},\"gpus\":[{\"uuid\":\"GPU-a\",\"index\":0}],"
             + "\"startTime\":\"2026-11-29T09:00:00Z\"," + AT + "}");
@@ -131,6 +133,20 @@ class StoredEventsTest {
     assertEquals(sample, back);
     assertEquals(null, back.spec().resumeArg());
     assertEquals(false, back.spec().resumes());
+  }
+
+  @Test
+  void aSubmissionStoredBeforeJobsCouldAskForMemoryOrATypeReadsBackAsAnyGpu() throws Exception {
+    String old = "{\"jobId\":7,\"spec\":{\"argv\":[\"x\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1,\"name\":null,"
+        + "\"group\":null,\"key\":null,\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null,"
+        + "\"resumeArg\":null,\"resumeFrom\":null,\"cluster\":null},"
+        + "\"tag\":\"t\",\"logPath\":\"/l\",\"retryOf\":null,\"waitsFor\":[]," + AT + "}";
+    JobSubmitted sample = new JobSubmitted(7, new JobSpec(List.of("x"), "/w", Map.of(), 1, null, null, null), "t", "/l", null, T);
+    Serializer s = SER.findSerializerFor(sample);
+    String manifest = ((SerializerWithStringManifest) s).manifest(sample);
+    JobSubmitted back = (JobSubmitted) SER.deserialize(old.getBytes(StandardCharsets.UTF_8), s.identifier(), manifest).get();
+    assertEquals(sample, back);
+    assertNull(back.spec().gpuNeed(), "no need: any GPU");
   }
 
   @Test

@@ -93,6 +93,16 @@ class StoredShapesTest {
   }
 
   @Test
+  void aSnapshotKeepsWhatEachWaitingJobNeedsOfItsGpus() {
+    JobSpec big = new JobSpec(List.of("python", "train.py"), "/w", Map.of(), 1, "c", null, null)
+        .withGpuNeed(new dev.gq.core.job.GpuNeed(38147, List.of("H100")));
+    Ledger l = Ledger.empty().apply(new JobSubmitted(1, big, "t-1", "/l/1", null, T));
+    var back = (dev.gq.persistence.LedgerSnapshot) roundTrip(dev.gq.persistence.LedgerSnapshot.of(l));
+    assertEquals(l, back.ledger());
+    assertEquals(new dev.gq.core.job.GpuNeed(38147, List.of("H100")), back.ledger().live().get(1L).spec().gpuNeed());
+  }
+
+  @Test
   void aSnapshotStoredAsAWholeLedgerLoadsWithoutTheCommandsItHeld() {
     String old = "{\"nextId\":2,\"live\":{\"1\":{\"id\":1,\"spec\":{\"argv\":[\"python\",\"x.py\"],\"cwd\":\"/w\","
         + "\"env\":{\"A\":\"1\"},\"gpus\":1,\"name\":null,\"group\":\"g\",\"key\":null},\"state\":\"WAITING\","

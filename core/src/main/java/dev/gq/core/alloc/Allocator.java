@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 
 /**
  * Places waiting jobs on FREE GPUs: oldest first, first-fit backfill (a younger job that fits goes
- * ahead of an older one that does not), lowest indices, all or nothing. CPU-only jobs are placed
+ * ahead of an older one that does not), lowest indices, all or nothing, each job only on GPUs
+ * that meet its need of memory and type ({@link GpuFit}). CPU-only jobs are placed
  * at once, up to a cap on how many run at once. Backfill has a bound, so that a job needing several GPUs is not passed over for ever by
  * younger jobs needing fewer: once the first job that does not fit has waited {@code gatherAfter}
  * since its submit, GPUs gather for it: no younger job gets a GPU until it has started (each says
@@ -78,26 +79,26 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
-      else if (kept.containsKey(j.id()) && n <= kept.get(j.id()).size() + free.size()) {
-        List<GpuStatus> mine = new ArrayList<>(kept.remove(j.id()));
-        mine.addAll(free);
+      else if (kept.containsKey(j.id()) && n <= fitting(j, kept.get(j.id())).size() + fitting(j, free).size()) {
+        List<GpuStatus> mine = new ArrayList<>(fitting(j, kept.remove(j.id())));
+        mine.addAll(fitting(j, free));
         List<GpuSlot> slots = mine.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.removeIf(g -> slots.stream().anyMatch(x -> x.uuid().equals(g.uuid())));
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gathering != null) reasons.put(j.id(), gathering);
-      else if (n <= free.size()) {
-        List<GpuSlot> slots = free.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
-        free.subList(0, n).clear();
+      else if (n <= fitting(j, free).size()) {
+        List<GpuSlot> slots = fitting(j, free).subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
+        free.removeIf(g -> slots.stream().anyMatch(x -> x.uuid().equals(g.uuid())));
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
-      } else if (gathers(j, n, free.size(), gpus, now, gatherAfter)) {
-        reasons.put(j.id(), new WaitReason("GPUs gather", busy(n, free.size(), gpus) + "; GPUs gather for it (waiting over "
-            + Durations.format(gatherAfter) + "): younger jobs wait"));
+      } else if (gathers(j, n, fitting(j, free).size(), fitting(j, gpus), now, gatherAfter)) {
+        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, fitting(j, free).size(), gpus).text()
+            + "; GPUs gather for it (waiting over " + Durations.format(gatherAfter) + "): younger jobs wait"));
         gathering = new WaitReason("gathering for " + j.id(),
             "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + Durations.format(gatherAfter) + ")");
-      } else reasons.put(j.id(), new WaitReason("GPUs busy", busy(n, free.size(), gpus)));
+      } else reasons.put(j.id(), waiting(j, fitting(j, free).size(), gpus));
     }
     return new Plan(placed, reasons);
   }
@@ -105,17 +106,17 @@ public final class Allocator {
   /**
    * Takes out of {@code free} each GPU kept for a waiting job that may start ({@code keptFor}: a
    * preemption freed it for that job), so that no other job gets it; by job, lowest index first. A
-   * GPU kept for a job that is gone or may not start now goes to anyone.
+   * GPU kept for a job that is gone, may not start now, or does not fit it goes to anyone.
    */
   private static Map<Long, List<GpuStatus>> keep(List<GpuStatus> free, List<Job> waiting, Map<Long, WaitReason> blocked,
       Map<String, Long> keptFor) {
     if (keptFor.isEmpty()) return new HashMap<>();
-    java.util.Set<Long> may = new java.util.HashSet<>();
-    for (Job j : waiting) if (!blocked.containsKey(j.id())) may.add(j.id());
+    Map<Long, Job> may = new HashMap<>();
+    for (Job j : waiting) if (!blocked.containsKey(j.id())) may.put(j.id(), j);
     Map<Long, List<GpuStatus>> kept = new HashMap<>();
     free.removeIf(g -> {
       Long to = keptFor.get(g.uuid());
-      if (to == null || !may.contains(to)) return false;
+      if (to == null || !may.containsKey(to) || !GpuFit.fits(may.get(to).spec(), g)) return false;
       kept.computeIfAbsent(to, x -> new ArrayList<>()).add(g);
       return true;
     });
@@ -131,6 +132,19 @@ public final class Allocator {
     return out;
   }
 
+  /** Those of {@code gpus} that {@code j} may go on: all of them unless it needs memory or a type ({@link GpuFit}). */
+  private static List<GpuStatus> fitting(Job j, List<GpuStatus> gpus) {
+    if (j.spec().gpuNeed() == null) return gpus;
+    return gpus.stream().filter(g -> GpuFit.fits(j.spec(), g)).toList();
+  }
+
+  /** Why {@code j} waits for GPUs, {@code free} of those it fits being free. */
+  private static WaitReason waiting(Job j, int free, List<GpuStatus> gpus) {
+    int n = j.spec().gpus();
+    if (j.spec().gpuNeed() != null) return GpuFit.waiting(n, j.spec().gpuNeed(), free, gpus);
+    return new WaitReason("GPUs busy", busy(n, free, gpus));
+  }
+
   /** Whether GPUs gather for {@code j}: it has waited long enough, and this gq's jobs hold what it lacks. */
   private static boolean gathers(Job j, int n, int free, List<GpuStatus> gpus, Instant now, Duration gatherAfter) {
     if (j.submitTime() == null || now.equals(Instant.MAX)) return false;
@@ -139,18 +153,22 @@ public final class Allocator {
     return free + ours >= n;
   }
 
+  /** What keeps a GPU that is not FREE from a job: "job 4", "outside process", "drained", "UNKNOWN". */
+  static String holder(GpuStatus g) {
+    return switch (g.state()) {
+      case RESERVED, RUNNING -> "job " + g.ownerJobId();
+      case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
+      case DRAINED -> "drained";
+      default -> "UNKNOWN";
+    };
+  }
+
   /** "needs 2 GPUs, 1 free (GPU 0: job 4; GPU 2: outside process)". */
   static String busy(int n, int free, List<GpuStatus> gpus) {
     List<String> why = new ArrayList<>();
     for (GpuStatus g : gpus) {
       if (g.state() == GpuState.FREE) continue;
-      String w = switch (g.state()) {
-        case RESERVED, RUNNING -> "job " + g.ownerJobId();
-        case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
-        case DRAINED -> "drained";
-        default -> "UNKNOWN";
-      };
-      why.add("GPU " + g.index() + ": " + w);
+      why.add("GPU " + g.index() + ": " + holder(g));
     }
     String base = "needs " + n + " GPU" + (n == 1 ? "" : "s") + ", " + free + " free";
     if (why.isEmpty()) return base;

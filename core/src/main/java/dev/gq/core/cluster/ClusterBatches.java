@@ -73,7 +73,7 @@ public final class ClusterBatches {
   }
 
   private static List<Object> shape(JobSpec s, boolean held) {
-    return java.util.Arrays.asList(s.cluster(), s.gpus(), s.timeLimit(), s.begin(), s.group(), s.retries(), held);
+    return java.util.Arrays.asList(s.cluster(), s.gpus(), s.timeLimit(), s.begin(), s.group(), s.retries(), held, s.gpuNeed());
   }
 
   /** Fills the Slurm ids {@code s} waits for; false when one of them has none yet. */

@@ -32,6 +32,13 @@ public final class SbatchScript {
     public Path exit(long jobId) { return jobDir.resolve(jobId + ".exit"); }
   }
 
+  /** "a100:" for a job of {@code --gpu-type A100}, the type as Slurm names it (lower case); "" for any GPU. */
+  static String gresType(JobSpec s) {
+    var need = s.gpuNeed();
+    if (need == null || need.types().isEmpty()) return "";
+    return need.types().get(0).toLowerCase(java.util.Locale.ROOT) + ":";
+  }
+
   // Slurm's own variables (and the GPUs it gives) survive the job's environment being replaced.
   private static final String KEEP = "SLURM_*|SLURMD_*|CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|ROCR_VISIBLE_DEVICES"
       + "|ZE_AFFINITY_MASK|SLURM_CONF";
@@ -55,7 +62,7 @@ public final class SbatchScript {
     o.add("--open-mode=append");
     o.add("--export=NONE");
     if (array) o.add("--array=0-" + (cells.size() - 1) + (throttle > 0 ? "%" + throttle : ""));
-    if (s.gpus() > 0) o.add("--gres=gpu:" + s.gpus());
+    if (s.gpus() > 0) o.add("--gres=gpu:" + gresType(s) + s.gpus());
     if (s.timeLimit() != null) {
       o.add("--time=" + SlurmShell.time(s.timeLimit()));
       o.add("--signal=B:" + p.warning());

@@ -97,7 +97,7 @@ public record Job(
   public Job withoutCommand() {
     JobSpec s = spec.withoutCommand();
     if (s.cwd() != null) s = new JobSpec(s.argv(), s.cwd().intern(), s.env(), s.gpus(), s.name(), s.group(), s.key(),
-        s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin(), s.resumeArg(), s.resumeFrom(), s.cluster());
+        s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin(), s.resumeArg(), s.resumeFrom(), s.cluster(), s.gpuNeed());
     return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag,
         retryOf, reportedPid, clusterId);
   }

@@ -15,8 +15,8 @@ import java.util.Map;
  * path; null: only through {@code GQ_RESUME_FROM}), and, for an attempt that resumes a stopped run,
  * the checkpoint ({@code resumeFrom}: an absolute path, or {@link #NEWEST_CHECKPOINT} for the newest
  * complete one when the attempt starts; null: not a resume); which Slurm profile runs it
- * ({@code cluster}, null: this machine). {@code name}, {@code group} and
- * {@code key} may be null. Specs stored before {@code after}, {@code retries} and {@code timeLimit}
+ * ({@code cluster}, null: this machine); what each of its GPUs must be ({@code gpuNeed}: memory and
+ * type; null: any GPU). {@code name}, {@code group} and {@code key} may be null. Specs stored before {@code after}, {@code retries} and {@code timeLimit}
  * existed read back as no dependencies, no retries and no limit. The daemon's memory keeps a waiting
  * job's spec {@link #withoutCommand() without its command} (argv and environment): those stay in the
  * database until the job is launched.
@@ -36,7 +36,8 @@ public record JobSpec(
     java.time.Instant begin,
     String resumeArg,
     String resumeFrom,
-    String cluster) {
+    String cluster,
+    GpuNeed gpuNeed) {
 
   public static final int MIN_PRIORITY = -100;
   public static final int MAX_PRIORITY = 100;
@@ -47,6 +48,13 @@ public record JobSpec(
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
     after = after == null ? List.of() : List.copyOf(after);
+  }
+
+  /** A spec that any GPU fits (as stored before jobs could ask for memory or a GPU type). */
+  public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
+      List<Dependency> after, int retries, Duration timeLimit, int priority, java.time.Instant begin, String resumeArg,
+      String resumeFrom, String cluster) {
+    this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, null);
   }
 
   /** A spec for this machine (as stored before jobs could run on a cluster). */
@@ -87,17 +95,17 @@ public record JobSpec(
   /** The spec without its argv and environment: what scheduling needs, kept in memory for a live job. */
   public JobSpec withoutCommand() {
     if (argv.isEmpty() && env.isEmpty()) return this;
-    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(List.of(), cwd, Map.of(), gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec running {@code a}. */
   public JobSpec withArgv(List<String> a) {
-    return new JobSpec(a, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(a, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec with the environment {@code e}. */
   public JobSpec withEnv(Map<String, String> e) {
-    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(argv, cwd, e, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /**
@@ -106,43 +114,43 @@ public record JobSpec(
    */
   public JobSpec completedFrom(JobSpec source) {
     return new JobSpec(argv.isEmpty() ? source.argv : argv, cwd, env.isEmpty() ? source.env : env, gpus, name, group,
-        key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+        key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec waiting for {@code deps} instead. */
   public JobSpec withAfter(List<Dependency> deps) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, deps, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec with {@code n} automatic retries left. */
   public JobSpec withRetries(int n) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, n, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec with this time limit (null for none). */
   public JobSpec withTimeLimit(Duration limit) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, limit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec with priority {@code p}. */
   public JobSpec withPriority(int p) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, p, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec asking for {@code n} GPUs. */
   public JobSpec withGpus(int n) {
-    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster);
+    return new JobSpec(argv, cwd, env, n, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec, not to start before {@code at} (null: at once). */
   public JobSpec withBegin(java.time.Instant at) {
-    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at, resumeArg, resumeFrom, cluster);
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 
   /** The same spec whose command takes its checkpoint as {@code template} says ({@code {ckpt}} stands for the path; null: none). */
   public JobSpec withResumeArg(String template) {
     return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, template,
-        resumeFrom, cluster);
+        resumeFrom, cluster, gpuNeed);
   }
 
   /**
@@ -151,13 +159,19 @@ public record JobSpec(
    */
   public JobSpec resuming(String from) {
     return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg,
-        from == null ? NEWEST_CHECKPOINT : from, cluster);
+        from == null ? NEWEST_CHECKPOINT : from, cluster, gpuNeed);
   }
 
   /** The same spec run by the Slurm cluster of profile {@code profile} (null: on this machine). */
   public JobSpec withCluster(String profile) {
     return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg,
-        resumeFrom, profile);
+        resumeFrom, profile, gpuNeed);
+  }
+
+  /** The same spec needing GPUs as {@code need} says (null: any GPU). */
+  public JobSpec withGpuNeed(GpuNeed need) {
+    return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg,
+        resumeFrom, cluster, need);
   }
 
   /** Whether a Slurm cluster runs this job rather than this machine. */

@@ -45,7 +45,7 @@ public final class JobChanges {
 
   /** Variables gq sets itself when it launches a job: a change to them would be overwritten. */
   static final java.util.Set<String> SET_AT_LAUNCH = java.util.Set.of("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
-      "GQ_JOB_ID", "GQ_GPU_UUIDS", "GQ_JOB_TAG", "GQ_GROUP", "GQ_KEY", "GQ_PROGRESS_FILE");
+      "GQ_JOB_ID", "GQ_GPU_UUIDS", "GQ_JOB_TAG", "GQ_GROUP", "GQ_KEY", "GQ_PROGRESS_FILE", "GQ_VRAM");
 
   /** Changes job {@code id}; {@code gpuCount} is how many GPUs the machine shows (-1: unknown). */
   public static Decision<String> change(Ledger l, long id, Change c, int gpuCount, Instant now) {

@@ -27,7 +27,18 @@ public final class SpecRules {
     if (bad == null) bad = label("group", s.group());
     if (bad == null) bad = label("key", s.key());
     if (bad == null) bad = sweepOptions(s);
+    if (bad == null) bad = gpuNeed(s);
     return bad;
+  }
+
+  /** What each GPU must be: only for a job that asks for GPUs, and within bounds. */
+  static String gpuNeed(JobSpec s) {
+    var need = s.gpuNeed();
+    if (need == null) return null;
+    if (s.gpus() == 0)
+      return "--vram and --gpu-type say what each GPU must be, and this job asks for none (-g 0); leave them out or ask for -g 1 or more";
+    if (need.vramMiB() < 0 || need.vramMiB() > dev.gq.core.job.GpuNeed.MAX_MIB) return "--vram must be from 1M to 4TiB";
+    return null;
   }
 
   /** The dependencies, automatic retries and time limit. */

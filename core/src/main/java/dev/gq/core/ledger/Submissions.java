@@ -127,7 +127,7 @@ public final class Submissions {
     if (spec.gpus() > in.gpuCount() && spec.gpus() > 0)
       return "job asks for " + spec.gpus() + " GPU(s) but this machine has " + in.gpuCount()
           + " visible; ask for at most " + in.gpuCount();
-    return null;
+    return dev.gq.core.alloc.GpuFit.refusal(spec, in.devices());
   }
 
   /** The skip when {@code key} is held by a job that is live or succeeded; null when the key is free. */

@@ -44,7 +44,7 @@ public final class Decider {
       case Remove r -> settled(l, s, Deletions.remove(l, r.ids(), r.facts(), c.now()), c);
       case Clean r -> settled(l, s, Deletions.clean(l, r.page(), r.states(), r.before(), c.now()), c);
       case Cancel r -> settled(l, s, Decision.accept(l.cancel(r.ids(), c.now()), CancelResults.of(l, r.ids())), c);
-      case Preempt r -> settled(l, s, Preemptions.decide(l, r.ask(), c.now()), c);
+      case Preempt r -> settled(l, s, Preemptions.decide(l, r.ask(), c.now(), s.gpus().lastKnown()), c);
       case ResumeJobs r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), Set.of(), null,
           new Retries.Resume(true, r.from()), intake(s, c, r.facts())), c);
       case HoldQueue r -> settled(l, s, QueueControl.hold(l, r.group(), c.now()), c);
@@ -192,7 +192,8 @@ public final class Decider {
   }
 
   private static SubmitContext intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {
-    return new SubmitContext(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts);
+    return new SubmitContext(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts,
+        dev.gq.core.ledger.Submissions.MAX_LIVE_JOBS, s.gpus().lastKnown());
   }
 
   /** Those of {@code ending} still live in {@code folded}, the ledger once the write is stored. */

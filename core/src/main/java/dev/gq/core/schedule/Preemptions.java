@@ -33,6 +33,14 @@ public final class Preemptions {
   }
 
   public static Decision<List<String>> decide(Ledger l, Ask a, Instant now) {
+    return decide(l, a, now, List.of());
+  }
+
+  /**
+   * Decides a preemption; {@code devices} (the last good reading) tell whether the GPUs freed fit
+   * what the job {@code --for} names needs of each GPU (none known: any fits).
+   */
+  public static Decision<List<String>> decide(Ledger l, Ask a, Instant now, List<dev.gq.core.gpu.DeviceReading> devices) {
     if (a.ids().isEmpty()) return Decision.refuse("name the job to preempt: gq preempt JOB");
     if (a.grace() == null || a.grace().isNegative() || a.grace().isZero())
       return Decision.refuse("--grace must be longer than 0 (for example 5m): the job needs time to save");
@@ -49,6 +57,7 @@ public final class Preemptions {
     Job forJob = null;
     if (a.forJob() != null) {
       String why = whyNotFor(l, jobs, a.forJob(), now);
+      if (why == null) why = unfit(l.live().get(a.forJob()), jobs, devices);
       if (why != null) return Decision.refuse(why);
       forJob = l.live().get(a.forJob());
     }
@@ -91,6 +100,21 @@ public final class Preemptions {
       return "job " + forId + " needs " + f.spec().gpus() + " GPU(s) but the jobs preempted hold " + held
           + "; name more jobs to preempt";
     return null;
+  }
+
+  /** Why the GPUs of {@code preempted} are too few that fit what {@code f} needs of each GPU, or null. */
+  private static String unfit(Job f, List<Job> preempted, List<dev.gq.core.gpu.DeviceReading> devices) {
+    var need = f.spec().gpuNeed();
+    if (need == null || devices.isEmpty()) return null;
+    java.util.Map<String, dev.gq.core.gpu.DeviceReading> byUuid = new java.util.HashMap<>();
+    devices.forEach(d -> byUuid.put(d.uuid(), d));
+    long fit = preempted.stream().flatMap(j -> j.gpus().stream()).filter(g -> {
+      var d = byUuid.get(g.uuid());
+      return d == null || d.error() != null || need.fits(d.name(), d.totalBytes());
+    }).count();
+    if (f.spec().gpus() <= fit) return null;
+    return "job " + f.id() + " needs " + f.spec().gpus() + " GPU(s) " + need.text() + " but only " + fit
+        + " of the GPUs the jobs preempted hold fit; preempt jobs on GPUs that fit (gq gpu)";
   }
 
   /** "job 3: preempting (SIGTERM to its main process; stopped after 5m if it has not ended); its GPUs go to job 7". */

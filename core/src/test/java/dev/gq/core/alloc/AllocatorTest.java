@@ -173,6 +173,70 @@ class AllocatorTest {
     }
   }
 
+  /**
+   * Over many random queues on mixed cards (24 GB 4090s, 40 and 80 GB A100s, 80 GB H100s) with jobs
+   * asking for memory, a type, both or neither: every GPU goes to at most one reservation, only FREE
+   * GPUs are placed, each reservation has the requested count, no job is on a card too small or of
+   * another type, and a job waits (with a reason) only when it is blocked or too few free cards that
+   * fit it are left by the jobs placed before it.
+   */
+  @Test
+  void randomQueuesOnMixedCardsNeverPutAJobOnACardThatDoesNotFit() {
+    Random rnd = new Random(20261201);
+    GpuState[] states = GpuState.values();
+    String[] names = {"NVIDIA GeForce RTX 4090", "NVIDIA A100-PCIE-40GB", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"};
+    long[] mib = {24564, 40536, 81920, 81559};
+    String[] vram = {null, null, "20G", "40G", "80G", "24GiB"};
+    String[][] types = {{}, {}, {"4090"}, {"A100"}, {"H100", "a100"}, {"80GB"}};
+    for (int round = 0; round < 2000; round++) {
+      List<GpuStatus> gpus = new ArrayList<>();
+      int n = rnd.nextInt(9);
+      for (int i = 0; i < n; i++) {
+        int c = rnd.nextInt(names.length);
+        GpuState st = rnd.nextInt(3) == 0 ? states[rnd.nextInt(states.length)] : GpuState.FREE;
+        Long owner = st == GpuState.RESERVED || st == GpuState.RUNNING ? (long) (90 + i) : null;
+        gpus.add(new GpuStatus(i, uuid(i), names[c], st, owner, List.of(), mib[c] << 20, 0, null));
+      }
+      java.util.Collections.shuffle(gpus, rnd);
+      List<Job> queue = new ArrayList<>();
+      Map<Long, WaitReason> blocked = new HashMap<>();
+      for (long id = 1, jobs = rnd.nextInt(10); id <= jobs; id++) {
+        String v = vram[rnd.nextInt(vram.length)];
+        var need = dev.gq.core.job.GpuNeed.of(v == null ? 0 : dev.gq.core.job.GpuNeed.parseMiB(v),
+            List.of(types[rnd.nextInt(types.length)]));
+        var spec = spec(1 + rnd.nextInt(3)).withGpuNeed(need);
+        queue.add(new Job(id, spec, dev.gq.core.job.JobState.WAITING, T0.plusSeconds(id), null, null, List.of(), null,
+            null, null, null, tag(id), null));
+        if (rnd.nextInt(6) == 0) blocked.put(id, new WaitReason("held", "held"));
+      }
+      checkFits(queue, gpus, blocked, Allocator.plan(queue, gpus, blocked));
+    }
+  }
+
+  private static void checkFits(List<Job> queue, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, Plan p) {
+    Map<String, GpuStatus> byUuid = new HashMap<>();
+    gpus.forEach(g -> byUuid.put(g.uuid(), g));
+    Set<String> left = new HashSet<>();
+    gpus.stream().filter(g -> g.state() == GpuState.FREE).forEach(g -> left.add(g.uuid()));
+    Map<Long, Plan.Reservation> byJob = new HashMap<>();
+    for (var pl : p.reservations()) assertNull(byJob.put(pl.jobId(), pl), "job placed twice");
+    for (Job j : queue) {
+      var pl = byJob.get(j.id());
+      long fitting = left.stream().filter(u -> GpuFit.fits(j.spec(), byUuid.get(u))).count();
+      boolean shouldPlace = !blocked.containsKey(j.id()) && j.spec().gpus() <= fitting;
+      assertEquals(shouldPlace, pl != null, "job " + j.id() + " with " + fitting + " fitting GPUs left");
+      assertEquals(pl == null, p.waitReasons().containsKey(j.id()), "a job is placed or has a reason");
+      if (pl == null) continue;
+      assertEquals(j.spec().gpus(), pl.gpus().size());
+      for (GpuSlot s : pl.gpus()) {
+        GpuStatus g = byUuid.get(s.uuid());
+        assertTrue(left.remove(s.uuid()), "GPU " + s + " placed twice or not FREE");
+        assertTrue(GpuFit.fits(j.spec(), g), "job " + j.id() + " needing " + j.spec().gpuNeed() + " on " + g.name()
+            + " with " + (g.totalBytes() >> 20) + " MiB");
+      }
+    }
+  }
+
   private static void check(List<Job> queue, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, Plan p) {
     List<Integer> freeIdx = gpus.stream().filter(g -> g.state() == GpuState.FREE).map(GpuStatus::index).sorted().toList();
     Map<Long, Plan.Reservation> byJob = new HashMap<>();

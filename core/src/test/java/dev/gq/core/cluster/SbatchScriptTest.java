@@ -43,6 +43,12 @@ class SbatchScriptTest {
   }
 
   @Test
+  void aGpuTypeBecomesTheGresTypeInSlurmsLowerCase() {
+    List<String> o = options(spec(2).withGpuNeed(dev.gq.core.job.GpuNeed.of(0, List.of("A100"))), SlurmProfile.defaults("default"));
+    assertTrue(o.contains("--gres=gpu:a100:2"), o.toString());
+  }
+
+  @Test
   void noGpusNoGresNoLimitNoSignal() {
     List<String> o = options(spec(0), SlurmProfile.defaults("default"));
     assertTrue(o.stream().noneMatch(x -> x.startsWith("--gres") || x.startsWith("--time") || x.startsWith("--signal")), o.toString());

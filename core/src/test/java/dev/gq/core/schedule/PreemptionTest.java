@@ -153,6 +153,22 @@ class PreemptionTest {
   }
 
   @Test
+  void theFreedGpusMustFitWhatTheJobForWhichTheyAreFreedNeeds() {
+    long mib = 1L << 20;
+    var small = new DeviceReading(0, dev.gq.core.Fixtures.uuid(0), "NVIDIA GeForce RTX 4090", 24564 * mib, 0, List.of(), null);
+    var big = new DeviceReading(1, dev.gq.core.Fixtures.uuid(1), "NVIDIA H100 80GB HBM3", 81559 * mib, 0, List.of(), null);
+    decide(new Request.Reconciled(Map.of(), 0));
+    decide(new Request.Observed(new GpuObservation(new GpuReading(T0, List.of(small, big), null), Map.of()), "fake", true, nanos++));
+    decide(new Request.Submit(spec(1)));
+    decide(new Request.Submit(spec(1)));
+    decide(new Request.Submit(spec(1).withGpuNeed(dev.gq.core.job.GpuNeed.of(38147, List.of()))));
+    assertEquals(JobState.WAITING, l.live().get(3L).state(), "both cards are taken");
+    assertEquals("job 3 needs 1 GPU(s) with ≥ 40 GB but only 0 of the GPUs the jobs preempted hold fit;"
+        + " preempt jobs on GPUs that fit (gq gpu)", preempt(3L, false, 1).refusal());
+    assertNull(preempt(3L, false, 2).refusal(), "job 2 holds the H100");
+  }
+
+  @Test
   void refusedWithTheReasonAndNothingWritten() {
     start(2);
     decide(new Request.Submit(spec(1)));
