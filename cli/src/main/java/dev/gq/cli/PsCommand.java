@@ -174,8 +174,9 @@ final class PsCommand implements Callable<Integer> {
     if (!cut) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
     else {
       long more = inv.api().count(new JobQuery(List.of(), ended(), group, 0)) - keep;
+      // one line that fits 80 columns: a line the terminal wraps would push the header off the screen
       inv.io().err().println("gq: " + more + " more ended " + (more == 1 ? "job is" : "jobs are")
-          + " not shown to keep the live ones on screen; 'gq ps --all' lists them");
+          + " not shown; 'gq ps --all' lists them");
     }
     return jobs;
   }
