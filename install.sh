@@ -13,7 +13,7 @@
 #   PREFIX/share/bash-completion/completions/gq, PREFIX/share/zsh/site-functions/_gq and
 #   PREFIX/share/fish/vendor_completions.d/gq.fish: the shell completions
 #   PREFIX/share/gq/assistant/SKILL.md: how an AI assistant drives gq
-#   PREFIX/share/doc/gq/    README.md, guide.md, reference.md and troubleshooting.md
+#   PREFIX/share/doc/gq/    README.md and docs/ (guide.md, reference.md, troubleshooting.md, ...)
 # Usage: ./install.sh [--prefix DIR] [--no-build]
 set -euo pipefail
 
@@ -108,9 +108,15 @@ rm -f -- "$share/man/man1/gq.1" "$share/man/man1"/gq-*.1 # pages of commands tha
 install -m 0644 "$shell_files"/man/man1/*.1 "$share/man/man1/"
 # the skill file that tells an AI assistant how to drive gq
 install -D -m 0644 "$src/docs/assistant/SKILL.md" "$share/gq/assistant/SKILL.md"
-# the guide and the reference, which the manual pages point to
+# the guide and the reference, which the manual pages point to, with the rest of docs/ that they
+# link to; docs -> . and the guide's ../README.md made README.md, so every link between them resolves
+rm -rf -- "$share/doc/gq"
 mkdir -p "$share/doc/gq"
-install -m 0644 "$src/README.md" "$src/docs/guide.md" "$src/docs/reference.md" "$src/docs/troubleshooting.md" "$share/doc/gq/"
+cp -R -- "$src/docs/." "$share/doc/gq/"
+install -m 0644 "$src/README.md" "$share/doc/gq/"
+ln -sfn . "$share/doc/gq/docs"
+sed -i 's#](\.\./README\.md#](README.md#g' "$share/doc/gq"/*.md
+chmod -R u=rwX,go=rX "$share/doc/gq"
 
 # the daemon too (JDK 25+): a training run of the installed daemon on temporary directories
 if ((java_version >= 25)); then

@@ -93,13 +93,14 @@ final class GroupsCommand implements Callable<Integer> {
     // on a narrow terminal GROUP and PROGRESS give way first; the counts and STATUS are never cut
     TextTable t = TextTable.of(headers.stream().map(h -> new TextTable.Column(h,
         h.equals("GROUP") ? 8 : h.equals("PROGRESS") ? 8 : 0)).toList());
+    t.cutInMiddle(0);
     for (GroupSummary g : groups) t.add(row(g, optional, retried, capped, bar));
     return t;
   }
 
   private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean capped, boolean bar) {
     String status = g.held() ? (g.automatic() ? "held (fail-fast)" : "held") : "-";
-    List<String> r = new ArrayList<>(List.of(TextTable.cut(g.group(), GROUP_WIDTH), status, n(g, JobState.WAITING)));
+    List<String> r = new ArrayList<>(List.of(TextTable.cutMiddle(g.group(), GROUP_WIDTH), status, n(g, JobState.WAITING)));
     r.add(String.valueOf(RUNNING.stream().mapToInt(s -> g.counts().getOrDefault(s, 0)).sum()));
     ALWAYS.forEach(s -> r.add(n(g, s)));
     optional.forEach(s -> r.add(n(g, s)));

@@ -62,6 +62,8 @@ final class JobTable {
     TextTable table = TextTable.of(columns.stream().map(c -> new TextTable.Column(c.header, c.min)).toList());
     int state = columns.indexOf(JobColumn.STATE);
     if (layout.colour() && state >= 0) table.paint(state, Colour::state);
+    int group = columns.indexOf(JobColumn.GROUP);
+    if (group >= 0) table.cutInMiddle(group);
     for (Job job : jobs) table.add(columns.stream().map(c -> c.cell(job, ctx)).toList());
     return table.print(out, width, before, before == null && layout.header());
   }

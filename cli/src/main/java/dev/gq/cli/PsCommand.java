@@ -5,6 +5,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.progress.Estimate;
@@ -39,6 +40,8 @@ final class PsCommand implements Callable<Integer> {
   private static final Set<JobState> LIVE = EnumSet.complementOf(ended());
   private final Invocation inv;
   private final Set<Long> unreadable = new TreeSet<>();
+  /** The groups' holds, once read (null: not yet). */
+  private Map<String, String> holds;
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")
   List<String> selectors = new ArrayList<>();
@@ -163,9 +166,10 @@ final class PsCommand implements Callable<Integer> {
     List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
     List<Job> done = read(new JobQuery(List.of(), ended(), group, RECENT + 1)).jobs();
     int keep = Math.min(RECENT, done.size());
-    // the header, the line saying what was left out, and the shell's next prompt
-    int lines = 3 + (group == null ? 0 : 1); // and the group's summary line
-    int room = json || inv.io().height() == 0 ? keep : Math.max(0, inv.io().height() - lines - jobs.size());
+    // the header, the line saying what was left out, the shell's next prompt, and the lines printed
+    // besides the table (a held group's notice, the group's summary), as many as the terminal wraps them to
+    int room = json || inv.io().height() == 0 ? keep
+        : Math.max(0, inv.io().height() - 3 - besides(jobs) - jobs.size());
     boolean cut = room < keep;
     keep = Math.min(keep, room);
     jobs.addAll(done.subList(0, keep));
@@ -174,10 +178,48 @@ final class PsCommand implements Callable<Integer> {
     if (!cut) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
     else {
       long more = inv.api().count(new JobQuery(List.of(), ended(), group, 0)) - keep;
+      // one line that fits 80 columns: a line the terminal wraps would push the header off the screen
       inv.io().err().println("gq: " + more + " more ended " + (more == 1 ? "job is" : "jobs are")
-          + " not shown to keep the live ones on screen; 'gq ps --all' lists them");
+          + " not shown; 'gq ps --all' lists them");
     }
     return jobs;
+  }
+
+  /**
+   * How many lines of the terminal what ps prints besides the table of {@code live} takes, each line
+   * as many as the width wraps it to: the notices of held groups, or --group's summary and notice.
+   */
+  private int besides(List<Job> live) throws ApiException {
+    int width = inv.io().width() > 0 ? inv.io().width() : 80;
+    java.io.StringWriter text = new java.io.StringWriter();
+    PrintWriter w = new PrintWriter(text);
+    if (group != null) {
+      Optional<GroupSummary> g = inv.api().group(group);
+      if (g.isPresent()) {
+        w.println(GroupText.summary(g.get()));
+        if (g.get().held()) GroupText.holdNotice(w, g.get());
+      }
+    } else {
+      heldNotices(live).forEach(w::println);
+    }
+    w.flush();
+    return text.toString().lines().mapToInt(l -> Math.max(1, (l.length() + width - 1) / width)).sum();
+  }
+
+  /** The notices of the held groups that waiting jobs among {@code jobs} are in (the holds read once). */
+  private List<String> heldNotices(List<Job> jobs) throws ApiException {
+    boolean grouped = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().group() != null);
+    if (holds == null) {
+      if (!grouped) return List.of();
+      holds = inv.api().holds();
+    }
+    Set<String> shown = new TreeSet<>();
+    for (Job j : jobs) {
+      String g = j.spec().group();
+      if (j.state() == JobState.WAITING && g != null && holds.containsKey(g)) shown.add(g);
+    }
+    return shown.stream().map(g -> "gq: group " + PrintableText.escape(g) + " is held: " + PrintableText.escape(holds.get(g)))
+        .toList();
   }
 
   /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
@@ -224,15 +266,9 @@ final class PsCommand implements Callable<Integer> {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
     if (!waiting) return new JobTable.Context(Map.of(), Set.of(), inv.api().now());
     Map<Long, WaitReason> reasons = inv.api().waitReasons();
-    boolean grouped = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().group() != null);
-    Map<String, String> holds = grouped ? inv.api().holds() : Map.of();
-    Set<String> shown = new TreeSet<>();
-    for (Job j : jobs) {
-      String g = j.spec().group();
-      if (j.state() == JobState.WAITING && g != null && holds.containsKey(g)) shown.add(g);
-    }
-    if (group == null) shown.forEach(g -> inv.io().err().println("gq: group " + g + " is held: " + holds.get(g)));
-    return new JobTable.Context(reasons, holds.keySet(), inv.api().now());
+    List<String> notices = heldNotices(jobs);
+    if (group == null) notices.forEach(inv.io().err()::println);
+    return new JobTable.Context(reasons, holds == null ? Set.of() : holds.keySet(), inv.api().now());
   }
 
   /** The --group line under the table, and the group's hold notice. */

@@ -54,7 +54,9 @@ final class ShowCommand implements Callable<Integer> {
     ZoneId zone = Times.zone(inv.io().env());
     line(out, "Job ID", String.valueOf(job.id()));
     line(out, "Name", job.displayName());
-    line(out, "State", job.state().name());
+    // HELD for a waiting job of a held group, as gq ps and gq logs say it
+    boolean grouped = job.state() == JobState.WAITING && job.spec().group() != null;
+    line(out, "State", grouped ? JobTable.state(job, inv.api().holds().keySet()) : job.state().name());
     line(out, "Group", job.spec().group());
     line(out, "Key", job.spec().key());
     line(out, "Command", ShellQuote.join(job.spec().argv()));

@@ -20,6 +20,8 @@ final class TextTable {
   private final List<Column> columns;
   private final List<List<String>> rows = new ArrayList<>();
   private final UnaryOperator<String>[] paints;
+  /** Columns whose cells are cut in the middle, keeping both ends (names that differ at the end). */
+  private final boolean[] middle;
 
   /** A column: its header and the narrowest it may be cut to so that a line fits (0: never cut). */
   record Column(String header, int min) {
@@ -37,6 +39,7 @@ final class TextTable {
   private TextTable(Column[] columns) {
     this.columns = List.of(columns);
     this.paints = new UnaryOperator[columns.length];
+    this.middle = new boolean[columns.length];
   }
 
   /** A table of these columns, each shrinking to its own narrowest when a line must fit. */
@@ -53,6 +56,14 @@ final class TextTable {
   /** Colours column {@code i}'s cells (never the header) with {@code paint}, which must not change what is visible. */
   void paint(int i, UnaryOperator<String> paint) {
     paints[i] = paint;
+  }
+
+  /**
+   * Cuts column {@code i}'s cells in the middle when they must be cut ({@code lr-swe…-v2}), so that
+   * names that share a long beginning (a sweep's versions) stay told apart.
+   */
+  void cutInMiddle(int i) {
+    middle[i] = true;
   }
 
   void add(List<String> cells) {
@@ -123,11 +134,11 @@ final class TextTable {
     int last = cells.size() - 1;
     for (int i = 0; i <= last; i++) {
       if (width > 0 && visible >= width) break;
-      String cell = cut(cells.get(i), widths[i]);
+      String cell = middle[i] ? cutMiddle(cells.get(i), widths[i]) : cut(cells.get(i), widths[i]);
       if (width > 0 && visible + widths[i] > width) {
         // a column that is never cut (a count, an id) is left out whole rather than shown in part
         if (columns.get(i).min() == 0 && i > 0 && i < last) break;
-        cell = cut(cell, width - visible);
+        cell = middle[i] ? cutMiddle(cells.get(i), width - visible) : cut(cell, width - visible);
       }
       sb.append(painted && paints[i] != null && !cell.isEmpty() ? paints[i].apply(cell) : cell);
       visible += cell.length();
@@ -143,6 +154,15 @@ final class TextTable {
   static int width(Io io) {
     if (!io.stdoutTty()) return 0;
     return io.width() > 0 ? io.width() : 80;
+  }
+
+  /** {@code text} cut to at most {@code max} characters by leaving out its middle ("…" in its place), the end kept a little shorter than the beginning. */
+  static String cutMiddle(String text, int max) {
+    if (text.length() <= max) return text;
+    if (max <= 2) return cut(text, max);
+    int tail = (max - 1) / 2;
+    int head = max - 1 - tail;
+    return text.substring(0, head) + ELLIPSIS + text.substring(text.length() - tail);
   }
 
   /** {@code text} cut to at most {@code max} characters, ending in "…" when cut. */

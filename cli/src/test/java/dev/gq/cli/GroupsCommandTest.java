@@ -78,6 +78,25 @@ class GroupsCommandTest {
   }
 
   @Test
+  void onAnEightyColumnTerminalTwoVersionsOfALongSweepNameStayToldApart() {
+    cli.io.stdoutTty = true;
+    cli.io.width = 80;
+    String name = "a-really-long-group-name-for-the-hyperparameter-sweep-of-the-big-model-";
+    GroupSummary v2 = new GroupSummary(name + "v2", Map.of(JobState.DONE, 6, JobState.FAILED, 1), 0, null, false);
+    GroupSummary v3 = new GroupSummary(name + "v3", Map.of(JobState.FAILED, 4, JobState.WAITING, 1), 0,
+        "3 jobs in a row failed", true);
+    cli.api.groupList = List.of(v2, v3);
+    List<String> rows = cli.run("groups").out().lines().skip(1).toList();
+    assertEquals(2, rows.size(), rows.toString());
+    for (String row : rows) assertTrue(row.length() <= 80, row.length() + ": " + row);
+    String first = rows.get(0).split("  ")[0];
+    String second = rows.get(1).split("  ")[0];
+    assertTrue(first.startsWith("a-really") && first.contains("…") && first.endsWith("v2"), first);
+    assertTrue(second.endsWith("v3"), second);
+    assertTrue(rows.get(1).contains("held (fail-fast)"), rows.get(1));
+  }
+
+  @Test
   void rareStatesGetAColumnOnlyWhenPresent() {
     cli.api.groupList = List.of(new GroupSummary("g", Map.of(JobState.TIMEOUT, 1, JobState.INTERRUPTED, 2), 0, null, false));
     String header = cli.run("groups").out().lines().findFirst().orElseThrow();

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PsScreenTest {
@@ -31,7 +33,32 @@ class PsScreenTest {
       assertTrue(r.out().lines().anyMatch(l -> l.startsWith(row + " ")), "live job " + id + " shown");
     }
     assertEquals(1 + 5 + 16, r.out().lines().count(), r.out());
-    assertEquals("gq: 14 more ended jobs are not shown to keep the live ones on screen; 'gq ps --all' lists them\n", r.err());
+    assertEquals("gq: 14 more ended jobs are not shown; 'gq ps --all' lists them\n", r.err());
+    // a line wider than the terminal wraps onto two and pushes the header off the screen
+    for (String line : (r.out() + r.err()).lines().toList()) assertTrue(line.length() <= 80, "fits 80 columns: " + line);
+  }
+
+  @Test
+  void aHeldGroupsNoticeThatTheTerminalWrapsIsCountedSoTheHeaderStaysOnScreen() {
+    Cli cli = history();
+    String sweep = "a-really-long-group-name-for-the-hyperparameter-sweep-of-the-big-model-v3";
+    cli.api.add(Jobs.job(36, JobState.WAITING, Jobs.spec(1, "train", sweep, null, "python", "train.py")));
+    cli.api.groupList = List.of(new ApiReplies.GroupSummary(sweep, Map.of(JobState.WAITING, 1, JobState.FAILED, 3), 0,
+        "3 jobs in a row failed within 60 s of starting (20066, 20067, 20068): exited with status 1", true));
+    cli.io.height = 24;
+    cli.io.width = 80;
+    Cli.Result r = cli.run("ps");
+    assertEquals(0, r.code(), r.toString());
+    assertTrue(r.out().startsWith("JOB"), r.out());
+    // the lines as the terminal shows them: each wrapped at 80 columns; one is left for the prompt
+    long shown = (r.out() + r.err()).replaceAll("\u001b\\[[0-9;]*m", "").lines()
+        .mapToLong(l -> Math.max(1, (l.length() + 79) / 80)).sum();
+    assertTrue(shown <= 23, "the header stays on screen: " + shown + " lines\n" + r.out() + r.err());
+    assertTrue(r.err().contains("gq: group " + sweep + " is held: "), r.err());
+    for (long id = 31; id <= 36; id++) {
+      String row = String.valueOf(id);
+      assertTrue(r.out().lines().anyMatch(l -> l.startsWith(row + " ")), "live job " + id + " shown");
+    }
   }
 
   @Test

@@ -76,6 +76,17 @@ class ShowCommandTest {
   }
 
   @Test
+  void aWaitingJobOfAHeldGroupIsHeldAsGqPsSaysIt() {
+    cli.api.add(Jobs.job(4, JobState.WAITING, Jobs.spec(1, "train", "sweep", null, "python", "train.py")));
+    cli.api.add(Jobs.job(5, JobState.WAITING, Jobs.spec(1, "train", "other", null, "python", "train.py")));
+    cli.api.groupList = java.util.List.of(new ApiReplies.GroupSummary("sweep", java.util.Map.of(JobState.WAITING, 1), 0,
+        "held by hand", false));
+    assertTrue(cli.run("show", "4").out().contains("State:       HELD\n"), cli.run("show", "4").out());
+    assertTrue(cli.run("show", "5").out().contains("State:       WAITING\n"), "a group that is not held");
+    assertTrue(cli.run("show", "4", "--json").out().contains("\"WAITING\""), "--json keeps the stored state");
+  }
+
+  @Test
   void jsonIsTheJobObject() {
     cli.api.add(Jobs.job(4, JobState.DONE));
     String out = cli.run("show", "4", "--json").out();

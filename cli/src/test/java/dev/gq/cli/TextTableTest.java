@@ -79,6 +79,24 @@ class TextTableTest {
   }
 
   @Test
+  void cutMiddleKeepsBothEnds() {
+    assertEquals("lr-sweep-v2", TextTable.cutMiddle("lr-sweep-v2", 11));
+    assertEquals("lr-s…p-v2", TextTable.cutMiddle("lr-sweep-v2", 9));
+    assertEquals("l…", TextTable.cutMiddle("lr-sweep-v2", 2));
+  }
+
+  @Test
+  void aColumnCutInTheMiddleKeepsTheEndsOfItsCells() {
+    TextTable t = TextTable.of(List.of(new TextTable.Column("GROUP", 8), new TextTable.Column("N", 0)));
+    t.cutInMiddle(0);
+    t.add(List.of("sweep-of-the-big-model-v2", "1"));
+    t.add(List.of("sweep-of-the-big-model-v3", "2"));
+    StringWriter w = new StringWriter();
+    t.print(new PrintWriter(w), 15);
+    assertEquals("GROUP         N\nsweep-…el-v2  1\nsweep-…el-v3  2\n", w.toString());
+  }
+
+  @Test
   void rowsMustMatchTheHeader() {
     TextTable t = new TextTable(List.of("A", "B"));
     assertThrows(IllegalArgumentException.class, () -> t.add(List.of("1")));

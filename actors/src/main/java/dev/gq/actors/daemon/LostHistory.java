@@ -44,7 +44,9 @@ final class LostHistory {
     sb.append("; restore ").append(database.getFileName()).append(" and its -wal file from a backup if you have one, or accept the loss"
         + " and start with ").append(JobFileScan.ACCEPT_LOSS).append("=1 gq daemon start (their files are kept and their ids"
         + " not issued again");
-    if (!running.isEmpty()) sb.append("; gq then does not watch the running ones: 'gq adopt PID' each, or stop them");
+    // not 'gq adopt': it refuses any gq job's process, these shims and their jobs among them
+    if (!running.isEmpty()) sb.append("; gq then does not watch the running ones: let them end, or stop each with"
+        + " 'kill -- -PID' (the shim leads its job's process group)");
     return sb.append(')').toString();
   }
 

@@ -85,8 +85,15 @@ public final class JournalWrites {
       todo.addAll(List.of(c.getSuppressed()));
     }
     String m = innermost.getMessage();
+    // only the failed commit is known (a write to an immutable gq.db-wal fails this way): its text
+    // ("SQL error or missing database") would mislead, so say what it means
+    if (m != null && m.contains("no transaction is active")) return DROPPED;
     return m == null || m.isBlank() ? innermost.getClass().getSimpleName() : firstLine(m);
   }
+
+  /** The cause when SQLite's own reason is not known and only the commit after it failed. */
+  static final String DROPPED = "SQLite could not write the journal's files (gq.db-wal or gq.db read-only or immutable,"
+      + " or a disk error) and dropped the write";
 
   private static String firstLine(String m) {
     return m.lines().findFirst().orElse(m).strip();

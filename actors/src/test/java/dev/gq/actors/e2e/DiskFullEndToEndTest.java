@@ -80,6 +80,10 @@ class DiskFullEndToEndTest {
       Files.delete(mount.resolve("filler"));
       long after = g.submit("-g", "1", "true");
       g.awaitState(after, "DONE", Duration.ofSeconds(45));
+      // made on the daemon's blocking threads as the job starts: looked for until it is there, 10 s at most
+      long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (!Files.exists(data.resolve(".reserve")) && System.nanoTime() < until) Thread.onSpinWait();
+      assertTrue(Files.exists(data.resolve(".reserve")), "the reserve is made again once there is room, for the next full disk");
       assertFalse(g.gq("daemon", "status").out().contains("Journal:"), "the journal takes writes again");
       assertEquals(0, g.gq("hold", "--all").code(), "a request is written again");
     }

@@ -18,6 +18,15 @@ class JournalWritesTest {
   }
 
   @Test
+  void aFailedCommitAloneIsToldInWordsNotAsTheMisleadingSqlError() {
+    // what an immutable gq.db-wal (chattr +i) leaves: the commit's error and nothing under it
+    SQLException commit = new SQLException("[SQLITE_ERROR] SQL error or missing database (cannot commit - no transaction is active)");
+    String cause = JournalWrites.cause(new RuntimeException("Failed to write", commit));
+    assertEquals(JournalWrites.DROPPED, cause);
+    org.junit.jupiter.api.Assertions.assertFalse(cause.contains("missing database"), cause);
+  }
+
+  @Test
   void theRefusalSaysWhereWhyAndWhatToDo() {
     assertEquals("cannot write the journal (/d/gq.db): the disk holding /d is full (0 KiB free); nothing was changed:"
         + " free some space there and try again", JournalWrites.refusal(Path.of("/d/gq.db"), "the disk holding /d is full (0 KiB free)", "x"));

@@ -80,7 +80,16 @@ public record CommandTree(List<String> path, List<String> aliases, String summar
     CommandSpec spec = cl.getCommandSpec();
     List<Option> options = new ArrayList<>();
     for (OptionSpec o : spec.options()) {
-      if (!o.hidden()) options.add(new Option(List.of(o.names()), o.typeInfo().isBoolean() ? null : value(o), summary(o.description())));
+      if (o.hidden()) continue;
+      List<String> names = new ArrayList<>(List.of(o.names()));
+      // a negatable option is also typed in its negative form (--wait: --no-wait)
+      if (o.negatable()) {
+        for (String n : o.names()) {
+          String negative = spec.negatableOptionTransformer().makeNegative(n, spec);
+          if (!names.contains(negative)) names.add(negative);
+        }
+      }
+      options.add(new Option(List.copyOf(names), o.typeInfo().isBoolean() ? null : value(o), summary(o.description())));
     }
     Value positional = null;
     for (PositionalParamSpec p : spec.positionalParameters()) {

@@ -76,6 +76,7 @@ class CompletionScriptsTest {
     assertEquals(List.of("submit"), bashOffers("gq", "sub"));
     assertEquals(List.of("status", "stop", "start"), bashOffers("gq", "daemon", "st"));
     assertTrue(bashOffers("gq", "status", "--").contains("--state"), "ps's options under its alias");
+    assertEquals(List.of("--no-wait"), bashOffers("gq", "daemon", "stop", "--no"), "a negatable option's negative form");
     assertEquals(List.of("RUNNING"), bashOffers("gq", "ps", "--state", "R"));
     assertEquals(List.of("--name"), bashOffers("gq", "-g", "1", "--na"), "the -g shortcut is run");
     assertEquals(List.of("train.sh"), bashOffers("gq", "submit", "tr"));

@@ -34,10 +34,14 @@ class InstallShellFilesTest {
       Files.writeString(src.resolve(f), "stand-in\n");
     }
     ShellFiles.write(src.resolve("cli/target/shell"), TREE);
-    Files.createDirectories(src.resolve("docs/assistant"));
-    Files.copy(CHECKOUT.resolve("docs/assistant/SKILL.md"), src.resolve("docs/assistant/SKILL.md"));
-    for (String f : List.of("README.md", "docs/guide.md", "docs/reference.md", "docs/troubleshooting.md"))
-      Files.copy(CHECKOUT.resolve(f), src.resolve(f));
+    try (var docs = Files.walk(CHECKOUT.resolve("docs"))) {
+      for (Path f : docs.filter(Files::isRegularFile).toList()) {
+        Path to = src.resolve(CHECKOUT.relativize(f).toString());
+        Files.createDirectories(to.getParent());
+        Files.copy(f, to);
+      }
+    }
+    Files.copy(CHECKOUT.resolve("README.md"), src.resolve("README.md"));
     return src;
   }
 
@@ -71,6 +75,14 @@ class InstallShellFilesTest {
         "the assistant's skill file");
     for (String f : List.of("guide.md", "reference.md", "troubleshooting.md", "README.md"))
       assertTrue(Files.isRegularFile(share.resolve("doc/gq/" + f)), "the pages point to " + f + ", installed beside them");
+    // every link between the installed documents leads to a file that is installed too
+    java.util.regex.Pattern link = java.util.regex.Pattern.compile("\\]\\(([^)#:]+\\.(?:md|json|svg))(?:#[^)]*)?\\)");
+    try (var docs = Files.list(share.resolve("doc/gq"))) {
+      for (Path doc : docs.filter(f -> f.toString().endsWith(".md")).toList()) {
+        var m = link.matcher(Files.readString(doc));
+        while (m.find()) assertTrue(Files.exists(doc.resolveSibling(m.group(1))), doc.getFileName() + " links to " + m.group(1));
+      }
+    }
     assertTrue(p.out().contains("fpath=(" + share + "/zsh/site-functions $fpath)"), p.out());
     assertTrue(Files.exists(prefix.resolve("lib/gq/mcp/gq-mcp.jar")) && Files.exists(prefix.resolve("lib/gq/mcp/stand-in.jar")),
         "gq mcp's jar and libraries are installed");
