@@ -91,14 +91,16 @@ final class JobEnd {
       if (full != null && shimStatus != null && shimStatus != 127) {
         return new Scheduler.Ended(job.id(), shimStatus, EndStates.describe(shimStatus) + "; its exit record could not be"
             + " written (" + full + "), so the status is the one its shim exited with", timedOut, m.endedNanos(), m.after(),
-            m.afterNanos());
+            m.afterNanos(), deps.clock().instant());
       }
-      return new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos());
+      return new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
+          deps.clock().instant());
     }
     ExitRecord r = rec.get();
     String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
     if (full != null && r.exitCode() != 0)
       reason = (reason == null ? EndStates.describe(r.exitCode()) : reason) + "; " + full + ", so its log may be cut short";
-    return new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos());
+    return new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
+        deps.clock().instant());
   }
 }

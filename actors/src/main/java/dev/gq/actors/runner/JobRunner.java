@@ -295,7 +295,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     String how = e.reason() != null ? e.reason() : dev.gq.core.ledger.EndStates.describe(e.exitCode());
     String reason = ignoredNote != null ? "preempted: " + ignoredNote + "; " + how
         : "preempted (SIG" + preemption.signalName() + "); " + how;
-    return new Scheduler.Ended(e.jobId(), e.exitCode(), reason, false, e.endedNanos(), e.after(), e.afterNanos());
+    return new Scheduler.Ended(e.jobId(), e.exitCode(), reason, false, e.endedNanos(), e.after(), e.afterNanos(), e.endedAt());
   }
 
   private Behavior<Command> kill() {

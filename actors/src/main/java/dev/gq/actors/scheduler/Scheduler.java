@@ -67,7 +67,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record Ending(long jobId, boolean gone) implements Command {}
   /** From a runner: see {@link Request.Ended}. */
   public record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos,
-      GpuObservation after, long afterNanos) implements Command {
+      GpuObservation after, long afterNanos, java.time.Instant endedAt) implements Command {
+    /** {@code endedAt}: when the runner found the job ended (null: when the end is decided). */
+    public Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
+        long afterNanos) {
+      this(jobId, exitCode, reason, timedOut, endedNanos, after, afterNanos, null);
+    }
+
     public Ended(long jobId, Integer exitCode, String reason) {
       this(jobId, exitCode, reason, false, System.nanoTime(), null, 0);
     }
@@ -141,7 +147,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
           runners.remove(c.jobId());
           runnerFailures.remove(c.jobId());
           return report(l, new Request.Ended(c.jobId(), c.exitCode(), c.reason(), c.timedOut(), c.endedNanos(), c.after(),
-              c.afterNanos()), c);
+              c.afterNanos(), c.endedAt()), c);
         })
         .onCommand(Reconciled.class, (l, c) -> report(l, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
         .onCommand(RunnerStopped.class, this::onRunnerStopped)

@@ -156,17 +156,25 @@ public final class Decider {
 
   /**
    * TIMEOUT when its runner stopped it at its limit (unless it was being cancelled or preempted),
-   * INTERRUPTED when it left no exit status (unless it was being stopped), else its exit.
+   * INTERRUPTED when it left no exit status (unless it was being stopped), else its exit. Stamped
+   * when the runner found it ended, so an end whose write was delayed (a full disk) keeps its time;
+   * never before the job started.
    */
   static LedgerEvent endEvent(Job j, Ended r, DecisionContext c) {
     boolean cancelling = j.state().stopping();
+    java.time.Instant at = endTime(j, r, c);
     if (r.timedOut() && !cancelling && j.spec().timeLimit() != null)
-      return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.EndStates.timedOut(j.spec().timeLimit()), c.now());
+      return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.EndStates.timedOut(j.spec().timeLimit()), at);
     if (r.exitCode() == null && j.adopted() && !cancelling)
-      return new JobExited(j.id(), null, dev.gq.core.ledger.EndStates.UNKNOWN_STATUS, c.now());
+      return new JobExited(j.id(), null, dev.gq.core.ledger.EndStates.UNKNOWN_STATUS, at);
     if (r.exitCode() == null && r.reason() == null && !cancelling)
-      return new JobInterrupted(j.id(), "the job's processes ended but left no exit status", c.now());
-    return new JobExited(j.id(), r.exitCode(), r.reason(), c.now());
+      return new JobInterrupted(j.id(), "the job's processes ended but left no exit status", at);
+    return new JobExited(j.id(), r.exitCode(), r.reason(), at);
+  }
+
+  private static java.time.Instant endTime(Job j, Ended r, DecisionContext c) {
+    java.time.Instant at = r.endedAt() == null || r.endedAt().isAfter(c.now()) ? c.now() : r.endedAt();
+    return j.startTime() != null && at.isBefore(j.startTime()) ? j.startTime() : at;
   }
 
   /** The reconciler's verdicts; the first after start-up also ends start-up. */

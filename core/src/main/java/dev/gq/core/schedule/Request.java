@@ -116,7 +116,13 @@ public sealed interface Request<R> {
    * {@code after} a GPU reading begun at {@code afterNanos}, after that (null when there is none).
    */
   record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
-      long afterNanos) implements Request<Void> {}
+      long afterNanos, java.time.Instant endedAt) implements Request<Void> {
+    /** An end stamped when it is decided. */
+    public Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
+        long afterNanos) {
+      this(jobId, exitCode, reason, timedOut, endedNanos, after, afterNanos, null);
+    }
+  }
 
   /**
    * From the reconciler: what it concluded for each job it checked. The first one after start-up

@@ -22,9 +22,10 @@ class DeciderTest {
   private Ledger l = Ledger.empty();
   private SchedulerState s = SchedulerState.initial();
   private long nanos = 100;
+  private java.time.Instant now = T0;
 
   private <R> Decided<R> decide(Request<R> r) {
-    var c = new DecisionContext(T0, nanos++, () -> "tag", id -> "/logs/" + id + ".log", FailFast.DEFAULT, Duration.ofMinutes(5), 64);
+    var c = new DecisionContext(now, nanos++, () -> "tag", id -> "/logs/" + id + ".log", FailFast.DEFAULT, Duration.ofMinutes(5), 64);
     Decided<R> d = Decider.decide(l, s, r, c);
     for (LedgerEvent e : d.events()) l = l.apply(e);
     s = d.next();
@@ -73,6 +74,21 @@ class DeciderTest {
     assertTrue(d.refused(), "3 GPUs on a machine with 1");
     assertTrue(d.events().isEmpty());
     assertSame(s, d.next());
+  }
+
+  @Test
+  void anEndIsStampedWhenItsRunnerFoundItNotWhenTheDelayedWriteDecidesIt() {
+    ready();
+    read(1, idle(1));
+    decide(new Request.Submit(spec(0)));
+    decide(new Request.Launched(1, leader(100)));
+    decide(new Request.Submit(spec(0)));
+    decide(new Request.Launched(2, leader(200)));
+    now = T0.plusSeconds(19); // the journal could not be written for 16 s
+    var ended = decide(new Request.Ended(1, 5, null, false, 50, null, 0, T0.plusSeconds(3)));
+    assertEquals(T0.plusSeconds(3), ((JobExited) ended.events().get(0)).at());
+    var future = decide(new Request.Ended(2, 0, null, false, 51, null, 0, T0.plusSeconds(60)));
+    assertEquals(T0.plusSeconds(19), ((JobExited) future.events().get(0)).at(), "never later than the decision");
   }
 
   @Test
