@@ -14,7 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * their answer first.
  */
 final class OpenConnections {
-  static final long GRACE_MILLIS = 500;
+  /**
+   * How long short commands get to send their answer: a few milliseconds as a rule, but a loaded
+   * machine can hold the thread of the {@code gq daemon stop} that asked past half a second, and a
+   * stop whose answer is cut off looks failed to its client, which then does not wait for the exit.
+   */
+  static final long GRACE_MILLIS = 5_000;
   private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
   private final Set<SocketChannel> streams = ConcurrentHashMap.newKeySet();
 

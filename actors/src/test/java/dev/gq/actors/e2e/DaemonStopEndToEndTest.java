@@ -86,10 +86,19 @@ class DaemonStopEndToEndTest {
 
       Process stop = client(g, script, "daemon", "stop", "--wait");
       assertTrue(stop.waitFor(90, TimeUnit.SECONDS), "stop returned");
-      assertFalse(running(pid), "the daemon's process is gone when stop returns");
+      boolean gone = !running(pid);
       assertEquals(0, stop.exitValue(), read(g, stop, "err"));
       assertEquals("daemon stopping; running jobs keep running\n", read(g, stop, "out"));
+      assertTrue(gone, "the daemon's process is gone when stop returns: " + stat(pid) + "\n" + g.daemonLog());
       waiting.destroyForcibly();
+    }
+  }
+
+  private static String stat(long pid) {
+    try {
+      return Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+    } catch (Exception e) {
+      return "no /proc entry: " + e;
     }
   }
 
