@@ -2,10 +2,7 @@ package dev.gq.actors.health;
 
 import java.time.Duration;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.BehaviorInterceptor;
-import org.apache.pekko.actor.typed.Signal;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
-import org.apache.pekko.actor.typed.TypedActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +26,7 @@ public final class Supervision {
 
   /** {@code behavior} as the supervised {@code part}. */
   public static <T> Behavior<T> supervised(Part part, Behavior<T> behavior, PartHealth health, Faults faults, Backoff b) {
-    Behavior<T> watched = Behaviors.intercept(() -> new Watch<>(part, health, faults), behavior);
+    Behavior<T> watched = FailureWatch.around(behavior, () -> faults.check(part), e -> failed(part, health, e));
     if (!part.restartable())
       return Behaviors.supervise(watched).onFailure(Throwable.class, SupervisorStrategy.stop().withLoggingEnabled(false));
     return Behaviors.supervise(watched).onFailure(Exception.class,
@@ -46,59 +43,14 @@ public final class Supervision {
     return first.isEmpty() ? root.getClass().getSimpleName() : first;
   }
 
-  /** Sees every message and signal of a part: injects test failures, logs and records real ones. */
-  private static final class Watch<T> extends BehaviorInterceptor<T, T> {
-    private final Part part;
-    private final PartHealth health;
-    private final Faults faults;
-
-    @SuppressWarnings("unchecked")
-    Watch(Part part, PartHealth health, Faults faults) {
-      super((Class<T>) (Class<?>) Object.class);
-      this.part = part;
-      this.health = health;
-      this.faults = faults;
-    }
-
-    @Override
-    public Behavior<T> aroundStart(TypedActorContext<T> ctx, PreStartTarget<T> target) {
-      try {
-        return target.start(ctx);
-      } catch (RuntimeException | Error e) {
-        failed(e);
-        throw e;
-      }
-    }
-
-    @Override
-    public Behavior<T> aroundReceive(TypedActorContext<T> ctx, T msg, ReceiveTarget<T> target) {
-      try {
-        faults.check(part);
-        return target.apply(ctx, msg);
-      } catch (RuntimeException | Error e) {
-        failed(e);
-        throw e;
-      }
-    }
-
-    @Override
-    public Behavior<T> aroundSignal(TypedActorContext<T> ctx, Signal signal, SignalTarget<T> target) {
-      try {
-        return target.apply(ctx, signal);
-      } catch (RuntimeException | Error e) {
-        failed(e);
-        throw e;
-      }
-    }
-
-    private void failed(Throwable e) {
-      String why = why(e);
-      if (part.restartable() && e instanceof Exception) {
-        health.restarting(part, why);
-        LOG.error("{} failed ({}); starting it again after a pause", part.text(), why, e);
-      } else {
-        LOG.error("{} failed ({})", part.text(), why, e);
-      }
+  /** A part's failure: logged in one line naming it, and recorded when the part starts again. */
+  private static void failed(Part part, PartHealth health, Throwable e) {
+    String why = why(e);
+    if (part.restartable() && e instanceof Exception) {
+      health.restarting(part, why);
+      LOG.error("{} failed ({}); starting it again after a pause", part.text(), why, e);
+    } else {
+      LOG.error("{} failed ({})", part.text(), why, e);
     }
   }
 }
