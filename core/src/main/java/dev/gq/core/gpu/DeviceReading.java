@@ -6,6 +6,7 @@ import java.util.List;
  * What the probe saw on one device. {@code error} set means this device could not be read
  * (its processes are then unknown and the device is UNKNOWN); the other fields are best effort.
  * Memory is in bytes; a process's {@code usedBytes} is -1 when the driver does not say.
+ * {@code figures} are utilisation, temperature and power, each null when not given.
  */
 public record DeviceReading(
     int index,
@@ -14,10 +15,18 @@ public record DeviceReading(
     long totalBytes,
     long usedBytes,
     List<GpuProcess> processes,
-    String error) {
+    String error,
+    GpuFigures figures) {
 
   public DeviceReading {
     processes = processes == null ? List.of() : List.copyOf(processes);
+    figures = figures == null ? GpuFigures.NONE : figures;
+  }
+
+  /** A reading without figures. */
+  public DeviceReading(int index, String uuid, String name, long totalBytes, long usedBytes,
+      List<GpuProcess> processes, String error) {
+    this(index, uuid, name, totalBytes, usedBytes, processes, error, GpuFigures.NONE);
   }
 
   public static DeviceReading failed(int index, String uuid, String error) {
