@@ -92,8 +92,12 @@ int conn_open(const struct paths *p, struct conn *c, int nonblock, struct buf *w
   }
   c->fd = fd;
   if (peer_problem(p, c, why)) {
+    struct stat gone;
     close(fd);
     c->fd = -1;
+    /* a stopping daemon removes its socket just before it closes: a connection it accepted
+       meanwhile leads nowhere, as a refused one */
+    if (lstat(p->sock, &gone) < 0 && errno == ENOENT) return -1;
     return -2;
   }
   c->rbuf = xmalloc(RBUF);

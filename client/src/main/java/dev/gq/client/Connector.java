@@ -7,6 +7,7 @@ import java.nio.channels.ByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
@@ -46,7 +47,15 @@ final class Connector {
    * a listener of another user is a {@link Failure}, found before anything is sent.
    */
   ByteChannel connect() throws Failure {
-    ByteChannel ch = useNative ? connectNative() : connectJdk();
+    return checked(useNative ? connectNative() : connectJdk());
+  }
+
+  /**
+   * {@code ch} when its listener may be talked to; null when there was none, or when the socket
+   * file is gone by the time it is checked: a stopping daemon removes its socket just before it
+   * closes, so a connection it accepted meanwhile leads nowhere, as a refused one.
+   */
+  ByteChannel checked(ByteChannel ch) throws Failure {
     if (ch == null) return null;
     String problem = SocketPeer.problem(socket, ch);
     if (problem == null) return ch;
@@ -55,6 +64,7 @@ final class Connector {
     } catch (IOException ignored) {
       // refused anyway
     }
+    if (Files.notExists(socket, LinkOption.NOFOLLOW_LINKS)) return null;
     throw new Failure(problem);
   }
 

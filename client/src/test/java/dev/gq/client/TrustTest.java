@@ -89,6 +89,26 @@ class TrustTest {
   }
 
   @Test
+  void aConnectionWhoseSocketFileIsGoneByTheCheckIsNoDaemonOnBothSocketPaths() throws Exception {
+    // a stopping daemon removes its socket just before it closes; a probe it accepted meanwhile
+    try (FakeDaemon d = new FakeDaemon(h.socket(), (req, in, out) -> out.send(Frame.exit(0)))) {
+      for (boolean useNative : new boolean[] {true, false}) {
+        Files.createDirectories(h.socket().getParent());
+        Connector c = new Connector(h.socket(), useNative);
+        java.nio.channels.ByteChannel ch = useNative
+            ? NativeSocket.connect(h.socket().toString())
+            : java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(h.socket()));
+        Path moved = h.socket().resolveSibling("moved.sock");
+        Files.move(h.socket(), moved);
+        assertEquals(null, c.checked(ch), "no daemon, not a failure");
+        assertTrue(!ch.isOpen(), "the connection is closed");
+        Files.move(moved, h.socket());
+      }
+      assertEquals(0, d.requests.size(), "nothing was sent");
+    }
+  }
+
+  @Test
   void aListenerOfAnotherUserGetsNothingOnBothSocketPaths() throws Exception {
     assumeRoot();
     assumeTrue(new File("/usr/bin/setpriv").canExecute() && new File("/usr/bin/python3").canExecute(),
