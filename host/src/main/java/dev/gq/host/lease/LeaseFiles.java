@@ -338,7 +338,13 @@ public final class LeaseFiles implements GpuLeases {
     if (totalMiB == null || totalMiB < 1)
       throw new Taken("GPU " + uuid + "'s memory is not known, so no share of it can be taken");
     Path lockFile = directory.shareLock(uuid);
-    int lock = openLease(lockFile).fd();
+    int lock;
+    try {
+      lock = openLease(lockFile).fd();
+    } catch (Taken e) {
+      String why = directory.unwritable(); // its lease file may be there, but no share file can be made
+      throw why == null ? e : new Taken("cannot take a share of GPU " + uuid + ": " + why);
+    }
     try {
       for (int i = 0; !tryLock(lock, LOCK_EX); i++) {
         if (i >= SHARE_LOCK_TRIES)

@@ -253,6 +253,25 @@ class LeaseSharesTest {
   }
 
   @Test
+  void aLeaseDirectoryThisUserCannotWriteRefusesSharesSayingSoButKeepsItsLeases() throws Exception {
+    try (var once = alice.take(List.of("GPU-a"), new LeaseHolder(A, 1))) {
+      assertEquals(1, once.fds().size(), "the lease file is made while the directory is writable");
+    }
+    Path leases = dir.resolve("leases");
+    LeaseFilesTest.lockDown(leases, true);
+    try {
+      var e = assertThrows(GpuLeases.Taken.class, () -> shareOf(bob, B, 2, 1024));
+      assertTrue(e.getMessage().startsWith("cannot take a share of GPU GPU-a: the lease directory " + leases
+          + " is not writable by this user ("), e.getMessage());
+      try (var whole = bob.take(List.of("GPU-a"), new LeaseHolder(B, 3))) {
+        assertEquals(GpuLease.held(new LeaseHolder(B, 3)), lease(alice));
+      }
+    } finally {
+      LeaseFilesTest.lockDown(leases, false);
+    }
+  }
+
+  @Test
   void noLeasesTakeSharesAsTheyTakeLeases() throws Exception {
     try (var none = GpuLeases.NONE.takeShares(List.of("GPU-a"), new LeaseHolder(A, 1), 1024, TOTAL, 0, 0)) {
       assertEquals(List.of(), none.fds());
