@@ -2,6 +2,7 @@ package dev.gq.core.lease;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LeaseRulesTest {
@@ -27,5 +28,54 @@ class LeaseRulesTest {
     assertEquals("its lease file /l/GPU-a.lease is bob's and closed to this user (mode 0600), so a job of bob's may"
         + " hold it: counted as held until bob or root removes it", l.error());
     assertTrue(LeaseRules.closed("/l/GPU-a.lease", "root", 0100600).error().endsWith("until root removes it"));
+  }
+
+  private static final LeaseHolder.Instance ALICE = new LeaseHolder.Instance(1001, "alice", "/home/alice/gq");
+  private static final LeaseHolder.Instance BOB = new LeaseHolder.Instance(1002, "bob", "/home/bob/gq");
+  private static final long CARD = 81920;
+
+  private static LeaseShare share(LeaseHolder.Instance who, long job, long mib) {
+    return new LeaseShare(new LeaseHolder(who, job), mib);
+  }
+
+  @Test
+  void aShareJoinsWhileTheDeclaredMemoryAndTheHeadroomFitTheCard() {
+    List<LeaseShare> three = List.of(share(ALICE, 1, 20480), share(BOB, 2, 20480), share(ALICE, 3, 20480));
+    assertNull(LeaseRules.shareRefusal("GPU-a", List.of(), CARD, 20480, 2048, 0, BOB));
+    assertNull(LeaseRules.shareRefusal("GPU-a", three, CARD, 20480, 0, 0, BOB), "exactly full");
+    assertEquals("GPU GPU-a cannot hold 20480 MiB more plus 1 MiB of headroom: its shared jobs declare 61440 MiB of its"
+        + " 81920 MiB (alice's job 1 (20480 MiB), bob's job 2 (20480 MiB), alice's job 3 (20480 MiB))",
+        LeaseRules.shareRefusal("GPU-a", three, CARD, 20480, 1, 0, BOB));
+    assertEquals("GPU GPU-a has 24576 MiB, less than the 20480 MiB declared plus 8192 MiB of headroom",
+        LeaseRules.shareRefusal("GPU-a", List.of(), 24576, 20480, 8192, 0, BOB));
+    assertNotNull(LeaseRules.shareRefusal("GPU-a", List.of(), CARD, Long.MAX_VALUE, Long.MAX_VALUE, 0, BOB), "no overflow");
+    assertThrows(IllegalArgumentException.class, () -> LeaseRules.shareRefusal("GPU-a", List.of(), CARD, 0, 0, 0, BOB));
+  }
+
+  @Test
+  void aCapCountsTheSharesOfEveryGqWhateverTheirMemory() {
+    List<LeaseShare> two = List.of(share(ALICE, 1, 1024), share(BOB, 2, 1024));
+    assertEquals("GPU GPU-a already has 2 shared jobs (alice's job 1 (1024 MiB), bob's job 2 (1024 MiB)), the most allowed"
+        + " per GPU (2)", LeaseRules.shareRefusal("GPU-a", two, CARD, 1024, 0, 2, BOB));
+    assertNull(LeaseRules.shareRefusal("GPU-a", two, CARD, 1024, 0, 3, BOB));
+    assertNull(LeaseRules.shareRefusal("GPU-a", two, CARD, 1024, 0, 0, BOB), "0: no cap");
+  }
+
+  @Test
+  void aShareWhoseLineCannotBeReadCountsAsTheWholeCard() {
+    List<LeaseShare> odd = List.of(LeaseShare.unknown());
+    assertEquals(CARD, LeaseRules.declaredMiB(odd, CARD));
+    assertEquals(CARD + 1024, LeaseRules.declaredMiB(List.of(LeaseShare.unknown(), share(BOB, 2, 1024)), CARD));
+    assertEquals("GPU GPU-a cannot hold 1 MiB more: its shared jobs declare all of its 81920 MiB (a gq job whose share"
+        + " does not say who it is)", LeaseRules.shareRefusal("GPU-a", odd, CARD, 1, 0, 0, ALICE));
+    assertEquals(Long.MAX_VALUE, LeaseRules.declaredMiB(List.of(share(BOB, 1, Long.MAX_VALUE), share(BOB, 2, 5)), CARD));
+  }
+
+  @Test
+  void aShareFileThisUserCannotOpenBlocksTheGpuNamingItsOwner() {
+    GpuLease l = LeaseRules.closedShare("/l/GPU-a.share.3", "bob", 0100600);
+    assertEquals(GpuLease.State.BLOCKED, l.state());
+    assertEquals("its share file /l/GPU-a.share.3 is bob's and closed to this user (mode 0600), so a job of bob's may"
+        + " hold it: counted as held until bob or root removes it", l.error());
   }
 }

@@ -41,6 +41,32 @@ final class LeaseDirectory {
     }
   }
 
+  /** The file a shared job of {@code uuid} keeps locked in slot {@code n}: {@code GPU-….share.N}. */
+  Path shareFile(String uuid, int n) {
+    return sibling(uuid, ".share." + n);
+  }
+
+  /** The file a taker of a share of {@code uuid} locks while it checks and adds: {@code GPU-….share-lock}. */
+  Path shareLock(String uuid) {
+    return sibling(uuid, ".share-lock");
+  }
+
+  private Path sibling(String uuid, String suffix) {
+    String lease = file(uuid).getFileName().toString();
+    return dir.resolve(lease.substring(0, lease.length() - ".lease".length()) + suffix);
+  }
+
+  /** The names in the directory (none when it is missing). */
+  java.util.Set<String> names() throws IOException {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    try (var list = Files.newDirectoryStream(dir)) {
+      for (Path p : list) out.add(p.getFileName().toString());
+    } catch (NoSuchFileException e) {
+      return out;
+    }
+    return out;
+  }
+
   /** Makes the directory (mode 1777) when missing; a reason when it is not fit to hold leases. */
   String ensure() {
     if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {

@@ -4,6 +4,7 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.lease.LeaseShare;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -95,10 +96,19 @@ final class LeaseLibc {
   }
 
   static Optional<LeaseHolder> holder(int fd) {
+    return text(fd).flatMap(LeaseHolder::parse);
+  }
+
+  static Optional<LeaseShare> share(int fd) {
+    return text(fd).flatMap(LeaseShare::parse);
+  }
+
+  /** The file's first {@link #HOLDER_BYTES} bytes as text; empty when they cannot be read. */
+  private static Optional<String> text(int fd) {
     byte[] buf = new byte[HOLDER_BYTES];
     try {
       long n = C_LIB.pread(fd, buf, buf.length, 0);
-      return LeaseHolder.parse(new String(buf, 0, (int) Math.max(0, n), StandardCharsets.UTF_8));
+      return Optional.of(new String(buf, 0, (int) Math.max(0, n), StandardCharsets.UTF_8));
     } catch (LastErrorException e) {
       return Optional.empty();
     }

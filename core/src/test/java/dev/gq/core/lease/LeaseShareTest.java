@@ -1,0 +1,50 @@
+package dev.gq.core.lease;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.Test;
+
+class LeaseShareTest {
+
+  private static final LeaseHolder.Instance ALICE = new LeaseHolder.Instance(1001, "alice", "/home/alice/.local/share/gq");
+  private static final LeaseHolder.Instance BOB = new LeaseHolder.Instance(1002, "bob", "/home/bob/.local/share/gq");
+
+  @Test
+  void aShareLineReadsBackAsTheSameShare() {
+    var s = new LeaseShare(new LeaseHolder(new LeaseHolder.Instance(1001, "alice", "/srv/gq data"), 12), 20480);
+    assertEquals("gq-share mib=20480 uid=1001 user=alice job=12 data=/srv/gq data\n", s.line());
+    assertEquals(s, LeaseShare.parse(s.line()).orElseThrow());
+  }
+
+  @Test
+  void aTornForeignOrSizelessLineNamesNoShare() {
+    String whole = new LeaseShare(new LeaseHolder(ALICE, 12), 20480).line();
+    assertTrue(LeaseShare.parse(whole.substring(0, whole.length() - 1)).isEmpty(), "no newline: still being written");
+    assertTrue(LeaseShare.parse("").isEmpty());
+    assertTrue(LeaseShare.parse(null).isEmpty());
+    assertTrue(LeaseShare.parse("gq-share mib=0 uid=1 user=a job=1 data=/d\n").isEmpty(), "a share declares memory");
+    assertTrue(LeaseShare.parse("gq-share mib=x uid=1 user=a job=1 data=/d\n").isEmpty());
+    assertTrue(LeaseShare.parse("gq-share mib=20\n").isEmpty());
+    assertTrue(LeaseShare.parse(new LeaseHolder(ALICE, 12).line()).isEmpty(), "a lease line is no share");
+    assertTrue(LeaseShare.parse(whole + whole).isEmpty(), "two lines");
+  }
+
+  @Test
+  void aShareIsDescribedWithItsMemoryAndAnUnreadableOneSaysSo() {
+    assertEquals("alice's job 12 (20480 MiB)", new LeaseShare(new LeaseHolder(ALICE, 12), 20480).describe(BOB));
+    assertFalse(LeaseShare.unknown().known());
+    assertEquals("a gq job whose share does not say who it is", LeaseShare.unknown().describe(BOB));
+    assertThrows(IllegalStateException.class, () -> LeaseShare.unknown().line());
+  }
+
+  @Test
+  void aSharedLeaseListsItsSharesAndOldCallersStillBuildLeasesWithout() {
+    var s = new LeaseShare(new LeaseHolder(ALICE, 12), 20480);
+    GpuLease l = GpuLease.shared(java.util.List.of(s));
+    assertEquals(GpuLease.State.SHARED, l.state());
+    assertEquals(java.util.List.of(s), l.shares());
+    assertEquals(java.util.List.of(), GpuLease.held(new LeaseHolder(ALICE, 1)).shares());
+    assertEquals(java.util.List.of(), new GpuLease(GpuLease.State.FREE, null, null).shares());
+    assertThrows(IllegalArgumentException.class, () -> GpuLease.shared(java.util.List.of()));
+  }
+}
