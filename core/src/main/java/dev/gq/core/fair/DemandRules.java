@@ -51,10 +51,30 @@ public final class DemandRules {
     return null;
   }
 
-  /** The counted demands summed per user, in the order first seen. */
+  /**
+   * Why a file named {@code name} but owned by {@code fileOwnerUid} does not count: its name is
+   * another uid's (someone made it first to keep that user's daemon from publishing); null when
+   * the name is the owner's.
+   */
+  public static String misnamed(String name, int fileOwnerUid) {
+    String uid = name.substring("demand-".length(), name.lastIndexOf('-'));
+    return uid.equals(Integer.toString(fileOwnerUid)) ? null : "its name is uid " + uid + "'s but it belongs to uid " + fileOwnerUid;
+  }
+
+  /**
+   * The counted demands summed per user, in the order first seen. Users are told apart by uid, not
+   * by the name a file states: one uid's files are one user (named as in its first file), however
+   * many names they claim; a name another uid claimed first is shown as "name (uid N)".
+   */
   public static Map<String, UserLoad> perUser(List<Demand> counted) {
+    Map<Integer, UserLoad> byUid = new LinkedHashMap<>();
+    for (Demand d : counted) byUid.merge(d.uid(), UserLoad.of(d), UserLoad::plus);
     Map<String, UserLoad> out = new LinkedHashMap<>();
-    for (Demand d : counted) out.merge(d.user(), UserLoad.of(d), UserLoad::plus);
+    for (Map.Entry<Integer, UserLoad> e : byUid.entrySet()) {
+      UserLoad u = e.getValue();
+      String name = out.containsKey(u.user()) ? u.user() + " (uid " + e.getKey() + ")" : u.user();
+      out.put(name, new UserLoad(name, u.held(), u.wanted(), u.nextNeed(), u.oldestWait()));
+    }
     return out;
   }
 }

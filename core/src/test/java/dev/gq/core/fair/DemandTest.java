@@ -62,6 +62,18 @@ class DemandTest {
   }
 
   @Test
+  void usersAreToldApartByUidNotByTheNameAFileStates() {
+    Demand eveAsBob = new Demand("bob", 1002, 6000, 1, BOOT, 9, 9, 1, T, 0, T);
+    Demand eveAsCarol = new Demand("carol", 1002, 6001, 1, BOOT, 9, 9, 1, T, 0, T);
+    var users = DemandRules.perUser(List.of(BOB, eveAsBob, eveAsCarol));
+    assertEquals(List.of("bob", "bob (uid 1002)"), List.copyOf(users.keySet()), "eve is one user, and not bob");
+    assertEquals(18, users.get("bob (uid 1002)").wanted());
+    assertEquals(3, users.get("bob").wanted());
+    assertNull(DemandRules.misnamed("demand-1001-0123456789abcdef.demand", 1001));
+    assertEquals("its name is uid 1001's but it belongs to uid 1002", DemandRules.misnamed("demand-1001-0123456789abcdef.demand", 1002));
+  }
+
+  @Test
   void oneUsersDaemonsAddUpAndFileNamesTellDaemonsApart() {
     Demand second = new Demand("bob", 1001, 5000, 9, BOOT, 1, 2, 2, T.minusSeconds(60), 2, T);
     UserLoad bob = DemandRules.perUser(List.of(BOB, second)).get("bob");

@@ -46,9 +46,18 @@ public final class BookingFiles {
       String why = b.isEmpty() ? "not a gq-booking 1 file"
           : !f.name().equals(b.get().fileName()) ? "its name is not its id's" : BookingRules.ignored(b.get(), f.ownerUid());
       if (why != null) ignored.put(f.name(), why);
-      else out.add(b.get());
+      else out.add(madeWhenWritten(b.get(), f.changed()));
     }
     return new Reading(out, ignored);
+  }
+
+  /**
+   * {@code b} as made when its file was written, by the file's change time rather than the time
+   * it states: the earlier of two overlapping bookings stands, and a file written by hand cannot
+   * claim to be older than it is.
+   */
+  private static Booking madeWhenWritten(Booking b, Instant changed) {
+    return new Booking(b.id(), b.user(), b.uid(), b.gpus(), b.start(), b.end(), changed);
   }
 
   /** Books {@code b} (made now, by its uid); the one line that says why not, or null when it is in force. */

@@ -53,7 +53,8 @@ public final class DemandFiles {
         continue;
       }
       Demand d = p.demand().get();
-      String why = DemandRules.ignored(d, f.ownerUid(), processes.info(d.pid()), boot);
+      String why = DemandRules.misnamed(f.name(), f.ownerUid());
+      if (why == null) why = DemandRules.ignored(d, f.ownerUid(), processes.info(d.pid()), boot);
       if (why != null) ignored.put(f.name(), why);
       else counted.add(d);
     }

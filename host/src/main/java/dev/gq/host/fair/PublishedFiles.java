@@ -39,8 +39,11 @@ final class PublishedFiles {
     return b;
   }
 
-  /** A file read: its name, its owner's uid and its text. */
-  record Read(String name, int ownerUid, String text) {}
+  /**
+   * A file read: its name, its owner's uid, its text, and its change time (the kernel's; no user
+   * can set it back, unlike the modification time).
+   */
+  record Read(String name, int ownerUid, String text, java.time.Instant changed) {}
 
   /** Writes {@code text} to {@code dir/name} whole; the one line that says why not, or null. */
   static String write(Path dir, String name, String text) {
@@ -80,10 +83,11 @@ final class PublishedFiles {
       for (Path p : entries) {
         String name = p.getFileName().toString();
         try {
-          Map<String, Object> a = Files.readAttributes(p, "unix:uid,mode,size", LinkOption.NOFOLLOW_LINKS);
+          Map<String, Object> a = Files.readAttributes(p, "unix:uid,mode,size,ctime", LinkOption.NOFOLLOW_LINKS);
           if (((Integer) a.get("mode") & 0170000) != 0100000) ignored.put(name, "it is not a regular file");
           else if ((Long) a.get("size") > maxBytes) ignored.put(name, "it is larger than " + maxBytes + " bytes");
-          else out.add(new Read(name, (Integer) a.get("uid"), text(p, maxBytes)));
+          else out.add(new Read(name, (Integer) a.get("uid"), text(p, maxBytes),
+              ((java.nio.file.attribute.FileTime) a.get("ctime")).toInstant()));
         } catch (NoSuchFileException e) {
           // removed meanwhile
         } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.gq.host.fair;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.fair.Booking;
+import dev.gq.core.fair.BookingRules;
 import dev.gq.core.fair.Policy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Booking files in a lease directory: made, refused, listed and cancelled. */
 class BookingFilesTest {
-  static final Instant NOW = Instant.parse("2026-03-02T09:00:00Z");
-  static final Instant AT_14 = Instant.parse("2026-03-02T14:00:00Z");
+  // files carry the kernel's change time: the bookings lie ahead of the real clock
+  static final Instant NOW = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+  static final Instant AT_14 = NOW.plus(Duration.ofHours(5));
   static final ZoneId UTC = ZoneId.of("UTC");
   @TempDir Path dir;
   int me;
@@ -42,7 +44,7 @@ class BookingFilesTest {
     Booking b = booking(id, "alice", AT_14, Duration.ofHours(3), "GPU-0", "GPU-1");
     assertNull(files.book(b, Policy.NONE, NOW, UTC));
     assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(b.fileName()))));
-    assertEquals(List.of(b), files.read().inForce(Policy.NONE, NOW));
+    assertEquals(List.of(id), files.read().inForce(Policy.NONE, NOW).stream().map(Booking::id).toList());
     assertEquals("no booking zzzz; list them with gq book --list", files.cancel("zzzz", me));
     assertEquals("booking " + id + " is alice's; only alice (or root) can cancel it", files.cancel(id, me + 1));
     assertNull(files.cancel(id, me));
@@ -53,8 +55,17 @@ class BookingFilesTest {
   void anOverlappingBookingIsRefusedAndNotWritten() {
     assertNull(files.book(booking("aaaa", "alice", AT_14, Duration.ofHours(3), "GPU-0"), Policy.NONE, NOW, UTC));
     String why = files.book(booking("bbbb", "bob", AT_14.plus(Duration.ofHours(1)), Duration.ofHours(1), "GPU-0"), Policy.NONE, NOW, UTC);
-    assertEquals("GPU GPU-0 is booked by alice from Mon 14:00 to Mon 17:00; choose other GPUs or another time (gq book --list)", why);
+    assertEquals("GPU GPU-0 is booked by alice " + BookingRules.window(files.read().bookings().get(0), UTC)
+        + "; choose other GPUs or another time (gq book --list)", why);
     assertEquals(1, files.read().bookings().size());
+  }
+
+  @Test
+  void aHandWrittenBookingCannotClaimToBeOlderThanItsFile() throws IOException {
+    assertNull(files.book(booking("aaaa", "alice", AT_14, Duration.ofHours(3), "GPU-0"), Policy.NONE, NOW, UTC));
+    Booking backdated = new Booking("eeee", "eve", me, List.of("GPU-0"), AT_14, AT_14.plusSeconds(3600), NOW.minus(Duration.ofDays(30)));
+    Files.writeString(dir.resolve(backdated.fileName()), backdated.text());
+    assertEquals(List.of("aaaa"), files.read().inForce(Policy.NONE, NOW).stream().map(Booking::id).toList());
   }
 
   @Test

@@ -71,7 +71,7 @@ class DemandFilesTest {
   @Test
   void aFileClaimingAnotherUserAMalformedFileAndALinkAreIgnoredWithAReason() throws IOException {
     Demand other = new Demand("root", me + 1, mine.pid(), mine.startTicks(), mine.bootId(), 1, 8, 8, T, 0, T);
-    String claims = DemandRules.fileName(me + 1, "/x"), junk = DemandRules.fileName(me, "/junk"), link = DemandRules.fileName(me, "/link");
+    String claims = DemandRules.fileName(me, "/x"), junk = DemandRules.fileName(me, "/junk"), link = DemandRules.fileName(me, "/link");
     Files.writeString(dir.resolve(claims), other.text());
     Files.writeString(dir.resolve(junk), "gq-demand 1\nuser=eve\n");
     Path target = Files.writeString(dir.resolve("elsewhere"), mine.text());
@@ -82,6 +82,13 @@ class DemandFilesTest {
     assertEquals("no valid boot id", r.ignored().get(junk));
     assertEquals("it is not a regular file", r.ignored().get(link));
     assertFalse(r.ignored().containsKey("elsewhere"), "only demand names are opened");
+  }
+
+  @Test
+  void aFileUnderAnotherUidsNameDoesNotCount() throws IOException {
+    String squatted = DemandRules.fileName(me + 1, "/home/bob/.local/share/gq");
+    Files.writeString(dir.resolve(squatted), mine.text());
+    assertEquals("its name is uid " + (me + 1) + "'s but it belongs to uid " + me, files.read().ignored().get(squatted));
   }
 
   @Test
