@@ -72,6 +72,11 @@ public final class FairTurn {
       waitingBelow = waitingBelow.stream().filter(u -> u.oldestWait() != null && u.oldestWait().isBefore(mine)).toList();
     }
     if (waitingBelow.isEmpty()) return take(oldestFirst, need);
+    return turnTaken(s, me, need, share, oldestFirst, waitingBelow);
+  }
+
+  /** The GPUs whose turn for {@code waiting} has passed, when enough; else the wait and when it may end. */
+  private static Turn turnTaken(Situation s, UserLoad me, int need, int share, List<FreeGpu> oldestFirst, List<UserLoad> waiting) {
     Instant turnEnds = null;
     List<FreeGpu> passed = new ArrayList<>();
     for (FreeGpu g : oldestFirst) {
@@ -82,7 +87,7 @@ public final class FairTurn {
     if (passed.size() >= need) return take(passed, need);
     // the GPU whose turn ends next brings this job closer; decide again then
     Instant again = oldestFirst.size() >= need ? oldestFirst.get(need - 1).freeSince().plus(s.policy().fairTurn()) : turnEnds;
-    return new Turn(List.of(), reason(s, me, need, share, waitingBelow), again);
+    return new Turn(List.of(), reason(s, me, share, waiting), again);
   }
 
   private static Turn take(List<FreeGpu> gpus, int need) {
@@ -91,7 +96,7 @@ public final class FairTurn {
   }
 
   /** "fair share: bob waits for 2 GPUs; alice holds 4 (the fair share is 2), so ..." */
-  static WaitReason reason(Situation s, UserLoad me, int need, int share, List<UserLoad> waiting) {
+  static WaitReason reason(Situation s, UserLoad me, int share, List<UserLoad> waiting) {
     StringBuilder who = new StringBuilder();
     List<String> names = new ArrayList<>();
     for (UserLoad u : waiting) {

@@ -34,7 +34,7 @@ class FairTurnSimulationTest {
   }
 
   @Test
-  void singleGpuJobs() {
+  void withSingleGpuJobsEveryWaitingUserStartsWithinABoundedTime() {
     for (int seed = 0; seed < 120; seed++) run(new Random(2000 + seed), false, 1);
   }
 
@@ -48,7 +48,7 @@ class FairTurnSimulationTest {
     Policy policy = new Policy(cap, always, List.of(), null, Set.of(), TURN);
     SharedBox box = new SharedBox(gpus, policy, T0);
     if (withSilentUser) box.silent.add("u0");
-    String where = "seed machine: " + gpus + " GPUs, " + users + " users, cap " + cap + ", always " + always;
+    String where = "machine: " + gpus + " GPUs, " + users + " users, cap " + cap + ", always " + always;
     Instant now = T0;
     long round = 0;
     int maxNeed = Math.min(largestNeed, Math.min(gpus, always));

@@ -26,10 +26,8 @@ final class SharedBox {
   final Instant[] freeSince;
   final Instant[] ends;
   final Map<String, Deque<Job>> queues = new LinkedHashMap<>();
-  final List<Duration> waits = new ArrayList<>();
   /** Users whose daemon publishes demand but never starts anything (hung, yet its file looks live). */
   final List<String> silent = new ArrayList<>();
-  Duration longestWait = Duration.ZERO;
   /** When each user last started a job (or began to wait); the longest stretch a waiting user started nothing. */
   final Map<String, Instant> lastStart = new LinkedHashMap<>();
   Duration longestDrought = Duration.ZERO;
@@ -92,9 +90,6 @@ final class SharedBox {
         Duration drought = Duration.between(lastStart.get(user), now);
         if (drought.compareTo(longestDrought) > 0) longestDrought = drought;
         lastStart.put(user, now);
-        Duration waited = Duration.between(j.submitted(), now);
-        waits.add(waited);
-        if (waited.compareTo(longestWait) > 0) longestWait = waited;
         for (String uuid : t.take()) {
           int g = Integer.parseInt(uuid);
           if (holder[g] != null) throw new AssertionError("GPU " + g + " given twice");
