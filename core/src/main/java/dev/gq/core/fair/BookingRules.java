@@ -27,7 +27,10 @@ public final class BookingRules {
 
   private BookingRules() {}
 
-  /** Why {@code b} cannot be made beside {@code others} (those in force) under {@code policy} at {@code now}; null when it can. */
+  /**
+   * Why {@code b} cannot be made beside {@code others} (those in force) under {@code policy} (its
+   * interactive GPUs {@link Policy#resolved} to UUIDs) at {@code now}; null when it can.
+   */
   public static String refusal(Booking b, List<Booking> others, Policy policy, Instant now, ZoneId zone) {
     if (!b.end().isAfter(b.start())) return "a booking needs a window: --for must be more than 0";
     if (!b.end().isAfter(now)) return "the window " + window(b, zone) + " has already ended; choose a later --at";

@@ -45,6 +45,17 @@ public record Policy(int maxGpusPerUser, int maxGpusPerUserAlways, List<String> 
     return interactiveGpus.contains(Integer.toString(index)) || interactiveGpus.contains(uuid);
   }
 
+  /**
+   * This policy with the interactive GPUs named by index replaced by their UUIDs on this machine
+   * ({@code uuidByIndex}, from a GPU reading), so that rules over UUIDs (bookings) see them; an
+   * index the machine does not have is kept as it is and matches nothing.
+   */
+  public Policy resolved(Map<Integer, String> uuidByIndex) {
+    List<String> gpus = interactiveGpus.stream()
+        .map(g -> g.matches("\\d+") ? uuidByIndex.getOrDefault(Integer.parseInt(g), g) : g).toList();
+    return new Policy(maxGpusPerUser, maxGpusPerUserAlways, gpus, maxTimeOnShared, admins, fairTurn);
+  }
+
   public boolean admin(String user) {
     return admins.contains(user);
   }

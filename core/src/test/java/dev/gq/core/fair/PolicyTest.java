@@ -28,6 +28,13 @@ class PolicyTest {
   }
 
   @Test
+  void interactiveIndicesResolveToTheMachinesUuids() {
+    Policy p = Policy.from(Map.of("interactive_gpus", List.of(1, 9, "GPU-b")), F).resolved(Map.of(0, "GPU-a", 1, "GPU-c"));
+    assertEquals(List.of("GPU-c", "9", "GPU-b"), p.interactiveGpus());
+    assertTrue(p.interactive(1, "GPU-c"));
+  }
+
+  @Test
   void anEmptyFileIsTodaysBehaviour() {
     assertEquals(Policy.NONE, Policy.from(Map.of(), F));
   }
