@@ -162,6 +162,16 @@ public record Ledger(
     return r;
   }
 
+  /** GPU UUID → every live job that holds it: one, or several shared jobs ({@code --share}). */
+  public Map<String, List<Job>> holders() {
+    Map<String, List<Job>> r = new HashMap<>();
+    for (Job j : live.values()) {
+      if (!j.state().holdsGpus()) continue;
+      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new java.util.ArrayList<>()).add(j);
+    }
+    return r;
+  }
+
   /** Applies one persisted event. Deterministic: no clock, no I/O. */
   public Ledger apply(LedgerEvent event) {
     return switch (event) {
