@@ -94,8 +94,15 @@ public interface ApiReplies {
     }
   }
 
-  /** All GPUs classified now. {@code error} is set when the probe failed as a whole. */
-  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {}
+  /**
+   * All GPUs classified now. {@code error} is set when the probe failed as a whole; {@code
+   * shareHeadroomMiB} is the memory kept free on a shared GPU (GQ_SHARE_HEADROOM).
+   */
+  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error, long shareHeadroomMiB) {
+    GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {
+      this(gpus, probe, fake, error, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+    }
+  }
 
   record CancelOutcome(long id, Kind kind, String message) {
     public enum Kind { CANCELLED, STOPPING, ALREADY_CANCELLING, ALREADY_ENDED, UNKNOWN }

@@ -44,7 +44,9 @@ final class JobLaunch {
     try {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
       List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
-      GpuLeases.Held held = deps.leases().take(uuids, new LeaseHolder(deps.self(), job.id()));
+      LeaseHolder me = new LeaseHolder(deps.self(), job.id());
+      GpuLeases.Held held = dev.gq.core.job.GpuNeed.shares(job.spec())
+          ? ShareLeases.take(deps.leases(), uuids, me, deps.self()) : deps.leases().take(uuids, me);
       leases.set(held);
       LaunchCommand cmd = LaunchCommand.of(full, JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id())));
       if (cmd.problem() != null) {

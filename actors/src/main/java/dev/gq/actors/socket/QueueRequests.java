@@ -55,7 +55,7 @@ final class QueueRequests {
 
   GpuReport gpus() throws ApiException {
     SchedulerView v = asks.view();
-    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError());
+    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError(), v.shareHeadroomMiB());
   }
 
   DaemonInfo daemonInfo() throws ApiException {
