@@ -35,6 +35,10 @@ class ShareEndToEndTest {
           + " 24576 Fake RTX 4090\n2 " + Gqd.uuid(2) + " 81920 Fake H100\n");
       Files.createDirectories(g.fake.resolve("procs").resolve(Gqd.uuid(2)));
       Files.writeString(g.fake.resolve("procs").resolve(Gqd.uuid(2)).resolve("999999"), "ghost");
+      Path notes = g.work.resolve("notes");
+      Gqd.Result added = g.gq("notify", "add", "command", "--on", "over_memory", "--", "/bin/sh", "-c",
+          "echo \"$GQ_EVENT $GQ_JOB_ID\" >> " + notes);
+      assertEquals(0, added.code(), added.toString());
       Gqd.await("the mixed cards to be read", T, () -> g.gpuState(2).equals("EXTERNAL")
           && g.gpus().get(1).get("total_memory").asLong() == 24576L << 20);
 
@@ -75,6 +79,7 @@ class ShareEndToEndTest {
       assertTrue(g.gq("show", String.valueOf(greedy)).out().contains("GPU 0: 20 GB, uses 31.5 GB, more than it declared"),
           g.gq("show", String.valueOf(greedy)).out());
       assertEquals("RUNNING", g.state(greedy), "never stopped for it");
+      Gqd.await("its owner to be told", T, () -> Files.exists(notes) && read(notes).contains("over_memory " + greedy));
 
       Files.writeString(g.fake.resolve("procs").resolve(Gqd.uuid(0)).resolve(pid), "1000");
       assertEquals(List.of(0), indices(g.awaitState(fifth, "RUNNING", T)), "back within its share: the fifth joins");
@@ -83,6 +88,8 @@ class ShareEndToEndTest {
       Files.writeString(g.work.resolve("stop"), "");
       assertEquals(List.of(0), indices(g.awaitState(exclusive, "DONE", T)), "the card emptied: the exclusive job gets it");
       assertEquals("0", Files.readString(g.work.resolve("excl")).strip());
+      assertEquals("over_memory " + greedy + "\n", read(notes), "told once, though many readings showed it over");
+      assertEquals(1, g.gq("events", "--json").out().lines().filter(l -> l.contains("\"JobOverShare\"")).count());
     }
   }
 
@@ -95,6 +102,14 @@ class ShareEndToEndTest {
       Gqd.Result slurm = g.gq("run", "--to", "slurm", "--share", "--vram", "20G", "true");
       assertNotEquals(0, slurm.code());
       assertTrue(slurm.err().startsWith("gq: --share and --per-gpu share this machine's GPUs"), slurm.err());
+    }
+  }
+
+  private static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (java.io.IOException e) {
+      return "";
     }
   }
 

@@ -185,6 +185,13 @@ public sealed interface LedgerEvent {
   /** GPU {@code uuid} gets no new job (a running one keeps it) until {@link GpuResumed}; {@code reason} says why. */
   record GpuDrained(String uuid, String reason, Instant at) implements LedgerEvent {}
 
+  /**
+   * Shared job {@code jobId} was seen using {@code usedMiB} of GPU {@code uuid} (index {@code
+   * index}), more than the {@code declaredMiB} it declared: no more jobs go on that GPU while it
+   * does, and its owner is told once. The job is never stopped for it.
+   */
+  record JobOverShare(long jobId, String uuid, int index, long usedMiB, long declaredMiB, Instant at) implements LedgerEvent {}
+
   /** GPU {@code uuid} may get new jobs again. */
   record GpuResumed(String uuid, Instant at) implements LedgerEvent {}
 

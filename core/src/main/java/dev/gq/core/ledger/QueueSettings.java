@@ -15,11 +15,12 @@ import java.util.Set;
  * way (job id → how it was asked for), and the GPUs a preemption freed for a named waiting job
  * (UUID → that job's id), which no other job gets while that job waits; and for jobs a Slurm
  * cluster runs, each live one's Slurm job id once sbatch accepted it ({@code clusterIds}) and each
- * profile whose cluster does not answer, with the reason ({@code unreachable}).
+ * profile whose cluster does not answer, with the reason ({@code unreachable}); and the live shared
+ * jobs already told that they use more of a GPU than they declared ({@code overTold}), told once.
  */
 public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs,
     Map<Long, Preemption> preempting, Map<String, Long> keptFor, Map<Long, String> clusterIds,
-    Map<String, String> unreachable) {
+    Map<String, String> unreachable, Set<Long> overTold) {
   public static final QueueSettings NONE = new QueueSettings(Map.of(), Map.of(), Set.of());
 
   public QueueSettings {
@@ -30,6 +31,21 @@ public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String>
     keptFor = keptFor == null ? Map.of() : Map.copyOf(keptFor);
     clusterIds = PersistentMap.of(clusterIds == null ? Map.of() : clusterIds);
     unreachable = unreachable == null ? Map.of() : Map.copyOf(unreachable);
+    overTold = overTold == null ? Set.of() : Set.copyOf(overTold);
+  }
+
+  /** No shared job told it is over its share (as stored before jobs could share a GPU). */
+  public QueueSettings(Map<String, Integer> maxRunning, Map<String, String> drained, Set<Long> heldJobs,
+      Map<Long, Preemption> preempting, Map<String, Long> keptFor, Map<Long, String> clusterIds,
+      Map<String, String> unreachable) {
+    this(maxRunning, drained, heldJobs, preempting, keptFor, clusterIds, unreachable, Set.of());
+  }
+
+  /** Job {@code id} was told it uses more of a GPU than it declared. */
+  QueueSettings toldOver(long id) {
+    Set<Long> next = new HashSet<>(overTold);
+    next.add(id);
+    return new QueueSettings(maxRunning, drained, heldJobs, preempting, keptFor, clusterIds, unreachable, next);
   }
 
   /** No cluster jobs (as stored before jobs could run on a cluster). */
@@ -49,25 +65,25 @@ public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String>
   }
 
   QueueSettings limit(String group, Integer n) {
-    return new QueueSettings(with(maxRunning, group, n), drained, heldJobs, preempting, keptFor, clusterIds, unreachable);
+    return new QueueSettings(with(maxRunning, group, n), drained, heldJobs, preempting, keptFor, clusterIds, unreachable, overTold);
   }
 
   QueueSettings drain(String uuid, String reason) {
-    return new QueueSettings(maxRunning, with(drained, uuid, reason), heldJobs, preempting, keptFor, clusterIds, unreachable);
+    return new QueueSettings(maxRunning, with(drained, uuid, reason), heldJobs, preempting, keptFor, clusterIds, unreachable, overTold);
   }
 
   QueueSettings hold(List<Long> ids, boolean held) {
     Set<Long> next = new HashSet<>(heldJobs);
     if (held) next.addAll(ids);
     else next.removeAll(ids);
-    return new QueueSettings(maxRunning, drained, next, preempting, keptFor, clusterIds, unreachable);
+    return new QueueSettings(maxRunning, drained, next, preempting, keptFor, clusterIds, unreachable, overTold);
   }
 
   /** Job {@code id}'s preemption begins. */
   QueueSettings preempt(long id, Preemption p) {
     Map<Long, Preemption> next = new HashMap<>(preempting);
     next.put(id, p);
-    return new QueueSettings(maxRunning, drained, heldJobs, next, keptFor, clusterIds, unreachable);
+    return new QueueSettings(maxRunning, drained, heldJobs, next, keptFor, clusterIds, unreachable, overTold);
   }
 
   /**
@@ -92,20 +108,25 @@ public record QueueSettings(Map<String, Integer> maxRunning, Map<String, String>
     }
     Map<Long, String> ids = j.state().terminal() && clusterIds.containsKey(j.id())
         ? ((PersistentMap<Long, String>) clusterIds).minus(j.id()) : clusterIds;
-    if (p == preempting && kept == keptFor && ids == clusterIds) return this;
-    return new QueueSettings(maxRunning, drained, heldJobs, p, kept, ids, unreachable);
+    Set<Long> told = overTold;
+    if (j.state().terminal() && overTold.contains(j.id())) {
+      told = new HashSet<>(overTold);
+      told.remove(j.id());
+    }
+    if (p == preempting && kept == keptFor && ids == clusterIds && told == overTold) return this;
+    return new QueueSettings(maxRunning, drained, heldJobs, p, kept, ids, unreachable, told);
   }
 
   /** Slurm accepted job {@code id} as {@code clusterId}. */
   QueueSettings sent(long id, String clusterId) {
     return new QueueSettings(maxRunning, drained, heldJobs, preempting, keptFor,
-        ((PersistentMap<Long, String>) clusterIds).plus(id, clusterId), unreachable);
+        ((PersistentMap<Long, String>) clusterIds).plus(id, clusterId), unreachable, overTold);
   }
 
   /** Profile {@code profile}'s cluster does not answer, for {@code reason} (null: it answers again). */
   QueueSettings reach(String profile, String reason) {
     return new QueueSettings(maxRunning, drained, heldJobs, preempting, keptFor, clusterIds,
-        with(unreachable, profile, reason));
+        with(unreachable, profile, reason), overTold);
   }
 
   private static <V> Map<String, V> with(Map<String, V> m, String k, V v) {

@@ -111,7 +111,8 @@ public final class Decider {
       next = new SchedulerState(gpus, true, true, next.ending(), next.backoff());
       reconcile = Orphans.only(l, back);
     }
-    Decided<Void> w = write(l, next, List.of(), c);
+    List<LedgerEvent> over = next.ready() ? OverShares.told(l, gpus.classified(l), c.shareHeadroomMiB(), c.now()) : List.of();
+    Decided<Void> w = write(l, next, over, c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), reconcile);
   }
 

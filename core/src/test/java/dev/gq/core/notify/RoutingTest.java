@@ -44,7 +44,7 @@ class RoutingTest {
     assertEquals(Set.of(), NoticeKind.parse("none"));
     assertEquals(5, NoticeKind.parse("all").size());
     var e = assertThrows(IllegalArgumentException.class, () -> NoticeKind.parse("failed,finish"));
-    assertEquals("unknown notification event 'finish'; use a comma list of failed, end, group, held, drained, all or none",
+    assertEquals("unknown notification event 'finish'; use a comma list of failed, end, group, held, drained, over_memory, all or none",
         e.getMessage());
   }
 
