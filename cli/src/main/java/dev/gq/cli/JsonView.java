@@ -61,10 +61,10 @@ final class JsonView {
     n.put("cluster_job_id", job.clusterId());
     var need = job.spec().gpuNeed();
     n.put("vram_mib", need == null || need.vramMiB() == 0 ? null : need.vramMiB());
-    n.put("share", need != null && need.share());
-    n.put("per_gpu", need == null || need.perGpu() == 0 ? null : need.perGpu());
     ArrayNode types = n.putArray("gpu_types");
     if (need != null) need.types().forEach(types::add);
+    n.put("share", need != null && need.share());
+    n.put("per_gpu", need == null || need.perGpu() == 0 ? null : need.perGpu());
     return n;
   }
 
