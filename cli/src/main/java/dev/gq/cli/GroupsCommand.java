@@ -40,12 +40,20 @@ final class GroupsCommand implements Callable<Integer> {
   @Option(names = "--no-max-running", description = "Lift GROUP's cap on jobs at once.")
   boolean noMaxRunning;
 
+  @Option(names = "--per-gpu", paramLabel = "K",
+      description = "GROUP's GPU jobs submitted from now on share their GPUs, at most K a GPU (as --per-gpu K on each).")
+  Integer perGpu;
+
+  @Option(names = "--no-per-gpu", description = "GROUP's jobs submitted from now on share a GPU only when they ask (--share).")
+  boolean noPerGpu;
+
   GroupsCommand(Invocation inv) {
     this.inv = inv;
   }
 
   @Override
   public Integer call() throws ApiException {
+    if (perGpu != null || noPerGpu) return perGpu();
     if (maxRunning != null || noMaxRunning) return cap();
     List<GroupSummary> groups = group == null ? inv.api().groups() : inv.api().group(group).stream().toList();
     PrintWriter out = inv.io().out();
@@ -76,6 +84,16 @@ final class GroupsCommand implements Callable<Integer> {
     if (maxRunning != null && QueueControl.maxRunningProblem(maxRunning) != null)
       throw new UsageException(QueueControl.maxRunningProblem(maxRunning) + " (--no-max-running lifts the cap)");
     inv.io().out().println(inv.api().limitGroup(Labels.checkOption("GROUP", group), noMaxRunning ? null : maxRunning));
+    return ExitCode.OK;
+  }
+
+  private int perGpu() throws ApiException {
+    if (group == null) throw new UsageException("name the group whose jobs share GPUs, as in 'gq groups evals --per-gpu 4'");
+    if (perGpu != null && noPerGpu) throw new UsageException("give --per-gpu K or --no-per-gpu, not both");
+    if (maxRunning != null || noMaxRunning) throw new UsageException("give --per-gpu and --max-running in two commands");
+    if (perGpu != null && (perGpu < 1 || perGpu > dev.gq.core.job.GpuNeed.MAX_PER_GPU))
+      throw new UsageException("--per-gpu must be from 1 to " + dev.gq.core.job.GpuNeed.MAX_PER_GPU + ", not " + perGpu);
+    inv.io().out().println(inv.api().perGpuGroup(Labels.checkOption("GROUP", group), noPerGpu ? null : perGpu));
     return ExitCode.OK;
   }
 

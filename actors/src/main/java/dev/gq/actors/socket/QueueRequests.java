@@ -86,6 +86,10 @@ final class QueueRequests {
     return asks.ask(new Request.LimitGroup(group, maxRunning));
   }
 
+  String perGpuGroup(String group, Integer perGpu) throws ApiException {
+    return asks.ask(new Request.SharePerGpu(group, perGpu));
+  }
+
   String changeJob(long id, JobChanges.Change change) throws ApiException {
     return asks.ask(new Request.ChangeJob(id, change));
   }

@@ -101,6 +101,18 @@ class ShareEndToEndTest {
       assertEquals("gq: --share needs the memory the job takes of a GPU: add --vram SIZE (e.g. --vram 20G) or --per-gpu K\n", r.err());
       Gqd.Result slurm = g.gq("run", "--to", "slurm", "--share", "--vram", "20G", "true");
       assertNotEquals(0, slurm.code());
+      Gqd.Result group = g.gq("groups", "evals", "--per-gpu", "2");
+      assertEquals("Group evals: its GPU jobs submitted from now on share their GPUs, at most 2 a GPU.\n", group.out(), group.toString());
+      long a = g.submit("-g", "1", "--group", "evals", "bash", "-c", "while [ ! -e stop ]; do sleep 0.1; done");
+      long b = g.submit("-g", "1", "--group", "evals", "bash", "-c", "while [ ! -e stop ]; do sleep 0.1; done");
+      long c = g.submit("-g", "1", "--group", "evals", "true");
+      g.awaitState(a, "RUNNING", T);
+      g.awaitState(b, "RUNNING", T);
+      assertTrue(g.job(c).get("share").asBoolean());
+      assertEquals(2, g.job(c).get("per_gpu").asInt());
+      g.awaitWaitReason(c, "needs 1/2 of a GPU on a shared GPU: GPU 0 holds 2 shared jobs (--per-gpu 2)");
+      Files.writeString(g.work.resolve("stop"), "");
+      g.awaitState(c, "DONE", T);
       assertTrue(slurm.err().startsWith("gq: --share and --per-gpu share this machine's GPUs"), slurm.err());
     }
   }

@@ -101,6 +101,7 @@ class StoredEventsTest {
     m.put(new GpuDrained("GPU-a", "why", T), "{\"uuid\":\"GPU-a\",\"reason\":\"why\"," + AT + "}");
     m.put(new GpuResumed("GPU-a", T), "{\"uuid\":\"GPU-a\"," + AT + "}");
     m.put(new JobsHeld(List.of(7L), true, T), "{\"jobIds\":[7],\"held\":true," + AT + "}");
+    m.put(new GroupPerGpuSet("g", 4, T), "{\"group\":\"g\",\"perGpu\":4," + AT + "}");
     m.put(new JobOverShare(7, "GPU-a", 0, 30000, 19074, T),
         "{\"jobId\":7,\"uuid\":\"GPU-a\",\"index\":0,\"usedMiB\":30000,\"declaredMiB\":19074," + AT + "}");
     m.put(new JobSentToCluster(7, "4711_3", T), "{\"jobId\":7,\"clusterId\":\"4711_3\"," + AT + "}");

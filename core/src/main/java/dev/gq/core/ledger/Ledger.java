@@ -195,6 +195,8 @@ public record Ledger(
           settings.reach(e.profile(), e.reason()));
       case ClusterReachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.reach(e.profile(), null));
+      case GroupPerGpuSet e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.perGpu(e.group(), e.perGpu()));
       case JobOverShare e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           live.containsKey(e.jobId()) ? settings.toldOver(e.jobId()) : settings);
       case JobsHeld e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,

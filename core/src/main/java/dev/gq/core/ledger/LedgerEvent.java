@@ -182,6 +182,12 @@ public sealed interface LedgerEvent {
   /** At most {@code maxRunning} jobs of {@code group} are active at once from now on (null: no limit). */
   record GroupLimitSet(String group, Integer maxRunning, Instant at) implements LedgerEvent {}
 
+  /**
+   * The GPU jobs submitted to {@code group} from now on share their GPUs, at most {@code perGpu} a
+   * GPU (null: each as it asks).
+   */
+  record GroupPerGpuSet(String group, Integer perGpu, Instant at) implements LedgerEvent {}
+
   /** GPU {@code uuid} gets no new job (a running one keeps it) until {@link GpuResumed}; {@code reason} says why. */
   record GpuDrained(String uuid, String reason, Instant at) implements LedgerEvent {}
 

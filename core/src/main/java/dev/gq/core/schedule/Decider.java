@@ -50,6 +50,7 @@ public final class Decider {
       case HoldQueue r -> settled(l, s, QueueControl.hold(l, r.group(), c.now()), c);
       case ReleaseQueue r -> settled(l, s, QueueControl.release(l, r.group(), c.now()), c);
       case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);
+      case SharePerGpu r -> settled(l, s, QueueControl.perGpu(l, r.group(), r.perGpu(), c.now()), c);
       case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(), c.now()), c);
       case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);
       case HoldJobs r -> settled(l, s, JobChanges.hold(l, r.jobIds(), r.held(), c.now()), c);
