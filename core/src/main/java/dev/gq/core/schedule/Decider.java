@@ -51,7 +51,8 @@ public final class Decider {
       case ReleaseQueue r -> settled(l, s, QueueControl.release(l, r.group(), c.now()), c);
       case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);
       case SharePerGpu r -> settled(l, s, QueueControl.perGpu(l, r.group(), r.perGpu(), c.now()), c);
-      case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(), c.now()), c);
+      case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(),
+          s.gpus().lastKnown(), c.now()), c);
       case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);
       case HoldJobs r -> settled(l, s, JobChanges.hold(l, r.jobIds(), r.held(), c.now()), c);
       case DrainGpu r -> settled(l, s, QueueControl.drain(l, r.uuid(), r.index(), r.reason(), c.now()), c);
