@@ -55,7 +55,13 @@ public interface ApiReplies {
    * fail-fast held it).
    */
   record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic,
-      Integer maxRunning) {
+      Integer maxRunning, Integer perGpu) {
+    /** A group whose jobs share a GPU only when they ask ({@code perGpu} null). */
+    public GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic,
+        Integer maxRunning) {
+      this(group, counts, retried, holdReason, automatic, maxRunning, null);
+    }
+
     /** A group without a cap on its jobs at once. */
     public GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {
       this(group, counts, retried, holdReason, automatic, null);

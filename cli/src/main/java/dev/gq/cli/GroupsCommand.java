@@ -107,16 +107,19 @@ final class GroupsCommand implements Callable<Integer> {
     if (retried) headers.add("RETRIED");
     boolean capped = groups.stream().anyMatch(g -> g.maxRunning() != null);
     if (capped) headers.add("MAX");
+    boolean sharing = groups.stream().anyMatch(g -> g.perGpu() != null);
+    if (sharing) headers.add("PER-GPU");
     if (bar) headers.add("PROGRESS");
     // on a narrow terminal GROUP and PROGRESS give way first; the counts and STATUS are never cut
     TextTable t = TextTable.of(headers.stream().map(h -> new TextTable.Column(h,
         h.equals("GROUP") ? 8 : h.equals("PROGRESS") ? 8 : 0)).toList());
     t.cutInMiddle(0);
-    for (GroupSummary g : groups) t.add(row(g, optional, retried, capped, bar));
+    for (GroupSummary g : groups) t.add(row(g, optional, retried, capped, sharing, bar));
     return t;
   }
 
-  private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean capped, boolean bar) {
+  private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean capped, boolean sharing,
+      boolean bar) {
     String status = g.held() ? (g.automatic() ? "held (fail-fast)" : "held") : "-";
     List<String> r = new ArrayList<>(List.of(TextTable.cutMiddle(g.group(), GROUP_WIDTH), status, n(g, JobState.WAITING)));
     r.add(String.valueOf(RUNNING.stream().mapToInt(s -> g.counts().getOrDefault(s, 0)).sum()));
@@ -124,6 +127,7 @@ final class GroupsCommand implements Callable<Integer> {
     optional.forEach(s -> r.add(n(g, s)));
     if (retried) r.add(String.valueOf(g.retried()));
     if (capped) r.add(g.maxRunning() == null ? "-" : String.valueOf(g.maxRunning()));
+    if (sharing) r.add(g.perGpu() == null ? "-" : String.valueOf(g.perGpu()));
     if (bar) {
       int[] e = GroupText.ended(g);
       r.add(GroupText.bar(e[0], e[1], BAR_WIDTH));
@@ -164,6 +168,7 @@ final class GroupsCommand implements Callable<Integer> {
       n.put("hold_reason", g.holdReason());
       n.put("automatic_hold", g.automatic());
       n.put("max_running", g.maxRunning());
+      n.put("per_gpu", g.perGpu());
     }
     return a;
   }

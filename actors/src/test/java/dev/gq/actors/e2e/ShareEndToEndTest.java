@@ -103,6 +103,7 @@ class ShareEndToEndTest {
       assertNotEquals(0, slurm.code());
       Gqd.Result group = g.gq("groups", "evals", "--per-gpu", "2");
       assertEquals("Group evals: its GPU jobs submitted from now on share their GPUs, at most 2 a GPU.\n", group.out(), group.toString());
+      assertEquals(2, g.gq("groups", "--json", "evals").json().get(0).get("per_gpu").asInt());
       long a = g.submit("-g", "1", "--group", "evals", "bash", "-c", "while [ ! -e stop ]; do sleep 0.1; done");
       long b = g.submit("-g", "1", "--group", "evals", "bash", "-c", "while [ ! -e stop ]; do sleep 0.1; done");
       long c = g.submit("-g", "1", "--group", "evals", "true");
