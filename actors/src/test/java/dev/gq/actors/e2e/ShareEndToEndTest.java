@@ -106,7 +106,7 @@ class ShareEndToEndTest {
       assertEquals(2, g.gq("groups", "--json", "evals").json().get(0).get("per_gpu").asInt());
       long a = g.submit("-g", "1", "--group", "evals", "bash", "-c", "while [ ! -e stop ]; do sleep 0.1; done");
       long b = g.submit("-g", "1", "--group", "evals", "bash", "-c", "while [ ! -e stop ]; do sleep 0.1; done");
-      long c = g.submit("-g", "1", "--group", "evals", "true");
+      long c = g.submit("-g", "1", "--group", "evals", "bash", "-c", "echo \"$GQ_VRAM\" > counted");
       g.awaitState(a, "RUNNING", T);
       g.awaitState(b, "RUNNING", T);
       assertTrue(g.job(c).get("share").asBoolean());
@@ -114,6 +114,8 @@ class ShareEndToEndTest {
       g.awaitWaitReason(c, "needs 1/2 of a GPU on a shared GPU: GPU 0 holds 2 shared jobs (--per-gpu 2)");
       Files.writeString(g.work.resolve("stop"), "");
       g.awaitState(c, "DONE", T);
+      assertEquals(String.valueOf((81920 - 1024) / 2), Files.readString(g.work.resolve("counted")).strip(),
+          "GQ_VRAM: half the card less the headroom");
       assertTrue(slurm.err().startsWith("gq: --share and --per-gpu share this machine's GPUs"), slurm.err());
     }
   }
