@@ -55,7 +55,13 @@ public interface ApiReplies {
    * fail-fast held it).
    */
   record GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic,
-      Integer maxRunning) {
+      Integer maxRunning, Integer perGpu) {
+    /** A group whose jobs share a GPU only when they ask ({@code perGpu} null). */
+    public GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic,
+        Integer maxRunning) {
+      this(group, counts, retried, holdReason, automatic, maxRunning, null);
+    }
+
     /** A group without a cap on its jobs at once. */
     public GroupSummary(String group, Map<JobState, Integer> counts, int retried, String holdReason, boolean automatic) {
       this(group, counts, retried, holdReason, automatic, null);
@@ -94,8 +100,15 @@ public interface ApiReplies {
     }
   }
 
-  /** All GPUs classified now. {@code error} is set when the probe failed as a whole. */
-  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {}
+  /**
+   * All GPUs classified now. {@code error} is set when the probe failed as a whole; {@code
+   * shareHeadroomMiB} is the memory kept free on a shared GPU (GQ_SHARE_HEADROOM).
+   */
+  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error, long shareHeadroomMiB) {
+    GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {
+      this(gpus, probe, fake, error, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+    }
+  }
 
   record CancelOutcome(long id, Kind kind, String message) {
     public enum Kind { CANCELLED, STOPPING, ALREADY_CANCELLING, ALREADY_ENDED, UNKNOWN }

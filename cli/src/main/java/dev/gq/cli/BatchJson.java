@@ -27,7 +27,7 @@ import java.util.Map;
  */
 final class BatchJson {
   static final List<String> FIELDS = List.of("argv", "gpus", "name", "group", "key", "after", "after_ok", "retries", "time", "cwd", "vram",
-      "gpu_type");
+      "gpu_type", "share", "per_gpu");
 
   private BatchJson() {}
 
@@ -93,7 +93,14 @@ final class BatchJson {
         throw new IllegalArgumentException("'gpu_type' must be a type or a list of types, like \"H100\" or [\"A100\", \"H100\"]");
       types = GpuNeed.parseTypes("'gpu_type'", String.join(",", items.stream().map(String.class::cast).toList()));
     }
-    return GpuNeed.of(mib, types);
+    boolean share = false;
+    if (has(n, "share")) {
+      if (!(n.get("share") instanceof Boolean b)) throw new IllegalArgumentException("'share' must be true or false");
+      share = b;
+    }
+    int perGpu = has(n, "per_gpu") ? count(n.get("per_gpu"), "per_gpu", GpuNeed.MAX_PER_GPU) : 0;
+    if (has(n, "per_gpu") && perGpu < 1) throw new IllegalArgumentException("'per_gpu' must be from 1 to " + GpuNeed.MAX_PER_GPU);
+    return GpuNeed.of(mib, types, share || perGpu > 0, perGpu);
   }
 
   private static void addIds(List<Dependency> out, Object v, String member, boolean okOnly) {

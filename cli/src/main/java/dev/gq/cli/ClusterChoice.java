@@ -51,6 +51,9 @@ final class ClusterChoice {
    */
   static String slurmNeed(dev.gq.core.job.GpuNeed need) {
     if (need == null) return null;
+    if (need.share())
+      return "--share and --per-gpu share this machine's GPUs: a Slurm cluster shares a GPU only through its own shard or MPS"
+          + " gres, which its admins set up; leave them out with --to slurm (each job then gets whole GPUs)";
     if (need.vramMiB() > 0)
       return "--vram is for this machine's GPUs: Slurm has no request for a GPU's memory (--mem-per-gpu is host memory);"
           + " leave it out with --to slurm and name the card with --gpu-type, or a partition of big cards in the profile";

@@ -27,7 +27,9 @@ import java.util.regex.Pattern;
 record Directives(Integer gpus, String name, String group, String key, Scheduling scheduling) {
   private static final List<String> NAMES =
       List.of("gpus", "name", "group", "key", "time", "retries", "priority", "after", "after-ok", "resume-arg", "notify", "vram",
-          "gpu-type");
+          "gpu-type", "per-gpu", "share");
+  // "#gq --share" takes no value
+  private static final Pattern FLAG = Pattern.compile("#gq[ \\t]+--share[ \\t]*");
   // "--gpus=2" and, as in #SBATCH lines, "--gpus 2"
   private static final Pattern LINE = Pattern.compile("#gq[ \\t]+--(" + String.join("|", NAMES) + ")(?:=|[ \\t]+)(.*)");
   private static final Pattern OPTION = Pattern.compile("#gq[ \\t]+(-[-\\w]*).*");
@@ -46,6 +48,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
   }
 
   private Directives with(String text, int line) {
+    if (FLAG.matcher(text).matches()) return with(scheduling.withNeed(GpuNeed.of(0, List.of(), true, 0)));
     Matcher m = LINE.matcher(text);
     if (!m.matches()) {
       Matcher o = OPTION.matcher(text);
@@ -55,7 +58,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
             + "; did you mean " + String.join(" or ", close) + "?");
       throw new RefusedException("unsupported or malformed #gq directive on line " + line + ": '" + PrintableText.escape(text)
           + "'; use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N,"
-          + " --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS, --notify=EVENTS, --vram=SIZE or --gpu-type=TYPE");
+          + " --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS, --notify=EVENTS, --vram=SIZE, --gpu-type=TYPE, --share or --per-gpu=K");
     }
     String option = m.group(1);
     String value = m.group(2).strip();
@@ -71,6 +74,8 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
       case "resume-arg" -> with(resumeArg(s, value, line));
       case "vram" -> with(s.withNeed(vram(value, line)));
       case "gpu-type" -> with(s.withNeed(gpuType(value, line)));
+      case "share" -> throw new RefusedException("#gq --share takes no value (line " + line + "); write it alone");
+      case "per-gpu" -> with(s.withNeed(GpuNeed.of(0, List.of(), true, perGpu(value, line))));
       case "notify" -> { NotifyOption.checked(value, "line " + line); yield this; } // read by notify(script)
       default -> with(new Scheduling(plus(s.after(), value, option.equals("after-ok"), line), s.retries(), s.time(),
           s.priority(), s.begin(), s.resumeArg(), s.need()));
@@ -101,6 +106,13 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
     String problem = GpuNeed.sizeProblem("--vram", value);
     if (problem != null) throw new RefusedException(problem + " (line " + line + ")");
     return GpuNeed.of(GpuNeed.parseMiB(value), List.of());
+  }
+
+  private static int perGpu(String value, int line) {
+    if (!value.matches("\\d{1,3}") || Integer.parseInt(value) < 1 || Integer.parseInt(value) > GpuNeed.MAX_PER_GPU)
+      throw new RefusedException("--per-gpu must be from 1 to " + GpuNeed.MAX_PER_GPU + ", not '" + PrintableText.escape(value)
+          + "' (line " + line + ")");
+    return Integer.parseInt(value);
   }
 
   private static GpuNeed gpuType(String value, int line) {

@@ -11,8 +11,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code gq gpu}: every GPU as the scheduler classifies it now (FREE, RESERVED, RUNNING,
- * EXTERNAL, UNKNOWN, DRAINED), with its owner, compute processes and memory, and a plain line when
- * the GPUs are fake or the probe failed. Only FREE GPUs get new jobs. Its subcommands drain GPUs
+ * EXTERNAL, UNKNOWN, DRAINED, SHARED), with its owner, compute processes and memory, and a plain line when
+ * the GPUs are fake or the probe failed. Only FREE GPUs get new jobs; SHARED ones only shared jobs. Its subcommands drain GPUs
  * of new jobs and give them back.
  */
 @Command(name = "gpu", description = "Show the GPUs, who uses them and which are free.")
@@ -32,9 +32,9 @@ final class GpuCommand implements Callable<Integer> {
   public Integer call() throws ApiException {
     GqApi.GpuReport report = inv.api().gpus();
     PrintWriter out = inv.io().out();
-    if (json) out.println(JsonView.pretty(JsonView.gpus(report.gpus())));
+    if (json) out.println(JsonView.pretty(JsonView.gpus(report.gpus(), report.shareHeadroomMiB())));
     else if (report.gpus().isEmpty() && report.error() == null) out.println("No GPUs found; jobs with -g 0 still run.");
-    else if (!report.gpus().isEmpty()) table(report.gpus()).print(out, TextTable.width(inv.io()));
+    else if (!report.gpus().isEmpty()) table(report.gpus(), report.shareHeadroomMiB()).print(out, TextTable.width(inv.io()));
     notes(report, json ? inv.io().err() : out);
     if (report.error() == null) return ExitCode.OK;
     inv.io().err().println("gq: the GPU probe failed: " + report.error() + "; GPUs it cannot read are UNKNOWN and get no new jobs");
@@ -45,13 +45,25 @@ final class GpuCommand implements Callable<Integer> {
     if (report.fake()) where.println("These GPUs are fake (" + report.probe() + "); no real device is used.");
   }
 
-  private static TextTable table(List<GpuStatus> gpus) {
+  private static TextTable table(List<GpuStatus> gpus, long headroomMiB) {
     TextTable t = new TextTable(List.of("GPU", "UUID", "TYPE", "STATE", "OWNER", "PIDS", "MEMORY", "DETAIL"));
     for (GpuStatus g : gpus) {
       t.add(List.of(String.valueOf(g.index()), shortUuid(g.uuid()), type(g.name()), g.state().name(), owner(g),
-          pids(g.processes()), memory(g), g.detail() == null || g.detail().isBlank() ? "-" : g.detail()));
+          pids(g.processes()), memory(g), detail(g, headroomMiB)));
     }
     return t;
+  }
+
+  /**
+   * The DETAIL column: why a GPU is UNKNOWN or EXTERNAL; for a shared one its jobs with their shares
+   * and what is left ("jobs 4 (20GB), 5 (20GB); 35.4 GB left"), and the jobs over their share.
+   */
+  static String detail(GpuStatus g, long headroomMiB) {
+    String d = g.detail() == null || g.detail().isBlank() ? null : g.detail();
+    if (g.shares().isEmpty()) return d == null ? "-" : d;
+    String s = dev.gq.core.alloc.SharedFit.describe(g, headroomMiB);
+    if (!g.overShares(headroomMiB).isEmpty()) s += "; no more jobs go here while a job uses more than it declared";
+    return d == null ? s : s + "; " + d;
   }
 
   /** The card's name without the maker's word every NVIDIA card's name starts with: "H100 80GB HBM3", "GeForce RTX 4090". */
@@ -67,6 +79,8 @@ final class GpuCommand implements Callable<Integer> {
   }
 
   private static String owner(GpuStatus g) {
+    if (g.shares().size() > 1)
+      return "jobs " + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(","));
     if (g.ownerJobId() != null) return "job " + g.ownerJobId();
     return g.processes().isEmpty() ? "-" : "external";
   }

@@ -197,6 +197,11 @@ public interface GqApi extends ApiReplies {
     throw new ApiException("this daemon cannot cap a group's jobs; restart it with 'gq daemon stop' (jobs keep running)");
   }
 
+  /** Makes {@code group}'s later GPU jobs share their GPUs, at most {@code perGpu} a GPU (null: as each asks); the line to show. */
+  default String perGpuGroup(String group, Integer perGpu) throws ApiException {
+    throw new ApiException("this daemon cannot make a group's jobs share GPUs; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
   /** Changes a waiting job's GPUs, priority or time limit; the line to show. */
   default String changeJob(long id, dev.gq.core.ledger.JobChanges.Change change) throws ApiException {
     throw new ApiException("this daemon cannot change a job; restart it with 'gq daemon stop' (jobs keep running)");

@@ -40,12 +40,20 @@ final class GroupsCommand implements Callable<Integer> {
   @Option(names = "--no-max-running", description = "Lift GROUP's cap on jobs at once.")
   boolean noMaxRunning;
 
+  @Option(names = "--per-gpu", paramLabel = "K",
+      description = "GROUP's GPU jobs submitted from now on share their GPUs, at most K a GPU (as --per-gpu K on each).")
+  Integer perGpu;
+
+  @Option(names = "--no-per-gpu", description = "GROUP's jobs submitted from now on share a GPU only when they ask (--share).")
+  boolean noPerGpu;
+
   GroupsCommand(Invocation inv) {
     this.inv = inv;
   }
 
   @Override
   public Integer call() throws ApiException {
+    if (perGpu != null || noPerGpu) return perGpu();
     if (maxRunning != null || noMaxRunning) return cap();
     List<GroupSummary> groups = group == null ? inv.api().groups() : inv.api().group(group).stream().toList();
     PrintWriter out = inv.io().out();
@@ -79,6 +87,16 @@ final class GroupsCommand implements Callable<Integer> {
     return ExitCode.OK;
   }
 
+  private int perGpu() throws ApiException {
+    if (group == null) throw new UsageException("name the group whose jobs share GPUs, as in 'gq groups evals --per-gpu 4'");
+    if (perGpu != null && noPerGpu) throw new UsageException("give --per-gpu K or --no-per-gpu, not both");
+    if (maxRunning != null || noMaxRunning) throw new UsageException("give --per-gpu and --max-running in two commands");
+    if (perGpu != null && (perGpu < 1 || perGpu > dev.gq.core.job.GpuNeed.MAX_PER_GPU))
+      throw new UsageException("--per-gpu must be from 1 to " + dev.gq.core.job.GpuNeed.MAX_PER_GPU + ", not " + perGpu);
+    inv.io().out().println(inv.api().perGpuGroup(Labels.checkOption("GROUP", group), noPerGpu ? null : perGpu));
+    return ExitCode.OK;
+  }
+
   /** The table, with STATUS beside GROUP so that a narrow terminal cuts counts, not the hold. */
   private TextTable table(List<GroupSummary> groups, boolean bar) {
     List<JobState> optional = optionalStates(groups);
@@ -89,16 +107,19 @@ final class GroupsCommand implements Callable<Integer> {
     if (retried) headers.add("RETRIED");
     boolean capped = groups.stream().anyMatch(g -> g.maxRunning() != null);
     if (capped) headers.add("MAX");
+    boolean sharing = groups.stream().anyMatch(g -> g.perGpu() != null);
+    if (sharing) headers.add("PER-GPU");
     if (bar) headers.add("PROGRESS");
     // on a narrow terminal GROUP and PROGRESS give way first; the counts and STATUS are never cut
     TextTable t = TextTable.of(headers.stream().map(h -> new TextTable.Column(h,
         h.equals("GROUP") ? 8 : h.equals("PROGRESS") ? 8 : 0)).toList());
     t.cutInMiddle(0);
-    for (GroupSummary g : groups) t.add(row(g, optional, retried, capped, bar));
+    for (GroupSummary g : groups) t.add(row(g, optional, retried, capped, sharing, bar));
     return t;
   }
 
-  private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean capped, boolean bar) {
+  private static List<String> row(GroupSummary g, List<JobState> optional, boolean retried, boolean capped, boolean sharing,
+      boolean bar) {
     String status = g.held() ? (g.automatic() ? "held (fail-fast)" : "held") : "-";
     List<String> r = new ArrayList<>(List.of(TextTable.cutMiddle(g.group(), GROUP_WIDTH), status, n(g, JobState.WAITING)));
     r.add(String.valueOf(RUNNING.stream().mapToInt(s -> g.counts().getOrDefault(s, 0)).sum()));
@@ -106,6 +127,7 @@ final class GroupsCommand implements Callable<Integer> {
     optional.forEach(s -> r.add(n(g, s)));
     if (retried) r.add(String.valueOf(g.retried()));
     if (capped) r.add(g.maxRunning() == null ? "-" : String.valueOf(g.maxRunning()));
+    if (sharing) r.add(g.perGpu() == null ? "-" : String.valueOf(g.perGpu()));
     if (bar) {
       int[] e = GroupText.ended(g);
       r.add(GroupText.bar(e[0], e[1], BAR_WIDTH));
@@ -146,6 +168,7 @@ final class GroupsCommand implements Callable<Integer> {
       n.put("hold_reason", g.holdReason());
       n.put("automatic_hold", g.automatic());
       n.put("max_running", g.maxRunning());
+      n.put("per_gpu", g.perGpu());
     }
     return a;
   }

@@ -63,6 +63,8 @@ final class JsonView {
     n.put("vram_mib", need == null || need.vramMiB() == 0 ? null : need.vramMiB());
     ArrayNode types = n.putArray("gpu_types");
     if (need != null) need.types().forEach(types::add);
+    n.put("share", need != null && need.share());
+    n.put("per_gpu", need == null || need.perGpu() == 0 ? null : need.perGpu());
     return n;
   }
 
@@ -76,6 +78,16 @@ final class JsonView {
   }
 
   static ObjectNode gpu(GpuStatus gpu) {
+    return gpu(gpu, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+  }
+
+  /**
+   * One GPU; a SHARED one also lists its {@code shares} (each job's {@code job_id}, the memory it
+   * declared of this card, its {@code per_gpu} cap or null, what its processes use here or null, and
+   * whether that is {@code over} its declaration) and {@code share_free_memory}: what is left for
+   * another shared job after the headroom.
+   */
+  static ObjectNode gpu(GpuStatus gpu, long headroomMiB) {
     ObjectNode n = NODES.objectNode();
     n.put("index", gpu.index());
     n.put("uuid", gpu.uuid());
@@ -92,6 +104,16 @@ final class JsonView {
     n.put("used_memory", gpu.usedBytes());
     n.put("detail", gpu.detail());
     n.put("held_by", gpu.heldBy());
+    ArrayNode shares = n.putArray("shares");
+    for (GpuStatus.Share s : gpu.shares()) {
+      ObjectNode sn = shares.addObject();
+      sn.put("job_id", s.jobId());
+      sn.put("declared_memory", s.declaredMiB(gpu.totalMiB(), headroomMiB) << 20);
+      sn.put("per_gpu", s.perGpu() == 0 ? null : s.perGpu());
+      sn.put("used_memory", s.usedMiB() < 0 ? null : s.usedMiB() << 20);
+      sn.put("over", s.over(gpu.totalMiB(), headroomMiB));
+    }
+    n.put("share_free_memory", gpu.shares().isEmpty() ? null : Math.max(0, gpu.leftMiB(headroomMiB)) << 20);
     return n;
   }
 
@@ -102,8 +124,12 @@ final class JsonView {
   }
 
   static ArrayNode gpus(List<GpuStatus> gpus) {
+    return gpus(gpus, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+  }
+
+  static ArrayNode gpus(List<GpuStatus> gpus, long headroomMiB) {
     ArrayNode a = NODES.arrayNode();
-    gpus.forEach(g -> a.add(gpu(g)));
+    gpus.forEach(g -> a.add(gpu(g, headroomMiB)));
     return a;
   }
 

@@ -66,11 +66,28 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
   /** {@code given}'s memory and types where it gives them, else {@code base}'s. */
   private static GpuNeed need(GpuNeed given, GpuNeed base) {
     if (given == null || base == null) return given != null ? given : base;
-    return GpuNeed.of(given.vramMiB() > 0 ? given.vramMiB() : base.vramMiB(), given.types().isEmpty() ? base.types() : given.types());
+    return GpuNeed.of(given.vramMiB() > 0 ? given.vramMiB() : base.vramMiB(), given.types().isEmpty() ? base.types() : given.types(),
+        given.share() || base.share(), given.perGpu() > 0 ? given.perGpu() : base.perGpu());
   }
 
   /** The need of {@code --vram SIZE} and {@code --gpu-type LIST} (null: not given); a bad value is a usage error. */
   static GpuNeed needFromOptions(String vram, String gpuType) {
+    return needFromOptions(vram, gpuType, false, null);
+  }
+
+  /**
+   * As above with {@code --share} and {@code --per-gpu K} (which shares too: it counts instead of
+   * declaring memory); a shared need is checked whole when the job is built ({@link #applyTo}).
+   */
+  static GpuNeed needFromOptions(String vram, String gpuType, boolean share, Integer perGpu) {
+    if (perGpu != null && (perGpu < 1 || perGpu > GpuNeed.MAX_PER_GPU))
+      throw new UsageException("--per-gpu must be from 1 to " + GpuNeed.MAX_PER_GPU + ", not " + perGpu);
+    GpuNeed base = needOf(vram, gpuType);
+    if (!share && perGpu == null) return base;
+    return GpuNeed.of(base == null ? 0 : base.vramMiB(), base == null ? List.of() : base.types(), true, perGpu == null ? 0 : perGpu);
+  }
+
+  private static GpuNeed needOf(String vram, String gpuType) {
     if (vram == null && gpuType == null) return null;
     if (vram != null && GpuNeed.sizeProblem("--vram", vram) != null) throw new UsageException(GpuNeed.sizeProblem("--vram", vram));
     List<String> types;

@@ -85,7 +85,8 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Time limit", job.spec().timeLimit() == null ? null : Durations.format(job.spec().timeLimit()));
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
-    if (job.spec().gpuNeed() != null) line(out, "Each GPU", job.spec().gpuNeed().text());
+    if (job.spec().gpuNeed() != null && !job.spec().gpuNeed().text().isEmpty()) line(out, "Each GPU", job.spec().gpuNeed().text());
+    if (dev.gq.core.job.GpuNeed.shares(job.spec())) line(out, "Shares", shares(job));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
     if (job.spec().onCluster()) line(out, "Runs on", cluster(job));
     if (job.spec().resumeArg() != null) line(out, "Resume arg", job.spec().resumeArg());
@@ -119,6 +120,35 @@ final class ShowCommand implements Callable<Integer> {
   private String progress(Job job, ZoneId zone) throws ApiException {
     dev.gq.core.progress.Estimate e = inv.api().progress(java.util.List.of(job.id())).get(job.id());
     return e == null ? "unknown" : ProgressText.line(e, inv.api().now(), zone);
+  }
+
+  /**
+   * How a shared job shares its GPUs: "20 GB of each GPU with other shared jobs" before it runs; on
+   * its GPUs "GPU 0: 20 GB, uses 12.1 GB, beside jobs 5, 6", saying when it uses more than it declared.
+   */
+  private String shares(Job job) throws ApiException {
+    var need = job.spec().gpuNeed();
+    String declared = need.vramMiB() > 0 ? dev.gq.core.job.GpuNeed.size(need.vramMiB()) : "1/" + need.perGpu();
+    String base = declared + " of each GPU, beside other shared jobs" + (need.perGpu() > 0 ? " (at most " + need.perGpu()
+        + " a GPU)" : "");
+    if (!job.state().holdsGpus() || job.gpus().isEmpty()) return base;
+    GqApi.GpuReport report = inv.api().gpus();
+    java.util.List<String> parts = new java.util.ArrayList<>();
+    for (var g : report.gpus()) {
+      for (var s : g.shares()) {
+        if (s.jobId() != job.id()) continue;
+        long mine = s.declaredMiB(g.totalMiB(), report.shareHeadroomMiB());
+        String p = "GPU " + g.index() + ": " + dev.gq.core.job.GpuNeed.size(mine);
+        if (s.usedMiB() >= 0) p += ", uses " + dev.gq.core.job.GpuNeed.size(s.usedMiB());
+        if (s.over(g.totalMiB(), report.shareHeadroomMiB()))
+          p += ", more than it declared: no more jobs go on GPU " + g.index() + " until it uses less";
+        String others = g.shares().stream().filter(o -> o.jobId() != job.id()).map(o -> String.valueOf(o.jobId()))
+            .collect(Collectors.joining(", "));
+        if (!others.isEmpty()) p += ", beside job" + (others.contains(",") ? "s " : " ") + others;
+        parts.add(p);
+      }
+    }
+    return parts.isEmpty() ? base : String.join("; ", parts);
   }
 
   /** The reason after "Waiting for:", without a "waiting for" of its own. */

@@ -61,6 +61,14 @@ final class SubmitOptions {
       description = "Place the job only on GPUs whose name has this word (any of a list): A100, H100, 4090; 'gq gpu' shows the names.")
   String gpuType;
 
+  @Option(names = "--share",
+      description = "Let the job share its GPUs with other --share jobs while their declared memory (--vram) plus a headroom fits each card; never beside a job that did not ask to share.")
+  boolean share;
+
+  @Option(names = "--per-gpu", paramLabel = "K",
+      description = "Share (as --share) with at most K shared jobs on each GPU; without --vram the job declares (memory - headroom)/K of the card.")
+  Integer perGpu;
+
   @Option(names = "--venv", paramLabel = "PATH",
       description = "Run python, pip or a console script from this virtual environment (default: the nearest .venv holding it, from here up to the repository root or your home).")
   String venv;
@@ -100,7 +108,7 @@ final class SubmitOptions {
 
   Scheduling scheduling() {
     Scheduling s = Scheduling.fromOptions(after, afterOk, retries, time, priority)
-        .withNeed(Scheduling.needFromOptions(vram, gpuType));
+        .withNeed(Scheduling.needFromOptions(vram, gpuType, share, perGpu));
     return resumeArg == null ? s : s.withResumeArg(resumeArg);
   }
 }

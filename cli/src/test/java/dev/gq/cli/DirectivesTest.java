@@ -42,7 +42,7 @@ class DirectivesTest {
   @Test
   void malformedDirectiveNamesItsLine() {
     assertEquals("unsupported or malformed #gq directive on line 3: '#gq gpus=2'; "
-        + "use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N, --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS, --notify=EVENTS, --vram=SIZE or --gpu-type=TYPE",
+        + "use #gq --gpus=N, --name=TEXT, --group=TEXT, --key=TEXT, --time=DURATION, --retries=N, --priority=N, --after=JOB, --after-ok=JOB, --resume-arg=WORDS, --notify=EVENTS, --vram=SIZE, --gpu-type=TYPE, --share or --per-gpu=K",
         refusal("#!/bin/bash\n\n#gq gpus=2\n"));
   }
 

@@ -99,4 +99,17 @@ class GpuCommandTest {
     assertTrue(r.out().contains("\"total_memory\": 85899345920,"), r.out());
     assertTrue(r.err().contains("fake"), r.err());
   }
+
+  @Test
+  void aSharedGpuShowsItsJobsTheirSharesAndWhatIsLeft() {
+    var shares = java.util.List.of(new dev.gq.core.gpu.GpuStatus.Share(4, 19074, 0, 100),
+        new dev.gq.core.gpu.GpuStatus.Share(5, 19074, 0, 25_000));
+    var g = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, 4L,
+        java.util.List.of(), 81559L << 20, 0, null, null, shares);
+    assertEquals("jobs 4 (20GB), 5 (20GB, uses 26.2GB: over); 44.4 GB left; no more jobs go here while a job uses more than"
+        + " it declared", GpuCommand.detail(g, 1024));
+    var fine = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, 4L,
+        java.util.List.of(), 81559L << 20, 0, null, null, shares.subList(0, 1));
+    assertEquals("job 4 (20GB); 64.4 GB left", GpuCommand.detail(fine, 1024));
+  }
 }

@@ -82,4 +82,60 @@ class GpuNeedOptionsTest {
     assertTrue(ClusterChoice.slurmNeed(GpuNeed.of(1000, List.of())).startsWith("--vram is for this machine's GPUs: Slurm has no"));
     assertTrue(ClusterChoice.slurmNeed(GpuNeed.of(0, List.of("A100", "H100"))).startsWith("Slurm takes one GPU type"));
   }
+
+  @Test
+  void shareAndPerGpuAreStoredWithTheMemoryAndPerGpuAloneShares() {
+    assertEquals(0, cli.run("run", "--share", "--vram", "20G", "python", "eval.py").code());
+    assertEquals(new GpuNeed(19074, List.of(), true, 0), last().gpuNeed());
+    assertEquals(0, cli.run("-g", "1", "--per-gpu", "4", "x").code());
+    assertEquals(new GpuNeed(0, List.of(), true, 4), last().gpuNeed(), "--per-gpu shares by counting");
+    assertEquals(0, cli.run("-g", "1", "--share", "--per-gpu", "2", "--vram", "30G", "--gpu-type", "H100", "x").code());
+    assertEquals(new GpuNeed(28611, List.of("H100"), true, 2), last().gpuNeed());
+    Cli.Result r = cli.run("run", "--per-gpu", "0", "x");
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("gq: --per-gpu must be from 1 to 64, not 0\n"), r.err());
+  }
+
+  @Test
+  void shareDirectivesAndBatchFieldsAndTheCommandLineAddToEachOther() throws Exception {
+    Path script = dir.resolve("eval.sh");
+    Files.writeString(script, "#!/bin/bash\n#gq --share\n#gq --vram=20G\necho hi\n");
+    assertEquals(0, cli.run("submit", script.toString()).code());
+    assertEquals(new GpuNeed(19074, List.of(), true, 0), last().gpuNeed());
+    assertEquals(0, cli.run("submit", "--per-gpu", "3", script.toString()).code());
+    assertEquals(new GpuNeed(19074, List.of(), true, 3), last().gpuNeed(), "the script's share and memory stay");
+    Files.writeString(script, "#!/bin/bash\n#gq --per-gpu=4\n");
+    assertEquals(0, cli.run("submit", script.toString()).code());
+    assertEquals(new GpuNeed(0, List.of(), true, 4), last().gpuNeed());
+    Files.writeString(script, "#!/bin/bash\n#gq --per-gpu=many\n");
+    Cli.Result r = cli.run("submit", script.toString());
+    assertEquals(1, r.code());
+    assertEquals("gq: --per-gpu must be from 1 to 64, not 'many' (line 2)\n", r.err());
+
+    Files.writeString(dir.resolve("evals.txt"), "{\"argv\": [\"a\"], \"share\": true, \"vram\": \"10G\"}\n"
+        + "{\"argv\": [\"b\"], \"per_gpu\": 8}\n{\"argv\": [\"c\"]}\n");
+    r = cli.run("submit", "--batch", "evals.txt");
+    assertEquals(0, r.code(), r.err());
+    List<JobSpec> specs = cli.api.batches.get(0).stream().map(GqApi.BatchLine::spec).toList();
+    assertEquals(new GpuNeed(9537, List.of(), true, 0), specs.get(0).gpuNeed());
+    assertEquals(new GpuNeed(0, List.of(), true, 8), specs.get(1).gpuNeed());
+    assertNull(specs.get(2).gpuNeed());
+    Files.writeString(dir.resolve("bad.txt"), "{\"argv\": [\"a\"], \"share\": \"yes\"}\n");
+    assertEquals("gq: batch line 1: 'share' must be true or false; nothing was submitted\n", cli.run("submit", "--batch", "bad.txt").err());
+  }
+
+  @Test
+  void aShareWithoutMemoryOrACountIsRefusedSayingWhatToAdd() {
+    assertEquals("--share needs the memory the job takes of a GPU: add --vram SIZE (e.g. --vram 20G) or --per-gpu K",
+        dev.gq.core.ledger.SpecRules.check(new JobSpec(List.of("x"), "/w", java.util.Map.of(), 1, null, null, null)
+            .withGpuNeed(new GpuNeed(0, List.of(), true, 0))));
+    assertNull(dev.gq.core.ledger.SpecRules.check(new JobSpec(List.of("x"), "/w", java.util.Map.of(), 1, null, null, null)
+        .withGpuNeed(new GpuNeed(0, List.of(), true, 2))));
+  }
+
+  @Test
+  void slurmRefusesSharingInOneLine() {
+    assertTrue(ClusterChoice.slurmNeed(GpuNeed.of(19074, List.of(), true, 0))
+        .startsWith("--share and --per-gpu share this machine's GPUs: a Slurm cluster shares a GPU only through its own shard or MPS"));
+  }
 }

@@ -32,7 +32,7 @@ class JsonViewTest {
     assertEquals(List.of("id", "name", "state", "argv", "cwd", "requested_gpus", "submit_time", "start_time",
         "end_time", "pid", "pgid", "exit_code", "log_path", "failure_reason", "gpu_uuids", "gpu_indices", "group",
         "key", "retry_of", "after", "retries", "time_limit_seconds", "priority", "begin_time", "resume_arg", "resume_from", "adopted", "backend",
-        "cluster_job_id", "vram_mib", "gpu_types"), names(n));
+        "cluster_job_id", "vram_mib", "gpu_types", "share", "per_gpu"), names(n));
   }
 
   @Test
@@ -51,7 +51,7 @@ class JsonViewTest {
     GpuStatus g = new GpuStatus(0, "GPU-a", "H100", GpuState.EXTERNAL, null, List.of(new GpuProcess(9, 100)), 10, 5, "x");
     ObjectNode n = JsonView.gpu(g);
     assertEquals(List.of("index", "uuid", "name", "state", "owner_job_id", "processes", "total_memory", "used_memory",
-        "detail", "held_by"), names(n));
+        "detail", "held_by", "shares", "share_free_memory"), names(n));
     assertEquals(List.of("pid", "used_memory"), names(n.get("processes").get(0)));
   }
 

@@ -42,6 +42,10 @@ final class WriteTools {
                 .integer("retries", "Retry automatically up to N times when it fails (0 to 100).")
                 .string("vram", "The least memory each GPU must have: 20G, 80GB (as cards are labelled), 24GiB. gq gpu shows each card's.")
                 .string("gpu_type", "Only GPUs whose name has this word, or one of a comma list: A100, H100, 4090.")
+                .bool("share", "Let the job share a GPU with other shared jobs (small evals): vram is then its share of each GPU;"
+                    + " needs vram or per_gpu. It never goes beside a job that did not ask to share.")
+                .integer("per_gpu", "Share, with at most this many shared jobs on each GPU (1 to 64); without vram each takes"
+                    + " (memory - headroom) / per_gpu of the card.")
                 .string("cwd", "The absolute working directory (default: the directory gq mcp was started in).")
                 .confirm().required("argv").build(),
             this::submit),
@@ -81,6 +85,8 @@ final class WriteTools {
     if (a.integer("retries", 0, 0, 100) > 0) argv.add("--retries=" + a.integer("retries", 0, 0, 100));
     ReadTools.option(argv, "--vram", a.string("vram"));
     ReadTools.option(argv, "--gpu-type", a.string("gpu_type"));
+    if (a.flag("share")) argv.add("--share");
+    if (a.integer("per_gpu", 0, 0, 64) > 0) argv.add("--per-gpu=" + a.integer("per_gpu", 0, 0, 64));
     argv.add("--");
     argv.addAll(a.strings("argv"));
     String dir = a.string("cwd");

@@ -86,6 +86,15 @@ class GqToolsTest {
   }
 
   @Test
+  void submitPassesTheShareAndTheCapPerGpu() {
+    Reply r = tools.call("submit", Map.of("argv", List.of("python", "eval.py"), "vram", "20G", "share", true, "per_gpu", 4,
+        "confirm", true));
+    assertFalse(r.error(), r.text());
+    assertEquals(List.of(List.of("run", "--json", "-g", "1", "--vram=20G", "--share", "--per-gpu=4", "--", "python", "eval.py")),
+        runner.calls);
+  }
+
+  @Test
   void cancelWithoutConfirmNamesTheJobsTheirStateAndHowLongTheyRan() {
     Reply r = tools.call("cancel", Map.of("jobs", List.of(12, 14, 99)));
     assertFalse(r.error(), r.text());

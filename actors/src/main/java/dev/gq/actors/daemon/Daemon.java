@@ -118,7 +118,7 @@ public final class Daemon implements AutoCloseable {
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
-        id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock);
+        id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock, cfg.shareHeadroomMiB());
     var notifications = dev.gq.actors.notify.Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
         Libc.getuid(), clock, cfg.failFast());
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);

@@ -13,7 +13,8 @@ import java.util.Map;
  * are served at once and GQ_MAX_STREAMS how many streams (logs -f, wait, events -f) besides; GQ_GATHER_AFTER_SECONDS how long a job that does not fit waits before GPUs
  * gather for it; GQ_MAX_CPU_JOBS how many CPU-only jobs run at once; GQ_LEASE_DIR where the machine-wide GPU leases are kept;
  * GQ_RECONCILE_INTERVAL_MS how often live jobs are re-checked against /proc and the GPUs;
- * GQ_PROGRESS_SAMPLE_MS how often running jobs' progress is noted unasked. GQ_BOOT_ID_FILE and
+ * GQ_PROGRESS_SAMPLE_MS how often running jobs' progress is noted unasked; GQ_SHARE_HEADROOM the
+ * memory kept free on a shared GPU beyond its shared jobs' declarations (a size, default 1GiB). GQ_BOOT_ID_FILE and
  * GQ_TEST_LAUNCH_DELAY_MS exist for tests (a simulated reboot; a window between reservation and
  * launch wide enough to kill the daemon in).
  */
@@ -33,7 +34,8 @@ public record DaemonConfig(
     Duration gatherAfter,
     int maxCpuJobs,
     Duration reconcileInterval,
-    Duration progressSample) {
+    Duration progressSample,
+    long shareHeadroomMiB) {
 
   static final int MAX_CLIENTS = 10_000;
 
@@ -59,7 +61,18 @@ public record DaemonConfig(
             0, 30L * 86_400, "seconds", "")),
         (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs", ""),
         millis(env, "GQ_RECONCILE_INTERVAL_MS", 30_000, 100, 3_600_000),
-        millis(env, "GQ_PROGRESS_SAMPLE_MS", 15_000, 100, 3_600_000));
+        millis(env, "GQ_PROGRESS_SAMPLE_MS", 15_000, 100, 3_600_000),
+        headroom(env.get("GQ_SHARE_HEADROOM")));
+  }
+
+  /** GQ_SHARE_HEADROOM as MiB: a size (0 allowed, at most 64GiB); unset: 1 GiB. */
+  static long headroom(String v) {
+    if (v == null || v.isBlank()) return dev.gq.core.alloc.PlanRules.HEADROOM_MIB;
+    if (v.strip().equals("0")) return 0;
+    Long mib = dev.gq.core.job.GpuNeed.parseMiB(v);
+    if (mib != null && mib <= 64L << 10) return mib;
+    throw new IllegalArgumentException("GQ_SHARE_HEADROOM=" + v + " is not valid; give a size such as 1GiB, 2G or 512M (0 for none,"
+        + " at most 64GiB)");
   }
 
   /**

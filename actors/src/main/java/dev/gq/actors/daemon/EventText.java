@@ -23,6 +23,10 @@ final class EventText {
       case GpuResumed r -> "GPU " + r.uuid() + " takes new jobs again";
       case ClusterUnreachable u -> "Slurm cluster " + u.profile() + " does not answer: " + u.reason();
       case ClusterReachable r -> "Slurm cluster " + r.profile() + " answers again";
+      case GroupPerGpuSet p -> "group " + p.group() + ": " + (p.perGpu() == null ? "its jobs share a GPU only when they ask"
+          : "its GPU jobs share their GPUs, at most " + p.perGpu() + " a GPU");
+      case JobOverShare o -> "job " + o.jobId() + " uses " + o.usedMiB() + " MiB of GPU " + o.index() + ", more than the "
+          + o.declaredMiB() + " MiB it declared: no more jobs go there while it does";
       case JobsHeld h -> (h.held() ? "held by the user: jobs " : "released: jobs ") + h.jobIds();
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };

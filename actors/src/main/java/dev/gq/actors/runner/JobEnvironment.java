@@ -16,13 +16,19 @@ import java.util.stream.Collectors;
  * GQ_GROUP, GQ_KEY, GQ_JOB_TAG (which marks every process of the job) and GQ_PROGRESS_FILE (where
  * the job may write {@code current total} for {@code gq eta}: {@code run/ID.progress} in the data
  * directory, beside its exit record), and GQ_VRAM (the memory {@code --vram} asked of each GPU, in
- * MiB; unset without it).
+ * MiB; for a job shared by {@code --per-gpu K} alone, its share of the smallest of its cards; unset
+ * otherwise).
  */
 public final class JobEnvironment {
   private JobEnvironment() {}
 
   /** The environment of job {@code j}, whose progress file is {@code progressFile}. */
   public static Map<String, String> of(Job j, Path progressFile) {
+    return of(j, progressFile, null);
+  }
+
+  /** As above; {@code shareMiB}, when not null, is the share GQ_VRAM tells a job without --vram. */
+  public static Map<String, String> of(Job j, Path progressFile, Long shareMiB) {
     Map<String, String> env = new HashMap<>(j.spec().env());
     List<GpuSlot> gpus = j.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
     env.put("CUDA_VISIBLE_DEVICES", gpus.stream().map(g -> String.valueOf(g.index())).collect(Collectors.joining(",")));
@@ -37,6 +43,7 @@ public final class JobEnvironment {
     else env.remove("GQ_KEY");
     var need = j.spec().gpuNeed();
     if (need != null && need.vramMiB() > 0) env.put("GQ_VRAM", String.valueOf(need.vramMiB()));
+    else if (shareMiB != null) env.put("GQ_VRAM", String.valueOf(shareMiB));
     else env.remove("GQ_VRAM");
     return env;
   }

@@ -44,9 +44,12 @@ final class JobLaunch {
     try {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
       List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
-      GpuLeases.Held held = deps.leases().take(uuids, new LeaseHolder(deps.self(), job.id()));
+      LeaseHolder me = new LeaseHolder(deps.self(), job.id());
+      GpuLeases.Held held = dev.gq.core.job.GpuNeed.shares(job.spec())
+          ? ShareLeases.take(deps.leases(), uuids, me, deps.self()) : deps.leases().take(uuids, me);
       leases.set(held);
-      LaunchCommand cmd = LaunchCommand.of(full, JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id())));
+      LaunchCommand cmd = LaunchCommand.of(full, JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id()),
+          countedShare(job, deps)));
       if (cmd.problem() != null) {
         release();
         return new JobRunner.SpawnFailed(cmd.problem(), cmd.exitCode());
@@ -63,6 +66,30 @@ final class JobLaunch {
       release();
       Thread.currentThread().interrupt();
       return new JobRunner.SpawnFailed("the daemon stopped before the job could start");
+    }
+  }
+
+  /**
+   * The share of a job shared by {@code --per-gpu K} without {@code --vram}: (total − headroom) / K of
+   * the smallest of its cards, from a reading taken now; null for any other job, or when the reading
+   * does not show its cards.
+   */
+  static Long countedShare(dev.gq.core.job.Job job, RunnerDeps deps) {
+    var need = job.spec().gpuNeed();
+    if (need == null || !need.share() || need.vramMiB() > 0 || need.perGpu() <= 0 || job.gpus().isEmpty()) return null;
+    try {
+      var reading = deps.readGpus().get().reading();
+      if (!reading.ok()) return null;
+      Long least = null;
+      for (GpuSlot s : job.gpus()) {
+        var d = reading.devices().stream().filter(x -> x.uuid().equals(s.uuid()) && x.error() == null).findFirst();
+        if (d.isEmpty()) return null;
+        long mib = need.declaredMiB(d.get().totalBytes() >> 20, deps.shareHeadroomMiB());
+        if (least == null || mib < least) least = mib;
+      }
+      return least;
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 

@@ -331,12 +331,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     var plan = Reservations.plan(l, state, context());
     var registry = state.gpus();
     return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), lastSequenceNumber(ctx), registry.probe(),
-        registry.fake(), registry.gpuError(), registry.gpuCount(), state.ready());
+        registry.fake(), registry.gpuError(), registry.gpuCount(), state.ready(), deps.shareHeadroomMiB());
   }
 
   private DecisionContext context() {
     return new DecisionContext(deps.clock().instant(), System.nanoTime(), () -> UUID.randomUUID().toString(), deps::logPath,
-        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs());
+        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB());
   }
 
   @Override

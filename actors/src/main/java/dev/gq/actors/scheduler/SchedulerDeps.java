@@ -92,4 +92,9 @@ public interface SchedulerDeps {
   default int maxCpuJobs() {
     return 64;
   }
+
+  /** The memory kept free on a shared GPU beyond its shared jobs' declarations, MiB (GQ_SHARE_HEADROOM). */
+  default long shareHeadroomMiB() {
+    return dev.gq.core.alloc.PlanRules.HEADROOM_MIB;
+  }
 }

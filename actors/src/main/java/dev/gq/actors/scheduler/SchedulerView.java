@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * What the Scheduler shows readers at one moment: its ledger (immutable), the GPUs classified
  * from the latest reading, why each waiting job waits, the journal sequence number this view
- * reflects, and the probe's description.
+ * reflects, the probe's description, and the memory kept free on a shared GPU.
  */
 public record SchedulerView(
     Ledger ledger,
@@ -20,4 +20,5 @@ public record SchedulerView(
     boolean fake,
     String gpuError,
     int gpuCount,
-    boolean ready) {}
+    boolean ready,
+    long shareHeadroomMiB) {}

@@ -328,6 +328,11 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public String perGpuGroup(String group, Integer perGpu) throws ApiException {
+    return queue.perGpuGroup(group, perGpu);
+  }
+
+  @Override
   public String changeJob(long id, JobChanges.Change change) throws ApiException {
     return queue.changeJob(id, change);
   }

@@ -107,22 +107,24 @@ final class HistoryRequests {
     var ledger = asks.synced().ledger();
     Map<String, String> holds = ledger.holds();
     Map<String, Integer> caps = ledger.settings().maxRunning();
+    Map<String, Integer> perGpu = ledger.settings().perGpu();
     Map<String, GroupSummary> out = new TreeMap<>();
     try {
       for (GroupCounts c : jobHistory.groups(only)) {
         String reason = holds.get(c.group());
         out.put(c.group(), new GroupSummary(c.group(), c.counts(), c.retried(), reason,
-            reason != null && ledger.autoHeld().contains(c.group()), caps.get(c.group())));
+            reason != null && ledger.autoHeld().contains(c.group()), caps.get(c.group()), perGpu.get(c.group())));
       }
     } catch (SQLException e) {
       throw failed(e);
     }
     Set<String> more = new TreeSet<>(holds.keySet());
     more.addAll(caps.keySet());
+    more.addAll(perGpu.keySet());
     for (String g : more) {
       if ((only == null || only.equals(g)) && !out.containsKey(g))
         out.put(g, new GroupSummary(g, Map.of(), 0, holds.get(g), holds.containsKey(g) && ledger.autoHeld().contains(g),
-            caps.get(g)));
+            caps.get(g), perGpu.get(g)));
     }
     return new ArrayList<>(out.values());
   }

@@ -55,7 +55,7 @@ final class QueueRequests {
 
   GpuReport gpus() throws ApiException {
     SchedulerView v = asks.view();
-    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError());
+    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError(), v.shareHeadroomMiB());
   }
 
   DaemonInfo daemonInfo() throws ApiException {
@@ -84,6 +84,10 @@ final class QueueRequests {
 
   String limitGroup(String group, Integer maxRunning) throws ApiException {
     return asks.ask(new Request.LimitGroup(group, maxRunning));
+  }
+
+  String perGpuGroup(String group, Integer perGpu) throws ApiException {
+    return asks.ask(new Request.SharePerGpu(group, perGpu));
   }
 
   String changeJob(long id, JobChanges.Change change) throws ApiException {

@@ -47,6 +47,17 @@ class DaemonConfigTest {
   }
 
   @Test
+  void theHeadroomOnASharedGpuIsOneGibibyteUnlessSetAsASize() {
+    assertEquals(1024, with().shareHeadroomMiB());
+    assertEquals(1908, with("GQ_SHARE_HEADROOM", "2G").shareHeadroomMiB());
+    assertEquals(512, with("GQ_SHARE_HEADROOM", "512MiB").shareHeadroomMiB());
+    assertEquals(0, with("GQ_SHARE_HEADROOM", "0").shareHeadroomMiB());
+    var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_SHARE_HEADROOM", "2"));
+    assertEquals("GQ_SHARE_HEADROOM=2 is not valid; give a size such as 1GiB, 2G or 512M (0 for none, at most 64GiB)", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> with("GQ_SHARE_HEADROOM", "65GiB"));
+  }
+
+  @Test
   void reconciliationRunsEveryThirtySecondsUnlessSetWithinItsBounds() {
     assertEquals(Duration.ofSeconds(30), with().reconcileInterval());
     assertEquals(Duration.ofMillis(500), with("GQ_RECONCILE_INTERVAL_MS", "500").reconcileInterval());

@@ -56,11 +56,11 @@ class StoredEventsTest {
     JobSpec spec = new JobSpec(List.of("python", "train.py"), "/w", Map.of("A", "1"), 2, "n", "g", "k",
         List.of(new Dependency(4, true)), 1, Duration.ofMinutes(90), 5, Instant.parse("2026-11-30T08:00:00Z"),
         "--resume_from_checkpoint {ckpt}", "newest").withCluster("a100")
-        .withGpuNeed(new GpuNeed(38147, List.of("A100", "H100")));
+        .withGpuNeed(new GpuNeed(38147, List.of("A100", "H100"), true, 4));
     String specJson = "{\"argv\":[\"python\",\"train.py\"],\"cwd\":\"/w\",\"env\":{\"A\":\"1\"},\"gpus\":2,\"name\":\"n\","
         + "\"group\":\"g\",\"key\":\"k\",\"after\":[{\"jobId\":4,\"okOnly\":true}],\"retries\":1,\"timeLimit\":\"PT1H30M\","
         + "\"priority\":5,\"begin\":\"2026-11-30T08:00:00Z\",\"resumeArg\":\"--resume_from_checkpoint {ckpt}\","
-        + "\"resumeFrom\":\"newest\",\"cluster\":\"a100\",\"gpuNeed\":{\"vramMiB\":38147,\"types\":[\"A100\",\"H100\"]}}";
+        + "\"resumeFrom\":\"newest\",\"cluster\":\"a100\",\"gpuNeed\":{\"vramMiB\":38147,\"types\":[\"A100\",\"H100\"],\"share\":true,\"perGpu\":4}}";
     Map<LedgerEvent, String> m = new LinkedHashMap<>();
     m.put(new JobSubmitted(7, spec, "tag-7", "/d/logs/7.log", 3L, List.of(new Prerequisite(4, 4, true, JobState.DONE)), T, 6L),
         "{\"jobId\":7,\"spec\":" + specJson + ",\"tag\":\"tag-7\",\"logPath\":\"/d/logs/7.log\",\"retryOf\":3,"
@@ -101,6 +101,9 @@ class StoredEventsTest {
     m.put(new GpuDrained("GPU-a", "why", T), "{\"uuid\":\"GPU-a\",\"reason\":\"why\"," + AT + "}");
     m.put(new GpuResumed("GPU-a", T), "{\"uuid\":\"GPU-a\"," + AT + "}");
     m.put(new JobsHeld(List.of(7L), true, T), "{\"jobIds\":[7],\"held\":true," + AT + "}");
+    m.put(new GroupPerGpuSet("g", 4, T), "{\"group\":\"g\",\"perGpu\":4," + AT + "}");
+    m.put(new JobOverShare(7, "GPU-a", 0, 30000, 19074, T),
+        "{\"jobId\":7,\"uuid\":\"GPU-a\",\"index\":0,\"usedMiB\":30000,\"declaredMiB\":19074," + AT + "}");
     m.put(new JobSentToCluster(7, "4711_3", T), "{\"jobId\":7,\"clusterId\":\"4711_3\"," + AT + "}");
     m.put(new JobClusterStarted(7, "node1", T), "{\"jobId\":7,\"node\":\"node1\"," + AT + "}");
     m.put(new ClusterUnreachable("a100", "why", T), "{\"profile\":\"a100\",\"reason\":\"why\"," + AT + "}");
@@ -147,6 +150,22 @@ class StoredEventsTest {
     JobSubmitted back = (JobSubmitted) SER.deserialize(old.getBytes(StandardCharsets.UTF_8), s.identifier(), manifest).get();
     assertEquals(sample, back);
     assertNull(back.spec().gpuNeed(), "no need: any GPU");
+  }
+
+  @Test
+  void aNeedStoredBeforeJobsCouldShareAGpuReadsBackAsExclusive() throws Exception {
+    String old = "{\"jobId\":7,\"spec\":{\"argv\":[\"x\"],\"cwd\":\"/w\",\"env\":{},\"gpus\":1,\"name\":null,"
+        + "\"group\":null,\"key\":null,\"after\":[],\"retries\":0,\"timeLimit\":null,\"priority\":0,\"begin\":null,"
+        + "\"resumeArg\":null,\"resumeFrom\":null,\"cluster\":null,\"gpuNeed\":{\"vramMiB\":38147,\"types\":[\"H100\"]}},"
+        + "\"tag\":\"t\",\"logPath\":\"/l\",\"retryOf\":null,\"waitsFor\":[]," + AT + "}";
+    JobSubmitted sample = new JobSubmitted(7, new JobSpec(List.of("x"), "/w", Map.of(), 1, null, null, null)
+        .withGpuNeed(new GpuNeed(38147, List.of("H100"))), "t", "/l", null, T);
+    Serializer s = SER.findSerializerFor(sample);
+    String manifest = ((SerializerWithStringManifest) s).manifest(sample);
+    JobSubmitted back = (JobSubmitted) SER.deserialize(old.getBytes(StandardCharsets.UTF_8), s.identifier(), manifest).get();
+    assertEquals(sample, back);
+    assertFalse(back.spec().gpuNeed().share(), "exclusive");
+    assertEquals(0, back.spec().gpuNeed().perGpu());
   }
 
   @Test

@@ -103,6 +103,20 @@ class StoredShapesTest {
   }
 
   @Test
+  void aSnapshotKeepsEachSharedJobsShareAndWhoWasToldItIsOver() {
+    JobSpec small = new JobSpec(List.of("python", "eval.py"), "/w", Map.of(), 1, "e", null, null)
+        .withGpuNeed(new dev.gq.core.job.GpuNeed(19074, List.of(), true, 4));
+    Ledger l = Ledger.empty().apply(new JobSubmitted(1, small, "t-1", "/l/1", null, T))
+        .apply(new JobSubmitted(2, small, "t-2", "/l/2", null, T))
+        .apply(new dev.gq.core.ledger.LedgerEvent.JobOverShare(1, "GPU-a", 0, 30000, 19074, T));
+    assertEquals(java.util.Set.of(1L), l.settings().overTold());
+    var back = (dev.gq.persistence.LedgerSnapshot) roundTrip(dev.gq.persistence.LedgerSnapshot.of(l));
+    assertEquals(l, back.ledger());
+    assertEquals(new dev.gq.core.job.GpuNeed(19074, List.of(), true, 4), back.ledger().live().get(2L).spec().gpuNeed());
+    assertEquals(java.util.Set.of(1L), back.ledger().settings().overTold());
+  }
+
+  @Test
   void aSnapshotStoredAsAWholeLedgerLoadsWithoutTheCommandsItHeld() {
     String old = "{\"nextId\":2,\"live\":{\"1\":{\"id\":1,\"spec\":{\"argv\":[\"python\",\"x.py\"],\"cwd\":\"/w\","
         + "\"env\":{\"A\":\"1\"},\"gpus\":1,\"name\":null,\"group\":\"g\",\"key\":null},\"state\":\"WAITING\","

@@ -3,6 +3,7 @@ package dev.gq.core.alloc;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Durations;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.WaitReason;
@@ -25,6 +26,13 @@ import java.util.stream.Collectors;
  * so in its wait reason). It gathers only when this gq's own jobs hold enough GPUs to make up what
  * it lacks (GPUs held by outside processes or another gq may never free up). Pure: the Scheduler
  * persists each reservation of the plan as a JobReserved event.
+ *
+ * <p>A shared job ({@code --share}) goes on FREE or SHARED GPUs that fit it, where the memory its
+ * shared jobs declared plus its own plus the headroom ({@link PlanRules#headroomMiB}) fits the
+ * card's total, while no job there asked for a smaller cap of jobs per GPU ({@code --per-gpu}) and
+ * none of them uses more than it declared; the fullest such card first (SHARED before FREE, then
+ * least left), so that whole cards stay free for exclusive jobs. Exclusive jobs take only FREE GPUs,
+ * so never join a SHARED one.
  */
 public final class Allocator {
   /** How long the first job that does not fit waits before GPUs gather for it, unless set. */
@@ -56,6 +64,13 @@ public final class Allocator {
           .sorted(Comparator.comparingInt(GpuStatus::index)).forEach(free::add);
     }
     Map<Long, List<GpuStatus>> kept = keep(free, waiting, blocked, rules.keptFor());
+    Map<String, GpuStatus> sharedNow = new java.util.LinkedHashMap<>();
+    if (gpus != null) {
+      Map<String, Long> seen = gpus.stream().collect(Collectors.groupingBy(GpuStatus::uuid, Collectors.counting()));
+      for (GpuStatus g : gpus)
+        if (g.state() == GpuState.SHARED && g.detail() == null && seen.get(g.uuid()) == 1) sharedNow.put(g.uuid(), g);
+    }
+    long headroom = rules.headroomMiB();
     List<Plan.Reservation> placed = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>();
     WaitReason gathering = null;
@@ -79,6 +94,25 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
+      else if (GpuNeed.shares(j.spec()) && gathering != null) reasons.put(j.id(), gathering);
+      else if (GpuNeed.shares(j.spec())) {
+        List<GpuStatus> mine = new ArrayList<>(kept.getOrDefault(j.id(), List.of()));
+        mine.addAll(free);
+        List<GpuStatus> fit = shareable(j, mine, sharedNow, headroom);
+        if (fit.size() < n) {
+          reasons.put(j.id(), SharedFit.waiting(j.spec(), gpus, sharedNow, headroom));
+          continue;
+        }
+        List<GpuSlot> slots = new ArrayList<>();
+        for (GpuStatus g : fit.subList(0, n)) {
+          slots.add(new GpuSlot(g.uuid(), g.index()));
+          free.removeIf(x -> x.uuid().equals(g.uuid()));
+          kept.values().forEach(l -> l.removeIf(x -> x.uuid().equals(g.uuid())));
+          sharedNow.put(g.uuid(), SharedFit.with(g, j));
+        }
+        placed.add(new Plan.Reservation(j.id(), slots));
+        if (room != null) groupRoom.put(group, room - 1);
+      }
       else if (kept.containsKey(j.id()) && n <= fitting(j, kept.get(j.id())).size() + fitting(j, free).size()) {
         List<GpuStatus> mine = new ArrayList<>(fitting(j, kept.remove(j.id())));
         mine.addAll(fitting(j, free));
@@ -132,6 +166,19 @@ public final class Allocator {
     return out;
   }
 
+  /**
+   * The GPUs shared job {@code j} may go on now, fullest first: the SHARED ones of {@code sharedNow}
+   * and the FREE ones of {@code free} where it fits ({@link SharedFit#fits}).
+   */
+  private static List<GpuStatus> shareable(Job j, List<GpuStatus> free, Map<String, GpuStatus> sharedNow, long headroom) {
+    List<GpuStatus> out = new ArrayList<>();
+    for (GpuStatus g : sharedNow.values()) if (SharedFit.fits(j.spec(), g, headroom)) out.add(g);
+    for (GpuStatus g : free) if (SharedFit.fits(j.spec(), g, headroom)) out.add(g);
+    out.sort(Comparator.comparingInt((GpuStatus g) -> g.state() == GpuState.SHARED ? 0 : 1)
+        .thenComparingLong(g -> SharedFit.leftAfter(j.spec(), g, headroom)).thenComparingInt(GpuStatus::index));
+    return out;
+  }
+
   /** Those of {@code gpus} that {@code j} may go on: all of them unless it needs memory or a type ({@link GpuFit}). */
   private static List<GpuStatus> fitting(Job j, List<GpuStatus> gpus) {
     if (j.spec().gpuNeed() == null) return gpus;
@@ -149,7 +196,8 @@ public final class Allocator {
   private static boolean gathers(Job j, int n, int free, List<GpuStatus> gpus, Instant now, Duration gatherAfter) {
     if (j.submitTime() == null || now.equals(Instant.MAX)) return false;
     if (Duration.between(j.submitTime(), now).compareTo(gatherAfter) < 0) return false;
-    long ours = gpus.stream().filter(g -> g.state() == GpuState.RESERVED || g.state() == GpuState.RUNNING).count();
+    long ours = gpus.stream().filter(g -> g.state() == GpuState.RESERVED || g.state() == GpuState.RUNNING
+        || g.state() == GpuState.SHARED).count();
     return free + ours >= n;
   }
 
@@ -157,6 +205,8 @@ public final class Allocator {
   static String holder(GpuStatus g) {
     return switch (g.state()) {
       case RESERVED, RUNNING -> "job " + g.ownerJobId();
+      case SHARED -> "shared by job" + (g.shares().size() == 1 ? " " : "s ")
+          + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(", "));
       case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
       case DRAINED -> "drained";
       default -> "UNKNOWN";

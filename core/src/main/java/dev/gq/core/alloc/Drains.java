@@ -24,7 +24,7 @@ public final class Drains {
             g.usedBytes(), "drained (" + reason + "): no new jobs; " + undo, null);
       String was = g.detail() == null ? "" : g.detail() + "; ";
       return new GpuStatus(g.index(), g.uuid(), g.name(), g.state(), g.ownerJobId(), g.processes(), g.totalBytes(),
-          g.usedBytes(), was + "drained (" + reason + "): no new job after this; " + undo, g.heldBy());
+          g.usedBytes(), was + "drained (" + reason + "): no new job after this; " + undo, g.heldBy(), g.shares());
     }).toList();
   }
 }

@@ -25,6 +25,11 @@ import java.util.stream.Collectors;
  * that ended with something of it still running) → EXTERNAL; not reserved with any compute process
  * → EXTERNAL; else FREE. An empty process list never frees a reserved GPU; utilization is never
  * looked at.
+ *
+ * <p>A GPU that shared jobs ({@code --share}) hold is SHARED, listing each job's share and the
+ * memory its processes use there, when all its holders are shared jobs of this gq, none orphaned,
+ * every process on it is owned by one of them, and its lease is free or held by one of them;
+ * otherwise UNKNOWN (never placed), saying why.
  */
 public final class GpuClassifier {
   /** How the detail of a GPU whose lease could not be checked begins. */
@@ -38,14 +43,73 @@ public final class GpuClassifier {
    */
   public static List<GpuStatus> classify(
       GpuObservation obs, List<DeviceReading> lastKnown, Map<String, Job> reservations, Collection<Job> live) {
+    Map<String, List<Job>> holders = new java.util.HashMap<>();
+    reservations.forEach((uuid, j) -> holders.put(uuid, List.of(j)));
+    return classifyShared(obs, lastKnown, holders, live);
+  }
+
+  /** As above, each GPU with every live job that holds it (several when they share it). */
+  public static List<GpuStatus> classifyShared(
+      GpuObservation obs, List<DeviceReading> lastKnown, Map<String, List<Job>> holders, Collection<Job> live) {
     List<GpuStatus> out = new ArrayList<>();
     if (!obs.reading().ok()) {
-      for (DeviceReading d : lastKnown)
-        out.add(status(d, GpuState.UNKNOWN, owner(reservations, d), "GPU query failed: " + obs.reading().error()));
+      for (DeviceReading d : lastKnown) {
+        List<Job> h = holders.getOrDefault(d.uuid(), List.of());
+        out.add(status(d, GpuState.UNKNOWN, h.isEmpty() ? null : h.get(0).id(), "GPU query failed: " + obs.reading().error()));
+      }
       return out;
     }
-    for (DeviceReading d : obs.reading().devices()) out.add(one(d, obs, reservations.get(d.uuid()), live));
+    for (DeviceReading d : obs.reading().devices()) {
+      List<Job> h = holders.getOrDefault(d.uuid(), List.of());
+      if (h.stream().anyMatch(j -> dev.gq.core.job.GpuNeed.shares(j.spec()))) out.add(shared(d, obs, h));
+      else out.add(one(d, obs, h.isEmpty() ? null : h.get(0), live));
+    }
     return out;
+  }
+
+  /** A GPU that shared jobs hold: SHARED with their shares, or UNKNOWN saying why not. */
+  private static GpuStatus shared(DeviceReading d, GpuObservation obs, List<Job> holders) {
+    List<Job> jobs = holders.stream().sorted(java.util.Comparator.comparingLong(Job::id)).toList();
+    Long first = jobs.get(0).id();
+    String ids = jobs.stream().map(j -> String.valueOf(j.id())).collect(Collectors.joining(", "));
+    if (d.error() != null) return status(d, GpuState.UNKNOWN, first, "cannot read this GPU: " + d.error());
+    List<Job> exclusive = jobs.stream().filter(j -> !dev.gq.core.job.GpuNeed.shares(j.spec())).toList();
+    if (!exclusive.isEmpty())
+      return status(d, GpuState.UNKNOWN, first, "held by exclusive job " + exclusive.get(0).id() + " and shared jobs " + ids);
+    GpuLease lease = obs.lease(d.uuid());
+    if (lease.state() == GpuLease.State.UNREADABLE) return status(d, GpuState.UNKNOWN, first, LEASE_UNCHECKED + lease.error());
+    if (lease.state() == GpuLease.State.BLOCKED)
+      return status(d, GpuState.UNKNOWN, first, "shared by jobs " + ids + " but " + lease.error());
+    if (lease.state() == GpuLease.State.HELD) {
+      LeaseHolder h = lease.holder();
+      boolean ours = h != null && (obs.self() == null || h.of(obs.self())) && jobs.stream().anyMatch(j -> j.id() == h.jobId());
+      if (!ours) {
+        String other = h == null ? "a gq job whose lease does not say who it is"
+            : h.of(obs.self()) ? "what job " + h.jobId() + " left running" : h.describe(obs.self());
+        return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.UNKNOWN, first, d.processes(), d.totalBytes(),
+            d.usedBytes(), "shared by jobs " + ids + " but its lease is held by " + other, other);
+      }
+    }
+    for (Job j : jobs)
+      if (j.state() == JobState.ORPHANED) return status(d, GpuState.UNKNOWN, first, "held by orphaned job " + j.id());
+    Map<Long, ProcessFacts> facts = obs.facts();
+    List<GpuProcess> foreign = d.processes().stream()
+        .filter(p -> jobs.stream().noneMatch(j -> Ownership.owns(j, facts.get(p.pid())))).toList();
+    if (!foreign.isEmpty())
+      return status(d, GpuState.UNKNOWN, first, "shared by jobs " + ids + " but used by process(es) none of them owns: " + pids(foreign));
+    List<GpuStatus.Share> shares = new ArrayList<>();
+    for (Job j : jobs) {
+      long used = 0;
+      for (GpuProcess p : d.processes()) {
+        if (!Ownership.owns(j, facts.get(p.pid()))) continue;
+        if (p.usedBytes() < 0) { used = -1; break; }
+        used += p.usedBytes();
+      }
+      var need = j.spec().gpuNeed();
+      shares.add(new GpuStatus.Share(j.id(), need.vramMiB(), need.perGpu(), used < 0 ? -1 : used >> 20));
+    }
+    return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.SHARED, first, d.processes(), d.totalBytes(), d.usedBytes(),
+        null, null, shares);
   }
 
   private static GpuStatus one(DeviceReading d, GpuObservation obs, Job holder, Collection<Job> live) {
@@ -103,11 +167,6 @@ public final class GpuClassifier {
           : facts.containsKey(p.pid()) ? String.valueOf(p.pid()) : p.pid() + " (not visible in /proc)");
     }
     return "in use by process(es) gq does not manage here: " + String.join(", ", parts);
-  }
-
-  private static Long owner(Map<String, Job> reservations, DeviceReading d) {
-    Job j = reservations.get(d.uuid());
-    return j == null ? null : j.id();
   }
 
   private static String pids(List<GpuProcess> ps) {

@@ -60,11 +60,18 @@ public record HandOver(boolean read, long readNanos, Map<String, Freed> awaiting
     return !awaiting.isEmpty();
   }
 
-  /** {@code gpus} with each FREE one that still waits shown UNKNOWN, saying why. */
+  /**
+   * {@code gpus} with each FREE one that still waits shown UNKNOWN, saying why; a SHARED one that a
+   * shared job just left likewise (its other shared jobs stay listed), so no job joins it before a
+   * reading shows what the ended job left there.
+   */
   public List<GpuStatus> withhold(List<GpuStatus> gpus) {
     if (awaiting.isEmpty()) return gpus;
     return gpus.stream().map(g -> {
       Freed f = awaiting.get(g.uuid());
+      if (f != null && g.state() == GpuState.SHARED)
+        return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.UNKNOWN, g.ownerJobId(), g.processes(), g.totalBytes(),
+            g.usedBytes(), "shared job " + f.jobId() + " just ended here; waiting for a GPU reading taken since", null, g.shares());
       if (f == null || g.state() != GpuState.FREE) return g;
       return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.UNKNOWN, null, g.processes(), g.totalBytes(),
           g.usedBytes(), "job " + f.jobId() + " just ended here; waiting for a GPU reading taken since");

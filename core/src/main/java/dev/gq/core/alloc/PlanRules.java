@@ -10,10 +10,14 @@ import java.util.Map;
  * CPU-only jobs may start now ({@code cpuRoom}: the cap on CPU-only jobs at once less those active),
  * and each capped group's cap ({@code maxRunning}) with the room it leaves now ({@code groupRoom}:
  * the cap less the group's active jobs; a group without a cap is in neither), and the GPUs kept
- * for a named waiting job ({@code keptFor}: UUID → job id; a preemption freed them for it).
+ * for a named waiting job ({@code keptFor}: UUID → job id; a preemption freed them for it), and
+ * the memory kept free on every shared GPU beyond its jobs' declarations ({@code headroomMiB}).
  */
 public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
-    Map<String, Integer> groupRoom, Map<String, Long> keptFor) {
+    Map<String, Integer> groupRoom, Map<String, Long> keptFor, long headroomMiB) {
+
+  /** The memory kept free on a shared GPU unless set (GQ_SHARE_HEADROOM): 1 GiB. */
+  public static final long HEADROOM_MIB = 1024;
 
   /** No bounds: unbounded backfill, any number of CPU-only jobs at once, no group capped. */
   public static final PlanRules NONE = new PlanRules(Instant.MAX, Allocator.GATHER_AFTER, Integer.MAX_VALUE, Map.of(), Map.of());
@@ -22,6 +26,18 @@ public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<Stri
     maxRunning = Map.copyOf(maxRunning);
     groupRoom = Map.copyOf(groupRoom);
     keptFor = keptFor == null ? Map.of() : Map.copyOf(keptFor);
+    headroomMiB = Math.max(0, headroomMiB);
+  }
+
+  /** The default headroom on shared GPUs. */
+  public PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
+      Map<String, Integer> groupRoom, Map<String, Long> keptFor) {
+    this(now, gatherAfter, cpuRoom, maxRunning, groupRoom, keptFor, HEADROOM_MIB);
+  }
+
+  /** With {@code mib} kept free on every shared GPU. */
+  public PlanRules withHeadroom(long mib) {
+    return new PlanRules(now, gatherAfter, cpuRoom, maxRunning, groupRoom, keptFor, mib);
   }
 
   /** No GPU kept for a job. */

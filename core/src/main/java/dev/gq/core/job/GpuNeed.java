@@ -17,8 +17,16 @@ import java.util.regex.Pattern;
  * GeForce RTX 4090", {@code 80GB} names no 40 GB card. Sizes are read as cards are labelled: G and M
  * are powers of ten (an "80GB" card reports about 81,559 MiB, a "24GB" one 24,564), GiB and MiB
  * powers of two. A spec without a need (every spec stored before it existed) holds null.
+ *
+ * <p>{@code share} ({@code --share}) lets the job sit on a GPU beside other shared jobs instead of
+ * having it to itself; it then declares {@code vramMiB} as its share of each GPU. {@code perGpu}
+ * ({@code --per-gpu K}, 0: none) caps how many shared jobs one GPU holds while this job is on it;
+ * a shared job without {@code vramMiB} declares (total − headroom) / K of each card it goes on. A
+ * need stored before sharing existed reads as exclusive with no cap.
  */
-public record GpuNeed(long vramMiB, List<String> types) {
+public record GpuNeed(long vramMiB, List<String> types, boolean share, int perGpu) {
+  /** The most shared jobs one GPU may be asked to hold. */
+  public static final int MAX_PER_GPU = 64;
   /** The most a job may ask of one GPU: 4 TiB. */
   public static final long MAX_MIB = 4L << 20;
   private static final Pattern SIZE =
@@ -27,11 +35,47 @@ public record GpuNeed(long vramMiB, List<String> types) {
 
   public GpuNeed {
     types = types == null ? List.of() : List.copyOf(types);
+    perGpu = Math.max(0, perGpu);
+  }
+
+  /** An exclusive need. */
+  public GpuNeed(long vramMiB, List<String> types) {
+    this(vramMiB, types, false, 0);
   }
 
   /** The need of {@code vramMiB} and {@code types}; null when it asks nothing. */
   public static GpuNeed of(long vramMiB, List<String> types) {
     return vramMiB <= 0 && (types == null || types.isEmpty()) ? null : new GpuNeed(Math.max(0, vramMiB), types);
+  }
+
+  /** As {@link #of(long, List)}, shared or with a cap per GPU; null when it asks nothing. */
+  public static GpuNeed of(long vramMiB, List<String> types, boolean share, int perGpu) {
+    if (!share && perGpu <= 0) return of(vramMiB, types);
+    return new GpuNeed(Math.max(0, vramMiB), types, share, perGpu);
+  }
+
+  /** Whether a job of {@code spec} may share its GPUs with other shared jobs. */
+  public static boolean shares(JobSpec spec) {
+    return spec.gpuNeed() != null && spec.gpuNeed().share();
+  }
+
+  /**
+   * What this shared need declares of a GPU of {@code totalMiB}, {@code headroomMiB} being kept free
+   * on every shared GPU: its {@code vramMiB}, or without it (total − headroom) / K for {@code
+   * --per-gpu K}, so that K such jobs fill the card exactly.
+   */
+  public long declaredMiB(long totalMiB, long headroomMiB) {
+    if (vramMiB > 0) return vramMiB;
+    if (perGpu > 0) return Math.max(1, (totalMiB - headroomMiB) / perGpu);
+    return totalMiB;
+  }
+
+  /** Why a need with {@code share} cannot be placed as asked, or null: a shared job must say how much of a card it takes. */
+  public String shareProblem() {
+    if (share && vramMiB <= 0 && perGpu <= 0)
+      return "--share needs the memory the job takes of a GPU: add --vram SIZE (e.g. --vram 20G) or --per-gpu K";
+    if (perGpu > MAX_PER_GPU) return "--per-gpu must be from 1 to " + MAX_PER_GPU + ", not " + perGpu;
+    return null;
   }
 
   /** Whether a GPU named {@code name} with {@code totalBytes} of memory meets this need. */
@@ -60,6 +104,16 @@ public record GpuNeed(long vramMiB, List<String> types) {
     String type = types.isEmpty() ? "" : "of type " + String.join(" or ", types);
     String memory = vramMiB <= 0 ? "" : "with ≥ " + size(vramMiB);
     return (type + " " + memory).strip();
+  }
+
+  /** The need as the options that ask it: "--vram 20GB --share --per-gpu 4". */
+  public String options() {
+    List<String> out = new ArrayList<>();
+    if (!types.isEmpty()) out.add("--gpu-type " + String.join(",", types));
+    if (vramMiB > 0) out.add("--vram " + size(vramMiB).replace(" ", ""));
+    if (share) out.add("--share");
+    if (perGpu > 0) out.add("--per-gpu " + perGpu);
+    return String.join(" ", out);
   }
 
   /**

@@ -49,6 +49,15 @@ public final class JobChanges {
 
   /** Changes job {@code id}; {@code gpuCount} is how many GPUs the machine shows (-1: unknown). */
   public static Decision<String> change(Ledger l, long id, Change c, int gpuCount, Instant now) {
+    return change(l, id, c, gpuCount, List.of(), now);
+  }
+
+  /**
+   * As above; a new GPU count of a job that needs memory or a type is checked against {@code
+   * devices}, the cards of the last good reading, as a submit is: refused when too few of them fit.
+   */
+  public static Decision<String> change(Ledger l, long id, Change c, int gpuCount,
+      List<dev.gq.core.gpu.DeviceReading> devices, Instant now) {
     String bad = waitingHere(l, id);
     if (bad != null) return Decision.refuse(bad);
     if (c.empty())
@@ -70,6 +79,11 @@ public final class JobChanges {
     Job j = l.live().get(id);
     JobChanged e = new JobChanged(id, c.gpus(), c.priority(), c.timeLimitSet(), c.timeLimit(), c.envSet(), c.envUnset(), now);
     JobSpec after = JobTransitions.next(j, e).spec();
+    if (c.gpus() != null && after.gpuNeed() != null) {
+      String need = SpecRules.gpuNeed(after);
+      if (need == null) need = dev.gq.core.alloc.GpuFit.refusal(after, devices);
+      if (need != null) return Decision.refuse(need);
+    }
     String env = c.envSet().isEmpty() && c.envUnset().isEmpty() ? ""
         : "; environment: " + (c.envUnset().isEmpty() ? "" : "removed " + String.join(", ", c.envUnset()))
             + (c.envUnset().isEmpty() || c.envSet().isEmpty() ? "" : ", ")

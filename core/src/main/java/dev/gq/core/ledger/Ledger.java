@@ -162,6 +162,16 @@ public record Ledger(
     return r;
   }
 
+  /** GPU UUID → every live job that holds it: one, or several shared jobs ({@code --share}). */
+  public Map<String, List<Job>> holders() {
+    Map<String, List<Job>> r = new HashMap<>();
+    for (Job j : live.values()) {
+      if (!j.state().holdsGpus()) continue;
+      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new java.util.ArrayList<>()).add(j);
+    }
+    return r;
+  }
+
   /** Applies one persisted event. Deterministic: no clock, no I/O. */
   public Ledger apply(LedgerEvent event) {
     return switch (event) {
@@ -185,6 +195,10 @@ public record Ledger(
           settings.reach(e.profile(), e.reason()));
       case ClusterReachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.reach(e.profile(), null));
+      case GroupPerGpuSet e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          settings.perGpu(e.group(), e.perGpu()));
+      case JobOverShare e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+          live.containsKey(e.jobId()) ? settings.toldOver(e.jobId()) : settings);
       case JobsHeld e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.hold(e.jobIds(), e.held()));
       case JobEvent e -> applyJob(e);

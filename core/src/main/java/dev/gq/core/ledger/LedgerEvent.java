@@ -182,8 +182,21 @@ public sealed interface LedgerEvent {
   /** At most {@code maxRunning} jobs of {@code group} are active at once from now on (null: no limit). */
   record GroupLimitSet(String group, Integer maxRunning, Instant at) implements LedgerEvent {}
 
+  /**
+   * The GPU jobs submitted to {@code group} from now on share their GPUs, at most {@code perGpu} a
+   * GPU (null: each as it asks).
+   */
+  record GroupPerGpuSet(String group, Integer perGpu, Instant at) implements LedgerEvent {}
+
   /** GPU {@code uuid} gets no new job (a running one keeps it) until {@link GpuResumed}; {@code reason} says why. */
   record GpuDrained(String uuid, String reason, Instant at) implements LedgerEvent {}
+
+  /**
+   * Shared job {@code jobId} was seen using {@code usedMiB} of GPU {@code uuid} (index {@code
+   * index}), more than the {@code declaredMiB} it declared: no more jobs go on that GPU while it
+   * does, and its owner is told once. The job is never stopped for it.
+   */
+  record JobOverShare(long jobId, String uuid, int index, long usedMiB, long declaredMiB, Instant at) implements LedgerEvent {}
 
   /** GPU {@code uuid} may get new jobs again. */
   record GpuResumed(String uuid, Instant at) implements LedgerEvent {}

@@ -55,6 +55,23 @@ public final class QueueControl {
     return Decision.accept(List.<LedgerEvent>of(new GroupLimitSet(group, n, now)), line);
   }
 
+  /**
+   * Group {@code group}'s GPU jobs submitted from now on share their GPUs, at most {@code n} shared
+   * jobs a GPU ({@code n} null: each job as it asks); jobs already queued keep what they asked.
+   */
+  public static Decision<String> perGpu(Ledger l, String group, Integer n, Instant now) {
+    String bad = SpecRules.label("group", group);
+    if (bad != null) return Decision.refuse(bad + "; name the group, as 'gq groups' shows it");
+    if (n != null && (n < 1 || n > dev.gq.core.job.GpuNeed.MAX_PER_GPU))
+      return Decision.refuse("--per-gpu must be from 1 to " + dev.gq.core.job.GpuNeed.MAX_PER_GPU + ", not " + n
+          + " (--no-per-gpu lifts it)");
+    Integer was = l.settings().perGpu().get(group);
+    String line = n == null ? "Group " + group + ": its jobs submitted from now on share a GPU only when they ask (--share)."
+        : "Group " + group + ": its GPU jobs submitted from now on share their GPUs, at most " + n + " a GPU.";
+    if (java.util.Objects.equals(was, n)) return Decision.accept(List.of(), line);
+    return Decision.accept(List.<LedgerEvent>of(new GroupPerGpuSet(group, n, now)), line);
+  }
+
   /** Keeps GPU {@code uuid} (index {@code index}) from new jobs, or gives it back ({@code reason} null). */
   public static Decision<String> drain(Ledger l, String uuid, int index, String reason, Instant now) {
     boolean drained = l.settings().drained().containsKey(uuid);

@@ -36,9 +36,10 @@ public final class SpecRules {
     var need = s.gpuNeed();
     if (need == null) return null;
     if (s.gpus() == 0)
-      return "--vram and --gpu-type say what each GPU must be, and this job asks for none (-g 0); leave them out or ask for -g 1 or more";
+      return (need.share() ? "--share and --per-gpu say how the job shares its GPUs"
+          : "--vram and --gpu-type say what each GPU must be") + ", and this job asks for none (-g 0); leave them out or ask for -g 1 or more";
     if (need.vramMiB() < 0 || need.vramMiB() > dev.gq.core.job.GpuNeed.MAX_MIB) return "--vram must be from 1M to 4TiB";
-    return null;
+    return need.shareProblem();
   }
 
   /** The dependencies, automatic retries and time limit. */

@@ -47,7 +47,8 @@ public final class Submissions {
   }
 
   /** Decides one submit. */
-  public static Decision<SubmitOutcome> one(Ledger l, JobSpec spec, SubmitContext in) {
+  public static Decision<SubmitOutcome> one(Ledger l, JobSpec given, SubmitContext in) {
+    JobSpec spec = groupShare(l, given);
     String bad = refusal(spec, in);
     if (bad == null) bad = overLimit(l, 1, in.maxLive());
     if (bad != null) return Decision.refuse(bad);
@@ -106,6 +107,21 @@ public final class Submissions {
       out.add(e);
     }
     return out;
+  }
+
+  /**
+   * {@code spec} as its group's count of shared jobs per GPU has it ({@code gq groups G --per-gpu
+   * K}): a GPU job of this machine in such a group shares its GPUs, with the group's K unless it gave
+   * its own --per-gpu.
+   */
+  static JobSpec groupShare(Ledger l, JobSpec spec) {
+    Integer k = spec.group() == null ? null : l.settings().perGpu().get(spec.group());
+    if (k == null || spec.gpus() == 0 || spec.onCluster()) return spec;
+    var need = spec.gpuNeed();
+    if (need != null && need.perGpu() > 0) return spec.withGpuNeed(dev.gq.core.job.GpuNeed.of(need.vramMiB(), need.types(), true,
+        need.perGpu()));
+    return spec.withGpuNeed(dev.gq.core.job.GpuNeed.of(need == null ? 0 : need.vramMiB(), need == null ? List.of() : need.types(),
+        true, k));
   }
 
   /** Why {@code adding} more live jobs would be too many, or null. */

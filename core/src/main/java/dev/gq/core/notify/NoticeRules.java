@@ -40,6 +40,7 @@ public final class NoticeRules {
       case LedgerEvent.JobLaunchFailed e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobInterrupted e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobCancelled e -> ended(seq, e.jobId(), facts, memory);
+      case LedgerEvent.JobOverShare e -> new Outcome(List.of(over(seq, e, facts)), memory);
       default -> new Outcome(List.of(), memory);
     };
     return drained(seq, facts, groups(seq, facts, o));
@@ -131,6 +132,19 @@ public final class NoticeRules {
     if (g.first() != null && g.lastEnd() != null && !g.lastEnd().isBefore(g.first()))
       text += " in " + Durations.format(Duration.between(g.first(), g.lastEnd()).withNanos(0));
     return new Notice(seq, NoticeKind.GROUP, null, g.group(), null, "gq: group " + g.group() + " finished", text, choice, null);
+  }
+
+  /** "job 4 (eval) uses 31.5 GB of GPU 0, more than the 20 GB it declared (--vram): ..." */
+  static Notice over(long seq, LedgerEvent.JobOverShare e, NoticeFacts facts) {
+    var j = facts.job(e.jobId());
+    String name = j.map(JobFacts::name).orElse(null);
+    String group = j.map(JobFacts::group).orElse(null);
+    String text = "job " + e.jobId() + (name == null ? "" : " (" + name + ")") + " uses "
+        + dev.gq.core.job.GpuNeed.size(e.usedMiB()) + " of GPU " + e.index() + ", more than the "
+        + dev.gq.core.job.GpuNeed.size(e.declaredMiB()) + " it declared: no more jobs go on that GPU while it does;"
+        + " gq does not stop it. Hold it to its share (GQ_VRAM) or ask for more --vram next time";
+    return new Notice(seq, NoticeKind.OVER_MEMORY, e.jobId(), group, null, "gq: job " + e.jobId() + " over its GPU share", text,
+        j.map(NoticeRules::choice).orElse(null), null);
   }
 
   private static Notice held(long seq, LedgerEvent.GroupHeld e) {

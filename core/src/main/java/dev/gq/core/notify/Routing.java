@@ -27,6 +27,7 @@ public final class Routing {
       case END -> kinds.contains(NoticeKind.END) && longEnough;
       case GROUP -> on.contains(NoticeKind.GROUP) || (choice != null && choice.contains(NoticeKind.GROUP));
       case HELD, DRAINED -> on.contains(n.kind());
+      case OVER_MEMORY -> on.contains(NoticeKind.OVER_MEMORY) || (choice != null && choice.contains(NoticeKind.OVER_MEMORY));
     };
   }
 }

@@ -50,7 +50,9 @@ public final class Decider {
       case HoldQueue r -> settled(l, s, QueueControl.hold(l, r.group(), c.now()), c);
       case ReleaseQueue r -> settled(l, s, QueueControl.release(l, r.group(), c.now()), c);
       case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);
-      case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(), c.now()), c);
+      case SharePerGpu r -> settled(l, s, QueueControl.perGpu(l, r.group(), r.perGpu(), c.now()), c);
+      case ChangeJob r -> settled(l, s, JobChanges.change(l, r.jobId(), r.change(), s.gpus().gpuCount(),
+          s.gpus().lastKnown(), c.now()), c);
       case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);
       case HoldJobs r -> settled(l, s, JobChanges.hold(l, r.jobIds(), r.held(), c.now()), c);
       case DrainGpu r -> settled(l, s, QueueControl.drain(l, r.uuid(), r.index(), r.reason(), c.now()), c);
@@ -111,7 +113,8 @@ public final class Decider {
       next = new SchedulerState(gpus, true, true, next.ending(), next.backoff());
       reconcile = Orphans.only(l, back);
     }
-    Decided<Void> w = write(l, next, List.of(), c);
+    List<LedgerEvent> over = next.ready() ? OverShares.told(l, gpus.classified(l), c.shareHeadroomMiB(), c.now()) : List.of();
+    Decided<Void> w = write(l, next, over, c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), reconcile);
   }
 

@@ -10,7 +10,14 @@ import java.util.function.Supplier;
  * What a decision takes from outside the ledger and the GPU registry: the time of day, the monotonic
  * moment ({@code nanos}, {@code System.nanoTime()}), a fresh GQ_JOB_TAG per job, where each job's log
  * goes, and the configured bounds (fail-fast rule, how long before GPUs gather for a job that does
- * not fit, how many CPU-only jobs may be active at once).
+ * not fit, how many CPU-only jobs may be active at once, the memory kept free on a shared GPU).
  */
 public record DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
-    FailFast failFast, Duration gatherAfter, int maxCpuJobs) {}
+    FailFast failFast, Duration gatherAfter, int maxCpuJobs, long shareHeadroomMiB) {
+
+  /** With the default headroom on shared GPUs. */
+  public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
+      FailFast failFast, Duration gatherAfter, int maxCpuJobs) {
+    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+  }
+}

@@ -75,7 +75,7 @@ public record GpuRegistry(GpuObservation latest, List<DeviceReading> lastKnown, 
   /** Each GPU's state against {@code l}'s reservations and drains; null before the first reading. */
   public List<GpuStatus> classified(Ledger l) {
     if (latest == null) return null;
-    return Drains.mark(handOver.withhold(GpuClassifier.classify(latest, lastKnown, l.reservations(), l.live().values())),
+    return Drains.mark(handOver.withhold(GpuClassifier.classifyShared(latest, lastKnown, l.holders(), l.live().values())),
         l.settings().drained());
   }
 

@@ -77,6 +77,9 @@ public sealed interface Request<R> {
   /** Caps how many jobs of a group are active at once ({@code maxRunning} null: no cap). */
   record LimitGroup(String group, Integer maxRunning) implements Request<String> {}
 
+  /** A group's later GPU jobs share their GPUs, at most {@code perGpu} a GPU ({@code perGpu} null: as each job asks). */
+  record SharePerGpu(String group, Integer perGpu) implements Request<String> {}
+
   /** Changes a waiting job's GPUs, priority, time limit or environment. */
   record ChangeJob(long jobId, JobChanges.Change change) implements Request<String> {}
 

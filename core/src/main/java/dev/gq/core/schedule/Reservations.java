@@ -34,7 +34,7 @@ public final class Reservations {
       if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
     }
     int room = (int) Math.max(0, c.maxCpuJobs() - cpuActive);
-    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor()));
+    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor(), c.shareHeadroomMiB()));
   }
 
   /** One JobReserved per reservation of the plan. */

@@ -213,6 +213,104 @@ class AllocatorTest {
     }
   }
 
+  /**
+   * Over many random queues of shared ({@code --share}, with --vram, --per-gpu or both) and
+   * exclusive jobs on mixed cards in every state, SHARED ones already holding shares (some of them
+   * over their declaration, some drained), after the plan: an exclusive job is placed only on a FREE
+   * GPU and alone there; a shared job only on a FREE or SHARED GPU, never one with an outside
+   * process, an exclusive job, a drained mark or a job over its declaration; on every GPU the
+   * declared memory of its shared jobs plus the headroom fits the card, and no job's cap of jobs
+   * per GPU is exceeded; every job is placed or has a reason. It fails when the allocator ignores
+   * the memory, the cap, the over-use or the GPU's state.
+   */
+  @Test
+  void randomSharedAndExclusiveQueuesOnMixedCardsKeepEachGpuExclusiveOrWithinItsMemory() {
+    Random rnd = new Random(20261202);
+    GpuState[] states = GpuState.values();
+    String[] names = {"NVIDIA GeForce RTX 4090", "NVIDIA A100-PCIE-40GB", "NVIDIA H100 80GB HBM3"};
+    long[] mib = {24564, 40536, 81559};
+    String[] vram = {null, "5G", "10G", "20G", "40G", "24GiB"};
+    long headroom = 1024;
+    for (int round = 0; round < 3000; round++) {
+      List<GpuStatus> gpus = new ArrayList<>();
+      int n = rnd.nextInt(7);
+      long other = 500;
+      for (int i = 0; i < n; i++) {
+        int c = rnd.nextInt(names.length);
+        GpuState st = rnd.nextInt(3) == 0 ? states[rnd.nextInt(states.length)] : rnd.nextBoolean() ? GpuState.SHARED : GpuState.FREE;
+        List<GpuStatus.Share> shares = new ArrayList<>();
+        if (st == GpuState.SHARED) {
+          for (int k = 0, m = 1 + rnd.nextInt(3); k < m; k++) {
+            long v = rnd.nextInt(4) == 0 ? 0 : 1024 + rnd.nextInt(12_000);
+            int cap = v == 0 ? 2 + rnd.nextInt(4) : rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(5) : 0;
+            long declared = new dev.gq.core.job.GpuNeed(v, List.of(), true, cap).declaredMiB(mib[c], headroom);
+            long used = rnd.nextInt(8) == 0 ? declared + 1 + rnd.nextInt(5000) : rnd.nextInt((int) declared + 1);
+            shares.add(new GpuStatus.Share(other++, v, cap, used));
+          }
+        }
+        Long owner = st == GpuState.RESERVED || st == GpuState.RUNNING ? Long.valueOf(90 + i)
+            : st == GpuState.SHARED ? Long.valueOf(shares.get(0).jobId()) : null;
+        String detail = st == GpuState.SHARED && rnd.nextInt(8) == 0 ? "drained (x): no new job after this" : null;
+        gpus.add(new GpuStatus(i, uuid(i), names[c], st, owner, List.of(), mib[c] << 20, 0, detail, null, shares));
+      }
+      java.util.Collections.shuffle(gpus, rnd);
+      List<Job> queue = new ArrayList<>();
+      Map<Long, WaitReason> blocked = new HashMap<>();
+      for (long id = 1, jobs = rnd.nextInt(12); id <= jobs; id++) {
+        String v = vram[rnd.nextInt(vram.length)];
+        boolean share = rnd.nextInt(3) > 0;
+        int cap = share && (v == null || rnd.nextInt(3) == 0) ? 1 + rnd.nextInt(5) : 0;
+        var need = dev.gq.core.job.GpuNeed.of(v == null ? 0 : dev.gq.core.job.GpuNeed.parseMiB(v),
+            rnd.nextInt(5) == 0 ? List.of("H100") : List.of(), share, cap);
+        var spec = spec(1 + (rnd.nextInt(4) == 0 ? 1 : 0)).withGpuNeed(need);
+        queue.add(new Job(id, spec, dev.gq.core.job.JobState.WAITING, T0.plusSeconds(id), null, null, List.of(), null,
+            null, null, null, tag(id), null));
+        if (rnd.nextInt(8) == 0) blocked.put(id, new WaitReason("held", "held"));
+      }
+      checkShares(queue, gpus, blocked, Allocator.plan(queue, gpus, blocked), headroom);
+    }
+  }
+
+  private static void checkShares(List<Job> queue, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, Plan p, long headroom) {
+    Map<String, GpuStatus> byUuid = new HashMap<>();
+    gpus.forEach(g -> byUuid.put(g.uuid(), g));
+    Map<Long, Job> jobs = new HashMap<>();
+    queue.forEach(j -> jobs.put(j.id(), j));
+    Map<String, List<Job>> onGpu = new HashMap<>();
+    for (var pl : p.reservations()) {
+      Job j = jobs.get(pl.jobId());
+      assertFalse(blocked.containsKey(j.id()), "a blocked job is never placed");
+      assertEquals(j.spec().gpus(), pl.gpus().size());
+      assertEquals(pl.gpus().size(), pl.gpus().stream().map(GpuSlot::uuid).distinct().count(), "one GPU twice for one job");
+      for (GpuSlot s : pl.gpus()) onGpu.computeIfAbsent(s.uuid(), x -> new ArrayList<>()).add(j);
+    }
+    for (Job j : queue)
+      assertNotEquals(p.reservations().stream().anyMatch(r -> r.jobId() == j.id()), p.waitReasons().containsKey(j.id()),
+          "job " + j.id() + " is placed or has a reason");
+    onGpu.forEach((uuid, added) -> {
+      GpuStatus g = byUuid.get(uuid);
+      for (Job j : added) assertTrue(GpuFit.fits(j.spec(), g), "job " + j.id() + " on a card it does not fit");
+      boolean anyExclusive = added.stream().anyMatch(j -> !dev.gq.core.job.GpuNeed.shares(j.spec()));
+      if (anyExclusive) {
+        assertEquals(GpuState.FREE, g.state(), "an exclusive job only on a FREE GPU");
+        assertEquals(1, added.size(), "an exclusive job alone on its GPU");
+        return;
+      }
+      assertTrue(g.state() == GpuState.FREE || (g.state() == GpuState.SHARED && g.detail() == null),
+          "a shared job on a " + g.state() + " GPU: " + g.detail());
+      assertTrue(g.overShares(headroom).isEmpty(), "a job joined a GPU where a job uses more than it declared");
+      long sum = g.sharedMiB(headroom);
+      for (Job j : added) sum += j.spec().gpuNeed().declaredMiB(g.totalMiB(), headroom);
+      assertTrue(sum + headroom <= g.totalMiB(), "declared " + sum + " + headroom on " + g.totalMiB() + " MiB");
+      int count = g.shares().size() + added.size();
+      for (GpuStatus.Share s : g.shares()) assertTrue(s.perGpu() == 0 || count <= s.perGpu(), "cap " + s.perGpu() + " < " + count);
+      for (Job j : added) {
+        int cap = j.spec().gpuNeed().perGpu();
+        assertTrue(cap == 0 || count <= cap, "job " + j.id() + " cap " + cap + " < " + count);
+      }
+    });
+  }
+
   private static void checkFits(List<Job> queue, List<GpuStatus> gpus, Map<Long, WaitReason> blocked, Plan p) {
     Map<String, GpuStatus> byUuid = new HashMap<>();
     gpus.forEach(g -> byUuid.put(g.uuid(), g));

@@ -55,6 +55,23 @@ class GpuNeedSubmitTest {
   }
 
   @Test
+  void aNewGpuCountIsCheckedAgainstTheCardsThatFitAsASubmitIs() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    read(new DeviceReading(0, uuid(0), "NVIDIA GeForce RTX 4090", 24564 * MIB, 0, List.of(), null),
+        new DeviceReading(1, uuid(1), "NVIDIA H100 80GB HBM3", 81559 * MIB, 0, List.of(), null));
+    decide(new Request.HoldQueue(null));
+    assertNull(decide(new Request.Submit(needing(1, 38147))).refusal());
+    long id = l.live().keySet().iterator().next();
+    var change = new dev.gq.core.ledger.JobChanges.Change(2, null, false, null);
+    assertEquals("-g 2 --vram 40GB: only 1 GPU here fits (GPU 1); ask for at most -g 1",
+        decide(new Request.ChangeJob(id, change)).refusal());
+    assertTrue(decide(new Request.ChangeJob(id, new dev.gq.core.ledger.JobChanges.Change(0, null, false, null))).refusal()
+        .startsWith("--vram and --gpu-type say what each GPU must be, and this job asks for none (-g 0)"));
+    assertEquals(1, l.live().get(id).spec().gpus(), "unchanged");
+    assertNull(decide(new Request.ChangeJob(id, new dev.gq.core.ledger.JobChanges.Change(1, 5, false, null))).refusal());
+  }
+
+  @Test
   void aNeedOnACpuOnlyJobIsRefused() {
     var d = decide(new Request.Submit(needing(0, 1000)));
     assertTrue(d.refusal().startsWith("--vram and --gpu-type say what each GPU must be, and this job asks for none (-g 0)"),

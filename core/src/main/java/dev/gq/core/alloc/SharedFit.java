@@ -1,0 +1,111 @@
+package dev.gq.core.alloc;
+
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.GpuNeed;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.WaitReason;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Whether a shared job ({@code --share}) fits on a GPU beside the shared jobs already there, and
+ * why it waits when it fits on none. A GPU takes one more shared job when it is FREE or SHARED (never
+ * beside an exclusive job or a process gq does not own: those GPUs are neither), is of the type and
+ * size the job asks for, none of its shared jobs uses more than it declared, the cap on jobs per GPU
+ * that any of them (or the new job) asked for is not reached, and the memory they all declared plus
+ * the new job's plus the headroom is at most the card's total. Pure.
+ */
+public final class SharedFit {
+  private SharedFit() {}
+
+  /** Whether a shared job of {@code spec} may join {@code g} now. */
+  public static boolean fits(JobSpec spec, GpuStatus g, long headroomMiB) {
+    return why(spec, g, headroomMiB) == null;
+  }
+
+  /** What is left of {@code g} after a job of {@code spec} joins it, in MiB. */
+  static long leftAfter(JobSpec spec, GpuStatus g, long headroomMiB) {
+    return g.leftMiB(headroomMiB) - spec.gpuNeed().declaredMiB(g.totalMiB(), headroomMiB);
+  }
+
+  /** Why a shared job of {@code spec} may not join {@code g} now ("GPU 0 has 12 GB left"), or null. */
+  static String why(JobSpec spec, GpuStatus g, long headroomMiB) {
+    GpuNeed need = spec.gpuNeed();
+    if (!GpuFit.fits(spec, g)) return "GPU " + g.index() + " does not fit";
+    if (g.state() != GpuState.FREE && !(g.state() == GpuState.SHARED && g.detail() == null))
+      return "GPU " + g.index() + ": " + (g.state() == GpuState.SHARED ? g.detail() : Allocator.holder(g));
+    List<GpuStatus.Share> over = g.overShares(headroomMiB);
+    if (!over.isEmpty()) {
+      GpuStatus.Share s = over.get(0);
+      return "GPU " + g.index() + ": job " + s.jobId() + " uses " + GpuNeed.size(s.usedMiB()) + " of its "
+          + GpuNeed.size(s.declaredMiB(g.totalMiB(), headroomMiB)) + ", no more jobs go there";
+    }
+    int cap = cap(need.perGpu(), g);
+    if (cap > 0 && g.shares().size() + 1 > cap)
+      return "GPU " + g.index() + " holds " + g.shares().size() + " shared job" + (g.shares().size() == 1 ? "" : "s")
+          + " (--per-gpu " + cap + ")";
+    if (leftAfter(spec, g, headroomMiB) < 0)
+      return "GPU " + g.index() + " has " + GpuNeed.size(Math.max(0, g.leftMiB(headroomMiB))) + " left";
+    return null;
+  }
+
+  /** The smallest cap of shared jobs per GPU that {@code perGpu} and the jobs on {@code g} asked for; 0: none. */
+  static int cap(int perGpu, GpuStatus g) {
+    int cap = perGpu;
+    for (GpuStatus.Share s : g.shares()) if (s.perGpu() > 0 && (cap == 0 || s.perGpu() < cap)) cap = s.perGpu();
+    return cap;
+  }
+
+  /** {@code g} with job {@code j} sharing it too, as the plan now has it. */
+  static GpuStatus with(GpuStatus g, Job j) {
+    List<GpuStatus.Share> shares = new ArrayList<>(g.shares());
+    GpuNeed need = j.spec().gpuNeed();
+    shares.add(new GpuStatus.Share(j.id(), need.vramMiB(), need.perGpu(), 0));
+    return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.SHARED, g.ownerJobId() != null ? g.ownerJobId() : j.id(),
+        g.processes(), g.totalBytes(), g.usedBytes(), null, null, shares);
+  }
+
+  /**
+   * Why a shared job of {@code spec} waits: "needs 20 GB on a shared GPU: GPU 0 has 12 GB left; GPU
+   * 1: job 4". {@code sharedNow} holds the SHARED GPUs as the plan has them so far.
+   */
+  static WaitReason waiting(JobSpec spec, List<GpuStatus> gpus, Map<String, GpuStatus> sharedNow, long headroomMiB) {
+    GpuNeed need = spec.gpuNeed();
+    int n = spec.gpus();
+    String what = need.vramMiB() > 0 ? GpuNeed.size(need.vramMiB()) : "1/" + need.perGpu() + " of a GPU";
+    String asked = "needs " + what + (n == 1 ? " on a shared GPU" : " on each of " + n + " shared GPUs")
+        + (need.types().isEmpty() ? "" : " of type " + String.join(" or ", need.types()));
+    List<GpuStatus> fit = gpus.stream().filter(g -> GpuFit.fits(spec, g)).sorted(Comparator.comparingInt(GpuStatus::index)).toList();
+    if (fit.isEmpty()) return new WaitReason("no GPU fits", asked + ": no GPU here fits; see 'gq gpu'");
+    if (fit.size() < n) return new WaitReason("too few fit", asked + ": only " + fit.size() + " GPU"
+        + (fit.size() == 1 ? "" : "s") + " here fit; see 'gq gpu'");
+    List<String> why = new ArrayList<>();
+    boolean over = false;
+    for (GpuStatus g : fit) {
+      GpuStatus now = sharedNow.getOrDefault(g.uuid(), g);
+      String w = why(spec, now, headroomMiB);
+      if (w == null) continue;
+      over |= w.endsWith("no more jobs go there");
+      why.add(w);
+    }
+    if (why.isEmpty()) return new WaitReason("shared GPUs full", asked);
+    int shown = Math.min(4, why.size());
+    String text = asked + ": " + String.join("; ", why.subList(0, shown)) + (why.size() > shown ? "; +" + (why.size() - shown) + " more" : "");
+    return new WaitReason(over ? "over its share" : "shared GPUs full", text);
+  }
+
+  /** "jobs 4 (20 GB), 5 (20 GB); 35 GB left": the shares of a SHARED GPU as 'gq gpu' shows them. */
+  public static String describe(GpuStatus g, long headroomMiB) {
+    String jobs = g.shares().stream().map(s -> {
+      String mine = s.jobId() + " (" + GpuNeed.size(s.declaredMiB(g.totalMiB(), headroomMiB)).replace(" ", "");
+      if (s.over(g.totalMiB(), headroomMiB)) mine += ", uses " + GpuNeed.size(s.usedMiB()).replace(" ", "") + ": over";
+      return mine + ")";
+    }).collect(Collectors.joining(", "));
+    return "job" + (g.shares().size() == 1 ? " " : "s ") + jobs + "; " + GpuNeed.size(Math.max(0, g.leftMiB(headroomMiB))) + " left";
+  }
+}
