@@ -1,5 +1,7 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.health.UnwellGpus;
+import dev.gq.core.idle.IdleJobs;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Consequences;
@@ -104,15 +106,25 @@ public final class Decider {
   private static Decided<Void> observed(Ledger l, SchedulerState s, Observed r, DecisionContext c) {
     GpuRegistry gpus = s.gpus().observed(r.observation(), r.probe(), r.fake(), r.takenNanos());
     if (gpus == null) return Decided.nothing(s);
-    SchedulerState next = s.with(gpus);
+    List<LedgerEvent> signals = new ArrayList<>(unwell(l, s, r.observation(), c));
+    IdleJobs.Seen seen = s.idle().observed(l.live().values(), r.observation().reading(), c.now(), c.idleAfter());
+    seen.becameIdle().forEach(id -> signals.add(new JobIdleNoted(id, seen.next().zeroSince().get(id), c.now())));
+    SchedulerState next = s.with(gpus).withIdle(seen.next());
     List<Job> back = Orphans.returned(l, r.observation().reading());
     Ledger reconcile = null;
     if (next.ready() && !back.isEmpty() && !next.reconciling()) {
       next = new SchedulerState(gpus, true, true, next.ending(), next.backoff());
       reconcile = Orphans.only(l, back);
     }
-    Decided<Void> w = write(l, next, List.of(), c);
+    Decided<Void> w = write(l, next, signals, c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), reconcile);
+  }
+
+  /** The GPUs {@code o} shows newly unwell, drained before anything is placed on them. */
+  private static List<LedgerEvent> unwell(Ledger l, SchedulerState s, dev.gq.core.alloc.GpuObservation o,
+      DecisionContext c) {
+    var before = s.gpus().latest() == null ? null : s.gpus().latest().reading();
+    return UnwellGpus.drains(l, before, o.reading(), c.now());
   }
 
   /** Back to the queue; its GPUs wait for a reading taken since, which shows the other gq's lease. */
@@ -146,8 +158,12 @@ public final class Decider {
     SchedulerState cur = s.withEnding(ending);
     Job j = l.live().get(r.jobId());
     if (j == null) return Decided.nothing(cur);
-    if (r.after() != null) cur = cur.with(cur.gpus().observed(r.after(), r.afterNanos()));
-    Decided<Void> w = write(l, cur, List.of(endEvent(j, r, c)), false, r.endedNanos(), c);
+    List<LedgerEvent> events = new ArrayList<>(List.of(endEvent(j, r, c)));
+    if (r.after() != null) {
+      events.addAll(unwell(l, cur, r.after(), c));
+      cur = cur.with(cur.gpus().observed(r.after(), r.afterNanos()));
+    }
+    Decided<Void> w = write(l, cur, events, false, r.endedNanos(), c);
     Ledger folded = l;
     for (LedgerEvent e : w.events()) folded = folded.apply(e);
     boolean read = w.readGpus() || w.next().gpus().heldBack(folded, j);

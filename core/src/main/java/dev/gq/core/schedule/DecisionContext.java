@@ -10,7 +10,17 @@ import java.util.function.Supplier;
  * What a decision takes from outside the ledger and the GPU registry: the time of day, the monotonic
  * moment ({@code nanos}, {@code System.nanoTime()}), a fresh GQ_JOB_TAG per job, where each job's log
  * goes, and the configured bounds (fail-fast rule, how long before GPUs gather for a job that does
- * not fit, how many CPU-only jobs may be active at once).
+ * not fit, how many CPU-only jobs may be active at once, how long a running job's GPUs show 0 %
+ * utilisation before it is idle: zero never).
  */
 public record DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
-    FailFast failFast, Duration gatherAfter, int maxCpuJobs) {}
+    FailFast failFast, Duration gatherAfter, int maxCpuJobs, Duration idleAfter) {
+
+  /** How long GPUs show 0 % before their job is idle, unless configured. */
+  public static final Duration IDLE_AFTER = Duration.ofMinutes(30);
+
+  public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
+      FailFast failFast, Duration gatherAfter, int maxCpuJobs) {
+    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, IDLE_AFTER);
+  }
+}
