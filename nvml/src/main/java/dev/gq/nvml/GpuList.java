@@ -52,10 +52,10 @@ public final class GpuList {
     out.printf("GPU %d  %s  %s  memory %d MiB used of %d MiB%n",
         d.index(), d.uuid(), d.name(), d.usedBytes() / MIB, d.totalBytes() / MIB);
     var f = d.figures();
-    out.printf("  util %s%%  memory bus %s%%  %s C  %s W of %s W%n", figure(f.utilPercent()),
+    if (!f.equals(dev.gq.core.gpu.GpuFigures.NONE)) out.printf("  util %s%%  memory bus %s%%  %s C  %s W of %s W%n", figure(f.utilPercent()),
         figure(f.memoryUtilPercent()), figure(f.temperatureC()), figure(f.powerWatts()), figure(f.powerLimitWatts()));
     var h = d.health();
-    out.printf("  health: Xids %s, uncorrectable ECC %s, retired pages pending %s, row remap failed %s%n",
+    if (!h.equals(dev.gq.core.gpu.GpuHealth.NONE)) out.printf("  health: Xids %s, uncorrectable ECC %s, retired pages pending %s, row remap failed %s%n",
         h.xids(), h.eccUncorrected() == null ? "not reported" : h.eccUncorrected(), h.retiredPagesPending(),
         h.remapFailed());
     if (d.processes().isEmpty()) out.println("  no compute processes");
