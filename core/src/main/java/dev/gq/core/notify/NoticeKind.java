@@ -9,13 +9,15 @@ import java.util.Set;
  * {@code #gq --notify=} and {@code gq notify add --on}: {@code failed} (a job ended FAILED, TIMEOUT
  * or INTERRUPTED), {@code end} (every end of a job), {@code group} (a group has no job left waiting
  * or running), {@code held} (fail-fast held a group), {@code drained} (nothing is left waiting or
- * running after something ran); {@code test} only from {@code gq notify test}. Pure.
+ * running after something ran), {@code unhealthy} (a GPU was found unwell and drained), {@code idle} (a
+ * running job's GPUs have shown 0 % utilisation longer than the idle threshold); {@code test} only from
+ * {@code gq notify test}. Pure.
  */
 public enum NoticeKind {
-  FAILED, END, GROUP, HELD, DRAINED, TEST;
+  FAILED, END, GROUP, HELD, DRAINED, UNHEALTHY, IDLE, TEST;
 
-  /** What a target hears when it names nothing: failures, sweeps, fail-fast holds and the drained queue. */
-  public static final Set<NoticeKind> DEFAULTS = Set.of(FAILED, GROUP, HELD, DRAINED);
+  /** What a target hears when it names nothing: failures, sweeps, fail-fast holds, the drained queue, unwell GPUs, idle jobs. */
+  public static final Set<NoticeKind> DEFAULTS = Set.of(FAILED, GROUP, HELD, DRAINED, UNHEALTHY, IDLE);
 
   /** What {@code --notify} alone asks for: every end of the job, whatever its run time. */
   public static final Set<NoticeKind> BARE = Set.of(END);
@@ -34,9 +36,9 @@ public enum NoticeKind {
     for (String w : text.split(",")) {
       String word = w.strip().toLowerCase(Locale.ROOT);
       switch (word) {
-        case "all" -> out.addAll(EnumSet.of(FAILED, END, GROUP, HELD, DRAINED));
+        case "all" -> out.addAll(EnumSet.of(FAILED, END, GROUP, HELD, DRAINED, UNHEALTHY, IDLE));
         case "none" -> { }
-        case "failed", "end", "group", "held", "drained" -> out.add(valueOf(word.toUpperCase(Locale.ROOT)));
+        case "failed", "end", "group", "held", "drained", "unhealthy", "idle" -> out.add(valueOf(word.toUpperCase(Locale.ROOT)));
         default -> throw new IllegalArgumentException(problem(w.strip()));
       }
     }
@@ -52,6 +54,6 @@ public enum NoticeKind {
   }
 
   private static String problem(String word) {
-    return "unknown notification event '" + word + "'; use a comma list of failed, end, group, held, drained, all or none";
+    return "unknown notification event '" + word + "'; use a comma list of failed, end, group, held, drained, unhealthy, idle, all or none";
   }
 }

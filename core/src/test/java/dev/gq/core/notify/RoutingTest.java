@@ -42,9 +42,9 @@ class RoutingTest {
   void eventWordsParseAndRefuseInOneLine() {
     assertEquals(Set.of(NoticeKind.FAILED, NoticeKind.GROUP), NoticeKind.parse("failed, group"));
     assertEquals(Set.of(), NoticeKind.parse("none"));
-    assertEquals(5, NoticeKind.parse("all").size());
+    assertEquals(7, NoticeKind.parse("all").size());
     var e = assertThrows(IllegalArgumentException.class, () -> NoticeKind.parse("failed,finish"));
-    assertEquals("unknown notification event 'finish'; use a comma list of failed, end, group, held, drained, all or none",
+    assertEquals("unknown notification event 'finish'; use a comma list of failed, end, group, held, drained, unhealthy, idle, all or none",
         e.getMessage());
   }
 
