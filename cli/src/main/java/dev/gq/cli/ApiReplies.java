@@ -95,7 +95,26 @@ public interface ApiReplies {
   }
 
   /** All GPUs classified now. {@code error} is set when the probe failed as a whole. */
-  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {}
+  /**
+   * The GPUs as classified now, with each GPU's figures from the latest reading ({@code figures}, by
+   * UUID; absent when unknown) and the problem of each GPU drained as unwell ({@code unwell}, by UUID).
+   */
+  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error,
+      java.util.Map<String, dev.gq.core.gpu.GpuFigures> figures, java.util.Map<String, String> unwell) {
+    public GpuReport {
+      figures = figures == null ? java.util.Map.of() : java.util.Map.copyOf(figures);
+      unwell = unwell == null ? java.util.Map.of() : java.util.Map.copyOf(unwell);
+    }
+
+    public GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {
+      this(gpus, probe, fake, error, null, null);
+    }
+
+    /** The figures of GPU {@code uuid}, every one unknown when the reading gave none. */
+    public dev.gq.core.gpu.GpuFigures figures(String uuid) {
+      return figures.getOrDefault(uuid, dev.gq.core.gpu.GpuFigures.NONE);
+    }
+  }
 
   record CancelOutcome(long id, Kind kind, String message) {
     public enum Kind { CANCELLED, STOPPING, ALREADY_CANCELLING, ALREADY_ENDED, UNKNOWN }

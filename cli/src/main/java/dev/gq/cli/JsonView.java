@@ -27,6 +27,26 @@ final class JsonView {
 
   private JsonView() {}
 
+  /**
+   * {@code gq show --json}: the job with {@code idle_since} (when its GPUs last did something, for a
+   * job marked idle; else null) and {@code unwell_gpus} (its GPUs drained as unwell, with the problem).
+   */
+  static ObjectNode shownJob(Job job, JobHints hints) {
+    ObjectNode n = job(job);
+    java.time.Instant since = hints.idleFor(job) == null ? null : hints.idle().get(job.id());
+    n.put("idle_since", since == null ? null : since.toString());
+    ArrayNode unwell = n.putArray("unwell_gpus");
+    job.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).forEach(g -> {
+      String problem = job.state().holdsGpus() ? hints.unwell().get(g.uuid()) : null;
+      if (problem == null) return;
+      ObjectNode u = unwell.addObject();
+      u.put("index", g.index());
+      u.put("uuid", g.uuid());
+      u.put("problem", problem);
+    });
+    return n;
+  }
+
   static ObjectNode job(Job job) {
     ObjectNode n = NODES.objectNode();
     n.put("id", job.id());
@@ -104,6 +124,23 @@ final class JsonView {
   static ArrayNode gpus(List<GpuStatus> gpus) {
     ArrayNode a = NODES.arrayNode();
     gpus.forEach(g -> a.add(gpu(g)));
+    return a;
+  }
+
+  /** The GPUs with each one's figures (null when unknown) and, for a GPU drained as unwell, its problem. */
+  static ArrayNode gpus(GqApi.GpuReport report) {
+    ArrayNode a = NODES.arrayNode();
+    for (GpuStatus g : report.gpus()) {
+      ObjectNode n = gpu(g);
+      dev.gq.core.gpu.GpuFigures f = report.figures(g.uuid());
+      n.put("util_percent", f.utilPercent());
+      n.put("memory_util_percent", f.memoryUtilPercent());
+      n.put("temperature_c", f.temperatureC());
+      n.put("power_watts", f.powerWatts());
+      n.put("power_limit_watts", f.powerLimitWatts());
+      n.put("unwell", report.unwell().get(g.uuid()));
+      a.add(n);
+    }
     return a;
   }
 

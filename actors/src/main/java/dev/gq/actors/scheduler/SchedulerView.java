@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * What the Scheduler shows readers at one moment: its ledger (immutable), the GPUs classified
  * from the latest reading, why each waiting job waits, the journal sequence number this view
- * reflects, and the probe's description.
+ * reflects, and the probe's description; each GPU's figures from the latest reading (by UUID; none
+ * when it failed) and each idle running job with the moment its GPUs last did something.
  */
 public record SchedulerView(
     Ledger ledger,
@@ -20,4 +21,12 @@ public record SchedulerView(
     boolean fake,
     String gpuError,
     int gpuCount,
-    boolean ready) {}
+    boolean ready,
+    Map<String, dev.gq.core.gpu.GpuFigures> figures,
+    Map<Long, java.time.Instant> idle) {
+
+  public SchedulerView {
+    figures = figures == null ? Map.of() : Map.copyOf(figures);
+    idle = idle == null ? Map.of() : Map.copyOf(idle);
+  }
+}
