@@ -47,6 +47,7 @@ final class JsonView {
     return n;
   }
 
+  /** The job object; {@code idle_since} null and {@code unwell_gpus} empty (see {@link #shownJob}). */
   static ObjectNode job(Job job) {
     ObjectNode n = NODES.objectNode();
     n.put("id", job.id());
@@ -83,6 +84,8 @@ final class JsonView {
     n.put("vram_mib", need == null || need.vramMiB() == 0 ? null : need.vramMiB());
     ArrayNode types = n.putArray("gpu_types");
     if (need != null) need.types().forEach(types::add);
+    n.putNull("idle_since");
+    n.putArray("unwell_gpus");
     return n;
   }
 

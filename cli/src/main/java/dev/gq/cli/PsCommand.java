@@ -143,7 +143,10 @@ final class PsCommand implements Callable<Integer> {
     int[] widths = null;
     int shown = 0;
     while (rows.rows() > 0 && !inv.io().closed()) {
-      if (array != null) page.forEach(j -> array.add(JsonView.job(j)));
+      if (array != null) {
+        JobHints hints = JobHints.of(inv.api(), page);
+        page.forEach(j -> array.add(JsonView.shownJob(j, hints)));
+      }
       else if (!page.isEmpty()) {
         if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(progress(page));
         if (shown > 0 && layout.columns().contains(JobColumn.NOTE)) ctx = ctx.withNotes(notes(page));
