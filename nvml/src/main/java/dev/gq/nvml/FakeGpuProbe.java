@@ -63,8 +63,11 @@ public final class FakeGpuProbe implements GpuProbe {
       String globalFailure = failure(dir.resolve("fail"));
       if (globalFailure != null) return GpuReading.failed(now, globalFailure);
       List<DeviceReading> devices = new ArrayList<>();
+      // looked for once a reading: most fake folders have neither, and a missing file costs an exception
+      Path figures = existing(dir.resolve("figures"));
+      Path health = existing(dir.resolve("health"));
       for (FakeGpuLine gpu : gpus()) {
-        devices.add(readDevice(gpu));
+        devices.add(readDevice(gpu, figures, health));
       }
       return new GpuReading(now, devices, null);
     } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
@@ -92,7 +95,7 @@ public final class FakeGpuProbe implements GpuProbe {
     return FakeGpuLine.parse(text, file.toString());
   }
 
-  private DeviceReading readDevice(FakeGpuLine gpu) throws IOException {
+  private DeviceReading readDevice(FakeGpuLine gpu, Path figuresDir, Path healthDir) throws IOException {
     String deviceFailure = failure(dir.resolve("fail-" + gpu.uuid()));
     if (deviceFailure != null) return DeviceReading.failed(gpu.index(), gpu.uuid(), deviceFailure);
     List<GpuProcess> processes;
@@ -104,8 +107,8 @@ public final class FakeGpuProbe implements GpuProbe {
     GpuFigures figures;
     GpuHealth health;
     try {
-      figures = signal(dir.resolve("figures"), gpu.uuid(), FakeSignals::figures, GpuFigures.NONE);
-      health = signal(dir.resolve("health"), gpu.uuid(), FakeSignals::health, GpuHealth.NONE);
+      figures = signal(figuresDir, gpu.uuid(), FakeSignals::figures, GpuFigures.NONE);
+      health = signal(healthDir, gpu.uuid(), FakeSignals::health, GpuHealth.NONE);
     } catch (IllegalArgumentException e) {
       return DeviceReading.failed(gpu.index(), gpu.uuid(), e.getMessage());
     }
@@ -118,9 +121,15 @@ public final class FakeGpuProbe implements GpuProbe {
         usedBytes, processes, null, figures, health);
   }
 
-  /** What {@code folder/uuid} says, parsed; {@code none} when the file is absent. */
+  /** {@code folder} when it is a directory, else null. */
+  private static Path existing(Path folder) {
+    return Files.isDirectory(folder) ? folder : null;
+  }
+
+  /** What {@code folder/uuid} says, parsed; {@code none} when the folder (null) or the file is absent. */
   private static <T> T signal(Path folder, String uuid, BiFunction<String, String, T> parse, T none)
       throws IOException {
+    if (folder == null) return none;
     Path file = folder.resolve(uuid);
     String text = readText(file);
     return text == null ? none : parse.apply(text, file.toString());
