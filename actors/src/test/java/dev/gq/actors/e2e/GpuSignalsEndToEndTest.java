@@ -27,6 +27,23 @@ class GpuSignalsEndToEndTest {
     Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /** A notification target that appends "EVENT|JOB|MESSAGE" to {@code out}, hearing the default events. */
+  private Path recorder(Gqd g, Path out) throws Exception {
+    Path script = tmp.resolve("bin").resolve("record.sh");
+    write(script, "#!/bin/sh\nprintf '%s|%s|%s\\n' \"$GQ_EVENT\" \"$GQ_JOB_ID\" \"$GQ_MESSAGE\" >> " + out + "\n");
+    script.toFile().setExecutable(true);
+    assertEquals(0, g.gq("notify", "add", "command", script.toString()).code());
+    return out;
+  }
+
+  private static long lines(Path f, String part) {
+    try {
+      return Files.exists(f) ? Files.readAllLines(f).stream().filter(l -> l.contains(part)).count() : 0;
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private static JsonNode gpu(Gqd g, int index) {
     for (JsonNode n : g.gpus()) if (n.get("index").asInt() == index) return n;
     throw new AssertionError("no GPU " + index);
@@ -54,6 +71,7 @@ class GpuSignalsEndToEndTest {
   @Test
   void aGpuThatFallsOffTheBusUnderAJobIsDrainedTheJobRunsOnAndResumeGivesItBack() throws Exception {
     try (Gqd g = Gqd.start(tmp, 2)) {
+      Path heard = recorder(g, tmp.resolve("heard.txt"));
       long first = g.submit("-g", "1", "sleep", "120");
       assertEquals(0, g.awaitState(first, "RUNNING", T).get("gpu_indices").get(0).asInt());
       write(g.fake.resolve("health").resolve(Gqd.uuid(0)), "xid 13   # a program's fault: the GPU stays well\n");
@@ -82,6 +100,9 @@ class GpuSignalsEndToEndTest {
       assertEquals("GPU 0 takes new jobs again.\n", g.gq("gpu", "resume", "0").out());
       assertEquals(0, g.awaitState(third, "DONE", T).get("gpu_indices").get(0).asInt());
       assertEquals("FREE", g.gpuState(0), "the same lasting Xid does not drain it again");
+      String unhealthy = "unhealthy||GPU " + Gqd.uuid(0) + " is unwell (Xid 79: fell off the bus)";
+      Gqd.await("the unhealthy notification", T, () -> lines(heard, unhealthy) > 0);
+      assertEquals(1, lines(heard, "unhealthy|"), "told once, and never for the application's Xids 13 and 31");
       g.gq("cancel", String.valueOf(second));
     }
   }
@@ -89,6 +110,7 @@ class GpuSignalsEndToEndTest {
   @Test
   void aRunningJobWhoseGpusDoNothingIsMarkedIdleUntilTheyWork() throws Exception {
     try (Gqd g = Gqd.start(tmp, 1, Map.of("GQ_IDLE_AFTER_SECONDS", "1"))) {
+      Path heard = recorder(g, tmp.resolve("heard.txt"));
       Path figures = g.fake.resolve("figures").resolve(Gqd.uuid(0));
       write(figures, "util=0\n");
       long job = g.submit("-g", "1", "sleep", "120");
@@ -99,6 +121,7 @@ class GpuSignalsEndToEndTest {
       assertFalse(g.gq("show", String.valueOf(job), "--json").json().get("idle_since").isNull());
       assertTrue(g.gq("show", String.valueOf(job)).out().contains("Idle:"));
       Gqd.await("the idle note in the journal", T, () -> g.gq("events").out().contains("JobIdleNoted"));
+      Gqd.await("the idle notification", T, () -> lines(heard, "idle|" + job + "|job " + job + " (sleep) is idle") == 1);
       write(figures, "util=80\n");
       Gqd.await("job " + job + " to be busy again", T, () -> !g.gq("ps").out().contains("idle "));
       assertTrue(g.gq("show", String.valueOf(job), "--json").json().get("idle_since").isNull());
