@@ -28,6 +28,13 @@ import java.util.Map;
  */
 public final class NvmlGpuProbe implements GpuProbe {
 
+  /**
+   * How long a critical Xid stays in the readings after the driver reported it: every reading taken
+   * meanwhile carries it, so a reading made for another purpose (the reconciler's) cannot swallow it
+   * before the GPU watcher's next one sees it. Repeats of one Xid count once (see core's Unwell).
+   */
+  public static final Duration XID_RETENTION = Duration.ofSeconds(10);
+
   /** How long a failed library load is answered from memory before the library is sought again. */
   public static final Duration LIBRARY_RETRY = Duration.ofSeconds(30);
 
@@ -40,6 +47,10 @@ public final class NvmlGpuProbe implements GpuProbe {
   private Instant libraryMissingAt;
   private XidEvents xidEvents;
   private boolean xidEventsTried;
+  private final List<SeenXid> recentXids = new ArrayList<>();
+
+  /** A critical Xid of the device at {@code index}, taken from the event set at {@code at}. */
+  private record SeenXid(int index, int xid, Instant at) {}
 
   /** NVML of the installed driver, with the system clock. */
   public NvmlGpuProbe() {
@@ -158,8 +169,9 @@ public final class NvmlGpuProbe implements GpuProbe {
   }
 
   /**
-   * The critical Xids reported since the last read, by device index. The event set is made on the
-   * first read after each init; where NVML cannot make one, no Xid is read until the next init.
+   * The critical Xids reported within {@link #XID_RETENTION}, by device index, in the order they
+   * came. The event set is made on the first read after each init; where NVML cannot make one, no
+   * Xid is read until the next init.
    */
   private Map<Integer, List<Integer>> xids(int count) {
     try {
@@ -169,10 +181,16 @@ public final class NvmlGpuProbe implements GpuProbe {
         for (int i = 0; i < count; i++) devices.add(nvml.device(i));
         xidEvents = XidEvents.open(nvml, devices);
       }
-      return xidEvents == null ? Map.of() : xidEvents.take();
+      Instant now = clock.instant();
+      if (xidEvents != null) xidEvents.take().forEach((index, xs) -> xs.forEach(x -> recentXids.add(new SeenXid(index, x, now))));
     } catch (NvmlException | RuntimeException | LinkageError e) {
-      return Map.of();  // the devices' own queries say what failed
+      // the devices' own queries say what failed
     }
+    Instant oldest = clock.instant().minus(XID_RETENTION);
+    recentXids.removeIf(x -> x.at().isBefore(oldest));
+    Map<Integer, List<Integer>> out = new HashMap<>();
+    recentXids.forEach(x -> out.computeIfAbsent(x.index(), k -> new ArrayList<>()).add(x.xid()));
+    return out;
   }
 
   private void closeXidEvents() {

@@ -70,13 +70,19 @@ class NvmlGpuProbeTest {
   }
 
   @Test
-  void criticalXidErrorsComeWithTheNextReadingOnceAndOnTheirDevice() {
+  void criticalXidErrorsComeOnTheirDeviceWithEveryReadingForTheRetentionTime() {
+    Instant[] now = {NOW};
+    probe.close();
+    probe = new NvmlGpuProbe(new Nvml(FakeNvmlLibrary.path().toString()), () -> now[0]);
     probe.read();  // registers the devices with the event set
     control.fake_nvml_xid(1, 79);
     control.fake_nvml_xid(1, 13);
     GpuReading reading = probe.read();
     assertEquals(List.of(), reading.devices().get(0).health().xids());
     assertEquals(List.of(79, 13), reading.devices().get(1).health().xids());
+    now[0] = NOW.plus(NvmlGpuProbe.XID_RETENTION);
+    assertEquals(List.of(79, 13), probe.read().devices().get(1).health().xids(), "another reader cannot swallow it");
+    now[0] = now[0].plusSeconds(1);
     assertEquals(List.of(), probe.read().devices().get(1).health().xids());
   }
 

@@ -157,7 +157,11 @@ public final class Decider {
     ending.remove(r.jobId());
     SchedulerState cur = s.withEnding(ending);
     Job j = l.live().get(r.jobId());
-    if (j == null) return Decided.nothing(cur);
+    if (j == null) {
+      // an end told twice: its reading may still carry a GPU's health, read once and only there
+      List<LedgerEvent> unwell = r.after() == null ? List.of() : unwell(l, cur, r.after(), c);
+      return unwell.isEmpty() ? Decided.nothing(cur) : write(l, cur, unwell, c);
+    }
     List<LedgerEvent> events = new ArrayList<>(List.of(endEvent(j, r, c)));
     if (r.after() != null) {
       events.addAll(unwell(l, cur, r.after(), c));

@@ -91,4 +91,18 @@ class GpuSignalsDecisionTest {
     assertEquals(List.of(), read(gpu(0, 0, GpuHealth.NONE)).events());
     assertEquals(JobState.RUNNING, l.live().get(1L).state(), "gq never stops an idle job");
   }
+
+  @Test
+  void theReadingAfterAJobsEndDrainsAGpuItShowsUnwellEvenWhenTheEndWasToldBefore() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    read(gpu(0, 0, GpuHealth.NONE), gpu(1, 0, GpuHealth.NONE));
+    decide(new Request.Submit(spec(1)));
+    decide(new Request.Launched(1, leader(100)));
+    var after = new GpuObservation(new GpuReading(now, List.of(gpu(0, 0, XID_79), gpu(1, 0, GpuHealth.NONE)), null), Map.of());
+    var d = decide(new Request.Ended(1, 0, null, false, nanos++, after, nanos++));
+    assertTrue(d.events().contains(new GpuDrained(uuid(0), "unwell: Xid 79: fell off the bus", now)), d.events().toString());
+    var again = new GpuObservation(new GpuReading(now, List.of(gpu(0, 0, GpuHealth.NONE), gpu(1, 0, XID_79)), null), Map.of());
+    var twice = decide(new Request.Ended(1, 0, null, false, nanos++, again, nanos++));
+    assertEquals(List.of(new GpuDrained(uuid(1), "unwell: Xid 79: fell off the bus", now)), twice.events());
+  }
 }
