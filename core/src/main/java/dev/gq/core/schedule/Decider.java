@@ -113,7 +113,7 @@ public final class Decider {
     List<Job> back = Orphans.returned(l, r.observation().reading());
     Ledger reconcile = null;
     if (next.ready() && !back.isEmpty() && !next.reconciling()) {
-      next = new SchedulerState(gpus, true, true, next.ending(), next.backoff());
+      next = new SchedulerState(gpus, true, true, next.ending(), next.backoff(), next.idle());
       reconcile = Orphans.only(l, back);
     }
     Decided<Void> w = write(l, next, signals, c);
@@ -203,7 +203,7 @@ public final class Decider {
     // First, so that a retry decided in this write gets an id past the files too.
     if (!s.ready()) JobFileIds.skipPast(l, r.highestJobFileId(), c.now()).ifPresent(events::add);
     r.verdicts().values().forEach(v -> events.addAll(v.events()));
-    SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending(), s.backoff());
+    SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending(), s.backoff(), s.idle());
     Decided<Void> w = write(l, next, events, true, c.nanos(), c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, r.verdicts(), true);
   }

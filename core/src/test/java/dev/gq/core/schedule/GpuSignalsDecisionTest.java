@@ -105,4 +105,19 @@ class GpuSignalsDecisionTest {
     var twice = decide(new Request.Ended(1, 0, null, false, nanos++, again, nanos++));
     assertEquals(List.of(new GpuDrained(uuid(1), "unwell: Xid 79: fell off the bus", now)), twice.events());
   }
+
+  @Test
+  void anIdleStretchSurvivesAReconciliation() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    read(gpu(0, 0, GpuHealth.NONE));
+    decide(new Request.Submit(spec(1)));
+    decide(new Request.Launched(1, leader(100)));
+    read(gpu(0, 0, GpuHealth.NONE));
+    now = now.plus(Duration.ofMinutes(31));
+    assertEquals(1, read(gpu(0, 0, GpuHealth.NONE)).events().size());
+    decide(new Request.Reconciled(Map.of(), 0));
+    assertEquals(Map.of(1L, T0), s.idle().idle(now, Duration.ofMinutes(30)));
+    now = now.plus(Duration.ofMinutes(1));
+    assertEquals(List.of(), read(gpu(0, 0, GpuHealth.NONE)).events(), "not told again");
+  }
 }
