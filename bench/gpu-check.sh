@@ -7,8 +7,11 @@
 #   ./gpu-check.sh run        on the GPU machine, inside the unpacked folder: runs the checks
 #
 # The checks (each prints PASS or FAIL; the exit status is 1 when any failed):
-#   (a) dev.gq.nvml.GpuList lists the GPUs by UUID (and the same ones as nvidia-smi, if present)
-#   (b) a gq daemon on temporary directories, without GQ_FAKE_NVML, shows them in `gq gpu`
+#   (a) dev.gq.nvml.GpuList lists the GPUs by UUID (and the same ones as nvidia-smi, if present),
+#       with each GPU's utilisation, temperature and power, and its health (critical Xid events
+#       from an NVML event set, uncorrectable ECC errors, retired pages pending, row remap failures)
+#   (b) a gq daemon on temporary directories, without GQ_FAKE_NVML, shows them in `gq gpu`, each
+#       with its utilisation in `gq gpu --json` and none drained as unwell
 #   (c) a process outside gq that opens a CUDA context (python3 + torch) turns its GPU EXTERNAL
 #   (d) a job that needs that GPU stays WAITING while the outside process lives, then runs
 #   (e) the daemon stops
@@ -243,6 +246,8 @@ run() {
     export GQ_FAKE_NVML=$tmp/fake
     mkdir -p "$GQ_FAKE_NVML/procs/GPU-check-fake-0"
     echo "0 GPU-check-fake-0 143771 Fake H200 (GQ_CHECK_FAKE)" >"$GQ_FAKE_NVML/gpus"
+    mkdir -p "$GQ_FAKE_NVML/figures"
+    echo "util=0 mem_util=0 temp=35 power=80 power_limit=700" >"$GQ_FAKE_NVML/figures/GPU-check-fake-0"
   else
     unset GQ_FAKE_NVML
   fi
@@ -283,6 +288,21 @@ run() {
     pass "(a) GpuList lists $ngpus GPU(s) by UUID: $(paste -sd' ' <<<"$uuids")"
   else
     fail "(a) GpuList exited $rc and listed $ngpus GPU(s)"
+  fi
+  # each GPU's figures line ("  util 3%  memory bus 1%  34 C  71 W of 700 W"): NVML answered the new
+  # queries on this driver; the health line appears only when the driver reported something
+  local nutil
+  nutil=$(grep -Ec '^  util [0-9]+%' <<<"$out" || true)
+  if ((ngpus > 0 && nutil == ngpus)); then
+    pass "(a) GpuList reads the utilisation of every GPU (temperature and power as the card gives them)"
+  else
+    fail "(a) GpuList read the utilisation of $nutil of $ngpus GPU(s)"
+  fi
+  if grep -q '^  health: Xids \[[0-9]' <<<"$out"; then
+    info "a critical Xid error was reported while GpuList ran: see its lines above"
+  fi
+  if grep -Eq '^GPU [0-9]+ .*error: .*\(lost\)' <<<"$out"; then
+    fail "(a) a GPU fell off the bus (NVML_ERROR_GPU_IS_LOST)"
   fi
   if ((have_smi)); then
     local smi
@@ -334,6 +354,20 @@ run() {
     pass "(b) gq gpu shows every GPU that GpuList found"
   else
     fail "(b) gq gpu lacks:${missing:- (GpuList found none)}"
+  fi
+  local json nfig nunwell
+  json=$(gqc gpu --json 2>/dev/null || true)
+  nfig=$(grep -Ec '"util_percent" *: *[0-9]+' <<<"$json" || true)
+  nunwell=$(grep -Ec '"unwell" *: *"' <<<"$json" || true)
+  if ((ngpus > 0 && nfig == ngpus)); then
+    pass "(b) gq gpu --json gives the utilisation of every GPU"
+  else
+    fail "(b) gq gpu --json gives the utilisation of $nfig of $ngpus GPU(s)"
+  fi
+  if ((nunwell == 0)); then
+    pass "(b) no GPU is drained as unwell"
+  else
+    fail "(b) $nunwell GPU(s) drained as unwell: see 'gq gpu' above (gq gpu resume N gives one back)"
   fi
   local state
   state=$(awk -v u="$target" '$1 == u { print $2 }' <<<"$rows")

@@ -101,12 +101,35 @@ public interface ApiReplies {
   }
 
   /**
-   * All GPUs classified now. {@code error} is set when the probe failed as a whole; {@code
-   * shareHeadroomMiB} is the memory kept free on a shared GPU (GQ_SHARE_HEADROOM).
+   * The GPUs as classified now, with each GPU's figures from the latest reading ({@code figures}, by
+   * UUID; absent when unknown), the problem of each GPU drained as unwell ({@code unwell}, by UUID)
+   * and the memory kept free on a shared GPU ({@code shareHeadroomMiB}, GQ_SHARE_HEADROOM). {@code
+   * error} is set when the probe failed as a whole.
    */
-  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error, long shareHeadroomMiB) {
-    GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {
-      this(gpus, probe, fake, error, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+  record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error,
+      java.util.Map<String, dev.gq.core.gpu.GpuFigures> figures, java.util.Map<String, String> unwell,
+      long shareHeadroomMiB) {
+    public GpuReport {
+      figures = figures == null ? java.util.Map.of() : java.util.Map.copyOf(figures);
+      unwell = unwell == null ? java.util.Map.of() : java.util.Map.copyOf(unwell);
+    }
+
+    public GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {
+      this(gpus, probe, fake, error, null, null, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+    }
+
+    public GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error, long shareHeadroomMiB) {
+      this(gpus, probe, fake, error, null, null, shareHeadroomMiB);
+    }
+
+    public GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error,
+        java.util.Map<String, dev.gq.core.gpu.GpuFigures> figures, java.util.Map<String, String> unwell) {
+      this(gpus, probe, fake, error, figures, unwell, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+    }
+
+    /** The figures of GPU {@code uuid}, every one unknown when the reading gave none. */
+    public dev.gq.core.gpu.GpuFigures figures(String uuid) {
+      return figures.getOrDefault(uuid, dev.gq.core.gpu.GpuFigures.NONE);
     }
   }
 

@@ -1,8 +1,10 @@
 package dev.gq.cli;
 
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -19,6 +21,8 @@ import picocli.CommandLine.Option;
 final class GpuCommand implements Callable<Integer> {
   private static final int MAX_PIDS = 4;
   private static final int UUID_WIDTH = 20;
+  /** The narrowest the DETAIL column is cut to (TextTable's last column). */
+  private static final int DETAIL_MIN = 12;
   private final Invocation inv;
 
   @Option(names = "--json", description = "Print the GPUs as a JSON array (memory in bytes).")
@@ -32,9 +36,10 @@ final class GpuCommand implements Callable<Integer> {
   public Integer call() throws ApiException {
     GqApi.GpuReport report = inv.api().gpus();
     PrintWriter out = inv.io().out();
-    if (json) out.println(JsonView.pretty(JsonView.gpus(report.gpus(), report.shareHeadroomMiB())));
+    int width = TextTable.width(inv.io());
+    if (json) out.println(JsonView.pretty(JsonView.gpus(report)));
     else if (report.gpus().isEmpty() && report.error() == null) out.println("No GPUs found; jobs with -g 0 still run.");
-    else if (!report.gpus().isEmpty()) table(report.gpus(), report.shareHeadroomMiB()).print(out, TextTable.width(inv.io()));
+    else if (!report.gpus().isEmpty()) table(report, width).print(out, width);
     notes(report, json ? inv.io().err() : out);
     if (report.error() == null) return ExitCode.OK;
     inv.io().err().println("gq: the GPU probe failed: " + report.error() + "; GPUs it cannot read are UNKNOWN and get no new jobs");
@@ -45,13 +50,48 @@ final class GpuCommand implements Callable<Integer> {
     if (report.fake()) where.println("These GPUs are fake (" + report.probe() + "); no real device is used.");
   }
 
-  private static TextTable table(List<GpuStatus> gpus, long headroomMiB) {
-    TextTable t = new TextTable(List.of("GPU", "UUID", "TYPE", "STATE", "OWNER", "PIDS", "MEMORY", "DETAIL"));
-    for (GpuStatus g : gpus) {
-      t.add(List.of(String.valueOf(g.index()), shortUuid(g.uuid()), type(g.name()), g.state().name(), owner(g),
-          pids(g.processes()), memory(g), detail(g, headroomMiB)));
+  /**
+   * The table; with UTIL, TEMP and POWER after MEMORY when some GPU gives a figure and the columns fit
+   * {@code width} (0: any width) beside a DETAIL column of its narrowest. A figure not given is blank.
+   */
+  static TextTable table(GqApi.GpuReport report, int width) {
+    List<GpuStatus> gpus = report.gpus();
+    boolean anyFigure = gpus.stream().anyMatch(g -> !report.figures(g.uuid()).equals(GpuFigures.NONE));
+    if (anyFigure && (width <= 0 || fixedWidth(report, true) + 2 + DETAIL_MIN <= width)) return table(report, true);
+    return table(report, false);
+  }
+
+  private static TextTable table(GqApi.GpuReport report, boolean figures) {
+    List<String> headers = new ArrayList<>(List.of("GPU", "UUID", "TYPE", "STATE", "OWNER", "PIDS", "MEMORY"));
+    if (figures) headers.addAll(List.of("UTIL", "TEMP", "POWER"));
+    headers.add("DETAIL");
+    TextTable t = new TextTable(headers);
+    for (GpuStatus g : report.gpus()) {
+      List<String> cells = row(g, figures ? report.figures(g.uuid()) : null);
+      cells.add(detail(g, report.shareHeadroomMiB()));
+      t.add(cells);
     }
     return t;
+  }
+
+  /** How wide the columns before DETAIL are. */
+  private static int fixedWidth(GqApi.GpuReport report, boolean figures) {
+    List<String> headers = new ArrayList<>(List.of("GPU", "UUID", "TYPE", "STATE", "OWNER", "PIDS", "MEMORY"));
+    if (figures) headers.addAll(List.of("UTIL", "TEMP", "POWER"));
+    TextTable t = new TextTable(headers);
+    for (GpuStatus g : report.gpus()) t.add(row(g, figures ? report.figures(g.uuid()) : null));
+    return t.naturalWidth();
+  }
+
+  private static List<String> row(GpuStatus g, GpuFigures f) {
+    List<String> cells = new ArrayList<>(List.of(String.valueOf(g.index()), shortUuid(g.uuid()), type(g.name()),
+        g.state().name(), owner(g), pids(g.processes()), memory(g)));
+    if (f != null) {
+      cells.add(f.utilPercent() == null ? "" : f.utilPercent() + "%");
+      cells.add(f.temperatureC() == null ? "" : f.temperatureC() + "C");
+      cells.add(power(f));
+    }
+    return cells;
   }
 
   /**
@@ -64,6 +104,12 @@ final class GpuCommand implements Callable<Integer> {
     String s = dev.gq.core.alloc.SharedFit.describe(g, headroomMiB);
     if (!g.overShares(headroomMiB).isEmpty()) s += "; no more jobs go here while a job uses more than it declared";
     return d == null ? s : s + "; " + d;
+  }
+
+  /** "210/700W", "210W" without a limit, blank without a reading. */
+  static String power(GpuFigures f) {
+    if (f.powerWatts() == null) return "";
+    return f.powerWatts() + (f.powerLimitWatts() == null ? "" : "/" + f.powerLimitWatts()) + "W";
   }
 
   /** The card's name without the maker's word every NVIDIA card's name starts with: "H100 80GB HBM3", "GeForce RTX 4090". */

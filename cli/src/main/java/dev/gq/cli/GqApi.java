@@ -143,6 +143,14 @@ public interface GqApi extends ApiReplies {
   Map<Long, WaitReason> waitReasons() throws ApiException;
 
   /**
+   * The running jobs whose GPUs have all shown 0 % utilisation longer than the daemon's idle
+   * threshold, each with the moment they last did something. A hint: gq never stops a job for it.
+   */
+  default Map<Long, java.time.Instant> idleJobs() throws ApiException {
+    return Map.of();
+  }
+
+  /**
    * How far each of the RUNNING jobs among {@code ids} has got and how long it has left, by job id;
    * a job that is not running, or whose files give no estimate, is absent. Every asked job's files
    * are read in one request.

@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * short by design: WAIT is the brief wait reason (the whole one is in {@code gq show}), ELAPSED the
  * running time so far or in all (squeue's M:SS, H:MM:SS, D-HH:MM:SS), PROGRESS a running job's
  * estimate ({@code 53% ETA 1h24m}; blank when unknown), EXIT the exit code, POS a waiting job's
- * place in the queue (1 starts next; squeue's order: priority, then age).
+ * place in the queue (1 starts next; squeue's order: priority, then age), NOTE what gq notices about a
+ * running job without acting on it ({@code idle 45m}, {@code GPU 1 unwell}).
  */
 enum JobColumn {
   ID("JOB", 0),
@@ -36,6 +37,7 @@ enum JobColumn {
   WAIT("WAIT", 14),
   ELAPSED("ELAPSED", 0),
   PROGRESS("PROGRESS", 0),
+  NOTE("NOTE", 0),
   EXIT("EXIT", 0),
   COMMAND("COMMAND", 12);
 
@@ -84,6 +86,12 @@ enum JobColumn {
   }
 
   static List<JobColumn> defaults(List<Job> jobs, boolean all, boolean oneGroup, Map<Long, Estimate> progress) {
+    return defaults(jobs, all, oneGroup, progress, Map.of());
+  }
+
+  /** As above, with NOTE when a listed job has a note in {@code notes}. */
+  static List<JobColumn> defaults(List<Job> jobs, boolean all, boolean oneGroup, Map<Long, Estimate> progress,
+      Map<Long, String> notes) {
     List<JobColumn> c = new ArrayList<>(List.of(ID, STATE));
     if (jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0)) {
       c.add(POS);
@@ -95,6 +103,7 @@ enum JobColumn {
     if (jobs.stream().anyMatch(j -> j.state() == JobState.WAITING)) c.add(WAIT);
     if (all || jobs.stream().anyMatch(j -> j.startTime() != null)) c.add(ELAPSED);
     if (jobs.stream().anyMatch(j -> !progress(j, progress).isEmpty())) c.add(PROGRESS);
+    if (jobs.stream().anyMatch(j -> notes.containsKey(j.id()))) c.add(NOTE);
     if (all || jobs.stream().anyMatch(j -> j.exitCode() != null)) c.add(EXIT);
     c.add(COMMAND);
     return c;
@@ -114,6 +123,7 @@ enum JobColumn {
       case WAIT -> wait(job, ctx);
       case ELAPSED -> elapsed(job, ctx.now());
       case PROGRESS -> progress(job, ctx.progress());
+      case NOTE -> ctx.notes().getOrDefault(job.id(), "-");
       case EXIT -> job.exitCode() == null ? "-" : String.valueOf(job.exitCode());
       case COMMAND -> command(job.spec().argv());
     };

@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * The job table of {@code gq ps}: the chosen {@link JobColumn}s (by default JOB, STATE, GPUS, NAME,
- * COMMAND, and GROUP, WAIT, ELAPSED and EXIT where a listed job has something there), fitted to the
+ * COMMAND, and GROUP, WAIT, ELAPSED, NOTE and EXIT where a listed job has something there), fitted to the
  * terminal's width and never cut when the output is not a terminal. STATE says HELD for a waiting
  * job of a held group and may be coloured. Long lists are printed in pages that keep the first
  * page's columns.
@@ -28,27 +28,38 @@ final class JobTable {
 
   /**
    * What the table shows besides the jobs: why each waiting job waits, the held groups, now (for
-   * ELAPSED), the running jobs' estimates (for PROGRESS) and the waiting jobs' places in the queue
- * (for POS).
+   * ELAPSED), the running jobs' estimates (for PROGRESS), the waiting jobs' places in the queue
+   * (for POS) and the running jobs' notes (for NOTE: idle, on an unwell GPU).
    */
   record Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now,
-      Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable, Map<Long, Integer> positions) {
+      Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable, Map<Long, Integer> positions,
+      Map<Long, String> notes) {
     Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now) {
-      this(waitReasons, heldGroups, now, Map.of(), Set.of(), Map.of());
+      this(waitReasons, heldGroups, now, Map.of(), Set.of(), Map.of(), Map.of());
+    }
+
+    Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now,
+        Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable, Map<Long, Integer> positions) {
+      this(waitReasons, heldGroups, now, progress, unreachable, positions, Map.of());
     }
 
     Context withProgress(Map<Long, dev.gq.core.progress.Estimate> p) {
-      return new Context(waitReasons, heldGroups, now, p, unreachable, positions);
+      return new Context(waitReasons, heldGroups, now, p, unreachable, positions, notes);
     }
 
     /** With the Slurm profiles whose clusters do not answer. */
     Context withUnreachable(Set<String> profiles) {
-      return new Context(waitReasons, heldGroups, now, progress, Set.copyOf(profiles), positions);
+      return new Context(waitReasons, heldGroups, now, progress, Set.copyOf(profiles), positions, notes);
     }
 
     /** With each waiting job's place in the queue (POS). */
     Context withPositions(Map<Long, Integer> p) {
-      return new Context(waitReasons, heldGroups, now, progress, unreachable, Map.copyOf(p));
+      return new Context(waitReasons, heldGroups, now, progress, unreachable, Map.copyOf(p), notes);
+    }
+
+    /** With each running job's note (NOTE): idle, or on an unwell GPU. */
+    Context withNotes(Map<Long, String> n) {
+      return new Context(waitReasons, heldGroups, now, progress, unreachable, positions, Map.copyOf(n));
     }
   }
 

@@ -27,6 +27,27 @@ final class JsonView {
 
   private JsonView() {}
 
+  /**
+   * {@code gq show --json}: the job with {@code idle_since} (when its GPUs last did something, for a
+   * job marked idle; else null) and {@code unwell_gpus} (its GPUs drained as unwell, with the problem).
+   */
+  static ObjectNode shownJob(Job job, JobHints hints) {
+    ObjectNode n = job(job);
+    java.time.Instant since = hints.idleFor(job) == null ? null : hints.idle().get(job.id());
+    n.put("idle_since", since == null ? null : since.toString());
+    ArrayNode unwell = n.putArray("unwell_gpus");
+    job.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).forEach(g -> {
+      String problem = job.state().holdsGpus() ? hints.unwell().get(g.uuid()) : null;
+      if (problem == null) return;
+      ObjectNode u = unwell.addObject();
+      u.put("index", g.index());
+      u.put("uuid", g.uuid());
+      u.put("problem", problem);
+    });
+    return n;
+  }
+
+  /** The job object; {@code idle_since} null and {@code unwell_gpus} empty (see {@link #shownJob}). */
   static ObjectNode job(Job job) {
     ObjectNode n = NODES.objectNode();
     n.put("id", job.id());
@@ -65,6 +86,8 @@ final class JsonView {
     if (need != null) need.types().forEach(types::add);
     n.put("share", need != null && need.share());
     n.put("per_gpu", need == null || need.perGpu() == 0 ? null : need.perGpu());
+    n.putNull("idle_since");
+    n.putArray("unwell_gpus");
     return n;
   }
 
@@ -130,6 +153,23 @@ final class JsonView {
   static ArrayNode gpus(List<GpuStatus> gpus, long headroomMiB) {
     ArrayNode a = NODES.arrayNode();
     gpus.forEach(g -> a.add(gpu(g, headroomMiB)));
+    return a;
+  }
+
+  /** The GPUs with each one's figures (null when unknown) and, for a GPU drained as unwell, its problem. */
+  static ArrayNode gpus(GqApi.GpuReport report) {
+    ArrayNode a = NODES.arrayNode();
+    for (GpuStatus g : report.gpus()) {
+      ObjectNode n = gpu(g, report.shareHeadroomMiB());
+      dev.gq.core.gpu.GpuFigures f = report.figures(g.uuid());
+      n.put("util_percent", f.utilPercent());
+      n.put("memory_util_percent", f.memoryUtilPercent());
+      n.put("temperature_c", f.temperatureC());
+      n.put("power_watts", f.powerWatts());
+      n.put("power_limit_watts", f.powerLimitWatts());
+      n.put("unwell", report.unwell().get(g.uuid()));
+      a.add(n);
+    }
     return a;
   }
 

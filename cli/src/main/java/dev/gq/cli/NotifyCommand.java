@@ -47,7 +47,7 @@ final class NotifyCommand implements Callable<Integer> {
     String name;
 
     @Option(names = "--on", paramLabel = "EVENTS",
-        description = "What it hears: failed, end, group, held, drained, over_memory, all or none, comma-separated (default: failed,group,held,drained,over_memory).")
+        description = "What it hears: failed, end, group, held, drained, over_memory, unhealthy, idle, all or none, comma-separated (default: failed,group,held,drained,over_memory,unhealthy,idle).")
     String on;
 
     @Option(names = "--min-runtime", paramLabel = "DURATION", description = "Say nothing of the end of a job that ran less than this (e.g. 10m).")

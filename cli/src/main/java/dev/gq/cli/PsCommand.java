@@ -143,9 +143,13 @@ final class PsCommand implements Callable<Integer> {
     int[] widths = null;
     int shown = 0;
     while (rows.rows() > 0 && !inv.io().closed()) {
-      if (array != null) page.forEach(j -> array.add(JsonView.job(j)));
+      if (array != null) {
+        JobHints hints = JobHints.of(inv.api(), page);
+        page.forEach(j -> array.add(JsonView.shownJob(j, hints)));
+      }
       else if (!page.isEmpty()) {
         if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(progress(page));
+        if (shown > 0 && layout.columns().contains(JobColumn.NOTE)) ctx = ctx.withNotes(notes(page));
         widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths);
       }
       out.flush();
@@ -225,19 +229,25 @@ final class PsCommand implements Callable<Integer> {
   /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
   private JobTable.Layout layout(List<Job> jobs, boolean paged, JobTable.Context ctx) {
     List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null,
-        ctx == null ? Map.of() : ctx.progress());
+        ctx == null ? Map.of() : ctx.progress(), ctx == null ? Map.of() : ctx.notes());
     return new JobTable.Layout(shown, !noHeader, Colour.enabled(inv.io()));
   }
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   private JobTable.Context context(List<Job> jobs) throws ApiException {
-    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs));
+    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
     boolean cluster = jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
     if (!cluster) return c;
     Map<String, String> down = inv.api().queueState().unreachable();
     down.forEach((p, why) -> inv.io().err().println("gq: the Slurm cluster of profile " + p + " does not answer (" + why
         + "); its jobs show UNKNOWN and keep running there"));
     return c.withUnreachable(down.keySet());
+  }
+
+  /** The notes of the listed running jobs (idle, on an unwell GPU); none asked when NOTE is not shown. */
+  private Map<Long, String> notes(List<Job> jobs) throws ApiException {
+    if (columns != null && !columns.contains(JobColumn.NOTE)) return Map.of();
+    return JobHints.of(inv.api(), jobs).notes(jobs);
   }
 
   /**

@@ -40,8 +40,9 @@ final class ShowCommand implements Callable<Integer> {
   public Integer call() throws ApiException {
     Job job = find(inv.api(), JobRanges.id(jobId));
     PrintWriter out = inv.io().out();
-    if (json) out.println(JsonView.pretty(JsonView.job(job)));
-    else print(job, out);
+    JobHints hints = JobHints.of(inv.api(), java.util.List.of(job));
+    if (json) out.println(JsonView.pretty(JsonView.shownJob(job, hints)));
+    else print(job, hints, out);
     return ExitCode.OK;
   }
 
@@ -50,7 +51,7 @@ final class ShowCommand implements Callable<Integer> {
     return api.job(id).orElseThrow(() -> new RefusedException("job " + id + " does not exist"));
   }
 
-  private void print(Job job, PrintWriter out) throws ApiException {
+  private void print(Job job, JobHints hints, PrintWriter out) throws ApiException {
     ZoneId zone = Times.zone(inv.io().env());
     line(out, "Job ID", String.valueOf(job.id()));
     line(out, "Name", job.displayName());
@@ -94,6 +95,19 @@ final class ShowCommand implements Callable<Integer> {
       line(out, "Resumes", job.spec().resumesFromNewest() ? "from the newest complete checkpoint when it starts" : "from " + job.spec().resumeFrom());
     if (job.state() == JobState.PREEMPTING) line(out, "Preempting", preempting(job, zone));
     if (job.state() == JobState.RUNNING || job.state() == JobState.PREEMPTING) line(out, "Progress", progress(job, zone));
+    hints(job, hints, zone, out);
+  }
+
+  /** The Idle and GPU health lines, only when there is something to say. */
+  private static void hints(Job job, JobHints hints, ZoneId zone, PrintWriter out) {
+    String idleFor = hints.idleFor(job);
+    if (idleFor != null) {
+      line(out, "Idle", idleFor + ": its GPUs have shown 0% utilisation since "
+          + Times.format(hints.idle().get(job.id()), zone) + " (a hint: gq does not stop it)");
+    }
+    for (String g : hints.unwellGpus(job)) {
+      line(out, "GPU unwell", g + "; drained: the job keeps running there, no new job goes on it");
+    }
   }
 
   /** "slurm:a100, Slurm job 1234", with the cluster's silence when it does not answer. */

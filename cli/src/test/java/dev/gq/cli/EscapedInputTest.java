@@ -27,7 +27,7 @@ class EscapedInputTest {
         said(2, "notify", "add", "webhook", "https://example.org/h", "--name", "a\u001b[31mRED"));
     assertEquals("gq: invalid mail address 'x\\x1b]0;p\\x07@a.b'; give one address such as you@example.org",
         said(2, "notify", "add", "mail", "x\u001b]0;p\u0007@a.b"));
-    assertEquals("gq: unknown column 'x\\ny' in --format; the columns are id,state,pos,priority,gpus,pid,group,key,name,wait,elapsed,progress,exit,command",
+    assertEquals("gq: unknown column 'x\\ny' in --format; the columns are id,state,pos,priority,gpus,pid,group,key,name,wait,elapsed,progress,note,exit,command",
         said(2, "ps", "-o", "x\ny"));
     assertEquals("gq: unknown command 'sub\\nmit'; did you mean 'submit'?", said(2, "sub\nmit"));
     assertEquals("gq: no GPU 0\\n1; gq sees no GPU now (by index or UUID, as 'gq gpu' shows)", said(2, "gpu", "drain", "0\n1"));

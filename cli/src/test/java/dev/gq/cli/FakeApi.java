@@ -154,6 +154,12 @@ final class FakeApi implements GqApi {
 
   /** The daemon's clock; null: the real one. */
   java.time.Instant now;
+  /** The idle running jobs, each with the moment its GPUs last did something. */
+  final Map<Long, java.time.Instant> idle = new HashMap<>();
+
+  @Override public Map<Long, java.time.Instant> idleJobs() {
+    return idle;
+  }
 
   @Override public java.time.Instant now() {
     return now != null ? now : java.time.Instant.now();

@@ -102,7 +102,7 @@ class PsFormatTest {
   void aBadColumnNameIsAUsageErrorNamingTheValidOnes() {
     Cli.Result r = cli.run("ps", "-o", "id,stat");
     assertEquals(2, r.code());
-    assertEquals("gq: unknown column 'stat' in --format; the columns are id,state,pos,priority,gpus,pid,group,key,name,wait,elapsed,progress,exit,command",
+    assertEquals("gq: unknown column 'stat' in --format; the columns are id,state,pos,priority,gpus,pid,group,key,name,wait,elapsed,progress,note,exit,command",
         r.err().lines().findFirst().orElseThrow());
     assertTrue(cli.run("ps", "-o", "id,,state").err().startsWith("gq: an empty column name in --format;"));
     assertEquals(2, cli.run("ps", "-o", "id", "--json").code());

@@ -37,7 +37,8 @@ final class ReadTools {
             a -> gq.run(List.of("logs", "-n", String.valueOf(a.integer("lines", DEFAULT_LOG_LINES, 1, MAX_LOG_LINES)),
                 String.valueOf(a.jobId("job"))))),
         new Tool("gpu", "The GPUs as JSON (gq gpu --json): state (FREE, RESERVED, RUNNING, EXTERNAL, UNKNOWN,"
-            + " DRAINED), owner job, processes, memory. EXTERNAL means a process gq does not own.",
+            + " DRAINED), owner job, processes, memory, utilisation, temperature, power. EXTERNAL means a process gq"
+            + " does not own; unwell names the problem of a GPU gq drained because the driver reported it faulty.",
             Schema.object().build(), a -> gq.run(List.of("gpu", "--json"))),
         new Tool("groups", "Each group's (sweep's) progress as JSON (gq groups --json): jobs per state, retries, holds.",
             Schema.object().string("group", "Only this group.").build(), a -> gq.run(groups(a))),

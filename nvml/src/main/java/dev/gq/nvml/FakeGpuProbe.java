@@ -2,6 +2,8 @@ package dev.gq.nvml;
 
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuHealth;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
 import java.io.IOException;
@@ -15,14 +17,17 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * The file-driven fake of NVML ({@code GQ_FAKE_NVML=<dir>}), re-read at every {@link #read()}:
  * {@code <dir>/gpus} lists the GPUs ({@code index uuid total_mib name...}); each file
  * {@code <dir>/procs/<uuid>/<pid>} is a compute process (content: used MiB, optional), listed
  * only while {@code <procRoot>/<pid>} exists unless its content is {@code ghost}; {@code <dir>/fail}
- * fails every query with its content as the text, {@code <dir>/fail-<uuid>} fails that device.
- * Like the real probe it never throws. Stateless, so thread-safe.
+ * fails every query with its content as the text, {@code <dir>/fail-<uuid>} fails that device;
+ * {@code <dir>/figures/<uuid>} gives its utilisation, temperature and power and
+ * {@code <dir>/health/<uuid>} makes it unwell ({@link FakeSignals}; {@code lost} fails the device as
+ * a GPU that fell off the bus). Like the real probe it never throws. Stateless, so thread-safe.
  */
 public final class FakeGpuProbe implements GpuProbe {
 
@@ -58,8 +63,11 @@ public final class FakeGpuProbe implements GpuProbe {
       String globalFailure = failure(dir.resolve("fail"));
       if (globalFailure != null) return GpuReading.failed(now, globalFailure);
       List<DeviceReading> devices = new ArrayList<>();
+      // looked for once a reading: most fake folders have neither, and a missing file costs an exception
+      Path figures = existing(dir.resolve("figures"));
+      Path health = existing(dir.resolve("health"));
       for (FakeGpuLine gpu : gpus()) {
-        devices.add(readDevice(gpu));
+        devices.add(readDevice(gpu, figures, health));
       }
       return new GpuReading(now, devices, null);
     } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
@@ -87,7 +95,7 @@ public final class FakeGpuProbe implements GpuProbe {
     return FakeGpuLine.parse(text, file.toString());
   }
 
-  private DeviceReading readDevice(FakeGpuLine gpu) throws IOException {
+  private DeviceReading readDevice(FakeGpuLine gpu, Path figuresDir, Path healthDir) throws IOException {
     String deviceFailure = failure(dir.resolve("fail-" + gpu.uuid()));
     if (deviceFailure != null) return DeviceReading.failed(gpu.index(), gpu.uuid(), deviceFailure);
     List<GpuProcess> processes;
@@ -96,9 +104,35 @@ public final class FakeGpuProbe implements GpuProbe {
     } catch (IllegalArgumentException e) {
       return DeviceReading.failed(gpu.index(), gpu.uuid(), e.getMessage());
     }
+    GpuFigures figures;
+    GpuHealth health;
+    try {
+      figures = signal(figuresDir, gpu.uuid(), FakeSignals::figures, GpuFigures.NONE);
+      health = signal(healthDir, gpu.uuid(), FakeSignals::health, GpuHealth.NONE);
+    } catch (IllegalArgumentException e) {
+      return DeviceReading.failed(gpu.index(), gpu.uuid(), e.getMessage());
+    }
+    if (health.lost()) {
+      return DeviceReading.failed(gpu.index(), gpu.uuid(),
+          "nvmlDeviceGetUUID failed: NVML_ERROR_GPU_IS_LOST (fake: GPU is lost)", health);
+    }
     long usedBytes = processes.stream().mapToLong(p -> Math.max(0, p.usedBytes())).sum();
     return new DeviceReading(gpu.index(), gpu.uuid(), gpu.name(), gpu.totalMiB() * MIB,
-        usedBytes, processes, null);
+        usedBytes, processes, null, figures, health);
+  }
+
+  /** {@code folder} when it is a directory, else null. */
+  private static Path existing(Path folder) {
+    return Files.isDirectory(folder) ? folder : null;
+  }
+
+  /** What {@code folder/uuid} says, parsed; {@code none} when the folder (null) or the file is absent. */
+  private static <T> T signal(Path folder, String uuid, BiFunction<String, String, T> parse, T none)
+      throws IOException {
+    if (folder == null) return none;
+    Path file = folder.resolve(uuid);
+    String text = readText(file);
+    return text == null ? none : parse.apply(text, file.toString());
   }
 
   /** The processes listed under {@code procDir}, by pid; none when the folder is absent. */

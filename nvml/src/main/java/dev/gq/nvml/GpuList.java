@@ -46,15 +46,26 @@ public final class GpuList {
 
   private static void printDevice(DeviceReading d, PrintStream out) {
     if (d.error() != null) {
-      out.printf("GPU %d  %s  error: %s%n", d.index(), d.uuid(), d.error());
+      out.printf("GPU %d  %s  error: %s%s%n", d.index(), d.uuid(), d.error(), d.health().lost() ? " (lost)" : "");
       return;
     }
     out.printf("GPU %d  %s  %s  memory %d MiB used of %d MiB%n",
         d.index(), d.uuid(), d.name(), d.usedBytes() / MIB, d.totalBytes() / MIB);
+    var f = d.figures();
+    if (!f.equals(dev.gq.core.gpu.GpuFigures.NONE)) out.printf("  util %s%%  memory bus %s%%  %s C  %s W of %s W%n", figure(f.utilPercent()),
+        figure(f.memoryUtilPercent()), figure(f.temperatureC()), figure(f.powerWatts()), figure(f.powerLimitWatts()));
+    var h = d.health();
+    if (!h.equals(dev.gq.core.gpu.GpuHealth.NONE)) out.printf("  health: Xids %s, uncorrectable ECC %s, retired pages pending %s, row remap failed %s%n",
+        h.xids(), h.eccUncorrected() == null ? "not reported" : h.eccUncorrected(), h.retiredPagesPending(),
+        h.remapFailed());
     if (d.processes().isEmpty()) out.println("  no compute processes");
     for (DeviceReading.GpuProcess p : d.processes()) {
       String used = p.usedBytes() < 0 ? "memory not reported" : p.usedBytes() / MIB + " MiB";
       out.printf("  pid %d  %s%n", p.pid(), used);
     }
+  }
+
+  private static String figure(Integer value) {
+    return value == null ? "-" : value.toString();
   }
 }

@@ -2,9 +2,12 @@ package dev.gq.nvml;
 
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.LongByReference;
+import dev.gq.core.gpu.GpuFigures;
 import dev.gq.nvml.raw.NvmlLibrary;
 import dev.gq.nvml.raw.NvmlLibrary.nvmlMemory_t;
 import dev.gq.nvml.raw.NvmlLibrary.nvmlProcessInfo_t;
+import dev.gq.nvml.raw.NvmlLibrary.nvmlUtilization_t;
 import dev.gq.nvml.raw.NvmlReturn;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +74,72 @@ public final class NvmlDevice {
     }
     nvml.check(function, rc);
     return List.of();
+  }
+
+  /**
+   * Utilisation, temperature and power (milliwatts turned to whole watts): each null when the device
+   * does not give it (NVML_ERROR_NOT_SUPPORTED, or any refusal but a lost GPU, which throws).
+   */
+  public GpuFigures figures() throws NvmlException {
+    NvmlLibrary lib = nvml.raw();
+    nvmlUtilization_t util = new nvmlUtilization_t();
+    boolean hasUtil = given("nvmlDeviceGetUtilizationRates", lib.nvmlDeviceGetUtilizationRates(handle, util));
+    IntByReference temp = new IntByReference();
+    boolean hasTemp = given("nvmlDeviceGetTemperature",
+        lib.nvmlDeviceGetTemperature(handle, NvmlLibrary.NVML_TEMPERATURE_GPU, temp));
+    IntByReference power = new IntByReference();
+    boolean hasPower = given("nvmlDeviceGetPowerUsage", lib.nvmlDeviceGetPowerUsage(handle, power));
+    IntByReference limit = new IntByReference();
+    boolean hasLimit = given("nvmlDeviceGetEnforcedPowerLimit", lib.nvmlDeviceGetEnforcedPowerLimit(handle, limit));
+    return new GpuFigures(hasUtil ? util.gpu : null, hasUtil ? util.memory : null,
+        hasTemp ? temp.getValue() : null, hasPower ? watts(power) : null, hasLimit ? watts(limit) : null);
+  }
+
+  /** The volatile count of uncorrectable ECC errors; null when ECC is off or not reported. */
+  public Long uncorrectableEccErrors() throws NvmlException {
+    LongByReference count = new LongByReference();
+    int rc = nvml.raw().nvmlDeviceGetTotalEccErrors(handle, NvmlLibrary.NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+        NvmlLibrary.NVML_VOLATILE_ECC, count);
+    return given("nvmlDeviceGetTotalEccErrors", rc) ? count.getValue() : null;
+  }
+
+  /** Whether retired pages wait for a reset (GPUs before Ampere); false when not reported. */
+  public boolean retiredPagesPending() throws NvmlException {
+    IntByReference pending = new IntByReference();
+    int rc = nvml.raw().nvmlDeviceGetRetiredPagesPendingStatus(handle, pending);
+    return given("nvmlDeviceGetRetiredPagesPendingStatus", rc)
+        && pending.getValue() == NvmlLibrary.NVML_FEATURE_ENABLED;
+  }
+
+  /** Whether a row remapping failed (Ampere and later); false when not reported. */
+  public boolean rowRemapFailed() throws NvmlException {
+    IntByReference corr = new IntByReference();
+    IntByReference unc = new IntByReference();
+    IntByReference pending = new IntByReference();
+    IntByReference failed = new IntByReference();
+    int rc = nvml.raw().nvmlDeviceGetRemappedRows(handle, corr, unc, pending, failed);
+    return given("nvmlDeviceGetRemappedRows", rc) && failed.getValue() != 0;
+  }
+
+  /** Registers this device's critical Xid errors with {@code set}; false when the device cannot report them. */
+  boolean registerXidEvents(Pointer set) throws NvmlException {
+    int rc = nvml.raw().nvmlDeviceRegisterEvents(handle, NvmlLibrary.nvmlEventTypeXidCriticalError, set);
+    return given("nvmlDeviceRegisterEvents", rc);
+  }
+
+  Pointer handle() {
+    return handle;
+  }
+
+  /** True on success, false when the device refuses; throws only for a GPU that fell off the bus. */
+  private boolean given(String function, int rc) throws NvmlException {
+    if (rc == NvmlReturn.NVML_SUCCESS.code()) return true;
+    if (rc == NvmlReturn.NVML_ERROR_GPU_IS_LOST.code()) nvml.check(function, rc);
+    return false;
+  }
+
+  private static int watts(IntByReference milliwatts) {
+    return (int) Math.round(Integer.toUnsignedLong(milliwatts.getValue()) / 1000.0);
   }
 
   private static List<NvmlProcess> processes(nvmlProcessInfo_t[] infos, int count) {

@@ -2,6 +2,7 @@ package dev.gq.nvml;
 
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuHealth;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.nvml.raw.NvmlReturn;
@@ -20,9 +21,19 @@ import java.util.Map;
  * that device only. A device whose UUID cannot be read keeps the UUID last seen at its index, so
  * the GPU a job holds shows as UNKNOWN rather than vanishing. A missing library is looked for
  * again only every {@link #LIBRARY_RETRY} (each search costs milliseconds); a failed init is tried
- * again at every read. Thread-safe; the GpuWatcher calls it from a blocking dispatcher.
+ * again at every read. Each device's figures (utilisation, temperature, power) and health (critical
+ * Xid errors from an event set read without blocking, uncorrectable ECC errors, retired pages pending,
+ * failed row remapping) come with it; a device that fell off the bus (NVML_ERROR_GPU_IS_LOST) fails
+ * with its health saying so. Thread-safe; the GpuWatcher calls it from a blocking dispatcher.
  */
 public final class NvmlGpuProbe implements GpuProbe {
+
+  /**
+   * How long a critical Xid stays in the readings after the driver reported it: every reading taken
+   * meanwhile carries it, so a reading made for another purpose (the reconciler's) cannot swallow it
+   * before the GPU watcher's next one sees it. Repeats of one Xid count once (see core's Unwell).
+   */
+  public static final Duration XID_RETENTION = Duration.ofSeconds(10);
 
   /** How long a failed library load is answered from memory before the library is sought again. */
   public static final Duration LIBRARY_RETRY = Duration.ofSeconds(30);
@@ -34,6 +45,12 @@ public final class NvmlGpuProbe implements GpuProbe {
   private String unavailable;
   private NvmlException libraryMissing;
   private Instant libraryMissingAt;
+  private XidEvents xidEvents;
+  private boolean xidEventsTried;
+  private final List<SeenXid> recentXids = new ArrayList<>();
+
+  /** A critical Xid of the device at {@code index}, taken from the event set at {@code at}. */
+  private record SeenXid(int index, int xid, Instant at) {}
 
   /** NVML of the installed driver, with the system clock. */
   public NvmlGpuProbe() {
@@ -51,9 +68,10 @@ public final class NvmlGpuProbe implements GpuProbe {
     try {
       ensureInitialized();
       int count = nvml.deviceCount();
+      Map<Integer, List<Integer>> xids = xids(count);
       List<DeviceReading> devices = new ArrayList<>(count);
       for (int index = 0; index < count; index++) {
-        devices.add(readDevice(index));
+        devices.add(readDevice(index, xids.getOrDefault(index, List.of())));
       }
       return new GpuReading(now, devices, null);
     } catch (NvmlException e) {
@@ -82,6 +100,7 @@ public final class NvmlGpuProbe implements GpuProbe {
 
   @Override
   public synchronized void close() {
+    closeXidEvents();
     nvml.shutdown();
   }
 
@@ -121,11 +140,12 @@ public final class NvmlGpuProbe implements GpuProbe {
 
   /** Shuts NVML down so that the next read starts over with init. */
   private GpuReading failed(Instant now, String error) {
+    closeXidEvents();
     nvml.shutdown();
     return GpuReading.failed(now, error);
   }
 
-  private DeviceReading readDevice(int index) {
+  private DeviceReading readDevice(int index, List<Integer> xids) {
     String uuid = lastUuids.getOrDefault(index, placeholderUuid(index));
     try {
       NvmlDevice device = nvml.device(index);
@@ -135,13 +155,48 @@ public final class NvmlGpuProbe implements GpuProbe {
       List<GpuProcess> processes = device.computeProcesses().stream()
           .map(p -> new GpuProcess(p.pid(), p.usedBytes()))
           .toList();
+      GpuHealth health = new GpuHealth(xids, device.uncorrectableEccErrors(), device.retiredPagesPending(),
+          device.rowRemapFailed(), false);
       return new DeviceReading(index, uuid, device.name(), memory.totalBytes(),
-          memory.usedBytes(), processes, null);
+          memory.usedBytes(), processes, null, device.figures(), health);
     } catch (NvmlException e) {
-      return DeviceReading.failed(index, uuid, e.getMessage());
+      boolean lost = e.code() == NvmlReturn.NVML_ERROR_GPU_IS_LOST.code();
+      GpuHealth health = lost ? GpuHealth.gone() : new GpuHealth(xids, null, false, false, false);
+      return DeviceReading.failed(index, uuid, e.getMessage(), health);
     } catch (RuntimeException | LinkageError e) {
       return DeviceReading.failed(index, uuid, "NVML query failed: " + e);
     }
+  }
+
+  /**
+   * The critical Xids reported within {@link #XID_RETENTION}, by device index, in the order they
+   * came. The event set is made on the first read after each init; where NVML cannot make one, no
+   * Xid is read until the next init.
+   */
+  private Map<Integer, List<Integer>> xids(int count) {
+    try {
+      if (!xidEventsTried) {
+        xidEventsTried = true;
+        List<NvmlDevice> devices = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) devices.add(nvml.device(i));
+        xidEvents = XidEvents.open(nvml, devices);
+      }
+      Instant now = clock.instant();
+      if (xidEvents != null) xidEvents.take().forEach((index, xs) -> xs.forEach(x -> recentXids.add(new SeenXid(index, x, now))));
+    } catch (NvmlException | RuntimeException | LinkageError e) {
+      // the devices' own queries say what failed
+    }
+    Instant oldest = clock.instant().minus(XID_RETENTION);
+    recentXids.removeIf(x -> x.at().isBefore(oldest));
+    Map<Integer, List<Integer>> out = new HashMap<>();
+    recentXids.forEach(x -> out.computeIfAbsent(x.index(), k -> new ArrayList<>()).add(x.xid()));
+    return out;
+  }
+
+  private void closeXidEvents() {
+    if (xidEvents != null) xidEvents.close();
+    xidEvents = null;
+    xidEventsTried = false;
   }
 
   /** The UUID of a device never read: no real UUID looks like it. */

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuHealth;
 import dev.gq.core.gpu.GpuReading;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -209,6 +211,44 @@ class FakeGpuProbeTest {
 
   private void alive(long... pids) throws IOException {
     for (long pid : pids) Files.createDirectories(proc.resolve(Long.toString(pid)));
+  }
+
+  @Test
+  void figuresFileGivesEachFigureAndTheRestStayUnknown() throws IOException {
+    write("figures/GPU-aaa", "util=37 mem_util=12 temp=61\npower=210 power_limit=700\n");
+    write("figures/GPU-bbb", "temp=40  # only the temperature\n");
+    GpuReading reading = probe.read();
+    assertEquals(new GpuFigures(37, 12, 61, 210, 700), reading.devices().get(0).figures());
+    assertEquals(new GpuFigures(null, null, 40, null, null), reading.devices().get(1).figures());
+  }
+
+  @Test
+  void withoutAFiguresFileEveryFigureIsUnknown() {
+    assertEquals(GpuFigures.NONE, probe.read().devices().get(0).figures());
+  }
+
+  @Test
+  void healthFileMakesTheGpuUnwellInEachWay() throws IOException {
+    write("health/GPU-aaa", "xid 79\nxid 13\necc 3\nretired_pending\nremap_failed  # all at once\n");
+    assertEquals(new GpuHealth(List.of(79, 13), 3L, true, true, false), probe.read().devices().get(0).health());
+    assertEquals(GpuHealth.NONE, probe.read().devices().get(1).health());
+  }
+
+  @Test
+  void lostFailsTheDeviceAsAGpuThatFellOffTheBus() throws IOException {
+    write("health/GPU-bbb", "lost\n");
+    DeviceReading lost = probe.read().devices().get(1);
+    assertTrue(lost.health().lost());
+    assertTrue(lost.error().contains("NVML_ERROR_GPU_IS_LOST"), lost.error());
+  }
+
+  @Test
+  void badFiguresOrHealthFailThatDeviceNamingTheFile() throws IOException {
+    write("figures/GPU-aaa", "util=hot");
+    write("health/GPU-bbb", "xid seventy-nine");
+    GpuReading reading = probe.read();
+    assertTrue(reading.devices().get(0).error().contains("figures/GPU-aaa"), reading.devices().get(0).error());
+    assertTrue(reading.devices().get(1).error().contains("health/GPU-bbb"), reading.devices().get(1).error());
   }
 
   private void write(String relative, String content) throws IOException {

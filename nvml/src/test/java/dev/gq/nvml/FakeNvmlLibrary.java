@@ -33,6 +33,12 @@ final class FakeNvmlLibrary {
 
     int fake_nvml_init_count();
 
+    void fake_nvml_xid(int index, long xid);
+
+    void fake_nvml_health(int index, long ecc, int retiredPending, int remapFailed, int lost);
+
+    int fake_nvml_event_sets_open();
+
     int fake_nvml_sizeof_process_info();
 
     int fake_nvml_official_header();

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuHealth;
 import dev.gq.core.gpu.GpuReading;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,13 +53,61 @@ class NvmlGpuProbeTest {
     DeviceReading first = reading.devices().get(0);
     assertEquals(new DeviceReading(0, "GPU-fa4e0000-0000-4000-8000-000000000000",
         "Fake GPU Alpha", 81920 * MIB, 1024 * MIB,
-        List.of(new GpuProcess(4242, 1024 * MIB), new GpuProcess(4343, -1)), null), first);
+        List.of(new GpuProcess(4242, 1024 * MIB), new GpuProcess(4343, -1)), null,
+        new GpuFigures(37, 12, 61, 210, 700), new GpuHealth(List.of(), 0L, false, false, false)), first);
     DeviceReading second = reading.devices().get(1);
     assertEquals(UUID_1, second.uuid());
     assertEquals(List.of(), second.processes());
     assertNull(second.error());
     assertEquals("NVML (driver 999.12.34)", probe.describe());
     assertFalse(probe.fake());
+  }
+
+  @Test
+  void aDeviceThatGivesNoFigureShowsEachUnknown() {
+    DeviceReading second = probe.read().devices().get(1);
+    assertEquals(GpuFigures.NONE, second.figures());
+  }
+
+  @Test
+  void criticalXidErrorsComeOnTheirDeviceWithEveryReadingForTheRetentionTime() {
+    Instant[] now = {NOW};
+    probe.close();
+    probe = new NvmlGpuProbe(new Nvml(FakeNvmlLibrary.path().toString()), () -> now[0]);
+    probe.read();  // registers the devices with the event set
+    control.fake_nvml_xid(1, 79);
+    control.fake_nvml_xid(1, 13);
+    GpuReading reading = probe.read();
+    assertEquals(List.of(), reading.devices().get(0).health().xids());
+    assertEquals(List.of(79, 13), reading.devices().get(1).health().xids());
+    now[0] = NOW.plus(NvmlGpuProbe.XID_RETENTION);
+    assertEquals(List.of(79, 13), probe.read().devices().get(1).health().xids(), "another reader cannot swallow it");
+    now[0] = now[0].plusSeconds(1);
+    assertEquals(List.of(), probe.read().devices().get(1).health().xids());
+  }
+
+  @Test
+  void eccRetiredPagesAndRemapFailuresAreRead() {
+    control.fake_nvml_health(0, 3, 1, 1, 0);
+    assertEquals(new GpuHealth(List.of(), 3L, true, true, false), probe.read().devices().get(0).health());
+  }
+
+  @Test
+  void aGpuThatFellOffTheBusFailsWithItsHealthSayingSo() {
+    probe.read();
+    control.fake_nvml_health(1, 0, 0, 0, 1);
+    DeviceReading lost = probe.read().devices().get(1);
+    assertEquals(UUID_1, lost.uuid());
+    assertTrue(lost.health().lost());
+    assertTrue(lost.error().contains("NVML_ERROR_GPU_IS_LOST"), lost.error());
+  }
+
+  @Test
+  void theEventSetIsFreedWhenNvmlShutsDown() {
+    probe.read();
+    assertEquals(1, control.fake_nvml_event_sets_open());
+    probe.close();
+    assertEquals(0, control.fake_nvml_event_sets_open());
   }
 
   @Test

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.sun.jna.Structure;
 import dev.gq.nvml.raw.NvmlLibrary;
+import dev.gq.nvml.raw.NvmlLibrary.nvmlEventData_t;
 import dev.gq.nvml.raw.NvmlLibrary.nvmlMemory_t;
 import dev.gq.nvml.raw.NvmlLibrary.nvmlProcessInfo_t;
+import dev.gq.nvml.raw.NvmlLibrary.nvmlUtilization_t;
+import dev.gq.nvml.raw.NvmlReturn;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,6 +48,36 @@ class NvmlLayoutTest {
     for (String field : new String[] {"total", "free", "used"}) {
       assertEquals(c("offsetof nvmlMemory_t." + field), memory.offset(field), field);
     }
+  }
+
+  @Test
+  void utilisationMatchesTheHeader() {
+    Offsets util = new Offsets(new nvmlUtilization_t());
+    assertEquals(c("sizeof nvmlUtilization_t"), util.struct.size());
+    for (String field : new String[] {"gpu", "memory"}) {
+      assertEquals(c("offsetof nvmlUtilization_t." + field), util.offset(field), field);
+    }
+  }
+
+  @Test
+  void eventDataMatchesTheHeader() {
+    Offsets data = new Offsets(new nvmlEventData_t());
+    assertEquals(c("sizeof nvmlEventData_t"), data.struct.size());
+    for (String field : new String[] {"device", "eventType", "eventData", "gpuInstanceId", "computeInstanceId"}) {
+      assertEquals(c("offsetof nvmlEventData_t." + field), data.offset(field), field);
+    }
+  }
+
+  @Test
+  void healthAndFigureConstantsMatchTheHeader() {
+    assertEquals(c("NVML_TEMPERATURE_GPU"), NvmlLibrary.NVML_TEMPERATURE_GPU);
+    assertEquals(c("NVML_MEMORY_ERROR_TYPE_UNCORRECTED"), NvmlLibrary.NVML_MEMORY_ERROR_TYPE_UNCORRECTED);
+    assertEquals(c("NVML_VOLATILE_ECC"), NvmlLibrary.NVML_VOLATILE_ECC);
+    assertEquals(c("NVML_FEATURE_ENABLED"), NvmlLibrary.NVML_FEATURE_ENABLED);
+    assertEquals(c("nvmlEventTypeXidCriticalError"), NvmlLibrary.nvmlEventTypeXidCriticalError);
+    assertEquals(c("NVML_ERROR_NOT_SUPPORTED"), NvmlReturn.NVML_ERROR_NOT_SUPPORTED.code());
+    assertEquals(c("NVML_ERROR_TIMEOUT"), NvmlReturn.NVML_ERROR_TIMEOUT.code());
+    assertEquals(c("NVML_ERROR_GPU_IS_LOST"), NvmlReturn.NVML_ERROR_GPU_IS_LOST.code());
   }
 
   @Test

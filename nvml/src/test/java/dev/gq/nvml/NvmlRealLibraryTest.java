@@ -60,7 +60,7 @@ class NvmlRealLibraryTest {
       real.getFunction(m.getName());  // throws UnsatisfiedLinkError when the symbol is missing
       checked++;
     }
-    assertEquals(10, checked, "functions of the binding checked against the real library");
+    assertEquals(21, checked, "functions of the binding checked against the real library");
   }
 
   @Test
@@ -102,6 +102,10 @@ class NvmlRealLibraryTest {
         assertTrue(device.uuid().startsWith("GPU-"), device.uuid());
         assertTrue(device.memory().totalBytes() > 0);
         device.computeProcesses();
+        device.figures();
+        device.uncorrectableEccErrors();
+        device.retiredPagesPending();
+        device.rowRemapFailed();
       }
     }
   }

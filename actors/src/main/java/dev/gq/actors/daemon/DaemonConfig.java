@@ -14,7 +14,9 @@ import java.util.Map;
  * gather for it; GQ_MAX_CPU_JOBS how many CPU-only jobs run at once; GQ_LEASE_DIR where the machine-wide GPU leases are kept;
  * GQ_RECONCILE_INTERVAL_MS how often live jobs are re-checked against /proc and the GPUs;
  * GQ_PROGRESS_SAMPLE_MS how often running jobs' progress is noted unasked; GQ_SHARE_HEADROOM the
- * memory kept free on a shared GPU beyond its shared jobs' declarations (a size, default 1GiB). GQ_BOOT_ID_FILE and
+ * memory kept free on a shared GPU beyond its shared jobs' declarations (a size, default 1GiB);
+ * GQ_IDLE_AFTER_SECONDS how long a running job's GPUs show 0 % utilisation before it is marked idle
+ * (0: never). GQ_BOOT_ID_FILE and
  * GQ_TEST_LAUNCH_DELAY_MS exist for tests (a simulated reboot; a window between reservation and
  * launch wide enough to kill the daemon in).
  */
@@ -35,7 +37,37 @@ public record DaemonConfig(
     int maxCpuJobs,
     Duration reconcileInterval,
     Duration progressSample,
-    long shareHeadroomMiB) {
+    long shareHeadroomMiB,
+    Duration idleAfter) {
+
+  /** The settings without a headroom or an idle threshold of their own: the defaults (1 GiB, 30 minutes). */
+  public DaemonConfig(GqPaths paths, Path shim, Duration pollInterval, Duration cancelGrace, Duration livenessPoll,
+      int snapshotEvery, Path bootIdFile, Duration testLaunchDelay, FailFast failFast, int maxClients, int maxStreams,
+      Path leaseDir, Duration gatherAfter, int maxCpuJobs, Duration reconcileInterval, Duration progressSample) {
+    this(paths, shim, pollInterval, cancelGrace, livenessPoll, snapshotEvery, bootIdFile, testLaunchDelay, failFast,
+        maxClients, maxStreams, leaseDir, gatherAfter, maxCpuJobs, reconcileInterval, progressSample,
+        dev.gq.core.alloc.PlanRules.HEADROOM_MIB, dev.gq.core.schedule.DecisionContext.IDLE_AFTER);
+  }
+
+  /** The settings without an idle threshold of their own: the default, 30 minutes. */
+  public DaemonConfig(GqPaths paths, Path shim, Duration pollInterval, Duration cancelGrace, Duration livenessPoll,
+      int snapshotEvery, Path bootIdFile, Duration testLaunchDelay, FailFast failFast, int maxClients, int maxStreams,
+      Path leaseDir, Duration gatherAfter, int maxCpuJobs, Duration reconcileInterval, Duration progressSample,
+      long shareHeadroomMiB) {
+    this(paths, shim, pollInterval, cancelGrace, livenessPoll, snapshotEvery, bootIdFile, testLaunchDelay, failFast,
+        maxClients, maxStreams, leaseDir, gatherAfter, maxCpuJobs, reconcileInterval, progressSample,
+        shareHeadroomMiB, dev.gq.core.schedule.DecisionContext.IDLE_AFTER);
+  }
+
+  /** The settings without a headroom of their own: the default, 1 GiB. */
+  public DaemonConfig(GqPaths paths, Path shim, Duration pollInterval, Duration cancelGrace, Duration livenessPoll,
+      int snapshotEvery, Path bootIdFile, Duration testLaunchDelay, FailFast failFast, int maxClients, int maxStreams,
+      Path leaseDir, Duration gatherAfter, int maxCpuJobs, Duration reconcileInterval, Duration progressSample,
+      Duration idleAfter) {
+    this(paths, shim, pollInterval, cancelGrace, livenessPoll, snapshotEvery, bootIdFile, testLaunchDelay, failFast,
+        maxClients, maxStreams, leaseDir, gatherAfter, maxCpuJobs, reconcileInterval, progressSample,
+        dev.gq.core.alloc.PlanRules.HEADROOM_MIB, idleAfter);
+  }
 
   static final int MAX_CLIENTS = 10_000;
 
@@ -62,7 +94,9 @@ public record DaemonConfig(
         (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs", ""),
         millis(env, "GQ_RECONCILE_INTERVAL_MS", 30_000, 100, 3_600_000),
         millis(env, "GQ_PROGRESS_SAMPLE_MS", 15_000, 100, 3_600_000),
-        headroom(env.get("GQ_SHARE_HEADROOM")));
+        headroom(env.get("GQ_SHARE_HEADROOM")),
+        Duration.ofSeconds(whole(env, "GQ_IDLE_AFTER_SECONDS", dev.gq.core.schedule.DecisionContext.IDLE_AFTER.toSeconds(),
+            0, 30L * 86_400, "seconds", " (0 never marks a job idle)")));
   }
 
   /** GQ_SHARE_HEADROOM as MiB: a size (0 allowed, at most 64GiB); unset: 1 GiB. */

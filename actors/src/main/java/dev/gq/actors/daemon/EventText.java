@@ -21,6 +21,7 @@ final class EventText {
           : "at most " + g.maxRunning() + " job(s) at once");
       case GpuDrained d -> "GPU " + d.uuid() + " drained: " + d.reason();
       case GpuResumed r -> "GPU " + r.uuid() + " takes new jobs again";
+      case JobIdleNoted i -> "job " + i.jobId() + ": idle: its GPUs have shown 0% utilisation since " + i.since();
       case ClusterUnreachable u -> "Slurm cluster " + u.profile() + " does not answer: " + u.reason();
       case ClusterReachable r -> "Slurm cluster " + r.profile() + " answers again";
       case GroupPerGpuSet p -> "group " + p.group() + ": " + (p.perGpu() == null ? "its jobs share a GPU only when they ask"

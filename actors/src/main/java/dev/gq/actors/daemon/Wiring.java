@@ -58,6 +58,7 @@ final class Wiring implements SchedulerDeps {
   @Override public int snapshotEvery() { return cfg.snapshotEvery(); }
   @Override public FailFast failFast() { return cfg.failFast(); }
   @Override public java.time.Duration gatherAfter() { return cfg.gatherAfter(); }
+  @Override public java.time.Duration idleAfter() { return cfg.idleAfter(); }
   @Override public int maxCpuJobs() { return cfg.maxCpuJobs(); }
   @Override public long shareHeadroomMiB() { return cfg.shareHeadroomMiB(); }
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }

@@ -96,6 +96,7 @@ final class Delivery {
 
   private static String urgency(Notice n) {
     return n.kind() == dev.gq.core.notify.NoticeKind.FAILED || n.kind() == dev.gq.core.notify.NoticeKind.HELD
+        || n.kind() == dev.gq.core.notify.NoticeKind.UNHEALTHY
         ? "critical" : "normal";
   }
 

@@ -56,7 +56,7 @@ final class TargetFile {
     t.path("argv").forEach(a -> argv.add(a.asText()));
     String min = t.path("min_runtime").asText(null);
     return new NotifyTarget(t.path("name").asText(), NotifyTarget.Kind.of(t.path("kind").asText()),
-        t.path("address").asText(null), argv, NoticeKind.parse(t.path("on").asText("failed,group,held,drained,over_memory")),
+        t.path("address").asText(null), argv, NoticeKind.parse(t.path("on").asText(NoticeKind.words(NoticeKind.DEFAULTS))),
         min == null ? null : Durations.parse(min));
   }
 }

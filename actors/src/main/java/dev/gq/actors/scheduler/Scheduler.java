@@ -331,12 +331,21 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     var plan = Reservations.plan(l, state, context());
     var registry = state.gpus();
     return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), lastSequenceNumber(ctx), registry.probe(),
-        registry.fake(), registry.gpuError(), registry.gpuCount(), state.ready(), deps.shareHeadroomMiB());
+        registry.fake(), registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry),
+        state.idle().idle(deps.clock().instant(), deps.idleAfter()), deps.shareHeadroomMiB());
+  }
+
+  /** Each GPU's figures in the latest reading, by UUID; none when it failed or before the first. */
+  private static Map<String, dev.gq.core.gpu.GpuFigures> figures(dev.gq.core.schedule.GpuRegistry registry) {
+    if (registry.latest() == null || !registry.latest().reading().ok()) return Map.of();
+    Map<String, dev.gq.core.gpu.GpuFigures> out = new java.util.HashMap<>();
+    registry.latest().reading().devices().forEach(d -> out.put(d.uuid(), d.figures()));
+    return out;
   }
 
   private DecisionContext context() {
     return new DecisionContext(deps.clock().instant(), System.nanoTime(), () -> UUID.randomUUID().toString(), deps::logPath,
-        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB());
+        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB(), deps.idleAfter());
   }
 
   @Override

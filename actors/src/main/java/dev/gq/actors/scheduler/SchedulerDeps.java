@@ -88,6 +88,11 @@ public interface SchedulerDeps {
     return dev.gq.core.alloc.Allocator.GATHER_AFTER;
   }
 
+  /** How long a running job's GPUs show 0 % utilisation before it is idle (GQ_IDLE_AFTER_SECONDS; zero: never). */
+  default java.time.Duration idleAfter() {
+    return dev.gq.core.schedule.DecisionContext.IDLE_AFTER;
+  }
+
   /** How many CPU-only jobs may be active at once (GQ_MAX_CPU_JOBS). */
   default int maxCpuJobs() {
     return 64;

@@ -9,7 +9,9 @@ import java.util.Map;
 /**
  * What the Scheduler shows readers at one moment: its ledger (immutable), the GPUs classified
  * from the latest reading, why each waiting job waits, the journal sequence number this view
- * reflects, the probe's description, and the memory kept free on a shared GPU.
+ * reflects, and the probe's description; each GPU's figures from the latest reading (by UUID; none
+ * when it failed), each idle running job with the moment its GPUs last did something, and the
+ * memory kept free on a shared GPU.
  */
 public record SchedulerView(
     Ledger ledger,
@@ -21,4 +23,12 @@ public record SchedulerView(
     String gpuError,
     int gpuCount,
     boolean ready,
-    long shareHeadroomMiB) {}
+    Map<String, dev.gq.core.gpu.GpuFigures> figures,
+    Map<Long, java.time.Instant> idle,
+    long shareHeadroomMiB) {
+
+  public SchedulerView {
+    figures = figures == null ? Map.of() : Map.copyOf(figures);
+    idle = idle == null ? Map.of() : Map.copyOf(idle);
+  }
+}

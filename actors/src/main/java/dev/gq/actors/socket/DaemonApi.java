@@ -280,6 +280,11 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
+  public Map<Long, java.time.Instant> idleJobs() throws ApiException {
+    return queue.idleJobs();
+  }
+
+  @Override
   public Map<Long, dev.gq.core.ledger.Preemption> preemptions() throws ApiException {
     // the ledger alone: no classification or plan is needed
     Ledger l = asks.askPlain(Scheduler.GetLedger::new);

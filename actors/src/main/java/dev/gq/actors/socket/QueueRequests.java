@@ -49,13 +49,21 @@ final class QueueRequests {
     return all;
   }
 
+  Map<Long, java.time.Instant> idleJobs() throws ApiException {
+    return asks.view().idle();
+  }
+
   Map<String, String> holds() throws ApiException {
     return asks.view().ledger().holds();
   }
 
   GpuReport gpus() throws ApiException {
     SchedulerView v = asks.view();
-    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError(), v.shareHeadroomMiB());
+    Map<String, String> unwell = new java.util.HashMap<>();
+    v.ledger().settings().drained().forEach((uuid, reason) -> {
+      if (dev.gq.core.health.Unwell.byHealth(reason)) unwell.put(uuid, dev.gq.core.health.Unwell.problem(reason));
+    });
+    return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError(), v.figures(), unwell, v.shareHeadroomMiB());
   }
 
   DaemonInfo daemonInfo() throws ApiException {

@@ -66,6 +66,16 @@ class DaemonConfigTest {
   }
 
   @Test
+  void aJobIsIdleAfterThirtyMinutesUnlessSetAndZeroNeverMarksOne() {
+    assertEquals(Duration.ofMinutes(30), with().idleAfter());
+    assertEquals(Duration.ofSeconds(90), with("GQ_IDLE_AFTER_SECONDS", "90").idleAfter());
+    assertEquals(Duration.ZERO, with("GQ_IDLE_AFTER_SECONDS", "0").idleAfter());
+    var e = assertThrows(IllegalArgumentException.class, () -> with("GQ_IDLE_AFTER_SECONDS", "soon"));
+    assertEquals("GQ_IDLE_AFTER_SECONDS=soon is not valid; use a whole number of seconds between 0 and 2592000"
+        + " (0 never marks a job idle)", e.getMessage());
+  }
+
+  @Test
   void clientsAndStreamsAreAutomaticUnlessSetAndABadNumberIsNamed() {
     assertEquals(0, with().maxClients());
     assertEquals(0, with().maxStreams());

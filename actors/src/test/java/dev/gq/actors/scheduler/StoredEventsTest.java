@@ -100,6 +100,7 @@ class StoredEventsTest {
     m.put(new GroupLimitSet("g", 4, T), "{\"group\":\"g\",\"maxRunning\":4," + AT + "}");
     m.put(new GpuDrained("GPU-a", "why", T), "{\"uuid\":\"GPU-a\",\"reason\":\"why\"," + AT + "}");
     m.put(new GpuResumed("GPU-a", T), "{\"uuid\":\"GPU-a\"," + AT + "}");
+    m.put(new JobIdleNoted(7, T, T), "{\"jobId\":7,\"since\":\"2026-11-29T10:00:00.123456789Z\"," + AT + "}");
     m.put(new JobsHeld(List.of(7L), true, T), "{\"jobIds\":[7],\"held\":true," + AT + "}");
     m.put(new GroupPerGpuSet("g", 4, T), "{\"group\":\"g\",\"perGpu\":4," + AT + "}");
     m.put(new JobOverShare(7, "GPU-a", 0, 30000, 19074, T),

@@ -191,6 +191,7 @@ public record Ledger(
           settings.drain(e.uuid(), e.reason()));
       case GpuResumed e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.drain(e.uuid(), null));
+      case JobIdleNoted e -> this;
       case ClusterUnreachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
           settings.reach(e.profile(), e.reason()));
       case ClusterReachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,

@@ -202,6 +202,12 @@ public sealed interface LedgerEvent {
   record GpuResumed(String uuid, Instant at) implements LedgerEvent {}
 
   /**
+   * Job {@code jobId}'s GPUs have all shown 0 % utilisation since {@code since}, longer than the idle
+   * threshold: a hint for its owner, told once per idle stretch. Changes nothing in the ledger.
+   */
+  record JobIdleNoted(long jobId, Instant since, Instant at) implements LedgerEvent {}
+
+  /**
    * Job ids below {@code nextId} are not issued: files in logs/ or run/ already use them (the
    * history lost its last writes, or was restored from an older copy). Stored at start-up.
    */

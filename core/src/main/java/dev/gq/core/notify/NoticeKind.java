@@ -10,13 +10,15 @@ import java.util.Set;
  * or INTERRUPTED), {@code end} (every end of a job), {@code group} (a group has no job left waiting
  * or running), {@code held} (fail-fast held a group), {@code drained} (nothing is left waiting or
  * running after something ran), {@code over_memory} (a shared job uses more of a GPU than it
- * declared, once per job); {@code test} only from {@code gq notify test}. Pure.
+ * declared, once per job), {@code unhealthy} (a GPU was found unwell and drained), {@code idle} (a
+ * running job's GPUs have shown 0 % utilisation longer than the idle threshold); {@code test} only from
+ * {@code gq notify test}. Pure.
  */
 public enum NoticeKind {
-  FAILED, END, GROUP, HELD, DRAINED, TEST, OVER_MEMORY;
+  FAILED, END, GROUP, HELD, DRAINED, OVER_MEMORY, UNHEALTHY, IDLE, TEST;
 
-  /** What a target hears when it names nothing: failures, sweeps, fail-fast holds, the drained queue, shares overrun. */
-  public static final Set<NoticeKind> DEFAULTS = Set.of(FAILED, GROUP, HELD, DRAINED, OVER_MEMORY);
+  /** What a target hears when it names nothing: failures, sweeps, fail-fast holds, the drained queue, shares overrun, unwell GPUs, idle jobs. */
+  public static final Set<NoticeKind> DEFAULTS = Set.of(FAILED, GROUP, HELD, DRAINED, OVER_MEMORY, UNHEALTHY, IDLE);
 
   /** What {@code --notify} alone asks for: every end of the job, whatever its run time. */
   public static final Set<NoticeKind> BARE = Set.of(END);
@@ -35,9 +37,9 @@ public enum NoticeKind {
     for (String w : text.split(",")) {
       String word = w.strip().toLowerCase(Locale.ROOT);
       switch (word) {
-        case "all" -> out.addAll(EnumSet.of(FAILED, END, GROUP, HELD, DRAINED, OVER_MEMORY));
+        case "all" -> out.addAll(EnumSet.of(FAILED, END, GROUP, HELD, DRAINED, OVER_MEMORY, UNHEALTHY, IDLE));
         case "none" -> { }
-        case "failed", "end", "group", "held", "drained", "over_memory" -> out.add(valueOf(word.toUpperCase(Locale.ROOT)));
+        case "failed", "end", "group", "held", "drained", "over_memory", "unhealthy", "idle" -> out.add(valueOf(word.toUpperCase(Locale.ROOT)));
         default -> throw new IllegalArgumentException(problem(w.strip()));
       }
     }
@@ -53,6 +55,6 @@ public enum NoticeKind {
   }
 
   private static String problem(String word) {
-    return "unknown notification event '" + word + "'; use a comma list of failed, end, group, held, drained, over_memory, all or none";
+    return "unknown notification event '" + word + "'; use a comma list of failed, end, group, held, drained, over_memory, unhealthy, idle, all or none";
   }
 }

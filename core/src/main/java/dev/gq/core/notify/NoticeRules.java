@@ -1,5 +1,6 @@
 package dev.gq.core.notify;
 
+import dev.gq.core.health.Unwell;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent;
@@ -41,6 +42,8 @@ public final class NoticeRules {
       case LedgerEvent.JobInterrupted e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobCancelled e -> ended(seq, e.jobId(), facts, memory);
       case LedgerEvent.JobOverShare e -> new Outcome(List.of(over(seq, e, facts)), memory);
+      case LedgerEvent.GpuDrained e when Unwell.byHealth(e.reason()) -> new Outcome(List.of(unhealthy(seq, e)), memory);
+      case LedgerEvent.JobIdleNoted e -> new Outcome(idle(seq, e, facts), memory);
       default -> new Outcome(List.of(), memory);
     };
     return drained(seq, facts, groups(seq, facts, o));
@@ -151,6 +154,29 @@ public final class NoticeRules {
     String text = "group " + e.group() + " held by fail-fast: " + e.reason() + "; 'gq release --group " + e.group()
         + "' or 'gq retry --group " + e.group() + "' when fixed";
     return new Notice(seq, NoticeKind.HELD, null, e.group(), null, "gq: group " + e.group() + " held", text, null, null);
+  }
+
+  private static Notice unhealthy(long seq, LedgerEvent.GpuDrained e) {
+    String text = "GPU " + e.uuid() + " is unwell (" + Unwell.problem(e.reason()) + "): drained, no new job goes on it"
+        + " and a job running there keeps running; 'gq gpu resume' gives it back once it is fixed";
+    return new Notice(seq, NoticeKind.UNHEALTHY, null, null, null, "gq: GPU unwell", text, null, null);
+  }
+
+  /** The job's idle message, unless it ended since (the history knows it ended: nothing to tell). */
+  private static List<Notice> idle(long seq, LedgerEvent.JobIdleNoted e, NoticeFacts facts) {
+    var job = facts.job(e.jobId());
+    if (job.isPresent() && job.get().state().terminal()) return List.of();
+    StringBuilder text = new StringBuilder("job ").append(e.jobId());
+    String name = job.map(JobFacts::name).orElse(null);
+    String group = job.map(JobFacts::group).orElse(null);
+    String about = name == null ? "" : name;
+    if (group != null) about += (about.isEmpty() ? "" : ", ") + "group " + group;
+    if (!about.isEmpty()) text.append(" (").append(about).append(')');
+    text.append(" is idle: its GPUs have shown 0% utilisation for ")
+        .append(Durations.format(Duration.between(e.since(), e.at()).withNanos(0)))
+        .append("; gq does not stop it ('gq cancel ").append(e.jobId()).append("' frees them)");
+    return List.of(new Notice(seq, NoticeKind.IDLE, e.jobId(), group, null, "gq: job " + e.jobId() + " idle",
+        text.toString(), job.map(NoticeRules::choice).orElse(null), null));
   }
 
   private static Notice drainedNotice(long seq, Map<String, Integer> ended) {

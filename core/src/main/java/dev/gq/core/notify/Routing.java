@@ -10,7 +10,8 @@ import java.util.Set;
  * the target asks for {@code failed}). A quick failure in a group ({@link Notice#byGroup}) reaches a
  * target's {@code failed} only through its group's messages (the fail-fast hold, the group's end);
  * the job's own {@code --notify} or a target's {@code end} still hears it. A group's message comes
- * when the target or the job that closed the group asks for {@code group}. Test messages always go. Pure.
+ * when the target or the job that closed the group asks for {@code group}; an idle job's when the job's
+ * choice, else the target's, names {@code idle}. Test messages always go. Pure.
  */
 public final class Routing {
   private Routing() {}
@@ -26,8 +27,9 @@ public final class Routing {
           || (kinds.contains(NoticeKind.END) && longEnough);
       case END -> kinds.contains(NoticeKind.END) && longEnough;
       case GROUP -> on.contains(NoticeKind.GROUP) || (choice != null && choice.contains(NoticeKind.GROUP));
-      case HELD, DRAINED -> on.contains(n.kind());
+      case HELD, DRAINED, UNHEALTHY -> on.contains(n.kind());
       case OVER_MEMORY -> on.contains(NoticeKind.OVER_MEMORY) || (choice != null && choice.contains(NoticeKind.OVER_MEMORY));
+      case IDLE -> kinds.contains(NoticeKind.IDLE);
     };
   }
 }

@@ -1,5 +1,7 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.health.UnwellGpus;
+import dev.gq.core.idle.IdleJobs;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Consequences;
@@ -106,16 +108,26 @@ public final class Decider {
   private static Decided<Void> observed(Ledger l, SchedulerState s, Observed r, DecisionContext c) {
     GpuRegistry gpus = s.gpus().observed(r.observation(), r.probe(), r.fake(), r.takenNanos());
     if (gpus == null) return Decided.nothing(s);
-    SchedulerState next = s.with(gpus);
+    List<LedgerEvent> signals = new ArrayList<>(unwell(l, s, r.observation(), c));
+    IdleJobs.Seen seen = s.idle().observed(l.live().values(), r.observation().reading(), c.now(), c.idleAfter());
+    seen.becameIdle().forEach(id -> signals.add(new JobIdleNoted(id, seen.next().zeroSince().get(id), c.now())));
+    SchedulerState next = s.with(gpus).withIdle(seen.next());
     List<Job> back = Orphans.returned(l, r.observation().reading());
     Ledger reconcile = null;
     if (next.ready() && !back.isEmpty() && !next.reconciling()) {
-      next = new SchedulerState(gpus, true, true, next.ending(), next.backoff());
+      next = new SchedulerState(gpus, true, true, next.ending(), next.backoff(), next.idle());
       reconcile = Orphans.only(l, back);
     }
-    List<LedgerEvent> over = next.ready() ? OverShares.told(l, gpus.classified(l), c.shareHeadroomMiB(), c.now()) : List.of();
-    Decided<Void> w = write(l, next, over, c);
+    if (next.ready()) signals.addAll(OverShares.told(l, gpus.classified(l), c.shareHeadroomMiB(), c.now()));
+    Decided<Void> w = write(l, next, signals, c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), reconcile);
+  }
+
+  /** The GPUs {@code o} shows newly unwell, drained before anything is placed on them. */
+  private static List<LedgerEvent> unwell(Ledger l, SchedulerState s, dev.gq.core.alloc.GpuObservation o,
+      DecisionContext c) {
+    var before = s.gpus().latest() == null ? null : s.gpus().latest().reading();
+    return UnwellGpus.drains(l, before, o.reading(), c.now());
   }
 
   /** Back to the queue; its GPUs wait for a reading taken since, which shows the other gq's lease. */
@@ -148,9 +160,17 @@ public final class Decider {
     ending.remove(r.jobId());
     SchedulerState cur = s.withEnding(ending);
     Job j = l.live().get(r.jobId());
-    if (j == null) return Decided.nothing(cur);
-    if (r.after() != null) cur = cur.with(cur.gpus().observed(r.after(), r.afterNanos()));
-    Decided<Void> w = write(l, cur, List.of(endEvent(j, r, c)), false, r.endedNanos(), c);
+    if (j == null) {
+      // an end told twice: its reading may still carry a GPU's health, read once and only there
+      List<LedgerEvent> unwell = r.after() == null ? List.of() : unwell(l, cur, r.after(), c);
+      return unwell.isEmpty() ? Decided.nothing(cur) : write(l, cur, unwell, c);
+    }
+    List<LedgerEvent> events = new ArrayList<>(List.of(endEvent(j, r, c)));
+    if (r.after() != null) {
+      events.addAll(unwell(l, cur, r.after(), c));
+      cur = cur.with(cur.gpus().observed(r.after(), r.afterNanos()));
+    }
+    Decided<Void> w = write(l, cur, events, false, r.endedNanos(), c);
     Ledger folded = l;
     for (LedgerEvent e : w.events()) folded = folded.apply(e);
     boolean read = w.readGpus() || w.next().gpus().heldBack(folded, j);
@@ -186,7 +206,7 @@ public final class Decider {
     // First, so that a retry decided in this write gets an id past the files too.
     if (!s.ready()) JobFileIds.skipPast(l, r.highestJobFileId(), c.now()).ifPresent(events::add);
     r.verdicts().values().forEach(v -> events.addAll(v.events()));
-    SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending(), s.backoff());
+    SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending(), s.backoff(), s.idle());
     Decided<Void> w = write(l, next, events, true, c.nanos(), c);
     return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, r.verdicts(), true);
   }

@@ -10,14 +10,30 @@ import java.util.function.Supplier;
  * What a decision takes from outside the ledger and the GPU registry: the time of day, the monotonic
  * moment ({@code nanos}, {@code System.nanoTime()}), a fresh GQ_JOB_TAG per job, where each job's log
  * goes, and the configured bounds (fail-fast rule, how long before GPUs gather for a job that does
- * not fit, how many CPU-only jobs may be active at once, the memory kept free on a shared GPU).
+ * not fit, how many CPU-only jobs may be active at once, the memory kept free on a shared GPU, how
+ * long a running job's GPUs show 0 % utilisation before it is idle: zero never).
  */
 public record DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
-    FailFast failFast, Duration gatherAfter, int maxCpuJobs, long shareHeadroomMiB) {
+    FailFast failFast, Duration gatherAfter, int maxCpuJobs, long shareHeadroomMiB, Duration idleAfter) {
+
+  /** How long GPUs show 0 % before their job is idle, unless configured. */
+  public static final Duration IDLE_AFTER = Duration.ofMinutes(30);
+
+  /** With the default headroom on shared GPUs and the default idle threshold. */
+  public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
+      FailFast failFast, Duration gatherAfter, int maxCpuJobs) {
+    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, dev.gq.core.alloc.PlanRules.HEADROOM_MIB, IDLE_AFTER);
+  }
+
+  /** With the default idle threshold. */
+  public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
+      FailFast failFast, Duration gatherAfter, int maxCpuJobs, long shareHeadroomMiB) {
+    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, shareHeadroomMiB, IDLE_AFTER);
+  }
 
   /** With the default headroom on shared GPUs. */
   public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
-      FailFast failFast, Duration gatherAfter, int maxCpuJobs) {
-    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+      FailFast failFast, Duration gatherAfter, int maxCpuJobs, Duration idleAfter) {
+    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, dev.gq.core.alloc.PlanRules.HEADROOM_MIB, idleAfter);
   }
 }

@@ -1,5 +1,6 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.idle.IdleJobs;
 import java.util.Set;
 
 /**
@@ -7,14 +8,20 @@ import java.util.Set;
  * whether start-up reconciliation is over ({@code ready}: nothing is placed before), whether a
  * reconciliation of orphaned jobs is under way, and the jobs whose runner saw their processes end
  * but has not reported the end yet ({@code ending}: each may still be a failure of its group), and
- * the jobs in a run of failed starts ({@code backoff}: each waits before it is placed again).
+ * the jobs in a run of failed starts ({@code backoff}: each waits before it is placed again), and the
+ * running jobs whose GPUs show no utilisation ({@code idle}).
  */
 public record SchedulerState(GpuRegistry gpus, boolean ready, boolean reconciling, Set<Long> ending,
-    StartBackoff backoff) {
+    StartBackoff backoff, IdleJobs idle) {
 
   public SchedulerState {
     ending = Set.copyOf(ending);
     backoff = backoff == null ? StartBackoff.NONE : backoff;
+    idle = idle == null ? IdleJobs.NONE : idle;
+  }
+
+  public SchedulerState(GpuRegistry gpus, boolean ready, boolean reconciling, Set<Long> ending, StartBackoff backoff) {
+    this(gpus, ready, reconciling, ending, backoff, IdleJobs.NONE);
   }
 
   public SchedulerState(GpuRegistry gpus, boolean ready, boolean reconciling, Set<Long> ending) {
@@ -27,14 +34,18 @@ public record SchedulerState(GpuRegistry gpus, boolean ready, boolean reconcilin
   }
 
   SchedulerState with(GpuRegistry g) {
-    return g == gpus ? this : new SchedulerState(g, ready, reconciling, ending, backoff);
+    return g == gpus ? this : new SchedulerState(g, ready, reconciling, ending, backoff, idle);
   }
 
   SchedulerState withEnding(Set<Long> e) {
-    return new SchedulerState(gpus, ready, reconciling, e, backoff);
+    return new SchedulerState(gpus, ready, reconciling, e, backoff, idle);
   }
 
   SchedulerState withBackoff(StartBackoff b) {
-    return b == backoff ? this : new SchedulerState(gpus, ready, reconciling, ending, b);
+    return b == backoff ? this : new SchedulerState(gpus, ready, reconciling, ending, b, idle);
+  }
+
+  SchedulerState withIdle(IdleJobs i) {
+    return i == idle ? this : new SchedulerState(gpus, ready, reconciling, ending, backoff, i);
   }
 }

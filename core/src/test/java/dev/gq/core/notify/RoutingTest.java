@@ -42,10 +42,10 @@ class RoutingTest {
   void eventWordsParseAndRefuseInOneLine() {
     assertEquals(Set.of(NoticeKind.FAILED, NoticeKind.GROUP), NoticeKind.parse("failed, group"));
     assertEquals(Set.of(), NoticeKind.parse("none"));
-    assertEquals(6, NoticeKind.parse("all").size());
+    assertEquals(8, NoticeKind.parse("all").size());
     assertEquals(Set.of(NoticeKind.OVER_MEMORY), NoticeKind.parse("over_memory"));
     var e = assertThrows(IllegalArgumentException.class, () -> NoticeKind.parse("failed,finish"));
-    assertEquals("unknown notification event 'finish'; use a comma list of failed, end, group, held, drained, over_memory, all or none",
+    assertEquals("unknown notification event 'finish'; use a comma list of failed, end, group, held, drained, over_memory, unhealthy, idle, all or none",
         e.getMessage());
   }
 

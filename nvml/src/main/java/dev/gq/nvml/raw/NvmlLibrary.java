@@ -4,6 +4,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
 
 /**
@@ -26,6 +27,21 @@ public interface NvmlLibrary extends Library {
   /** NVML_VALUE_NOT_AVAILABLE as an unsigned long long: all ones. */
   long NVML_VALUE_NOT_AVAILABLE = -1L;
 
+  /** NVML_TEMPERATURE_GPU: the sensor on the GPU die. */
+  int NVML_TEMPERATURE_GPU = 0;
+
+  /** NVML_MEMORY_ERROR_TYPE_UNCORRECTED. */
+  int NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1;
+
+  /** NVML_VOLATILE_ECC: counts since the driver loaded. */
+  int NVML_VOLATILE_ECC = 0;
+
+  /** NVML_FEATURE_ENABLED of {@code nvmlEnableState_t}. */
+  int NVML_FEATURE_ENABLED = 1;
+
+  /** nvmlEventTypeXidCriticalError. */
+  long nvmlEventTypeXidCriticalError = 0x8L;
+
   int nvmlInit_v2();
 
   int nvmlShutdown();
@@ -47,6 +63,52 @@ public interface NvmlLibrary extends Library {
   /** {@code infos} is null for the size query, else an array made by {@code Structure.toArray}. */
   int nvmlDeviceGetComputeRunningProcesses_v3(
       Pointer device, IntByReference infoCount, nvmlProcessInfo_t[] infos);
+
+  int nvmlDeviceGetUtilizationRates(Pointer device, nvmlUtilization_t utilization);
+
+  int nvmlDeviceGetTemperature(Pointer device, int sensorType, IntByReference temp);
+
+  /** Milliwatts. */
+  int nvmlDeviceGetPowerUsage(Pointer device, IntByReference power);
+
+  /** Milliwatts. */
+  int nvmlDeviceGetEnforcedPowerLimit(Pointer device, IntByReference limit);
+
+  int nvmlDeviceGetTotalEccErrors(Pointer device, int errorType, int counterType, LongByReference eccCounts);
+
+  int nvmlDeviceGetRetiredPagesPendingStatus(Pointer device, IntByReference isPending);
+
+  int nvmlDeviceGetRemappedRows(Pointer device, IntByReference corrRows, IntByReference uncRows,
+      IntByReference isPending, IntByReference failureOccurred);
+
+  int nvmlEventSetCreate(PointerByReference set);
+
+  int nvmlDeviceRegisterEvents(Pointer device, long eventTypes, Pointer set);
+
+  /** {@code timeoutms} 0 answers at once: NVML_ERROR_TIMEOUT when no event waits. */
+  int nvmlEventSetWait_v2(Pointer set, nvmlEventData_t data, int timeoutms);
+
+  int nvmlEventSetFree(Pointer set);
+
+  /** {@code nvmlUtilization_t}: percent over the driver's last sample period. */
+  @Structure.FieldOrder({"gpu", "memory"})
+  class nvmlUtilization_t extends Structure {
+    public int gpu;
+    public int memory;
+  }
+
+  /**
+   * {@code nvmlEventData_t}, 32 bytes: the device, the event type, its data (the Xid for
+   * nvmlEventTypeXidCriticalError) and the MIG instance ids (0xFFFFFFFF outside MIG).
+   */
+  @Structure.FieldOrder({"device", "eventType", "eventData", "gpuInstanceId", "computeInstanceId"})
+  class nvmlEventData_t extends Structure {
+    public Pointer device;
+    public long eventType;
+    public long eventData;
+    public int gpuInstanceId;
+    public int computeInstanceId;
+  }
 
   /** {@code nvmlMemory_t}: bytes. */
   @Structure.FieldOrder({"total", "free", "used"})
