@@ -49,7 +49,7 @@ class MigrationTest {
     try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement()) {
       ResultSet v = st.executeQuery("SELECT value FROM gq_meta WHERE key = 'schema_version'");
       assertTrue(v.next());
-      assertEquals("2", v.getString(1));
+      assertEquals(String.valueOf(Database.SCHEMA_VERSION), v.getString(1));
       ResultSet r = st.executeQuery("SELECT id, retry_of FROM jobs ORDER BY id");
       assertTrue(r.next());
       assertEquals(0, r.getLong(2));
