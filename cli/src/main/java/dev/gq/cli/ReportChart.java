@@ -64,11 +64,15 @@ final class ReportChart {
     plot.setGap(12);
     plot.add(timeline(r, facts, byState), 3);
     plot.add(queue(r, queue), 1);
-    String title = "gq report" + (r.group() == null ? "" : ", group " + r.group()) + ": " + r.period().from() + " to "
-        + r.period().to();
+    String title = "gq report" + (r.group() == null ? "" : ", group " + r.group()) + ": " + minute(r.period().from()) + " to "
+        + minute(r.period().to()) + " UTC";
     JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
     chart.setBackgroundPaint(Color.WHITE);
     return chart;
+  }
+
+  private static String minute(Instant t) {
+    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(java.time.ZoneOffset.UTC).format(t);
   }
 
   private static XYPlot timeline(UsageReport r, UsageFacts facts, boolean byState) {

@@ -16,6 +16,7 @@ final class ReportJson {
     n.put("until", JsonView.time(r.period().to()));
     n.put("group", r.group());
     n.put("gpu_time_known_from", JsonView.time(r.gpuTimeKnownFrom()));
+    n.put("gpu_time_known_seconds", r.gpuTimeKnown().toMillis() / 1000.0);
     var gpus = n.putArray("gpus");
     for (UsageRow row : r.gpus()) {
       ObjectNode g = gpus.addObject();

@@ -39,9 +39,10 @@ final class ReportText {
     if (r.gpuTimeKnownFrom() == null)
       io.err().println("gq: outside and idle hours are unknown: the daemon recorded nothing of what the GPUs did in this"
           + " period (it records from its first start with this gq on)");
-    else if (r.gpuTimeKnownFrom().isAfter(r.period().from()))
-      io.err().println("gq: outside and idle hours count from " + Times.format(r.gpuTimeKnownFrom(), zone)
-          + ", the first moment the daemon recorded of this period; while it was stopped they are unknown");
+    else if (span.minus(r.gpuTimeKnown()).compareTo(Duration.ofSeconds(1)) > 0)
+      io.err().println("gq: outside and idle hours cover " + Durations.format(r.gpuTimeKnown().withNanos(0)) + " of the period's "
+          + Durations.format(span.withNanos(0)) + ", from " + Times.format(r.gpuTimeKnownFrom(), zone)
+          + ": the daemon records them only while it runs");
   }
 
   private static TextTable table(String first, boolean gpuTime) {
@@ -67,7 +68,7 @@ final class ReportText {
   }
 
   static String hours(double h) {
-    return String.format(Locale.ROOT, h >= 100 ? "%.0f" : h >= 10 ? "%.1f" : "%.2f", h);
+    return String.format(Locale.ROOT, h >= 100 ? "%.0f" : h >= 10 ? "%.1f" : h >= 1 || h == 0 ? "%.2f" : "%.3f", h);
   }
 
   private static String wait(Duration d) {

@@ -66,7 +66,7 @@ class ReportCommandTest {
         -      4.00       0     0       0          0      1        1h           1h
         all    9.00       1     1       1          0      3        1h           2h
         """, r.out());
-    assertTrue(r.err().contains("outside and idle hours count from 2026-11-30 06:00:00"), r.err());
+    assertTrue(r.err().contains("outside and idle hours cover 4h of the period's 1d, from 2026-11-30 06:00:00"), r.err());
     assertEquals(1, cli.api.usageCalls.size(), "one request");
     assertArrayEquals(new Instant[] {NOW.minus(Duration.ofDays(1)), NOW}, cli.api.usageCalls.get(0));
   }
@@ -82,6 +82,7 @@ class ReportCommandTest {
     assertEquals(2.0, n.get("gpus").get(1).get("outside_hours").asDouble(), 1e-9);
     assertEquals(3600.0, n.get("total").get("wait_median_seconds").asDouble(), 1e-9);
     assertEquals("2026-11-30T06:00:00Z", n.get("gpu_time_known_from").asText());
+    assertEquals(4 * 3600.0, n.get("gpu_time_known_seconds").asDouble(), 1e-9);
   }
 
   @Test

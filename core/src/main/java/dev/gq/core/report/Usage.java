@@ -70,7 +70,31 @@ public final class Usage {
         .forEach(e -> groupRows.add(e.getValue().row(e.getKey(), null, null, null)));
     Double outside = known == null ? null : gpuRows.stream().mapToDouble(UsageRow::outsideHours).sum();
     Double idle = known == null ? null : gpuRows.stream().mapToDouble(UsageRow::idleHours).sum();
-    return new UsageReport(p, group, known, gpuRows, groupRows, total.row("all", null, outside, idle));
+    return new UsageReport(p, group, known, covered(spans, p), gpuRows, groupRows, total.row("all", null, outside, idle));
+  }
+
+  /** How much of the period some GPU span covers: the spans clipped to it, their union's length. */
+  static Duration covered(List<GpuSpan> spans, Period p) {
+    List<Instant[]> parts = new ArrayList<>();
+    for (GpuSpan s : spans) {
+      Instant a = s.start().isAfter(p.from()) ? s.start() : p.from();
+      Instant b = s.end().isBefore(p.to()) ? s.end() : p.to();
+      if (b.isAfter(a)) parts.add(new Instant[] {a, b});
+    }
+    parts.sort(Comparator.comparing(x -> x[0]));
+    Duration sum = Duration.ZERO;
+    Instant from = null;
+    Instant to = null;
+    for (Instant[] x : parts) {
+      if (to != null && !x[0].isAfter(to)) {
+        if (x[1].isAfter(to)) to = x[1];
+        continue;
+      }
+      if (to != null) sum = sum.plus(Duration.between(from, to));
+      from = x[0];
+      to = x[1];
+    }
+    return to == null ? sum : sum.plus(Duration.between(from, to));
   }
 
   /** The {@code q} quantile (0 < q <= 1) of {@code sorted} by nearest rank; null when empty. */

@@ -83,6 +83,7 @@ class UsageTest {
         new GpuSpan("GPU-b", 1, GpuUse.IDLE, h(23), h(30)));     // runs past the day: 1 h
     UsageReport r = Usage.of(List.of(), spans, List.of(G0, G1), DAY, null);
     assertEquals(h(12), r.gpuTimeKnownFrom());
+    assertEquals(Duration.ofHours(8 + 1), r.gpuTimeKnown(), "12..20 and 23..24, the gap between unknown");
     assertEquals(1.5, r.gpus().get(0).outsideHours(), 1e-9);
     assertEquals(2, r.gpus().get(0).idleHours(), 1e-9);
     assertEquals(1, r.gpus().get(1).idleHours(), 1e-9);
@@ -91,6 +92,7 @@ class UsageTest {
     assertNull(none.gpuTimeKnownFrom());
     assertNull(none.gpus().get(0).idleHours());
     assertNull(none.total().outsideHours());
+    assertEquals(Duration.ZERO, none.gpuTimeKnown());
   }
 
   @Test
