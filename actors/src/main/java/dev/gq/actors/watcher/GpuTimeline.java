@@ -63,8 +63,10 @@ public final class GpuTimeline {
       };
       return Behaviors.receive(Command.class)
           .onMessage(Poll.class, m -> {
+            // the moment asked, not answered: the classification is of the latest reading by then
+            long at = clock.millis();
             ctx.ask(List.class, scheduler, poll, r -> new Scheduler.GetGpus(cast(r)),
-                (gpus, err) -> new Classified(gpus == null ? null : cast(gpus), clock.millis()));
+                (gpus, err) -> new Classified(gpus == null ? null : cast(gpus), at));
             return Behaviors.same();
           })
           .onMessage(Classified.class, m -> {
