@@ -174,6 +174,15 @@ public interface GqApi extends ApiReplies {
 
   GpuReport gpus() throws ApiException;
 
+  /**
+   * What a usage report over {@code [from, to)} needs ({@code gq report}): the jobs that may touch the
+   * period as the history has them once it has caught up, the recorded GPU spans that overlap it,
+   * and the GPUs seen now.
+   */
+  default dev.gq.core.report.UsageFacts usage(Instant from, Instant to) throws ApiException {
+    throw new ApiException("this daemon cannot report usage; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
   /** Cancels the listed jobs; one outcome per id, in order. */
   List<CancelOutcome> cancel(List<Long> ids) throws ApiException;
 

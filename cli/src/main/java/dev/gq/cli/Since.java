@@ -25,23 +25,28 @@ final class Since {
   private Since() {}
 
   static Instant parse(String text, Instant now, ZoneId zone) {
+    return parse(text, now, zone, "--since");
+  }
+
+  /** The same for option {@code option} ({@code --until}), which the messages name. */
+  static Instant parse(String text, Instant now, ZoneId zone, String option) {
     String t = text.strip();
     try {
       Matcher age = AGE.matcher(t);
-      if (age.matches()) return bounded(now.minus(age(Long.parseLong(age.group(1)), age.group(2))), text);
-      if (DATE.matcher(t).matches()) return bounded(LocalDate.parse(t).atStartOfDay(zone).toInstant(), text);
-      if (t.indexOf('T') > 0) return bounded(dateTime(t, zone), text);
+      if (age.matches()) return bounded(now.minus(age(Long.parseLong(age.group(1)), age.group(2))), text, option);
+      if (DATE.matcher(t).matches()) return bounded(LocalDate.parse(t).atStartOfDay(zone).toInstant(), text, option);
+      if (t.indexOf('T') > 0) return bounded(dateTime(t, zone), text, option);
     } catch (DateTimeException | ArithmeticException e) {
       // Falls through to the one message that shows every accepted form.
     }
-    throw new UsageException("invalid time '" + text + "' for --since; use an ISO-8601 time (2026-11-29T10:00:00Z),"
+    throw new UsageException("invalid time '" + text + "' for " + option + "; use an ISO-8601 time (2026-11-29T10:00:00Z),"
         + " a date (2026-11-29) or an age (10m, 2h, 3d)");
   }
 
   /** {@code at}, when it is from 1970 to the year 9999: a time the journal's clock can hold (a future one matches nothing yet). */
-  private static Instant bounded(Instant at, String text) {
+  private static Instant bounded(Instant at, String text, String option) {
     if (at.isBefore(Instant.EPOCH) || at.isAfter(LAST))
-      throw new UsageException("--since must be between 1970-01-01 and 9999-12-31, not '" + text + "'");
+      throw new UsageException(option + " must be between 1970-01-01 and 9999-12-31, not '" + text + "'");
     return at;
   }
 

@@ -152,6 +152,16 @@ final class FakeApi implements GqApi {
     return queue;
   }
 
+  /** What {@code gq report} is handed; the periods it was asked for. */
+  dev.gq.core.report.UsageFacts usage = new dev.gq.core.report.UsageFacts(List.of(), List.of(), List.of());
+  final List<java.time.Instant[]> usageCalls = new ArrayList<>();
+
+  @Override public dev.gq.core.report.UsageFacts usage(java.time.Instant from, java.time.Instant to) throws ApiException {
+    fail();
+    usageCalls.add(new java.time.Instant[] {from, to});
+    return usage;
+  }
+
   /** The daemon's clock; null: the real one. */
   java.time.Instant now;
   /** The idle running jobs, each with the moment its GPUs last did something. */

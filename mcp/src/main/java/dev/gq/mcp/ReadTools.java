@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The tools that only look: ps, show, logs, gpu, groups, eta and events. Each runs the matching gq
+ * The tools that only look: ps, show, logs, gpu, groups, eta, report and events. Each runs the matching gq
  * command with {@code --json} (logs: the log's last lines as text) and returns its output.
  */
 final class ReadTools {
@@ -46,6 +46,13 @@ final class ReadTools {
             + " percent, remaining_seconds, finish and the source it read; nulls mean unknown.",
             Schema.object().integers("jobs", "Only these job ids (default: every running job).").build(),
             a -> gq.run(withIds(new ArrayList<>(List.of("eta", "--json")), a.optionalJobIds("jobs")))),
+        new Tool("report", "What the GPUs did over a period, as JSON (gq report --json): per GPU and per group the"
+            + " GPU-hours jobs used, jobs ended by state (DONE, FAILED, CANCELLED, ...), median and p90 wait before start,"
+            + " and per GPU the hours outside processes held it and the idle hours (null when not recorded).",
+            Schema.object().string("since", "Start of the period: 7d (default), 12h, 2026-11-23, 2026-11-23T09:00Z.")
+                .string("until", "End of the period, in the same forms (default: now).")
+                .string("group", "Only this group's jobs.").build(),
+            a -> gq.run(report(a))),
         new Tool("events", "The scheduler's stored events, oldest first, one JSON object a line (gq events --json):"
             + " seq, time, type, job_id, fields. The last " + DEFAULT_EVENTS + " unless told.",
             Schema.object().string("since", "Only events at or after this time: 1h, 30m, 2026-05-01T10:00.")
@@ -70,6 +77,14 @@ final class ReadTools {
       argv.add("--");
       argv.add(g);
     }
+    return argv;
+  }
+
+  private static List<String> report(Args a) {
+    List<String> argv = new ArrayList<>(List.of("report", "--json"));
+    option(argv, "--since", a.string("since"));
+    option(argv, "--until", a.string("until"));
+    option(argv, "--group", a.string("group"));
     return argv;
   }
 

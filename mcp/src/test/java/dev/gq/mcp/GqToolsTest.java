@@ -47,6 +47,7 @@ class GqToolsTest {
     tools.call("gpu", null);
     tools.call("groups", Map.of("group", "xsum"));
     tools.call("eta", Map.of());
+    tools.call("report", Map.of("since", "30d", "group", "sweep"));
     tools.call("events", Map.of("since", "1h", "job", 12));
     assertEquals(List.of(
         List.of("ps", "--json", "--all", "--group=sweep", "3", "4"),
@@ -55,6 +56,7 @@ class GqToolsTest {
         List.of("gpu", "--json"),
         List.of("groups", "--json", "--", "xsum"),
         List.of("eta", "--json"),
+        List.of("report", "--json", "--since=30d", "--group=sweep"),
         List.of("events", "--json", "--since=1h", "--job=12", "--limit=" + ReadTools.DEFAULT_EVENTS)), runner.calls);
   }
 
@@ -177,7 +179,7 @@ class GqToolsTest {
       }
       if (props.containsKey("jobs")) assertEquals(Map.of("type", "integer", "minimum", 1), props.get("jobs").get("items"), t.name());
     }
-    assertEquals(List.of("ps", "show", "logs", "gpu", "groups", "eta", "events", "submit", "cancel", "retry", "preempt", "resume"),
+    assertEquals(List.of("ps", "show", "logs", "gpu", "groups", "eta", "report", "events", "submit", "cancel", "retry", "preempt", "resume"),
         tools.all().stream().map(Tool::name).toList());
   }
 

@@ -56,7 +56,8 @@ final class HistoryWrites {
 
   private void upsert(Job j) throws SQLException {
     try (PreparedStatement ps = db.prepareStatement(
-        "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc) VALUES (?,?,?,?,?,?,?)")) {
+        "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc, submit_ms, start_ms, end_ms,"
+            + " gpu_list) VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
       ps.setLong(1, j.id());
       ps.setString(2, j.state().name());
       ps.setString(3, j.spec().group());
@@ -64,7 +65,15 @@ final class HistoryWrites {
       ps.setString(5, j.endTime() == null ? null : j.endTime().toString());
       ps.setObject(6, j.retryOf());
       ps.setString(7, JobDocuments.write(j));
+      ps.setObject(8, millis(j.submitTime()));
+      ps.setObject(9, millis(j.startTime()));
+      ps.setObject(10, millis(j.endTime()));
+      ps.setString(11, UsageReads.gpuList(j.gpus()));
       ps.executeUpdate();
     }
+  }
+
+  private static Long millis(java.time.Instant t) {
+    return t == null ? null : t.toEpochMilli();
   }
 }

@@ -49,7 +49,7 @@ class MigrationTest {
     try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement()) {
       ResultSet v = st.executeQuery("SELECT value FROM gq_meta WHERE key = 'schema_version'");
       assertTrue(v.next());
-      assertEquals("2", v.getString(1));
+      assertEquals(String.valueOf(Database.SCHEMA_VERSION), v.getString(1));
       ResultSet r = st.executeQuery("SELECT id, retry_of FROM jobs ORDER BY id");
       assertTrue(r.next());
       assertEquals(0, r.getLong(2));
@@ -62,6 +62,28 @@ class MigrationTest {
       rs.apply(rs.offset() + 1, List.of(new dev.gq.core.ledger.LedgerEvent.JobsRemoved(List.of(1L), java.time.Instant.EPOCH)));
       assertEquals(List.of(2L), rs.refs(List.of(1L, 2L)).stream().map(JobRef::id).toList());
     }
+  }
+
+  @Test
+  void versionTwoJobsGainTheColumnsAUsageReportReads() throws Exception {
+    Path file = dir.resolve("gq.db");
+    versionOne(file);
+    try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement()) {
+      st.execute("INSERT INTO jobs (id, state, group_name, end_time, doc) VALUES (3, 'DONE', 'g', '2026-11-29T10:05:00.25Z', '"
+          + doc(3, "DONE", null).replace("\"endTime\":\"2026-11-29T10:00:01Z\",\"gpus\":[]",
+              "\"startTime\":\"2026-11-29T10:01:00.123456Z\",\"endTime\":\"2026-11-29T10:05:00.25Z\","
+                  + "\"gpus\":[{\"uuid\":\"GPU-a\",\"index\":0},{\"uuid\":\"GPU-b\",\"index\":1}]") + "')");
+    }
+    Database.prepare(file);
+    var jobs = UsageReads.jobs(file, java.time.Instant.parse("2026-11-29T00:00:00Z"),
+        java.time.Instant.parse("2026-11-30T00:00:00Z"));
+    var three = jobs.stream().filter(j -> j.id() == 3).findFirst().orElseThrow();
+    assertEquals(java.time.Instant.parse("2026-11-29T10:00:00Z"), three.submit());
+    assertEquals(java.time.Instant.parse("2026-11-29T10:01:00.123Z"), three.start());
+    assertEquals(java.time.Instant.parse("2026-11-29T10:05:00.250Z"), three.end());
+    assertEquals(List.of(new dev.gq.core.report.JobSpan.GpuRef("GPU-a", 0), new dev.gq.core.report.JobSpan.GpuRef("GPU-b", 1)),
+        three.gpus());
+    assertEquals(3, jobs.size());
   }
 
   @Test

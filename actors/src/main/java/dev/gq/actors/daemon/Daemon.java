@@ -135,6 +135,7 @@ public final class Daemon implements AutoCloseable {
     api.adoptFrom(procs, Libc.getuid(), leases.dir());
     api.notifyThrough(notifications);
     api.partsFrom(parts::lines);
+    api.usageFrom(cfg.paths().database());
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
     parts.serving();
     checkDatabase(cfg.paths().database());

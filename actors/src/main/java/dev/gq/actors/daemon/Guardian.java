@@ -12,6 +12,7 @@ import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.reconciler.Reconciler;
 import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.watcher.GpuTimeline;
 import dev.gq.actors.watcher.GpuWatcher;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.GpuProbe;
@@ -88,6 +89,10 @@ final class Guardian {
         s.runnerDeps().stored(), System.getenv(), health.beat(Part.CLUSTER)), DispatcherSelector.blocking()));
     watcher.set(spawn(ctx, s, watched, Part.GPU_WATCHER, GpuWatcher.create(s.observe(), s.probe(), scheduler,
         s.cfg().pollInterval(), s.blocking(), s.clock(), health.beat(Part.GPU_WATCHER)), Props.empty()));
+    // what each GPU did, for 'gq report': restarted on a failure, never a reason to stop the daemon
+    ctx.spawn(Behaviors.supervise(GpuTimeline.create(scheduler, s.cfg().paths().database(), s.cfg().pollInterval(),
+        s.clock())).onFailure(org.apache.pekko.actor.typed.SupervisorStrategy.restart()), "gpu-timeline",
+        DispatcherSelector.blocking());
     m.replyTo().tell(new Started(scheduler, projector));
     return watching(s.health(), s.backoff(), s.stopDaemon(), watched);
   }

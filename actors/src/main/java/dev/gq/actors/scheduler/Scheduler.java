@@ -52,6 +52,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** The ledger alone, without the classification and plan a view computes (for the queue's and the groups' holds). */
   public record GetLedger(ActorRef<Ledger> replyTo) implements Command {}
   public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
+  /** The GPUs as classified from the latest reading, without the plan a view computes (for the usage record); empty before one. */
+  public record GetGpus(ActorRef<List<dev.gq.core.gpu.GpuStatus>> replyTo) implements Command {}
   /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
   public record GpusObserved(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Command {
     public GpusObserved(GpuObservation observation, String probe, boolean fake) {
@@ -134,6 +136,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Ask.class, this::onAsk)
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
         .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
+        .onCommand(GetGpus.class, (l, c) -> Effect().reply(c.replyTo(), classified(l)))
         .onCommand(AwaitReady.class, this::onAwaitReady)
         .onCommand(GpusObserved.class, (l, c) -> report(l, new Request.Observed(c.observation(), c.probe(), c.fake(), c.takenNanos())))
         .onCommand(Launched.class, (l, c) -> report(l, new Request.Launched(c.jobId(), c.identity()), c))
@@ -324,6 +327,11 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     ActorRef<JobRunner.Command> r = deps.startRunner(ctx, j, reattach);
     ctx.watchWith(r, new RunnerStopped(j.id(), r));
     runners.put(j.id(), r);
+  }
+
+  private List<dev.gq.core.gpu.GpuStatus> classified(Ledger l) {
+    var gpus = state.gpus().classified(l);
+    return gpus == null ? List.of() : gpus;
   }
 
   private SchedulerView view(Ledger l) {

@@ -49,6 +49,7 @@ public final class DaemonApi implements GqApi {
   private volatile AdoptRequests adoptions;
   private volatile dev.gq.cli.NotifyApi notifications;
   private volatile Supplier<List<String>> parts = List::of;
+  private volatile Path database;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -70,6 +71,25 @@ public final class DaemonApi implements GqApi {
    */
   public void adoptFrom(dev.gq.core.proc.ProcessTable procs, long uid, Path leaseDir) {
     this.adoptions = new AdoptRequests(asks, procs, uid, leaseDir);
+  }
+
+  /** The database {@code gq report} reads the history and the GPU spans from. */
+  public void usageFrom(Path database) {
+    this.database = database;
+  }
+
+  @Override
+  public dev.gq.core.report.UsageFacts usage(Instant from, Instant to) throws ApiException {
+    if (database == null) return GqApi.super.usage(from, to);
+    asks.synced();
+    List<dev.gq.core.report.JobSpan.GpuRef> now = gpus().gpus().stream()
+        .map(g -> new dev.gq.core.report.JobSpan.GpuRef(g.uuid(), g.index())).toList();
+    try {
+      return new dev.gq.core.report.UsageFacts(dev.gq.persistence.UsageReads.jobs(database, from, to),
+          dev.gq.persistence.GpuSpans.read(database, from, to), now);
+    } catch (SQLException e) {
+      throw HistoryRequests.failed(e);
+    }
   }
 
   /** Where {@code gq daemon status} reads how each part of the daemon is doing. */

@@ -1,0 +1,98 @@
+package dev.gq.actors.watcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.report.GpuSpan;
+import dev.gq.core.report.GpuUse;
+import dev.gq.persistence.Database;
+import dev.gq.persistence.GpuSpans;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ManualTime;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The GPU record: the Scheduler's classification on every poll, written every 30 polls and when the timeline stops. */
+class GpuTimelineTest {
+  private static final ActorTestKit KIT = ActorTestKit.create(ManualTime.config());
+  private static final ManualTime TIME = ManualTime.get(KIT.system());
+  private static final Duration POLL = Duration.ofSeconds(1);
+  private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
+  private final AtomicReference<Instant> now = new AtomicReference<>(T0);
+  private final Clock clock = new Clock() {
+    @Override public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+    @Override public Clock withZone(ZoneId zone) {
+      return this;
+    }
+    @Override public Instant instant() {
+      return now.get();
+    }
+  };
+
+  @TempDir Path tmp;
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  private static GpuStatus gpu(GpuState s) {
+    return new GpuStatus(0, "GPU-a", "fake", s, null, List.of(), 1L << 30, 0, null);
+  }
+
+  /** One poll at {@code at} answered with GPU 0 in state {@code s}. */
+  private void poll(TestProbe<Scheduler.Command> scheduler, Instant at, GpuState s) {
+    now.set(at);
+    TIME.timePasses(POLL);
+    scheduler.expectMessageClass(Scheduler.GetGpus.class).replyTo().tell(List.of(gpu(s)));
+  }
+
+  @Test
+  void spansAreWrittenEveryThirtyPollsAndWhenTheTimelineStops() throws Exception {
+    Path db = tmp.resolve("gq.db");
+    Database.prepare(db);
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    ActorRef<GpuTimeline.Command> timeline = KIT.spawn(GpuTimeline.create(scheduler.ref(), db, POLL, clock));
+    poll(scheduler, T0, GpuState.FREE);
+    poll(scheduler, T0.plusSeconds(1), GpuState.EXTERNAL);
+    for (int i = 2; i < 30; i++) poll(scheduler, T0.plusSeconds(i), GpuState.EXTERNAL);
+    // written at the 30th poll's moment, with the last answer before or after it
+    scheduler.awaitAssert(Duration.ofSeconds(10), () -> {
+      try {
+        List<GpuSpan> written = GpuSpans.read(db, T0, T0.plusSeconds(100));
+        assertEquals(2, written.size(), written.toString());
+        assertEquals(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(1)), written.get(0));
+        assertEquals(GpuUse.OUTSIDE, written.get(1).use());
+        assertEquals(T0.plusSeconds(1), written.get(1).start());
+      } catch (java.sql.SQLException e) {
+        throw new AssertionError(e);
+      }
+      return null;
+    });
+    poll(scheduler, T0.plusSeconds(30), GpuState.RUNNING);
+    // the next poll is served after the answer above was recorded (one mailbox, in order)
+    now.set(T0.plusSeconds(31));
+    TIME.timePasses(POLL);
+    scheduler.expectMessageClass(Scheduler.GetGpus.class);
+    KIT.stop(timeline);
+    assertEquals(List.of(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(1)),
+        new GpuSpan("GPU-a", 0, GpuUse.OUTSIDE, T0.plusSeconds(1), T0.plusSeconds(30)),
+        new GpuSpan("GPU-a", 0, GpuUse.JOBS, T0.plusSeconds(30), T0.plusSeconds(31))),
+        GpuSpans.read(db, T0, T0.plusSeconds(100)));
+  }
+}

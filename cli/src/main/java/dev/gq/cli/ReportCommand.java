@@ -1,0 +1,77 @@
+package dev.gq.cli;
+
+import dev.gq.core.report.Period;
+import dev.gq.core.report.QueueLength;
+import dev.gq.core.report.Usage;
+import dev.gq.core.report.UsageFacts;
+import dev.gq.core.report.UsageReport;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gq report}: what the box did over a period, per GPU and per group (GPU-hours of jobs, jobs
+ * ended by state, median and p90 wait before start, outside and idle GPU-hours), as a table or JSON,
+ * and on request a timeline picture ({@link ReportPlot}, loaded only then). The figures are computed
+ * by {@link Usage} from what the daemon hands over in one request.
+ */
+@Command(name = "report", description = "Show what the GPUs did over a period: GPU-hours per GPU and group, jobs"
+    + " done/failed/cancelled, waits, outside and idle time; optionally draw it (--plot).")
+final class ReportCommand implements Callable<Integer> {
+  private final Invocation inv;
+
+  @Option(names = "--since", paramLabel = "WHEN", defaultValue = "7d",
+      description = "Start of the period: an age (12h, 7d), a date (2026-11-23) or an ISO-8601 time (default: ${DEFAULT-VALUE}).")
+  String since;
+
+  @Option(names = "--until", paramLabel = "WHEN", description = "End of the period, in the same forms (default: now).")
+  String until;
+
+  @Option(names = "--group", paramLabel = "GROUP", description = "Only this group's jobs (GPUs' outside and idle time stay whole).")
+  String group;
+
+  @Option(names = "--json", description = "Print the report as one JSON object.")
+  boolean json;
+
+  @Option(names = "--plot", paramLabel = "FILE", description = "Also draw a timeline (a lane per GPU, a bar per job,"
+      + " outside processes) and the queue's length over time to FILE (.png or .svg; relative to the current directory).")
+  String plot;
+
+  @Option(names = "--colour-by", paramLabel = "WHAT", defaultValue = "group",
+      description = "Colour the plot's bars by 'group' or by end 'state' (default: ${DEFAULT-VALUE}).")
+  String colourBy;
+
+  ReportCommand(Invocation inv) {
+    this.inv = inv;
+  }
+
+  @Override
+  public Integer call() throws ApiException {
+    ZoneId zone = Times.zone(inv.io().env());
+    Instant now = inv.api().now();
+    Instant from = Since.parse(since, now, zone, "--since");
+    Instant to = until == null ? now : Since.parse(until, now, zone, "--until");
+    if (!from.isBefore(to))
+      throw new UsageException("--since must be before --until (" + Times.format(from, zone) + " is not before "
+          + Times.format(to, zone) + ")");
+    if (!colourBy.equals("group") && !colourBy.equals("state"))
+      throw new UsageException("--colour-by takes 'group' or 'state', not '" + colourBy + "'");
+    Path target = plot == null ? null : ReportFiles.target(inv.io().cwd(), plot);
+    String g = group == null ? null : Labels.checkOption("--group", group);
+    Period period = new Period(from, to);
+    UsageFacts facts = inv.api().usage(from, to);
+    UsageReport report = Usage.of(facts.jobs(), facts.spans(), facts.gpus(), period, g);
+    if (target != null) {
+      var queue = QueueLength.over(g == null ? facts.jobs() : facts.jobs().stream().filter(j -> g.equals(j.group())).toList(),
+          period);
+      ReportPlot.write(target, report, facts, queue, colourBy.equals("state"));
+    }
+    if (json) inv.io().out().println(JsonView.pretty(ReportJson.of(report)));
+    else ReportText.print(inv.io(), report, zone);
+    if (target != null && !json) inv.io().err().println("gq: wrote the plot to " + target);
+    return ExitCode.OK;
+  }
+}
