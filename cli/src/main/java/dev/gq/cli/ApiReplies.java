@@ -94,6 +94,12 @@ public interface ApiReplies {
     }
   }
 
+  /**
+   * A process a GPU lists, as {@code gq top} names it: its user, its command line (empty when /proc
+   * does not show it) and when it started (null when not known).
+   */
+  record ProcessView(long pid, String user, String command, Instant started) {}
+
   /** All GPUs classified now. {@code error} is set when the probe failed as a whole. */
   record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {}
 

@@ -129,7 +129,7 @@ public final class Gq {
     add.sub("release", () -> described(new JobControlCommand.Hold(inv, false),
         "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
     add.sub("urgent", () -> new JobControlCommand.Urgent(inv));
-    add.sub("top", JobControlCommand.Top::new);
+    add.sub("top", () -> new TopCommand(inv));
     add.sub("modify", () -> new JobControlCommand.Modify(inv));
     add.sub("adopt", () -> new AdoptCommand(inv));
     add.sub("mcp", () -> new McpCommand(inv));
