@@ -351,10 +351,11 @@ final class TopScreen {
         if (!c.getKey().terminal() && c.getKey() != JobState.WAITING) running += c.getValue();
       int failed = g.counts().getOrDefault(JobState.FAILED, 0);
       StringBuilder sb = new StringBuilder("group ").append(pad(TextTable.cutMiddle(g.group(), 16), 17));
-      sb.append(GroupText.bar(e[0], e[1], barWidth)).append("  ").append(running).append(" running, ")
-          .append(g.counts().getOrDefault(JobState.WAITING, 0)).append(" waiting");
+      sb.append(GroupText.bar(e[0], e[1], barWidth)).append("  ");
+      // the hold first: a narrow screen cuts the counts, not the reason nothing starts
+      if (g.held()) sb.append(g.automatic() ? "HELD (fail-fast)  " : "HELD  ");
+      sb.append(running).append(" running, ").append(g.counts().getOrDefault(JobState.WAITING, 0)).append(" waiting");
       if (failed > 0) sb.append(", ").append(failed).append(" failed");
-      if (g.held()) sb.append(g.automatic() ? ", held (fail-fast)" : ", held");
       rows.add(new AttributedString(sb.toString(), failed > 0 ? AttributedStyle.DEFAULT.foreground(AttributedStyle.RED)
           : AttributedStyle.DEFAULT));
     }

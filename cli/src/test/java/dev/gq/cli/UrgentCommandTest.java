@@ -20,7 +20,7 @@ class UrgentCommandTest {
     Cli.Result r = cli.run("top", "23");
     assertEquals(2, r.code(), r.toString());
     assertEquals("gq: 'gq top' no longer moves a job: 'gq urgent 23' moves it to the front of the queue\n"
-        + "Try 'gq --help'.\n", r.err());
+        + "Try 'gq top --help'.\n", r.err());
     assertTrue(cli.api.fronted.isEmpty());
   }
 
