@@ -233,9 +233,15 @@ final class TopScreen {
       if (job != null) sb.append(pad("job " + job, 10));
       else sb.append(pad(pv == null || pv.user() == null ? "?" : cut(pv.user(), 9), 10));
       sb.append(padLeft(p.usedBytes() < 0 ? "" : gib(p.usedBytes()) + "G", 7)).append("  ");
-      if (pv != null && pv.started() != null && job == null)
-        sb.append(pad(Durations.format(coarse(Duration.between(pv.started(), d.now()))), 8));
-      sb.append(pv == null ? "" : PrintableText.escape(pv.command()));
+      if (job != null) {
+        // a job's process: the job's name says more than the launcher's command line
+        Job j = d.jobs().stream().filter(x -> x.id() == job).findFirst().orElse(null);
+        sb.append(j == null ? "" : PrintableText.escape(JobColumn.name(j)));
+      } else {
+        if (pv != null && pv.started() != null)
+          sb.append(pad(Durations.format(coarse(Duration.between(pv.started(), d.now()))), 8));
+        sb.append(pv == null ? "" : PrintableText.escape(pv.command()));
+      }
       rows.add(new AttributedString(sb.toString(), DIM));
     }
     return rows;
