@@ -94,12 +94,14 @@ final class TopCommand implements Callable<Integer> {
             + " (the native client) shows it live in a terminal");
       return ExitCode.OK;
     }
+    // the first screen's data before the full screen: a daemon that cannot answer says so on the normal screen
+    TopScreen.Data first = gather();
     io.enterScreen();
-    live(io);
+    live(io, first);
     return ExitCode.OK;
   }
 
-  private void live(Io io) throws Exception {
+  private void live(Io io, TopScreen.Data first) throws Exception {
     ByteArrayOutputStream sent = new ByteArrayOutputStream(16 * 1024);
     int width = Math.max(20, io.width());
     int height = io.height() > 0 ? io.height() : 24;
@@ -108,12 +110,17 @@ final class TopCommand implements Callable<Integer> {
       Display display = new Display(term, true);
       display.resize(height, width);
       display.clear();
-      TopScreen.Data data = null;
-      long next = 0;
+      TopScreen.Data data = first;
+      long next = System.nanoTime() + TICK.toNanos();
       boolean dirty = true;
       while (!io.closed()) {
         if (System.nanoTime() - next >= 0) {
-          data = gather();
+          try {
+            data = gather();
+          } catch (ApiException e) {
+            // shown on the last line; the screen keeps the last data and tries again in a second
+            view.say("gq: " + e.getMessage());
+          }
           next = System.nanoTime() + TICK.toNanos();
           dirty = true;
         }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code gq top} as a user runs it: the native client in a real pseudo-terminal (tmux, on a server
- * of its own), reading the screen back. It shows a job once it starts and once it ends, redraws at
- * the new size after a resize, cancels a job only after the y to its question, and gives the
- * terminal back when it quits.
+ * of its own), reading the screen back. It shows a job once it starts and once it ends, follows a
+ * job's log and comes back, redraws at the new size after a resize, cancels a job only after the y
+ * to its question, and gives the terminal back when it quits.
  */
 class TopEndToEndTest {
   private static final Duration T = Duration.ofSeconds(60);
@@ -87,10 +87,16 @@ class TopEndToEndTest {
         assertEquals(24, first.split("\n", -1).length - 1, first);
         assertTrue(first.contains("no jobs yet"), first);
 
-        long job = g.submit("-g", "1", "bash", "-c", "sleep 300");
+        long job = g.submit("-g", "1", "bash", "-c", "echo hello from the job; sleep 300");
         g.awaitState(job, "RUNNING", T);
         tmux.awaitScreen("the running job", s -> s.lines().anyMatch(l -> l.matches(job + " +RUNNING +\\d.*"))
             && s.lines().anyMatch(l -> l.matches("\\d +RUNNING +job " + job + "\\b.*")));
+
+        // Enter follows the selected job's log; q comes back to the list
+        tmux.run("send-keys", "-t", "top", "Enter");
+        tmux.awaitScreen("the job's log", s -> s.contains("log of job " + job) && s.contains("hello from the job"));
+        tmux.run("send-keys", "-t", "top", "q");
+        tmux.awaitScreen("the list again", s -> s.contains("NAME / WHY"));
 
         long quick = g.submit("-g", "1", "true");
         g.awaitState(quick, "DONE", T);
