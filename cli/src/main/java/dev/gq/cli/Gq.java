@@ -38,6 +38,11 @@ public final class Gq {
     }
   }
 
+  /** Loads what the first {@code gq top} needs (its screen library above all), once, when the daemon starts. */
+  public static void prepare() {
+    TopCommand.warm();
+  }
+
   /** Says when the caller's shell sets a start-up setting the running daemon does not have. */
   private static void noteStartSettings(Io io, GqApi api) {
     Map<String, String> daemon = api.startSettings();

@@ -166,6 +166,28 @@ final class TopCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Draws one empty screen into a buffer, so that the daemon loads the screen's classes and the
+   * terminal description when it starts: the first {@code gq top} then shows its screen at once,
+   * and a daemon that later runs out of file descriptors already holds the library's jar open.
+   */
+  static void warm() {
+    GqApi.GpuReport none = new GqApi.GpuReport(List.of(), "", false, null);
+    TopScreen.Data d = new TopScreen.Data(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC, none, Map.of(), Map.of(),
+        List.of(), Map.of(), Map.of(), Set.of(), false, List.of(), List.of(), null, List.of());
+    try (Terminal term = new LineDisciplineTerminal("gq-top", "xterm-256color", new ByteArrayOutputStream(),
+        StandardCharsets.UTF_8)) {
+      term.setSize(new Size(80, 24));
+      Display display = new Display(term, true);
+      display.resize(24, 80);
+      display.update(TopScreen.render(d, new TopView(), 80, 24), 0);
+      term.flush();
+      TopKeys.parse("\u001b[A");
+    } catch (IOException | RuntimeException e) {
+      // only a warm-up: the first gq top loads what this did not
+    }
+  }
+
   /** Does a confirmed action through the calls its command makes; the line to show. */
   private String act(TopView.Act a) {
     GqApi api = inv.api();

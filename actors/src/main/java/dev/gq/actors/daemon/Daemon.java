@@ -147,6 +147,8 @@ public final class Daemon implements AutoCloseable {
     api.topFrom(gpuHistory, procs);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
     parts.serving();
+    // after the socket is open, so that it delays no request: the first gq top then draws at once
+    Thread.ofPlatform().name("gq-prepare").daemon(true).start(dev.gq.cli.Gq::prepare);
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
