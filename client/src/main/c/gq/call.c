@@ -133,6 +133,8 @@ void call_init(struct call *c, int argc, char **argv, char **environ) {
   c->stderr_tty = tty(getenv("GQ_CLIENT_TTY_ERR"), 2);
   c->width = width(c->stdout_tty);
   c->height = height(c->stdout_tty);
+  /* a full screen needs the keys and the screen of one terminal (GQ_CLIENT_* come from a launcher) */
+  c->screen = c->stdin_tty && c->stdout_tty && isatty(0) && isatty(1);
   c->cwd = working_directory();
   const char *closed = getenv("GQ_CLIENT_STDIN_CLOSED");
   if (closed && strcmp(closed, "1") == 0) c->stdin_closed = 1;
@@ -278,9 +280,9 @@ void call_request(const struct call *c, struct buf *b) {
     buf_ch(b, ':');
     json_quote(b, eq + 1, strlen(eq + 1));
   }
-  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d}",
+  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d%s}",
           c->stdin_tty ? "true" : "false", c->stdout_tty ? "true" : "false", c->stderr_tty ? "true" : "false", c->width,
-          c->height);
+          c->height, c->screen ? ",\"screen\":true" : "");
 }
 
 void ping_request(struct buf *b) { buf_fmt(b, "{\"protocol\":%d,\"type\":\"ping\"}", GQ_PROTOCOL); }

@@ -182,10 +182,13 @@ static int answers_ping(const struct paths *p, int main_fd) {
 static ssize_t fill(struct conn *c, const struct paths *p) {
   long long since = now_ms();
   while (1) {
-    struct pollfd pf = {c->fd, POLLIN, 0};
+    struct pollfd pf[3] = {{c->fd, POLLIN, 0}};
+    int extra = screen_fds(pf + 1); /* gq top: the keys and size changes to forward meanwhile */
     long long left = since + half_ms - now_ms();
-    int r = poll(&pf, 1, left > 0 ? (int)left : 0);
+    int r = poll(pf, (nfds_t)(1 + extra), left > 0 ? (int)left : 0);
     if (r < 0 && errno == EINTR) continue;
+    if (r > 0 && extra) screen_pump(c, pf + 1, extra);
+    if (r > 0 && !pf[0].revents) continue;
     if (r == 0) {
       if (answers_ping(p, c->fd)) {
         since = now_ms();

@@ -155,6 +155,7 @@ const char *frame_decode(const char *line, size_t n, struct frame *f) {
       f->has_text = 1;
     } else if (IS("stdin_request")) f->type = F_STDIN_REQUEST;
     else if (IS("keepalive")) f->type = F_KEEPALIVE;
+    else if (IS("screen")) f->type = F_SCREEN;
 #undef IS
   }
   free(m.t.p);

@@ -55,7 +55,7 @@ int json_string(struct json_reader *r, struct buf *out);
 int json_number(struct json_reader *r, long long *v);
 /* Any value, checked and skipped. */
 int json_skip(struct json_reader *r, int depth);
-enum frame_type { F_UNKNOWN, F_OUT, F_OUTB, F_ERR, F_PROMPT, F_EXIT, F_PONG, F_STDIN_REQUEST, F_KEEPALIVE };
+enum frame_type { F_UNKNOWN, F_OUT, F_OUTB, F_ERR, F_PROMPT, F_EXIT, F_PONG, F_STDIN_REQUEST, F_KEEPALIVE, F_SCREEN };
 struct frame {
   enum frame_type type;
   struct buf text;  /* out/err/prompt text, outb bytes (decoded), pong version */
@@ -109,7 +109,7 @@ struct call {
   char *cwd;
   char **env; /* NAME=VALUE, each name once, UTF-8, without the launcher's GQ_CLIENT_* */
   int nenv;
-  int stdin_tty, stdout_tty, stderr_tty, width, height, stdin_closed;
+  int stdin_tty, stdout_tty, stderr_tty, width, height, stdin_closed, screen;
 };
 void call_init(struct call *c, int argc, char **argv, char **environ);
 const char *call_getenv(const struct call *c, const char *name);
@@ -135,6 +135,18 @@ int play_frames(struct conn *c, const struct paths *p, const struct call *call, 
 /* A ping: the daemon's pid (its protocol in *protocol); -1 when it answered with an exit (code in
  * *code; its err frames passed on with pass_errors), -2 when the connection closed first. */
 long long ping_pid(struct conn *c, const struct paths *p, int *code, int pass_errors, long long *protocol);
+
+/* --- screen.c: gq top's full screen ------------------------------------------------------ */
+struct pollfd;
+/* Raw terminal, alternate screen, cursor hidden; sends the size; puts it all back at exit. */
+void screen_enter(struct conn *c);
+/* Puts the terminal back (also from a signal handler); nothing when not in full screen. */
+void screen_leave(void);
+int screen_active(void);
+/* Adds the descriptors to watch while waiting for a frame in full screen (at most 2); their count. */
+int screen_fds(struct pollfd *pf);
+/* Forwards what came on them: keys as key frames, a new size as a size frame. */
+void screen_pump(struct conn *c, struct pollfd *pf, int n);
 
 /* --- launch.c: starting the daemon ----------------------------------------------------- */
 /* Starts the daemon (GQ_DAEMON_CMD) and connects to it; failures end the client. */

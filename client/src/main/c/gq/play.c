@@ -155,8 +155,10 @@ int play_frames(struct conn *c, const struct paths *p, const struct call *call, 
       break;
     }
     case F_STDIN_REQUEST: send_stdin(c, call, &closed); break;
+    case F_SCREEN: if (call->screen) screen_enter(c); break;
     case F_EXIT: {
       int code = (int)f.code;
+      screen_leave();
       frame_free(&f);
       free(line.p);
       return code;

@@ -73,6 +73,7 @@ void say_err(const char *text, size_t n) {
 }
 
 void die(int code, const char *fmt, ...) {
+  screen_leave(); /* the message goes to the normal screen, which stays */
   if (fmt) {
     struct buf b = {0};
     buf_str(&b, "gq: ");

@@ -101,6 +101,12 @@ public interface ApiReplies {
   }
 
   /**
+   * A process a GPU lists, as {@code gq top} names it: its user, its command line (empty when /proc
+   * does not show it) and when it started (null when not known).
+   */
+  record ProcessView(long pid, String user, String command, Instant started) {}
+
+  /**
    * The GPUs as classified now, with each GPU's figures from the latest reading ({@code figures}, by
    * UUID; absent when unknown), the problem of each GPU drained as unwell ({@code unwell}, by UUID)
    * and the memory kept free on a shared GPU ({@code shareHeadroomMiB}, GQ_SHARE_HEADROOM). {@code

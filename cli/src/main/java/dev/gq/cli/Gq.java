@@ -38,6 +38,11 @@ public final class Gq {
     }
   }
 
+  /** Loads what the first {@code gq top} needs (its screen library above all), once, when the daemon starts. */
+  public static void prepare() {
+    TopCommand.warm();
+  }
+
   /** Says when the caller's shell sets a start-up setting the running daemon does not have. */
   private static void noteStartSettings(Io io, GqApi api) {
     Map<String, String> daemon = api.startSettings();
@@ -130,7 +135,7 @@ public final class Gq {
     add.sub("release", () -> described(new JobControlCommand.Hold(inv, false),
         "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
     add.sub("urgent", () -> new JobControlCommand.Urgent(inv));
-    add.sub("top", JobControlCommand.Top::new);
+    add.sub("top", () -> new TopCommand(inv));
     add.sub("modify", () -> new JobControlCommand.Modify(inv));
     add.sub("adopt", () -> new AdoptCommand(inv));
     add.sub("mcp", () -> new McpCommand(inv));

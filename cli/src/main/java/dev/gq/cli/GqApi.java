@@ -183,6 +183,19 @@ public interface GqApi extends ApiReplies {
     throw new ApiException("this daemon cannot report usage; restart it with 'gq daemon stop' (jobs keep running)");
   }
 
+  /**
+   * Each GPU's newest figures and its utilisation over the last readings, by UUID, as the daemon
+   * kept them from its own readings (nothing is read for this); empty from a daemon that keeps none.
+   */
+  default Map<String, dev.gq.core.gpu.GpuHistory.Trace> gpuTraces() {
+    return Map.of();
+  }
+
+  /** Who runs each of {@code pids} and what (for the processes a GPU lists); a pid /proc does not show is absent. */
+  default Map<Long, ProcessView> processes(java.util.Collection<Long> pids) {
+    return Map.of();
+  }
+
   /** Cancels the listed jobs; one outcome per id, in order. */
   List<CancelOutcome> cancel(List<Long> ids) throws ApiException;
 

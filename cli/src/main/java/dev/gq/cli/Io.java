@@ -61,4 +61,29 @@ public interface Io {
    * it may. Calling it again does nothing.
    */
   default void beginStream() {}
+
+  /**
+   * Whether the client can show a full screen that the daemon draws ({@code gq top}): the native
+   * client, with stdin and stdout terminals.
+   */
+  default boolean screen() {
+    return false;
+  }
+
+  /**
+   * Switches the client to its full screen (raw terminal, alternate screen, cursor hidden) until the
+   * command ends; from here {@link #nextInput} gives what the user types and each new size, and
+   * {@link #out()} carries the screen's escape sequences. A stream, as {@link #beginStream()}.
+   */
+  default void enterScreen() {
+    throw new RefusedException("this client cannot show a full screen");
+  }
+
+  /**
+   * The next key or size from a client in full screen, waiting at most {@code timeout}: empty when
+   * nothing came, {@link ScreenInput.Gone} once the client has gone.
+   */
+  default Optional<ScreenInput> nextInput(java.time.Duration timeout) throws InterruptedException {
+    return Optional.of(new ScreenInput.Gone());
+  }
 }

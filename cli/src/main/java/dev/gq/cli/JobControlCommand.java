@@ -74,26 +74,6 @@ final class JobControlCommand {
     }
   }
 
-  /**
-   * {@code gq top}: the word nvitop and htop users type for a live view. It once moved a job to the
-   * front, which is {@code gq urgent} now; a line says so rather than doing either silently.
-   */
-  @Command(name = "top", hidden = true, description = "Moving a job to the front is 'gq urgent JOB'.")
-  static final class Top implements Callable<Integer> {
-    @Parameters(arity = "0..*", paramLabel = "ARG")
-    List<String> words = List.of();
-
-    @Override
-    public Integer call() {
-      String job = words == null ? null : words.stream().filter(w -> !w.startsWith("-")).findFirst().orElse(null);
-      if (job != null)
-        throw new UsageException("'gq top' no longer moves a job: 'gq urgent " + PrintableText.escape(job)
-            + "' moves it to the front of the queue");
-      throw new UsageException("gq has no live view under 'gq top'; 'watch -n 1 gq ps' and 'gq gpu' show the queue and"
-          + " the GPUs, and 'gq urgent JOB' moves a job to the front");
-    }
-  }
-
   @Command(name = "modify", description = "Change a waiting job's GPUs, priority, time limit or environment.")
   static final class Modify implements Callable<Integer> {
     private final Invocation inv;

@@ -20,25 +20,23 @@ class UrgentCommandTest {
     Cli.Result r = cli.run("top", "23");
     assertEquals(2, r.code(), r.toString());
     assertEquals("gq: 'gq top' no longer moves a job: 'gq urgent 23' moves it to the front of the queue\n"
-        + "Try 'gq --help'.\n", r.err());
+        + "Try 'gq top --help'.\n", r.err());
     assertTrue(cli.api.fronted.isEmpty());
   }
 
   @Test
-  void topAloneSaysWhatToUseAndEscapesWhatItEchoes() {
+  void topEscapesTheWordItEchoes() {
     Cli cli = new Cli(Path.of("/tmp"));
-    Cli.Result alone = cli.run("top");
-    assertEquals(2, alone.code());
-    assertTrue(alone.err().contains("'gq urgent JOB' moves a job to the front"), alone.err());
     Cli.Result odd = cli.run("top", "\u001b[31m");
+    assertEquals(2, odd.code());
     assertFalse(odd.err().contains("\u001b"), odd.err());
   }
 
   @Test
-  void topIsNotInTheHelpButUrgentIs() {
+  void topAndUrgentAreBothInTheHelp() {
     Cli cli = new Cli(Path.of("/tmp"));
     Cli.Result help = cli.run("--help");
     assertTrue(help.out().contains("urgent"), help.out());
-    assertFalse(help.out().lines().anyMatch(l -> l.trim().startsWith("top ")), help.out());
+    assertTrue(help.out().lines().anyMatch(l -> l.trim().startsWith("top ")), help.out());
   }
 }

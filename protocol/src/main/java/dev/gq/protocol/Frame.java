@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * One line from the daemon to the client ({@code out}, {@code outb}, {@code err}, {@code prompt}, {@code exit},
- * {@code pong}, {@code stdin_request}, {@code keepalive}) or from the client back ({@code answer},
- * {@code stdin}). {@link #toJson()} gives the compact JSON without the newline ({@link LineWriter}
+ * {@code pong}, {@code stdin_request}, {@code keepalive}, {@code screen}) or from the client back
+ * ({@code answer}, {@code stdin}, {@code key}, {@code size}). {@link #toJson()} gives the compact JSON without the newline ({@link LineWriter}
  * adds it); {@link #decode} reads one back. Frame types this version does not know decode to
  * {@link Unknown}, so that older clients can skip them.
  */
@@ -125,6 +125,36 @@ public sealed interface Frame {
     }
   }
 
+  /**
+   * The daemon asks the client to show a full screen ({@code gq top}): raw terminal, alternate screen,
+   * cursor hidden, until the {@link Exit} frame or the end of the connection, on which the client
+   * puts the terminal back. From here the client sends {@link Key} and {@link Size} frames, and the
+   * {@link Out} frames it gets are the screen's escape sequences.
+   */
+  record Screen() implements Frame {
+    @Override public String toJson() {
+      return "{\"t\":\"screen\"}";
+    }
+  }
+
+  /** What the user typed in full-screen mode, as the terminal gave it (an arrow is {@code "\u001b[A"}). */
+  record Key(String text) implements Frame {
+    public Key {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override public String toJson() {
+      return textFrame("key", text);
+    }
+  }
+
+  /** The terminal's size in full-screen mode: sent once on entering it and again on every change. */
+  record Size(int width, int height) implements Frame {
+    @Override public String toJson() {
+      return "{\"t\":\"size\",\"width\":" + width + ",\"height\":" + height + "}";
+    }
+  }
+
   /** A frame type that this version does not know; its line is kept as received. */
   record Unknown(String type, String line) implements Frame {
     @Override public String toJson() {
@@ -159,6 +189,9 @@ public sealed interface Frame {
       case "stdin_request": return new StdinRequest();
       case "stdin": return new Stdin(f.stringOrNull("s"), f.stringOrNull("error"));
       case "keepalive": return new Keepalive();
+      case "screen": return new Screen();
+      case "key": return new Key(f.string("s"));
+      case "size": return new Size(f.integer("width", 1, 100_000), f.integer("height", 1, 100_000));
       case "pong":
         return new Pong(f.integer("pid"), f.string("version"),
             f.integer("protocol", 0, Integer.MAX_VALUE));

@@ -19,10 +19,16 @@ public sealed interface Request {
    * One invocation of {@code gq}: its arguments (without the program name), working directory,
    * whole environment, which of stdin/stdout/stderr are terminals, the terminal width, and the
    * terminal's height in lines when stdout is one (0: not known, or not a terminal; an older client
-   * leaves it out).
+   * leaves it out), and whether the client can show a full screen ({@code screen}: the native client
+   * in a terminal; {@code gq top} needs it, see {@link Frame.Screen}).
    */
   record Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
-      boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height) implements Request {
+      boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height, boolean screen) implements Request {
+    public Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
+        boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height) {
+      this(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, height, false);
+    }
+
     public Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
         boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width) {
       this(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, 0);
@@ -48,6 +54,7 @@ public sealed interface Request {
       sb.append(",\"stdin_tty\":").append(stdinTty).append(",\"stdout_tty\":").append(stdoutTty);
       sb.append(",\"stderr_tty\":").append(stderrTty).append(",\"width\":").append(width);
       if (height > 0) sb.append(",\"height\":").append(height);
+      if (screen) sb.append(",\"screen\":true");
       return sb.append('}').toString();
     }
   }
@@ -86,6 +93,6 @@ public sealed interface Request {
     int width = f.has("width") ? f.integer("width", 1, 100_000) : 80;
     int height = f.has("height") ? f.integer("height", 0, 100_000) : 0;
     return new Run(requestId, argv, cwd, env, f.bool("stdin_tty", false),
-        f.bool("stdout_tty", false), f.bool("stderr_tty", false), width, height);
+        f.bool("stdout_tty", false), f.bool("stderr_tty", false), width, height, f.bool("screen", false));
   }
 }

@@ -30,6 +30,17 @@ class FrameTest {
   }
 
   @Test
+  void theFullScreenFramesAreAsDocumentedAndRoundTrip() throws Exception {
+    assertEquals("{\"t\":\"screen\"}", new Frame.Screen().toJson());
+    assertEquals("{\"t\":\"key\",\"s\":\"\\u001b[A\"}", new Frame.Key("\u001b[A").toJson());
+    assertEquals("{\"t\":\"size\",\"width\":200,\"height\":50}", new Frame.Size(200, 50).toJson());
+    for (Frame f : List.<Frame>of(new Frame.Screen(), new Frame.Key("q"), new Frame.Size(80, 24)))
+      assertEquals(f, Frame.decode(f.toJson()));
+    assertThrows(ProtocolException.class, () -> Frame.decode("{\"t\":\"size\",\"width\":0,\"height\":24}"));
+    assertThrows(ProtocolException.class, () -> Frame.decode("{\"t\":\"key\"}"));
+  }
+
+  @Test
   void stdoutBytesTravelAsBase64AndComeBackExactly() throws Exception {
     byte[] bytes = new byte[256];
     for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;

@@ -1,7 +1,9 @@
 package dev.gq.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,16 @@ class RequestTest {
     Request.Run run = new Request.Run("id", List.of("ps"), "/tmp", Map.of(), false, true, false, 80, 24);
     assertEquals(run, Request.decode(run.toJson()));
     assertEquals(0, ((Request.Run) Request.decode(RUN)).height());
+  }
+
+  @Test
+  void aClientThatCanShowAFullScreenSaysSoAndAnOlderOneCannot() throws Exception {
+    Request.Run run = new Request.Run("id", List.of("top"), "/tmp", Map.of(), true, true, false, 80, 24, true);
+    assertTrue(run.toJson().contains(",\"screen\":true"), run.toJson());
+    assertEquals(run, Request.decode(run.toJson()));
+    Request.Run old = new Request.Run("id", List.of("top"), "/tmp", Map.of(), true, true, false, 80, 24);
+    assertFalse(old.toJson().contains("screen"), old.toJson());
+    assertFalse(((Request.Run) Request.decode(old.toJson())).screen());
   }
 
   @Test

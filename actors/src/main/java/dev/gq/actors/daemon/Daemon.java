@@ -1,6 +1,7 @@
 package dev.gq.actors.daemon;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.lease.LeaseHolder;
 import dev.gq.host.lease.LeaseFiles;
 import dev.gq.host.libc.Libc;
@@ -51,6 +52,8 @@ public final class Daemon implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
   /** How often {@link IdleCollection} looks whether the daemon fell quiet after work. */
   private static final Duration IDLE_LOOK = Duration.ofSeconds(2);
+  /** How many readings of each GPU gq top's history keeps. */
+  private static final int GPU_HISTORY_POINTS = 60;
   private final ActorSystem<Guardian.Command> system;
   private final JobHistory jobHistory;
   private final JournalReader journal;
@@ -114,7 +117,13 @@ public final class Daemon implements AutoCloseable {
     LeaseHolder.Instance self = new LeaseHolder.Instance(Libc.getuid(), System.getProperty("user.name"),
         cfg.paths().dataDir().toAbsolutePath().toString());
     LOG.info("GPU leases in {}", leases.dir());
-    Supplier<GpuObservation> observe = () -> GpuWatcher.observe(probe, procs, leases, self);
+    // gq top's short history of each GPU's figures, kept from the readings taken anyway
+    GpuHistory gpuHistory = new GpuHistory(GPU_HISTORY_POINTS, cfg.pollInterval().dividedBy(2));
+    Supplier<GpuObservation> observe = () -> {
+      GpuObservation o = GpuWatcher.observe(probe, procs, leases, self);
+      gpuHistory.record(o.reading());
+      return o;
+    };
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
@@ -136,8 +145,11 @@ public final class Daemon implements AutoCloseable {
     api.notifyThrough(notifications);
     api.partsFrom(parts::lines);
     api.usageFrom(cfg.paths().database());
+    api.topFrom(gpuHistory, procs);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
     parts.serving();
+    // after the socket is open, so that it delays no request: the first gq top then draws at once
+    Thread.ofPlatform().name("gq-prepare").daemon(true).start(dev.gq.cli.Gq::prepare);
     checkDatabase(cfg.paths().database());
     sampleProgress(api, cfg.progressSample());
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),

@@ -35,6 +35,7 @@ public final class DaemonCacheTraining {
       List.of("ps"),
       List.of("ps", "--all", "--json"),
       List.of("gpu"),
+      List.of("top"),
       List.of("show", "2"),
       List.of("logs", "1"),
       List.of("groups"),

@@ -50,6 +50,8 @@ public final class DaemonApi implements GqApi {
   private volatile dev.gq.cli.NotifyApi notifications;
   private volatile Supplier<List<String>> parts = List::of;
   private volatile Path database;
+  private volatile dev.gq.core.gpu.GpuHistory gpuHistory;
+  private volatile dev.gq.core.proc.ProcessTable procs;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -90,6 +92,28 @@ public final class DaemonApi implements GqApi {
     } catch (SQLException e) {
       throw HistoryRequests.failed(e);
     }
+  }
+
+  /**
+   * Where {@code gq top} reads the GPUs' recent figures (kept from the daemon's own readings) and
+   * the user, command and start of the processes a GPU lists.
+   */
+  public void topFrom(dev.gq.core.gpu.GpuHistory history, dev.gq.core.proc.ProcessTable procs) {
+    this.gpuHistory = history;
+    this.procs = procs;
+  }
+
+  @Override
+  public Map<String, dev.gq.core.gpu.GpuHistory.Trace> gpuTraces() {
+    var h = gpuHistory;
+    return h == null ? Map.of() : h.traces();
+  }
+
+  @Override
+  public Map<Long, ProcessView> processes(java.util.Collection<Long> pids) {
+    var table = procs;
+    if (table == null) return Map.of();
+    return ProcessViews.of(table, pids);
   }
 
   /** Where {@code gq daemon status} reads how each part of the daemon is doing. */

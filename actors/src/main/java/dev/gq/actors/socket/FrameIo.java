@@ -2,6 +2,7 @@ package dev.gq.actors.socket;
 
 import dev.gq.cli.Io;
 import dev.gq.cli.RefusedException;
+import dev.gq.cli.ScreenInput;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineTooLongException;
@@ -46,6 +47,8 @@ final class FrameIo implements Io {
   private volatile boolean closed;
   private volatile long lastSent = System.nanoTime();
   private volatile boolean streaming;
+  /** What the client sends in full screen, read by a thread of its own; null until {@link #enterScreen}. */
+  private volatile java.util.concurrent.BlockingQueue<ScreenInput> inputs;
   /** Where a stream's look for the end of its client's input reads (what it reads is dropped). */
   private final ByteBuffer probe = ByteBuffer.allocate(256);
 
@@ -85,7 +88,7 @@ final class FrameIo implements Io {
    */
   @Override
   public boolean closed() {
-    if (!closed && streaming) closed = peerClosed();
+    if (!closed && streaming && inputs == null) closed = peerClosed();
     if (!closed && System.nanoTime() - lastSent > KEEPALIVE_NANOS) send(new Frame.Keepalive());
     return closed;
   }
@@ -95,6 +98,53 @@ final class FrameIo implements Io {
     if (streaming) return;
     if (!room.enter()) throw new RefusedException(room.busy());
     streaming = true;
+  }
+
+  @Override
+  public boolean screen() {
+    return req.screen() && req.stdinTty() && req.stdoutTty();
+  }
+
+  /**
+   * Tells the client to show its full screen and from here reads what it sends (keys and sizes) on a
+   * thread of its own, so that the command waits for them with a timeout ({@link #nextInput}); the
+   * end of the client's side is {@link ScreenInput.Gone}. Counts as a stream.
+   */
+  @Override
+  public void enterScreen() {
+    if (inputs != null) return;
+    if (!screen()) throw new RefusedException("this client cannot show a full screen");
+    if (!streaming && !room.enter()) throw new RefusedException(room.busy());
+    var queue = new java.util.concurrent.LinkedBlockingQueue<ScreenInput>();
+    inputs = queue;
+    streaming = true;
+    send(new Frame.Screen());
+    Thread.ofPlatform().name("gq-screen-input").daemon(true).start(() -> readInputs(queue));
+  }
+
+  private void readInputs(java.util.concurrent.BlockingQueue<ScreenInput> queue) {
+    try {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        Frame f = Frame.decode(line);
+        if (f instanceof Frame.Key k) queue.add(new ScreenInput.Typed(k.text()));
+        else if (f instanceof Frame.Size z) queue.add(new ScreenInput.Resized(z.width(), z.height()));
+      }
+    } catch (IOException | RuntimeException e) {
+      // a broken or invalid line ends the screen as the end of the connection does
+    } finally {
+      closed = true;
+      queue.add(new ScreenInput.Gone());
+    }
+  }
+
+  @Override
+  public Optional<ScreenInput> nextInput(java.time.Duration timeout) throws InterruptedException {
+    var queue = inputs;
+    if (queue == null) return Optional.of(new ScreenInput.Gone());
+    ScreenInput in = queue.poll(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    if (in instanceof ScreenInput.Gone) queue.add(in); // said again to every later call
+    return Optional.ofNullable(in);
   }
 
   /**

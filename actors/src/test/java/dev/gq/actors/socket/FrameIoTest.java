@@ -128,4 +128,52 @@ class FrameIoTest {
     io.beginStream();
     assertEquals(0, streamRoom);
   }
+
+  private FrameIo screenIo(boolean screen) {
+    var req = new Request.Run("id", List.of("top"), "/", Map.of(), true, true, false, 80, 24, screen);
+    FrameIo.StreamRoom room = new FrameIo.StreamRoom() {
+      @Override
+      public boolean enter() {
+        return streamRoom-- > 0;
+      }
+
+      @Override
+      public String busy() {
+        return "no room for a stream";
+      }
+    };
+    return new FrameIo(req, daemonSide, room, new LineWriter(daemonSide), new LineReader(daemonSide));
+  }
+
+  @Test
+  void aFullScreenSaysSoThenGivesKeysAndSizesAndTheClientsEnd() throws Exception {
+    FrameIo top = screenIo(true);
+    assertTrue(top.screen());
+    top.enterScreen();
+    assertEquals(new Frame.Screen(), Frame.decode(new LineReader(client).readLine()));
+    LineWriter w = new LineWriter(client);
+    w.send(new Frame.Size(200, 50));
+    w.send(new Frame.Key("\u001b[A"));
+    w.send(new Frame.Answer("ignored"));
+    w.send(new Frame.Key("q"));
+    java.time.Duration wait = java.time.Duration.ofSeconds(10);
+    assertEquals(Optional.of(new dev.gq.cli.ScreenInput.Resized(200, 50)), top.nextInput(wait));
+    assertEquals(Optional.of(new dev.gq.cli.ScreenInput.Typed("\u001b[A")), top.nextInput(wait));
+    assertEquals(Optional.of(new dev.gq.cli.ScreenInput.Typed("q")), top.nextInput(wait), "other frames are skipped");
+    assertEquals(Optional.empty(), top.nextInput(java.time.Duration.ofMillis(1)));
+    assertFalse(top.closed());
+    client.shutdownOutput();
+    assertEquals(Optional.of(new dev.gq.cli.ScreenInput.Gone()), top.nextInput(wait));
+    assertEquals(Optional.of(new dev.gq.cli.ScreenInput.Gone()), top.nextInput(wait), "said again to every later call");
+    assertTrue(top.closed());
+    assertEquals(0, streamRoom, "a full screen counts as a stream");
+  }
+
+  @Test
+  void aClientThatDidNotSayItCanShowAFullScreenIsNeverSentOne() {
+    FrameIo old = screenIo(false);
+    assertFalse(old.screen());
+    assertThrows(RefusedException.class, old::enterScreen);
+    assertEquals(1, streamRoom);
+  }
 }

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Measures gq top: how long the first screen takes, and what one running gq top costs the daemon.
+# The native client runs in a pseudo-terminal of TOP_COLS x TOP_ROWS (default 80 x 24) made by a
+# small Python helper (pty, no terminal emulator in between). With 2 fake GPUs, TOP_JOBS (default
+# 20) jobs (half running on -g 0, half waiting behind a held group) and TOP_HISTORY (default 200)
+# ended jobs:
+#   first screen  `gq top` started .. the first screen's title read from the terminal, TOP_RUNS
+#                 (default 20) runs after 3 warm-up runs, each ended with q: median and p95
+#   daemon CPU    the daemon's utime+stime (/proc/PID/stat) over TOP_SECONDS (default 60) with
+#                 no client, then over as long with one gq top open, % of one core; and the bytes
+#                 a second gq top sends to its terminal (only what changed is sent)
+# Fake GPUs, temporary directories. Writes its table into docs/benchmarks.md between the top:begin
+# and top:end markers.
+# Usage: bench/top.sh     (needs the build: ./mvnw -q -B package -DskipTests; TOP_KEEP=1 keeps the directory)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+runs=${TOP_RUNS:-20}
+seconds=${TOP_SECONDS:-60}
+jobs=${TOP_JOBS:-20}
+history=${TOP_HISTORY:-200}
+cols=${TOP_COLS:-80}
+rows=${TOP_ROWS:-24}
+[[ -f $root/actors/target/gq-daemon.jar ]] || { echo "build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
+[[ -x $root/client/target/gq ]] || { echo "the native client is not built: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "python3 is needed for the pseudo-terminal" >&2; exit 1; }
+tmp=$(mktemp -d /tmp/gq-top.XXXXXX)
+export GQ_DATA_DIR=$tmp/data GQ_RUNTIME_DIR=$tmp/run GQ_FAKE_NVML=$tmp/fake
+mkdir -p "$GQ_FAKE_NVML/procs"
+printf '0 GPU-bench-0 81920 Fake GPU\n1 GPU-bench-1 81920 Fake GPU\n' >"$GQ_FAKE_NVML/gpus"
+gq=$root/bin/gq
+cleanup() {
+  "$gq" cancel --group bench-top -y >/dev/null 2>&1 || true
+  "$gq" cancel --group later -y >/dev/null 2>&1 || true
+  for ((i = 0; i < 120; i++)); do
+    "$gq" ps --json 2>/dev/null | grep -q '"state": *"\(STARTING\|RUNNING\|CANCELLING\)"' || break
+    sleep 0.5
+  done
+  "$gq" daemon stop >/dev/null 2>&1 || true
+  if [[ -z ${TOP_KEEP-} ]]; then rm -rf "$tmp"; else echo "kept $tmp" >&2; fi
+}
+trap cleanup EXIT
+
+"$gq" daemon start >/dev/null 2>&1 || true
+for ((i = 0; i < 600; i++)); do "$gq" daemon status >/dev/null 2>&1 && break; sleep 0.5; done
+pid=$(cat "$GQ_RUNTIME_DIR/gq.pid")
+for ((n = 1; n <= history; n++)); do printf '{"argv": ["true"], "gpus": 0}\n'; done |
+  "$gq" submit --batch - --group history >/dev/null
+"$gq" wait --group history >/dev/null || true
+"$gq" hold --group later >/dev/null
+for ((n = 1; n <= jobs; n++)); do
+  if ((n % 2)); then "$gq" run -g 0 --group bench-top --name "train-$n" sleep 3600 >/dev/null
+  else "$gq" run -g 1 --group later --name "wait-$n" sleep 3600 >/dev/null 2>&1; fi
+done
+
+# The helper: runs gq top in a pseudo-terminal; "first" prints the seconds until the title shows,
+# "hold S" keeps it open S seconds and prints the bytes it sent.
+cat >"$tmp/top_pty.py" <<'PY'
+import fcntl, os, pty, select, struct, sys, termios, time
+mode, gq, cols, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+t0 = time.monotonic()
+pid, fd = pty.fork()
+if pid == 0:
+    fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    os.execv(gq, [gq, "top"])
+seen, got, first = b"", 0, None
+deadline = t0 + (float(sys.argv[5]) if mode == "hold" else 30)
+while time.monotonic() < deadline:
+    r, _, _ = select.select([fd], [], [], 0.05)
+    if not r:
+        continue
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:
+        break
+    got += len(chunk)
+    seen = (seen + chunk)[-4096:]
+    if first is None and b"gq top" in seen:
+        first = time.monotonic() - t0
+        if mode == "first":
+            break
+os.write(fd, b"q")
+os.waitpid(pid, 0)
+print(f"{first:.4f}" if mode == "first" else got)
+PY
+client=$root/client/target/gq
+for ((i = 0; i < 3; i++)); do python3 "$tmp/top_pty.py" first "$client" "$cols" "$rows" >/dev/null; done
+times=()
+for ((i = 0; i < runs; i++)); do times+=("$(python3 "$tmp/top_pty.py" first "$client" "$cols" "$rows")"); done
+read -r median p95 < <(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m=a[int((NR+1)/2)]; p=a[int(NR*0.95+0.999)]; printf "%.0f %.0f\n", m*1000, p*1000}')
+
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+hz=$(getconf CLK_TCK)
+sleep 5
+a=$(ticks); sleep "$seconds"; b=$(ticks)
+idle=$(awk -v d=$((b - a)) -v hz="$hz" -v s="$seconds" 'BEGIN {printf "%.2f", d / hz / s * 100}')
+python3 "$tmp/top_pty.py" hold "$client" "$cols" "$rows" $((seconds + 10)) >"$tmp/bytes" &
+helper=$!
+sleep 5
+a=$(ticks); sleep "$seconds"; b=$(ticks)
+wait "$helper"
+busy=$(awk -v d=$((b - a)) -v hz="$hz" -v s="$seconds" 'BEGIN {printf "%.2f", d / hz / s * 100}')
+bytes=$(cat "$tmp/bytes")
+rate=$(awk -v b="$bytes" -v s=$((seconds + 10)) 'BEGIN {printf "%.0f", b / s}')
+extra=$(awk -v a="$busy" -v b="$idle" 'BEGIN {printf "%.2f", a - b}')
+
+table=$(cat <<MD
+_Generated by \`bench/top.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), gq $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')._
+
+| measure | value |
+|---|---|
+| first screen of \`gq top\` (${cols}x${rows}, ${jobs} live jobs, ${history} ended), median / p95 of ${runs} | ${median} ms / ${p95} ms |
+| daemon CPU, no client, ${seconds} s | ${idle} % of one core |
+| daemon CPU with one \`gq top\` open, ${seconds} s | ${busy} % of one core (+${extra}) |
+| bytes one \`gq top\` sends its terminal | ${rate} B/s |
+MD
+)
+doc=$root/docs/benchmarks.md
+if grep -q '<!-- top:begin -->' "$doc"; then
+  TABLE=$table perl -0pi -e 's/<!-- top:begin -->.*<!-- top:end -->/<!-- top:begin -->\n$ENV{TABLE}\n<!-- top:end -->/s' "$doc"
+fi
+echo "$table"

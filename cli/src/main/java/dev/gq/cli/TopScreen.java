@@ -1,0 +1,482 @@
+package dev.gq.cli;
+
+import dev.gq.cli.ApiReplies.GpuReport;
+import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuHistory;
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Durations;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.progress.Estimate;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStringBuilder;
+import org.jline.utils.AttributedStyle;
+
+/**
+ * Draws one screen of {@code gq top} from what the daemon knows at one moment ({@link Data}) and where
+ * the user is ({@link TopView}): a title line, the GPUs (state, holder, figures, a sparkline of
+ * utilisation, the processes on each), the jobs, the groups, the newest events at the bottom and a
+ * line of keys. Pure: the same data, view and size give the same lines, each at most {@code width}
+ * columns wide, exactly {@code height} of them ({@code height} 0: as many as the content needs, for
+ * one frame printed as text). Sections give way on a small screen in this order: processes, events
+ * and groups beyond the first few, then job rows.
+ */
+final class TopScreen {
+  /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
+  record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
+      Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
+      Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups, List<StoredEvent> events,
+      Job logJob, List<String> log) {}
+
+  static final String SPARKS = "▁▂▃▄▅▆▇█";
+  private static final AttributedStyle TITLE = AttributedStyle.DEFAULT.inverse();
+  private static final AttributedStyle HEAD = AttributedStyle.BOLD;
+  private static final AttributedStyle DIM = AttributedStyle.DEFAULT.faint();
+  private static final AttributedStyle SELECTED = AttributedStyle.DEFAULT.inverse();
+  private static final AttributedStyle ASK = AttributedStyle.BOLD.foreground(AttributedStyle.YELLOW);
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
+  private static final int MAX_HISTORY = 30;
+
+  private TopScreen() {}
+
+  /** The jobs the list shows, in its order: live jobs (running first, then by id), then ended ones, newest end first. */
+  static List<Job> shown(Data d, TopView v) {
+    List<Job> live = new ArrayList<>();
+    List<Job> ended = new ArrayList<>();
+    for (Job j : d.jobs()) {
+      if (!v.shows(j, d.heldGroups())) continue;
+      (j.state().terminal() ? ended : live).add(j);
+    }
+    live.sort((a, b) -> a.state() == JobState.WAITING != (b.state() == JobState.WAITING)
+        ? (a.state() == JobState.WAITING ? 1 : -1) : Long.compare(a.id(), b.id()));
+    ended.sort((a, b) -> {
+      Instant ea = a.endTime() == null ? Instant.EPOCH : a.endTime();
+      Instant eb = b.endTime() == null ? Instant.EPOCH : b.endTime();
+      return eb.compareTo(ea) != 0 ? eb.compareTo(ea) : Long.compare(b.id(), a.id());
+    });
+    live.addAll(ended);
+    return live;
+  }
+
+  static List<AttributedString> render(Data d, TopView v, int width, int height) {
+    List<AttributedString> out = switch (v.mode()) {
+      case LOG -> logScreen(d, v, width, height);
+      case HELP -> helpScreen(d, v, width, height);
+      default -> mainScreen(d, v, width, height);
+    };
+    List<AttributedString> fitted = new ArrayList<>(out.size());
+    for (AttributedString l : out) fitted.add(fit(l, width));
+    return fitted;
+  }
+
+  // ---------------------------------------------------------------- the main screen
+
+  private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
+    List<Job> shown = shown(d, v);
+    v.settle(shown);
+    List<AttributedString> gpuRows = new ArrayList<>();
+    List<List<AttributedString>> procRows = new ArrayList<>();
+    gpuRows.add(bar(gpuHeader(width), width, HEAD));
+    for (GpuStatus g : d.gpus().gpus()) {
+      gpuRows.add(gpuRow(d, g, width));
+      procRows.add(processRows(d, g, width));
+    }
+    if (d.gpus().gpus().isEmpty())
+      gpuRows.add(plain(d.gpus().error() != null ? "  GPU probe failed: " + d.gpus().error() : "  no GPUs; jobs with -g 0 still run"));
+    List<AttributedString> groups = groupRows(d, width);
+    List<AttributedString> events = eventRows(d, width);
+    int procs = procRows.stream().mapToInt(List::size).sum();
+
+    int jobRows;
+    int procShown;
+    int groupShown = groups.size();
+    int eventShown = events.size();
+    if (height <= 0) {
+      jobRows = shown.size();
+      procShown = procs;
+    } else {
+      int avail = height - 2 - gpuRows.size() - 1; // title, keys, the jobs' header
+      int cap = height >= 40 ? 8 : 3;
+      groupShown = Math.min(groupShown, cap);
+      eventShown = Math.min(eventShown, cap);
+      int minJobs = Math.min(shown.size(), height >= 40 ? 10 : 4);
+      // a small screen gives up the groups and events before the jobs
+      while (avail - groupShown - eventShown < Math.max(1, minJobs) && (groupShown > 0 || eventShown > 0)) {
+        if (eventShown >= groupShown && eventShown > 0) eventShown--;
+        else groupShown--;
+      }
+      avail -= groupShown + eventShown;
+      procShown = Math.max(0, Math.min(procs, avail - Math.max(1, minJobs)));
+      jobRows = Math.max(0, avail - procShown);
+    }
+
+    List<AttributedString> lines = new ArrayList<>();
+    lines.add(bar(title(d, v, shown), width, TITLE));
+    lines.add(gpuRows.get(0));
+    for (int i = 1; i < gpuRows.size(); i++) {
+      lines.add(gpuRows.get(i));
+      if (i - 1 < procRows.size()) {
+        for (AttributedString p : procRows.get(i - 1)) {
+          if (procShown-- <= 0) break;
+          lines.add(p);
+        }
+      }
+    }
+    lines.add(bar(jobHeader(width), width, HEAD));
+    lines.addAll(jobLines(d, v, shown, jobRows, width, height > 0));
+    if (height > 0) {
+      while (lines.size() < height - 1 - groupShown - eventShown) lines.add(AttributedString.EMPTY);
+    }
+    lines.addAll(groups.subList(0, groupShown));
+    lines.addAll(events.subList(events.size() - eventShown, events.size()));
+    if (height > 0) lines.add(footer(v, width));
+    return lines;
+  }
+
+  private static String title(Data d, TopView v, List<Job> shown) {
+    int free = 0;
+    for (GpuStatus g : d.gpus().gpus()) if (g.state() == GpuState.FREE) free++;
+    int running = 0, waiting = 0;
+    for (Job j : d.jobs()) {
+      if (j.state() == JobState.WAITING) waiting++;
+      else if (!j.state().terminal()) running++;
+    }
+    StringBuilder sb = new StringBuilder(" gq top  ").append(CLOCK.format(d.now().atZone(d.zone())));
+    sb.append("  ").append(d.gpus().gpus().size()).append(" GPUs, ").append(free).append(" free");
+    sb.append("  ").append(running).append(" running, ").append(waiting).append(" waiting");
+    if (d.queueHeld()) sb.append("  QUEUE HELD");
+    if (d.gpus().fake()) sb.append("  (fake GPUs)");
+    if (!v.filter().isEmpty()) sb.append("  filter: ").append(v.filter()).append(" (").append(shown.size()).append(')');
+    return sb.toString();
+  }
+
+  // ---------------------------------------------------------------- GPUs
+
+  /** How wide the history column is at {@code width}: what is left after the others, at most 30. */
+  private static int historyWidth(int width) {
+    return Math.max(0, Math.min(MAX_HISTORY, width - fixedGpuWidth(width) - 1));
+  }
+
+  private static boolean wide(int width) {
+    return width >= 120;
+  }
+
+  private static int fixedGpuWidth(int width) {
+    // GPU STATE HOLDER UTIL MEMORY TEMP POWER [TYPE]
+    return 4 + 10 + 15 + 5 + 14 + 5 + (wide(width) ? 10 + 20 : 6);
+  }
+
+  private static String gpuHeader(int width) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(pad("GPU", 4)).append(pad("STATE", 10)).append(pad("HOLDER", 15)).append(padLeft("UTIL", 4)).append(' ')
+        .append(padLeft("MEMORY", 13)).append(' ').append(padLeft("TEMP", 4)).append(' ')
+        .append(padLeft("POWER", wide(width) ? 9 : 5)).append(' ');
+    if (wide(width)) sb.append(pad("TYPE", 20));
+    if (historyWidth(width) > 0) sb.append(pad("UTIL HISTORY", historyWidth(width)));
+    return sb.toString();
+  }
+
+  private static AttributedString gpuRow(Data d, GpuStatus g, int width) {
+    GpuHistory.Trace trace = d.traces().get(g.uuid());
+    GpuFigures f = trace == null ? GpuFigures.NONE : trace.latest();
+    AttributedStringBuilder b = new AttributedStringBuilder();
+    b.append(pad(String.valueOf(g.index()), 4));
+    b.styled(stateStyle(g.state()), pad(g.state().name(), 10));
+    b.append(pad(cut(holder(d, g), 14), 15));
+    b.append(padLeft(f.utilPercent() == null ? "" : f.utilPercent() + "%", 4)).append(' ');
+    b.append(padLeft(memory(g.usedBytes(), g.totalBytes()), 13)).append(' ');
+    b.append(padLeft(f.temperatureC() == null ? "" : f.temperatureC() + "C", 4)).append(' ');
+    b.append(padLeft(power(f, wide(width)), wide(width) ? 9 : 5)).append(' ');
+    if (wide(width)) b.append(pad(cut(GpuCommand.type(g.name()), 19), 20));
+    int hw = historyWidth(width);
+    if (hw > 0) b.styled(AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN), sparkline(trace == null ? List.of() : trace.util(), hw));
+    return b.toAttributedString();
+  }
+
+  /** Who holds the GPU: its job, another gq's job or user, an outside user, or why it is unknown or drained. */
+  static String holder(Data d, GpuStatus g) {
+    if (g.heldBy() != null) return g.heldBy();
+    if (g.ownerJobId() != null) return "job " + g.ownerJobId();
+    if (g.state() == GpuState.EXTERNAL) {
+      for (GpuProcess p : g.processes()) {
+        ProcessView pv = d.processes().get(p.pid());
+        if (pv != null && pv.user() != null) return pv.user();
+      }
+      return "outside";
+    }
+    if (g.state() == GpuState.UNKNOWN || g.state() == GpuState.DRAINED) return g.detail() == null ? "" : g.detail();
+    return "";
+  }
+
+  private static List<AttributedString> processRows(Data d, GpuStatus g, int width) {
+    List<AttributedString> rows = new ArrayList<>();
+    for (GpuProcess p : g.processes()) {
+      ProcessView pv = d.processes().get(p.pid());
+      Long job = jobOf(d, g, p.pid());
+      StringBuilder sb = new StringBuilder("    pid ").append(pad(String.valueOf(p.pid()), 8));
+      if (job != null) sb.append(pad("job " + job, 10));
+      else sb.append(pad(pv == null || pv.user() == null ? "?" : cut(pv.user(), 9), 10));
+      sb.append(padLeft(p.usedBytes() < 0 ? "" : gib(p.usedBytes()) + "G", 7)).append("  ");
+      if (job != null) {
+        // a job's process: the job's name says more than the launcher's command line
+        Job j = d.jobs().stream().filter(x -> x.id() == job).findFirst().orElse(null);
+        sb.append(j == null ? "" : PrintableText.escape(JobColumn.name(j)));
+      } else {
+        if (pv != null && pv.started() != null)
+          sb.append(pad(Durations.format(coarse(Duration.between(pv.started(), d.now()))), 8));
+        sb.append(pv == null ? "" : PrintableText.escape(pv.command()));
+      }
+      rows.add(new AttributedString(sb.toString(), DIM));
+    }
+    return rows;
+  }
+
+  private static Long jobOf(Data d, GpuStatus g, long pid) {
+    for (Job j : d.jobs()) if (j.pid() != null && j.pid() == pid) return j.id();
+    return g.state() == GpuState.RUNNING || g.state() == GpuState.RESERVED ? g.ownerJobId() : null;
+  }
+
+  static String sparkline(List<Integer> points, int width) {
+    StringBuilder sb = new StringBuilder();
+    int from = Math.max(0, points.size() - width);
+    for (int i = from; i < points.size(); i++) {
+      Integer p = points.get(i);
+      if (p == null) sb.append(' ');
+      else sb.append(SPARKS.charAt(Math.max(0, Math.min(SPARKS.length() - 1, p * SPARKS.length() / 101))));
+    }
+    return sb.toString();
+  }
+
+  static String memory(long used, long total) {
+    if (total <= 0) return "";
+    return gib(used) + "/" + gib(total) + "G";
+  }
+
+  private static String gib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f", bytes / (1024.0 * 1024 * 1024));
+  }
+
+  static String power(GpuFigures f, boolean withLimit) {
+    if (f.powerWatts() == null) return "";
+    if (withLimit && f.powerLimitWatts() != null) return f.powerWatts() + "/" + f.powerLimitWatts() + "W";
+    return f.powerWatts() + "W";
+  }
+
+  private static AttributedStyle stateStyle(GpuState s) {
+    return switch (s) {
+      case FREE -> AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
+      case RUNNING, RESERVED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
+      case EXTERNAL -> AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
+      case UNKNOWN -> AttributedStyle.BOLD.foreground(AttributedStyle.RED);
+      case DRAINED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA);
+    };
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  private static String jobHeader(int width) {
+    return pad("ID", 6) + pad("STATE", 11) + pad("GPUS", 6) + padLeft("ELAPSED", 8) + "  " + pad("PROGRESS", 15)
+        + (width >= 100 ? pad("GROUP", 16) : pad("GROUP", 9)) + "NAME / WHY";
+  }
+
+  private static List<AttributedString> jobLines(Data d, TopView v, List<Job> shown, int rows, int width, boolean fixed) {
+    List<AttributedString> out = new ArrayList<>();
+    if (shown.isEmpty()) {
+      if (rows > 0) out.add(new AttributedString(v.filter().isEmpty()
+          ? "  no jobs yet; submit one with 'gq run -g 1 CMD'" : "  no job matches the filter '" + v.filter() + "' (f to change it)", DIM));
+      return out;
+    }
+    v.page(Math.max(1, rows - 1));
+    int sel = 0;
+    for (int i = 0; i < shown.size(); i++) if (v.selected() != null && shown.get(i).id() == v.selected()) sel = i;
+    int start = 0;
+    if (fixed && shown.size() > rows) start = Math.max(0, Math.min(sel - rows / 2, shown.size() - rows));
+    int end = fixed ? Math.min(shown.size(), start + rows) : shown.size();
+    for (int i = start; i < end; i++) {
+      Job j = shown.get(i);
+      String text = jobText(d, j, width);
+      boolean isSel = fixed && v.selected() != null && j.id() == v.selected();
+      if (isSel) out.add(new AttributedString(pad(text, width), SELECTED));
+      else out.add(new AttributedString(text, jobStyle(j)));
+    }
+    if (fixed && end < shown.size() && !out.isEmpty())
+      out.set(out.size() - 1, new AttributedString("  … " + (shown.size() - end + 1) + " more (Page Down)", DIM));
+    return out;
+  }
+
+  static String jobText(Data d, Job j, int width) {
+    String state = JobTable.state(j, d.heldGroups());
+    String progress = JobColumn.progress(j, d.progress());
+    String why = "";
+    if (j.state() == JobState.WAITING) {
+      WaitReason w = d.waits().get(j.id());
+      if (w != null && !w.brief().isBlank()) why = "  (" + w.brief() + ")";
+    } else if (j.state().terminal() && j.exitCode() != null && j.exitCode() != 0) why = "  (exit " + j.exitCode() + ")";
+    int groupWidth = width >= 100 ? 16 : 9;
+    String group = j.spec().group() == null ? "-" : TextTable.cutMiddle(j.spec().group(), groupWidth - 1);
+    return pad(String.valueOf(j.id()), 6) + pad(state, 11) + pad(JobColumn.gpus(j), 6)
+        + padLeft(JobColumn.elapsed(j, d.now()), 8) + "  " + pad(cut(progress, 14), 15) + pad(group, groupWidth)
+        + PrintableText.escape(JobColumn.name(j)) + why;
+  }
+
+  private static AttributedStyle jobStyle(Job j) {
+    return switch (j.state()) {
+      case RUNNING, STARTING -> AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
+      case FAILED, TIMEOUT, INTERRUPTED, ORPHANED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
+      case WAITING -> AttributedStyle.DEFAULT;
+      default -> DIM;
+    };
+  }
+
+  // ---------------------------------------------------------------- groups, events, keys
+
+  private static List<AttributedString> groupRows(Data d, int width) {
+    List<AttributedString> rows = new ArrayList<>();
+    int barWidth = width >= 120 ? 30 : 12;
+    for (GroupSummary g : d.groups()) {
+      int[] e = GroupText.ended(g);
+      if (e[1] == 0) continue;
+      int running = 0;
+      for (Map.Entry<JobState, Integer> c : g.counts().entrySet())
+        if (!c.getKey().terminal() && c.getKey() != JobState.WAITING) running += c.getValue();
+      int failed = g.counts().getOrDefault(JobState.FAILED, 0);
+      StringBuilder sb = new StringBuilder("group ").append(pad(TextTable.cutMiddle(g.group(), 16), 17));
+      sb.append(GroupText.bar(e[0], e[1], barWidth)).append("  ");
+      // the hold first: a narrow screen cuts the counts, not the reason nothing starts
+      if (g.held()) sb.append(g.automatic() ? "HELD (fail-fast)  " : "HELD  ");
+      sb.append(running).append(" running, ").append(g.counts().getOrDefault(JobState.WAITING, 0)).append(" waiting");
+      if (failed > 0) sb.append(", ").append(failed).append(" failed");
+      rows.add(new AttributedString(sb.toString(), failed > 0 ? AttributedStyle.DEFAULT.foreground(AttributedStyle.RED)
+          : AttributedStyle.DEFAULT));
+    }
+    return rows;
+  }
+
+  private static List<AttributedString> eventRows(Data d, int width) {
+    List<AttributedString> rows = new ArrayList<>();
+    for (StoredEvent e : d.events()) rows.add(new AttributedString(eventText(d, e), DIM));
+    return rows;
+  }
+
+  /** "12:30:01 JobLaunched job 4": the newest events, in local time, one line each. */
+  static String eventText(Data d, StoredEvent e) {
+    StringBuilder sb = new StringBuilder(CLOCK.format(e.time().atZone(d.zone()))).append(' ').append(pad(e.type(), 20));
+    if (e.jobId() != null) sb.append("job ").append(e.jobId());
+    Object reason = e.fields().get("reason");
+    if (reason == null) reason = e.fields().get("group");
+    if (reason instanceof String s && !s.isBlank()) sb.append("  ").append(PrintableText.escape(s));
+    return sb.toString();
+  }
+
+  private static AttributedString footer(TopView v, int width) {
+    return switch (v.mode()) {
+      case CONFIRM -> new AttributedString(v.question(), ASK);
+      case FILTER -> new AttributedString("filter by group or state (e.g. running, failed, held, live; empty: all): "
+          + v.typing() + "_", ASK);
+      default -> v.message() != null ? new AttributedString(v.message(), AttributedStyle.BOLD)
+          : new AttributedString(width >= 100
+              ? "↑↓/jk move  Enter/l log  c cancel  h hold  r release  p preempt  f filter  ? help  q quit"
+              : "↑↓ move  ⏎ log  c/h/r/p cancel/hold/release/preempt  f filter  ? help  q quit", DIM);
+    };
+  }
+
+  private static List<AttributedString> helpScreen(Data d, TopView v, int width, int height) {
+    List<AttributedString> lines = new ArrayList<>();
+    lines.add(bar(" gq top: keys", width, TITLE));
+    for (String l : List.of(
+        "↑ ↓  j k        move between jobs (Page Up/Down, Home/End, g/G)",
+        "Enter  l        the selected job's log, following it; q or Esc comes back",
+        "c               cancel the selected job (asks first: y to do it)",
+        "h  r            hold / release the selected waiting job (asks first)",
+        "p               preempt the selected running job: TERM, 2 min to save (asks first)",
+        "f  /            filter: a group's name, or a state (running, waiting, failed, held, live);",
+        "                Enter applies, an empty filter shows all, Esc in the list clears it",
+        "?               this help; any key comes back",
+        "q  Ctrl-C       quit",
+        "",
+        "GPUs: state (only FREE gets new jobs), holder, utilisation, memory, temperature, power and",
+        "the utilisation of the last readings; blank where the GPU does not say. Under each GPU its",
+        "processes: a job's, or an outside user's with how long it has been there and its command.",
+        "Nothing changes without a y to the question on the last line."))
+      lines.add(plain(" " + l));
+    if (height > 0) {
+      while (lines.size() < height - 1) lines.add(AttributedString.EMPTY);
+      while (lines.size() > height - 1) lines.remove(lines.size() - 1);
+      lines.add(new AttributedString("any key: back", DIM));
+    }
+    return lines;
+  }
+
+  private static List<AttributedString> logScreen(Data d, TopView v, int width, int height) {
+    List<AttributedString> lines = new ArrayList<>();
+    Job j = d.logJob();
+    String head = j == null ? " log: job " + v.selected() + " is gone"
+        : " log of job " + j.id() + "  " + PrintableText.escape(JobColumn.name(j)) + "  " + j.state()
+            + (j.state().terminal() ? "" : "  (following)");
+    lines.add(bar(head, width, TITLE));
+    List<String> log = d.log();
+    int room = height > 0 ? height - 2 : log.size();
+    if (log.isEmpty()) lines.add(new AttributedString(j == null || j.logPath() == null ? "  (no log)" : "  (the log is empty)", DIM));
+    for (String l : log.subList(Math.max(0, log.size() - room), log.size())) lines.add(plain(l));
+    if (height > 0) {
+      while (lines.size() < height - 1) lines.add(AttributedString.EMPTY);
+      lines.add(new AttributedString("q/Esc back to the list   (gq logs -f " + (j == null ? "" : j.id()) + " follows it outside)", DIM));
+    }
+    return lines;
+  }
+
+  // ---------------------------------------------------------------- text
+
+  private static AttributedString plain(String s) {
+    return new AttributedString(s);
+  }
+
+  private static AttributedString bar(String text, int width, AttributedStyle style) {
+    return new AttributedString(pad(text, width), style);
+  }
+
+  /** At most {@code width} columns, cut by display width (wide characters count two). */
+  static AttributedString fit(AttributedString s, int width) {
+    return s.columnLength() <= width ? s : s.columnSubSequence(0, width);
+  }
+
+  static String pad(String s, int width) {
+    int w = new AttributedString(s).columnLength();
+    return w >= width ? s : s + " ".repeat(width - w);
+  }
+
+  static String padLeft(String s, int width) {
+    int w = new AttributedString(s).columnLength();
+    return w >= width ? s : " ".repeat(width - w) + s;
+  }
+
+  /** {@code s} cut to {@code width} columns, ending in "…" when cut. */
+  static String cut(String s, int width) {
+    AttributedString a = new AttributedString(s);
+    if (a.columnLength() <= width) return s;
+    return a.columnSubSequence(0, Math.max(0, width - 1)).toString() + "…";
+  }
+
+  private static Duration coarse(Duration d) {
+    if (d.isNegative()) return Duration.ZERO;
+    if (d.compareTo(Duration.ofHours(1)) < 0) return d.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).isZero()
+        ? d.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) : d.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+    return d.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.gq.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.gq.cli.ApiReplies.GpuReport;
+import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuHistory;
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.progress.Estimate;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jline.utils.AttributedString;
+import org.junit.jupiter.api.Test;
+
+class TopScreenTest {
+  private static final Instant NOW = Jobs.T0.plusSeconds(125);
+  private static final long GIB = 1L << 30;
+
+  private static GpuStatus gpu(int i, GpuState s, Long owner, List<GpuProcess> procs) {
+    return new GpuStatus(i, "GPU-" + i, "NVIDIA H100 80GB HBM3", s, owner, procs, 80 * GIB, 10 * GIB, null);
+  }
+
+  private static TopScreen.Data data(List<Job> jobs, List<GpuStatus> gpus, Map<String, GpuHistory.Trace> traces) {
+    List<StoredEvent> events = new ArrayList<>();
+    for (int i = 0; i < 12; i++)
+      events.add(new StoredEvent(i + 1, Jobs.T0.plusSeconds(i), "JobLaunched", (long) i, Map.of()));
+    List<GroupSummary> groups = List.of(
+        new GroupSummary("sweep", Map.of(JobState.DONE, 3, JobState.RUNNING, 1, JobState.WAITING, 6), 0, null, false),
+        new GroupSummary("ablation", Map.of(JobState.FAILED, 2, JobState.DONE, 2), 0, "fail-fast", true));
+    return new TopScreen.Data(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), traces,
+        Map.of(777L, new ProcessView(777, "bob", "python other.py --big", NOW.minus(Duration.ofMinutes(95)))), jobs,
+        Map.of(3L, new WaitReason("GPUs busy", "needs 1 GPU, 0 free")),
+        Map.of(1L, new Estimate(53, 100, 53.0, 1, Duration.ofMinutes(84), dev.gq.core.progress.Source.TQDM)),
+        Set.of(), false, groups, events, null, List.of());
+  }
+
+  private static TopScreen.Data sample() {
+    List<Job> jobs = new ArrayList<>();
+    jobs.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, "train", "sweep", null, "python", "train.py")));
+    jobs.add(Jobs.job(2, JobState.FAILED));
+    jobs.add(Jobs.job(3, JobState.WAITING));
+    List<GpuStatus> gpus = List.of(
+        gpu(0, GpuState.RUNNING, 1L, List.of(new GpuProcess(1001, 9 * GIB))),
+        gpu(1, GpuState.EXTERNAL, null, List.of(new GpuProcess(777, 4 * GIB))),
+        gpu(2, GpuState.FREE, null, List.of()));
+    Map<String, GpuHistory.Trace> traces = Map.of(
+        "GPU-0", new GpuHistory.Trace(new GpuFigures(87, 40, 64, 250, 300), List.of(0, 50, 100)),
+        "GPU-1", new GpuHistory.Trace(GpuFigures.NONE, Arrays.asList(null, null)));
+    return data(jobs, gpus, traces);
+  }
+
+  private static List<String> text(List<AttributedString> lines) {
+    return lines.stream().map(AttributedString::toString).toList();
+  }
+
+  @Test
+  void fillsAn80By24ScreenExactlyWithNoLineWiderThanIt() {
+    List<AttributedString> lines = TopScreen.render(sample(), new TopView(), 80, 24);
+    assertEquals(24, lines.size());
+    for (AttributedString l : lines) assertTrue(l.columnLength() <= 80, l.toString());
+    List<String> t = text(lines);
+    assertTrue(t.get(0).contains("3 GPUs, 1 free") && t.get(0).contains("1 running, 1 waiting"), t.get(0));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("0   RUNNING   job 1") && l.contains("87%")
+        && l.contains("10.0/80.0G") && l.contains("64C") && l.contains("250W") && l.contains("▁▄█")), String.join("\n", t));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("1   EXTERNAL  bob")), String.join("\n", t));
+    assertTrue(t.stream().anyMatch(l -> l.contains("pid 777") && l.contains("bob") && l.contains("1h35m")
+        && l.contains("python other.py")), String.join("\n", t));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("1 ") && l.contains("53% ETA 1h24m") && l.contains("sweep")));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("3 ") && l.contains("(GPUs busy)")));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("2 ") && l.contains("(exit 3)")));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("group sweep") && l.contains("[###.........] 3/10")));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("group ablation") && l.contains("HELD (fail-fast)")));
+    // the newest events at the bottom, just above the keys
+    assertTrue(t.get(22).contains("JobLaunched") && t.get(22).contains("job 11"), t.get(22));
+    assertTrue(t.get(23).contains("q quit"), t.get(23));
+  }
+
+  @Test
+  void aWideScreenShowsTheCardTypeThePowerLimitAndMoreEvents() {
+    List<String> t = text(TopScreen.render(sample(), new TopView(), 200, 50));
+    assertEquals(50, t.size());
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("0 ") && l.contains("H100 80GB HBM3") && l.contains("250/300W")));
+    assertEquals(8, t.stream().filter(l -> l.contains("JobLaunched")).count());
+  }
+
+  @Test
+  void figuresAGpuDoesNotGiveAreBlank() {
+    List<String> t = text(TopScreen.render(sample(), new TopView(), 80, 24));
+    String row = t.stream().filter(l -> l.startsWith("1   EXTERNAL")).findFirst().orElseThrow();
+    assertFalse(row.contains("%") || row.contains("C ") || row.contains("W"), row);
+    String free = t.stream().filter(l -> l.startsWith("2   FREE")).findFirst().orElseThrow();
+    assertTrue(free.contains("10.0/80.0G"), free);
+  }
+
+  @Test
+  void aTinyScreenGivesUpProcessesEventsAndGroupsBeforeJobs() {
+    List<String> t = text(TopScreen.render(sample(), new TopView(), 80, 12));
+    assertEquals(12, t.size());
+    assertTrue(t.stream().noneMatch(l -> l.contains("pid ")), String.join("\n", t));
+    assertTrue(t.stream().filter(l -> l.matches("^[123] {5}[A-Z].*")).count() == 3, String.join("\n", t));
+  }
+
+  @Test
+  void theListKeepsTheSelectedJobInViewAndSaysHowManyMore() {
+    List<Job> jobs = new ArrayList<>();
+    for (long i = 1; i <= 40; i++) jobs.add(Jobs.job(i, JobState.WAITING));
+    TopScreen.Data d = data(jobs, List.of(), Map.of());
+    TopView v = new TopView();
+    List<Job> shown = TopScreen.shown(d, v);
+    v.press(new TopKeys.Key(TopKeys.Kind.END, 0), shown);
+    List<String> t = text(TopScreen.render(d, v, 80, 24));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("40 ")), String.join("\n", t));
+    v.press(new TopKeys.Key(TopKeys.Kind.HOME, 0), shown);
+    t = text(TopScreen.render(d, v, 80, 24));
+    assertTrue(t.stream().anyMatch(l -> l.contains("more (Page Down)")), String.join("\n", t));
+  }
+
+  @Test
+  void liveJobsComeFirstRunningBeforeWaitingThenTheNewestEnded() {
+    TopScreen.Data d = sample();
+    assertEquals(List.of(1L, 3L, 2L), TopScreen.shown(d, new TopView()).stream().map(Job::id).toList());
+  }
+
+  @Test
+  void oneScreenAsTextHasEveryJobAndNoKeysLine() {
+    List<String> t = text(TopScreen.render(sample(), new TopView(), 80, 0));
+    assertTrue(t.stream().noneMatch(l -> l.contains("q quit")));
+    assertEquals(12, t.stream().filter(l -> l.contains("JobLaunched")).count());
+  }
+
+  @Test
+  void sparklineScalesZeroToAHundredAndLeavesUnknownBlank() {
+    assertEquals("▁▄█ ", TopScreen.sparkline(Arrays.asList(0, 50, 100, null), 10));
+    assertEquals("█", TopScreen.sparkline(List.of(0, 100), 1));
+  }
+
+  @Test
+  void wideCharactersAreCutByTheirWidth() {
+    AttributedString s = TopScreen.fit(new AttributedString("日本語のジョブ"), 5);
+    assertTrue(s.columnLength() <= 5, s.toString());
+    assertEquals("日本…", TopScreen.cut("日本語のジョブ", 5));
+  }
+
+  @Test
+  void aLogKeepsTheLastStateOfALineRedrawnInPlaceAndDropsColours() {
+    assertEquals(List.of("epoch 1", "100%", "red", "a       b"),
+        TopCommand.logLines("epoch 1\n10%\r50%\r100%\n\u001b[31mred\u001b[0m\na\tb\n"));
+  }
+}
