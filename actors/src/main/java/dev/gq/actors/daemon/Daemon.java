@@ -114,7 +114,7 @@ public final class Daemon implements AutoCloseable {
     LeaseHolder.Instance self = new LeaseHolder.Instance(Libc.getuid(), System.getProperty("user.name"),
         cfg.paths().dataDir().toAbsolutePath().toString());
     LOG.info("GPU leases in {}", leases.dir());
-    Supplier<GpuObservation> observe = () -> GpuWatcher.observe(probe, procs, leases, self);
+    Supplier<GpuObservation> observe = () -> GpuWatcher.observe(probe, procs, leases, self, leases.dir());
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
