@@ -138,14 +138,17 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
       if (l == null || l.state() != GpuLease.State.SHARED) continue;
       for (DeviceReading.GpuProcess p : d.processes()) {
         ProcessFacts f = facts.get(p.pid());
-        if (f != null) facts.put(p.pid(), f.withLeases(leaseFiles(procs, p.pid(), leaseDir)));
+        if (f == null) continue;
+        List<String> open = procs.openFiles(p.pid());
+        // every live process has some file open: none listed means /proc would not show them (another user's)
+        facts.put(p.pid(), open.isEmpty() ? f.hidden(procs.uid(p.pid())) : f.withLeases(leaseFiles(open, leaseDir)));
       }
     }
     return new GpuObservation(o.reading(), facts, read, self);
   }
 
-  /** The GPUs (UUIDs) whose lease files in {@code leaseDir} process {@code pid} holds open, as /proc/PID/fd shows. */
-  static java.util.Set<String> leaseFiles(ProcessTable procs, long pid, java.nio.file.Path leaseDir) {
+  /** The GPUs (UUIDs) whose lease files in {@code leaseDir} are among {@code open}, a process's open files (/proc/PID/fd). */
+  static java.util.Set<String> leaseFiles(List<String> open, java.nio.file.Path leaseDir) {
     java.nio.file.Path dir;
     try {
       dir = leaseDir.toRealPath();
@@ -153,7 +156,7 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
       dir = leaseDir.toAbsolutePath();
     }
     java.util.Set<String> out = new java.util.HashSet<>();
-    for (String f : procs.openFiles(pid)) {
+    for (String f : open) {
       java.nio.file.Path file = java.nio.file.Path.of(f);
       String name = file.getFileName() == null ? "" : file.getFileName().toString();
       if (name.endsWith(".lease") && dir.equals(file.getParent())) out.add(name.substring(0, name.length() - ".lease".length()));

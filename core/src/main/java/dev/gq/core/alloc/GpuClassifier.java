@@ -38,8 +38,9 @@ import java.util.stream.Collectors;
  * GPU's {@code others}: counted in its memory (an unreadable one as the whole card) and in its cap,
  * shown with their holders. This gq's own shares are counted once, from its reservations. A GPU only
  * others share is SHARED here, never FREE, so no exclusive job is placed on it; its processes must
- * each hold the GPU's lease file open (a job's processes inherit it), else it is EXTERNAL. A GPU an
- * exclusive job of this gq holds while the lease is shared is UNKNOWN.
+ * each hold the GPU's lease file open (a job's processes inherit it), or, where /proc hides their open
+ * files, run as the user of another user's share of it, else it is EXTERNAL. A GPU an exclusive job
+ * of this gq holds while the lease is shared is UNKNOWN.
  */
 public final class GpuClassifier {
   /** How the detail of a GPU whose lease could not be checked begins. */
@@ -106,7 +107,7 @@ public final class GpuClassifier {
     Map<Long, ProcessFacts> facts = obs.facts();
     List<GpuProcess> foreign = d.processes().stream()
         .filter(p -> jobs.stream().noneMatch(j -> Ownership.owns(j, facts.get(p.pid())))
-            && !(!others.isEmpty() && holdsLease(facts.get(p.pid()), d.uuid()))).toList();
+            && !(!others.isEmpty() && othersJob(facts.get(p.pid()), d.uuid(), lease, obs.self()))).toList();
     if (!foreign.isEmpty())
       return status(d, GpuState.UNKNOWN, first, "shared by jobs " + ids + " but used by process(es) none of them owns: " + pids(foreign));
     List<GpuStatus.Share> shares = new ArrayList<>();
@@ -140,9 +141,18 @@ public final class GpuClassifier {
     return out;
   }
 
-  /** Whether the process of {@code f} holds GPU {@code uuid}'s lease file open (it is a gq job's, of some instance). */
-  private static boolean holdsLease(ProcessFacts f, String uuid) {
-    return f != null && f.leases().contains(uuid);
+  /**
+   * Whether the process of {@code f} is taken for a job of another gq instance sharing GPU {@code uuid}
+   * ({@code lease}, SHARED): it holds the GPU's lease file open (a job's processes inherit it), or,
+   * where its open files could not be read (another Unix user's process, to a daemon that is not
+   * root), it runs as the user of one of the other users' live shares of the GPU.
+   */
+  private static boolean othersJob(ProcessFacts f, String uuid, GpuLease lease, LeaseHolder.Instance self) {
+    if (f == null) return false;
+    if (f.leases().contains(uuid)) return true;
+    if (f.hiddenUid() < 0) return false;
+    return lease.shares().stream().anyMatch(s -> s.known() && s.holder().instance().uid() == f.hiddenUid()
+        && (self == null || s.holder().instance().uid() != self.uid()));
   }
 
   private static String list(List<GpuStatus.Other> others) {
@@ -167,7 +177,8 @@ public final class GpuClassifier {
       if (holder != null)
         return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.UNKNOWN, owner, d.processes(), d.totalBytes(),
             d.usedBytes(), "reserved for job " + holder.id() + " but shared by " + who, who, List.of(), others);
-      List<GpuProcess> strangers = d.processes().stream().filter(p -> !holdsLease(facts.get(p.pid()), d.uuid())).toList();
+      List<GpuProcess> strangers = d.processes().stream()
+          .filter(p -> !othersJob(facts.get(p.pid()), d.uuid(), lease, obs.self())).toList();
       if (!strangers.isEmpty())
         return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.EXTERNAL, null, d.processes(), d.totalBytes(),
             d.usedBytes(), external(strangers, facts, live), who, List.of(), others);

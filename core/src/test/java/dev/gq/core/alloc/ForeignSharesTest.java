@@ -88,6 +88,18 @@ class ForeignSharesTest {
   }
 
   @Test
+  void aProcessWhoseOpenFilesAreHiddenIsAnotherUsersJobOnlyWhenThatUserSharesTheCard() {
+    GpuLease lease = GpuLease.shared(List.of(share(BOB, 3, G20)));
+    ProcessFacts hiddenBob = stranger(901).hidden(BOB.uid());
+    assertEquals(GpuState.SHARED, classify(card(901), lease, Map.of(901L, hiddenBob), List.of()).state(),
+        "bob's process, whose /proc/PID/fd this user cannot read, on a card bob shares");
+    GpuStatus carol = classify(card(902), lease, Map.of(902L, stranger(902).hidden(1002)), List.of());
+    assertEquals(GpuState.EXTERNAL, carol.state(), "a third user shares nothing here: an outside process");
+    GpuStatus mine = classify(card(903), lease, Map.of(903L, stranger(903).hidden(ME.uid())), List.of());
+    assertEquals(GpuState.EXTERNAL, mine.state(), "never this gq's own user: its processes' files are readable");
+  }
+
+  @Test
   void thisGqsOwnSharesCountOnceAndOthersProcessesAreNotStrangers() {
     Job mine = holdingShared(5);
     GpuLease lease = GpuLease.shared(List.of(share(ME, 5, G20), share(BOB, 3, G20), share(BOB, 4, G20), share(BOB, 7, G20)));
@@ -200,11 +212,15 @@ class ForeignSharesTest {
           }
         if (lease.state() != GpuLease.State.FREE && rnd.nextBoolean()) {
           procs.add(new GpuProcess(pid, 500L << 20));
-          facts.put(pid, bobs(pid++).withLeases(Set.of(uuid(i))));
+          facts.put(pid, rnd.nextBoolean() ? bobs(pid++).withLeases(Set.of(uuid(i))) : bobs(pid++).hidden(BOB.uid()));
         }
         if (rnd.nextInt(6) == 0) {
           procs.add(new GpuProcess(pid, 500L << 20));
-          facts.put(pid, stranger(pid++).withLeases(rnd.nextBoolean() ? Set.of(uuid(rnd.nextInt(n))) : Set.of()));
+          facts.put(pid, switch (rnd.nextInt(3)) {
+            case 0 -> stranger(pid++).withLeases(Set.of(uuid(rnd.nextInt(n))));
+            case 1 -> stranger(pid++).hidden(1002);
+            default -> stranger(pid++);
+          });
         }
         devices.add(new DeviceReading(i, uuid(i), "NVIDIA H100 80GB HBM3", total << 20, 0, procs, null));
         leases.put(uuid(i), lease);
@@ -250,7 +266,8 @@ class ForeignSharesTest {
         for (GpuProcess proc : d.processes()) {
           ProcessFacts f = facts.get(proc.pid());
           boolean ours = own.stream().anyMatch(j -> Ownership.owns(j, f));
-          boolean theirs = !foreign.isEmpty() && f.leases().contains(d.uuid());
+          boolean theirs = !foreign.isEmpty() && (f.leases().contains(d.uuid()) || f.hiddenUid() >= 0
+              && foreign.stream().anyMatch(x -> x.known() && x.holder().instance().uid() == f.hiddenUid() && f.hiddenUid() != ME.uid()));
           assertTrue(ours || theirs, "never beside a process no gq job owns: " + where);
         }
         long total = d.totalBytes() >> 20;
