@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  * <p>Shares of the lease that are not this gq's live shared jobs' on that GPU (another instance's,
  * another user's, one left by a job of this gq that ended, one whose line cannot be read) are the
  * GPU's {@code others}: counted in its memory (an unreadable one as the whole card) and in its cap,
- * shown with their holders. This gq's own shares are counted once, from its reservations. A GPU only
+ * shown with their holders, ordered by user, data directory and job. This gq's own shares are counted once, from its reservations. A GPU only
  * others share is SHARED here, never FREE, so no exclusive job is placed on it; its processes must
  * each hold the GPU's lease file open (a job's processes inherit it), or, where /proc hides their open
  * files, run as the user of another user's share of it, else it is EXTERNAL. A GPU an exclusive job
@@ -131,7 +131,13 @@ public final class GpuClassifier {
    */
   private static List<GpuStatus.Other> others(GpuLease lease, DeviceReading d, List<Job> jobs, LeaseHolder.Instance self) {
     List<GpuStatus.Other> out = new ArrayList<>();
-    for (LeaseShare s : lease.shares()) {
+    // by holder (user, data directory, job), unreadable ones last: the same order in every reading
+    List<LeaseShare> byHolder = lease.shares().stream().sorted(java.util.Comparator
+        .comparing((LeaseShare s) -> !s.known())
+        .thenComparing(s -> s.known() ? s.holder().instance().user() : "")
+        .thenComparing(s -> s.known() ? s.holder().instance().dataDir() : "")
+        .thenComparingLong(s -> s.known() ? s.holder().jobId() : 0)).toList();
+    for (LeaseShare s : byHolder) {
       LeaseHolder h = s.holder();
       if (s.known() && (self == null || h.of(self)) && jobs.stream().anyMatch(j -> j.id() == h.jobId())) continue;
       String who = !s.known() ? "a gq job whose share does not say who it is"
