@@ -83,9 +83,8 @@ class ShareAcrossInstancesEndToEndTest {
       for (long id : ofA) a.awaitState(id, "DONE", T);
       a.awaitState(fifthA, "DONE", T);
       b.awaitState(fifthB, "RUNNING", T);
-      a.awaitWaitReason(exclA, "needs 1 GPU, 0 free (GPU 0: shared by job ");
-      String why = a.gq("show", String.valueOf(exclA)).out();
-      for (long id : List.of(ofB.get(0), ofB.get(1), fifthB)) assertTrue(why.contains("job " + id + " " + bIn), why);
+      a.awaitWaitReason(exclA, "needs 1 GPU, 0 free (GPU 0: shared by job " + ofB.get(0) + " " + bIn + ", job " + ofB.get(1) + " "
+          + bIn + ", job " + fifthB + " " + bIn + ")");
       assertEquals("WAITING", a.state(exclA));
       assertEquals("WAITING", b.state(exclB));
 
