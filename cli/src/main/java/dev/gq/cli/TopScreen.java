@@ -212,6 +212,8 @@ final class TopScreen {
   /** Who holds the GPU: its job, another gq's job or user, an outside user, or why it is unknown or drained. */
   static String holder(Data d, GpuStatus g) {
     if (g.heldBy() != null) return g.heldBy();
+    if (g.shares().size() > 1)
+      return "jobs " + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(java.util.stream.Collectors.joining(","));
     if (g.ownerJobId() != null) return "job " + g.ownerJobId();
     if (g.state() == GpuState.EXTERNAL) {
       for (GpuProcess p : g.processes()) {
@@ -249,6 +251,7 @@ final class TopScreen {
 
   private static Long jobOf(Data d, GpuStatus g, long pid) {
     for (Job j : d.jobs()) if (j.pid() != null && j.pid() == pid) return j.id();
+    if (g.state() == GpuState.SHARED) return g.shares().size() == 1 ? g.shares().get(0).jobId() : null;
     return g.state() == GpuState.RUNNING || g.state() == GpuState.RESERVED ? g.ownerJobId() : null;
   }
 
@@ -281,7 +284,7 @@ final class TopScreen {
   private static AttributedStyle stateStyle(GpuState s) {
     return switch (s) {
       case FREE -> AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
-      case RUNNING, RESERVED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
+      case RUNNING, RESERVED, SHARED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
       case EXTERNAL -> AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
       case UNKNOWN -> AttributedStyle.BOLD.foreground(AttributedStyle.RED);
       case DRAINED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA);
