@@ -36,6 +36,9 @@ public final class GpuTimeline {
   private GpuTimeline() {}
 
   /** How often the spans are written, for a poll interval of {@code poll}. */
+  /** How long the Scheduler may take to answer: long, as only one question is out at a time. */
+  static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
+
   public static Duration writeEvery(Duration poll) {
     Duration d = poll.multipliedBy(30);
     return d.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
@@ -48,6 +51,9 @@ public final class GpuTimeline {
       timers.startTimerWithFixedDelay(new Write(), writeEvery(poll));
       SpanRecorder recorder = new SpanRecorder();
       boolean[] failing = {false};
+      // one question at a time, given long enough for a busy Scheduler: a short one timed out under
+      // load and left the record without what the GPUs did meanwhile
+      boolean[] asking = {false};
       Runnable write = () -> {
         List<GpuSpan> spans = recorder.drain();
         if (spans.isEmpty()) return;
@@ -64,12 +70,15 @@ public final class GpuTimeline {
       return Behaviors.receive(Command.class)
           .onMessage(Poll.class, m -> {
             // the moment asked, not answered: the classification is of the latest reading by then
+            if (asking[0]) return Behaviors.same();
+            asking[0] = true;
             long at = clock.millis();
-            ctx.ask(List.class, scheduler, poll, r -> new Scheduler.GetGpus(cast(r)),
+            ctx.ask(List.class, scheduler, ASK_TIMEOUT, r -> new Scheduler.GetGpus(cast(r)),
                 (gpus, err) -> new Classified(gpus == null ? null : cast(gpus), at));
             return Behaviors.same();
           })
           .onMessage(Classified.class, m -> {
+            asking[0] = false;
             if (m.gpus() != null) recorder.seen(uses(m.gpus()), java.time.Instant.ofEpochMilli(m.at()));
             return Behaviors.same();
           })
