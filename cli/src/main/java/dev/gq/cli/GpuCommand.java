@@ -95,12 +95,13 @@ final class GpuCommand implements Callable<Integer> {
   }
 
   /**
-   * The DETAIL column: why a GPU is UNKNOWN or EXTERNAL; for a shared one its jobs with their shares
-   * and what is left ("jobs 4 (20GB), 5 (20GB); 35.4 GB left"), and the jobs over their share.
+   * The DETAIL column: why a GPU is UNKNOWN or EXTERNAL; for a shared one its jobs with their shares,
+   * other gq instances' shares with their holders, and what is left ("jobs 4 (20GB), 5 (20GB), bob's
+   * job 3 (20GB); 15.4 GB left"), and the jobs over their share.
    */
   static String detail(GpuStatus g, long headroomMiB) {
     String d = g.detail() == null || g.detail().isBlank() ? null : g.detail();
-    if (g.shares().isEmpty()) return d == null ? "-" : d;
+    if (g.shares().isEmpty() && g.others().isEmpty()) return d == null ? "-" : d;
     String s = dev.gq.core.alloc.SharedFit.describe(g, headroomMiB);
     if (!g.overShares(headroomMiB).isEmpty()) s += "; no more jobs go here while a job uses more than it declared";
     return d == null ? s : s + "; " + d;
@@ -128,6 +129,7 @@ final class GpuCommand implements Callable<Integer> {
     if (g.shares().size() > 1)
       return "jobs " + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(","));
     if (g.ownerJobId() != null) return "job " + g.ownerJobId();
+    if (!g.others().isEmpty() && g.state() == dev.gq.core.gpu.GpuState.SHARED) return "other gq";
     return g.processes().isEmpty() ? "-" : "external";
   }
 

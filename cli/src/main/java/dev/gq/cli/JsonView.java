@@ -108,7 +108,8 @@ final class JsonView {
    * One GPU; a SHARED one also lists its {@code shares} (each job's {@code job_id}, the memory it
    * declared of this card, its {@code per_gpu} cap or null, what its processes use here or null, and
    * whether that is {@code over} its declaration) and {@code share_free_memory}: what is left for
-   * another shared job after the headroom.
+   * another shared job after the headroom; {@code other_shares} lists the shares other gq instances
+   * hold on it ({@code held_by}, {@code declared_memory}).
    */
   static ObjectNode gpu(GpuStatus gpu, long headroomMiB) {
     ObjectNode n = NODES.objectNode();
@@ -136,7 +137,14 @@ final class JsonView {
       sn.put("used_memory", s.usedMiB() < 0 ? null : s.usedMiB() << 20);
       sn.put("over", s.over(gpu.totalMiB(), headroomMiB));
     }
-    n.put("share_free_memory", gpu.shares().isEmpty() ? null : Math.max(0, gpu.leftMiB(headroomMiB)) << 20);
+    n.put("share_free_memory", gpu.shares().isEmpty() && gpu.others().isEmpty() ? null
+        : Math.max(0, gpu.leftMiB(headroomMiB)) << 20);
+    ArrayNode others = n.putArray("other_shares");
+    for (GpuStatus.Other o : gpu.others()) {
+      ObjectNode on = others.addObject();
+      on.put("held_by", o.holder());
+      on.put("declared_memory", o.mib() << 20);
+    }
     return n;
   }
 

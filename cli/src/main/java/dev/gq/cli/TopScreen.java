@@ -222,11 +222,19 @@ final class TopScreen {
   }
 
   /**
-   * Who holds the GPU: its job or its shared jobs ("jobs 4,5"), another gq's job or user, an outside
-   * user, or why it is unknown or drained (the whole reason is on the note under it).
+   * Who holds the GPU: its job or its shared jobs ("jobs 4,5", "+1" for another gq instance's share
+   * beside them, "other gq" when only others share it), another gq's job or user, an outside user, or
+   * why it is unknown or drained (the whole reason is on the note under it).
    */
   static String holder(Data d, GpuStatus g) {
     if (g.heldBy() != null) return g.heldBy();
+    if (g.state() == GpuState.SHARED) {
+      List<String> ids = g.shares().stream().map(s -> String.valueOf(s.jobId())).toList();
+      String ours = ids.isEmpty() ? "" : (ids.size() == 1 ? "job " : "jobs ") + String.join(",", ids);
+      if (g.others().isEmpty()) return ours;
+      // other gq instances' shares: named on the line under the GPU
+      return ours.isEmpty() ? "other gq" : ours + " +" + g.others().size();
+    }
     if (g.shares().size() > 1)
       return "jobs " + String.join(",", g.shares().stream().map(s -> String.valueOf(s.jobId())).toList());
     if (g.ownerJobId() != null) return "job " + g.ownerJobId();
@@ -244,13 +252,14 @@ final class TopScreen {
 
   /**
    * The lines under a GPU's row: a shared GPU's jobs with their shares and what is left ("jobs 4 (20GB),
-   * 5 (20GB); 35.4 GB left", a job using more than it declared marked "over"); the problem of an unwell
+   * 5 (20GB), bob's job 3 (20GB); 15.4 GB left", other gq instances' shares after this one's, a job
+   * using more than it declared marked "over"); the problem of an unwell
    * GPU; a drain with its reason and how to undo it.
    */
   static List<AttributedString> noteRows(Data d, GpuStatus g) {
     List<AttributedString> out = new ArrayList<>();
     long headroom = d.gpus().shareHeadroomMiB();
-    if (!g.shares().isEmpty()) {
+    if (!g.shares().isEmpty() || !g.others().isEmpty()) {
       boolean over = !g.overShares(headroom).isEmpty();
       String s = "    " + dev.gq.core.alloc.SharedFit.describe(g, headroom)
           + (over ? "; no more jobs go here while a job uses more than it declared" : "");

@@ -112,4 +112,18 @@ class GpuCommandTest {
         java.util.List.of(), 81559L << 20, 0, null, null, shares.subList(0, 1));
     assertEquals("job 4 (20GB); 64.4 GB left", GpuCommand.detail(fine, 1024));
   }
+
+  @Test
+  void aSharedGpuShowsOtherInstancesSharesByHolderAfterItsOwn() {
+    var others = java.util.List.of(new dev.gq.core.gpu.GpuStatus.Other("bob's job 3", 19074),
+        new dev.gq.core.gpu.GpuStatus.Other("job 7 of the gq in /scratch/gq", 9537));
+    var mine = java.util.List.of(new dev.gq.core.gpu.GpuStatus.Share(4, 19074, 0, 100));
+    var both = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, 4L,
+        java.util.List.of(), 81559L << 20, 0, null, null, mine, others);
+    assertEquals("job 4 (20GB), bob's job 3 (20GB), job 7 of the gq in /scratch/gq (10GB); 34.4 GB left",
+        GpuCommand.detail(both, 1024));
+    var theirs = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, null,
+        java.util.List.of(), 81559L << 20, 0, null, "bob's job 3", java.util.List.of(), others.subList(0, 1));
+    assertEquals("bob's job 3 (20GB); 64.4 GB left", GpuCommand.detail(theirs, 1024));
+  }
 }

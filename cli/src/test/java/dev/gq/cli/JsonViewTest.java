@@ -51,8 +51,18 @@ class JsonViewTest {
     GpuStatus g = new GpuStatus(0, "GPU-a", "H100", GpuState.EXTERNAL, null, List.of(new GpuProcess(9, 100)), 10, 5, "x");
     ObjectNode n = JsonView.gpu(g);
     assertEquals(List.of("index", "uuid", "name", "state", "owner_job_id", "processes", "total_memory", "used_memory",
-        "detail", "held_by", "shares", "share_free_memory"), names(n));
+        "detail", "held_by", "shares", "share_free_memory", "other_shares"), names(n));
     assertEquals(List.of("pid", "used_memory"), names(n.get("processes").get(0)));
+  }
+
+  @Test
+  void aGpuOtherInstancesShareListsTheirSharesAndCountsThemInWhatIsLeft() {
+    GpuStatus g = new GpuStatus(0, "GPU-a", "H100", GpuState.SHARED, null, List.of(), 81920L << 20, 0, null, "bob's job 3",
+        List.of(), List.of(new GpuStatus.Other("bob's job 3", 20480)));
+    ObjectNode n = JsonView.gpu(g, 1024);
+    assertEquals("[{\"held_by\":\"bob's job 3\",\"declared_memory\":" + (20480L << 20) + "}]", n.get("other_shares").toString());
+    assertEquals((81920L - 1024 - 20480) << 20, n.get("share_free_memory").asLong());
+    assertEquals(0, n.get("shares").size());
   }
 
   @Test

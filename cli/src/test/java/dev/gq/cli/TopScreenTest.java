@@ -252,4 +252,26 @@ class TopScreenTest {
         .findFirst().orElseThrow();
     assertTrue(row.contains("37%") && row.contains("61C") && row.contains("210W"), row);
   }
+
+  @Test
+  void anotherGqInstancesShareIsNamedAndItsProcessIsNotPutUnderOurJob() {
+    List<Job> jobs = List.of(Jobs.job(4, JobState.RUNNING, Jobs.spec(1, "eval-a", null, null, "python", "eval.py")));
+    List<GpuProcess> procs = List.of(new GpuProcess(2001, 1000L << 20), new GpuProcess(3001, 1000L << 20));
+    GpuStatus both = new GpuStatus(0, "GPU-0", "NVIDIA H100 80GB HBM3", GpuState.SHARED, 4L, procs, 81559L << 20,
+        2000L << 20, null, null, List.of(new GpuStatus.Share(4, 19074, 0, 1000)), List.of(new GpuStatus.Other("bob's job 3", 19074)));
+    GpuStatus theirs = new GpuStatus(1, "GPU-1", "NVIDIA H100 80GB HBM3", GpuState.SHARED, null, List.of(), 81559L << 20,
+        0, null, null, List.of(), List.of(new GpuStatus.Other("bob's job 7", 19074)));
+    TopScreen.Data d = with(data(jobs, List.of(both, theirs), Map.of()), new GpuReport(List.of(both, theirs), "fake", true,
+        null, Map.of(), Map.of(), 1024), Map.of(2001L, proc(2001, 1004, null), 3001L,
+        new ProcessView(3001, "bob", "python bob.py", NOW.minusSeconds(90), new dev.gq.core.alloc.ProcessFacts(3001, 3001, 3001, null))),
+        Map.of());
+    List<String> t = text(TopScreen.render(d, new TopView(), 100, 0));
+    String all = String.join("\n", t);
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("0   SHARED    job 4 +1 ")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("job 4 (20GB), bob's job 3 (20GB); 44.4 GB left")), all);
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("1   SHARED    other gq ")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("bob's job 7 (20GB); 64.4 GB left")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("job 4 ")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("pid 3001") && l.contains("bob") && l.contains("python bob.py")), all);
+  }
 }

@@ -120,7 +120,7 @@ public final class Daemon implements AutoCloseable {
     // gq top's short history of each GPU's figures, kept from the readings taken anyway
     GpuHistory gpuHistory = new GpuHistory(GPU_HISTORY_POINTS, cfg.pollInterval().dividedBy(2));
     Supplier<GpuObservation> observe = () -> {
-      GpuObservation o = GpuWatcher.observe(probe, procs, leases, self);
+      GpuObservation o = GpuWatcher.observe(probe, procs, leases, self, leases.dir());
       gpuHistory.record(o.reading());
       return o;
     };

@@ -94,13 +94,19 @@ final class Wiring implements SchedulerDeps {
 
   @Override
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
+    return startRunner(ctx, job, reattach, java.util.Map.of());
+  }
+
+  @Override
+  public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach,
+      java.util.Map<String, Long> totalMiB) {
     // A reserve given up for an end written while the disk was full (the journal may have taken
     // writes again before there was room to make it) is made again at the next start that finds
     // room, so that the next full disk has one too; a stat when it is there.
     if (!reattach) runnerDeps.blocking().execute(() -> DiskSpace.ensureReserve(cfg.paths().dataDir()));
     var behavior = job.adopted() ? dev.gq.actors.runner.AdoptedRunner.watch(job, runnerDeps, ctx.getSelf())
         : reattach ? JobRunner.reattach(job, runnerDeps, ctx.getSelf())
-        : JobRunner.launch(job, runnerDeps, ctx.getSelf());
+        : JobRunner.launch(job, runnerDeps, ctx.getSelf(), totalMiB);
     return ctx.spawnAnonymous(RunnerFailures.logged(job.id(), behavior, faults));
   }
 

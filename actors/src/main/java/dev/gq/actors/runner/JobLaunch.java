@@ -8,7 +8,6 @@ import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -21,11 +20,14 @@ import java.util.concurrent.atomic.AtomicReference;
 final class JobLaunch {
   private final Job job;
   private final RunnerDeps deps;
+  private final java.util.Map<String, Long> totalMiB;
   private final AtomicReference<GpuLeases.Held> leases = new AtomicReference<>();
 
-  JobLaunch(Job job, RunnerDeps deps) {
+  /** {@code totalMiB}: the total memory of each of the job's GPUs, by UUID, from the reading it was reserved on. */
+  JobLaunch(Job job, RunnerDeps deps, java.util.Map<String, Long> totalMiB) {
     this.job = job;
     this.deps = deps;
+    this.totalMiB = java.util.Map.copyOf(totalMiB);
   }
 
   /** Launches the job; the outcome is the runner's next message. Blocks. */
@@ -43,10 +45,8 @@ final class JobLaunch {
     JobSpec full = whole.spec();
     try {
       if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
-      List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
       LeaseHolder me = new LeaseHolder(deps.self(), job.id());
-      GpuLeases.Held held = dev.gq.core.job.GpuNeed.shares(job.spec())
-          ? ShareLeases.take(deps.leases(), uuids, me, deps.self()) : deps.leases().take(uuids, me);
+      GpuLeases.Held held = ShareLeases.take(deps.leases(), job, me, totals(), deps.shareHeadroomMiB());
       leases.set(held);
       LaunchCommand cmd = LaunchCommand.of(full, JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id()),
           countedShare(job, deps)));
@@ -67,6 +67,24 @@ final class JobLaunch {
       Thread.currentThread().interrupt();
       return new JobRunner.SpawnFailed("the daemon stopped before the job could start");
     }
+  }
+
+  /**
+   * The total memory of the job's GPUs as its reservation saw them; for a shared job reserved without
+   * them (a Scheduler that did not pass them), from a reading taken now.
+   */
+  private java.util.Map<String, Long> totals() {
+    if (!dev.gq.core.job.GpuNeed.shares(job.spec()) || job.gpus().stream().allMatch(s -> totalMiB.containsKey(s.uuid())))
+      return totalMiB;
+    java.util.Map<String, Long> now = new java.util.HashMap<>(totalMiB);
+    try {
+      var reading = deps.readGpus().get().reading();
+      if (reading.ok())
+        for (var d : reading.devices()) if (d.error() == null) now.putIfAbsent(d.uuid(), d.totalBytes() >> 20);
+    } catch (RuntimeException e) {
+      // the take then says which GPU's memory is not known
+    }
+    return now;
   }
 
   /**

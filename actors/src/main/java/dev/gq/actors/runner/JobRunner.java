@@ -84,19 +84,28 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private final Instant launchedAt;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
-      ActorRef<Scheduler.Command> scheduler) {
+      ActorRef<Scheduler.Command> scheduler, java.util.Map<String, Long> totalMiB) {
     super(ctx);
     this.timers = timers;
     this.job = job;
     this.deps = deps;
     this.scheduler = scheduler;
-    this.launch = new JobLaunch(job, deps);
+    this.launch = new JobLaunch(job, deps, totalMiB);
     this.launchedAt = deps.clock().instant();
   }
 
   public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
+    return launch(job, deps, scheduler, java.util.Map.of());
+  }
+
+  /**
+   * Launches {@code job}; {@code totalMiB}: the total memory of its GPUs (by UUID) in the reading it
+   * was reserved on, which a shared job's shares are taken against.
+   */
+  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler,
+      java.util.Map<String, Long> totalMiB) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
-      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler);
+      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, totalMiB);
       ctx.pipeToSelf(CompletableFuture.supplyAsync(r.launch::spawn, deps.blocking()),
           (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
       return r;
@@ -105,7 +114,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   public static Behavior<Command> reattach(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
-      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler);
+      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, java.util.Map.of());
       r.identity = job.identity();
       t.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       if (job.state() == dev.gq.core.job.JobState.CANCELLING) r.cancel();

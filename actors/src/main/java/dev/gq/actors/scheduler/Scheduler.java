@@ -289,7 +289,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         switch (e) {
           case JobReserved r -> {
             if (inHand == null) inHand = Commands.inHand(events);
-            startRunner(Commands.with(state.live().get(r.jobId()), inHand), false);
+            startRunner(Commands.with(state.live().get(r.jobId()), inHand), false, totals(r));
           }
           case JobAdopted a -> startRunner(state.live().get(a.jobId()), true);
           case JobCancelRequested r -> {
@@ -324,7 +324,11 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   /** Starts {@code j}'s runner and watches it, so that a runner that stops leaves its job unwatched. */
   private void startRunner(Job j, boolean reattach) {
-    ActorRef<JobRunner.Command> r = deps.startRunner(ctx, j, reattach);
+    startRunner(j, reattach, Map.of());
+  }
+
+  private void startRunner(Job j, boolean reattach, Map<String, Long> totalMiB) {
+    ActorRef<JobRunner.Command> r = deps.startRunner(ctx, j, reattach, totalMiB);
     ctx.watchWith(r, new RunnerStopped(j.id(), r));
     runners.put(j.id(), r);
   }
@@ -332,6 +336,14 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private List<dev.gq.core.gpu.GpuStatus> classified(Ledger l) {
     var gpus = state.gpus().classified(l);
     return gpus == null ? List.of() : gpus;
+  }
+
+  /** The total memory (MiB by UUID) of the GPUs {@code r} reserved, in the reading it was made on. */
+  private Map<String, Long> totals(JobReserved r) {
+    Map<String, Long> out = new java.util.HashMap<>();
+    for (var d : state.gpus().lastKnown())
+      if (d.error() == null && r.gpus().stream().anyMatch(s -> s.uuid().equals(d.uuid()))) out.put(d.uuid(), d.totalBytes() >> 20);
+    return out;
   }
 
   private SchedulerView view(Ledger l) {

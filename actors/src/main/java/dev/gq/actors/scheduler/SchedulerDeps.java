@@ -25,6 +25,15 @@ public interface SchedulerDeps {
   /** Spawns the runner of {@code job}: launching it, or (reattach) watching processes that already run. */
   ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach);
 
+  /**
+   * As above for a job just reserved, with the total memory of its GPUs (MiB by UUID) in the reading
+   * its reservation was made on: a shared job takes its shares against them.
+   */
+  default ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach,
+      java.util.Map<String, Long> totalMiB) {
+    return startRunner(ctx, job, reattach);
+  }
+
   /** Asks the reconciler to reconcile {@code ledger}'s live jobs once; its result comes back as Reconciled. */
   void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler);
 

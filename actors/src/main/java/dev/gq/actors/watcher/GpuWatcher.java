@@ -9,6 +9,7 @@ import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessTable;
 import java.time.Duration;
+import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
 import java.util.HashMap;
@@ -117,10 +118,50 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
    * by its lease). Blocks.
    */
   public static GpuObservation observe(GpuProbe probe, ProcessTable procs, GpuLeases leases, LeaseHolder.Instance self) {
+    return observe(probe, procs, leases, self, null);
+  }
+
+  /**
+   * As above; on each GPU whose lease is shared, the lease files (in {@code leaseDir}) each of its
+   * processes holds open are read too, which tells another gq's shared job from an outside process.
+   */
+  public static GpuObservation observe(GpuProbe probe, ProcessTable procs, GpuLeases leases, LeaseHolder.Instance self,
+      java.nio.file.Path leaseDir) {
     GpuObservation o = observe(probe, procs);
     if (!o.reading().ok()) return new GpuObservation(o.reading(), o.facts(), Map.of(), self);
     List<String> uuids = o.reading().devices().stream().map(DeviceReading::uuid).toList();
-    return new GpuObservation(o.reading(), o.facts(), leases.read(uuids), self);
+    Map<String, GpuLease> read = leases.read(uuids);
+    if (leaseDir == null) return new GpuObservation(o.reading(), o.facts(), read, self);
+    Map<Long, ProcessFacts> facts = new HashMap<>(o.facts());
+    for (DeviceReading d : o.reading().devices()) {
+      GpuLease l = read.get(d.uuid());
+      if (l == null || l.state() != GpuLease.State.SHARED) continue;
+      for (DeviceReading.GpuProcess p : d.processes()) {
+        ProcessFacts f = facts.get(p.pid());
+        if (f == null) continue;
+        List<String> open = procs.openFiles(p.pid());
+        // every live process has some file open: none listed means /proc would not show them (another user's)
+        facts.put(p.pid(), open.isEmpty() ? f.hidden(procs.uid(p.pid())) : f.withLeases(leaseFiles(open, leaseDir)));
+      }
+    }
+    return new GpuObservation(o.reading(), facts, read, self);
+  }
+
+  /** The GPUs (UUIDs) whose lease files in {@code leaseDir} are among {@code open}, a process's open files (/proc/PID/fd). */
+  static java.util.Set<String> leaseFiles(List<String> open, java.nio.file.Path leaseDir) {
+    java.nio.file.Path dir;
+    try {
+      dir = leaseDir.toRealPath();
+    } catch (java.io.IOException | RuntimeException e) {
+      dir = leaseDir.toAbsolutePath();
+    }
+    java.util.Set<String> out = new java.util.HashSet<>();
+    for (String f : open) {
+      java.nio.file.Path file = java.nio.file.Path.of(f);
+      String name = file.getFileName() == null ? "" : file.getFileName().toString();
+      if (name.endsWith(".lease") && dir.equals(file.getParent())) out.add(name.substring(0, name.length() - ".lease".length()));
+    }
+    return out;
   }
 
   /** One reading and the facts of every PID it lists (leases not checked). Blocks. */

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two users' gq on one machine never run two jobs on one GPU at a time: the second daemon runs as
- * another Unix user (made for the test with useradd, run with runuser), on the same fake GPU.
+ * Two users' gq on one machine never run two jobs on one GPU at a time, and their shared jobs share
+ * one card within its memory: the second daemon runs as another Unix user (made for the test with
+ * useradd, run with runuser), on the same fake GPU.
  * Needs root; skipped with the reason elsewhere.
  */
 class TwoUsersEndToEndTest {
@@ -65,6 +66,81 @@ class TwoUsersEndToEndTest {
               "two jobs on GPU 0 at once: " + spans.get(i - 1) + " and " + spans.get(i) + "\nall: " + spans);
         assertEquals(USER, Files.getOwner(b.data.resolve("logs/1.log")).getName(), "the second daemon's jobs ran as " + USER);
       }
+    }
+  }
+
+  @Test
+  void twoUsersSharedJobsShareOneCardAndAnExclusiveJobWaitsForItToEmpty() throws Exception {
+    assumeTrue("root".equals(System.getProperty("user.name")), "needs root to make and become another user");
+    assumeTrue(new File("/usr/sbin/runuser").canExecute() && new File("/usr/sbin/useradd").canExecute(),
+        "needs runuser and useradd");
+    int made = run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER);
+    assertTrue(made == 0 || made == 9, "useradd " + USER + " failed: " + made);
+    Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    // each job opens a 1000 MiB "context" on its GPU, notes that it runs, and runs until ./stop exists
+    String job = "for u in ${GQ_GPU_UUIDS//,/ }; do echo 1000 > \"$GQ_FAKE_NVML/procs/$u/$$\"; done;"
+        + " touch running-$GQ_JOB_ID; while [ ! -e stop ]; do sleep 0.1; done";
+    try (Gqd a = Gqd.start(tmp.resolve("a"), 1)) {
+      Path fake = tmp.resolve("a/fake");
+      try (Gqd b = new Gqd(tmp.resolve("b"), 1, Map.of("GQ_FAKE_NVML", fake.toString()))) {
+        b.wrapper = List.of("/usr/sbin/runuser", "-p", "-u", USER, "--");
+        b.classPath = readableClassPath(tmp.resolve("cp"));
+        Files.createDirectories(b.data);
+        Files.createDirectories(b.run);
+        assertEquals(0, run("chown", "-R", USER, tmp.resolve("b").toString()));
+        assertEquals(0, run("chmod", "0755", tmp.resolve("a").toString(), fake.toString()));
+        assertEquals(0, run("chmod", "1777", fake.resolve("procs/" + Gqd.uuid(0)).toString()));
+        b.startDaemon();
+        long a1 = a.submit("-g", "1", "--share", "--vram", "20G", "bash", "-c", job);
+        long a2 = a.submit("-g", "1", "--share", "--vram", "20G", "bash", "-c", job);
+        Path batch = tmp.resolve("b/jobs");
+        Files.writeString(batch, ("bash -c '" + job.replace("'", "'\\''") + "'\n").repeat(2));
+        assertEquals(0, clientAs(b, "submit", "--batch", batch.toString(), "-g", "1", "--share", "--vram", "20G"));
+        a.awaitState(a1, "RUNNING", T);
+        a.awaitState(a2, "RUNNING", T);
+        Gqd.await(USER + "'s two shared jobs to run", T,
+            () -> Files.exists(b.work.resolve("running-1")) && Files.exists(b.work.resolve("running-2")));
+
+        // each user's gq shows the other's shares; the other user's processes are its jobs', not outside ones
+        Gqd.await("root's gq to show " + USER + "'s shares", T, () -> a.gq("gpu").out().contains(USER + "'s job 1 (20GB), " + USER
+            + "'s job 2 (20GB)"));
+        assertEquals("SHARED", a.gpuState(0));
+        Gqd.await(USER + "'s gq to show root's shares", T, () -> {
+          String out = clientOut(b, "gpu");
+          return out.contains("SHARED") && out.contains("root's job " + a1 + " (20GB), root's job " + a2 + " (20GB)");
+        });
+        long left = 81920 - 1024 - 4 * 19074;
+        long fifth = a.submit("-g", "1", "--share", "--vram", "20G", "bash", "-c", job);
+        a.awaitWaitReason(fifth, "needs 20 GB on a shared GPU: GPU 0 has " + dev.gq.core.job.GpuNeed.size(left) + " left");
+        long exclusive = a.submit("-g", "1", "bash", "-c", "echo \"$CUDA_VISIBLE_DEVICES\" > excl");
+        a.awaitWaitReason(exclusive, "shared by jobs " + a1 + ", " + a2 + " and " + USER + "'s job 1, " + USER + "'s job 2");
+        assertEquals(0, clientAs(b, "run", "-g", "1", "true"));
+        Gqd.await(USER + "'s exclusive job to wait for the shares", T,
+            () -> clientOut(b, "show", "3").contains("shared by jobs 1, 2 and root's job " + a1));
+
+        // root's shared jobs end; the exclusive job waits on for the other user's
+        Files.writeString(a.work.resolve("stop"), "");
+        a.awaitState(a1, "DONE", T);
+        a.awaitState(a2, "DONE", T);
+        a.awaitState(fifth, "DONE", T);
+        a.awaitWaitReason(exclusive, "needs 1 GPU, 0 free (GPU 0: shared by " + USER + "'s job 1, " + USER + "'s job 2)");
+        Files.writeString(b.work.resolve("stop"), "");
+        a.awaitState(exclusive, "DONE", T);
+        assertEquals("0", Files.readString(a.work.resolve("excl")).strip());
+        assertEquals(0, clientAs(b, "wait", "1-3", "--timeout", "120s"));
+      }
+    }
+  }
+
+  /** What the real gq client prints, run as the other user in {@code g}'s environment. */
+  private static String clientOut(Gqd g, String... args) {
+    try {
+      Path out = g.root.resolve("client.out");
+      Files.deleteIfExists(out);
+      clientAs(g, args);
+      return Files.exists(out) ? Files.readString(out) : "";
+    } catch (Exception e) {
+      return "";
     }
   }
 

@@ -197,7 +197,7 @@ public final class Allocator {
     if (j.submitTime() == null || now.equals(Instant.MAX)) return false;
     if (Duration.between(j.submitTime(), now).compareTo(gatherAfter) < 0) return false;
     long ours = gpus.stream().filter(g -> g.state() == GpuState.RESERVED || g.state() == GpuState.RUNNING
-        || g.state() == GpuState.SHARED).count();
+        || g.state() == GpuState.SHARED && !g.shares().isEmpty()).count();
     return free + ours >= n;
   }
 
@@ -205,8 +205,9 @@ public final class Allocator {
   static String holder(GpuStatus g) {
     return switch (g.state()) {
       case RESERVED, RUNNING -> "job " + g.ownerJobId();
-      case SHARED -> "shared by job" + (g.shares().size() == 1 ? " " : "s ")
-          + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(", "));
+      case SHARED -> g.shares().isEmpty() ? "shared by " + SharedFit.others(g) : "shared by job" + (g.shares().size() == 1 ? " " : "s ")
+          + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(", "))
+          + (g.others().isEmpty() ? "" : " and " + SharedFit.others(g));
       case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
       case DRAINED -> "drained";
       default -> "UNKNOWN";

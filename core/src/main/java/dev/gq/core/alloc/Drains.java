@@ -23,8 +23,8 @@ public final class Drains {
         return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.DRAINED, null, g.processes(), g.totalBytes(),
             g.usedBytes(), "drained (" + reason + "): no new jobs; " + undo, null);
       String was = g.detail() == null ? "" : g.detail() + "; ";
-      return new GpuStatus(g.index(), g.uuid(), g.name(), g.state(), g.ownerJobId(), g.processes(), g.totalBytes(),
-          g.usedBytes(), was + "drained (" + reason + "): no new job after this; " + undo, g.heldBy(), g.shares());
+      return g.with(g.state(), g.ownerJobId(), was + "drained (" + reason + "): no new job after this; " + undo, g.heldBy(),
+          g.shares());
     }).toList();
   }
 }

@@ -8,6 +8,8 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.lease.LeaseRules;
+import dev.gq.core.lease.LeaseShare;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -28,8 +30,17 @@ import java.util.stream.Collectors;
  *
  * <p>A GPU that shared jobs ({@code --share}) hold is SHARED, listing each job's share and the
  * memory its processes use there, when all its holders are shared jobs of this gq, none orphaned,
- * every process on it is owned by one of them, and its lease is free or held by one of them;
+ * every process on it is owned by one of them, and its lease is free, held by one of them, or shared;
  * otherwise UNKNOWN (never placed), saying why.
+ *
+ * <p>Shares of the lease that are not this gq's live shared jobs' on that GPU (another instance's,
+ * another user's, one left by a job of this gq that ended, one whose line cannot be read) are the
+ * GPU's {@code others}: counted in its memory (an unreadable one as the whole card) and in its cap,
+ * shown with their holders, ordered by user, data directory and job. This gq's own shares are counted once, from its reservations. A GPU only
+ * others share is SHARED here, never FREE, so no exclusive job is placed on it; its processes must
+ * each hold the GPU's lease file open (a job's processes inherit it), or, where /proc hides their open
+ * files, run as the user of another user's share of it, else it is EXTERNAL. A GPU an exclusive job
+ * of this gq holds while the lease is shared is UNKNOWN.
  */
 public final class GpuClassifier {
   /** How the detail of a GPU whose lease could not be checked begins. */
@@ -80,6 +91,7 @@ public final class GpuClassifier {
     if (lease.state() == GpuLease.State.UNREADABLE) return status(d, GpuState.UNKNOWN, first, LEASE_UNCHECKED + lease.error());
     if (lease.state() == GpuLease.State.BLOCKED)
       return status(d, GpuState.UNKNOWN, first, "shared by jobs " + ids + " but " + lease.error());
+    List<GpuStatus.Other> others = lease.state() == GpuLease.State.SHARED ? others(lease, d, jobs, obs.self()) : List.of();
     if (lease.state() == GpuLease.State.HELD) {
       LeaseHolder h = lease.holder();
       boolean ours = h != null && (obs.self() == null || h.of(obs.self())) && jobs.stream().anyMatch(j -> j.id() == h.jobId());
@@ -94,7 +106,8 @@ public final class GpuClassifier {
       if (j.state() == JobState.ORPHANED) return status(d, GpuState.UNKNOWN, first, "held by orphaned job " + j.id());
     Map<Long, ProcessFacts> facts = obs.facts();
     List<GpuProcess> foreign = d.processes().stream()
-        .filter(p -> jobs.stream().noneMatch(j -> Ownership.owns(j, facts.get(p.pid())))).toList();
+        .filter(p -> jobs.stream().noneMatch(j -> Ownership.owns(j, facts.get(p.pid())))
+            && !(!others.isEmpty() && othersJob(facts.get(p.pid()), d.uuid(), lease, obs.self()))).toList();
     if (!foreign.isEmpty())
       return status(d, GpuState.UNKNOWN, first, "shared by jobs " + ids + " but used by process(es) none of them owns: " + pids(foreign));
     List<GpuStatus.Share> shares = new ArrayList<>();
@@ -109,7 +122,47 @@ public final class GpuClassifier {
       shares.add(new GpuStatus.Share(j.id(), need.vramMiB(), need.perGpu(), used < 0 ? -1 : used >> 20));
     }
     return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.SHARED, first, d.processes(), d.totalBytes(), d.usedBytes(),
-        null, null, shares);
+        null, null, shares, others);
+  }
+
+  /**
+   * The shares of {@code lease} (SHARED) that are not those of {@code jobs}, this gq's shared jobs on
+   * the GPU: each with its holder and the memory it counts for (an unreadable one: the whole card).
+   */
+  private static List<GpuStatus.Other> others(GpuLease lease, DeviceReading d, List<Job> jobs, LeaseHolder.Instance self) {
+    List<GpuStatus.Other> out = new ArrayList<>();
+    // by holder (user, data directory, job), unreadable ones last: the same order in every reading
+    List<LeaseShare> byHolder = lease.shares().stream().sorted(java.util.Comparator
+        .comparing((LeaseShare s) -> !s.known())
+        .thenComparing(s -> s.known() ? s.holder().instance().user() : "")
+        .thenComparing(s -> s.known() ? s.holder().instance().dataDir() : "")
+        .thenComparingLong(s -> s.known() ? s.holder().jobId() : 0)).toList();
+    for (LeaseShare s : byHolder) {
+      LeaseHolder h = s.holder();
+      if (s.known() && (self == null || h.of(self)) && jobs.stream().anyMatch(j -> j.id() == h.jobId())) continue;
+      String who = !s.known() ? "a gq job whose share does not say who it is"
+          : self != null && h.of(self) ? "what job " + h.jobId() + " left running" : h.describe(self);
+      out.add(new GpuStatus.Other(who, LeaseRules.declaredMiB(List.of(s), d.totalBytes() >> 20)));
+    }
+    return out;
+  }
+
+  /**
+   * Whether the process of {@code f} is taken for a job of another gq instance sharing GPU {@code uuid}
+   * ({@code lease}, SHARED): it holds the GPU's lease file open (a job's processes inherit it), or,
+   * where its open files could not be read (another Unix user's process, to a daemon that is not
+   * root), it runs as the user of one of the other users' live shares of the GPU.
+   */
+  private static boolean othersJob(ProcessFacts f, String uuid, GpuLease lease, LeaseHolder.Instance self) {
+    if (f == null) return false;
+    if (f.leases().contains(uuid)) return true;
+    if (f.hiddenUid() < 0) return false;
+    return lease.shares().stream().anyMatch(s -> s.known() && s.holder().instance().uid() == f.hiddenUid()
+        && (self == null || s.holder().instance().uid() != self.uid()));
+  }
+
+  private static String list(List<GpuStatus.Other> others) {
+    return others.stream().map(GpuStatus.Other::holder).collect(Collectors.joining(", "));
   }
 
   private static GpuStatus one(DeviceReading d, GpuObservation obs, Job holder, Collection<Job> live) {
@@ -124,6 +177,20 @@ public final class GpuClassifier {
     if (lease.state() == GpuLease.State.BLOCKED)
       return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.EXTERNAL, null, d.processes(), d.totalBytes(),
           d.usedBytes(), lease.error(), "a file at its lease");
+    if (lease.state() == GpuLease.State.SHARED) {
+      List<GpuStatus.Other> others = others(lease, d, List.of(), obs.self());
+      String who = list(others);
+      if (holder != null)
+        return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.UNKNOWN, owner, d.processes(), d.totalBytes(),
+            d.usedBytes(), "reserved for job " + holder.id() + " but shared by " + who, who, List.of(), others);
+      List<GpuProcess> strangers = d.processes().stream()
+          .filter(p -> !othersJob(facts.get(p.pid()), d.uuid(), lease, obs.self())).toList();
+      if (!strangers.isEmpty())
+        return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.EXTERNAL, null, d.processes(), d.totalBytes(),
+            d.usedBytes(), external(strangers, facts, live), who, List.of(), others);
+      return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.SHARED, null, d.processes(), d.totalBytes(),
+          d.usedBytes(), null, who, List.of(), others);
+    }
     String other = otherHolder(lease, holder, obs.self());
     if (other != null && holder != null)
       return new GpuStatus(d.index(), d.uuid(), d.name(), GpuState.UNKNOWN, owner, d.processes(), d.totalBytes(),

@@ -70,8 +70,8 @@ public record HandOver(boolean read, long readNanos, Map<String, Freed> awaiting
     return gpus.stream().map(g -> {
       Freed f = awaiting.get(g.uuid());
       if (f != null && g.state() == GpuState.SHARED)
-        return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.UNKNOWN, g.ownerJobId(), g.processes(), g.totalBytes(),
-            g.usedBytes(), "shared job " + f.jobId() + " just ended here; waiting for a GPU reading taken since", null, g.shares());
+        return g.with(GpuState.UNKNOWN, g.ownerJobId(), "shared job " + f.jobId() + " just ended here; waiting for a GPU reading taken since",
+            null, g.shares());
       if (f == null || g.state() != GpuState.FREE) return g;
       return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.UNKNOWN, null, g.processes(), g.totalBytes(),
           g.usedBytes(), "job " + f.jobId() + " just ended here; waiting for a GPU reading taken since");

@@ -46,8 +46,8 @@ public final class SharedFit {
           + GpuNeed.size(s.declaredMiB(g.totalMiB(), headroomMiB)) + ", no more jobs go there";
     }
     int cap = cap(need.perGpu(), g);
-    if (cap > 0 && g.shares().size() + 1 > cap)
-      return "GPU " + g.index() + " holds " + g.shares().size() + " shared job" + (g.shares().size() == 1 ? "" : "s")
+    if (cap > 0 && g.shareCount() + 1 > cap)
+      return "GPU " + g.index() + " holds " + g.shareCount() + " shared job" + (g.shareCount() == 1 ? "" : "s")
           + " (--per-gpu " + cap + ")";
     if (leftAfter(spec, g, headroomMiB) < 0)
       return "GPU " + g.index() + " has " + GpuNeed.size(Math.max(0, g.leftMiB(headroomMiB))) + " left";
@@ -66,8 +66,7 @@ public final class SharedFit {
     List<GpuStatus.Share> shares = new ArrayList<>(g.shares());
     GpuNeed need = j.spec().gpuNeed();
     shares.add(new GpuStatus.Share(j.id(), need.vramMiB(), need.perGpu(), 0));
-    return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.SHARED, g.ownerJobId() != null ? g.ownerJobId() : j.id(),
-        g.processes(), g.totalBytes(), g.usedBytes(), null, null, shares);
+    return g.with(GpuState.SHARED, g.ownerJobId() != null ? g.ownerJobId() : j.id(), null, g.heldBy(), shares);
   }
 
   /**
@@ -99,13 +98,26 @@ public final class SharedFit {
     return new WaitReason(over ? "over its share" : "shared GPUs full", text);
   }
 
-  /** "jobs 4 (20 GB), 5 (20 GB); 35 GB left": the shares of a SHARED GPU as 'gq gpu' shows them. */
+  /**
+   * "jobs 4 (20 GB), 5 (20 GB), bob's job 3 (20GB); 15 GB left": the shares of a SHARED GPU as 'gq gpu'
+   * shows them, this gq's jobs first, then other instances'.
+   */
   public static String describe(GpuStatus g, long headroomMiB) {
-    String jobs = g.shares().stream().map(s -> {
+    List<String> parts = new ArrayList<>();
+    if (!g.shares().isEmpty()) parts.add("job" + (g.shares().size() == 1 ? " " : "s ") + g.shares().stream().map(s -> {
       String mine = s.jobId() + " (" + GpuNeed.size(s.declaredMiB(g.totalMiB(), headroomMiB)).replace(" ", "");
       if (s.over(g.totalMiB(), headroomMiB)) mine += ", uses " + GpuNeed.size(s.usedMiB()).replace(" ", "") + ": over";
       return mine + ")";
-    }).collect(Collectors.joining(", "));
-    return "job" + (g.shares().size() == 1 ? " " : "s ") + jobs + "; " + GpuNeed.size(Math.max(0, g.leftMiB(headroomMiB))) + " left";
+    }).collect(Collectors.joining(", ")));
+    for (GpuStatus.Other o : g.others())
+      parts.add(o.holder() + " (" + (o.mib() >= g.totalMiB() && o.holder().startsWith("a gq job") ? "all"
+          : GpuNeed.size(o.mib()).replace(" ", "")) + ")");
+    return String.join(", ", parts) + "; " + GpuNeed.size(Math.max(0, g.leftMiB(headroomMiB))) + " left";
+  }
+
+  /** "bob's job 3, bob's job 4": who else shares {@code g}; null when nobody. */
+  public static String others(GpuStatus g) {
+    if (g.others().isEmpty()) return null;
+    return g.others().stream().map(GpuStatus.Other::holder).collect(Collectors.joining(", "));
   }
 }

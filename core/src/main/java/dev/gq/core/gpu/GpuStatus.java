@@ -7,8 +7,10 @@ import java.util.List;
  * reservations. {@code ownerJobId} is set whenever a job holds the GPU, even when UNKNOWN;
  * {@code detail} says why a GPU is UNKNOWN or EXTERNAL; {@code heldBy} names the job of another gq
  * on the machine (or of this one, ended) whose machine-wide lease holds it ("alice's job 12").
- * Memory in bytes. {@code shares} lists the shared jobs of a SHARED GPU (empty otherwise);
- * {@code ownerJobId} is then the first of them.
+ * Memory in bytes. {@code shares} lists this gq's shared jobs on a SHARED GPU (empty otherwise);
+ * {@code ownerJobId} is then the first of them. {@code others} lists the shares other gq instances on
+ * the machine (other users, other data directories) hold on it, as their machine-wide leases say: a
+ * GPU only they share is SHARED here too, with no owner and no {@code shares}.
  */
 public record GpuStatus(
     int index,
@@ -21,11 +23,31 @@ public record GpuStatus(
     long usedBytes,
     String detail,
     String heldBy,
-    List<Share> shares) {
+    List<Share> shares,
+    List<Other> others) {
 
   public GpuStatus {
     processes = List.copyOf(processes);
     shares = shares == null ? List.of() : List.copyOf(shares);
+    others = others == null ? List.of() : List.copyOf(others);
+  }
+
+  /** With this gq's {@code shares} and no other instance's. */
+  public GpuStatus(int index, String uuid, String name, GpuState state, Long ownerJobId,
+      List<DeviceReading.GpuProcess> processes, long totalBytes, long usedBytes, String detail, String heldBy,
+      List<Share> shares) {
+    this(index, uuid, name, state, ownerJobId, processes, totalBytes, usedBytes, detail, heldBy, shares, List.of());
+  }
+
+  /**
+   * Another gq instance's share of a GPU: who holds it ({@code holder}, "bob's job 3") and the memory
+   * it declared ({@code mib}; a share whose line could not be read counts as the whole card).
+   */
+  public record Other(String holder, long mib) {}
+
+  /** This GPU as it is, its state, owner, detail and this gq's shares replaced, other instances' shares kept. */
+  public GpuStatus with(GpuState state, Long ownerJobId, String detail, String heldBy, List<Share> shares) {
+    return new GpuStatus(index, uuid, name, state, ownerJobId, processes, totalBytes, usedBytes, detail, heldBy, shares, others);
   }
 
   /**
@@ -51,14 +73,27 @@ public record GpuStatus(
     this(index, uuid, name, state, ownerJobId, processes, totalBytes, usedBytes, detail, heldBy, List.of());
   }
 
-  /** The sum of the memory its shared jobs declared, in MiB. */
+  /** The sum of the memory its shared jobs declared, this gq's and other instances', in MiB. */
   public long sharedMiB(long headroomMiB) {
-    return shares.stream().mapToLong(s -> s.declaredMiB(totalMiB(), headroomMiB)).sum();
+    long sum = 0;
+    for (Share s : shares) sum = add(sum, s.declaredMiB(totalMiB(), headroomMiB));
+    for (Other o : others) sum = add(sum, o.mib());
+    return sum;
+  }
+
+  private static long add(long a, long b) {
+    return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
+  }
+
+  /** How many shared jobs of any gq instance share it. */
+  public int shareCount() {
+    return shares.size() + others.size();
   }
 
   /** What is left for one more shared job, in MiB (below 0: over). */
   public long leftMiB(long headroomMiB) {
-    return totalMiB() - headroomMiB - sharedMiB(headroomMiB);
+    long shared = sharedMiB(headroomMiB);
+    return shared >= Long.MAX_VALUE / 2 ? -1 : totalMiB() - headroomMiB - shared;
   }
 
   /** The shared jobs whose processes use more than they declared. */

@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * The preempt decision, all or nothing: each named job must be running (or starting), and a job
  * named to take the freed GPUs ({@code --for}) must be waiting, free to start but for the GPUs, and
- * need no more GPUs than the preempted jobs hold, so that it is sure to get them. Each preempted job
+ * need no more GPUs than the preempted jobs hold, so that it is sure to get them, and no preempted
+ * job may be a shared one (its GPU may keep other shares, so no whole GPU is freed). Each preempted job
  * keeps its GPUs while it saves; the runner signals it, and the freed GPUs go to that job in the
  * same write that records the end. Answered with one line per job. Pure.
  */
@@ -57,6 +58,7 @@ public final class Preemptions {
     Job forJob = null;
     if (a.forJob() != null) {
       String why = whyNotFor(l, jobs, a.forJob(), now);
+      if (why == null) why = shared(jobs, a.forJob());
       if (why == null) why = unfit(l.live().get(a.forJob()), jobs, devices);
       if (why != null) return Decision.refuse(why);
       forJob = l.live().get(a.forJob());
@@ -99,6 +101,19 @@ public final class Preemptions {
     if (f.spec().gpus() > held)
       return "job " + forId + " needs " + f.spec().gpus() + " GPU(s) but the jobs preempted hold " + held
           + "; name more jobs to preempt";
+    return null;
+  }
+
+  /**
+   * Why {@code --for} cannot be kept when a preempted job is a shared one ({@code --share}): its GPU
+   * may hold other shared jobs, of this gq or of another instance on the machine, that stay, so
+   * preempting it frees no whole GPU to hand over; null when none is shared.
+   */
+  private static String shared(List<Job> preempted, long forId) {
+    for (Job j : preempted)
+      if (dev.gq.core.job.GpuNeed.shares(j.spec()))
+        return "job " + j.id() + " shares its GPU" + (j.gpus().size() == 1 ? "" : "s") + " (--share): preempting it frees no"
+            + " whole GPU to give to job " + forId + ", as other shared jobs may stay there; preempt it without --for";
     return null;
   }
 

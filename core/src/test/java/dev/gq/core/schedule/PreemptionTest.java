@@ -169,6 +169,22 @@ class PreemptionTest {
   }
 
   @Test
+  void aSharedJobIsNotPreemptedForAnotherJobItsGpuMayKeepOtherShares() {
+    start(1);
+    var shared = dev.gq.core.job.GpuNeed.of(19074, List.of(), true, 0);
+    decide(new Request.Submit(spec(1).withGpuNeed(shared)));
+    decide(new Request.Submit(spec(1).withGpuNeed(shared)));
+    decide(new Request.Launched(1, leader(100)));
+    decide(new Request.Launched(2, leader(200)));
+    decide(new Request.Submit(spec(1)));
+    assertEquals(JobState.WAITING, l.live().get(3L).state());
+    assertEquals("job 1 shares its GPU (--share): preempting it frees no whole GPU to give to job 3, as other shared jobs"
+        + " may stay there; preempt it without --for", preempt(3L, false, 1).refusal());
+    assertEquals(JobState.RUNNING, l.live().get(1L).state(), "nothing written");
+    assertNull(preempt(null, false, 1).refusal(), "without --for it is preempted as any job");
+  }
+
+  @Test
   void refusedWithTheReasonAndNothingWritten() {
     start(2);
     decide(new Request.Submit(spec(1)));
