@@ -102,9 +102,15 @@ public interface ApiReplies {
 
   /**
    * A process a GPU lists, as {@code gq top} names it: its user, its command line (empty when /proc
-   * does not show it) and when it started (null when not known).
+   * does not show it), when it started (null when not known), and what the ownership rule reads of
+   * it ({@code facts}: session, group, GQ_JOB_TAG, parents; null when /proc does not show it), so
+   * that a process on a GPU that several shared jobs hold is put under the job that owns it.
    */
-  record ProcessView(long pid, String user, String command, Instant started) {}
+  record ProcessView(long pid, String user, String command, Instant started, dev.gq.core.alloc.ProcessFacts facts) {
+    ProcessView(long pid, String user, String command, Instant started) {
+      this(pid, user, command, started, null);
+    }
+  }
 
   /**
    * The GPUs as classified now, with each GPU's figures from the latest reading ({@code figures}, by

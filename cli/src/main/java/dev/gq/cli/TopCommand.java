@@ -174,7 +174,7 @@ final class TopCommand implements Callable<Integer> {
   static void warm() {
     GqApi.GpuReport none = new GqApi.GpuReport(List.of(), "", false, null);
     TopScreen.Data d = new TopScreen.Data(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC, none, Map.of(), Map.of(),
-        List.of(), Map.of(), Map.of(), Set.of(), false, List.of(), List.of(), null, List.of());
+        List.of(), Map.of(), Map.of(), Map.of(), Set.of(), false, List.of(), List.of(), null, List.of());
     try (Terminal term = new LineDisciplineTerminal("gq-top", "xterm-256color", new ByteArrayOutputStream(),
         StandardCharsets.UTF_8)) {
       term.setSize(new Size(80, 24));
@@ -229,8 +229,8 @@ final class TopCommand implements Callable<Integer> {
       if (logJob != null && logJob.logPath() != null) log = lastLines(api, Path.of(logJob.logPath()));
     }
     return new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, api.waitReasons(),
-        running.isEmpty() ? Map.of() : api.progress(running), q.holds().keySet(), q.queueHeld(), groups, events,
-        logJob, log);
+        running.isEmpty() ? Map.of() : api.progress(running), running.isEmpty() ? Map.of() : api.idleJobs(),
+        q.holds().keySet(), q.queueHeld(), groups, events, logJob, log);
   }
 
   private ZoneId zone() {

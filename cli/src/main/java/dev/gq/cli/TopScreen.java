@@ -4,6 +4,7 @@ import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.cli.ApiReplies.GroupSummary;
 import dev.gq.cli.ApiReplies.ProcessView;
 import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.core.alloc.Ownership;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuHistory;
@@ -31,7 +32,8 @@ import org.jline.utils.AttributedStyle;
 /**
  * Draws one screen of {@code gq top} from what the daemon knows at one moment ({@link Data}) and where
  * the user is ({@link TopView}): a title line, the GPUs (state, holder, figures, a sparkline of
- * utilisation, the processes on each), the jobs, the groups, the newest events at the bottom and a
+ * utilisation, a note under a shared, drained or unwell one, the processes on each under the job
+ * that owns them), the jobs (with the idle hint), the groups, the newest events at the bottom and a
  * line of keys. Pure: the same data, view and size give the same lines, each at most {@code width}
  * columns wide, exactly {@code height} of them ({@code height} 0: as many as the content needs, for
  * one frame printed as text). Sections give way on a small screen in this order: processes, events
@@ -41,8 +43,13 @@ final class TopScreen {
   /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
   record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
       Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
-      Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups, List<StoredEvent> events,
-      Job logJob, List<String> log) {}
+      Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
+      List<StoredEvent> events, Job logJob, List<String> log) {
+    /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
+    JobHints hints() {
+      return new JobHints(idle, gpus.unwell(), now);
+    }
+  }
 
   static final String SPARKS = "▁▂▃▄▅▆▇█";
   private static final AttributedStyle TITLE = AttributedStyle.DEFAULT.inverse();
@@ -90,15 +97,20 @@ final class TopScreen {
   private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
     List<Job> shown = shown(d, v);
     v.settle(shown);
-    List<AttributedString> gpuRows = new ArrayList<>();
+    // each GPU's row with its notes (shares, a drain, the problem of an unwell GPU): kept on any screen
+    List<List<AttributedString>> gpuRows = new ArrayList<>();
     List<List<AttributedString>> procRows = new ArrayList<>();
-    gpuRows.add(bar(gpuHeader(width), width, HEAD));
+    gpuRows.add(List.of(bar(gpuHeader(width), width, HEAD)));
     for (GpuStatus g : d.gpus().gpus()) {
-      gpuRows.add(gpuRow(d, g, width));
+      List<AttributedString> block = new ArrayList<>();
+      block.add(gpuRow(d, g, width));
+      block.addAll(noteRows(d, g));
+      gpuRows.add(block);
       procRows.add(processRows(d, g, width));
     }
     if (d.gpus().gpus().isEmpty())
-      gpuRows.add(plain(d.gpus().error() != null ? "  GPU probe failed: " + d.gpus().error() : "  no GPUs; jobs with -g 0 still run"));
+      gpuRows.add(List.of(plain(d.gpus().error() != null ? "  GPU probe failed: " + d.gpus().error() : "  no GPUs; jobs with -g 0 still run")));
+    int gpuLines = gpuRows.stream().mapToInt(List::size).sum();
     List<AttributedString> groups = groupRows(d, width);
     List<AttributedString> events = eventRows(d, width);
     int procs = procRows.stream().mapToInt(List::size).sum();
@@ -111,7 +123,7 @@ final class TopScreen {
       jobRows = shown.size();
       procShown = procs;
     } else {
-      int avail = height - 2 - gpuRows.size() - 1; // title, keys, the jobs' header
+      int avail = height - 2 - gpuLines - 1; // title, keys, the jobs' header
       int cap = height >= 40 ? 8 : 3;
       groupShown = Math.min(groupShown, cap);
       eventShown = Math.min(eventShown, cap);
@@ -128,9 +140,9 @@ final class TopScreen {
 
     List<AttributedString> lines = new ArrayList<>();
     lines.add(bar(title(d, v, shown), width, TITLE));
-    lines.add(gpuRows.get(0));
+    lines.addAll(gpuRows.get(0));
     for (int i = 1; i < gpuRows.size(); i++) {
-      lines.add(gpuRows.get(i));
+      lines.addAll(gpuRows.get(i));
       if (i - 1 < procRows.size()) {
         for (AttributedString p : procRows.get(i - 1)) {
           if (procShown-- <= 0) break;
@@ -194,7 +206,7 @@ final class TopScreen {
 
   private static AttributedString gpuRow(Data d, GpuStatus g, int width) {
     GpuHistory.Trace trace = d.traces().get(g.uuid());
-    GpuFigures f = trace == null ? GpuFigures.NONE : trace.latest();
+    GpuFigures f = trace == null ? d.gpus().figures(g.uuid()) : trace.latest();
     AttributedStringBuilder b = new AttributedStringBuilder();
     b.append(pad(String.valueOf(g.index()), 4));
     b.styled(stateStyle(g.state()), pad(g.state().name(), 10));
@@ -209,11 +221,22 @@ final class TopScreen {
     return b.toAttributedString();
   }
 
-  /** Who holds the GPU: its job, another gq's job or user, an outside user, or why it is unknown or drained. */
+  /**
+   * Who holds the GPU: its job or its shared jobs ("jobs 4,5", "+1" for another gq instance's share
+   * beside them, "other gq" when only others share it), another gq's job or user, an outside user, or
+   * why it is unknown or drained (the whole reason is on the note under it).
+   */
   static String holder(Data d, GpuStatus g) {
     if (g.heldBy() != null) return g.heldBy();
+    if (g.state() == GpuState.SHARED) {
+      List<String> ids = g.shares().stream().map(s -> String.valueOf(s.jobId())).toList();
+      String ours = ids.isEmpty() ? "" : (ids.size() == 1 ? "job " : "jobs ") + String.join(",", ids);
+      if (g.others().isEmpty()) return ours;
+      // other gq instances' shares: named on the line under the GPU
+      return ours.isEmpty() ? "other gq" : ours + " +" + g.others().size();
+    }
     if (g.shares().size() > 1)
-      return "jobs " + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(java.util.stream.Collectors.joining(","));
+      return "jobs " + String.join(",", g.shares().stream().map(s -> String.valueOf(s.jobId())).toList());
     if (g.ownerJobId() != null) return "job " + g.ownerJobId();
     if (g.state() == GpuState.EXTERNAL) {
       for (GpuProcess p : g.processes()) {
@@ -222,15 +245,44 @@ final class TopScreen {
       }
       return "outside";
     }
-    if (g.state() == GpuState.UNKNOWN || g.state() == GpuState.DRAINED) return g.detail() == null ? "" : g.detail();
+    if (g.state() == GpuState.DRAINED) return d.gpus().unwell().containsKey(g.uuid()) ? "unwell" : "drained";
+    if (g.state() == GpuState.UNKNOWN) return g.detail() == null ? "" : g.detail();
     return "";
+  }
+
+  /**
+   * The lines under a GPU's row: a shared GPU's jobs with their shares and what is left ("jobs 4 (20GB),
+   * 5 (20GB), bob's job 3 (20GB); 15.4 GB left", other gq instances' shares after this one's, a job
+   * using more than it declared marked "over"); the problem of an unwell
+   * GPU; a drain with its reason and how to undo it.
+   */
+  static List<AttributedString> noteRows(Data d, GpuStatus g) {
+    List<AttributedString> out = new ArrayList<>();
+    long headroom = d.gpus().shareHeadroomMiB();
+    if (!g.shares().isEmpty() || !g.others().isEmpty()) {
+      boolean over = !g.overShares(headroom).isEmpty();
+      String s = "    " + dev.gq.core.alloc.SharedFit.describe(g, headroom)
+          + (over ? "; no more jobs go here while a job uses more than it declared" : "");
+      out.add(new AttributedString(s, over ? AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW) : AttributedStyle.DEFAULT));
+    }
+    String problem = d.gpus().unwell().get(g.uuid());
+    String detail = g.detail() == null || g.detail().isBlank() ? null : g.detail();
+    if (problem != null) {
+      String undo = "'gq gpu resume " + g.index() + "' gives it back";
+      out.add(new AttributedString("    unwell: " + PrintableText.escape(problem)
+          + (g.state() == GpuState.DRAINED ? "" : "; no new job after this one") + "; " + undo,
+          AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA)));
+    } else if (detail != null && (g.state() == GpuState.DRAINED || detail.contains("drained ("))) {
+      out.add(new AttributedString("    " + PrintableText.escape(detail), AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA)));
+    }
+    return out;
   }
 
   private static List<AttributedString> processRows(Data d, GpuStatus g, int width) {
     List<AttributedString> rows = new ArrayList<>();
     for (GpuProcess p : g.processes()) {
       ProcessView pv = d.processes().get(p.pid());
-      Long job = jobOf(d, g, p.pid());
+      Long job = jobOf(d, g, pv);
       StringBuilder sb = new StringBuilder("    pid ").append(pad(String.valueOf(p.pid()), 8));
       if (job != null) sb.append(pad("job " + job, 10));
       else sb.append(pad(pv == null || pv.user() == null ? "?" : cut(pv.user(), 9), 10));
@@ -249,9 +301,23 @@ final class TopScreen {
     return rows;
   }
 
-  private static Long jobOf(Data d, GpuStatus g, long pid) {
-    for (Job j : d.jobs()) if (j.pid() != null && j.pid() == pid) return j.id();
-    if (g.state() == GpuState.SHARED) return g.shares().size() == 1 ? g.shares().get(0).jobId() : null;
+  /**
+   * The job a process on GPU {@code g} belongs to, by the rule the scheduler classifies with
+   * ({@link Ownership#owns}: the job's session or group, its GQ_JOB_TAG, an adopted job's descendants)
+   * over the jobs that hold the GPU: its shared jobs, or its one job. A RUNNING or RESERVED GPU is
+   * one only when its job owns every process on it, so that job owns one /proc no longer shows too;
+   * on a shared GPU such a process is nobody's (null).
+   */
+  static Long jobOf(Data d, GpuStatus g, ProcessView pv) {
+    List<Long> holders = g.shares().isEmpty()
+        ? (g.ownerJobId() == null ? List.of() : List.of(g.ownerJobId()))
+        : g.shares().stream().map(GpuStatus.Share::jobId).toList();
+    if (pv != null && pv.facts() != null) {
+      for (long id : holders) {
+        for (Job j : d.jobs()) if (j.id() == id && Ownership.owns(j, pv.facts())) return id;
+      }
+    }
+    if (!g.shares().isEmpty()) return null;
     return g.state() == GpuState.RUNNING || g.state() == GpuState.RESERVED ? g.ownerJobId() : null;
   }
 
@@ -284,10 +350,11 @@ final class TopScreen {
   private static AttributedStyle stateStyle(GpuState s) {
     return switch (s) {
       case FREE -> AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
-      case RUNNING, RESERVED, SHARED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
+      case RUNNING, RESERVED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
       case EXTERNAL -> AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
       case UNKNOWN -> AttributedStyle.BOLD.foreground(AttributedStyle.RED);
       case DRAINED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA);
+      case SHARED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.BLUE);
     };
   }
 
@@ -331,6 +398,10 @@ final class TopScreen {
       WaitReason w = d.waits().get(j.id());
       if (w != null && !w.brief().isBlank()) why = "  (" + w.brief() + ")";
     } else if (j.state().terminal() && j.exitCode() != null && j.exitCode() != 0) why = "  (exit " + j.exitCode() + ")";
+    else {
+      String note = d.hints().note(j);
+      if (!note.isEmpty()) why = "  (" + note + ")";
+    }
     int groupWidth = width >= 100 ? 16 : 9;
     String group = j.spec().group() == null ? "-" : TextTable.cutMiddle(j.spec().group(), groupWidth - 1);
     return pad(String.valueOf(j.id()), 6) + pad(state, 11) + pad(JobColumn.gpus(j), 6)
@@ -413,9 +484,11 @@ final class TopScreen {
         "?               this help; any key comes back",
         "q  Ctrl-C       quit",
         "",
-        "GPUs: state (only FREE gets new jobs), holder, utilisation, memory, temperature, power and",
-        "the utilisation of the last readings; blank where the GPU does not say. Under each GPU its",
-        "processes: a job's, or an outside user's with how long it has been there and its command.",
+        "GPUs: state (only FREE gets new jobs; SHARED only shared ones while their memory fits),",
+        "holder, utilisation, memory, temperature, power and the utilisation of the last readings;",
+        "blank where the GPU does not say. Under a GPU: its shared jobs' shares, why it is drained or",
+        "unwell, and its processes: a job's, or an outside user's with its age and command.",
+        "A job whose GPUs have shown 0% for a while is marked idle: a hint, gq does not stop it.",
         "Nothing changes without a y to the question on the last line."))
       lines.add(plain(" " + l));
     if (height > 0) {

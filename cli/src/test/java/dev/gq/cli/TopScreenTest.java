@@ -45,7 +45,7 @@ class TopScreenTest {
         Map.of(777L, new ProcessView(777, "bob", "python other.py --big", NOW.minus(Duration.ofMinutes(95)))), jobs,
         Map.of(3L, new WaitReason("GPUs busy", "needs 1 GPU, 0 free")),
         Map.of(1L, new Estimate(53, 100, 53.0, 1, Duration.ofMinutes(84), dev.gq.core.progress.Source.TQDM)),
-        Set.of(), false, groups, events, null, List.of());
+        Map.of(), Set.of(), false, groups, events, null, List.of());
   }
 
   private static TopScreen.Data sample() {
@@ -159,5 +159,119 @@ class TopScreenTest {
   void aLogKeepsTheLastStateOfALineRedrawnInPlaceAndDropsColours() {
     assertEquals(List.of("epoch 1", "100%", "red", "a       b"),
         TopCommand.logLines("epoch 1\n10%\r50%\r100%\n\u001b[31mred\u001b[0m\na\tb\n"));
+  }
+
+  private static TopScreen.Data with(TopScreen.Data d, GpuReport gpus, Map<Long, ProcessView> procs, Map<Long, Instant> idle) {
+    return new TopScreen.Data(d.now(), d.zone(), gpus, d.traces(), procs, d.jobs(), d.waits(), d.progress(), idle,
+        d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log());
+  }
+
+  private static ProcessView proc(long pid, long sid, String tag) {
+    return new ProcessView(pid, "ann", "python eval.py", NOW.minusSeconds(60),
+        new dev.gq.core.alloc.ProcessFacts(pid, sid, sid, tag));
+  }
+
+  @Test
+  void aSharedGpuShowsEachJobsShareAndPutsEachProcessUnderTheJobThatOwnsIt() {
+    List<Job> jobs = List.of(Jobs.job(4, JobState.RUNNING, Jobs.spec(1, "eval-a", null, null, "python", "eval.py")),
+        Jobs.job(5, JobState.RUNNING, Jobs.spec(1, "eval-b", null, null, "python", "eval.py")));
+    var shares = List.of(new GpuStatus.Share(4, 19074, 0, 12_000), new GpuStatus.Share(5, 19074, 0, 25_000));
+    // job 4's process by its session, job 5's by its tag, and one of job 5's with the first job's pid in no way
+    List<GpuProcess> procs = List.of(new GpuProcess(2001, 12_000L << 20), new GpuProcess(2002, 20_000L << 20),
+        new GpuProcess(2003, 5_000L << 20));
+    GpuStatus shared = new GpuStatus(0, "GPU-0", "NVIDIA H100 80GB HBM3", GpuState.SHARED, 4L, procs, 81559L << 20,
+        37_000L << 20, null, null, shares);
+    TopScreen.Data d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null,
+        Map.of(), Map.of(), 1024), Map.of(2001L, proc(2001, 1004, null), 2002L, proc(2002, 1, "tag5"),
+        2003L, proc(2003, 1005, null)), Map.of());
+    for (int height : new int[] {24, 0}) {
+      List<String> t = text(TopScreen.render(d, new TopView(), 80, height));
+      String all = String.join("\n", t);
+      assertTrue(t.stream().anyMatch(l -> l.startsWith("0   SHARED    jobs 4,5")), all);
+      assertTrue(t.stream().anyMatch(l -> l.contains("jobs 4 (20GB), 5 (20GB, uses 26.2GB: over); 44.4 GB left")), all);
+      assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("job 4 ") && l.contains("eval-a")), all);
+      assertTrue(t.stream().anyMatch(l -> l.contains("pid 2002") && l.contains("job 5 ") && l.contains("eval-b")), all);
+      assertTrue(t.stream().anyMatch(l -> l.contains("pid 2003") && l.contains("job 5 ")), all);
+    }
+    // the share line stays on a screen too small for processes
+    List<String> small = text(TopScreen.render(d, new TopView(), 80, 8));
+    assertTrue(small.stream().anyMatch(l -> l.contains("jobs 4 (20GB)")), String.join("\n", small));
+  }
+
+  @Test
+  void aProcessOnASharedGpuThatNoneOfItsJobsOwnsIsPutUnderItsUser() {
+    List<Job> jobs = List.of(Jobs.job(4, JobState.RUNNING));
+    GpuStatus shared = new GpuStatus(0, "GPU-0", "NVIDIA H100 80GB HBM3", GpuState.SHARED, 4L,
+        List.of(new GpuProcess(2001, 1L << 30)), 80 * GIB, GIB, null, null, List.of(new GpuStatus.Share(4, 19074, 0, 0)));
+    TopScreen.Data d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null),
+        Map.of(2001L, proc(2001, 77, null)), Map.of());
+    assertNull(TopScreen.jobOf(d, shared, d.processes().get(2001L)));
+    assertNull(TopScreen.jobOf(d, shared, null));
+    List<String> t = text(TopScreen.render(d, new TopView(), 80, 0));
+    assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("ann") && l.contains("python eval.py")),
+        String.join("\n", t));
+  }
+
+  @Test
+  void anUnwellGpuShowsDrainedWithItsProblemAndItsJobIsMarked() {
+    List<Job> jobs = List.of(Jobs.job(1, JobState.RUNNING, Jobs.spec(2, "train", null, null, "python", "train.py")));
+    GpuStatus drained = new GpuStatus(0, "GPU-uuid-0", "NVIDIA H100 80GB HBM3", GpuState.DRAINED, null, List.of(),
+        80 * GIB, 0, "drained (unwell: Xid 79: fell off the bus): no new jobs; 'gq gpu resume 0' gives it back", null);
+    GpuStatus running = new GpuStatus(1, "GPU-uuid-1", "NVIDIA H100 80GB HBM3", GpuState.RUNNING, 1L, List.of(),
+        80 * GIB, GIB, "drained (unwell: ECC: 2 uncorrectable errors): no new job after this; 'gq gpu resume 1' gives it back", null);
+    GpuReport report = new GpuReport(List.of(drained, running), "fake", true, null, Map.of(),
+        Map.of("GPU-uuid-0", "Xid 79: fell off the bus", "GPU-uuid-1", "ECC: 2 uncorrectable errors"));
+    TopScreen.Data d = with(data(jobs, List.of(), Map.of()), report, Map.of(), Map.of());
+    List<String> t = text(TopScreen.render(d, new TopView(), 80, 24));
+    String all = String.join("\n", t);
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("0   DRAINED   unwell")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("unwell: Xid 79: fell off the bus; 'gq gpu resume 0' gives it back")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("unwell: ECC: 2 uncorrectable errors; no new job after this one")), all);
+    List<String> wide = text(TopScreen.render(d, new TopView(), 120, 24));
+    assertTrue(wide.stream().anyMatch(l -> l.startsWith("1 ") && l.contains("train  (GPU 0 unwell, GPU 1 unwell)")),
+        String.join("\n", wide));
+  }
+
+  @Test
+  void aJobWhoseGpusDoNothingIsMarkedIdle() {
+    TopScreen.Data d = sample();
+    d = with(d, d.gpus(), d.processes(), Map.of(1L, NOW.minus(Duration.ofMinutes(45))));
+    List<String> t = text(TopScreen.render(d, new TopView(), 80, 24));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("1 ") && l.contains("train  (idle 45m)")), String.join("\n", t));
+    // a waiting job keeps its reason, an ended one its exit code
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("3 ") && l.contains("(GPUs busy)")));
+  }
+
+  @Test
+  void figuresComeFromTheReportWhenTheDaemonKeptNoHistory() {
+    GpuStatus g = gpu(0, GpuState.FREE, null, List.of());
+    TopScreen.Data d = data(List.of(), List.of(g), Map.of());
+    d = with(d, new GpuReport(List.of(g), "fake", true, null, Map.of("GPU-0", new GpuFigures(37, 12, 61, 210, 700)),
+        Map.of()), Map.of(), Map.of());
+    String row = text(TopScreen.render(d, new TopView(), 80, 24)).stream().filter(l -> l.startsWith("0   FREE"))
+        .findFirst().orElseThrow();
+    assertTrue(row.contains("37%") && row.contains("61C") && row.contains("210W"), row);
+  }
+
+  @Test
+  void anotherGqInstancesShareIsNamedAndItsProcessIsNotPutUnderOurJob() {
+    List<Job> jobs = List.of(Jobs.job(4, JobState.RUNNING, Jobs.spec(1, "eval-a", null, null, "python", "eval.py")));
+    List<GpuProcess> procs = List.of(new GpuProcess(2001, 1000L << 20), new GpuProcess(3001, 1000L << 20));
+    GpuStatus both = new GpuStatus(0, "GPU-0", "NVIDIA H100 80GB HBM3", GpuState.SHARED, 4L, procs, 81559L << 20,
+        2000L << 20, null, null, List.of(new GpuStatus.Share(4, 19074, 0, 1000)), List.of(new GpuStatus.Other("bob's job 3", 19074)));
+    GpuStatus theirs = new GpuStatus(1, "GPU-1", "NVIDIA H100 80GB HBM3", GpuState.SHARED, null, List.of(), 81559L << 20,
+        0, null, null, List.of(), List.of(new GpuStatus.Other("bob's job 7", 19074)));
+    TopScreen.Data d = with(data(jobs, List.of(both, theirs), Map.of()), new GpuReport(List.of(both, theirs), "fake", true,
+        null, Map.of(), Map.of(), 1024), Map.of(2001L, proc(2001, 1004, null), 3001L,
+        new ProcessView(3001, "bob", "python bob.py", NOW.minusSeconds(90), new dev.gq.core.alloc.ProcessFacts(3001, 3001, 3001, null))),
+        Map.of());
+    List<String> t = text(TopScreen.render(d, new TopView(), 100, 0));
+    String all = String.join("\n", t);
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("0   SHARED    job 4 +1 ")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("job 4 (20GB), bob's job 3 (20GB); 44.4 GB left")), all);
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("1   SHARED    other gq ")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("bob's job 7 (20GB); 64.4 GB left")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("job 4 ")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("pid 3001") && l.contains("bob") && l.contains("python bob.py")), all);
   }
 }

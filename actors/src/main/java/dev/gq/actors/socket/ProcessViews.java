@@ -1,6 +1,7 @@
 package dev.gq.actors.socket;
 
 import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.core.alloc.ProcessFacts;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessTable;
 import java.io.IOException;
@@ -14,7 +15,9 @@ import java.util.Optional;
 
 /**
  * Who runs the processes a GPU lists, for {@code gq top}: user name (from /etc/passwd, read again
- * when it changes; else "uid N"), command line and start, a few /proc reads per process.
+ * when it changes; else "uid N"), command line and start, and the facts the ownership rule reads
+ * (session, group, GQ_JOB_TAG, and the parents of a process without a tag, as the GPU watcher reads
+ * them), a few /proc reads per process.
  */
 final class ProcessViews {
   private static final Path PASSWD = Path.of("/etc/passwd");
@@ -31,7 +34,11 @@ final class ProcessViews {
       long uid = table.uid(pid);
       List<String> argv = table.cmdline(pid);
       String command = argv.isEmpty() ? "[" + info.get().comm() + "]" : String.join(" ", argv);
-      out.put(pid, new ProcessView(pid, uid < 0 ? null : name(uid), command, table.startTime(info.get()).orElse(null)));
+      String tag = table.environ(pid, "GQ_JOB_TAG").orElse(null);
+      List<dev.gq.core.proc.ProcessRef> lineage = tag != null ? List.of()
+          : dev.gq.core.proc.ProcessTree.lineage(info.get(), table::info);
+      ProcessFacts facts = info.get().zombie() ? null : new ProcessFacts(pid, info.get().sid(), info.get().pgid(), tag, lineage);
+      out.put(pid, new ProcessView(pid, uid < 0 ? null : name(uid), command, table.startTime(info.get()).orElse(null), facts));
     }
     return out;
   }

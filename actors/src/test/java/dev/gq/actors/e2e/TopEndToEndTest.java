@@ -86,6 +86,9 @@ class TopEndToEndTest {
         String first = tmux.awaitScreen("the first screen", s -> s.contains("gq top") && s.contains("2 GPUs, 2 free"));
         assertEquals(24, first.split("\n", -1).length - 1, first);
         assertTrue(first.contains("no jobs yet"), first);
+        // figures written to the fake folder appear on the live screen at the next readings
+        write(g.fake.resolve("figures").resolve(Gqd.uuid(0)), "util=37 temp=61 power=210 power_limit=700\n");
+        tmux.awaitScreen("GPU 0's figures", s -> s.lines().anyMatch(l -> l.matches("0 +FREE +37% .* 61C +210W .*")));
 
         long job = g.submit("-g", "1", "bash", "-c", "echo hello from the job; sleep 300");
         g.awaitState(job, "RUNNING", T);
@@ -139,6 +142,102 @@ class TopEndToEndTest {
           // the server may have gone already
         }
       }
+    }
+  }
+
+  // a job that opens a "context" of 1000 MiB on each of its GPUs in the fake folder, notes its pid, and runs until ./stop
+  private static final String GPU_JOB = "for u in ${GQ_GPU_UUIDS//,/ }; do echo 1000 > \"$GQ_FAKE_NVML/procs/$u/$$\"; done;"
+      + " echo $$ > pid-$GQ_JOB_ID; while [ ! -e stop ]; do sleep 0.1; done";
+
+  private static void write(Path file, String text) throws IOException {
+    java.nio.file.Files.createDirectories(file.getParent());
+    Path tmpFile = file.resolveSibling(file.getFileName() + ".tmp");
+    java.nio.file.Files.writeString(tmpFile, text);
+    java.nio.file.Files.move(tmpFile, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static int gpuOf(Gqd g, long job) {
+    return g.job(job).get("gpu_indices").get(0).asInt();
+  }
+
+  /** {@code gq top}'s one screen as text, once it shows what {@code cond} asks for. */
+  private static String awaitTop(Gqd g, String what, Predicate<String> cond) throws InterruptedException {
+    String[] last = {""};
+    try {
+      Gqd.await(what, T, () -> cond.test(last[0] = g.gq("top").out()));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\nscreen:\n" + last[0], e);
+    }
+    return last[0];
+  }
+
+  private static String row(String screen, String start) {
+    return screen.lines().filter(l -> l.startsWith(start)).findFirst().orElse("");
+  }
+
+  /**
+   * One screen as text ({@code gq top > file}) on three fake 80 GB cards whose figures are written to
+   * the fake folder: the figures and a filling sparkline, a SHARED card with each shared job's share
+   * and process, an exclusive job marked idle while its card shows 0 %, and a card with Xid 79 DRAINED
+   * with its problem.
+   */
+  @Test
+  void showsFiguresSharesIdleJobsAndUnwellGpusFromTheFakeFolder() throws Exception {
+    try (Gqd g = Gqd.start(tmp, 3, Map.of("GQ_IDLE_AFTER_SECONDS", "1"))) {
+      write(g.fake.resolve("gpus"), "0 " + Gqd.uuid(0) + " 81920 Fake H100\n1 " + Gqd.uuid(1) + " 81920 Fake H100\n2 "
+          + Gqd.uuid(2) + " 81920 Fake H100\n");
+      write(g.fake.resolve("figures").resolve(Gqd.uuid(0)), "util=37 mem_util=12 temp=61 power=210 power_limit=700\n");
+      write(g.fake.resolve("figures").resolve(Gqd.uuid(1)), "util=0 temp=41 power=90\n");
+      write(g.fake.resolve("figures").resolve(Gqd.uuid(2)), "util=0 temp=35 power=60\n");
+      Gqd.await("the 80 GB cards and their figures", T, () -> g.gpus().get(0).get("total_memory").asLong() == 81920L << 20
+          && g.gpus().get(0).get("util_percent").asInt(-1) == 37);
+
+      // the sparkline fills as readings come, at the level of the figure
+      String first = awaitTop(g, "a few readings in the history", s -> row(s, "0 ").contains("▃▃▃▃▃"));
+      String zero = row(first, "0 ");
+      assertTrue(zero.matches("0 +FREE +37% +[\\d.]+/80\\.0G +61C +210/700W +Fake H100 +▃+ *"), first);
+      assertTrue(row(first, "1 ").contains("41C") && row(first, "1 ").contains("90W"), first);
+
+      // an unwell card: Xid 79 drains it, with its problem under it
+      write(g.fake.resolve("health").resolve(Gqd.uuid(2)), "xid 79\n");
+      Gqd.await("GPU 2 drained", T, () -> g.gpuState(2).equals("DRAINED"));
+
+      long a = g.submit("-g", "1", "--share", "--vram", "20G", "--name", "eval-a", "bash", "-c", GPU_JOB);
+      g.awaitState(a, "RUNNING", T);
+      long b = g.submit("-g", "1", "--share", "--vram", "20G", "--name", "eval-b", "bash", "-c", GPU_JOB);
+      g.awaitState(b, "RUNNING", T);
+      int shared = gpuOf(g, a);
+      assertEquals(shared, gpuOf(g, b), "two shared jobs share one card");
+      long excl = g.submit("-g", "1", "--name", "train", "bash", "-c", GPU_JOB);
+      g.awaitState(excl, "RUNNING", T);
+      int mine = gpuOf(g, excl);
+      assertNotEquals(shared, mine);
+      // the shared card works, the exclusive job's card shows 0 %: that job is idle
+      write(g.fake.resolve("figures").resolve(Gqd.uuid(shared)), "util=90 temp=70 power=400 power_limit=700\n");
+      write(g.fake.resolve("figures").resolve(Gqd.uuid(mine)), "util=0 temp=41 power=90\n");
+      String pa = java.nio.file.Files.readString(g.work.resolve("pid-" + a)).strip();
+      String pb = java.nio.file.Files.readString(g.work.resolve("pid-" + b)).strip();
+
+      String left = dev.gq.core.job.GpuNeed.size(81920 - 1024 - 2 * 19074);
+      String screen = awaitTop(g, "the shares, the idle job and the unwell card", s -> s.contains("jobs " + a + " (20GB), " + b
+          + " (20GB); " + left + " left") && s.contains("(idle ") && s.contains("70C")
+          && s.lines().anyMatch(l -> l.matches("\\s+pid " + pb + " +job " + b + " .*")));
+      String sharedRow = row(screen, shared + " ");
+      assertTrue(sharedRow.matches(shared + " +SHARED +jobs " + a + "," + b + " +90% +[\\d.]+/80\\.0G +70C +400/700W .*"), screen);
+      assertTrue(screen.lines().anyMatch(l -> l.matches("\\s+pid " + pa + " +job " + a + " +1\\.0G +eval-a")), screen);
+      assertTrue(screen.lines().anyMatch(l -> l.matches("\\s+pid " + pb + " +job " + b + " +1\\.0G +eval-b")), screen);
+      assertTrue(row(screen, mine + " ").matches(mine + " +RUNNING +job " + excl + " +0% .*"), screen);
+      assertTrue(screen.lines().anyMatch(l -> l.matches(excl + " +RUNNING .*train  \\(idle \\d+[smh].*\\)")), screen);
+      assertTrue(screen.lines().noneMatch(l -> l.matches(a + " +RUNNING .*\\(idle.*")), "a working shared job is not idle:\n" + screen);
+      assertTrue(row(screen, "2 ").matches("2 +DRAINED +unwell .*"), screen);
+      assertTrue(screen.contains("    unwell: Xid 79: fell off the bus; 'gq gpu resume 2' gives it back"), screen);
+      assertTrue(screen.contains(" 3 GPUs, 0 free ") && screen.contains("(fake GPUs)"), screen);
+
+      // a job using more than it declared is marked over
+      write(g.fake.resolve("procs").resolve(Gqd.uuid(shared)).resolve(pa), "30000");
+      awaitTop(g, "job " + a + " over its share", s -> s.contains(a + " (20GB, uses 31.5GB: over)"));
+      write(g.work.resolve("stop"), "");
+      g.awaitState(excl, "DONE", T);
     }
   }
 }
