@@ -149,4 +149,17 @@ public interface ApiReplies {
       int running,
       int waiting,
       String warning) {}
+
+  /**
+   * The shared machine as this daemon sees it ({@code gq who}): the policy in force or the line why
+   * none is ({@code policy}), {@code policyInForce} whether a policy file's rules apply, each user
+   * holding or waiting for GPUs, and the demand files not counted with why (name → reason).
+   */
+  record WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
+      java.util.Map<String, String> ignored) {
+    public WhoReport {
+      users = List.copyOf(users);
+      ignored = java.util.Map.copyOf(ignored);
+    }
+  }
 }

@@ -179,6 +179,11 @@ public interface GqApi extends ApiReplies {
 
   DaemonInfo daemonInfo() throws ApiException;
 
+  /** The shared machine: the policy and every user's GPUs held and jobs waiting ({@code gq who}); null from a daemon that does not say. */
+  default WhoReport who() throws ApiException {
+    return null;
+  }
+
   /** Why the journal cannot be written now, since when, and what gq does about it; null while it takes writes. */
   default String journalProblem() {
     return null;

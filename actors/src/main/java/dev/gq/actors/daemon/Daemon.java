@@ -7,6 +7,7 @@ import dev.gq.host.libc.Libc;
 import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.gq.actors.fair.FairSource;
 import dev.gq.actors.health.Faults;
 import dev.gq.actors.health.Supervision;
 import dev.gq.actors.projector.Projector;
@@ -59,6 +60,7 @@ public final class Daemon implements AutoCloseable {
   private final CountDownLatch stop = new CountDownLatch(1);
   private final java.util.concurrent.CompletableFuture<Throwable> replayFailed = new java.util.concurrent.CompletableFuture<>();
   private SocketServer server;
+  private FairSource fair;
   private volatile String damage;
   private String sessionWarning;
   /** How each part is doing, and what a part that fails for good does to the daemon. */
@@ -114,7 +116,10 @@ public final class Daemon implements AutoCloseable {
     LeaseHolder.Instance self = new LeaseHolder.Instance(Libc.getuid(), System.getProperty("user.name"),
         cfg.paths().dataDir().toAbsolutePath().toString());
     LOG.info("GPU leases in {}", leases.dir());
-    Supplier<GpuObservation> observe = () -> GpuWatcher.observe(probe, procs, leases, self);
+    fair = new FairSource(FairSource.policyFile(env), leases.dir(), self, ProcessHandle.current().pid(), procs, blocking, clock);
+    Supplier<GpuObservation> read = () -> GpuWatcher.observe(probe, procs, leases, self);
+    // the GPU watcher's readings bring the shared machine's files along: the policy, everyone's demand
+    Supplier<GpuObservation> observe = () -> fair.observed(read.get());
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
@@ -124,7 +129,7 @@ public final class Daemon implements AutoCloseable {
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
         files, replayFailed::complete, clock, notifications, parts.health(), Faults.fromEnvironment(env),
-        Supervision.Backoff.DEFAULT, parts::failed));
+        Supervision.Backoff.DEFAULT, parts::failed, fair));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
@@ -135,6 +140,7 @@ public final class Daemon implements AutoCloseable {
     api.adoptFrom(procs, Libc.getuid(), leases.dir());
     api.notifyThrough(notifications);
     api.partsFrom(parts::lines);
+    api.fairFrom(fair);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
     parts.serving();
     checkDatabase(cfg.paths().database());
@@ -235,6 +241,8 @@ public final class Daemon implements AutoCloseable {
     } catch (Exception ignored) {
       // stopping anyway
     }
+    // nothing of this daemon waits any more: the others stop counting it at once
+    if (fair != null) fair.withdraw();
     try {
       jobHistory.close();
       journal.close();

@@ -313,6 +313,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         if (j.state() == JobState.PREEMPTING && p != null) runners.get(j.id()).tell(new JobRunner.Preempt(p));
       }
     }
+    if (!events.isEmpty() || d.readied()) deps.demand(state);
     if (d.readied()) {
       awaitingReady.forEach(r -> r.tell(Done.getInstance()));
       awaitingReady.clear();
@@ -345,7 +346,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private DecisionContext context() {
     return new DecisionContext(deps.clock().instant(), System.nanoTime(), () -> UUID.randomUUID().toString(), deps::logPath,
-        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB(), deps.idleAfter());
+        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB(), deps.idleAfter(), deps.fair());
   }
 
   @Override

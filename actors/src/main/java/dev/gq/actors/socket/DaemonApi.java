@@ -49,6 +49,7 @@ public final class DaemonApi implements GqApi {
   private volatile AdoptRequests adoptions;
   private volatile dev.gq.cli.NotifyApi notifications;
   private volatile Supplier<List<String>> parts = List::of;
+  private volatile dev.gq.actors.fair.FairSource fair;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -294,6 +295,20 @@ public final class DaemonApi implements GqApi {
   @Override
   public Map<String, String> holds() throws ApiException {
     return queue.holds();
+  }
+
+  /** Where {@code gq who} and {@code gq daemon status} read the shared machine: the policy, everyone's demand. */
+  public void fairFrom(dev.gq.actors.fair.FairSource source) {
+    this.fair = source;
+  }
+
+  @Override
+  public WhoReport who() {
+    var f = fair;
+    if (f == null) return null;
+    var view = f.view();
+    return new WhoReport(f.policyLine(), view.active() && view.policy().problem() == null,
+        dev.gq.core.schedule.FairWho.rows(f.latest(), view.demands(), f.published(), f.self()), view.ignored());
   }
 
   @Override
