@@ -35,6 +35,12 @@ class ShareLeasesTest {
       for (String u : uuids) held.put(u, holder);
       return GpuLeases.NONE.take(List.of(), holder);
     }
+
+    @Override
+    public Held takeShares(List<String> uuids, LeaseHolder holder, long mib, Map<String, Long> totalMiB, long headroomMiB,
+        int perGpuCap) throws Taken {
+      return take(uuids, holder);
+    }
   }
 
   @Test
