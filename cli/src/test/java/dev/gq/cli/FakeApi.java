@@ -241,6 +241,13 @@ final class FakeApi implements GqApi {
     return info;
   }
 
+  /** What {@link #who} answers (null: a daemon that does not say). */
+  WhoReport who;
+
+  @Override public WhoReport who() {
+    return who;
+  }
+
   /** What {@link #journalProblem} says (null: the journal takes writes). */
   String journal;
 
