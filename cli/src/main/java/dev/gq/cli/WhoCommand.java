@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * {@code gq who}: everyone's part of a shared machine, as this user's daemon sees it: per user the
  * GPUs their jobs hold and how many jobs hold them (from the GPU leases every gq keeps), how many
  * jobs wait for how many GPUs and since when (from the demand files every gq publishes), then the
- * machine policy in force or the line why none is, and the demand files not counted with why.
+ * machine policy in force or the line why none is, the bookings in force, and the files not counted with why.
  */
 @Command(name = "who", description = "Show every user's GPUs held and jobs waiting on this machine, and the machine policy in force.")
 final class WhoCommand implements Callable<Integer> {
@@ -47,6 +47,9 @@ final class WhoCommand implements Callable<Integer> {
       t.print(out, TextTable.width(inv.io()));
     }
     out.println("Policy: " + who.policy());
+    for (GqApi.BookingLine b : who.bookings())
+      out.println("Booked: " + BookCommand.gpus(b) + " by " + b.user() + " from " + Times.format(b.start(), zone) + " to "
+          + Times.format(b.end(), zone) + " (" + b.id() + ")");
     who.ignored().forEach((name, why) -> out.println("Not counted: " + name + ": " + why));
     return ExitCode.OK;
   }
@@ -66,6 +69,18 @@ final class WhoCommand implements Callable<Integer> {
     }
     n.put("policy", who.policy());
     n.put("policy_in_force", who.policyInForce());
+    ArrayNode bookings = n.putArray("bookings");
+    for (GqApi.BookingLine b : who.bookings()) {
+      ObjectNode o = bookings.addObject();
+      o.put("id", b.id());
+      o.put("user", b.user());
+      ArrayNode idx = o.putArray("gpu_indices");
+      b.indices().forEach(idx::add);
+      ArrayNode uuids = o.putArray("gpu_uuids");
+      b.uuids().forEach(uuids::add);
+      o.put("start", b.start().toString());
+      o.put("end", b.end().toString());
+    }
     ObjectNode ignored = n.putObject("not_counted");
     who.ignored().forEach(ignored::put);
     return n;

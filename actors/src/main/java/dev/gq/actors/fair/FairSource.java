@@ -41,6 +41,7 @@ public final class FairSource {
 
   private final PolicyFile policyFile;
   private final DemandFiles demandFiles;
+  private final dev.gq.host.fair.BookingFiles bookingFiles;
   private final LeaseHolder.Instance self;
   private final long pid;
   private final ProcessTable procs;
@@ -58,6 +59,7 @@ public final class FairSource {
       Clock clock) {
     this.policyFile = new PolicyFile(policy, 0);
     this.demandFiles = new DemandFiles(leaseDir, procs);
+    this.bookingFiles = new dev.gq.host.fair.BookingFiles(leaseDir);
     this.self = self;
     this.pid = pid;
     this.procs = procs;
@@ -107,11 +109,72 @@ public final class FairSource {
       freeSince.clear();
       freeSince.putAll(seen);
       latest.set(o);
-      view.set(new FairView(reading, others, demands.ignored(), seen));
+      Map<String, String> ignored = new java.util.LinkedHashMap<>(demands.ignored());
+      dev.gq.host.fair.BookingFiles.Reading booked = bookingFiles.read();
+      ignored.putAll(booked.ignored());
+      Policy resolved = resolved(o);
+      List<dev.gq.core.fair.Booking> inForce = booked.inForce(resolved, now);
+      // this user's ended bookings are removed by its daemon (the sticky directory lets nobody else)
+      for (dev.gq.core.fair.Booking b : booked.bookings())
+        if (b.uid() == self.uid() && !b.end().isAfter(now)) bookingFiles.cancel(b.id(), self.uid());
+      view.set(new FairView(new PolicyReading(resolved, reading.problem()), others, ignored, seen, inForce,
+          java.time.ZoneId.systemDefault()));
     } catch (RuntimeException e) {
       LOG.warn("cannot read the shared machine's files: {}", e.toString());
     }
     return o;
+  }
+
+  /** The policy in force with its interactive GPUs named by index resolved to {@code o}'s UUIDs. */
+  private Policy resolved(GpuObservation o) {
+    if (reading.policy() == Policy.NONE || o == null || !o.reading().ok()) return reading.policy();
+    Map<Integer, String> byIndex = new HashMap<>();
+    o.reading().devices().forEach(d -> byIndex.put(d.index(), d.uuid()));
+    return reading.policy().resolved(byIndex);
+  }
+
+  /** A booking of the GPUs shown by index or UUID in {@code named}, else of {@code count} chosen ones: the booking, or why not in one line. */
+  public synchronized dev.gq.core.fair.Booking book(int count, List<String> named, Instant start, Instant end)
+      throws dev.gq.cli.ApiException {
+    GpuObservation o = latest.get();
+    if (o == null || !o.reading().ok()) throw new dev.gq.cli.ApiException("no GPU reading yet; try again in a moment");
+    Instant now = clock.instant();
+    Policy policy = resolved(o);
+    List<String> gpus = new ArrayList<>();
+    if (!named.isEmpty()) {
+      for (String n : named) {
+        String uuid = o.reading().devices().stream().filter(d -> d.uuid().equals(n) || Integer.toString(d.index()).equals(n))
+            .map(DeviceReading::uuid).findFirst().orElse(null);
+        if (uuid == null) throw new dev.gq.cli.ApiException("this machine has no GPU " + n + "; see gq gpu");
+        if (!gpus.contains(uuid)) gpus.add(uuid);
+      }
+    } else {
+      List<String> shared = o.reading().devices().stream().filter(d -> !policy.interactive(d.index(), d.uuid()))
+          .map(DeviceReading::uuid).toList();
+      gpus = dev.gq.core.fair.BookingRules.choose(count, shared, bookingFiles.read().inForce(policy, now), start, end);
+      if (gpus.size() < count)
+        throw new dev.gq.cli.ApiException("only " + gpus.size() + " of the " + shared.size() + " shared GPUs are not booked in that window; "
+            + "book fewer or another time (gq book --list)");
+    }
+    var b = new dev.gq.core.fair.Booking(dev.gq.host.fair.BookingFiles.newId(), self.user(), self.uid(), gpus, start, end, now);
+    String why = bookingFiles.book(b, policy, now, java.time.ZoneId.systemDefault());
+    if (why != null) throw new dev.gq.cli.ApiException(why);
+    return b;
+  }
+
+  /** The bookings in force now, by start. */
+  public List<dev.gq.core.fair.Booking> bookings() {
+    Instant now = clock.instant();
+    List<dev.gq.core.fair.Booking> out = new ArrayList<>(bookingFiles.read().inForce(resolved(latest.get()), now));
+    out.sort(java.util.Comparator.comparing(dev.gq.core.fair.Booking::start).thenComparing(dev.gq.core.fair.Booking::id));
+    return out;
+  }
+
+  /** Cancels this user's booking {@code id}. */
+  public void cancel(String id) throws dev.gq.cli.ApiException {
+    if (!id.matches("[0-9a-z]{4,16}")) throw new dev.gq.cli.ApiException("'" + dev.gq.core.job.PrintableText.escape(id) + "' is no booking id; list them with gq book --list");
+    String why = bookingFiles.cancel(id, self.uid());
+    if (why != null) throw new dev.gq.cli.ApiException(why);
   }
 
   private void policyRead(PolicyReading r) {

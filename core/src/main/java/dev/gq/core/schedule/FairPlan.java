@@ -90,20 +90,38 @@ public final class FairPlan {
     return null;
   }
 
-  /** {@code gpus} with those the policy keeps for interactive work shown as taken by it. */
-  public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f) {
+  /**
+   * {@code gpus} with those the policy keeps for interactive work, and those another user's booking
+   * keeps from {@code user}'s jobs now (in its window, or before it from a job without {@code --time}),
+   * shown as taken by it. A job with a {@code --time} that ends before a window does not get the
+   * booked GPUs yet either: the step is the same for every job of the plan.
+   */
+  public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f, String user, Instant now) {
     Policy p = f.policy().policy();
-    if (gpus == null || p.interactiveGpus().isEmpty()) return gpus;
+    if (gpus == null || (p.interactiveGpus().isEmpty() && f.bookings().isEmpty())) return gpus;
     List<GpuStatus> out = new ArrayList<>(gpus.size());
     for (GpuStatus g : gpus) {
       boolean open = g.state() == GpuState.FREE || g.state() == GpuState.SHARED;
-      out.add(open && p.interactive(g.index(), g.uuid())
-          ? new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.EXTERNAL, g.ownerJobId(), g.processes(), g.totalBytes(),
-              g.usedBytes(), "kept for interactive work (interactive_gpus in the machine policy)", "kept for interactive work",
-              g.shares())
-          : g);
+      WaitReason booked = !open || user == null ? null
+          : dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, null, now, f.bookings(), f.zone());
+      if (open && p.interactive(g.index(), g.uuid()))
+        out.add(taken(g, "kept for interactive work (interactive_gpus in the machine policy)", "kept for interactive work"));
+      else if (booked != null) out.add(taken(g, booked.text(), bookedBy(booked.text())));
+      else out.add(g);
     }
     return out;
+  }
+
+  /** "booked by bob from Mon 14:00 to Mon 17:00" of a booking's wait reason. */
+  private static String bookedBy(String text) {
+    int from = text.indexOf("booked by ");
+    int to = text.indexOf(';', Math.max(from, 0));
+    return from < 0 ? "booked" : to < 0 ? text.substring(from) : text.substring(from, to);
+  }
+
+  private static GpuStatus taken(GpuStatus g, String detail, String by) {
+    return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.EXTERNAL, g.ownerJobId(), g.processes(), g.totalBytes(),
+        g.usedBytes(), detail, by, g.shares());
   }
 
   /** {@code plan} with the reservations this user may not take now dropped, their jobs waiting for the turn. */

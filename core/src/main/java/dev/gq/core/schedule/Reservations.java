@@ -24,7 +24,9 @@ public final class Reservations {
   /** The plan: the reservations to make now, and why each waiting job that gets none waits. */
   public static Plan plan(Ledger l, SchedulerState s, DecisionContext c) {
     if (!s.ready()) return new Plan(List.of(), Map.of());
-    List<GpuStatus> gpus = FairPlan.shared(s.gpus().classified(l), c.fair());
+    var latest = s.gpus().latest();
+    List<GpuStatus> gpus = FairPlan.shared(s.gpus().classified(l), c.fair(),
+        latest == null || latest.self() == null ? null : latest.self().user(), c.now());
     long cpuActive = 0;
     Map<String, Integer> limits = l.settings().maxRunning();
     Map<String, Integer> groupRoom = new HashMap<>(limits);

@@ -146,4 +146,29 @@ class FairDecisionTest {
         Duration.ofHours(2), 0);
     assertFalse(decide(new Request.Submit(cpu)).refused(), "a CPU-only job uses no shared GPU");
   }
+
+  @Test
+  void anotherUsersBookingKeepsItsGpusFromAJobWithoutTimeAndTheBookerTakesThem() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    var booking = new dev.gq.core.fair.Booking("0123abcd", "bob", 1002, List.of(uuid(0), uuid(1)), T0.plusSeconds(3600),
+        T0.plusSeconds(7200), T0);
+    fair = new FairView(dev.gq.core.fair.PolicyReading.ABSENT, List.of(), Map.of(), Map.of(), List.of(booking), java.time.ZoneOffset.UTC);
+    read(4);
+    for (int i = 0; i < 3; i++) decide(new Request.Submit(spec(1)));
+    assertEquals(2, reserved(), "only GPUs 2 and 3 are not booked");
+    var on = l.live().values().stream().filter(x -> x.state().holdsGpus()).flatMap(x -> x.gpus().stream()).map(g -> g.index()).sorted().toList();
+    assertEquals(List.of(2, 3), on);
+    assertTrue(Reservations.plan(l, s, context()).waitReasons().get(3L).text().contains("GPU 0: booked by bob from Wed 01:00 to Wed 02:00"),
+        Reservations.plan(l, s, context()).waitReasons().get(3L).text());
+  }
+
+  @Test
+  void theBookersOwnJobsTakeTheBookedGpus() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    var booking = new dev.gq.core.fair.Booking("0123abcd", "alice", 1001, List.of(uuid(0), uuid(1)), T0, T0.plusSeconds(7200), T0);
+    fair = new FairView(dev.gq.core.fair.PolicyReading.ABSENT, List.of(), Map.of(), Map.of(), List.of(booking), java.time.ZoneOffset.UTC);
+    read(2);
+    for (int i = 0; i < 2; i++) decide(new Request.Submit(spec(1)));
+    assertEquals(2, reserved());
+  }
 }
