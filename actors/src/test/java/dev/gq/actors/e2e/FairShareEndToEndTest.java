@@ -271,6 +271,39 @@ class FairShareEndToEndTest {
     });
   }
 
+  @Test
+  void aBookingKeepsItsGpusFreeOfAJobWithoutTimeAndHandsThemToTheBookerAtItsStart() throws Exception {
+    Tenant a = daemon(0);
+    Tenant b = daemon(1);
+    Gqd.Result booked = b.gq("book", "--gpu", "0,1", "--at", "8s", "--for", "10m");
+    assertEquals(0, booked.code(), booked.toString());
+    java.time.Instant start = java.time.Instant.now().plusSeconds(7);
+    String id = booked.out().substring(booked.out().indexOf("booking ") + 8).split(";")[0];
+    Gqd.Result list = a.gq("book", "--list");
+    assertTrue(list.out().contains(id) && list.out().contains(USERS[1]), "every user sees the booking: " + list);
+    List<Long> ofA = new ArrayList<>();
+    for (int i = 0; i < 4; i++) ofA.add(a.submit("-g", "1", "bash", "-c", timed(20)));
+    Gqd.await("two of the jobs to start", T, () -> {
+      try {
+        return a.started(ofA.get(0)) && a.started(ofA.get(1));
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    Gqd.Result show = a.gq("show", Long.toString(ofA.get(2)));
+    assertTrue(show.out().contains("booked by " + USERS[1]), show.toString());
+    Gqd.Result cancelOther = a.gq("book", "--cancel", id);
+    assertEquals(1, cancelOther.code());
+    assertTrue(cancelOther.err().contains("booking " + id + " is " + USERS[1] + "'s"), cancelOther.toString());
+    Gqd.await("the window to start", T, () -> !java.time.Instant.now().isBefore(start.plusSeconds(1)));
+    long b1 = b.submit("-g", "1", "bash", "-c", timed(1));
+    long b2 = b.submit("-g", "1", "bash", "-c", timed(1));
+    long[] s1 = b.span(b1), s2 = b.span(b2);
+    assertTrue(s1[1] > 0 && s2[1] > 0);
+    assertFalse(a.started(ofA.get(2)) || a.started(ofA.get(3)), "a job without --time started on a booked GPU");
+    assertEquals(0, b.gq("book", "--cancel", id).code());
+  }
+
   private static int run(String... argv) throws Exception {
     Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     return p.waitFor();
