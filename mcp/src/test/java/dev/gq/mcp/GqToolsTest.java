@@ -46,6 +46,7 @@ class GqToolsTest {
     tools.call("logs", Map.of("job", 12, "lines", 20));
     tools.call("gpu", null);
     tools.call("groups", Map.of("group", "xsum"));
+    tools.call("who", null);
     tools.call("eta", Map.of());
     tools.call("events", Map.of("since", "1h", "job", 12));
     assertEquals(List.of(
@@ -54,6 +55,7 @@ class GqToolsTest {
         List.of("logs", "-n", "20", "12"),
         List.of("gpu", "--json"),
         List.of("groups", "--json", "--", "xsum"),
+        List.of("who", "--json"),
         List.of("eta", "--json"),
         List.of("events", "--json", "--since=1h", "--job=12", "--limit=" + ReadTools.DEFAULT_EVENTS)), runner.calls);
   }
@@ -177,7 +179,7 @@ class GqToolsTest {
       }
       if (props.containsKey("jobs")) assertEquals(Map.of("type", "integer", "minimum", 1), props.get("jobs").get("items"), t.name());
     }
-    assertEquals(List.of("ps", "show", "logs", "gpu", "groups", "eta", "events", "submit", "cancel", "retry", "preempt", "resume"),
+    assertEquals(List.of("ps", "show", "logs", "gpu", "groups", "who", "eta", "events", "submit", "cancel", "retry", "preempt", "resume"),
         tools.all().stream().map(Tool::name).toList());
   }
 
