@@ -90,26 +90,49 @@ public final class FairPlan {
     return null;
   }
 
-  /**
-   * {@code gpus} with those the policy keeps for interactive work, and those another user's booking
-   * keeps from {@code user}'s jobs now (in its window, or before it from a job without {@code --time}),
-   * shown as taken by it. A job with a {@code --time} that ends before a window does not get the
-   * booked GPUs yet either: the step is the same for every job of the plan.
-   */
-  public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f, String user, Instant now) {
+  /** {@code gpus} with those the policy keeps for interactive work shown as taken by it. */
+  public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f) {
     Policy p = f.policy().policy();
-    if (gpus == null || (p.interactiveGpus().isEmpty() && f.bookings().isEmpty())) return gpus;
+    if (gpus == null || p.interactiveGpus().isEmpty()) return gpus;
     List<GpuStatus> out = new ArrayList<>(gpus.size());
     for (GpuStatus g : gpus) {
       boolean open = g.state() == GpuState.FREE || g.state() == GpuState.SHARED;
-      WaitReason booked = !open || user == null ? null
-          : dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, null, now, f.bookings(), f.zone());
-      if (open && p.interactive(g.index(), g.uuid()))
-        out.add(taken(g, "kept for interactive work (interactive_gpus in the machine policy)", "kept for interactive work"));
-      else if (booked != null) out.add(taken(g, booked.text(), bookedBy(booked.text())));
-      else out.add(g);
+      out.add(open && p.interactive(g.index(), g.uuid())
+          ? taken(g, "kept for interactive work (interactive_gpus in the machine policy)", "kept for interactive work") : g);
     }
     return out;
+  }
+
+  /**
+   * Which GPUs are offered to which of {@code user}'s jobs: all but those another user's booking
+   * keeps from it now ({@link dev.gq.core.fair.BookingRules#blocks}: in the window; before it,
+   * unless the job's {@code --time} ends by the window's start). Null when nothing is booked.
+   */
+  public static java.util.function.BiPredicate<Job, GpuStatus> offered(FairView f, String user, Instant now) {
+    if (f.bookings().isEmpty() || user == null) return null;
+    return (j, g) -> dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, j.spec().timeLimit(), now, f.bookings(), f.zone()) == null;
+  }
+
+  /**
+   * {@code plan} with the reason of each job that waits while a FREE GPU is booked away from it
+   * saying so: "booked", the allocator's words, then the booking's.
+   */
+  public static Plan booked(Plan plan, List<GpuStatus> gpus, Ledger l, FairView f, String user, Instant now) {
+    if (f.bookings().isEmpty() || user == null || gpus == null) return plan;
+    Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
+    for (var e : plan.waitReasons().entrySet()) {
+      Job j = l.live().get(e.getKey());
+      if (j == null || j.spec().gpus() == 0 || !e.getValue().brief().contains("GPUs busy")) continue;
+      for (GpuStatus g : gpus) {
+        if (g.state() != GpuState.FREE) continue;
+        WaitReason b = dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, j.spec().timeLimit(), now, f.bookings(), f.zone());
+        if (b == null) continue;
+        reasons.put(j.id(), new WaitReason("booked", e.getValue().text() + "; GPU " + g.index() + " is free but "
+            + bookedBy(b.text()) + b.text().substring(Math.max(0, b.text().indexOf(';')))));
+        break;
+      }
+    }
+    return new Plan(plan.reservations(), reasons);
   }
 
   /** "booked by bob from Mon 14:00 to Mon 17:00" of a booking's wait reason. */

@@ -25,8 +25,8 @@ public final class Reservations {
   public static Plan plan(Ledger l, SchedulerState s, DecisionContext c) {
     if (!s.ready()) return new Plan(List.of(), Map.of());
     var latest = s.gpus().latest();
-    List<GpuStatus> gpus = FairPlan.shared(s.gpus().classified(l), c.fair(),
-        latest == null || latest.self() == null ? null : latest.self().user(), c.now());
+    String user = latest == null || latest.self() == null ? null : latest.self().user();
+    List<GpuStatus> gpus = FairPlan.shared(s.gpus().classified(l), c.fair());
     long cpuActive = 0;
     Map<String, Integer> limits = l.settings().maxRunning();
     Map<String, Integer> groupRoom = new HashMap<>(limits);
@@ -37,8 +37,12 @@ public final class Reservations {
       if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
     }
     int room = (int) Math.max(0, c.maxCpuJobs() - cpuActive);
-    Plan plan = FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor(), c.shareHeadroomMiB()));
-    return FairPlan.apply(plan, l, s.gpus().latest(), c.fair(), c.now());
+    PlanRules rules = new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor(), c.shareHeadroomMiB());
+    var offered = FairPlan.offered(c.fair(), user, c.now());
+    if (offered != null) rules = rules.offering(offered);
+    Plan plan = FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), rules);
+    plan = FairPlan.booked(plan, gpus, l, c.fair(), user, c.now());
+    return FairPlan.apply(plan, l, latest, c.fair(), c.now());
   }
 
   /** One JobReserved per reservation of the plan. */

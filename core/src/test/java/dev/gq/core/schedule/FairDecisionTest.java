@@ -158,8 +158,28 @@ class FairDecisionTest {
     assertEquals(2, reserved(), "only GPUs 2 and 3 are not booked");
     var on = l.live().values().stream().filter(x -> x.state().holdsGpus()).flatMap(x -> x.gpus().stream()).map(g -> g.index()).sorted().toList();
     assertEquals(List.of(2, 3), on);
-    assertTrue(Reservations.plan(l, s, context()).waitReasons().get(3L).text().contains("GPU 0: booked by bob from Wed 01:00 to Wed 02:00"),
-        Reservations.plan(l, s, context()).waitReasons().get(3L).text());
+    var reason = Reservations.plan(l, s, context()).waitReasons().get(3L);
+    assertEquals("booked", reason.brief());
+    assertTrue(reason.text().contains("GPU 0 is free but booked by bob from Wed 01:00 to Wed 02:00; a job starts on it before Wed 01:00"
+        + " only with a --time that ends by then (this job has no --time)"), reason.text());
+  }
+
+  @Test
+  void beforeTheWindowAJobWhoseTimeEndsByItsStartMayTakeABookedGpu() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    var booking = new dev.gq.core.fair.Booking("0123abcd", "bob", 1002, List.of(uuid(0)), T0.plusSeconds(3600),
+        T0.plusSeconds(7200), T0);
+    fair = new FairView(dev.gq.core.fair.PolicyReading.ABSENT, List.of(), Map.of(), Map.of(), List.of(booking), java.time.ZoneOffset.UTC);
+    read(1);
+    JobSpec twoHours = new JobSpec(List.of("python", "t.py"), "/home/u", Map.of(), 1, null, null, null, List.of(), 0,
+        Duration.ofHours(2), 0);
+    JobSpec halfHour = new JobSpec(List.of("python", "t.py"), "/home/u", Map.of(), 1, null, null, null, List.of(), 0,
+        Duration.ofMinutes(30), 0);
+    decide(new Request.Submit(twoHours));
+    assertEquals(0, reserved(), "2h would run into bob's window");
+    decide(new Request.Submit(halfHour));
+    assertEquals(1, reserved(), "30m ends before it: the younger job goes on the booked GPU");
+    assertTrue(l.live().get(2L).state().holdsGpus());
   }
 
   @Test
