@@ -49,7 +49,8 @@ public final class FairSource {
   private final Clock clock;
   private final AtomicReference<FairView> view = new AtomicReference<>(FairView.NONE);
   private final AtomicReference<GpuObservation> latest = new AtomicReference<>();
-  private final AtomicReference<FairPlan.Own> published = new AtomicReference<>(FairPlan.Own.NONE);
+  /** The counts last handed to the file; null before the first, so that a file a crashed daemon of this data directory left is replaced or removed. */
+  private final AtomicReference<FairPlan.Own> published = new AtomicReference<>();
   private final Map<String, Instant> freeSince = new HashMap<>();
   private PolicyReading reading = PolicyReading.ABSENT;
   private String lastPublishProblem;
@@ -85,7 +86,8 @@ public final class FairSource {
 
   /** The counts this daemon last published for its user. */
   public FairPlan.Own published() {
-    return published.get();
+    FairPlan.Own o = published.get();
+    return o == null ? FairPlan.Own.NONE : o;
   }
 
   public LeaseHolder.Instance self() {

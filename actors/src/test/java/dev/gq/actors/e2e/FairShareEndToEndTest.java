@@ -281,6 +281,14 @@ class FairShareEndToEndTest {
     String id = booked.out().substring(booked.out().indexOf("booking ") + 8).split(";")[0];
     Gqd.Result list = a.gq("book", "--list");
     assertTrue(list.out().contains(id) && list.out().contains(USERS[1]), "every user sees the booking: " + list);
+    // the other daemon plans with the booking from its next reading on
+    Gqd.await("the booking in " + USERS[0] + "'s daemon's view", T, () -> {
+      try {
+        return a.who().get("bookings").toString().contains(id);
+      } catch (Exception e) {
+        return false;
+      }
+    });
     List<Long> ofA = new ArrayList<>();
     for (int i = 0; i < 4; i++) ofA.add(a.submit("-g", "1", "bash", "-c", timed(20)));
     Gqd.await("two of the jobs to start", T, () -> {
@@ -291,7 +299,7 @@ class FairShareEndToEndTest {
       }
     });
     Gqd.Result show = a.gq("show", Long.toString(ofA.get(2)));
-    assertTrue(show.out().contains("booked by " + USERS[1]), show.toString());
+    assertTrue(show.out().contains("booked by " + USERS[1]), show + "\n" + a.gq("gpu") + "\n" + a.gq("who") + "\n" + a.gqd().daemonLog());
     Gqd.Result cancelOther = a.gq("book", "--cancel", id);
     assertEquals(1, cancelOther.code());
     assertTrue(cancelOther.err().contains("booking " + id + " is " + USERS[1] + "'s"), cancelOther.toString());
