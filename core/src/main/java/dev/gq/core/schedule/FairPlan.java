@@ -90,6 +90,17 @@ public final class FairPlan {
     return null;
   }
 
+  /**
+   * {@code spec} as queued under the machine policy: a GPU job of this machine without {@code --time}
+   * gets the policy's longest ({@code max_time_on_shared}) as its own, so it stops there as TIMEOUT;
+   * unchanged without a policy or such a limit.
+   */
+  public static dev.gq.core.job.JobSpec limited(dev.gq.core.job.JobSpec spec, FairView f) {
+    if (!f.active() || spec.gpus() == 0 || spec.onCluster() || spec.timeLimit() != null) return spec;
+    java.time.Duration max = f.policy().policy().limitFor(null);
+    return max == null ? spec : spec.withTimeLimit(max);
+  }
+
   /** {@code gpus} with those the policy keeps for interactive work shown as taken by it. */
   public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f) {
     Policy p = f.policy().policy();

@@ -145,6 +145,10 @@ class FairDecisionTest {
     JobSpec cpu = new JobSpec(List.of("python", "t.py"), "/home/u", Map.of(), 0, null, null, null, List.of(), 0,
         Duration.ofHours(2), 0);
     assertFalse(decide(new Request.Submit(cpu)).refused(), "a CPU-only job uses no shared GPU");
+    var plain = decide(new Request.Submit(spec(1)));
+    assertEquals(Duration.ofHours(1), l.live().get(plain.answer().jobId()).spec().timeLimit(),
+        "a GPU job without --time gets the policy's longest as its own");
+    assertEquals(Duration.ofHours(2), l.live().get(1L).spec().timeLimit(), "a CPU job keeps its own");
   }
 
   @Test
