@@ -161,4 +161,32 @@ public interface ApiReplies {
       int running,
       int waiting,
       String warning) {}
+
+  /**
+   * The shared machine as this daemon sees it ({@code gq who}): the policy in force or the line why
+   * none is ({@code policy}), {@code policyInForce} whether a policy file's rules apply, each user
+   * holding or waiting for GPUs, and the demand files not counted with why (name → reason).
+   */
+  record WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
+      java.util.Map<String, String> ignored, List<BookingLine> bookings) {
+    public WhoReport {
+      users = List.copyOf(users);
+      ignored = java.util.Map.copyOf(ignored);
+      bookings = bookings == null ? List.of() : List.copyOf(bookings);
+    }
+
+    public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
+        java.util.Map<String, String> ignored) {
+      this(policy, policyInForce, users, ignored, List.of());
+    }
+  }
+
+  /** One booking in force: its id, booker, GPUs (index and UUID; index -1 when this machine shows no such GPU) and window. */
+  record BookingLine(String id, String user, List<Integer> indices, List<String> uuids, java.time.Instant start,
+      java.time.Instant end) {
+    public BookingLine {
+      indices = List.copyOf(indices);
+      uuids = List.copyOf(uuids);
+    }
+  }
 }

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
  * what its GPU probe sees (saying plainly when the GPUs are fake or NVML is unavailable) and how
  * many jobs run and wait, how each part of the daemon is doing and when it last did its work, a
  * journal that cannot be written, why GPUs' machine-wide leases cannot be checked (a lease directory
- * this user cannot write), whether the queue is held and which groups are held and why, and the
+ * this user cannot write), the machine policy in force or why none is, whether the queue is held and which groups are held and why, and the
  * notification targets with their failures. A warning from the daemon goes to stderr.
  */
 @Command(name = "status", description = "Show the daemon's pid, version, data directory, GPU probe, job counts, the state of each of its parts, and a held queue or held groups.")
@@ -32,6 +32,8 @@ final class DaemonStatusCommand implements Callable<Integer> {
     String journal = inv.api().journalProblem();
     if (journal != null) out.println("Journal:   " + journal);
     leaseProblems(inv.api().gpus()).forEach(p -> out.println("Leases:    " + p));
+    GqApi.WhoReport who = inv.api().who();
+    if (who != null) out.println("Policy:    " + who.policy());
     QueueNotes.status(inv.api().queueState()).forEach(out::println);
     NotifyCommand.status(inv.api()).forEach(out::println);
     if (info.warning() != null && !info.warning().isBlank()) inv.io().err().println("warning: " + info.warning());

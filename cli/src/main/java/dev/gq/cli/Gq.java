@@ -123,6 +123,8 @@ public final class Gq {
     add.sub("events", () -> new EventsCommand(inv));
     add.sub("groups", () -> new GroupsCommand(inv));
     add.sub("report", () -> new ReportCommand(inv));
+    add.sub("who", () -> new WhoCommand(inv));
+    add.sub("book", () -> new BookCommand(inv));
     add.sub("wait", () -> new WaitCommand(inv));
     add.sub("retry", () -> new RetryCommand(inv));
     add.sub("preempt", () -> new PreemptCommand(inv));
@@ -168,7 +170,7 @@ public final class Gq {
 
   private static java.util.Map<String, String> names() {
     java.util.Map<String, String> m = new java.util.HashMap<>();
-    for (String n : List.of("run", "submit", "ps", "show", "eta", "logs", "gpu", "cancel", "events", "groups", "report", "wait",
+    for (String n : List.of("run", "submit", "ps", "show", "eta", "logs", "gpu", "cancel", "events", "groups", "report", "who", "book", "wait",
         "retry", "preempt", "resume", "recover", "rm", "clean", "hold", "release", "urgent", "top", "modify", "adopt", "mcp",
         "daemon", "notify", "completion"))
       m.put(n, n);

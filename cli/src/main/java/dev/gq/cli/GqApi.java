@@ -201,6 +201,29 @@ public interface GqApi extends ApiReplies {
 
   DaemonInfo daemonInfo() throws ApiException;
 
+  /** The shared machine: the policy and every user's GPUs held and jobs waiting ({@code gq who}); null from a daemon that does not say. */
+  default WhoReport who() throws ApiException {
+    return null;
+  }
+
+  /**
+   * Books {@code count} GPUs, or those {@code gpus} names (indices or UUIDs; then {@code count} is
+   * ignored), from {@code start} to {@code end} for this user, machine-wide; refused in one line.
+   */
+  default BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
+    throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
+  }
+
+  /** The bookings in force on this machine, by start. */
+  default List<BookingLine> bookings() throws ApiException {
+    throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
+  }
+
+  /** Cancels this user's booking {@code id}; refused in one line when there is none or it is another user's. */
+  default void cancelBooking(String id) throws ApiException {
+    throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
+  }
+
   /** Why the journal cannot be written now, since when, and what gq does about it; null while it takes writes. */
   default String journalProblem() {
     return null;

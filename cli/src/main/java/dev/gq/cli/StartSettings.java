@@ -17,7 +17,7 @@ public final class StartSettings {
   public static final List<String> NAMES = List.of("GQ_FAKE_NVML", "GQ_LEASE_DIR", "GQ_POLL_INTERVAL_MS", "GQ_CANCEL_GRACE_MS",
       "GQ_FAIL_FAST_COUNT", "GQ_FAIL_FAST_SECONDS", "GQ_LIVENESS_POLL_MS", "GQ_GATHER_AFTER_SECONDS", "GQ_MAX_CPU_JOBS",
       "GQ_RECONCILE_INTERVAL_MS", "GQ_PROGRESS_SAMPLE_MS", "GQ_NOTIFY_TIMEOUT_MS", "GQ_NOTIFY_BACKOFF_MS",
-      "GQ_NOTIFY_POLL_MS", "GQ_LOG_LEVEL", "GQ_MAX_CLIENTS", "GQ_MAX_STREAMS", "GQ_DAEMON_HEAP");
+      "GQ_NOTIFY_POLL_MS", "GQ_LOG_LEVEL", "GQ_MAX_CLIENTS", "GQ_MAX_STREAMS", "GQ_DAEMON_HEAP", "GQ_POLICY_FILE");
 
   /** The note for a caller whose environment is {@code shell} and a daemon started with {@code daemon}; null when they agree. */
   static String note(Map<String, String> shell, Map<String, String> daemon) {

@@ -251,6 +251,35 @@ final class FakeApi implements GqApi {
     return info;
   }
 
+  /** The bookings {@link #bookings} lists; {@link #book} adds to them, {@link #cancelBooking} removes one. */
+  final List<BookingLine> booked = new ArrayList<>();
+  /** What {@link #book} was last asked: count, GPUs, start, end. */
+  List<Object> bookAsked;
+
+  @Override public BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
+    bookAsked = List.of(count, gpus, start, end);
+    List<Integer> idx = new ArrayList<>();
+    for (int i = 0; i < count; i++) idx.add(i);
+    BookingLine b = new BookingLine("0123abcd", "alice", idx, idx.stream().map(i -> "GPU-" + i).toList(), start, end);
+    booked.add(b);
+    return b;
+  }
+
+  @Override public List<BookingLine> bookings() {
+    return List.copyOf(booked);
+  }
+
+  @Override public void cancelBooking(String id) throws ApiException {
+    if (!booked.removeIf(b -> b.id().equals(id))) throw new ApiException("no booking " + id + "; list them with gq book --list");
+  }
+
+  /** What {@link #who} answers (null: a daemon that does not say). */
+  WhoReport who;
+
+  @Override public WhoReport who() {
+    return who;
+  }
+
   /** What {@link #journalProblem} says (null: the journal takes writes). */
   String journal;
 

@@ -118,6 +118,20 @@ class JsonOutputSchemaTest {
   }
 
   @Test
+  void whoMatchesItsSchema() {
+    cli.api.who = new GqApi.WhoReport("at most 2 GPUs per user while others wait; fair turn 30s", true, List.of(
+        new dev.gq.core.schedule.FairWho.Row("alice", 1001, 4, 4, 6, 6, Jobs.T0),
+        new dev.gq.core.schedule.FairWho.Row("bob", 1002, 0, 0, 2, 2, null)), Map.of("demand-1003-0123456789abcdef.demand", "its daemon (pid 9) has ended"));
+    JsonNode who = JsonSchemas.parse(checked("who", "--json"));
+    assertEquals(2, who.get("users").size());
+    for (String field : JsonSchemas.fields("who.schema.json")) {
+      ObjectNode broken = (ObjectNode) who.deepCopy();
+      broken.remove(field);
+      assertFalse(JsonSchemas.problems("who.schema.json", broken).isEmpty(), "who without " + field);
+    }
+  }
+
+  @Test
   void eachEventLineMatchesItsSchema() {
     java.time.Instant t0 = Jobs.T0;
     Map<String, Object> submitted = new LinkedHashMap<>();

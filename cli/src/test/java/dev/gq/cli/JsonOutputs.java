@@ -27,6 +27,7 @@ public final class JsonOutputs {
       Map.entry("gpu", "gpu.schema.json"),
       Map.entry("groups", "groups.schema.json"),
       Map.entry("report", "report.schema.json"),
+      Map.entry("who", "who.schema.json"),
       Map.entry("events", "events.schema.json"),
       Map.entry("eta", "eta.schema.json"),
       Map.entry("preempt", "preempt.schema.json"),

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The tools that only look: ps, show, logs, gpu, groups, eta, report and events. Each runs the matching gq
+ * The tools that only look: ps, show, logs, gpu, groups, who, eta, report and events. Each runs the matching gq
  * command with {@code --json} (logs: the log's last lines as text) and returns its output.
  */
 final class ReadTools {
@@ -42,6 +42,10 @@ final class ReadTools {
             Schema.object().build(), a -> gq.run(List.of("gpu", "--json"))),
         new Tool("groups", "Each group's (sweep's) progress as JSON (gq groups --json): jobs per state, retries, holds.",
             Schema.object().string("group", "Only this group.").build(), a -> gq.run(groups(a))),
+        new Tool("who", "Everyone on this machine as JSON (gq who --json): per user the GPUs held and jobs on them,"
+            + " jobs waiting and GPUs wanted; the machine policy in force (or why none is) and the GPU bookings. A job"
+            + " that waits with 'fair share' or 'booked' waits for another user, as this shows.",
+            Schema.object().build(), a -> gq.run(List.of("who", "--json"))),
         new Tool("eta", "How far running jobs have got and how long they have left, as JSON (gq eta --json):"
             + " percent, remaining_seconds, finish and the source it read; nulls mean unknown.",
             Schema.object().integers("jobs", "Only these job ids (default: every running job).").build(),

@@ -46,6 +46,7 @@ class GqToolsTest {
     tools.call("logs", Map.of("job", 12, "lines", 20));
     tools.call("gpu", null);
     tools.call("groups", Map.of("group", "xsum"));
+    tools.call("who", null);
     tools.call("eta", Map.of());
     tools.call("report", Map.of("since", "30d", "group", "sweep"));
     tools.call("events", Map.of("since", "1h", "job", 12));
@@ -55,6 +56,7 @@ class GqToolsTest {
         List.of("logs", "-n", "20", "12"),
         List.of("gpu", "--json"),
         List.of("groups", "--json", "--", "xsum"),
+        List.of("who", "--json"),
         List.of("eta", "--json"),
         List.of("report", "--json", "--since=30d", "--group=sweep"),
         List.of("events", "--json", "--since=1h", "--job=12", "--limit=" + ReadTools.DEFAULT_EVENTS)), runner.calls);
@@ -179,7 +181,7 @@ class GqToolsTest {
       }
       if (props.containsKey("jobs")) assertEquals(Map.of("type", "integer", "minimum", 1), props.get("jobs").get("items"), t.name());
     }
-    assertEquals(List.of("ps", "show", "logs", "gpu", "groups", "eta", "report", "events", "submit", "cancel", "retry", "preempt", "resume"),
+    assertEquals(List.of("ps", "show", "logs", "gpu", "groups", "who", "eta", "report", "events", "submit", "cancel", "retry", "preempt", "resume"),
         tools.all().stream().map(Tool::name).toList());
   }
 

@@ -8,6 +8,7 @@ import dev.gq.host.libc.Libc;
 import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.gq.actors.fair.FairSource;
 import dev.gq.actors.health.Faults;
 import dev.gq.actors.health.Supervision;
 import dev.gq.actors.projector.Projector;
@@ -62,6 +63,7 @@ public final class Daemon implements AutoCloseable {
   private final CountDownLatch stop = new CountDownLatch(1);
   private final java.util.concurrent.CompletableFuture<Throwable> replayFailed = new java.util.concurrent.CompletableFuture<>();
   private SocketServer server;
+  private FairSource fair;
   private volatile String damage;
   private String sessionWarning;
   /** How each part is doing, and what a part that fails for good does to the daemon. */
@@ -119,8 +121,11 @@ public final class Daemon implements AutoCloseable {
     LOG.info("GPU leases in {}", leases.dir());
     // gq top's short history of each GPU's figures, kept from the readings taken anyway
     GpuHistory gpuHistory = new GpuHistory(GPU_HISTORY_POINTS, cfg.pollInterval().dividedBy(2));
+    fair = new FairSource(FairSource.policyFile(env), leases.dir(), self, ProcessHandle.current().pid(), procs, blocking, clock);
+    Supplier<GpuObservation> read = () -> GpuWatcher.observe(probe, procs, leases, self, leases.dir());
+    // the GPU watcher's readings bring the shared machine's files along: the policy, everyone's demand
     Supplier<GpuObservation> observe = () -> {
-      GpuObservation o = GpuWatcher.observe(probe, procs, leases, self, leases.dir());
+      GpuObservation o = fair.observed(read.get());
       gpuHistory.record(o.reading());
       return o;
     };
@@ -133,7 +138,7 @@ public final class Daemon implements AutoCloseable {
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
         files, replayFailed::complete, clock, notifications, parts.health(), Faults.fromEnvironment(env),
-        Supervision.Backoff.DEFAULT, parts::failed));
+        Supervision.Backoff.DEFAULT, parts::failed, fair));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
     awaitReady(scheduler);
@@ -146,6 +151,7 @@ public final class Daemon implements AutoCloseable {
     api.partsFrom(parts::lines);
     api.usageFrom(cfg.paths().database());
     api.topFrom(gpuHistory, procs);
+    api.fairFrom(fair);
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
     parts.serving();
     // after the socket is open, so that it delays no request: the first gq top then draws at once
@@ -248,6 +254,8 @@ public final class Daemon implements AutoCloseable {
     } catch (Exception ignored) {
       // stopping anyway
     }
+    // nothing of this daemon waits any more: the others stop counting it at once
+    if (fair != null) fair.withdraw();
     try {
       jobHistory.close();
       journal.close();

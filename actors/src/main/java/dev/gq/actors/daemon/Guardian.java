@@ -57,7 +57,7 @@ final class Guardian {
   record Parts(DaemonConfig cfg, RunnerDeps runnerDeps, JobChecks checks, JobHistory jobHistory, JournalReader journal,
       Supplier<GpuObservation> observe, GpuProbe probe, Executor blocking, JobFileScan files,
       Consumer<Throwable> replayFailed, Clock clock, Notifications notifications, PartHealth health, Faults faults,
-      Supervision.Backoff backoff, Consumer<String> stopDaemon) {}
+      Supervision.Backoff backoff, Consumer<String> stopDaemon, dev.gq.actors.fair.FairSource fair) {}
   /** The children the rest of the daemon talks to. */
   record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {}
 
@@ -82,7 +82,7 @@ final class Guardian {
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
     AtomicReference<ActorRef<ClusterBridge.Command>> cluster = new AtomicReference<>();
     var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.files(), s.replayFailed(), s.clock(),
-        notifier, cluster, s.faults());
+        notifier, cluster, s.faults(), s.fair());
     ActorRef<Scheduler.Command> scheduler = spawn(ctx, s, watched, Part.SCHEDULER, Scheduler.create(deps), Props.empty());
     known.set(scheduler);
     cluster.set(spawn(ctx, s, watched, Part.CLUSTER, ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),

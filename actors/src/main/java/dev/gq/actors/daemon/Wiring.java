@@ -36,11 +36,14 @@ final class Wiring implements SchedulerDeps {
   private final ActorRef<dev.gq.actors.notify.Notifier.Command> notifier;
   private final AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster;
   private final dev.gq.actors.health.Faults faults;
+  private final dev.gq.actors.fair.FairSource fair;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
       AtomicReference<ActorRef<GpuWatcher.Command>> watcher, JobFileScan files,
       java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier,
-      AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster, dev.gq.actors.health.Faults faults) {
+      AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster, dev.gq.actors.health.Faults faults,
+      dev.gq.actors.fair.FairSource fair) {
+    this.fair = fair;
     this.cluster = cluster;
     this.faults = faults;
     this.cfg = cfg;
@@ -63,6 +66,8 @@ final class Wiring implements SchedulerDeps {
   @Override public long shareHeadroomMiB() { return cfg.shareHeadroomMiB(); }
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
   @Override public long highestJobFileId() { return files.highestId(); }
+  @Override public dev.gq.core.fair.FairView fair() { return fair.view(); }
+  @Override public void demand(Ledger ledger) { fair.own(dev.gq.core.schedule.FairPlan.own(ledger)); }
 
   @Override
   public String lostHistory(Ledger ledger) {

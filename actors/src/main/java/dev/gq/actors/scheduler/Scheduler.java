@@ -316,6 +316,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         if (j.state() == JobState.PREEMPTING && p != null) runners.get(j.id()).tell(new JobRunner.Preempt(p));
       }
     }
+    if (!events.isEmpty() || d.readied()) deps.demand(state);
     if (d.readied()) {
       awaitingReady.forEach(r -> r.tell(Done.getInstance()));
       awaitingReady.clear();
@@ -365,7 +366,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   private DecisionContext context() {
     return new DecisionContext(deps.clock().instant(), System.nanoTime(), () -> UUID.randomUUID().toString(), deps::logPath,
-        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB(), deps.idleAfter());
+        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB(), deps.idleAfter(), deps.fair());
   }
 
   @Override

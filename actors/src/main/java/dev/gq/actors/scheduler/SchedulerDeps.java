@@ -111,4 +111,12 @@ public interface SchedulerDeps {
   default long shareHeadroomMiB() {
     return dev.gq.core.alloc.PlanRules.HEADROOM_MIB;
   }
+
+  /** What the daemon last read of the shared machine: the policy, everyone else's demand (none: a machine of its own). */
+  default dev.gq.core.fair.FairView fair() {
+    return dev.gq.core.fair.FairView.NONE;
+  }
+
+  /** After a stored decision: this user's jobs in {@code ledger}, published as its demand when the counts changed. */
+  default void demand(Ledger ledger) {}
 }

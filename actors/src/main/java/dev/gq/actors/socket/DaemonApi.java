@@ -52,6 +52,7 @@ public final class DaemonApi implements GqApi {
   private volatile Path database;
   private volatile dev.gq.core.gpu.GpuHistory gpuHistory;
   private volatile dev.gq.core.proc.ProcessTable procs;
+  private volatile dev.gq.actors.fair.FairSource fair;
 
   public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
@@ -338,6 +339,51 @@ public final class DaemonApi implements GqApi {
   @Override
   public Map<String, String> holds() throws ApiException {
     return queue.holds();
+  }
+
+  /** Where {@code gq who} and {@code gq daemon status} read the shared machine: the policy, everyone's demand. */
+  public void fairFrom(dev.gq.actors.fair.FairSource source) {
+    this.fair = source;
+  }
+
+  @Override
+  public WhoReport who() {
+    var f = fair;
+    if (f == null) return null;
+    var view = f.view();
+    return new WhoReport(f.policyLine(), view.active() && view.policy().problem() == null,
+        dev.gq.core.schedule.FairWho.rows(f.latest(), view.demands(), f.published(), f.self()), view.ignored(),
+        view.bookings().stream().map(b -> line(b, f)).toList());
+  }
+
+  private static BookingLine line(dev.gq.core.fair.Booking b, dev.gq.actors.fair.FairSource f) {
+    var o = f.latest();
+    List<Integer> indices = b.gpus().stream().map(u -> o == null ? -1 : o.reading().devices().stream()
+        .filter(d -> d.uuid().equals(u)).mapToInt(dev.gq.core.gpu.DeviceReading::index).findFirst().orElse(-1)).toList();
+    return new BookingLine(b.id(), b.user(), indices, b.gpus(), b.start(), b.end());
+  }
+
+  private dev.gq.actors.fair.FairSource fair() throws ApiException {
+    var f = fair;
+    if (f == null) throw new ApiException("the daemon is still starting; try again in a moment");
+    return f;
+  }
+
+  @Override
+  public BookingLine book(int count, List<String> gpus, java.time.Instant start, java.time.Instant end) throws ApiException {
+    var f = fair();
+    return line(f.book(count, gpus, start, end), f);
+  }
+
+  @Override
+  public List<BookingLine> bookings() throws ApiException {
+    var f = fair();
+    return f.bookings().stream().map(b -> line(b, f)).toList();
+  }
+
+  @Override
+  public void cancelBooking(String id) throws ApiException {
+    fair().cancel(id);
   }
 
   @Override

@@ -96,9 +96,9 @@ public final class Allocator {
       else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
       else if (GpuNeed.shares(j.spec()) && gathering != null) reasons.put(j.id(), gathering);
       else if (GpuNeed.shares(j.spec())) {
-        List<GpuStatus> mine = new ArrayList<>(kept.getOrDefault(j.id(), List.of()));
-        mine.addAll(free);
-        List<GpuStatus> fit = shareable(j, mine, sharedNow, headroom);
+        List<GpuStatus> mine = new ArrayList<>(offered(j, kept.getOrDefault(j.id(), List.of()), rules));
+        mine.addAll(offered(j, free, rules));
+        List<GpuStatus> fit = shareable(j, mine, offered(j, sharedNow, rules), headroom);
         if (fit.size() < n) {
           reasons.put(j.id(), SharedFit.waiting(j.spec(), gpus, sharedNow, headroom));
           continue;
@@ -113,26 +113,26 @@ public final class Allocator {
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
       }
-      else if (kept.containsKey(j.id()) && n <= fitting(j, kept.get(j.id())).size() + fitting(j, free).size()) {
-        List<GpuStatus> mine = new ArrayList<>(fitting(j, kept.remove(j.id())));
-        mine.addAll(fitting(j, free));
+      else if (kept.containsKey(j.id()) && n <= fitting(j, offered(j, kept.get(j.id()), rules)).size() + fitting(j, offered(j, free, rules)).size()) {
+        List<GpuStatus> mine = new ArrayList<>(fitting(j, offered(j, kept.remove(j.id()), rules)));
+        mine.addAll(fitting(j, offered(j, free, rules)));
         List<GpuSlot> slots = mine.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.removeIf(g -> slots.stream().anyMatch(x -> x.uuid().equals(g.uuid())));
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gathering != null) reasons.put(j.id(), gathering);
-      else if (n <= fitting(j, free).size()) {
-        List<GpuSlot> slots = fitting(j, free).subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
+      else if (n <= fitting(j, offered(j, free, rules)).size()) {
+        List<GpuSlot> slots = fitting(j, offered(j, free, rules)).subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
         free.removeIf(g -> slots.stream().anyMatch(x -> x.uuid().equals(g.uuid())));
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
-      } else if (gathers(j, n, fitting(j, free).size(), fitting(j, gpus), now, gatherAfter)) {
-        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, fitting(j, free).size(), gpus).text()
+      } else if (gathers(j, n, fitting(j, offered(j, free, rules)).size(), fitting(j, offered(j, gpus, rules)), now, gatherAfter)) {
+        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, fitting(j, offered(j, free, rules)).size(), gpus).text()
             + "; GPUs gather for it (waiting over " + Durations.format(gatherAfter) + "): younger jobs wait"));
         gathering = new WaitReason("gathering for " + j.id(),
             "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + Durations.format(gatherAfter) + ")");
-      } else reasons.put(j.id(), waiting(j, fitting(j, free).size(), gpus));
+      } else reasons.put(j.id(), waiting(j, fitting(j, offered(j, free, rules)).size(), gpus));
     }
     return new Plan(placed, reasons);
   }
@@ -183,6 +183,20 @@ public final class Allocator {
   private static List<GpuStatus> fitting(Job j, List<GpuStatus> gpus) {
     if (j.spec().gpuNeed() == null) return gpus;
     return gpus.stream().filter(g -> GpuFit.fits(j.spec(), g)).toList();
+  }
+
+  /** Those of {@code shared} (by UUID) offered to {@code j}. */
+  private static Map<String, GpuStatus> offered(Job j, Map<String, GpuStatus> shared, PlanRules rules) {
+    if (rules.offered() == PlanRules.ALL) return shared;
+    Map<String, GpuStatus> out = new java.util.LinkedHashMap<>();
+    shared.forEach((u, g) -> { if (rules.offered().test(j, g)) out.put(u, g); });
+    return out;
+  }
+
+  /** Those of {@code gpus} offered to {@code j} ({@link PlanRules#offered}): all unless a booking keeps some from it. */
+  private static List<GpuStatus> offered(Job j, List<GpuStatus> gpus, PlanRules rules) {
+    if (rules.offered() == PlanRules.ALL) return gpus;
+    return gpus.stream().filter(g -> rules.offered().test(j, g)).toList();
   }
 
   /** Why {@code j} waits for GPUs, {@code free} of those it fits being free. */

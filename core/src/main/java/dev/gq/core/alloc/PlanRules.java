@@ -10,11 +10,17 @@ import java.util.Map;
  * CPU-only jobs may start now ({@code cpuRoom}: the cap on CPU-only jobs at once less those active),
  * and each capped group's cap ({@code maxRunning}) with the room it leaves now ({@code groupRoom}:
  * the cap less the group's active jobs; a group without a cap is in neither), and the GPUs kept
- * for a named waiting job ({@code keptFor}: UUID → job id; a preemption freed them for it), and
- * the memory kept free on every shared GPU beyond its jobs' declarations ({@code headroomMiB}).
+ * for a named waiting job ({@code keptFor}: UUID → job id; a preemption freed them for it),
+ * the memory kept free on every shared GPU beyond its jobs' declarations ({@code headroomMiB}), and
+ * which GPUs are offered to which job ({@code offered}: another user's booking keeps a GPU from the
+ * jobs whose {@code --time} does not end before its window; every GPU to every job unless set).
  */
 public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
-    Map<String, Integer> groupRoom, Map<String, Long> keptFor, long headroomMiB) {
+    Map<String, Integer> groupRoom, Map<String, Long> keptFor, long headroomMiB,
+    java.util.function.BiPredicate<dev.gq.core.job.Job, dev.gq.core.gpu.GpuStatus> offered) {
+
+  /** Every GPU is offered to every job (no booking keeps one from a job). */
+  public static final java.util.function.BiPredicate<dev.gq.core.job.Job, dev.gq.core.gpu.GpuStatus> ALL = (j, g) -> true;
 
   /** The memory kept free on a shared GPU unless set (GQ_SHARE_HEADROOM): 1 GiB. */
   public static final long HEADROOM_MIB = 1024;
@@ -27,6 +33,18 @@ public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<Stri
     groupRoom = Map.copyOf(groupRoom);
     keptFor = keptFor == null ? Map.of() : Map.copyOf(keptFor);
     headroomMiB = Math.max(0, headroomMiB);
+    offered = offered == null ? ALL : offered;
+  }
+
+  /** Every GPU offered to every job. */
+  public PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
+      Map<String, Integer> groupRoom, Map<String, Long> keptFor, long headroomMiB) {
+    this(now, gatherAfter, cpuRoom, maxRunning, groupRoom, keptFor, headroomMiB, ALL);
+  }
+
+  /** With {@code filter} deciding which GPUs are offered to which job (a booking keeps some from some jobs). */
+  public PlanRules offering(java.util.function.BiPredicate<dev.gq.core.job.Job, dev.gq.core.gpu.GpuStatus> filter) {
+    return new PlanRules(now, gatherAfter, cpuRoom, maxRunning, groupRoom, keptFor, headroomMiB, filter);
   }
 
   /** The default headroom on shared GPUs. */
@@ -37,7 +55,7 @@ public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<Stri
 
   /** With {@code mib} kept free on every shared GPU. */
   public PlanRules withHeadroom(long mib) {
-    return new PlanRules(now, gatherAfter, cpuRoom, maxRunning, groupRoom, keptFor, mib);
+    return new PlanRules(now, gatherAfter, cpuRoom, maxRunning, groupRoom, keptFor, mib, offered);
   }
 
   /** No GPU kept for a job. */

@@ -40,8 +40,13 @@ public final class Decider {
   @SuppressWarnings("unchecked")
   public static <R> Decided<R> decide(Ledger l, SchedulerState s, Request<R> request, DecisionContext c) {
     return (Decided<R>) switch (request) {
-      case Submit r -> settled(l, s, Submissions.one(l, r.spec(), intake(s, c, r.facts())), c);
-      case SubmitBatch r -> settled(l, s, Submissions.batch(l, r.specs(), r.lines(), intake(s, c, r.facts())), c);
+      case Submit r -> FairPlan.timeRefusal(List.of(r.spec()), List.of(), c.fair()) != null
+          ? new Decided<>(List.of(), FairPlan.timeRefusal(List.of(r.spec()), List.of(), c.fair()), null, s, false, null)
+          : settled(l, s, Submissions.one(l, FairPlan.limited(r.spec(), c.fair()), intake(s, c, r.facts())), c);
+      case SubmitBatch r -> FairPlan.timeRefusal(r.specs(), r.lines(), c.fair()) != null
+          ? new Decided<>(List.of(), FairPlan.timeRefusal(r.specs(), r.lines(), c.fair()), null, s, false, null)
+          : settled(l, s, Submissions.batch(l, r.specs().stream().map(x -> FairPlan.limited(x, c.fair())).toList(), r.lines(),
+              intake(s, c, r.facts())), c);
       case Retry r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), r.states(), r.group(), intake(s, c, r.facts())), c);
       case Remove r -> settled(l, s, Deletions.remove(l, r.ids(), r.facts(), c.now()), c);
       case Clean r -> settled(l, s, Deletions.clean(l, r.page(), r.states(), r.before(), c.now()), c);

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * The reservations to make now (which waiting jobs start, on which GPUs): the allocator over the ledger and the registry's
  * classification, within each group's fail-fast budget and cap and the bound on CPU-only jobs; a
- * job in a run of failed starts waits out its back-off ({@link StartBackoff}).
+ * job in a run of failed starts waits out its back-off ({@link StartBackoff}); on a shared machine with a
+ * policy, the GPUs kept for interactive work are left out and each start waits its fair turn ({@link FairPlan}).
  * Nothing is placed before start-up reconciliation is over. Pure.
  */
 public final class Reservations {
@@ -23,7 +24,9 @@ public final class Reservations {
   /** The plan: the reservations to make now, and why each waiting job that gets none waits. */
   public static Plan plan(Ledger l, SchedulerState s, DecisionContext c) {
     if (!s.ready()) return new Plan(List.of(), Map.of());
-    List<GpuStatus> gpus = s.gpus().classified(l);
+    var latest = s.gpus().latest();
+    String user = latest == null || latest.self() == null ? null : latest.self().user();
+    List<GpuStatus> gpus = FairPlan.shared(s.gpus().classified(l), c.fair());
     long cpuActive = 0;
     Map<String, Integer> limits = l.settings().maxRunning();
     Map<String, Integer> groupRoom = new HashMap<>(limits);
@@ -34,7 +37,12 @@ public final class Reservations {
       if (g != null && groupRoom.containsKey(g)) groupRoom.merge(g, -1, Integer::sum);
     }
     int room = (int) Math.max(0, c.maxCpuJobs() - cpuActive);
-    return FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor(), c.shareHeadroomMiB()));
+    PlanRules rules = new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor(), c.shareHeadroomMiB());
+    var offered = FairPlan.offered(c.fair(), user, c.now());
+    if (offered != null) rules = rules.offering(offered);
+    Plan plan = FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), rules);
+    plan = FairPlan.booked(plan, gpus, l, c.fair(), user, c.now());
+    return FairPlan.apply(plan, l, latest, c.fair(), c.now());
   }
 
   /** One JobReserved per reservation of the plan. */

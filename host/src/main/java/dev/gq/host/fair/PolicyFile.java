@@ -32,7 +32,7 @@ public final class PolicyFile {
   private static final TomlMapper TOML = new TomlMapper();
 
   /** What identifies one version of the file. */
-  record Stamp(Object inode, long size, long modifiedNanos) {}
+  record Stamp(Object inode, long size, long modifiedNanos, Object changed, Object mode, Object owner, Object dirMode, Object dirOwner) {}
 
   private final Path file;
   private final int trustedUid;
@@ -104,9 +104,13 @@ public final class PolicyFile {
 
   private Stamp stamp() {
     try {
-      Map<String, Object> a = Files.readAttributes(file, "unix:ino,size,lastModifiedTime", LinkOption.NOFOLLOW_LINKS);
+      // its mode, owner and change time too, and its folder's: a chmod or chown that makes the file
+      // trusted (or not) is a change
+      Map<String, Object> a = Files.readAttributes(file, "unix:ino,size,lastModifiedTime,ctime,mode,uid", LinkOption.NOFOLLOW_LINKS);
+      Map<String, Object> d = Files.readAttributes(file.getParent(), "unix:mode,uid");
       return new Stamp(a.get("ino"), (Long) a.get("size"),
-          ((java.nio.file.attribute.FileTime) a.get("lastModifiedTime")).to(java.util.concurrent.TimeUnit.NANOSECONDS));
+          ((java.nio.file.attribute.FileTime) a.get("lastModifiedTime")).to(java.util.concurrent.TimeUnit.NANOSECONDS),
+          a.get("ctime"), a.get("mode"), a.get("uid"), d.get("mode"), d.get("uid"));
     } catch (IOException e) {
       return null;
     }

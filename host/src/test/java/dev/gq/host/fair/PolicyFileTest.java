@@ -106,6 +106,17 @@ class PolicyFileTest {
     assertEquals(3, p.read().policy().maxGpusPerUser());
     Files.setLastModifiedTime(file, FileTime.fromMillis(0));
     assertTrue(p.changed(), "touched");
+    p.read();
+    // a refused file made trusted by chmod alone (same content, size and time) is read again
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+    assertTrue(p.changed(), "chmod");
+    assertNotNull(p.read().problem());
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    assertTrue(p.changed(), "chmod back");
+    assertNull(p.read().problem());
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    assertTrue(p.changed(), "its folder opened to all");
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.delete(file);
     p.read();
     assertFalse(p.changed());

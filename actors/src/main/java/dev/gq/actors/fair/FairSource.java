@@ -1,0 +1,249 @@
+package dev.gq.actors.fair;
+
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.fair.Demand;
+import dev.gq.core.fair.FairView;
+import dev.gq.core.fair.Policy;
+import dev.gq.core.fair.PolicyReading;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.lease.GpuLease;
+import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.proc.ProcessTable;
+import dev.gq.core.schedule.FairPlan;
+import dev.gq.host.fair.DemandFiles;
+import dev.gq.host.fair.PolicyFile;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This daemon's side of the shared machine. With each GPU reading (on the GPU watcher's blocking
+ * thread) it re-reads the machine policy when the file changed (keeping the last good policy when a
+ * file in force becomes unusable, and logging the problem once per change), reads every daemon's
+ * demand file, and notes since when each GPU has been free; the Scheduler's plan reads the result
+ * ({@link #view}). After each decision the Scheduler hands it this user's counts ({@link #own}); it
+ * publishes them when they changed, on the blocking pool, and withdraws the file at stop. It never
+ * decides anything and never touches a lease: the leases stay the only lock.
+ */
+public final class FairSource {
+  private static final Logger LOG = LoggerFactory.getLogger(FairSource.class);
+  /** The variable that names another policy file (tests; a machine keeps /etc/gq/policy.toml). */
+  public static final String POLICY_FILE_VARIABLE = "GQ_POLICY_FILE";
+
+  private final PolicyFile policyFile;
+  private final DemandFiles demandFiles;
+  private final dev.gq.host.fair.BookingFiles bookingFiles;
+  private final LeaseHolder.Instance self;
+  private final long pid;
+  private final ProcessTable procs;
+  private final Executor blocking;
+  private final Clock clock;
+  private final AtomicReference<FairView> view = new AtomicReference<>(FairView.NONE);
+  private final AtomicReference<GpuObservation> latest = new AtomicReference<>();
+  /** The counts last handed to the file; null before the first, so that a file a crashed daemon of this data directory left is replaced or removed. */
+  private final AtomicReference<FairPlan.Own> published = new AtomicReference<>();
+  private final Map<String, Instant> freeSince = new HashMap<>();
+  private PolicyReading reading = PolicyReading.ABSENT;
+  private String lastPublishProblem;
+  private volatile long startTicks = -1;
+
+  public FairSource(Path policy, Path leaseDir, LeaseHolder.Instance self, long pid, ProcessTable procs, Executor blocking,
+      Clock clock) {
+    this.policyFile = new PolicyFile(policy, 0);
+    this.demandFiles = new DemandFiles(leaseDir, procs);
+    this.bookingFiles = new dev.gq.host.fair.BookingFiles(leaseDir);
+    this.self = self;
+    this.pid = pid;
+    this.procs = procs;
+    this.blocking = blocking;
+    this.clock = clock;
+  }
+
+  /** The policy file named by {@value #POLICY_FILE_VARIABLE} in {@code env}, else /etc/gq/policy.toml. */
+  public static Path policyFile(Map<String, String> env) {
+    String p = env.get(POLICY_FILE_VARIABLE);
+    return p == null || p.isBlank() ? PolicyFile.DEFAULT : Path.of(p);
+  }
+
+  /** What the plan reads: the policy, everyone else's demand, since when each GPU is free. */
+  public FairView view() {
+    return view.get();
+  }
+
+  /** The latest reading this daemon took, with its leases (null before the first). */
+  public GpuObservation latest() {
+    return latest.get();
+  }
+
+  /** The counts this daemon last published for its user. */
+  public FairPlan.Own published() {
+    FairPlan.Own o = published.get();
+    return o == null ? FairPlan.Own.NONE : o;
+  }
+
+  public LeaseHolder.Instance self() {
+    return self;
+  }
+
+  /** Reads the policy (when changed) and the demand files after reading {@code o}. Blocks; one thread at a time. */
+  public synchronized GpuObservation observed(GpuObservation o) {
+    try {
+      if (policyFile.changed()) policyRead(policyFile.read());
+      DemandFiles.Reading demands = demandFiles.read();
+      List<Demand> others = new ArrayList<>();
+      for (Demand d : demands.counted()) if (!(d.pid() == pid && d.uid() == self.uid())) others.add(d);
+      Instant now = clock.instant();
+      Map<String, Instant> seen = new HashMap<>();
+      if (o.reading().ok())
+        for (DeviceReading d : o.reading().devices()) {
+          boolean free = d.processes().isEmpty() && o.lease(d.uuid()).state() == GpuLease.State.FREE;
+          if (free) seen.put(d.uuid(), freeSince.getOrDefault(d.uuid(), now));
+        }
+      freeSince.clear();
+      freeSince.putAll(seen);
+      latest.set(o);
+      Map<String, String> ignored = new java.util.LinkedHashMap<>(demands.ignored());
+      dev.gq.host.fair.BookingFiles.Reading booked = bookingFiles.read();
+      ignored.putAll(booked.ignored());
+      Policy resolved = resolved(o);
+      List<dev.gq.core.fair.Booking> inForce = booked.inForce(resolved, now);
+      // this user's ended bookings are removed by its daemon (the sticky directory lets nobody else)
+      for (dev.gq.core.fair.Booking b : booked.bookings())
+        if (b.uid() == self.uid() && !b.end().isAfter(now)) bookingFiles.cancel(b.id(), self.uid());
+      view.set(new FairView(new PolicyReading(resolved, reading.problem()), others, ignored, seen, inForce,
+          java.time.ZoneId.systemDefault()));
+    } catch (RuntimeException e) {
+      LOG.warn("cannot read the shared machine's files: {}", e.toString());
+    }
+    return o;
+  }
+
+  /** The policy in force with its interactive GPUs named by index resolved to {@code o}'s UUIDs. */
+  private Policy resolved(GpuObservation o) {
+    if (reading.policy() == Policy.NONE || o == null || !o.reading().ok()) return reading.policy();
+    Map<Integer, String> byIndex = new HashMap<>();
+    o.reading().devices().forEach(d -> byIndex.put(d.index(), d.uuid()));
+    return reading.policy().resolved(byIndex);
+  }
+
+  /** A booking of the GPUs shown by index or UUID in {@code named}, else of {@code count} chosen ones: the booking, or why not in one line. */
+  public synchronized dev.gq.core.fair.Booking book(int count, List<String> named, Instant start, Instant end)
+      throws dev.gq.cli.ApiException {
+    GpuObservation o = latest.get();
+    if (o == null || !o.reading().ok()) throw new dev.gq.cli.ApiException("no GPU reading yet; try again in a moment");
+    Instant now = clock.instant();
+    Policy policy = resolved(o);
+    List<String> gpus = new ArrayList<>();
+    if (!named.isEmpty()) {
+      for (String n : named) {
+        String uuid = o.reading().devices().stream().filter(d -> d.uuid().equals(n) || Integer.toString(d.index()).equals(n))
+            .map(DeviceReading::uuid).findFirst().orElse(null);
+        if (uuid == null) throw new dev.gq.cli.ApiException("this machine has no GPU " + n + "; see gq gpu");
+        if (!gpus.contains(uuid)) gpus.add(uuid);
+      }
+    } else {
+      List<String> shared = o.reading().devices().stream().filter(d -> !policy.interactive(d.index(), d.uuid()))
+          .map(DeviceReading::uuid).toList();
+      gpus = dev.gq.core.fair.BookingRules.choose(count, shared, bookingFiles.read().inForce(policy, now), start, end);
+      if (gpus.size() < count)
+        throw new dev.gq.cli.ApiException("only " + gpus.size() + " of the " + shared.size() + " shared GPUs are not booked in that window; "
+            + "book fewer or another time (gq book --list)");
+    }
+    var b = new dev.gq.core.fair.Booking(dev.gq.host.fair.BookingFiles.newId(), self.user(), self.uid(), gpus, start, end, now);
+    String why = bookingFiles.book(b, policy, now, java.time.ZoneId.systemDefault());
+    if (why != null) throw new dev.gq.cli.ApiException(why);
+    return b;
+  }
+
+  /** The bookings in force now, by start. */
+  public List<dev.gq.core.fair.Booking> bookings() {
+    Instant now = clock.instant();
+    List<dev.gq.core.fair.Booking> out = new ArrayList<>(bookingFiles.read().inForce(resolved(latest.get()), now));
+    out.sort(java.util.Comparator.comparing(dev.gq.core.fair.Booking::start).thenComparing(dev.gq.core.fair.Booking::id));
+    return out;
+  }
+
+  /** Cancels this user's booking {@code id}. */
+  public void cancel(String id) throws dev.gq.cli.ApiException {
+    if (!id.matches("[0-9a-z]{4,16}")) throw new dev.gq.cli.ApiException("'" + dev.gq.core.job.PrintableText.escape(id) + "' is no booking id; list them with gq book --list");
+    String why = bookingFiles.cancel(id, self.uid());
+    if (why != null) throw new dev.gq.cli.ApiException(why);
+  }
+
+  private void policyRead(PolicyReading r) {
+    PolicyReading before = reading;
+    if (r.problem() != null && before.policy() != Policy.NONE) {
+      // a file in force became unusable: its last good rules stay until it is fixed or removed
+      reading = new PolicyReading(before.policy(), r.problem() + "; the last good policy stays in force");
+    } else {
+      reading = r;
+    }
+    if (reading.problem() != null) LOG.warn("{}", reading.problem());
+    else if (reading.policy() != Policy.NONE) LOG.info("machine policy in force: {}", describe(reading.policy()));
+    else if (before.policy() != Policy.NONE || before.problem() != null) LOG.info("no machine policy: first come, first served");
+  }
+
+  /** This user's counts after a decision: published when they changed (removed when nothing waits). */
+  public void own(FairPlan.Own counts) {
+    if (Objects.equals(published.getAndSet(counts), counts)) return;
+    blocking.execute(() -> publish(counts));
+  }
+
+  private synchronized void publish(FairPlan.Own c) {
+    if (!Objects.equals(published.get(), c)) return; // a newer count is on its way
+    if (startTicks < 0) startTicks = procs.info(pid).map(i -> i.startTicks()).orElse(0L);
+    Demand d = new Demand(self.user(), self.uid(), pid, startTicks, procs.bootId(), c.jobsWaiting(), c.gpusWanted(),
+        c.nextNeed(), c.oldestWait(), c.gpusHeld(), clock.instant());
+    String problem;
+    try {
+      problem = demandFiles.publish(d, self.dataDir());
+    } catch (RuntimeException e) {
+      problem = "cannot publish this user's demand: " + e.getMessage();
+    }
+    if (problem != null && !problem.equals(lastPublishProblem)) LOG.info("{}", problem);
+    lastPublishProblem = problem;
+  }
+
+  /** Removes this daemon's demand file (at stop). */
+  public synchronized void withdraw() {
+    try {
+      String problem = demandFiles.withdraw(self.uid(), self.dataDir());
+      if (problem != null) LOG.debug("{}", problem);
+    } catch (RuntimeException e) {
+      LOG.debug("cannot remove this daemon's demand file: {}", e.toString());
+    }
+  }
+
+  /** The policy in force, or why none is, in one line (gq daemon status, gq who). */
+  public String policyLine() {
+    return line(view.get().policy());
+  }
+
+  public static String line(PolicyReading r) {
+    if (r.policy() == Policy.NONE && r.problem() == null) return "none (first come, first served)";
+    if (r.policy() == Policy.NONE) return r.problem();
+    String p = describe(r.policy());
+    return r.problem() == null ? p : p + " (" + r.problem() + ")";
+  }
+
+  /** "max 2 GPUs per user while others wait, 4 always; interactive GPUs 3; --time at most 3d; fair turn 30s; admins alice". */
+  public static String describe(Policy p) {
+    List<String> parts = new ArrayList<>();
+    if (p.maxGpusPerUser() != Policy.UNLIMITED) parts.add("at most " + p.maxGpusPerUser() + " GPUs per user while others wait");
+    if (p.maxGpusPerUserAlways() != Policy.UNLIMITED) parts.add("at most " + p.maxGpusPerUserAlways() + " GPUs per user always");
+    if (!p.interactiveGpus().isEmpty()) parts.add("interactive GPUs " + String.join(", ", p.interactiveGpus()));
+    if (p.maxTimeOnShared() != null) parts.add("--time at most " + dev.gq.core.job.Durations.format(p.maxTimeOnShared()));
+    parts.add("fair turn " + dev.gq.core.job.Durations.format(p.fairTurn()));
+    if (!p.admins().isEmpty()) parts.add("admins " + String.join(", ", p.admins().stream().sorted().toList()));
+    return String.join("; ", parts);
+  }
+}

@@ -1,0 +1,88 @@
+package dev.gq.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.core.schedule.FairWho;
+import java.io.PrintWriter;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gq who}: everyone's part of a shared machine, as this user's daemon sees it: per user the
+ * GPUs their jobs hold and how many jobs hold them (from the GPU leases every gq keeps), how many
+ * jobs wait for how many GPUs and since when (from the demand files every gq publishes), then the
+ * machine policy in force or the line why none is, the bookings in force, and the files not counted with why.
+ */
+@Command(name = "who", description = "Show every user's GPUs held and jobs waiting on this machine, and the machine policy in force.")
+final class WhoCommand implements Callable<Integer> {
+  private final Invocation inv;
+
+  @Option(names = "--json", description = "Print the users, the policy and the files not counted as JSON.")
+  boolean json;
+
+  WhoCommand(Invocation inv) {
+    this.inv = inv;
+  }
+
+  @Override
+  public Integer call() throws ApiException {
+    GqApi.WhoReport who = inv.api().who();
+    PrintWriter out = inv.io().out();
+    if (who == null) throw new RefusedException("this daemon does not show the shared machine; restart it with this gq (gq daemon stop, then gq daemon start)");
+    if (json) {
+      out.println(JsonView.pretty(json(who)));
+      return ExitCode.OK;
+    }
+    ZoneId zone = Times.zone(inv.io().env());
+    if (who.users().isEmpty()) out.println("Nobody holds or waits for GPUs.");
+    else {
+      TextTable t = new TextTable(List.of("USER", "GPUS HELD", "JOBS ON GPUS", "WAITING", "GPUS WANTED", "WAITING SINCE"));
+      for (FairWho.Row r : who.users())
+        t.add(List.of(r.user(), Integer.toString(r.gpusHeld()), Integer.toString(r.jobsRunning()),
+            Integer.toString(r.jobsWaiting()), Integer.toString(r.gpusWanted()),
+            r.waitingSince() == null ? "-" : Times.format(r.waitingSince(), zone)));
+      t.print(out, TextTable.width(inv.io()));
+    }
+    out.println("Policy: " + who.policy());
+    for (GqApi.BookingLine b : who.bookings())
+      out.println("Booked: " + BookCommand.gpus(b) + " by " + b.user() + " from " + Times.format(b.start(), zone) + " to "
+          + Times.format(b.end(), zone) + " (" + b.id() + ")");
+    who.ignored().forEach((name, why) -> out.println("Not counted: " + name + ": " + why));
+    return ExitCode.OK;
+  }
+
+  static ObjectNode json(GqApi.WhoReport who) {
+    ObjectNode n = JsonView.object();
+    ArrayNode users = n.putArray("users");
+    for (FairWho.Row r : who.users()) {
+      ObjectNode u = users.addObject();
+      u.put("user", r.user());
+      u.put("uid", r.uid());
+      u.put("gpus_held", r.gpusHeld());
+      u.put("jobs_on_gpus", r.jobsRunning());
+      u.put("jobs_waiting", r.jobsWaiting());
+      u.put("gpus_wanted", r.gpusWanted());
+      u.put("waiting_since", r.waitingSince() == null ? null : r.waitingSince().toString());
+    }
+    n.put("policy", who.policy());
+    n.put("policy_in_force", who.policyInForce());
+    ArrayNode bookings = n.putArray("bookings");
+    for (GqApi.BookingLine b : who.bookings()) {
+      ObjectNode o = bookings.addObject();
+      o.put("id", b.id());
+      o.put("user", b.user());
+      ArrayNode idx = o.putArray("gpu_indices");
+      b.indices().forEach(idx::add);
+      ArrayNode uuids = o.putArray("gpu_uuids");
+      b.uuids().forEach(uuids::add);
+      o.put("start", b.start().toString());
+      o.put("end", b.end().toString());
+    }
+    ObjectNode ignored = n.putObject("not_counted");
+    who.ignored().forEach(ignored::put);
+    return n;
+  }
+}

@@ -1,0 +1,240 @@
+package dev.gq.core.schedule;
+
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.alloc.Plan;
+import dev.gq.core.fair.Demand;
+import dev.gq.core.fair.FairTurn;
+import dev.gq.core.fair.FairView;
+import dev.gq.core.fair.Policy;
+import dev.gq.core.fair.UserLoad;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.lease.GpuLease;
+import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.lease.LeaseShare;
+import dev.gq.core.ledger.Ledger;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The shared machine's step of the plan, after the allocator has chosen GPUs: the GPUs the policy
+ * keeps for interactive work are not offered to queued jobs, and each reservation of GPUs is kept
+ * only when {@link FairTurn} lets this user take them now; a reservation left is dropped, its job
+ * waiting with the turn's reason. The turn decides whether, never which GPUs: the allocator's
+ * choice stands. Without a policy in force the plan is returned as it is. Every user's GPUs held
+ * are counted from the leases (the lock is real even when a demand file is not), this user's from
+ * its own jobs; what others wait for comes from their demand files. Pure.
+ */
+public final class FairPlan {
+  private FairPlan() {}
+
+  /** What this daemon's user waits for and holds now: the counts its demand file publishes. */
+  public record Own(int jobsWaiting, int gpusWanted, int nextNeed, Instant oldestWait, int gpusHeld) {
+    public static final Own NONE = new Own(0, 0, 0, null, 0);
+  }
+
+  /**
+   * The counts of {@code l}'s GPU jobs: those queued (held jobs and groups left out), the GPUs they
+   * want, the first one's need, since when (the later of the first one's submit and the last start
+   * of a job here), and the GPUs of the active jobs.
+   */
+  public static Own own(Ledger l) {
+    Map<Long, WaitReason> blocked = l.blocked();
+    int jobs = 0;
+    int wanted = 0;
+    int next = 0;
+    Instant firstSubmit = null;
+    for (Job j : l.waiting()) {
+      if (j.spec().gpus() == 0 || blocked.containsKey(j.id())) continue;
+      if (jobs == 0) {
+        next = j.spec().gpus();
+        firstSubmit = j.submitTime();
+      }
+      jobs++;
+      wanted += j.spec().gpus();
+    }
+    Set<String> held = new HashSet<>();
+    Instant lastStart = null;
+    for (Job j : l.live().values()) {
+      if (!j.state().holdsGpus()) continue;
+      if (j.gpus() != null) j.gpus().forEach(g -> held.add(g.uuid()));
+      if (j.startTime() != null && (lastStart == null || j.startTime().isAfter(lastStart))) lastStart = j.startTime();
+    }
+    Instant since = firstSubmit == null ? null
+        : lastStart != null && lastStart.isAfter(firstSubmit) ? lastStart : firstSubmit;
+    return new Own(jobs, wanted, next, since, held.size());
+  }
+
+  /**
+   * Why the machine policy refuses GPU jobs of {@code specs} (their {@code --time} is longer than
+   * {@code max_time_on_shared}), naming the batch line ({@code lines}, when given) of the first; null when it does not.
+   */
+  public static String timeRefusal(List<dev.gq.core.job.JobSpec> specs, List<Integer> lines, FairView f) {
+    if (!f.active()) return null;
+    for (int i = 0; i < specs.size(); i++) {
+      var spec = specs.get(i);
+      if (spec.gpus() == 0) continue;
+      String why = f.policy().policy().timeRefusal(spec.timeLimit());
+      if (why == null) continue;
+      return lines != null && i < lines.size() && specs.size() > 1 ? "line " + lines.get(i) + ": " + why : why;
+    }
+    return null;
+  }
+
+  /**
+   * {@code spec} as queued under the machine policy: a GPU job of this machine without {@code --time}
+   * gets the policy's longest ({@code max_time_on_shared}) as its own, so it stops there as TIMEOUT;
+   * unchanged without a policy or such a limit.
+   */
+  public static dev.gq.core.job.JobSpec limited(dev.gq.core.job.JobSpec spec, FairView f) {
+    if (!f.active() || spec.gpus() == 0 || spec.onCluster() || spec.timeLimit() != null) return spec;
+    java.time.Duration max = f.policy().policy().limitFor(null);
+    return max == null ? spec : spec.withTimeLimit(max);
+  }
+
+  /** {@code gpus} with those the policy keeps for interactive work shown as taken by it. */
+  public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f) {
+    Policy p = f.policy().policy();
+    if (gpus == null || p.interactiveGpus().isEmpty()) return gpus;
+    List<GpuStatus> out = new ArrayList<>(gpus.size());
+    for (GpuStatus g : gpus) {
+      boolean open = g.state() == GpuState.FREE || g.state() == GpuState.SHARED;
+      out.add(open && p.interactive(g.index(), g.uuid())
+          ? taken(g, "kept for interactive work (interactive_gpus in the machine policy)", "kept for interactive work") : g);
+    }
+    return out;
+  }
+
+  /**
+   * Which GPUs are offered to which of {@code user}'s jobs: all but those another user's booking
+   * keeps from it now ({@link dev.gq.core.fair.BookingRules#blocks}: in the window; before it,
+   * unless the job's {@code --time} ends by the window's start). Null when nothing is booked.
+   */
+  public static java.util.function.BiPredicate<Job, GpuStatus> offered(FairView f, String user, Instant now) {
+    if (f.bookings().isEmpty() || user == null) return null;
+    return (j, g) -> dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, j.spec().timeLimit(), now, f.bookings(), f.zone()) == null;
+  }
+
+  /**
+   * {@code plan} with the reason of each job that waits while a FREE GPU is booked away from it
+   * saying so: "booked", the allocator's words, then the booking's.
+   */
+  public static Plan booked(Plan plan, List<GpuStatus> gpus, Ledger l, FairView f, String user, Instant now) {
+    if (f.bookings().isEmpty() || user == null || gpus == null) return plan;
+    Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
+    for (var e : plan.waitReasons().entrySet()) {
+      Job j = l.live().get(e.getKey());
+      if (j == null || j.spec().gpus() == 0 || !e.getValue().brief().contains("GPUs busy")) continue;
+      for (GpuStatus g : gpus) {
+        if (g.state() != GpuState.FREE) continue;
+        WaitReason b = dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, j.spec().timeLimit(), now, f.bookings(), f.zone());
+        if (b == null) continue;
+        reasons.put(j.id(), new WaitReason("booked", e.getValue().text() + "; GPU " + g.index() + " is free but "
+            + bookedBy(b.text()) + b.text().substring(Math.max(0, b.text().indexOf(';')))));
+        break;
+      }
+    }
+    return new Plan(plan.reservations(), reasons);
+  }
+
+  /** "booked by bob from Mon 14:00 to Mon 17:00" of a booking's wait reason. */
+  private static String bookedBy(String text) {
+    int from = text.indexOf("booked by ");
+    int to = text.indexOf(';', Math.max(from, 0));
+    return from < 0 ? "booked" : to < 0 ? text.substring(from) : text.substring(from, to);
+  }
+
+  private static GpuStatus taken(GpuStatus g, String detail, String by) {
+    return new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.EXTERNAL, g.ownerJobId(), g.processes(), g.totalBytes(),
+        g.usedBytes(), detail, by, g.shares());
+  }
+
+  /** {@code plan} with the reservations this user may not take now dropped, their jobs waiting for the turn. */
+  public static Plan apply(Plan plan, Ledger l, GpuObservation latest, FairView f, Instant now) {
+    if (!f.active() || latest == null || latest.self() == null || !latest.reading().ok()
+        || plan.reservations().stream().allMatch(r -> r.gpus().isEmpty()))
+      return plan;
+    Policy p = f.policy().policy();
+    LeaseHolder.Instance self = latest.self();
+    int shared = (int) latest.reading().devices().stream().filter(d -> !p.interactive(d.index(), d.uuid())).count();
+    Map<String, UserLoad> loads = loads(own(l), latest, f, self);
+    String me = self.user();
+    List<Plan.Reservation> kept = new ArrayList<>();
+    Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
+    for (Plan.Reservation r : plan.reservations()) {
+      int n = r.gpus().size();
+      if (n == 0) {
+        kept.add(r);
+        continue;
+      }
+      List<FairTurn.FreeGpu> free = r.gpus().stream()
+          .map(g -> new FairTurn.FreeGpu(g.uuid(), f.freeSince().getOrDefault(g.uuid(), now))).toList();
+      FairTurn.Turn t = FairTurn.decide(new FairTurn.Situation(me, shared, loads, p, now), n, free);
+      if (t.taken()) {
+        kept.add(r);
+        UserLoad u = loads.get(me);
+        loads.put(me, new UserLoad(me, u.held() + n, Math.max(0, u.wanted() - n), u.nextNeed(), u.oldestWait()));
+      } else {
+        reasons.put(r.jobId(), t.reason());
+      }
+    }
+    return new Plan(kept, reasons);
+  }
+
+  /**
+   * Every user's load: this user's from {@code mine} plus its other daemons (their leases and
+   * demand files), the others' wants from their demand files and their GPUs held from the leases,
+   * by uid; a user who holds GPUs and waits for none counts too.
+   */
+  static Map<String, UserLoad> loads(Own mine, GpuObservation latest, FairView f, LeaseHolder.Instance self) {
+    Map<Integer, String> names = new LinkedHashMap<>();
+    Map<Integer, Integer> held = new HashMap<>();
+    Map<Integer, UserLoad> wants = new LinkedHashMap<>();
+    names.put(self.uid(), self.user());
+    for (DeviceReading d : latest.reading().devices()) {
+      GpuLease lease = latest.lease(d.uuid());
+      Set<Integer> holders = new HashSet<>();
+      if (lease.state() == GpuLease.State.HELD && lease.holder() != null) {
+        if (!lease.holder().of(self)) holders.add(lease.holder().instance().uid());
+        names.putIfAbsent(lease.holder().instance().uid(), lease.holder().instance().user());
+      }
+      if (lease.state() == GpuLease.State.SHARED)
+        for (LeaseShare s : lease.shares()) {
+          if (s.holder() == null || s.holder().of(self)) continue;
+          holders.add(s.holder().instance().uid());
+          names.putIfAbsent(s.holder().instance().uid(), s.holder().instance().user());
+        }
+      for (int uid : holders) held.merge(uid, 1, Integer::sum);
+    }
+    for (Demand d : f.demands()) {
+      names.putIfAbsent(d.uid(), d.user());
+      UserLoad u = new UserLoad(d.user(), 0, d.gpusWanted(), d.nextNeed(), d.oldestWait());
+      wants.merge(d.uid(), u, UserLoad::plus);
+    }
+    Map<String, UserLoad> out = new LinkedHashMap<>();
+    Set<Integer> uids = new java.util.LinkedHashSet<>(names.keySet());
+    for (int uid : uids) {
+      String name = names.get(uid);
+      if (uid != self.uid() && (name.equals(self.user()) || out.containsKey(name))) name = name + " (uid " + uid + ")";
+      UserLoad w = wants.getOrDefault(uid, new UserLoad(name, 0, 0, 0, null));
+      int h = held.getOrDefault(uid, 0);
+      if (uid == self.uid()) {
+        UserLoad m = new UserLoad(name, mine.gpusHeld(), mine.gpusWanted(), mine.nextNeed(), mine.oldestWait());
+        if (w.active()) m = m.plus(new UserLoad(name, 0, w.wanted(), w.nextNeed(), w.oldestWait()));
+        out.put(name, new UserLoad(name, m.held() + h, m.wanted(), m.nextNeed(), m.oldestWait()));
+      } else {
+        out.put(name, new UserLoad(name, h, w.wanted(), w.nextNeed(), w.oldestWait()));
+      }
+    }
+    return out;
+  }
+}
