@@ -237,7 +237,7 @@ class JsonOutputSchemaTest {
     String readme = Files.readString(JsonSchemas.DIR.resolve("README.md"));
     try (var files = Files.list(JsonSchemas.DIR)) {
       List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".schema.json")).toList();
-      assertEquals(15, names.size(), names.toString());
+      assertEquals(16, names.size(), names.toString());
       for (String n : names) {
         assertEquals(List.of(), JsonSchemas.metaProblems(n), n);
         assertTrue(readme.contains("(" + n + ")"), n + " is not linked from docs/schemas/README.md");

@@ -66,12 +66,6 @@ class ShareLeasesTest {
         }
       };
     }
-
-    @Override
-    public Held takeShares(List<String> uuids, LeaseHolder holder, long mib, Map<String, Long> totalMiB, long headroomMiB,
-        int perGpuCap) throws Taken {
-      return take(uuids, holder);
-    }
   }
 
   static Job job(long id, GpuNeed need, String... uuids) {
