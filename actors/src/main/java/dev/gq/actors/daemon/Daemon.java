@@ -65,6 +65,8 @@ public final class Daemon implements AutoCloseable {
   private SocketServer server;
   private FairSource fair;
   private volatile String damage;
+  /** The GPU usage record, written once more at stop before the actors go. */
+  private volatile ActorRef<dev.gq.actors.watcher.GpuTimeline.Command> timeline;
   private String sessionWarning;
   /** How each part is doing, and what a part that fails for good does to the daemon. */
   private PartFailures parts;
@@ -141,6 +143,7 @@ public final class Daemon implements AutoCloseable {
         Supervision.Backoff.DEFAULT, parts::failed, fair));
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     ActorRef<Projector.Command> projector = kids.projector();
+    timeline = kids.timeline();
     awaitReady(scheduler);
     LOG.info("scheduler recovered and reconciled");
     sessionWarning = Lifecycle.warning();
@@ -248,6 +251,7 @@ public final class Daemon implements AutoCloseable {
   @Override
   public void close() {
     if (server != null) server.close();
+    flushTimeline();
     system.terminate();
     try {
       system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -267,5 +271,17 @@ public final class Daemon implements AutoCloseable {
     String notCheckpointed = Database.checkpoint(database);
     if (notCheckpointed != null)
       LOG.warn("could not move the write-ahead log into {}: {}; keep {}-wal beside it", database, notCheckpointed, database);
+  }
+
+  /** Writes what the GPUs did up to now, bounded: a record cut short loses a few seconds, never the stop. */
+  private void flushTimeline() {
+    var t = timeline;
+    if (t == null) return;
+    try {
+      AskPattern.<dev.gq.actors.watcher.GpuTimeline.Command, Boolean>ask(t, dev.gq.actors.watcher.GpuTimeline.Flush::new,
+          java.time.Duration.ofSeconds(3), system.scheduler()).toCompletableFuture().get(4, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("could not write the GPU usage record at stop ({}); the last seconds are unknown to gq report", e.toString());
+    }
   }
 }

@@ -59,7 +59,8 @@ final class Guardian {
       Consumer<Throwable> replayFailed, Clock clock, Notifications notifications, PartHealth health, Faults faults,
       Supervision.Backoff backoff, Consumer<String> stopDaemon, dev.gq.actors.fair.FairSource fair) {}
   /** The children the rest of the daemon talks to. */
-  record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {}
+  record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
+      ActorRef<GpuTimeline.Command> timeline) {}
 
   private Guardian() {}
 
@@ -90,10 +91,10 @@ final class Guardian {
     watcher.set(spawn(ctx, s, watched, Part.GPU_WATCHER, GpuWatcher.create(s.observe(), s.probe(), scheduler,
         s.cfg().pollInterval(), s.blocking(), s.clock(), health.beat(Part.GPU_WATCHER)), Props.empty()));
     // what each GPU did, for 'gq report': restarted on a failure, never a reason to stop the daemon
-    ctx.spawn(Behaviors.supervise(GpuTimeline.create(scheduler, s.cfg().paths().database(), s.cfg().pollInterval(),
+    ActorRef<GpuTimeline.Command> timeline = ctx.spawn(Behaviors.supervise(GpuTimeline.create(scheduler, s.cfg().paths().database(), s.cfg().pollInterval(),
         s.clock())).onFailure(org.apache.pekko.actor.typed.SupervisorStrategy.restart()), "gpu-timeline",
         DispatcherSelector.blocking());
-    m.replyTo().tell(new Started(scheduler, projector));
+    m.replyTo().tell(new Started(scheduler, projector, timeline));
     return watching(s.health(), s.backoff(), s.stopDaemon(), watched);
   }
 

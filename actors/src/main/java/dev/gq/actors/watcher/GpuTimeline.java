@@ -32,6 +32,8 @@ public final class GpuTimeline {
   private record Poll() implements Command {}
   private record Write() implements Command {}
   private record Classified(List<GpuStatus> gpus, long at) implements Command {}
+  /** The daemon stops: close every span now and write them, then answer (so nothing waits on the actor's own stop). */
+  public record Flush(ActorRef<Boolean> replyTo) implements Command {}
 
   private GpuTimeline() {}
 
@@ -84,6 +86,12 @@ public final class GpuTimeline {
           })
           .onMessage(Write.class, m -> {
             write.run();
+            return Behaviors.same();
+          })
+          .onMessage(Flush.class, m -> {
+            recorder.stop(clock.instant());
+            write.run();
+            m.replyTo().tell(Boolean.TRUE);
             return Behaviors.same();
           })
           .onSignal(PostStop.class, s -> {

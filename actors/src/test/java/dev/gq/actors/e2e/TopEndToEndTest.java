@@ -132,7 +132,8 @@ class TopEndToEndTest {
         assertTrue(narrow.lines().allMatch(l -> l.length() <= 80), narrow);
 
         tmux.run("send-keys", "-t", "top", "q");
-        String after = tmux.awaitScreen("the terminal back", s -> s.contains("top exited 0"));
+        // the stty line comes after the exit line: wait for both
+        String after = tmux.awaitScreen("the terminal back", s -> s.contains("top exited 0") && s.contains("icanon"));
         assertTrue(after.contains(" icanon") && !after.contains("-icanon"), "the terminal is cooked again:\n" + after);
         assertFalse(after.contains("gq top "), "the alternate screen is gone:\n" + after);
       } finally {

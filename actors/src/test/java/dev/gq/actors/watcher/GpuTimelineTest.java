@@ -95,4 +95,24 @@ class GpuTimelineTest {
         new GpuSpan("GPU-a", 0, GpuUse.JOBS, T0.plusSeconds(30), T0.plusSeconds(31))),
         GpuSpans.read(db, T0, T0.plusSeconds(100)));
   }
+
+  @Test
+  void aFlushAtTheDaemonsStopWritesEverySpanBeforeItAnswers() throws Exception {
+    Path db = tmp.resolve("gq.db");
+    Database.prepare(db);
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    ActorRef<GpuTimeline.Command> timeline = KIT.spawn(GpuTimeline.create(scheduler.ref(), db, POLL, clock));
+    poll(scheduler, T0, GpuState.FREE);
+    poll(scheduler, T0.plusSeconds(1), GpuState.EXTERNAL);
+    poll(scheduler, T0.plusSeconds(2), GpuState.EXTERNAL);
+    now.set(T0.plusSeconds(3));
+    TestProbe<Boolean> done = KIT.createTestProbe();
+    timeline.tell(new GpuTimeline.Flush(done.ref()));
+    assertEquals(Boolean.TRUE, done.receiveMessage());
+    // written by then, long before the thirtieth poll, with the outside process's time up to the flush
+    assertEquals(List.of(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(1)),
+        new GpuSpan("GPU-a", 0, GpuUse.OUTSIDE, T0.plusSeconds(1), T0.plusSeconds(3))),
+        GpuSpans.read(db, T0, T0.plusSeconds(100)));
+    KIT.stop(timeline);
+  }
 }
