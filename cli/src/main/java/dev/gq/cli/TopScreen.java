@@ -529,6 +529,8 @@ final class TopScreen {
         "holder, utilisation, memory, temperature, power and the utilisation of the last readings;",
         "blank where the GPU does not say. Under a GPU: its shared jobs' shares, why it is drained or",
         "unwell, and its processes: a job's, or an outside user's with its age and command.",
+        "On a shared machine, under the GPUs: each user's GPUs held and jobs running and waiting,",
+        "then the machine policy and the bookings (gq who says more).",
         "A job whose GPUs have shown 0% for a while is marked idle: a hint, gq does not stop it.",
         "Nothing changes without a y to the question on the last line."))
       lines.add(plain(" " + l));
