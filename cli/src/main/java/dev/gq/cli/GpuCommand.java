@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code gq gpu}: every GPU as the scheduler classifies it now (FREE, RESERVED, RUNNING,
  * EXTERNAL, UNKNOWN, DRAINED, SHARED), with its owner, compute processes and memory, and a plain line when
- * the GPUs are fake or the probe failed. Only FREE GPUs get new jobs; SHARED ones only shared jobs. Its subcommands drain GPUs
+ * the GPUs are fake or the probe failed, then on a shared machine everyone's GPUs held and jobs
+ * waiting, the policy and the bookings ({@link WhoCommand#section}). Only FREE GPUs get new jobs; SHARED ones only shared jobs. Its subcommands drain GPUs
  * of new jobs and give them back.
  */
 @Command(name = "gpu", description = "Show the GPUs, who uses them and which are free.")
@@ -41,9 +42,18 @@ final class GpuCommand implements Callable<Integer> {
     else if (report.gpus().isEmpty() && report.error() == null) out.println("No GPUs found; jobs with -g 0 still run.");
     else if (!report.gpus().isEmpty()) table(report, width).print(out, width);
     notes(report, json ? inv.io().err() : out);
+    if (!json) everyone(out);
     if (report.error() == null) return ExitCode.OK;
     inv.io().err().println("gq: the GPU probe failed: " + report.error() + "; GPUs it cannot read are UNKNOWN and get no new jobs");
     return report.gpus().isEmpty() ? ExitCode.FAILED : ExitCode.OK;
+  }
+
+  /** Everyone's part of a shared machine under the table, when others use it or a policy or booking is in force. */
+  private void everyone(PrintWriter out) throws ApiException {
+    GqApi.WhoReport who = inv.api().who();
+    if (!WhoCommand.shared(who)) return;
+    out.println();
+    WhoCommand.section(who, Times.zone(inv.io().env())).forEach(out::println);
   }
 
   private static void notes(GqApi.GpuReport report, PrintWriter where) {

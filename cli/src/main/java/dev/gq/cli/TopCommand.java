@@ -230,7 +230,7 @@ final class TopCommand implements Callable<Integer> {
     }
     return new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, api.waitReasons(),
         running.isEmpty() ? Map.of() : api.progress(running), running.isEmpty() ? Map.of() : api.idleJobs(),
-        q.holds().keySet(), q.queueHeld(), groups, events, logJob, log);
+        q.holds().keySet(), q.queueHeld(), groups, events, logJob, log, api.who());
   }
 
   private ZoneId zone() {

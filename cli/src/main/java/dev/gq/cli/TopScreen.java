@@ -34,17 +34,27 @@ import org.jline.utils.AttributedStyle;
  * the user is ({@link TopView}): a title line, the GPUs (state, holder, figures, a sparkline of
  * utilisation, a note under a shared, drained or unwell one, the processes on each under the job
  * that owns them), the jobs (with the idle hint), the groups, the newest events at the bottom and a
- * line of keys. Pure: the same data, view and size give the same lines, each at most {@code width}
+ * line of keys; on a shared machine (others holding or waiting, a policy or a booking in force) a
+ * line per user under the GPUs with their GPUs held and jobs running and waiting, and a line of
+ * the policy and bookings. Pure: the same data, view and size give the same lines, each at most {@code width}
  * columns wide, exactly {@code height} of them ({@code height} 0: as many as the content needs, for
  * one frame printed as text). Sections give way on a small screen in this order: processes, events
- * and groups beyond the first few, then job rows.
+ * and groups beyond the first few, the users' lines, then job rows.
  */
 final class TopScreen {
   /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
   record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
       Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
       Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-      List<StoredEvent> events, Job logJob, List<String> log) {
+      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who) {
+    /** A screen without everyone's part of the machine (a daemon that does not say). */
+    Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
+        Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
+        Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
+        List<StoredEvent> events, Job logJob, List<String> log) {
+      this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, null);
+    }
+
     /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
     JobHints hints() {
       return new JobHints(idle, gpus.unwell(), now);
@@ -58,6 +68,7 @@ final class TopScreen {
   private static final AttributedStyle SELECTED = AttributedStyle.DEFAULT.inverse();
   private static final AttributedStyle ASK = AttributedStyle.BOLD.foreground(AttributedStyle.YELLOW);
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
+  private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MM-dd HH:mm", Locale.ROOT);
   private static final int MAX_HISTORY = 30;
 
   private TopScreen() {}
@@ -113,12 +124,14 @@ final class TopScreen {
     int gpuLines = gpuRows.stream().mapToInt(List::size).sum();
     List<AttributedString> groups = groupRows(d, width);
     List<AttributedString> events = eventRows(d, width);
+    List<AttributedString> users = userRows(d);
     int procs = procRows.stream().mapToInt(List::size).sum();
 
     int jobRows;
     int procShown;
     int groupShown = groups.size();
     int eventShown = events.size();
+    int userShown = users.size();
     if (height <= 0) {
       jobRows = shown.size();
       procShown = procs;
@@ -128,12 +141,13 @@ final class TopScreen {
       groupShown = Math.min(groupShown, cap);
       eventShown = Math.min(eventShown, cap);
       int minJobs = Math.min(shown.size(), height >= 40 ? 10 : 4);
-      // a small screen gives up the groups and events before the jobs
-      while (avail - groupShown - eventShown < Math.max(1, minJobs) && (groupShown > 0 || eventShown > 0)) {
+      // a small screen gives up the groups and events, then the users' lines, before the jobs
+      while (avail - groupShown - eventShown - userShown < Math.max(1, minJobs) && (groupShown > 0 || eventShown > 0 || userShown > 0)) {
         if (eventShown >= groupShown && eventShown > 0) eventShown--;
-        else groupShown--;
+        else if (groupShown > 0) groupShown--;
+        else userShown--;
       }
-      avail -= groupShown + eventShown;
+      avail -= groupShown + eventShown + userShown;
       procShown = Math.max(0, Math.min(procs, avail - Math.max(1, minJobs)));
       jobRows = Math.max(0, avail - procShown);
     }
@@ -150,6 +164,7 @@ final class TopScreen {
         }
       }
     }
+    lines.addAll(users.subList(0, userShown));
     lines.add(bar(jobHeader(width), width, HEAD));
     lines.addAll(jobLines(d, v, shown, jobRows, width, height > 0));
     if (height > 0) {
@@ -358,6 +373,32 @@ final class TopScreen {
     };
   }
 
+  // ---------------------------------------------------------------- everyone
+
+  /**
+   * Everyone's part of a shared machine, under the GPUs: "user alice   4 held  4 running  6 waiting
+   * (6 GPUs)" a line each, then the policy and the bookings in one line; none when this user is alone
+   * on it without a policy or booking in force.
+   */
+  static List<AttributedString> userRows(Data d) {
+    List<AttributedString> rows = new ArrayList<>();
+    GqApi.WhoReport who = d.who();
+    if (!WhoCommand.shared(who)) return rows;
+    for (dev.gq.core.schedule.FairWho.Row r : who.users()) {
+      String s = "user " + pad(cut(PrintableText.escape(r.user()), 12), 13) + padLeft(String.valueOf(r.gpusHeld()), 2) + " held  "
+          + padLeft(String.valueOf(r.jobsRunning()), 2) + " running  " + padLeft(String.valueOf(r.jobsWaiting()), 2) + " waiting";
+      if (r.jobsWaiting() > 0) s += " (" + r.gpusWanted() + (r.gpusWanted() == 1 ? " GPU)" : " GPUs)");
+      rows.add(new AttributedString(s, r.jobsWaiting() > 0 && r.gpusHeld() == 0
+          ? AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW) : AttributedStyle.DEFAULT));
+    }
+    StringBuilder sb = new StringBuilder("policy: ").append(PrintableText.escape(who.policy()));
+    for (GqApi.BookingLine b : who.bookings())
+      sb.append("  booked: ").append(BookCommand.gpus(b)).append(" by ").append(PrintableText.escape(b.user())).append(' ')
+          .append(SHORT.format(b.start().atZone(d.zone()))).append('-').append(SHORT.format(b.end().atZone(d.zone())));
+    rows.add(new AttributedString(sb.toString(), DIM));
+    return rows;
+  }
+
   // ---------------------------------------------------------------- jobs
 
   private static String jobHeader(int width) {
@@ -488,6 +529,8 @@ final class TopScreen {
         "holder, utilisation, memory, temperature, power and the utilisation of the last readings;",
         "blank where the GPU does not say. Under a GPU: its shared jobs' shares, why it is drained or",
         "unwell, and its processes: a job's, or an outside user's with its age and command.",
+        "On a shared machine, under the GPUs: each user's GPUs held and jobs running and waiting,",
+        "then the machine policy and the bookings (gq who says more).",
         "A job whose GPUs have shown 0% for a while is marked idle: a hint, gq does not stop it.",
         "Nothing changes without a y to the question on the last line."))
       lines.add(plain(" " + l));

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.FairWho;
 import java.io.PrintWriter;
 import java.time.ZoneId;
@@ -47,11 +48,50 @@ final class WhoCommand implements Callable<Integer> {
       t.print(out, TextTable.width(inv.io()));
     }
     out.println("Policy: " + who.policy());
-    for (GqApi.BookingLine b : who.bookings())
-      out.println("Booked: " + BookCommand.gpus(b) + " by " + b.user() + " from " + Times.format(b.start(), zone) + " to "
-          + Times.format(b.end(), zone) + " (" + b.id() + ")");
+    for (GqApi.BookingLine b : who.bookings()) out.println("Booked: " + booking(b, zone));
     who.ignored().forEach((name, why) -> out.println("Not counted: " + name + ": " + why));
     return ExitCode.OK;
+  }
+
+  /**
+   * Whether {@code gq gpu} and {@code gq top} show everyone's part: when more than one user holds or
+   * waits for GPUs, or a policy or a booking is in force. A lone user on a machine without either sees
+   * nothing more than before.
+   */
+  static boolean shared(GqApi.WhoReport who) {
+    return who != null && (who.users().size() > 1 || who.policyInForce() || !who.bookings().isEmpty());
+  }
+
+  /** One user's part in one line: "4 GPUs held, 4 jobs running, 6 waiting for 6 GPUs since 2026-12-02 01:00:00". */
+  static String part(FairWho.Row r, ZoneId zone) {
+    String s = count(r.gpusHeld(), "GPU") + " held, " + count(r.jobsRunning(), "job") + " running, " + r.jobsWaiting() + " waiting";
+    if (r.jobsWaiting() > 0)
+      s += " for " + count(r.gpusWanted(), "GPU") + (r.waitingSince() == null ? "" : " since " + Times.format(r.waitingSince(), zone));
+    return s;
+  }
+
+  /** A booking in one line: "GPUs 2, 3 by bob from 2026-12-02 14:00:00 to 2026-12-02 17:00:00 (b1)". */
+  static String booking(GqApi.BookingLine b, ZoneId zone) {
+    return BookCommand.gpus(b) + " by " + PrintableText.escape(b.user()) + " from " + Times.format(b.start(), zone) + " to "
+        + Times.format(b.end(), zone) + " (" + b.id() + ")";
+  }
+
+  /**
+   * The part of {@code gq gpu} after its table: a line per user, the policy and the bookings in force;
+   * {@code gq who} has the table, the files not counted and the JSON.
+   */
+  static List<String> section(GqApi.WhoReport who, ZoneId zone) {
+    List<String> lines = new java.util.ArrayList<>();
+    lines.add("Everyone on this machine (gq who):");
+    int w = who.users().stream().mapToInt(r -> PrintableText.escape(r.user()).length()).max().orElse(0);
+    for (FairWho.Row r : who.users()) lines.add("  " + TopScreen.pad(PrintableText.escape(r.user()), w) + "  " + part(r, zone));
+    lines.add("Policy: " + PrintableText.escape(who.policy()));
+    for (GqApi.BookingLine b : who.bookings()) lines.add("Booked: " + booking(b, zone));
+    return lines;
+  }
+
+  private static String count(int n, String what) {
+    return n + " " + what + (n == 1 ? "" : "s");
   }
 
   static ObjectNode json(GqApi.WhoReport who) {

@@ -8,6 +8,7 @@ import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,5 +126,40 @@ class GpuCommandTest {
     var theirs = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, null,
         java.util.List.of(), 81559L << 20, 0, null, "bob's job 3", java.util.List.of(), others.subList(0, 1));
     assertEquals("bob's job 3 (20GB); 64.4 GB left", GpuCommand.detail(theirs, 1024));
+  }
+
+  @Test
+  void aSharedMachineShowsEveryonesPartThePolicyAndTheBookingsAfterTheTable() {
+    cli.api.gpus = new GqApi.GpuReport(twoGpus(), "NVML 550.54", false, null);
+    cli.io.width = 140;
+    cli.io.env.put("TZ", "UTC");
+    cli.api.who = new GqApi.WhoReport("at most 2 GPUs per user while others wait; fair turn 30s", true, List.of(
+        new dev.gq.core.schedule.FairWho.Row("alice", 1001, 1, 1, 0, 0, null),
+        new dev.gq.core.schedule.FairWho.Row("bob", 1002, 0, 0, 2, 2, Jobs.T0)), Map.of(),
+        List.of(new GqApi.BookingLine("b1", "carol", List.of(1), List.of("GPU-b"), Jobs.T0, Jobs.T0.plusSeconds(3600))));
+    Cli.Result r = cli.run("gpu");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().endsWith("""
+        1    GPU-b               H100  EXTERNAL  external  1,2,3,4,+1  40960/81920 MiB  compute processes gq does not own: 1, 2, 3, 4, 5
+
+        Everyone on this machine (gq who):
+          alice  1 GPU held, 1 job running, 0 waiting
+          bob    0 GPUs held, 0 jobs running, 2 waiting for 2 GPUs since 2025-03-01 10:00:00
+        Policy: at most 2 GPUs per user while others wait; fair turn 30s
+        Booked: GPU 1 by carol from 2025-03-01 10:00:00 to 2025-03-01 11:00:00 (b1)
+        """), r.out());
+    // the JSON stays the GPUs alone; gq who --json has everyone
+    assertTrue(cli.run("gpu", "--json").out().strip().startsWith("["));
+  }
+
+  @Test
+  void aLoneUserWithoutPolicyOrBookingSeesTheTableAlone() {
+    cli.api.gpus = new GqApi.GpuReport(twoGpus(), "NVML 550.54", false, null);
+    cli.io.width = 140;
+    cli.api.who = new GqApi.WhoReport("none (first come, first served)", false, List.of(
+        new dev.gq.core.schedule.FairWho.Row("alice", 1001, 1, 1, 3, 3, Jobs.T0)), Map.of());
+    Cli.Result r = cli.run("gpu");
+    assertEquals(3, r.out().lines().count(), r.out());
+    assertTrue(r.out().endsWith("compute processes gq does not own: 1, 2, 3, 4, 5\n"), r.out());
   }
 }

@@ -166,6 +166,61 @@ class TopScreenTest {
         d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log());
   }
 
+  private static TopScreen.Data withWho(TopScreen.Data d, GqApi.WhoReport who) {
+    return new TopScreen.Data(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), d.waits(), d.progress(),
+        d.idle(), d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log(), who);
+  }
+
+  private static GqApi.WhoReport twoUsers() {
+    return new GqApi.WhoReport("at most 2 GPUs per user while others wait; fair turn 30s", true, List.of(
+        new dev.gq.core.schedule.FairWho.Row("alice", 1001, 2, 2, 8, 8, Jobs.T0),
+        new dev.gq.core.schedule.FairWho.Row("bob", 1002, 0, 0, 2, 2, Jobs.T0.plusSeconds(60))), Map.of(),
+        List.of(new GqApi.BookingLine("b1", "carol", List.of(2), List.of("GPU-2"), Jobs.T0.plusSeconds(3600),
+            Jobs.T0.plusSeconds(3 * 3600))));
+  }
+
+  @Test
+  void aSharedMachineShowsEachUsersPartAndThePolicyUnderTheGpus() {
+    List<String> t = text(TopScreen.render(withWho(sample(), twoUsers()), new TopView(), 140, 30));
+    assertEquals(30, t.size());
+    int alice = t.indexOf(t.stream().filter(l -> l.startsWith("user alice")).findFirst().orElseThrow());
+    assertEquals("user alice         2 held   2 running   8 waiting (8 GPUs)", t.get(alice).strip());
+    assertEquals("user bob           0 held   0 running   2 waiting (2 GPUs)", t.get(alice + 1).strip());
+    assertEquals("policy: at most 2 GPUs per user while others wait; fair turn 30s  booked: GPU 2 by carol 03-01 11:00-03-01 13:00",
+        t.get(alice + 2).strip());
+    // under the GPUs, above the jobs
+    assertTrue(t.get(alice - 1).startsWith("2   FREE"), t.get(alice - 1));
+    assertTrue(t.get(alice + 3).startsWith("ID "), t.get(alice + 3));
+  }
+
+  @Test
+  void aLoneUserWithoutPolicyOrBookingSeesNoUsersLines() {
+    GqApi.WhoReport alone = new GqApi.WhoReport("none (first come, first served)", false, List.of(
+        new dev.gq.core.schedule.FairWho.Row("alice", 1001, 1, 1, 1, 1, Jobs.T0)), Map.of());
+    assertEquals(text(TopScreen.render(sample(), new TopView(), 80, 24)),
+        text(TopScreen.render(withWho(sample(), alone), new TopView(), 80, 24)));
+    // a policy in force shows it even to a lone user
+    GqApi.WhoReport policy = new GqApi.WhoReport("at most 2 GPUs per user while others wait", true, alone.users(), Map.of());
+    assertTrue(text(TopScreen.render(withWho(sample(), policy), new TopView(), 80, 24)).stream()
+        .anyMatch(l -> l.startsWith("policy: at most 2 GPUs")));
+  }
+
+  @Test
+  void aSmallScreenGivesUpTheUsersLinesBeforeJobsAndAfterGroupsAndEvents() {
+    List<String> t = text(TopScreen.render(withWho(sample(), twoUsers()), new TopView(), 80, 10));
+    assertEquals(10, t.size());
+    assertTrue(t.stream().noneMatch(l -> l.startsWith("user ") || l.startsWith("policy: ")), String.join("\n", t));
+    assertEquals(3, t.stream().filter(l -> l.matches("^[123] {5}[A-Z].*")).count(), String.join("\n", t));
+    // two lines more: the users' lines fill them, the jobs keep theirs
+    t = text(TopScreen.render(withWho(sample(), twoUsers()), new TopView(), 80, 12));
+    assertEquals(2, t.stream().filter(l -> l.startsWith("user ")).count(), String.join("\n", t));
+    assertEquals(3, t.stream().filter(l -> l.matches("^[123] {5}[A-Z].*")).count(), String.join("\n", t));
+    // one more: every users' line before any group or event
+    t = text(TopScreen.render(withWho(sample(), twoUsers()), new TopView(), 80, 13));
+    assertTrue(t.stream().anyMatch(l -> l.startsWith("policy: ")), String.join("\n", t));
+    assertTrue(t.stream().noneMatch(l -> l.startsWith("group ") || l.contains("JobLaunched")), String.join("\n", t));
+  }
+
   private static ProcessView proc(long pid, long sid, String tag) {
     return new ProcessView(pid, "ann", "python eval.py", NOW.minusSeconds(60),
         new dev.gq.core.alloc.ProcessFacts(pid, sid, sid, tag));

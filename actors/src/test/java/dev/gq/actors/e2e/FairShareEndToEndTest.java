@@ -179,8 +179,9 @@ class FairShareEndToEndTest {
   void aUserAloneUsesEveryGpuAndSeesThePolicyInWho() throws Exception {
     policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
     Tenant a = daemon(0);
+    Tenant b = daemon(1);
     List<Long> ids = new ArrayList<>();
-    for (int i = 0; i < 4; i++) ids.add(a.submit("-g", "1", "bash", "-c", timed(3)));
+    for (int i = 0; i < 4; i++) ids.add(a.submit("-g", "1", "bash", "-c", timed(5)));
     Gqd.await("four jobs to start", T, () -> {
       try {
         for (long id : ids) if (!a.started(id)) return false;
@@ -189,6 +190,17 @@ class FairShareEndToEndTest {
         return false;
       }
     });
+    // the other user, with nothing of their own, sees this one's part under gq gpu's table
+    String line = USERS[0] + "  4 GPUs held, 4 jobs running, 0 waiting";
+    Gqd.await("the other user's gq gpu to show " + line, T, () -> {
+      try {
+        return b.gq("gpu").out().contains(line);
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    String gpu = b.gq("gpu").out();
+    assertTrue(gpu.contains("\nEveryone on this machine (gq who):\n") && gpu.contains("\nPolicy: at most 2 GPUs per user while others wait"), gpu);
     JsonNode who = a.who();
     assertTrue(who.get("policy_in_force").asBoolean(), who.toString());
     assertTrue(who.get("policy").asText().contains("at most 2 GPUs per user while others wait"), who.toString());
