@@ -41,6 +41,11 @@ class ReportEndToEndTest {
       g.awaitState(cancelled, "CANCELLED", T);
       Files.delete(ghost);
       Gqd.await("GPU 1 FREE", T, () -> "FREE".equals(g.gpuState(1)));
+      // the record is written every 30 polls (3 s here): the outside time is in it by then
+      Gqd.await("the outside time in the record", T, () -> {
+        JsonNode gpu1 = g.gq("report", "--since", "1h", "--json").json().get("gpus").get(1);
+        return gpu1.get("outside_hours").isNumber() && gpu1.get("outside_hours").asDouble() > 0;
+      });
 
       g.stopDaemon();
       g.startDaemon();
