@@ -40,35 +40,6 @@ public record DaemonConfig(
     long shareHeadroomMiB,
     Duration idleAfter) {
 
-  /** The settings without a headroom or an idle threshold of their own: the defaults (1 GiB, 30 minutes). */
-  public DaemonConfig(GqPaths paths, Path shim, Duration pollInterval, Duration cancelGrace, Duration livenessPoll,
-      int snapshotEvery, Path bootIdFile, Duration testLaunchDelay, FailFast failFast, int maxClients, int maxStreams,
-      Path leaseDir, Duration gatherAfter, int maxCpuJobs, Duration reconcileInterval, Duration progressSample) {
-    this(paths, shim, pollInterval, cancelGrace, livenessPoll, snapshotEvery, bootIdFile, testLaunchDelay, failFast,
-        maxClients, maxStreams, leaseDir, gatherAfter, maxCpuJobs, reconcileInterval, progressSample,
-        dev.gq.core.alloc.PlanRules.HEADROOM_MIB, dev.gq.core.schedule.DecisionContext.IDLE_AFTER);
-  }
-
-  /** The settings without an idle threshold of their own: the default, 30 minutes. */
-  public DaemonConfig(GqPaths paths, Path shim, Duration pollInterval, Duration cancelGrace, Duration livenessPoll,
-      int snapshotEvery, Path bootIdFile, Duration testLaunchDelay, FailFast failFast, int maxClients, int maxStreams,
-      Path leaseDir, Duration gatherAfter, int maxCpuJobs, Duration reconcileInterval, Duration progressSample,
-      long shareHeadroomMiB) {
-    this(paths, shim, pollInterval, cancelGrace, livenessPoll, snapshotEvery, bootIdFile, testLaunchDelay, failFast,
-        maxClients, maxStreams, leaseDir, gatherAfter, maxCpuJobs, reconcileInterval, progressSample,
-        shareHeadroomMiB, dev.gq.core.schedule.DecisionContext.IDLE_AFTER);
-  }
-
-  /** The settings without a headroom of their own: the default, 1 GiB. */
-  public DaemonConfig(GqPaths paths, Path shim, Duration pollInterval, Duration cancelGrace, Duration livenessPoll,
-      int snapshotEvery, Path bootIdFile, Duration testLaunchDelay, FailFast failFast, int maxClients, int maxStreams,
-      Path leaseDir, Duration gatherAfter, int maxCpuJobs, Duration reconcileInterval, Duration progressSample,
-      Duration idleAfter) {
-    this(paths, shim, pollInterval, cancelGrace, livenessPoll, snapshotEvery, bootIdFile, testLaunchDelay, failFast,
-        maxClients, maxStreams, leaseDir, gatherAfter, maxCpuJobs, reconcileInterval, progressSample,
-        dev.gq.core.alloc.PlanRules.HEADROOM_MIB, idleAfter);
-  }
-
   static final int MAX_CLIENTS = 10_000;
 
   public static DaemonConfig fromEnvironment(Map<String, String> env, String shimProperty) {

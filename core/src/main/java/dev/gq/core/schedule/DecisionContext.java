@@ -36,16 +36,4 @@ public record DecisionContext(Instant now, long nanos, Supplier<String> tags, Lo
       FailFast failFast, Duration gatherAfter, int maxCpuJobs) {
     this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, dev.gq.core.alloc.PlanRules.HEADROOM_MIB, IDLE_AFTER);
   }
-
-  /** With the default idle threshold. */
-  public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
-      FailFast failFast, Duration gatherAfter, int maxCpuJobs, long shareHeadroomMiB) {
-    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, shareHeadroomMiB, IDLE_AFTER);
-  }
-
-  /** With the default headroom on shared GPUs. */
-  public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
-      FailFast failFast, Duration gatherAfter, int maxCpuJobs, Duration idleAfter) {
-    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, dev.gq.core.alloc.PlanRules.HEADROOM_MIB, idleAfter);
-  }
 }

@@ -30,7 +30,7 @@ class GpuSignalsDecisionTest {
 
   private <R> Decided<R> decide(Request<R> r) {
     var c = new DecisionContext(now, nanos++, () -> "tag", id -> "/logs/" + id + ".log", FailFast.DEFAULT,
-        Duration.ofMinutes(5), 64, Duration.ofMinutes(30));
+        Duration.ofMinutes(5), 64, dev.gq.core.alloc.PlanRules.HEADROOM_MIB, Duration.ofMinutes(30));
     Decided<R> d = Decider.decide(l, s, r, c);
     for (LedgerEvent e : d.events()) l = l.apply(e);
     s = d.next();

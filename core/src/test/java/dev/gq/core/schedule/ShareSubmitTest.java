@@ -34,7 +34,7 @@ class ShareSubmitTest {
 
   private <R> Decided<R> decide(Request<R> r) {
     var c = new DecisionContext(T0, nanos++, () -> "tag", id -> "/logs/" + id + ".log", FailFast.OFF,
-        Duration.ofMinutes(5), 64, 1024);
+        Duration.ofMinutes(5), 64, 1024, DecisionContext.IDLE_AFTER);
     Decided<R> d = Decider.decide(l, s, r, c);
     for (LedgerEvent e : d.events()) l = l.apply(e);
     written.addAll(d.events());
