@@ -11,7 +11,7 @@ import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.recovery.Recovery;
 import dev.gq.core.schedule.DecisionContext;
 import dev.gq.core.schedule.Decided;
-import dev.gq.core.schedule.Decider;
+import dev.gq.core.schedule.DecidedBatch;
 import dev.gq.core.schedule.Reservations;
 import dev.gq.core.schedule.Request;
 import dev.gq.core.schedule.SchedulerState;
@@ -36,12 +36,13 @@ import org.apache.pekko.persistence.typed.SnapshotAdapter;
 import org.apache.pekko.persistence.typed.javadsl.*;
 
 /**
- * The queue and the GPU registry: the one writer of job state and reservations. Each command is one
- * call of {@link Decider#decide}, which returns the events of one write (the request's own, what
- * follows from them, and the reservations possible afterwards); they are persisted in one
- * transaction, and only then are the effects run: runners started or told to cancel, the history
- * fed, the GPU watcher or the reconciler asked, replies sent. The actor keeps only what cannot be
- * data: its runners and the requests waiting for start-up to end.
+ * The queue and the GPU registry: the one writer of job state and reservations. Requests and reports
+ * wait while a journal write is under way; then everything that came is decided in one step
+ * ({@link DecidedBatch}, in arrival order, as if one by one) and written in one transaction (a lone
+ * request is written at once). Only once it is stored do the effects run: runners started or told to
+ * cancel, the history fed, the GPU watcher or the reconciler asked, the callers answered; the
+ * Scheduler's memory moves then too, so a write the journal refuses leaves nothing behind. The actor
+ * keeps only what cannot be data: its runners and the requests waiting for start-up to end.
  */
 public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Scheduler.Command, LedgerEvent, Ledger> {
 
@@ -87,6 +88,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** From the reconciler's periodic pass: see {@link Request.Drifted}. */
   public record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) implements Command {}
 
+  /** Decide what came during a write: sent to itself when the write is stored. */
+  private enum Flush implements Command { INSTANCE }
+
+  /** A command waiting for the next write, and the request it is decided as (made when it came). */
+  private record Pending(Command command, Request<?> request) {}
+
   private final ActorContext<Command> ctx;
   private final SchedulerDeps deps;
   private final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
@@ -97,6 +104,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** A job's runners that fail more often than this are left to the periodic passes. */
   private static final int MAX_QUICK_CHECKS = 3;
   private SchedulerState state = SchedulerState.initial();
+  /** What came since the last write began, in arrival order, with the request each is decided as. */
+  private final List<Pending> pending = new ArrayList<>();
+  /** Whether a Flush is on its way: what comes until then waits in {@link #pending}. */
+  private boolean flushing;
 
   private Scheduler(ActorContext<Command> ctx, SchedulerDeps deps) {
     // A write the journal refuses restarts the actor, which replays its events; its runners keep
@@ -133,28 +144,29 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   @Override
   public CommandHandlerWithReply<Command, LedgerEvent, Ledger> commandHandler() {
     return newCommandHandlerWithReplyBuilder().forAnyState()
-        .onCommand(Ask.class, this::onAsk)
+        .onCommand(Ask.class, (l, c) -> queue(l, c, c.request()))
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), view(l)))
         .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
         .onCommand(GetGpus.class, (l, c) -> Effect().reply(c.replyTo(), classified(l)))
         .onCommand(AwaitReady.class, this::onAwaitReady)
-        .onCommand(GpusObserved.class, (l, c) -> report(l, new Request.Observed(c.observation(), c.probe(), c.fake(), c.takenNanos())))
-        .onCommand(Launched.class, (l, c) -> report(l, new Request.Launched(c.jobId(), c.identity()), c))
-        .onCommand(LaunchFailed.class, (l, c) -> report(l, new Request.LaunchFailed(c.jobId(), c.reason()), c))
+        .onCommand(GpusObserved.class, (l, c) -> queue(l, c, new Request.Observed(c.observation(), c.probe(), c.fake(), c.takenNanos())))
+        .onCommand(Launched.class, (l, c) -> queue(l, c, new Request.Launched(c.jobId(), c.identity())))
+        .onCommand(LaunchFailed.class, (l, c) -> queue(l, c, new Request.LaunchFailed(c.jobId(), c.reason())))
         .onCommand(LaunchDeferred.class, (l, c) -> {
           runners.remove(c.jobId());
-          return report(l, new Request.LaunchDeferred(c.jobId(), c.reason()), c);
+          return queue(l, c, new Request.LaunchDeferred(c.jobId(), c.reason()));
         })
-        .onCommand(Ending.class, (l, c) -> report(l, new Request.Ending(c.jobId(), c.gone())))
+        .onCommand(Ending.class, (l, c) -> queue(l, c, new Request.Ending(c.jobId(), c.gone())))
         .onCommand(Ended.class, (l, c) -> {
           runners.remove(c.jobId());
           runnerFailures.remove(c.jobId());
-          return report(l, new Request.Ended(c.jobId(), c.exitCode(), c.reason(), c.timedOut(), c.endedNanos(), c.after(),
-              c.afterNanos(), c.endedAt()), c);
+          return queue(l, c, new Request.Ended(c.jobId(), c.exitCode(), c.reason(), c.timedOut(), c.endedNanos(), c.after(),
+              c.afterNanos(), c.endedAt()));
         })
-        .onCommand(Reconciled.class, (l, c) -> report(l, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
+        .onCommand(Reconciled.class, (l, c) -> queue(l, c, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
         .onCommand(RunnerStopped.class, this::onRunnerStopped)
-        .onCommand(Drifted.class, (l, c) -> report(l, new Request.Drifted(c.seen(), c.verdicts(), watched())))
+        .onCommand(Drifted.class, (l, c) -> queue(l, c, new Request.Drifted(c.seen(), c.verdicts(), watched())))
+        .onCommand(Flush.class, (l, c) -> flush(l))
         .build();
   }
 
@@ -176,17 +188,20 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
       deps.startReconciler(ctx, l, ctx.getSelf());
     }
     for (Command c : unstored.takeRetries()) ctx.getSelf().tell(c);
+    // what waited through the restart is handed over only when a message comes: one comes now
+    ctx.getSelf().tell(Flush.INSTANCE);
   }
 
   /**
-   * The write under way failed: its request is refused with one line, the memory goes back to what it
-   * was before its decision, and a job's end that waits to be stored gets the disk's reserve.
+   * The write under way failed: each request it held is refused with one line, each runner's report
+   * it held waits to be decided again, and a job's end that waits to be stored gets the disk's reserve.
+   * The Scheduler's memory never moved: it moves only once a write is stored.
    */
   private void writeFailed() {
     if (!unstored.failed()) return;
     JournalWrites.failed(null);
     String problem = JournalWrites.problem();
-    state = unstored.fail(JournalWrites.refusal(deps.journalPath(), deps.diskFullNote(), problem));
+    unstored.fail(JournalWrites.refusal(deps.journalPath(), deps.diskFullNote(), problem));
     ctx.getLog().error("cannot write the journal ({}): {}; the daemon retries", deps.journalPath(), problem);
     if (!unstored.endsWaiting().isEmpty()) deps.giveUpReserve();
   }
@@ -195,6 +210,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private Set<Long> watched() {
     Set<Long> ids = new java.util.HashSet<>(runners.keySet());
     ids.addAll(unstored.endsWaiting());
+    for (Pending p : pending) if (p.command() instanceof Ended e) ids.add(e.jobId());
     return Set.copyOf(ids);
   }
 
@@ -220,53 +236,52 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return Effect().noReply();
   }
 
-  /** Decides a user's request: refused, or its events persisted, then the reply. */
-  @SuppressWarnings({"rawtypes", "unchecked"})
-  private ReplyEffect<LedgerEvent, Ledger> onAsk(Ledger l, Ask c) {
-    return asked(l, (Ask<?>) c);
+  /**
+   * A request or a report is decided at once when the journal is idle. One that comes while a write is
+   * under way waits (the actor receives nothing meanwhile) and, once the write is stored, is decided with
+   * everything else that came: the Flush the write's end sends itself comes after all of them.
+   */
+  private ReplyEffect<LedgerEvent, Ledger> queue(Ledger l, Command c, Request<?> r) {
+    pending.add(new Pending(c, r));
+    return flushing ? Effect().noReply() : decide(l);
   }
 
-  private <R> ReplyEffect<LedgerEvent, Ledger> asked(Ledger l, Ask<R> c) {
-    SchedulerState before = state;
-    Decided<R> d = decide(l, c.request());
-    if (d.refused()) return Effect().reply(c.replyTo(), StatusReply.error(d.refusal()));
-    if (d.events().isEmpty()) return Effect().reply(c.replyTo(), StatusReply.success(d.answer()));
-    unstored.writing(before, why -> c.replyTo().tell(StatusReply.error(why)), null);
-    return Effect().persist(d.events()).thenRun(s -> stored(s, d))
-        .thenReply(c.replyTo(), s -> StatusReply.success(d.answer()));
+  private ReplyEffect<LedgerEvent, Ledger> flush(Ledger l) {
+    flushing = false;
+    return decide(l);
   }
 
-  /** Decides a report from a runner, the watcher or the reconciler: nothing to answer. */
-  private ReplyEffect<LedgerEvent, Ledger> report(Ledger l, Request<Void> r) {
-    return report(l, r, null);
-  }
-
-  /** Decides a report; {@code fact}: a runner's report that is decided again if its write fails (null: none). */
-  private ReplyEffect<LedgerEvent, Ledger> report(Ledger l, Request<Void> r, Command fact) {
-    SchedulerState before = state;
-    Decided<Void> d = decide(l, r);
-    if (d.events().isEmpty()) {
-      after(l, d);
+  /**
+   * Decides everything that waits in one step ({@link DecidedBatch}: in arrival order, as if one by one)
+   * and writes it in one transaction. Only once it is stored do the Scheduler's memory move, the effects
+   * run and the callers hear their answers; a batch with nothing to write is answered at once.
+   */
+  private ReplyEffect<LedgerEvent, Ledger> decide(Ledger l) {
+    if (pending.isEmpty()) return Effect().noReply();
+    List<Pending> batch = List.copyOf(pending);
+    pending.clear();
+    DecidedBatch b = DecidedBatch.decide(l, state, batch.stream().<Request<?>>map(Pending::request).toList(), context());
+    if (b.nothingToWrite()) {
+      state = b.next();
+      applied(batch, b);
       return Effect().noReply();
     }
-    unstored.writing(before, null, fact);
-    return Effect().persist(d.events()).thenRun(s -> stored(s, d)).thenNoReply();
+    unstored.writing(batch.stream().map(Pending::command).toList());
+    return Effect().persist(b.events()).thenRun(s -> stored(batch, b)).thenNoReply();
   }
 
-  private void stored(Ledger s, Decided<?> d) {
+  private void stored(List<Pending> batch, DecidedBatch b) {
     unstored.stored();
+    state = b.next();
     if (JournalWrites.problem() != null) {
       JournalWrites.stored();
       ctx.getLog().info("the journal takes writes again");
       deps.journalWritable();
     }
-    after(s, d);
-  }
-
-  private <R> Decided<R> decide(Ledger l, Request<R> r) {
-    Decided<R> d = Decider.decide(l, state, r, context());
-    state = d.next();
-    return d;
+    applied(batch, b);
+    // what came during the write is decided next, together
+    flushing = true;
+    ctx.getSelf().tell(Flush.INSTANCE);
   }
 
   private ReplyEffect<LedgerEvent, Ledger> onAwaitReady(Ledger l, AwaitReady c) {
@@ -276,22 +291,27 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
 
   /**
-   * Effects once a decision's events are stored ({@code state}: the ledger after them): feed the read
-   * side, start runners, signal cancellations, ask for a reading or a reconciliation, watch the jobs
-   * a reconciliation found still running, and at the end of start-up let requests in.
+   * Effects once a batch's events are stored: feed the read side, then for each decision in order
+   * (on the ledger as its own events left it) start runners, signal cancellations, reconcile, watch the
+   * jobs a reconciliation found still running, and answer its caller; then ask for a reading, and at
+   * the end of start-up let requests in.
    */
-  private void after(Ledger state, Decided<?> d) {
-    List<LedgerEvent> events = d.events();
-    if (!events.isEmpty()) {
-      deps.project(lastSequenceNumber(ctx) - events.size() + 1, events);
-      Map<Long, JobSubmitted> inHand = null;
-      for (LedgerEvent e : events) {
+  private void applied(List<Pending> batch, DecidedBatch b) {
+    List<LedgerEvent> events = b.events();
+    if (!events.isEmpty()) deps.project(lastSequenceNumber(ctx) - events.size() + 1, events);
+    Map<Long, JobSubmitted> inHand = null;
+    boolean read = false;
+    boolean readied = false;
+    for (int i = 0; i < batch.size(); i++) {
+      Decided<?> d = b.decided().get(i);
+      Ledger after = b.after().get(i);
+      for (LedgerEvent e : d.events()) {
         switch (e) {
           case JobReserved r -> {
             if (inHand == null) inHand = Commands.inHand(events);
-            startRunner(Commands.with(state.live().get(r.jobId()), inHand), false, totals(r));
+            startRunner(Commands.with(after.live().get(r.jobId()), inHand), false, totals(r));
           }
-          case JobAdopted a -> startRunner(state.live().get(a.jobId()), true);
+          case JobAdopted a -> startRunner(after.live().get(a.jobId()), true);
           case JobCancelRequested r -> {
             ActorRef<JobRunner.Command> runner = runners.get(r.jobId());
             if (runner != null) runner.tell(new JobRunner.Cancel());
@@ -303,24 +323,40 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
           default -> {}
         }
       }
-      deps.logEvents(events);
+      if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
+      watch(after, d);
+      read |= d.readGpus();
+      readied |= d.readied();
+      answer(batch.get(i).command(), d);
     }
-    if (d.readGpus()) deps.pollNow();
-    if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
-    for (var e : d.watch().entrySet()) {
-      Job j = state.live().get(e.getKey());
-      if (e.getValue().watch() && j != null && !runners.containsKey(j.id())) {
-        startRunner(j, true);
-        // a preemption under way when the daemon stopped is finished by the new runner
-        var p = state.settings().preempting().get(j.id());
-        if (j.state() == JobState.PREEMPTING && p != null) runners.get(j.id()).tell(new JobRunner.Preempt(p));
-      }
-    }
-    if (!events.isEmpty() || d.readied()) deps.demand(state);
-    if (d.readied()) {
+    if (!events.isEmpty()) deps.logEvents(events);
+    if (read) deps.pollNow();
+    if (!events.isEmpty() || readied) deps.demand(b.after().get(b.after().size() - 1));
+    if (readied) {
       awaitingReady.forEach(r -> r.tell(Done.getInstance()));
       awaitingReady.clear();
     }
+  }
+
+  /** Gives a runner to each job a reconciliation found still running that has none. */
+  private void watch(Ledger after, Decided<?> d) {
+    for (var e : d.watch().entrySet()) {
+      Job j = after.live().get(e.getKey());
+      if (e.getValue().watch() && j != null && !runners.containsKey(j.id())) {
+        startRunner(j, true);
+        // a preemption under way when the daemon stopped is finished by the new runner
+        var p = after.settings().preempting().get(j.id());
+        if (j.state() == JobState.PREEMPTING && p != null) runners.get(j.id()).tell(new JobRunner.Preempt(p));
+      }
+    }
+  }
+
+  /** A user's request hears its answer or its refusal; a report has no one to answer. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void answer(Command c, Decided<?> d) {
+    if (!(c instanceof Ask ask)) return;
+    ActorRef replyTo = ask.replyTo();
+    replyTo.tell(d.refused() ? StatusReply.error(d.refusal()) : StatusReply.success(d.answer()));
   }
 
   /** Starts {@code j}'s runner and watches it, so that a runner that stops leaves its job unwatched. */

@@ -57,8 +57,18 @@ class JournalFailureTest {
     KIT.shutdownTestKit();
   }
 
+  private final List<ActorRef<Scheduler.Command>> spawned = new java.util.ArrayList<>();
+
+  /** A Scheduler of its own for this test (one at a time writes the journal: the last test's is stopped). */
+  private ActorRef<Scheduler.Command> spawn() {
+    ActorRef<Scheduler.Command> s = KIT.spawn(Scheduler.create(deps));
+    spawned.add(s);
+    return s;
+  }
+
   @AfterEach
   void clear() {
+    spawned.forEach(s -> KIT.stop(s, Duration.ofSeconds(10)));
     JOURNAL.clearAll();
     JOURNAL.resetPolicy();
     JournalWrites.stored();
@@ -66,7 +76,7 @@ class JournalFailureTest {
 
   @Test
   void aRequestWhoseWriteFailsIsRefusedWithOneLineAndTheRunnersKeepWatching() {
-    ActorRef<Scheduler.Command> s = KIT.spawn(Scheduler.create(deps));
+    ActorRef<Scheduler.Command> s = spawn();
     ready(s);
     long job = runningJob(s);
     JOURNAL.failNextPersisted();
@@ -84,12 +94,143 @@ class JournalFailureTest {
 
   @Test
   void aJobsEndIsWrittenOnceTheJournalTakesItAgain() {
-    ActorRef<Scheduler.Command> s = KIT.spawn(Scheduler.create(deps));
+    ActorRef<Scheduler.Command> s = spawn();
     ready(s);
     long job = runningJob(s);
     JOURNAL.failNextNPersisted(3);
     deps.runners.get(0).tell(new JobRunner.Cancel());
     awaitEnded(s, job, 5);
+  }
+
+  @Test
+  void nothingIsAnsweredLaunchedOrFedToTheHistoryForASubmitWhoseWriteFailed() {
+    ActorRef<Scheduler.Command> s = spawn();
+    ready(s);
+    awaitReady(s);
+    deps.projected.clear();
+    JOURNAL.failNextPersisted();
+    TestProbe<StatusReply<Ledger.SubmitOutcome>> r = KIT.createTestProbe();
+    s.tell(new Scheduler.Ask<>(new Request.Submit(oneGpu(), Map.of()), r.getRef()));
+    StatusReply<Ledger.SubmitOutcome> refused = r.receiveMessage(SOON);
+    assertTrue(refused.isError(), "the caller hears the refusal, never a job id: " + refused);
+    TestProbe<SchedulerView> v = KIT.createTestProbe();
+    s.tell(new Scheduler.GetView(v.getRef()));
+    SchedulerView view = v.receiveMessage(SOON);
+    assertTrue(view.ledger().live().isEmpty(), "no job in the memory the view reads");
+    assertEquals(dev.gq.core.gpu.GpuState.FREE, view.gpus().get(0).state(), "GPU 0 was not reserved: " + view.gpus());
+    assertTrue(deps.runners.isEmpty(), "nothing was launched");
+    assertTrue(deps.projected.isEmpty(), "the history was told nothing: " + deps.projected);
+    // The journal takes writes again: the same submit is job 1, placed and launched once.
+    s.tell(new Scheduler.Ask<>(new Request.Submit(oneGpu(), Map.of()), r.getRef()));
+    assertEquals(1L, r.receiveMessage(SOON).getValue().jobId());
+    assertEquals(1, deps.runners.size());
+    assertEquals(List.of("JobSubmitted", "JobReserved"),
+        deps.projected.stream().map(e -> e.getClass().getSimpleName()).toList());
+  }
+
+  @Test
+  void whatComesDuringAWriteIsDecidedTogetherAndWrittenInOneTransaction() throws Exception {
+    ActorRef<Scheduler.Command> s = spawn();
+    ready(s);
+    awaitReady(s);
+    Writes writes = new Writes(1);
+    JOURNAL.withPolicy(writes);
+    TestProbe<StatusReply<String>> held = KIT.createTestProbe();
+    s.tell(new Scheduler.Ask<>(new Request.HoldQueue(null), held.getRef()));
+    assertTrue(writes.blocked.await(10, java.util.concurrent.TimeUnit.SECONDS), "the first write is under way");
+    List<TestProbe<StatusReply<Ledger.SubmitOutcome>>> callers = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      TestProbe<StatusReply<Ledger.SubmitOutcome>> r = KIT.createTestProbe();
+      s.tell(new Scheduler.Ask<>(new Request.Submit(oneGpu(), Map.of()), r.getRef()));
+      callers.add(r);
+    }
+    callers.forEach(r -> r.expectNoMessage(Duration.ofMillis(200))); // no answer before the write that holds the events
+    writes.release.countDown();
+    assertTrue(held.receiveMessage(SOON).isSuccess());
+    for (int i = 0; i < 3; i++) assertEquals(i + 1L, callers.get(i).receiveMessage(SOON).getValue().jobId());
+    assertEquals(List.of(1, 3), writes.sizes, "the hold, then the three submits in one write");
+  }
+
+  @Test
+  void aBatchWhoseWriteFailsRefusesEachRequestInIt() throws Exception {
+    ActorRef<Scheduler.Command> s = spawn();
+    ready(s);
+    awaitReady(s);
+    Writes writes = new Writes(1);
+    writes.failing = 2;
+    JOURNAL.withPolicy(writes);
+    TestProbe<StatusReply<String>> held = KIT.createTestProbe();
+    s.tell(new Scheduler.Ask<>(new Request.HoldQueue(null), held.getRef()));
+    assertTrue(writes.blocked.await(10, java.util.concurrent.TimeUnit.SECONDS));
+    List<TestProbe<StatusReply<Ledger.SubmitOutcome>>> callers = new java.util.ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      TestProbe<StatusReply<Ledger.SubmitOutcome>> r = KIT.createTestProbe();
+      s.tell(new Scheduler.Ask<>(new Request.Submit(oneGpu(), Map.of()), r.getRef()));
+      callers.add(r);
+    }
+    writes.release.countDown();
+    assertTrue(held.receiveMessage(SOON).isSuccess());
+    for (var r : callers) {
+      StatusReply<Ledger.SubmitOutcome> reply = r.receiveMessage(SOON);
+      assertTrue(reply.isError(), "refused: " + reply);
+      assertTrue(reply.getError().getMessage().startsWith("cannot write the journal"), reply.getError().getMessage());
+    }
+    TestProbe<Ledger> l = KIT.createTestProbe();
+    s.tell(new Scheduler.GetLedger(l.getRef()));
+    assertTrue(l.receiveMessage(SOON).live().isEmpty());
+    assertTrue(JOURNAL.persistedInStorage("scheduler").stream().noneMatch(LedgerEvent.JobSubmitted.class::isInstance));
+  }
+
+  /**
+   * A journal that holds write number {@code blockAt} until released, records the number of events of
+   * each write, and fails write number {@code failing} (0: none).
+   */
+  private static final class Writes implements org.apache.pekko.persistence.testkit.ProcessingPolicy<org.apache.pekko.persistence.testkit.JournalOperation> {
+    final java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    final List<Integer> sizes = new CopyOnWriteArrayList<>();
+    private final int blockAt;
+    volatile int failing;
+
+    Writes(int blockAt) {
+      this.blockAt = blockAt;
+    }
+
+    @Override
+    public org.apache.pekko.persistence.testkit.ProcessingResult tryProcess(String id,
+        org.apache.pekko.persistence.testkit.JournalOperation op) {
+      if (!(op instanceof org.apache.pekko.persistence.testkit.WriteEvents w))
+        return org.apache.pekko.persistence.testkit.ProcessingSuccess.getInstance();
+      int n = sizes.size() + 1;
+      if (n == failing) {
+        sizes.add(-w.getBatch().size());
+        return org.apache.pekko.persistence.testkit.StorageFailure.create(new java.io.IOException("disk I/O error"));
+      }
+      sizes.add(w.getBatch().size());
+      if (n == blockAt) {
+        blocked.countDown();
+        try {
+          release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return org.apache.pekko.persistence.testkit.ProcessingSuccess.getInstance();
+    }
+  }
+
+  private static JobSpec oneGpu() {
+    return new JobSpec(List.of("true"), "/tmp", Map.of("PATH", "/bin"), 1, null, null, null);
+  }
+
+  private void awaitReady(ActorRef<Scheduler.Command> s) {
+    TestProbe<org.apache.pekko.Done> r = KIT.createTestProbe();
+    s.tell(new Scheduler.AwaitReady(r.getRef()));
+    r.receiveMessage(SOON);
+    // the reading's write (if any) is stored once a read-only ask is answered after it
+    TestProbe<Ledger> l = KIT.createTestProbe();
+    s.tell(new Scheduler.GetLedger(l.getRef()));
+    l.receiveMessage(SOON);
   }
 
   private void ready(ActorRef<Scheduler.Command> s) {
@@ -133,6 +274,7 @@ class JournalFailureTest {
   /** Runners that report the job's end with exit status 5 when told to cancel. */
   static final class Deps implements SchedulerDeps {
     final List<ActorRef<JobRunner.Command>> runners = new CopyOnWriteArrayList<>();
+    final List<LedgerEvent> projected = new CopyOnWriteArrayList<>();
 
     @Override public Clock clock() { return Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC); }
     @Override public int snapshotEvery() { return 1000; }
@@ -152,7 +294,7 @@ class JournalFailureTest {
     }
 
     @Override public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger l, ActorRef<Scheduler.Command> s) {}
-    @Override public void project(long firstSeq, List<LedgerEvent> events) {}
+    @Override public void project(long firstSeq, List<LedgerEvent> events) { projected.addAll(events); }
     @Override public void pollNow() {}
     @Override public void logEvents(List<LedgerEvent> events) {}
   }
