@@ -4,6 +4,7 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Queueing;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +21,25 @@ public interface ApiReplies {
    */
   record StoredEvent(long seq, Instant time, String type, Long jobId, Map<String, Object> fields) {}
 
-  /** Result of a submit: the new job, or the job that already holds the key when skipped. */
-  record SubmitResult(long jobId, boolean skipped, JobState state, String message) {}
+  /**
+   * Result of a submit: the new job, or the job that already holds the key when skipped; and what the
+   * queue said of it in the same answer (held queue, held group, a cap set with it).
+   */
+  record SubmitResult(long jobId, boolean skipped, JobState state, String message, Queueing queueing) {
+    public SubmitResult(long jobId, boolean skipped, JobState state, String message) {
+      this(jobId, skipped, state, message, Queueing.FREE);
+    }
+  }
 
   /** One spec of a batch submit and the line of the input it came from (for messages). */
   record BatchLine(int line, JobSpec spec) {}
 
   /** What happened to one line of a batch: submitted as {@code jobId}, or skipped because the key's holder is {@code jobId}. */
-  record BatchOutcome(int line, long jobId, boolean skipped, JobState state, String message) {}
+  record BatchOutcome(int line, long jobId, boolean skipped, JobState state, String message, Queueing queueing) {
+    public BatchOutcome(int line, long jobId, boolean skipped, JobState state, String message) {
+      this(line, jobId, skipped, state, message, Queueing.FREE);
+    }
+  }
 
   /**
    * What a retry did: the new job of each retried original, the originals skipped and why (one

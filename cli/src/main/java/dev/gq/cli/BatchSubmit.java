@@ -48,8 +48,10 @@ final class BatchSubmit {
     if (options.conda == null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), venvs.apply(l.spec()))).toList();
     String profile = ClusterChoice.profile(options, System.getenv(), inv.io());
     if (profile != null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), ClusterChoice.onto(l.spec(), profile, options))).toList();
-    Submitter.capGroup(inv, defaults.group(), options.maxRunning);
-    List<BatchOutcome> outcomes = inv.api().submitBatch(lines);
+    Submitter.checkCap(defaults.group(), options.maxRunning);
+    List<BatchOutcome> outcomes = inv.api().submitBatch(lines, defaults.group(), options.maxRunning);
+    String capLine = outcomes.isEmpty() ? null : outcomes.get(0).queueing().capLine();
+    if (capLine != null) inv.io().err().println("gq: " + capLine);
     if (outcomes.stream().anyMatch(o -> !o.skipped())) {
       submitter.warnDropped(env.dropped());
       venvs.used().forEach(v -> inv.io().err().println("gq: using " + v));
@@ -62,12 +64,17 @@ final class BatchSubmit {
   }
 
   /** The one note when the held queue or a held group keeps the batch's new jobs waiting. */
-  private static void noteHeld(Submitter submitter, List<GqApi.BatchLine> lines, List<BatchOutcome> outcomes) throws ApiException {
+  private static void noteHeld(Submitter submitter, List<GqApi.BatchLine> lines, List<BatchOutcome> outcomes) {
     java.util.Map<Integer, String> groupOfLine = new java.util.HashMap<>();
     for (GqApi.BatchLine l : lines) groupOfLine.put(l.line(), l.spec().group());
     java.util.Map<Long, String> groupOf = new java.util.HashMap<>();
-    for (BatchOutcome o : outcomes) if (!o.skipped()) groupOf.put(o.jobId(), groupOfLine.get(o.line()));
-    if (!groupOf.isEmpty()) submitter.noteHeld(groupOf);
+    java.util.Map<Long, dev.gq.core.ledger.Queueing> told = new java.util.HashMap<>();
+    for (BatchOutcome o : outcomes) {
+      if (o.skipped()) continue;
+      groupOf.put(o.jobId(), groupOfLine.get(o.line()));
+      told.put(o.jobId(), o.queueing());
+    }
+    if (!groupOf.isEmpty()) submitter.noteHeld(groupOf, told);
   }
 
   private String read(String source) {

@@ -22,17 +22,29 @@ public interface GqApi extends ApiReplies {
   /**
    * Submits one job. The spec's {@code after} ids must exist (refused otherwise); {@code retries}
    * is how many automatic retries a non-zero exit may use; {@code timeLimit} (null: none) stops
-   * the job as TIMEOUT when it runs longer.
+   * the job as TIMEOUT when it runs longer. {@code maxRunning} (null: none) caps the spec's group
+   * ({@code --max-running}) in the same write. The answer says what holds the job.
    */
-  SubmitResult submit(JobSpec spec) throws ApiException;
+  SubmitResult submit(JobSpec spec, Integer maxRunning) throws ApiException;
+
+  /** Submits one job, setting no cap. */
+  default SubmitResult submit(JobSpec spec) throws ApiException {
+    return submit(spec, null);
+  }
 
   /**
    * Submits many jobs in one decision and one write: all or nothing. When any line is refused,
    * nothing is submitted and the {@link ApiException} names the first refused line ("line 12:
    * ..."). Otherwise one outcome per line, in order; a line whose key is already held is skipped
-   * (its outcome says so) without refusing the others.
+   * (its outcome says so) without refusing the others. {@code maxRunning} (null: none) caps {@code group},
+   * the batch's group, in the same write.
    */
-  List<BatchOutcome> submitBatch(List<BatchLine> lines) throws ApiException;
+  List<BatchOutcome> submitBatch(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException;
+
+  /** Submits many jobs, setting no cap. */
+  default List<BatchOutcome> submitBatch(List<BatchLine> lines) throws ApiException {
+    return submitBatch(lines, null, null);
+  }
 
   /**
    * Retries ended jobs: each becomes a new WAITING job with the same command, directory,

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.KeyTaken;
+import dev.gq.core.ledger.Queueing;
 import dev.gq.core.ledger.SpecRules;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -33,7 +34,7 @@ final class Submitter {
     String cwd = workingDirectory(inv.io().cwd());
     EnvFilter.Result filtered = environment(opts);
     String finalGroup = group != null ? group : groupFromEnv(env);
-    capGroup(inv, finalGroup, opts.maxRunning);
+    checkCap(finalGroup, opts.maxRunning);
     Map<String, String> kept = conda(filtered.kept(), env, cwd, opts);
     // the stored environment, as an activation would leave it
     dev.gq.core.pyenv.Venvs.Choice venv = opts.conda != null ? null : venv(argv, kept, env.get("HOME"), cwd, opts);
@@ -44,7 +45,8 @@ final class Submitter {
     kept = NotifyOption.apply(kept, opts.notify);
     JobSpec spec = ClusterChoice.apply(sched.applyTo(new JobSpec(argv, cwd, kept, gpus, name, finalGroup, key)), opts,
         System.getenv(), inv.io());
-    GqApi.SubmitResult result = inv.api().submit(spec);
+    GqApi.SubmitResult result = inv.api().submit(spec, opts.maxRunning);
+    if (result.queueing().capLine() != null) inv.io().err().println("gq: " + result.queueing().capLine());
     if (!result.skipped()) warnDropped(filtered.dropped());
     String missing = spec.onCluster() || result.skipped() ? null : ProgramLookup.missing(argv.get(0), kept.get("PATH"), cwd);
     if (missing != null) inv.io().err().println("gq: warning: " + missing);
@@ -52,23 +54,23 @@ final class Submitter {
     if (opts.json) printJson(result);
     else if (opts.parsable) printId(result);
     else printText(result, key);
-    if (!result.skipped()) noteHeld(java.util.Collections.singletonMap(result.jobId(), finalGroup));
+    if (!result.skipped()) noteHeld(java.util.Collections.singletonMap(result.jobId(), finalGroup), Map.of(result.jobId(), result.queueing()));
     return ExitCode.OK;
   }
 
   /**
-   * Says on stderr, in one line, when the held queue or a held group keeps the new jobs waiting.
-   * The jobs are queued by then: when the queue's state cannot be read the note is left out rather
-   * than the submit reported as failed (a script would submit them again).
+   * Says on stderr, in one line, when the held queue or a held group keeps the new jobs (job id → its
+   * group) waiting, from what the submit's own answer said of each ({@code told}).
    */
-  void noteHeld(Map<Long, String> groupOf) {
-    GqApi.QueueState q;
-    try {
-      q = inv.api().queueState();
-    } catch (ApiException e) {
-      return;
+  void noteHeld(Map<Long, String> groupOf, Map<Long, Queueing> told) {
+    boolean queueHeld = false;
+    Map<String, String> holds = new java.util.HashMap<>();
+    for (Map.Entry<Long, Queueing> e : told.entrySet()) {
+      queueHeld |= e.getValue().queueHeld();
+      String group = groupOf.get(e.getKey());
+      if (group != null && e.getValue().groupHold() != null) holds.put(group, e.getValue().groupHold());
     }
-    String note = QueueNotes.afterSubmit(q, groupOf);
+    String note = QueueNotes.afterSubmit(new GqApi.QueueState(queueHeld, holds), groupOf);
     if (note != null) inv.io().err().println("gq: " + note);
   }
 
@@ -169,18 +171,15 @@ final class Submitter {
   }
 
   /**
-   * Sets the cap {@code --max-running} asks for on {@code group} before anything of it is submitted,
-   * so that no job of the group starts past it; says so when it changes (a sweep submits each of
-   * its cells with the same cap: only the first says it).
+   * Checks the cap {@code --max-running} asks for on {@code group}; the submit sets it in the write that
+   * queues the jobs, so that none of them starts past it, and says so when it changes (a sweep submits
+   * each of its cells with the same cap: only the first says it).
    */
-  static void capGroup(Invocation inv, String group, Integer maxRunning) throws ApiException {
+  static void checkCap(String group, Integer maxRunning) {
     if (maxRunning == null) return;
     if (group == null) throw new UsageException("--max-running caps a group: give --group GROUP or set GQ_GROUP");
     String bad = dev.gq.core.ledger.QueueControl.maxRunningProblem(maxRunning);
     if (bad != null) throw new UsageException(bad);
-    Integer was = inv.api().queueState().maxRunning().get(group); // the ledger alone: no history query per cell
-    if (maxRunning.equals(was)) return;
-    inv.io().err().println("gq: " + inv.api().limitGroup(group, maxRunning));
   }
 
   static String groupFromEnv(Map<String, String> env) {

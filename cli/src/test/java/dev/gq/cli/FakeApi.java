@@ -63,13 +63,27 @@ final class FakeApi implements GqApi {
     if (refuseWith != null) throw refuseWith;
   }
 
-  @Override public SubmitResult submit(JobSpec spec) throws ApiException {
+  /** Each group's cap, as submits with --max-running set it. */
+  final Map<String, Integer> caps = new java.util.HashMap<>();
+
+  @Override public SubmitResult submit(JobSpec spec, Integer maxRunning) throws ApiException {
     fail();
     submitted.add(spec);
     if (nextSubmit != null) return nextSubmit;
     long id = nextId++;
     jobs.put(id, Jobs.job(id, JobState.WAITING, spec));
-    return new SubmitResult(id, false, JobState.WAITING, null);
+    return new SubmitResult(id, false, JobState.WAITING, null, told(spec.group(), cap(spec.group(), maxRunning)));
+  }
+
+  /** What the daemon's answer says of a job of {@code group}: from {@link #queue}, as the ledger would. */
+  private dev.gq.core.ledger.Queueing told(String group, String capLine) {
+    return new dev.gq.core.ledger.Queueing(queue.queueHeld(), queue.holdOf(group), capLine);
+  }
+
+  private String cap(String group, Integer maxRunning) {
+    if (maxRunning == null || maxRunning.equals(caps.get(group))) return null;
+    caps.put(group, maxRunning);
+    return "Group " + group + ": at most " + maxRunning + " of its jobs at once.";
   }
 
   @Override public List<Job> jobs(JobQuery q) throws ApiException {
@@ -358,15 +372,16 @@ final class FakeApi implements GqApi {
   List<GroupSummary> groupList = List.of();
   List<BatchOutcome> nextBatch;
 
-  @Override public List<BatchOutcome> submitBatch(List<BatchLine> lines) throws ApiException {
+  @Override public List<BatchOutcome> submitBatch(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
     fail();
     batches.add(List.copyOf(lines));
     if (nextBatch != null) return nextBatch;
     List<BatchOutcome> out = new ArrayList<>();
+    String capLine = cap(group, maxRunning);
     for (BatchLine l : lines) {
       long id = nextId++;
       jobs.put(id, Jobs.job(id, JobState.WAITING, l.spec()));
-      out.add(new BatchOutcome(l.line(), id, false, JobState.WAITING, null));
+      out.add(new BatchOutcome(l.line(), id, false, JobState.WAITING, null, told(l.spec().group(), capLine)));
     }
     return out;
   }

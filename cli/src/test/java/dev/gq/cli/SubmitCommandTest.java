@@ -185,13 +185,25 @@ class SubmitCommandTest {
   }
 
   @Test
-  void aQueueStateThatCannotBeReadLeavesTheNoteOutNotTheSubmit() throws Exception {
+  void theHeldNoteComesFromTheSubmitsOwnAnswerWithoutAskingTheQueueAgain() throws Exception {
     script("t.sh", "echo hi\n");
-    cli.api.queueRefusal = new ApiException("the daemon is shutting down");
+    cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
+    cli.api.queueRefusal = new ApiException("asked a second time");
     Cli.Result r = cli.run("submit", "t.sh");
     assertEquals(0, r.code(), r.err());
     assertEquals("Submitted job 1\n", r.out());
-    assertEquals("", r.err());
+    assertEquals("gq: the queue is held, so job 1 waits until 'gq release --all'\n", r.err());
+  }
+
+  @Test
+  void aCapIsSetWithTheSubmitAndSaidOnlyWhenItChanges() {
+    cli.api.queueRefusal = new ApiException("asked a second time");
+    Cli.Result first = cli.run("run", "-g", "0", "--group", "sweep", "--max-running", "2", "--", "echo", "hi");
+    assertEquals(0, first.code(), first.err());
+    assertEquals("gq: Group sweep: at most 2 of its jobs at once.\n", first.err());
+    Cli.Result again = cli.run("run", "-g", "0", "--group", "sweep", "--max-running", "2", "--", "echo", "hi");
+    assertEquals("", again.err());
+    assertEquals(2, cli.api.caps.get("sweep"));
   }
 
   @Test

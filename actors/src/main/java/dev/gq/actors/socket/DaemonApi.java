@@ -152,21 +152,21 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
-  public SubmitResult submit(JobSpec spec) throws ApiException {
+  public SubmitResult submit(JobSpec spec, Integer maxRunning) throws ApiException {
     requireRoom("the job");
     var facts = spec.after().isEmpty() ? Map.<Long, LineageFact>of() : facts(SweepRequests.dependencies(List.of(spec)));
-    Ledger.SubmitOutcome o = asks.ask(new Request.Submit(spec, facts));
-    return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message());
+    Ledger.SubmitOutcome o = asks.ask(new Request.Submit(spec, facts, maxRunning));
+    return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message(), o.queueing());
   }
 
   @Override
-  public List<BatchOutcome> submitBatch(List<BatchLine> lines) throws ApiException {
+  public List<BatchOutcome> submitBatch(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
     requireRoom("the jobs");
     List<JobSpec> specs = lines.stream().map(BatchLine::spec).toList();
     List<Integer> numbers = lines.stream().map(BatchLine::line).toList();
     Set<Long> deps = SweepRequests.dependencies(specs);
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
-    List<Ledger.SubmitOutcome> os = asks.ask(new Request.SubmitBatch(specs, numbers, facts));
+    List<Ledger.SubmitOutcome> os = asks.ask(new Request.SubmitBatch(specs, numbers, facts, group, maxRunning));
     // Reply once the history has the batch: a script queueing batch after batch must not outrun
     // the history, whose backlog of events would otherwise pile up in memory.
     asks.synced();

@@ -104,7 +104,7 @@ final class SweepRequests {
     List<GqApi.BatchOutcome> out = new ArrayList<>(os.size());
     for (int i = 0; i < os.size(); i++) {
       var o = os.get(i);
-      out.add(new GqApi.BatchOutcome(lines.get(i), o.jobId(), o.skipped(), o.state(), o.message()));
+      out.add(new GqApi.BatchOutcome(lines.get(i), o.jobId(), o.skipped(), o.state(), o.message(), o.queueing()));
     }
     return out;
   }

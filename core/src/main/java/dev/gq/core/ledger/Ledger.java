@@ -105,7 +105,11 @@ public record Ledger(
   }
 
   /** Outcome of a submit: the new job, or the holder of the key when skipped. */
-  public record SubmitOutcome(long jobId, boolean skipped, JobState state, String message) {}
+  public record SubmitOutcome(long jobId, boolean skipped, JobState state, String message, Queueing queueing) {
+    public SubmitOutcome(long jobId, boolean skipped, JobState state, String message) {
+      this(jobId, skipped, state, message, Queueing.FREE);
+    }
+  }
 
   /** Cancels what can be cancelled among {@code ids}: WAITING ones at once, active ones by request. */
   public List<LedgerEvent> cancel(List<Long> ids, Instant now) {

@@ -4,6 +4,7 @@ import dev.gq.core.health.UnwellGpus;
 import dev.gq.core.idle.IdleJobs;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.CappedSubmissions;
 import dev.gq.core.ledger.Consequences;
 import dev.gq.core.ledger.Decision;
 import dev.gq.core.ledger.Deletions;
@@ -15,7 +16,6 @@ import dev.gq.core.ledger.LedgerEvent.*;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.QueueControl;
 import dev.gq.core.ledger.Retries;
-import dev.gq.core.ledger.Submissions;
 import dev.gq.core.recovery.Drift;
 import dev.gq.core.recovery.JobFileIds;
 import dev.gq.core.recovery.Recovery;
@@ -42,11 +42,11 @@ public final class Decider {
     return (Decided<R>) switch (request) {
       case Submit r -> FairPlan.timeRefusal(List.of(r.spec()), List.of(), c.fair()) != null
           ? new Decided<>(List.of(), FairPlan.timeRefusal(List.of(r.spec()), List.of(), c.fair()), null, s, false, null)
-          : settled(l, s, Submissions.one(l, FairPlan.limited(r.spec(), c.fair()), intake(s, c, r.facts())), c);
+          : settled(l, s, CappedSubmissions.one(l, FairPlan.limited(r.spec(), c.fair()), r.maxRunning(), intake(s, c, r.facts())), c);
       case SubmitBatch r -> FairPlan.timeRefusal(r.specs(), r.lines(), c.fair()) != null
           ? new Decided<>(List.of(), FairPlan.timeRefusal(r.specs(), r.lines(), c.fair()), null, s, false, null)
-          : settled(l, s, Submissions.batch(l, r.specs().stream().map(x -> FairPlan.limited(x, c.fair())).toList(), r.lines(),
-              intake(s, c, r.facts())), c);
+          : settled(l, s, CappedSubmissions.batch(l, r.specs().stream().map(x -> FairPlan.limited(x, c.fair())).toList(), r.lines(),
+              r.group(), r.maxRunning(), intake(s, c, r.facts())), c);
       case Retry r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), r.states(), r.group(), intake(s, c, r.facts())), c);
       case Remove r -> settled(l, s, Deletions.remove(l, r.ids(), r.facts(), c.now()), c);
       case Clean r -> settled(l, s, Deletions.clean(l, r.page(), r.states(), r.before(), c.now()), c);

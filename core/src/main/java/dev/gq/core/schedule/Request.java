@@ -24,16 +24,27 @@ import java.util.Set;
  */
 public sealed interface Request<R> {
 
-  /** Queues one job. */
-  record Submit(JobSpec spec, Map<Long, LineageFact> facts) implements Request<Ledger.SubmitOutcome> {
+  /** Queues one job; {@code maxRunning} (null: none) caps its group in the same write. */
+  record Submit(JobSpec spec, Map<Long, LineageFact> facts, Integer maxRunning) implements Request<Ledger.SubmitOutcome> {
+    public Submit(JobSpec spec, Map<Long, LineageFact> facts) {
+      this(spec, facts, null);
+    }
+
     public Submit(JobSpec spec) {
       this(spec, Map.of());
     }
   }
 
-  /** Queues many jobs, all or nothing; {@code lines} numbers them for messages. */
-  record SubmitBatch(List<JobSpec> specs, List<Integer> lines, Map<Long, LineageFact> facts)
-      implements Request<List<Ledger.SubmitOutcome>> {}
+  /**
+   * Queues many jobs, all or nothing; {@code lines} numbers them for messages; {@code maxRunning} (null:
+   * none) caps {@code group}, the batch's group, in the same write.
+   */
+  record SubmitBatch(List<JobSpec> specs, List<Integer> lines, Map<Long, LineageFact> facts, String group, Integer maxRunning)
+      implements Request<List<Ledger.SubmitOutcome>> {
+    public SubmitBatch(List<JobSpec> specs, List<Integer> lines, Map<Long, LineageFact> facts) {
+      this(specs, lines, facts, null, null);
+    }
+  }
 
   /**
    * Retries the jobs {@code ids} names ({@code states} empty: every retryable state). {@code found}
