@@ -280,9 +280,9 @@ void call_request(const struct call *c, struct buf *b) {
     buf_ch(b, ':');
     json_quote(b, eq + 1, strlen(eq + 1));
   }
-  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d%s}",
+  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d%s%s}",
           c->stdin_tty ? "true" : "false", c->stdout_tty ? "true" : "false", c->stderr_tty ? "true" : "false", c->width,
-          c->height, c->screen ? ",\"screen\":true" : "");
+          c->height, c->screen ? ",\"screen\":true" : "", c->stdin_stream ? ",\"stdin_stream\":true" : "");
 }
 
 void ping_request(struct buf *b) { buf_fmt(b, "{\"protocol\":%d,\"type\":\"ping\"}", GQ_PROTOCOL); }
