@@ -2,8 +2,10 @@ package dev.gq.cli;
 
 import dev.gq.mcp.GqRunner;
 import dev.gq.mcp.McpServer;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,6 +23,11 @@ import picocli.CommandLine.Command;
 @Command(name = "mcp", description = "Serve AI assistants: a Model Context Protocol server on stdin/stdout"
     + " (register the command gq with the arguments [\"mcp\"]); its write tools act only with confirm: true.")
 final class McpCommand implements Callable<Integer> {
+  /** A first session's opening, for {@link #warm}. */
+  private static final String OPENING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+      + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"gq\",\"version\":\"0\"}}}\n"
+      + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
+
   private final Invocation inv;
   private final Object writing = new Object();
 
@@ -33,6 +40,16 @@ final class McpCommand implements Callable<Integer> {
     Io io = inv.io();
     InputStream in = io.streamStdin();
     return McpServer.serve(in, this::answer, notes(io), this::run, io.cwd().toString());
+  }
+
+  /** Loads what a first session needs (the server, its tools and their schemas), once, when the daemon starts. */
+  static void warm() {
+    try {
+      McpServer.serve(new ByteArrayInputStream(OPENING.getBytes(StandardCharsets.UTF_8)), line -> { },
+          new PrintStream(OutputStream.nullOutputStream()), (argv, cwd) -> new GqRunner.Outcome(0, "", ""), "/");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** One answer a line; from two threads (the read loop and the tool calls), never interleaved. */
