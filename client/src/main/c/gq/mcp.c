@@ -6,6 +6,9 @@
  * be (no daemon can be reached or started, one that does not answer within MCP_FIRST_MS, or one
  * that ends the request before streaming: another gq version), and only before any input was read,
  * it hands the session to the launcher script's JVM server, which answers the same.
+ * When the daemon goes during a session (a restart), the requests it had not answered get an error
+ * answer here at once, and the next input opens a session on a daemon again (started when none
+ * answers, as for any command), beginning with the line it was in the middle of.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +29,12 @@ static char **ARGV;
 static int stdin_open = 1;
 static struct buf pending; /* frames for the daemon not yet written: stdin is not read meanwhile */
 static size_t pending_at;
+static struct buf line;    /* standard input since its last newline: sent again to a new session */
+static int line_whole = 1; /* 0 once that line is longer than the daemon reads */
+static char **inflight;    /* the ids (as sent) of the requests read and not answered yet */
+static size_t ninflight, capinflight;
+static const char RESTARTED[] = "the gq daemon stopped while this request was in flight, so it may or may not"
+                                " have been done; check with the ps tool before calling it again";
 
 /* The JVM server of the launcher script, told by GQ_MCP_SERVER=jvm not to come back here. */
 static _Noreturn void fall_back(void) {
@@ -47,6 +56,95 @@ static void add_base64(struct buf *b, const unsigned char *s, size_t n) {
   }
 }
 
+/* The raw id of a JSON-RPC message (its text as sent, in out), whether it has a method, and whether it
+ * is an answer (a result or an error); -1 when the line is no JSON object. */
+static int message(const char *s, size_t n, struct buf *id, int *method, int *answer) {
+  struct json_reader r = {s, n, 0, NULL};
+  struct buf key = {0};
+  *method = *answer = 0;
+  json_space(&r);
+  if (r.pos >= n || s[r.pos] != '{') return -1;
+  r.pos++;
+  json_space(&r);
+  if (r.pos < n && s[r.pos] == '}') return 0;
+  while (1) {
+    json_space(&r);
+    key.len = 0;
+    if (r.pos >= n || s[r.pos] != '"' || json_string(&r, &key) < 0) break;
+    json_space(&r);
+    if (r.pos >= n || s[r.pos++] != ':') break;
+    json_space(&r);
+    size_t start = r.pos;
+    if (json_skip(&r, 1) < 0) break;
+    const char *k = buf_cstr(&key);
+    if (strcmp(k, "id") == 0) id->len = 0, buf_add(id, s + start, r.pos - start);
+    else if (strcmp(k, "method") == 0) *method = 1;
+    else if (strcmp(k, "result") == 0 || strcmp(k, "error") == 0) *answer = 1;
+    json_space(&r);
+    if (r.pos < n && s[r.pos] == ',') { r.pos++; continue; }
+    if (r.pos < n && s[r.pos] == '}') { free(key.p); return 0; }
+    break;
+  }
+  free(key.p);
+  return -1;
+}
+
+/* A whole line of standard input: a request (a method and an id) is in flight until answered. */
+static void line_read(const char *s, size_t n) {
+  struct buf id = {0};
+  int method, answer;
+  if (message(s, n, &id, &method, &answer) == 0 && method && id.len && strcmp(buf_cstr(&id), "null") != 0) {
+    if (ninflight == capinflight) {
+      capinflight = capinflight ? capinflight * 2 : 16;
+      char **grown = realloc(inflight, capinflight * sizeof(*inflight));
+      if (!grown) die(1, "out of memory");
+      inflight = grown;
+    }
+    inflight[ninflight++] = xstrdup(id.p);
+  }
+  free(id.p);
+}
+
+/* A line of the server's: an answer takes its request out of flight. */
+static void answer_read(const char *s, size_t n) {
+  struct buf id = {0};
+  int method, answer;
+  if (message(s, n, &id, &method, &answer) == 0 && answer && id.len) {
+    for (size_t i = 0; i < ninflight; i++) {
+      if (strcmp(inflight[i], buf_cstr(&id)) != 0) continue;
+      free(inflight[i]);
+      inflight[i] = inflight[--ninflight];
+      break;
+    }
+  }
+  free(id.p);
+}
+
+/* Keeps the bytes read since the last newline, and notes each whole line read. */
+static void track(const char *s, size_t n) {
+  while (n > 0) {
+    const char *nl = memchr(s, '\n', n);
+    size_t take = nl ? (size_t)(nl - s) : n;
+    if (line_whole && line.len + take <= GQ_MAX_LINE) buf_add(&line, s, take);
+    else line_whole = 0, line.len = 0;
+    if (!nl) return;
+    if (line_whole) line_read(line.p ? line.p : "", line.len);
+    line.len = 0;
+    line_whole = 1;
+    s = nl + 1;
+    n -= take + 1;
+  }
+}
+
+static void add_inb(const unsigned char *s, size_t n) {
+  for (size_t at = 0; at < n; at += CHUNK) {
+    size_t k = n - at < CHUNK ? n - at : CHUNK;
+    buf_str(&pending, "{\"t\":\"inb\",\"b\":\"");
+    add_base64(&pending, s + at, k);
+    buf_str(&pending, "\"}\n");
+  }
+}
+
 /* Reads what standard input has now into one frame; its end (or an error) into stdin_end. */
 static void read_stdin(void) {
   unsigned char chunk[CHUNK];
@@ -57,9 +155,8 @@ static void read_stdin(void) {
     buf_str(&pending, "{\"t\":\"stdin_end\"}\n");
     return;
   }
-  buf_str(&pending, "{\"t\":\"inb\",\"b\":\"");
-  add_base64(&pending, chunk, (size_t)n);
-  buf_str(&pending, "\"}\n");
+  track((const char *)chunk, (size_t)n);
+  add_inb(chunk, (size_t)n);
 }
 
 /* Writes what the connection takes now without waiting; the daemon's frames keep being read meanwhile. */
@@ -131,39 +228,106 @@ static int ready(struct conn *c, long long ms) {
   }
 }
 
-_Noreturn void mcp_serve(const struct paths *p, struct call *call, char **argv) {
-  ARGV = argv;
-  call->stdin_stream = 1;
-  die_hook(fall_back); /* until the daemon streams: nothing of standard input is read before */
-  struct conn c;
+/* Opens a session: connects (starting the daemon when none answers), asks for gq mcp and waits until
+ * the daemon streams. The first one hands the session to the JVM server where it cannot; a later
+ * one, after input was read, can only end the client with the reason. */
+static void open_session(const struct paths *p, struct call *call, struct conn *c, int first) {
   int started = 0;
-  if (conn_open_or_die(p, &c) < 0) {
-    launch_daemon(p, call, &c);
+  if (conn_open_or_die(p, c) < 0) {
+    launch_daemon(p, call, c);
     started = 1;
   }
   struct buf req = {0}, early = {0};
   call_request(call, &req);
   buf_ch(&req, '\n');
-  if (conn_write(&c, req.p, req.len) < 0) fall_back();
+  int sent = conn_write(c, req.p, req.len) == 0;
   free(req.p);
   struct frame f = {0};
-  while (!relaying) {
-    if (!ready(&c, started ? MCP_FIRST_STARTED_MS : MCP_FIRST_MS) || !conn_read_line(&c, p)) fall_back();
-    if (frame_decode(c.line.p, c.line.len, &f)) fall_back();
-    if (f.type == F_EXIT) fall_back(); /* refused before streaming: another gq version, no room for a stream */
+  int streaming = 0;
+  while (!streaming) {
+    const char *why = !sent ? "the daemon closed the connection"
+                    : !ready(c, started ? MCP_FIRST_STARTED_MS : MCP_FIRST_MS) ? "the daemon did not answer"
+                    : !conn_read_line(c, p) ? "the daemon closed the connection"
+                    : frame_decode(c->line.p, c->line.len, &f) ? "the daemon sent an invalid frame" : NULL;
+    /* refused before streaming: another gq version, no room for a stream */
+    if (!why && f.type == F_EXIT) why = "the daemon refused the session";
+    if (why && first) fall_back();
+    if (why) {
+      if (early.len) say_err(early.p, early.len);
+      die(1, "%s when gq mcp opened a session again after the daemon stopped; see %s", why, p->log);
+    }
     if (f.type == F_ERR) buf_add(&early, f.text.p, f.text.len);
     if (f.type == F_OUT || f.type == F_OUTB) write_out(f.text.p, f.text.len);
-    if (f.type == F_STDIN_STREAM) relaying = 1;
+    streaming = f.type == F_STDIN_STREAM;
   }
-  die_hook(NULL);
+  frame_free(&f);
   if (early.len) say_err(early.p, early.len);
   free(early.p);
+  relaying = 1;
+}
+
+/* The daemon went in the middle of a session: its unanswered requests get an error answer now, and
+ * the line being read is sent again to the next session. */
+static void lost_session(struct conn *c) {
+  conn_close(c);
+  relaying = 0;
+  pending.len = pending_at = 0;
+  for (size_t i = 0; i < ninflight; i++) {
+    struct buf b = {0};
+    buf_fmt(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32603,\"message\":", inflight[i]);
+    json_quote(&b, RESTARTED, sizeof(RESTARTED) - 1);
+    buf_str(&b, "}}\n");
+    write_out(b.p, b.len);
+    free(b.p);
+    free(inflight[i]);
+  }
+  ninflight = 0;
+}
+
+/* Until standard input has more (or its end): a new session only when there is something for it. */
+static void await_input(void) {
+  struct pollfd pf = {0, POLLIN, 0};
+  while (poll(&pf, 1, -1) < 0 && errno == EINTR) {
+  }
+}
+
+/* The server's answers: each line seen takes its request out of flight. */
+static void play_out(const char *s, size_t n) {
+  write_out(s, n);
+  static struct buf part;
+  while (n > 0) {
+    const char *nl = memchr(s, '\n', n);
+    size_t take = nl ? (size_t)(nl - s) : n;
+    if (part.len + take <= GQ_MAX_LINE) buf_add(&part, s, take);
+    if (!nl) return;
+    answer_read(part.p ? part.p : "", part.len);
+    part.len = 0;
+    s = nl + 1;
+    n -= take + 1;
+  }
+}
+
+_Noreturn void mcp_serve(const struct paths *p, struct call *call, char **argv) {
+  ARGV = argv;
+  call->stdin_stream = 1;
+  die_hook(fall_back); /* until the daemon streams: nothing of standard input is read before */
+  struct conn c;
+  open_session(p, call, &c, 1);
+  die_hook(NULL);
+  struct frame f = {0};
   while (1) {
-    if (!conn_read_line(&c, p)) die(1, "the daemon closed the connection during gq mcp; see %s", p->log);
+    if (!conn_read_line(&c, p)) {
+      lost_session(&c);
+      if (!stdin_open) _exit(0); /* every request read had its answer, or the error above */
+      await_input();
+      open_session(p, call, &c, 0);
+      if (line.len) add_inb((const unsigned char *)line.p, line.len);
+      continue;
+    }
     const char *why = frame_decode(c.line.p, c.line.len, &f);
     if (why) die(1, "the daemon sent an %s; see %s", why, p->log);
     switch (f.type) {
-    case F_OUT: case F_OUTB: write_out(f.text.p, f.text.len); break;
+    case F_OUT: case F_OUTB: play_out(f.text.p, f.text.len); break;
     case F_ERR: say_err(f.text.p, f.text.len); break;
     case F_EXIT: _exit((int)f.code & 0xff);
     default: break; /* keepalive and frame types of later versions */

@@ -84,6 +84,31 @@ class McpInDaemonEndToEndTest {
   }
 
   @Test
+  void theSessionGoesOnAcrossADaemonRestartAndTheRequestItLostIsAnsweredWithAnError() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1);
+        McpEndToEndTest.Conversation mcp = new McpEndToEndTest.Conversation(NativeClient.binary(), g, tmp.resolve("mcp.err"))) {
+      mcp.request("initialize", INIT);
+      // a call the daemon receives and never answers: it is stopped, then killed
+      long pid = g.process().pid();
+      assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(pid)).start().waitFor());
+      long before = bytesRead(mcp.handle());
+      String call = "{\"jsonrpc\":\"2.0\",\"id\":\"lost-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"ps\"}}";
+      mcp.sendLine(call);
+      Gqd.await("the client to read the call", Duration.ofSeconds(30), () -> bytesRead(mcp.handle()) >= before + call.length() + 1);
+      g.killDaemon();
+      JsonNode lost = Gqd.JSON.readTree(mcp.nextLine());
+      assertEquals("lost-1", lost.get("id").asText(), lost.toString());
+      assertEquals(-32603, lost.at("/error/code").asInt(), lost.toString());
+      assertTrue(lost.at("/error/message").asText().contains("may or may not have been done"), lost.toString());
+
+      g.startDaemon();
+      List<String> names = mcp.request("tools/list", Map.of()).at("/result/tools").findValuesAsText("name");
+      assertTrue(names.contains("ps"), names.toString());
+      assertEquals(0, Gqd.JSON.readTree(mcp.callOk("ps", Map.of())).size(), "served by the new daemon");
+    }
+  }
+
+  @Test
   void aDaemonThatCannotServeTheSessionHandsItToTheJvmServer() throws Exception {
     Path root = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
     assertTrue(Files.isRegularFile(root.resolve("mcp/target/gq-mcp.jar")), "gq mcp is not built in this reactor run (mcp/target)");
@@ -114,6 +139,18 @@ class McpInDaemonEndToEndTest {
         List<String> names = mcp.request("tools/list", Map.of()).at("/result/tools").findValuesAsText("name");
         assertTrue(names.contains("submit"), names.toString());
       }
+    }
+  }
+
+  /** The bytes a process has read so far (its standard input among them), from /proc/PID/io. */
+  private static long bytesRead(ProcessHandle p) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(p.pid()), "io"))) {
+        if (line.startsWith("rchar:")) return Long.parseLong(line.substring(6).trim());
+      }
+      return -1;
+    } catch (IOException e) {
+      return -1;
     }
   }
 
