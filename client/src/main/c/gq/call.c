@@ -16,10 +16,11 @@
 
 #include "gq.h"
 
-/* Set by a launcher script in front of the client; never passed on. */
+/* Set by a launcher script in front of the client (and GQ_MCP_SERVER, which says how gq mcp runs);
+ * never passed on. */
 static const char *LAUNCHER_VARS[] = {"GQ_CLIENT_TTY_IN=", "GQ_CLIENT_TTY_OUT=", "GQ_CLIENT_TTY_ERR=",
                                       "GQ_CLIENT_COLUMNS=", "GQ_CLIENT_LINES=", "GQ_CLIENT_CWD_GONE=",
-                                      "GQ_CLIENT_STDIN_CLOSED="};
+                                      "GQ_CLIENT_STDIN_CLOSED=", "GQ_MCP_SERVER="};
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
