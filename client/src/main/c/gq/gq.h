@@ -1,8 +1,8 @@
 /*
  * gq: the command users type, in C. It sends its command line to the gq daemon over the unix
  * socket and plays back the daemon's frames, starting the daemon when none answers; the same
- * conversation as the Java client (dev.gq.client), whose classes stay the library that gq mcp
- * uses in-process. docs/protocol.md describes the wire format; docs/architecture.md the client.
+ * conversation as the Java client (dev.gq.client), whose classes stay the library that gq mcp's
+ * JVM server uses in-process. docs/protocol.md describes the wire format; docs/architecture.md the client.
  */
 #ifndef GQ_H
 #define GQ_H

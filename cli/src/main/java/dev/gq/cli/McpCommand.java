@@ -21,7 +21,11 @@ import picocli.CommandLine.Command;
  * server the launcher starts in a JVM of its own where this path cannot be taken (dev.gq.mcp).
  */
 @Command(name = "mcp", description = "Serve AI assistants: a Model Context Protocol server on stdin/stdout"
-    + " (register the command gq with the arguments [\"mcp\"]); its write tools act only with confirm: true.")
+    + " (register the command gq with the arguments [\"mcp\"]); its write tools act only with confirm: true.",
+    footer = {"", "The session runs inside the daemon (started when none answers), so it answers at once; where the"
+        + " daemon cannot serve it (none can be reached, another gq version runs) the same server runs in a JVM of"
+        + " its own. GQ_MCP_SERVER=jvm always takes that way. A daemon restart during a session answers the"
+        + " requests it had not answered with an error, and the session goes on."})
 final class McpCommand implements Callable<Integer> {
   /** A first session's opening, for {@link #warm}. */
   private static final String OPENING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
