@@ -157,6 +157,14 @@ _Noreturn void mcp_serve(const struct paths *p, struct call *call, char **argv);
 /* As screen_fds and screen_pump: standard input to relay while waiting for a frame (at most 1). */
 int relay_fds(struct pollfd *pf, const struct conn *c);
 void relay_pump(struct conn *c, struct pollfd *pf, int n);
+/* --- inflight.c: gq mcp's requests not answered yet, for a daemon that goes mid-session --- */
+/* Bytes of standard input as relayed, and of the server's answers as written. */
+void inflight_input(const char *s, size_t n);
+void inflight_output(const char *s, size_t n);
+/* The input line not ended yet (sent again, whole, to a new session). */
+const struct buf *inflight_partial(void);
+/* Appends an error answer for each request in flight (it may or may not have been done) and forgets them. */
+void inflight_lost(struct buf *answers);
 /* Runs argv with the launcher script beside this program (gq-generic, or bin/gq of a checkout);
  * returns only when there is none. */
 void hand_to_launcher(char **argv);

@@ -7,8 +7,8 @@
  * that ends the request before streaming: another gq version), and only before any input was read,
  * it hands the session to the launcher script's JVM server, which answers the same.
  * When the daemon goes during a session (a restart), the requests it had not answered get an error
- * answer here at once, and the next input opens a session on a daemon again (started when none
- * answers, as for any command), beginning with the line it was in the middle of.
+ * answer here at once (inflight.c), and the next input opens a session on a daemon again (started
+ * when none answers, as for any command), beginning with the line it was in the middle of.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,12 +29,6 @@ static char **ARGV;
 static int stdin_open = 1;
 static struct buf pending; /* frames for the daemon not yet written: stdin is not read meanwhile */
 static size_t pending_at;
-static struct buf line;    /* standard input since its last newline: sent again to a new session */
-static int line_whole = 1; /* 0 once that line is longer than the daemon reads */
-static char **inflight;    /* the ids (as sent) of the requests read and not answered yet */
-static size_t ninflight, capinflight;
-static const char RESTARTED[] = "the gq daemon stopped while this request was in flight, so it may or may not"
-                                " have been done; check with the ps tool before calling it again";
 
 /* The JVM server of the launcher script, told by GQ_MCP_SERVER=jvm not to come back here. */
 static _Noreturn void fall_back(void) {
@@ -53,86 +47,6 @@ static void add_base64(struct buf *b, const unsigned char *s, size_t n) {
     buf_ch(b, B64[v >> 12 & 63]);
     buf_ch(b, i + 1 < n ? B64[v >> 6 & 63] : '=');
     buf_ch(b, i + 2 < n ? B64[v & 63] : '=');
-  }
-}
-
-/* The raw id of a JSON-RPC message (its text as sent, in out), whether it has a method, and whether it
- * is an answer (a result or an error); -1 when the line is no JSON object. */
-static int message(const char *s, size_t n, struct buf *id, int *method, int *answer) {
-  struct json_reader r = {s, n, 0, NULL};
-  struct buf key = {0};
-  *method = *answer = 0;
-  json_space(&r);
-  if (r.pos >= n || s[r.pos] != '{') return -1;
-  r.pos++;
-  json_space(&r);
-  if (r.pos < n && s[r.pos] == '}') return 0;
-  while (1) {
-    json_space(&r);
-    key.len = 0;
-    if (r.pos >= n || s[r.pos] != '"' || json_string(&r, &key) < 0) break;
-    json_space(&r);
-    if (r.pos >= n || s[r.pos++] != ':') break;
-    json_space(&r);
-    size_t start = r.pos;
-    if (json_skip(&r, 1) < 0) break;
-    const char *k = buf_cstr(&key);
-    if (strcmp(k, "id") == 0) id->len = 0, buf_add(id, s + start, r.pos - start);
-    else if (strcmp(k, "method") == 0) *method = 1;
-    else if (strcmp(k, "result") == 0 || strcmp(k, "error") == 0) *answer = 1;
-    json_space(&r);
-    if (r.pos < n && s[r.pos] == ',') { r.pos++; continue; }
-    if (r.pos < n && s[r.pos] == '}') { free(key.p); return 0; }
-    break;
-  }
-  free(key.p);
-  return -1;
-}
-
-/* A whole line of standard input: a request (a method and an id) is in flight until answered. */
-static void line_read(const char *s, size_t n) {
-  struct buf id = {0};
-  int method, answer;
-  if (message(s, n, &id, &method, &answer) == 0 && method && id.len && strcmp(buf_cstr(&id), "null") != 0) {
-    if (ninflight == capinflight) {
-      capinflight = capinflight ? capinflight * 2 : 16;
-      char **grown = realloc(inflight, capinflight * sizeof(*inflight));
-      if (!grown) die(1, "out of memory");
-      inflight = grown;
-    }
-    inflight[ninflight++] = xstrdup(id.p);
-  }
-  free(id.p);
-}
-
-/* A line of the server's: an answer takes its request out of flight. */
-static void answer_read(const char *s, size_t n) {
-  struct buf id = {0};
-  int method, answer;
-  if (message(s, n, &id, &method, &answer) == 0 && answer && id.len) {
-    for (size_t i = 0; i < ninflight; i++) {
-      if (strcmp(inflight[i], buf_cstr(&id)) != 0) continue;
-      free(inflight[i]);
-      inflight[i] = inflight[--ninflight];
-      break;
-    }
-  }
-  free(id.p);
-}
-
-/* Keeps the bytes read since the last newline, and notes each whole line read. */
-static void track(const char *s, size_t n) {
-  while (n > 0) {
-    const char *nl = memchr(s, '\n', n);
-    size_t take = nl ? (size_t)(nl - s) : n;
-    if (line_whole && line.len + take <= GQ_MAX_LINE) buf_add(&line, s, take);
-    else line_whole = 0, line.len = 0;
-    if (!nl) return;
-    if (line_whole) line_read(line.p ? line.p : "", line.len);
-    line.len = 0;
-    line_whole = 1;
-    s = nl + 1;
-    n -= take + 1;
   }
 }
 
@@ -155,7 +69,7 @@ static void read_stdin(void) {
     buf_str(&pending, "{\"t\":\"stdin_end\"}\n");
     return;
   }
-  track((const char *)chunk, (size_t)n);
+  inflight_input((const char *)chunk, (size_t)n);
   add_inb(chunk, (size_t)n);
 }
 
@@ -272,38 +186,16 @@ static void lost_session(struct conn *c) {
   conn_close(c);
   relaying = 0;
   pending.len = pending_at = 0;
-  for (size_t i = 0; i < ninflight; i++) {
-    struct buf b = {0};
-    buf_fmt(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32603,\"message\":", inflight[i]);
-    json_quote(&b, RESTARTED, sizeof(RESTARTED) - 1);
-    buf_str(&b, "}}\n");
-    write_out(b.p, b.len);
-    free(b.p);
-    free(inflight[i]);
-  }
-  ninflight = 0;
+  struct buf answers = {0};
+  inflight_lost(&answers);
+  if (answers.len) write_out(answers.p, answers.len);
+  free(answers.p);
 }
 
 /* Until standard input has more (or its end): a new session only when there is something for it. */
 static void await_input(void) {
   struct pollfd pf = {0, POLLIN, 0};
   while (poll(&pf, 1, -1) < 0 && errno == EINTR) {
-  }
-}
-
-/* The server's answers: each line seen takes its request out of flight. */
-static void play_out(const char *s, size_t n) {
-  write_out(s, n);
-  static struct buf part;
-  while (n > 0) {
-    const char *nl = memchr(s, '\n', n);
-    size_t take = nl ? (size_t)(nl - s) : n;
-    if (part.len + take <= GQ_MAX_LINE) buf_add(&part, s, take);
-    if (!nl) return;
-    answer_read(part.p ? part.p : "", part.len);
-    part.len = 0;
-    s = nl + 1;
-    n -= take + 1;
   }
 }
 
@@ -321,13 +213,17 @@ _Noreturn void mcp_serve(const struct paths *p, struct call *call, char **argv) 
       if (!stdin_open) _exit(0); /* every request read had its answer, or the error above */
       await_input();
       open_session(p, call, &c, 0);
-      if (line.len) add_inb((const unsigned char *)line.p, line.len);
+      const struct buf *part = inflight_partial();
+      if (part->len) add_inb((const unsigned char *)part->p, part->len);
       continue;
     }
     const char *why = frame_decode(c.line.p, c.line.len, &f);
     if (why) die(1, "the daemon sent an %s; see %s", why, p->log);
     switch (f.type) {
-    case F_OUT: case F_OUTB: play_out(f.text.p, f.text.len); break;
+    case F_OUT: case F_OUTB:
+      write_out(f.text.p, f.text.len);
+      inflight_output(f.text.p, f.text.len);
+      break;
     case F_ERR: say_err(f.text.p, f.text.len); break;
     case F_EXIT: _exit((int)f.code & 0xff);
     default: break; /* keepalive and frame types of later versions */
