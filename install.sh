@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds gq with the Maven wrapper and installs it under PREFIX (default: $PREFIX, else ~/.local):
 #   PREFIX/lib/gq/bin/      gq (the native client, the command itself), gq-daemon and gq-generic
-#                           (the launcher scripts: the daemon; gq mcp and gq daemon run) and gq-jdk.sh
-#   PREFIX/lib/gq/client/   the Java client's jars (the library gq mcp uses; the command's stand-in
-#                           where no native client was built)
+#                           (the launcher scripts: the daemon; gq daemon run, and gq mcp's JVM server
+#                           where the daemon cannot serve its session) and gq-jdk.sh
+#   PREFIX/lib/gq/client/   the Java client's jars (the library gq mcp's JVM server uses; the
+#                           command's stand-in where no native client was built)
 #   PREFIX/lib/gq/daemon/   the daemon jar and its libraries (+ an AOT cache on JDK 25+, and
 #                           sqlite-jdbc's native libraries for Linux in sqlite/ARCH/)
 #   PREFIX/lib/gq/mcp/      gq mcp's jar and its libraries (the client's and the protocol's jars)
@@ -76,7 +77,7 @@ lib=$prefix/lib/gq
 stage=$(mktemp -d "$prefix/lib/.gq-install.XXXXXX")
 trap 'rm -rf "$stage" "$stage.old"' EXIT
 mkdir -p "$stage/bin" "$stage/client" "$stage/daemon"
-# the command is the native client; the launcher script stays beside it for gq mcp and gq daemon run
+# the command is the native client; the launcher script stays beside it for gq daemon run and gq mcp's JVM server
 install -m 0755 "$native" "$stage/bin/gq"
 install -m 0755 "$src/bin/gq" "$stage/bin/gq-generic"
 install -m 0755 "$src/bin/gq-daemon" "$stage/bin/"
@@ -84,7 +85,7 @@ install -m 0644 "$src/bin/gq-jdk.sh" "$stage/bin/"
 install -m 0644 "${client_jars[@]}" "$stage/client/"
 install -m 0755 "$client_lib" "$stage/client/"
 install -m 0644 "$daemon_jar" "$src"/actors/target/lib/*.jar "$stage/daemon/"
-# gq mcp (the server for AI assistants): its jar and its libraries, the client's among them
+# gq mcp's server in a JVM of its own (where the daemon cannot serve it): its jar and its libraries
 mkdir -p "$stage/mcp"
 install -m 0644 "$mcp_jar" "$src"/mcp/target/lib/*.jar "$stage/mcp/"
 if [[ -d $src/actors/target/sqlite/org/sqlite/native/Linux ]]; then

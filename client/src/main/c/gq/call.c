@@ -16,10 +16,11 @@
 
 #include "gq.h"
 
-/* Set by a launcher script in front of the client; never passed on. */
+/* Set by a launcher script in front of the client (and GQ_MCP_SERVER, which says how gq mcp runs);
+ * never passed on. */
 static const char *LAUNCHER_VARS[] = {"GQ_CLIENT_TTY_IN=", "GQ_CLIENT_TTY_OUT=", "GQ_CLIENT_TTY_ERR=",
                                       "GQ_CLIENT_COLUMNS=", "GQ_CLIENT_LINES=", "GQ_CLIENT_CWD_GONE=",
-                                      "GQ_CLIENT_STDIN_CLOSED="};
+                                      "GQ_CLIENT_STDIN_CLOSED=", "GQ_MCP_SERVER="};
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
@@ -280,9 +281,9 @@ void call_request(const struct call *c, struct buf *b) {
     buf_ch(b, ':');
     json_quote(b, eq + 1, strlen(eq + 1));
   }
-  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d%s}",
+  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d%s%s}",
           c->stdin_tty ? "true" : "false", c->stdout_tty ? "true" : "false", c->stderr_tty ? "true" : "false", c->width,
-          c->height, c->screen ? ",\"screen\":true" : "");
+          c->height, c->screen ? ",\"screen\":true" : "", c->stdin_stream ? ",\"stdin_stream\":true" : "");
 }
 
 void ping_request(struct buf *b) { buf_fmt(b, "{\"protocol\":%d,\"type\":\"ping\"}", GQ_PROTOCOL); }

@@ -182,12 +182,15 @@ static int answers_ping(const struct paths *p, int main_fd) {
 static ssize_t fill(struct conn *c, const struct paths *p) {
   long long since = now_ms();
   while (1) {
-    struct pollfd pf[3] = {{c->fd, POLLIN, 0}};
-    int extra = screen_fds(pf + 1); /* gq top: the keys and size changes to forward meanwhile */
+    struct pollfd pf[4] = {{c->fd, POLLIN, 0}};
+    int keys = screen_fds(pf + 1); /* gq top: the keys and size changes to forward meanwhile */
+    int input = relay_fds(pf + 1 + keys, c); /* gq mcp: standard input to relay meanwhile */
+    int extra = keys + input;
     long long left = since + half_ms - now_ms();
     int r = poll(pf, (nfds_t)(1 + extra), left > 0 ? (int)left : 0);
     if (r < 0 && errno == EINTR) continue;
-    if (r > 0 && extra) screen_pump(c, pf + 1, extra);
+    if (r > 0 && keys) screen_pump(c, pf + 1, keys);
+    if (r > 0 && input) relay_pump(c, pf + 1 + keys, input);
     if (r > 0 && !pf[0].revents) continue;
     if (r == 0) {
       if (answers_ping(p, c->fd)) {

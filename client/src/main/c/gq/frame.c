@@ -156,6 +156,7 @@ const char *frame_decode(const char *line, size_t n, struct frame *f) {
     } else if (IS("stdin_request")) f->type = F_STDIN_REQUEST;
     else if (IS("keepalive")) f->type = F_KEEPALIVE;
     else if (IS("screen")) f->type = F_SCREEN;
+    else if (IS("stdin_stream")) f->type = F_STDIN_STREAM;
 #undef IS
   }
   free(m.t.p);

@@ -1,8 +1,8 @@
 /*
  * gq: the command users type, in C. It sends its command line to the gq daemon over the unix
  * socket and plays back the daemon's frames, starting the daemon when none answers; the same
- * conversation as the Java client (dev.gq.client), whose classes stay the library that gq mcp
- * uses in-process. docs/protocol.md describes the wire format; docs/architecture.md the client.
+ * conversation as the Java client (dev.gq.client), whose classes stay the library that gq mcp's
+ * JVM server uses in-process. docs/protocol.md describes the wire format; docs/architecture.md the client.
  */
 #ifndef GQ_H
 #define GQ_H
@@ -30,6 +30,8 @@ const char *buf_cstr(struct buf *b);
 
 /* Ends the client: "gq: MESSAGE" on stderr (none when fmt is NULL) and exit code `code`. */
 _Noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What die does after its message instead of exiting (gq mcp's way to its JVM server); NULL: nothing. */
+void die_hook(void (*then)(void));
 void say_err(const char *text, size_t n);
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
@@ -55,7 +57,8 @@ int json_string(struct json_reader *r, struct buf *out);
 int json_number(struct json_reader *r, long long *v);
 /* Any value, checked and skipped. */
 int json_skip(struct json_reader *r, int depth);
-enum frame_type { F_UNKNOWN, F_OUT, F_OUTB, F_ERR, F_PROMPT, F_EXIT, F_PONG, F_STDIN_REQUEST, F_KEEPALIVE, F_SCREEN };
+enum frame_type { F_UNKNOWN, F_OUT, F_OUTB, F_ERR, F_PROMPT, F_EXIT, F_PONG, F_STDIN_REQUEST, F_KEEPALIVE, F_SCREEN,
+                  F_STDIN_STREAM };
 struct frame {
   enum frame_type type;
   struct buf text;  /* out/err/prompt text, outb bytes (decoded), pong version */
@@ -109,7 +112,7 @@ struct call {
   char *cwd;
   char **env; /* NAME=VALUE, each name once, UTF-8, without the launcher's GQ_CLIENT_* */
   int nenv;
-  int stdin_tty, stdout_tty, stderr_tty, width, height, stdin_closed, screen;
+  int stdin_tty, stdout_tty, stderr_tty, width, height, stdin_closed, screen, stdin_stream;
 };
 void call_init(struct call *c, int argc, char **argv, char **environ);
 const char *call_getenv(const struct call *c, const char *name);
@@ -147,6 +150,24 @@ int screen_active(void);
 int screen_fds(struct pollfd *pf);
 /* Forwards what came on them: keys as key frames, a new size as a size frame. */
 void screen_pump(struct conn *c, struct pollfd *pf, int n);
+
+/* --- mcp.c: gq mcp served inside the daemon ---------------------------------------------- */
+/* Relays standard input and output to the daemon's session; falls back to the JVM server. */
+_Noreturn void mcp_serve(const struct paths *p, struct call *call, char **argv);
+/* As screen_fds and screen_pump: standard input to relay while waiting for a frame (at most 1). */
+int relay_fds(struct pollfd *pf, const struct conn *c);
+void relay_pump(struct conn *c, struct pollfd *pf, int n);
+/* --- inflight.c: gq mcp's requests not answered yet, for a daemon that goes mid-session --- */
+/* Bytes of standard input as relayed, and of the server's answers as written. */
+void inflight_input(const char *s, size_t n);
+void inflight_output(const char *s, size_t n);
+/* The input line not ended yet (sent again, whole, to a new session). */
+const struct buf *inflight_partial(void);
+/* Appends an error answer for each request in flight (it may or may not have been done) and forgets them. */
+void inflight_lost(struct buf *answers);
+/* Runs argv with the launcher script beside this program (gq-generic, or bin/gq of a checkout);
+ * returns only when there is none. */
+void hand_to_launcher(char **argv);
 
 /* --- launch.c: starting the daemon ----------------------------------------------------- */
 /* Starts the daemon (GQ_DAEMON_CMD) and connects to it; failures end the client. */

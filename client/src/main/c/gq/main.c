@@ -2,8 +2,9 @@
  * main: one gq command. Sends the command line to the daemon and plays back its frames,
  * starting the daemon first when none answers; answers gq daemon status|stop|start itself when
  * no daemon runs, and waits for a stopped daemon to have exited; follows gq wait and gq logs -f
- * across a daemon restart. gq mcp and gq daemon
- * run are JVM programs: they go to the launcher script (bin/gq) beside this program.
+ * across a daemon restart. gq mcp relays its standard input and output to a session inside the
+ * daemon (mcp.c); gq daemon run is a JVM program: it goes to the launcher script (bin/gq) beside
+ * this program.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,8 +42,9 @@ static _Noreturn void say_out(const char *text, int code) {
   _exit(code);
 }
 
-/* gq mcp and gq daemon run: the launcher script beside this program runs them on the JVM. */
-static void hand_to_launcher(char **argv) {
+/* gq daemon run, and gq mcp where the daemon cannot serve it: the launcher script beside this
+ * program runs them on the JVM. */
+void hand_to_launcher(char **argv) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   if (n <= 0) return;
@@ -194,12 +196,13 @@ int main(int argc, char **argv) {
   for (int fd = 0; fd < 3; fd++)
     if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) return 1;
   signal(SIGPIPE, SIG_IGN);
-  if (argc > 1 && (strcmp(argv[1], "mcp") == 0 || (strcmp(argv[1], "daemon") == 0 && argc > 2 &&
-                                                   strcmp(argv[2], "run") == 0))) {
+  if (argc > 2 && strcmp(argv[1], "daemon") == 0 && strcmp(argv[2], "run") == 0) hand_to_launcher(argv);
+  int mcp = argc == 2 && strcmp(argv[1], "mcp") == 0;
+  const char *server = getenv("GQ_MCP_SERVER");
+  if (mcp && server && strcmp(server, "jvm") == 0) {
     hand_to_launcher(argv);
-    if (strcmp(argv[1], "mcp") == 0)
-      die(1, "'gq mcp' runs on Java through the launcher script, and there is none beside this program (gq-generic,"
-          " or bin/gq of its checkout); run it through bin/gq, or reinstall gq with install.sh");
+    die(1, "GQ_MCP_SERVER=jvm asks for gq mcp's JVM server, and there is no launcher script beside this program"
+        " (gq-generic, or bin/gq of its checkout); unset GQ_MCP_SERVER, or reinstall gq with install.sh");
   }
   call_init(&CALL, argc, argv, environ);
   if (stdin_closed) CALL.stdin_closed = 1;
@@ -208,6 +211,7 @@ int main(int argc, char **argv) {
   struct buf why = {0};
   if (paths_check_private(&P, &why)) die(1, "%s", why.p);
   conn_set_timeout(getenv("GQ_ANSWER_TIMEOUT"));
+  if (mcp) mcp_serve(&P, &CALL, argv);
   const char *action = call_daemon_action(&CALL);
   if (action && strcmp(action, "run") == 0)
     die(2, "'gq daemon run' is done by the launcher script, which runs the daemon in the foreground; run it through"

@@ -72,6 +72,10 @@ void say_err(const char *text, size_t n) {
   }
 }
 
+static void (*die_then)(void);
+
+void die_hook(void (*then)(void)) { die_then = then; }
+
 void die(int code, const char *fmt, ...) {
   screen_leave(); /* the message goes to the normal screen, which stays */
   if (fmt) {
@@ -92,6 +96,11 @@ void die(int code, const char *fmt, ...) {
     }
     buf_ch(&b, '\n');
     say_err(b.p, b.len);
+  }
+  if (die_then) {
+    void (*then)(void) = die_then;
+    die_then = NULL; /* once: a failure in it ends the client */
+    then();
   }
   _exit(code & 0xff);
 }

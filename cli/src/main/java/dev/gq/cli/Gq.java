@@ -38,9 +38,10 @@ public final class Gq {
     }
   }
 
-  /** Loads what the first {@code gq top} needs (its screen library above all), once, when the daemon starts. */
+  /** Loads what the first {@code gq top} (its screen library above all) and {@code gq mcp} need, once, when the daemon starts. */
   public static void prepare() {
     TopCommand.warm();
+    McpCommand.warm();
   }
 
   /** Says when the caller's shell sets a start-up setting the running daemon does not have. */

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -85,5 +86,16 @@ public interface Io {
    */
   default Optional<ScreenInput> nextInput(java.time.Duration timeout) throws InterruptedException {
     return Optional.of(new ScreenInput.Gone());
+  }
+
+  /**
+   * Asks the client to send its standard input as it comes ({@code gq mcp} served in the daemon) and
+   * returns it as a stream of its bytes, which ends at the end of the client's input or when the
+   * client goes. A stream, as {@link #beginStream()}. Throws {@link RefusedException} with the one
+   * line to show when the client cannot send it so, or the daemon follows as many streams as it may.
+   */
+  default InputStream streamStdin() {
+    throw new RefusedException("this client cannot stream its standard input to the daemon; run 'gq mcp' with the gq"
+        + " command (bin/gq in a checkout, or the installed gq)");
   }
 }

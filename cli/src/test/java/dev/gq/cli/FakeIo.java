@@ -119,6 +119,13 @@ final class FakeIo implements Io {
     return Optional.ofNullable(stdin);
   }
 
+  /** What the caller streams in (gq mcp); null: a client that cannot stream its input. */
+  byte[] streamed;
+
+  @Override public java.io.InputStream streamStdin() {
+    return streamed == null ? Io.super.streamStdin() : new java.io.ByteArrayInputStream(streamed);
+  }
+
   @Override public boolean closed() {
     return closed;
   }

@@ -7,12 +7,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
- * {@code gq mcp}: a Model Context Protocol server on standard input and output, JSON-RPC 2.0 one
- * message a line ({@link StdioServer}, {@link McpSession}). Each tool call runs one gq command
- * through the client library in this process ({@link GqTools}). The server ends at the end of its
+ * {@code gq mcp} in a JVM of its own: a Model Context Protocol server on standard input and output,
+ * JSON-RPC 2.0 one message a line ({@link McpServer}). Each tool call runs one gq command through
+ * the client library in this process ({@link GqRunner#client}). The gq command serves the same
+ * session inside the daemon instead and starts this only where it cannot (docs/reference.md). The server ends at the end of its
  * input, once the calls read before have their answers or {@link #GRACE} has passed. Standard
  * output carries only the protocol; standard error at most one line of the server's own.
  */
@@ -38,10 +38,9 @@ public final class McpMain {
       System.err.println("gq mcp: internal error in " + t.getName() + " (" + e.getClass().getSimpleName() + "); stopping");
       Runtime.getRuntime().halt(1);
     });
-    GqTools tools = new GqTools(GqRunner.client(System.getenv()), System.getProperty("user.dir"), Instant::now);
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
-    StdioServer server = new StdioServer(new McpSession(tools), line -> write(stdout, line), System.err, GRACE);
-    int code = server.serve(new LineInput(new FileInputStream(FileDescriptor.in), StdioServer.MAX_LINE_BYTES));
+    int code = McpServer.serve(new FileInputStream(FileDescriptor.in), line -> write(stdout, line), System.err,
+        GqRunner.client(System.getenv()), System.getProperty("user.dir"));
     System.exit(code);
   }
 

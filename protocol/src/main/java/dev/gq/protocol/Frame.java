@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * One line from the daemon to the client ({@code out}, {@code outb}, {@code err}, {@code prompt}, {@code exit},
- * {@code pong}, {@code stdin_request}, {@code keepalive}, {@code screen}) or from the client back
- * ({@code answer}, {@code stdin}, {@code key}, {@code size}). {@link #toJson()} gives the compact JSON without the newline ({@link LineWriter}
+ * {@code pong}, {@code stdin_request}, {@code keepalive}, {@code screen}, {@code stdin_stream}) or from the
+ * client back ({@code answer}, {@code stdin}, {@code key}, {@code size}, {@code inb}, {@code stdin_end}). {@link #toJson()} gives the compact JSON without the newline ({@link LineWriter}
  * adds it); {@link #decode} reads one back. Frame types this version does not know decode to
  * {@link Unknown}, so that older clients can skip them.
  */
@@ -155,6 +155,38 @@ public sealed interface Frame {
     }
   }
 
+  /**
+   * The daemon asks the client to send its standard input as it comes ({@code gq mcp}, a session
+   * served inside the daemon): {@link InBytes} frames with what each read gave, then one
+   * {@link StdinEnd} at its end, while the client goes on playing the daemon's frames.
+   */
+  record StdinStream() implements Frame {
+    @Override public String toJson() {
+      return "{\"t\":\"stdin_stream\"}";
+    }
+  }
+
+  /** Bytes of the caller's standard input, exactly as read (base64 on the wire), after a {@link StdinStream}. */
+  record InBytes(byte[] bytes) implements Frame {
+    /** The most bytes one frame carries: 64 KiB, one read of the native client. */
+    public static final int MAX_BYTES = 64 * 1024;
+
+    public InBytes {
+      Objects.requireNonNull(bytes, "bytes");
+    }
+
+    @Override public String toJson() {
+      return "{\"t\":\"inb\",\"b\":\"" + Base64.getEncoder().encodeToString(bytes) + "\"}";
+    }
+  }
+
+  /** The caller's standard input has ended (after a {@link StdinStream}); the client sends nothing more. */
+  record StdinEnd() implements Frame {
+    @Override public String toJson() {
+      return "{\"t\":\"stdin_end\"}";
+    }
+  }
+
   /** A frame type that this version does not know; its line is kept as received. */
   record Unknown(String type, String line) implements Frame {
     @Override public String toJson() {
@@ -191,6 +223,9 @@ public sealed interface Frame {
       case "keepalive": return new Keepalive();
       case "screen": return new Screen();
       case "key": return new Key(f.string("s"));
+      case "stdin_stream": return new StdinStream();
+      case "inb": return new InBytes(base64(f.string("b")));
+      case "stdin_end": return new StdinEnd();
       case "size": return new Size(f.integer("width", 1, 100_000), f.integer("height", 1, 100_000));
       case "pong":
         return new Pong(f.integer("pid"), f.string("version"),

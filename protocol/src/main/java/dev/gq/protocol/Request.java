@@ -20,10 +20,18 @@ public sealed interface Request {
    * whole environment, which of stdin/stdout/stderr are terminals, the terminal width, and the
    * terminal's height in lines when stdout is one (0: not known, or not a terminal; an older client
    * leaves it out), and whether the client can show a full screen ({@code screen}: the native client
-   * in a terminal; {@code gq top} needs it, see {@link Frame.Screen}).
+   * in a terminal; {@code gq top} needs it, see {@link Frame.Screen}), and whether it can send its
+   * standard input as it comes ({@code stdin_stream}: the native client for {@code gq mcp}, see
+   * {@link Frame.StdinStream}).
    */
   record Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
-      boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height, boolean screen) implements Request {
+      boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height, boolean screen,
+      boolean stdinStream) implements Request {
+    public Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
+        boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height, boolean screen) {
+      this(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, height, screen, false);
+    }
+
     public Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
         boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height) {
       this(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, height, false);
@@ -55,6 +63,7 @@ public sealed interface Request {
       sb.append(",\"stderr_tty\":").append(stderrTty).append(",\"width\":").append(width);
       if (height > 0) sb.append(",\"height\":").append(height);
       if (screen) sb.append(",\"screen\":true");
+      if (stdinStream) sb.append(",\"stdin_stream\":true");
       return sb.append('}').toString();
     }
   }
@@ -93,6 +102,7 @@ public sealed interface Request {
     int width = f.has("width") ? f.integer("width", 1, 100_000) : 80;
     int height = f.has("height") ? f.integer("height", 0, 100_000) : 0;
     return new Run(requestId, argv, cwd, env, f.bool("stdin_tty", false),
-        f.bool("stdout_tty", false), f.bool("stderr_tty", false), width, height, f.bool("screen", false));
+        f.bool("stdout_tty", false), f.bool("stderr_tty", false), width, height, f.bool("screen", false),
+        f.bool("stdin_stream", false));
   }
 }

@@ -53,6 +53,19 @@ class FrameTest {
   }
 
   @Test
+  void theStreamedStandardInputFramesAreAsDocumentedAndCarryAnyBytes() throws Exception {
+    assertEquals("{\"t\":\"stdin_stream\"}", new Frame.StdinStream().toJson());
+    assertEquals("{\"t\":\"stdin_end\"}", new Frame.StdinEnd().toJson());
+    assertEquals("{\"t\":\"inb\",\"b\":\"/wA=\"}", new Frame.InBytes(new byte[] {(byte) 0xff, 0}).toJson());
+    assertEquals(new Frame.StdinStream(), Frame.decode("{\"t\":\"stdin_stream\"}"));
+    assertEquals(new Frame.StdinEnd(), Frame.decode("{\"t\":\"stdin_end\"}"));
+    Frame back = Frame.decode("{\"t\":\"inb\",\"b\":\"/wA=\"}");
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new byte[] {(byte) 0xff, 0}, ((Frame.InBytes) back).bytes());
+    assertThrows(ProtocolException.class, () -> Frame.decode("{\"t\":\"inb\",\"b\":\"*\"}"));
+    assertThrows(ProtocolException.class, () -> Frame.decode("{\"t\":\"inb\"}"));
+  }
+
+  @Test
   void stdoutBytesThatAreNotBase64AreRefused() {
     ProtocolException e = assertThrows(ProtocolException.class, () -> Frame.decode("{\"t\":\"outb\",\"b\":\"*\"}"));
     assertEquals("invalid frame: 'b' is not base64", e.getMessage());

@@ -53,6 +53,16 @@ class RequestTest {
   }
 
   @Test
+  void aClientThatCanStreamItsStandardInputSaysSoAndAnOlderOneCannot() throws Exception {
+    Request.Run run = new Request.Run("id", List.of("mcp"), "/tmp", Map.of(), false, false, false, 80, 0, false, true);
+    assertTrue(run.toJson().endsWith(",\"stdin_stream\":true}"), run.toJson());
+    assertEquals(run, Request.decode(run.toJson()));
+    Request.Run old = new Request.Run("id", List.of("mcp"), "/tmp", Map.of(), false, false, false, 80, 0, false);
+    assertFalse(old.toJson().contains("stdin_stream"), old.toJson());
+    assertFalse(((Request.Run) Request.decode(old.toJson())).stdinStream());
+  }
+
+  @Test
   void pingRoundTrips() throws Exception {
     assertEquals("{\"protocol\":2,\"type\":\"ping\"}", new Request.Ping().toJson());
     assertEquals(new Request.Ping(), Request.decode("{\"protocol\":2,\"type\":\"ping\"}"));

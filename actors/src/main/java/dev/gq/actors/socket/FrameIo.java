@@ -10,6 +10,7 @@ import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.ProtocolException;
 import dev.gq.protocol.Request;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -47,6 +48,8 @@ final class FrameIo implements Io {
   private volatile boolean closed;
   private volatile long lastSent = System.nanoTime();
   private volatile boolean streaming;
+  /** Whether the client streams its standard input ({@link #streamStdin}): then its bytes are read there, never probed. */
+  private volatile boolean stdinStreamed;
   /** What the client sends in full screen, read by a thread of its own; null until {@link #enterScreen}. */
   private volatile java.util.concurrent.BlockingQueue<ScreenInput> inputs;
   /** Where a stream's look for the end of its client's input reads (what it reads is dropped). */
@@ -88,7 +91,7 @@ final class FrameIo implements Io {
    */
   @Override
   public boolean closed() {
-    if (!closed && streaming && inputs == null) closed = peerClosed();
+    if (!closed && streaming && inputs == null && !stdinStreamed) closed = peerClosed();
     if (!closed && System.nanoTime() - lastSent > KEEPALIVE_NANOS) send(new Frame.Keepalive());
     return closed;
   }
@@ -163,6 +166,18 @@ final class FrameIo implements Io {
     } catch (IOException e) {
       return true;
     }
+  }
+
+  /** Tells the client to stream its standard input, when its request said it can ({@link StreamedStdin}). */
+  @Override
+  public InputStream streamStdin() {
+    if (!req.stdinStream()) return Io.super.streamStdin();
+    beginStream();
+    stdinStreamed = true;
+    out.flush();
+    err.flush();
+    send(new Frame.StdinStream());
+    return new StreamedStdin(reader, () -> closed = true);
   }
 
   @Override

@@ -238,6 +238,11 @@ class McpEndToEndTest {
       return process.exitValue();
     }
 
+    /** The server's process (the gq command it was started as). */
+    ProcessHandle handle() {
+      return process.toHandle();
+    }
+
     /** Ends the process whatever state it is in (a test that failed half-way leaves none behind). */
     void kill() {
       process.destroyForcibly();
