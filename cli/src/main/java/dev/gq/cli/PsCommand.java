@@ -37,7 +37,6 @@ import picocli.CommandLine.Parameters;
 final class PsCommand implements Callable<Integer> {
   static final int RECENT = 20;
   static final int PAGE = 500;
-  private static final Set<JobState> LIVE = EnumSet.complementOf(ended());
   private final Invocation inv;
   private final Set<Long> unreadable = new TreeSet<>();
   /** The groups' holds, once read (null: not yet). */
@@ -167,8 +166,8 @@ final class PsCommand implements Callable<Integer> {
    * (with how many, when the screen's height cut them).
    */
   private List<Job> recent() throws ApiException {
-    List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
-    List<Job> done = read(new JobQuery(List.of(), ended(), group, RECENT + 1)).jobs();
+    List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), JobState.live(), group, 0)).jobs());
+    List<Job> done = read(new JobQuery(List.of(), JobState.ended(), group, RECENT + 1)).jobs();
     int keep = Math.min(RECENT, done.size());
     // the header, the line saying what was left out, the shell's next prompt, and the lines printed
     // besides the table (a held group's notice, the group's summary), as many as the terminal wraps them to
@@ -181,7 +180,7 @@ final class PsCommand implements Callable<Integer> {
     if (json || done.size() <= keep) return jobs;
     if (!cut) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
     else {
-      long more = inv.api().count(new JobQuery(List.of(), ended(), group, 0)) - keep;
+      long more = inv.api().count(new JobQuery(List.of(), JobState.ended(), group, 0)) - keep;
       // one line that fits 80 columns: a line the terminal wraps would push the header off the screen
       inv.io().err().println("gq: " + more + " more ended " + (more == 1 ? "job is" : "jobs are")
           + " not shown; 'gq ps --all' lists them");
@@ -294,11 +293,5 @@ final class PsCommand implements Callable<Integer> {
     boolean filtered = !ranges.isEmpty() || !states.isEmpty() || group != null;
     if (filtered) out.println("None match these filters; 'gq ps --all' lists every job.");
     else out.println("Queue one with 'gq -g 1 CMD...' or 'gq submit SCRIPT'.");
-  }
-
-  private static EnumSet<JobState> ended() {
-    EnumSet<JobState> s = EnumSet.noneOf(JobState.class);
-    for (JobState st : JobState.values()) if (st.terminal()) s.add(st);
-    return s;
   }
 }

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,12 +57,6 @@ final class TopCommand implements Callable<Integer> {
   private static final int LOG_BYTES = 256 * 1024;
   /** A terminal's escape sequence (colours, cursor moves) in a log: left out of the screen. */
   private static final java.util.regex.Pattern ANSI = java.util.regex.Pattern.compile("\u001b(\\[[0-9;?]*[ -/]*[@-~]|[@-Z\\\\-_])");
-  private static final Set<JobState> LIVE = EnumSet.noneOf(JobState.class);
-  private static final Set<JobState> ENDED = EnumSet.noneOf(JobState.class);
-
-  static {
-    for (JobState s : JobState.values()) (s.terminal() ? ENDED : LIVE).add(s);
-  }
 
   /** Words after {@code top}: the job a script of the old {@code gq top JOB} meant to move. */
   @picocli.CommandLine.Parameters(arity = "0..*", paramLabel = "ARG", hidden = true)
@@ -214,8 +207,8 @@ final class TopCommand implements Callable<Integer> {
     GqApi.GpuReport gpus = api.gpus();
     Set<Long> pids = new LinkedHashSet<>();
     for (GpuStatus g : gpus.gpus()) for (GpuProcess p : g.processes()) pids.add(p.pid());
-    List<Job> jobs = new ArrayList<>(api.jobs(new JobQuery(List.of(), LIVE, null, 0)));
-    jobs.addAll(api.jobs(new JobQuery(List.of(), ENDED, null, RECENT)));
+    List<Job> jobs = new ArrayList<>(api.jobs(new JobQuery(List.of(), JobState.live(), null, 0)));
+    jobs.addAll(api.jobs(new JobQuery(List.of(), JobState.ended(), null, RECENT)));
     List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING)
         .map(Job::id).toList();
     QueueState q = api.queueState();

@@ -7,6 +7,7 @@ import dev.gq.cli.ApiReplies.RetryReport;
 import dev.gq.cli.ApiReplies.RetrySkip;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Retries;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +52,17 @@ class RetryCommandTest {
   void groupAloneSelectsEveryRetryableLatestAttempt() {
     cli.run("retry", "--group", "sweep");
     assertEquals(List.of("retry [3, 5, 6] [] --group sweep"), cli.api.retries);
+  }
+
+  @Test
+  void aGroupAloneSelectsExactlyTheStatesTheDaemonRetries() {
+    Cli c = new Cli(dir);
+    long id = 1;
+    for (JobState s : JobState.values()) c.api.add(grouped(id++, s));
+    c.run("retry", "--group", "sweep");
+    List<Long> want = new ArrayList<>();
+    for (JobState s : JobState.values()) if (Retries.RETRYABLE.contains(s)) want.add((long) s.ordinal() + 1);
+    assertEquals(List.of("retry " + want + " [] --group sweep"), c.api.retries);
   }
 
   @Test

@@ -19,7 +19,6 @@ import dev.gq.persistence.JobHistory;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,8 +147,7 @@ final class HistoryRequests {
   /** Deletes every job in {@code states} (any ended state when empty) that ended before {@code before}, a page at a time. */
   int clean(Instant before, Set<JobState> states) throws ApiException {
     asks.synced();
-    Set<JobState> ended = EnumSet.noneOf(JobState.class);
-    for (JobState s : JobState.values()) if (s.terminal() && (states.isEmpty() || states.contains(s))) ended.add(s);
+    Set<JobState> ended = JobState.endedAmong(states);
     if (ended.isEmpty()) return 0;
     Set<JobState> chosen = Set.copyOf(states);
     int total = 0;
