@@ -1,8 +1,9 @@
 package dev.gq.actors.daemon;
 
-import dev.gq.actors.runner.DiskSpace;
+import dev.gq.host.fs.DiskSpace;
 import dev.gq.persistence.Database;
 import dev.gq.persistence.DatabaseRefused;
+import dev.gq.protocol.DiskRoom;
 import dev.gq.protocol.GqPaths;
 import dev.gq.protocol.PrivateDirectory;
 import java.io.IOException;
@@ -108,7 +109,7 @@ public final class DaemonMain {
   /** A failed start on a full disk ends with a line that says so (the likely reason, whatever failed). */
   private static void sayWhenTheDiskIsFull(Map<String, String> env) {
     try {
-      String full = DiskSpace.fullNote(GqPaths.fromEnvironment(env).dataDir());
+      String full = DiskRoom.fullNote(GqPaths.fromEnvironment(env).dataDir());
       if (full != null) System.err.println("gq daemon: " + full + "; free some space there and start gq again");
     } catch (RuntimeException ignored) {
       // settings already reported

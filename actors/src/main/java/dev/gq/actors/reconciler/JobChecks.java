@@ -4,7 +4,7 @@ import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.Job;
-import dev.gq.actors.runner.DiskSpace;
+import dev.gq.protocol.DiskRoom;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.launch.ExitRecord;
@@ -74,7 +74,7 @@ public final class JobChecks {
     Set<String> present = clean ? reading.devices().stream().map(DeviceReading::uuid).collect(Collectors.toSet()) : null;
     List<ProcInfo> all = procs.all();
     String boot = procs.bootId();
-    String full = DiskSpace.fullNote(exitFile.apply(active.get(0).id()).getParent());
+    String full = DiskRoom.fullNote(exitFile.apply(active.get(0).id()).getParent());
     for (Job j : active) verdicts.put(j.id(), explained(rules.decide(j, facts(j, all, boot, present), clock.instant()), full));
     return verdicts;
   }

@@ -13,6 +13,7 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.schedule.Request;
+import dev.gq.host.resume.CheckpointFiles;
 import dev.gq.persistence.JobHistory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,7 +87,7 @@ final class SweepRequests {
         continue;
       }
       under.put(r.newId(), String.valueOf(dev.gq.core.resume.Checkpoints.root(o.spec().argv(), o.spec().cwd())));
-      dev.gq.actors.runner.CheckpointFiles.newest(o.spec().argv(), o.spec().cwd())
+      CheckpointFiles.newest(o.spec().argv(), o.spec().cwd())
           .ifPresent(f -> seen.put(r.newId(), f.dir().toString()));
     }
     return new dev.gq.cli.ApiReplies.ResumeReport(report, seen, under);

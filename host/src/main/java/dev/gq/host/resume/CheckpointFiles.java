@@ -1,4 +1,4 @@
-package dev.gq.actors.runner;
+package dev.gq.host.resume;
 
 import dev.gq.core.resume.Checkpoints;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.gq.actors.runner;
+package dev.gq.host.fs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
