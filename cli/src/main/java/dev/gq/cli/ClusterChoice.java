@@ -4,6 +4,7 @@ import dev.gq.core.cluster.ClusterConfig;
 import dev.gq.core.cluster.ClusterTarget;
 import dev.gq.core.cluster.SlurmProfile;
 import dev.gq.core.job.JobSpec;
+import dev.gq.host.config.ConfigFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -12,6 +12,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.Request;
+import dev.gq.host.config.ConfigFile;
 import dev.gq.host.launch.ExitFiles;
 import dev.gq.host.slurm.SlurmCommands;
 import java.io.IOException;
@@ -56,7 +57,7 @@ final class ClusterPass {
   /** The configuration file as it is now; the last good one when it cannot be read (said once in the log). */
   ClusterConfig config() {
     try {
-      lastGood = dev.gq.cli.ConfigFile.cluster(env);
+      lastGood = ConfigFile.cluster(env);
       lastConfigProblem = null;
     } catch (IllegalArgumentException e) {
       if (!e.getMessage().equals(lastConfigProblem)) LOG.warn("{}; cluster jobs go on with the settings read before", e.getMessage());
