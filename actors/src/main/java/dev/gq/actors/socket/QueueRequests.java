@@ -37,7 +37,7 @@ final class QueueRequests {
   QueueState queueState() throws ApiException {
     // asked after every submit: the ledger alone, not a whole view with its plan
     Ledger l = asks.askPlain(Scheduler.GetLedger::new);
-    return new QueueState(l.paused(), l.holds(), l.settings().maxRunning(), l.settings().unreachable());
+    return new QueueState(l.queueHeld(), l.holds(), l.settings().maxRunning(), l.settings().unreachable());
   }
 
   Map<Long, WaitReason> waitReasons() throws ApiException {

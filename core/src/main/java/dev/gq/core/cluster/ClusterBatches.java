@@ -42,7 +42,7 @@ public final class ClusterBatches {
   /** Whether Slurm should hold job {@code j} now: held by the user, its group held, or the whole queue held. */
   public static boolean held(Ledger l, Job j) {
     String g = j.spec().group();
-    return l.paused() || l.settings().heldJobs().contains(j.id()) || (g != null && l.holds().containsKey(g));
+    return l.queueHeld() || l.settings().heldJobs().contains(j.id()) || (g != null && l.holds().containsKey(g));
   }
 
   /** The sbatch calls for {@code cells} (loaded with their commands, oldest first); a cell whose prerequisite has no Slurm id yet waits. */

@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * The Scheduler's state: the live jobs (waiting, starting, running, cancelling, orphaned) with
  * their reservations, the next job id, who holds each idempotency key, the hold on the whole queue
- * ({@code paused}, the name it is stored under) and group holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
+ * ({@code queueHeld}; stored as {@code paused}, its earlier name) and group holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
  * group's current run of failures (bounded), and the last few endings. Ended jobs leave the
  * ledger (they live in the history), and a live job is kept without its command (argv and
  * environment) and log path, which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
@@ -29,7 +29,7 @@ public record Ledger(
     long nextId,
     Map<Long, Job> live,
     Map<String, KeyHolder> keys,
-    boolean paused,
+    boolean queueHeld,
     Map<String, String> holds,
     Set<String> autoHeld,
     Map<Long, List<Prerequisite>> waits,
@@ -65,28 +65,28 @@ public record Ledger(
   }
 
   /** A ledger without queue settings (as stored before they existed). */
-  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds,
+  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean queueHeld, Map<String, String> holds,
       Set<String> autoHeld, Map<Long, List<Prerequisite>> waits, Map<String, List<Failure>> streaks, List<Ending> recentEnds) {
-    this(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds, QueueSettings.NONE);
+    this(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds, QueueSettings.NONE);
   }
 
   /** A ledger without sweep state (no prerequisites, failure runs or recent endings). */
-  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds) {
-    this(nextId, live, keys, paused, holds, Set.of(), Map.of(), Map.of(), List.of());
+  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean queueHeld, Map<String, String> holds) {
+    this(nextId, live, keys, queueHeld, holds, Set.of(), Map.of(), Map.of(), List.of());
   }
 
   /** This ledger with every live job's spec stripped of its command (a snapshot written before they were). */
   public Ledger withoutCommands() {
     PersistentMap<Long, Job> m = map(live);
     for (Job j : live.values()) if (j.spec().hasCommand() || j.logPath() != null) m = m.plus(j.id(), j.withoutCommand());
-    return new Ledger(nextId, m, keys, paused, holds, autoHeld, waits, streaks, recentEnds, settings);
+    return new Ledger(nextId, m, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds, settings);
   }
 
   public static Ledger empty() {
     return new Ledger(1, Map.of(), Map.of(), false, Map.of());
   }
 
-  /** Why each waiting job may not start now: the paused queue, its group's hold, or a job it waits for. */
+  /** Why each waiting job may not start now: the held queue, its group's hold, or a job it waits for. */
   public Map<Long, WaitReason> blocked() {
     Map<Long, WaitReason> out = new HashMap<>();
     for (Job j : live.values()) {
@@ -94,7 +94,7 @@ public record Ledger(
       String g = j.spec().group();
       if (settings.heldJobs().contains(j.id()))
         out.put(j.id(), new WaitReason("held", "held by the user; 'gq release " + j.id() + "' lets it start"));
-      else if (paused) out.put(j.id(), new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start"));
+      else if (queueHeld) out.put(j.id(), new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start"));
       else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason("group held", "group " + g + " is held: " + holds.get(g)));
       else {
         WaitReason dep = Dependencies.waitReason(waits.get(j.id()));
@@ -177,30 +177,30 @@ public record Ledger(
     return switch (event) {
       case QueuePaused e -> new Ledger(nextId, live, keys, true, holds, autoHeld, waits, streaks, recentEnds, settings);
       case QueueResumed e -> new Ledger(nextId, live, keys, false, holds, autoHeld, waits, streaks, recentEnds, settings);
-      case GroupHeld e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), e.reason()),
+      case GroupHeld e -> new Ledger(nextId, live, keys, queueHeld, with(holds, e.group(), e.reason()),
           e.automatic() ? plus(autoHeld, e.group()) : autoHeld, waits, streaks, recentEnds, settings);
-      case GroupReleased e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), null),
+      case GroupReleased e -> new Ledger(nextId, live, keys, queueHeld, with(holds, e.group(), null),
           minus(autoHeld, e.group()), waits, map(streaks).minus(e.group()), recentEnds, settings);
-      case JobsRemoved e -> new Ledger(nextId, live, keysWithout(e.jobIds()), paused, holds, autoHeld, waits, streaks,
+      case JobsRemoved e -> new Ledger(nextId, live, keysWithout(e.jobIds()), queueHeld, holds, autoHeld, waits, streaks,
           recentEnds, settings);
-      case JobIdsSkipped e -> new Ledger(Math.max(nextId, e.nextId()), live, keys, paused, holds, autoHeld, waits, streaks,
+      case JobIdsSkipped e -> new Ledger(Math.max(nextId, e.nextId()), live, keys, queueHeld, holds, autoHeld, waits, streaks,
           recentEnds, settings);
-      case GroupLimitSet e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case GroupLimitSet e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           settings.limit(e.group(), e.maxRunning()));
-      case GpuDrained e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case GpuDrained e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           settings.drain(e.uuid(), e.reason()));
-      case GpuResumed e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case GpuResumed e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           settings.drain(e.uuid(), null));
       case JobIdleNoted e -> this;
-      case ClusterUnreachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case ClusterUnreachable e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           settings.reach(e.profile(), e.reason()));
-      case ClusterReachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case ClusterReachable e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           settings.reach(e.profile(), null));
-      case GroupPerGpuSet e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case GroupPerGpuSet e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           settings.perGpu(e.group(), e.perGpu()));
-      case JobOverShare e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case JobOverShare e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           live.containsKey(e.jobId()) ? settings.toldOver(e.jobId()) : settings);
-      case JobsHeld e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
+      case JobsHeld e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
           settings.hold(e.jobIds(), e.held()));
       case JobEvent e -> applyJob(e);
     };
@@ -226,7 +226,7 @@ public record Ledger(
     if (event instanceof JobPreemptRequested p) st = st.preempt(p.jobId(), p.preemption());
     else if (event instanceof JobSentToCluster c) st = st.sent(c.jobId(), c.clusterId());
     else if (before != null && before.state() != after.state()) st = st.after(after, forWaiting(after));
-    return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
+    return new Ledger(next, m, keysWith(after), queueHeld, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
   }
 
   /** Whether the job {@code j}'s preemption named (if any) still waits, so that its GPUs are kept for it. */

@@ -24,7 +24,7 @@ public final class QueueControl {
       return Decision.accept(List.<LedgerEvent>of(new GroupHeld(group, "held by the user", false, now)),
           "Group " + group + " is held; its waiting jobs will not start until 'gq release --group " + group + "'.");
     }
-    if (l.paused()) return Decision.accept(List.of(), "The queue was already held.");
+    if (l.queueHeld()) return Decision.accept(List.of(), "The queue was already held.");
     String running = l.live().values().stream().filter(j -> j.state() != JobState.WAITING)
         .map(Job::id).map(String::valueOf).collect(Collectors.joining(", "));
     return Decision.accept(List.<LedgerEvent>of(new QueuePaused(now)),
@@ -39,7 +39,7 @@ public final class QueueControl {
       if (!l.holds().containsKey(group)) return Decision.accept(List.of(), "Group " + group + " was not held.");
       return Decision.accept(List.<LedgerEvent>of(new GroupReleased(group, now)), "Released the hold on group " + group + ".");
     }
-    if (!l.paused()) return Decision.accept(List.of(), "The queue was not held.");
+    if (!l.queueHeld()) return Decision.accept(List.of(), "The queue was not held.");
     return Decision.accept(List.<LedgerEvent>of(new QueueResumed(now)), "Released the hold on the queue.");
   }
 

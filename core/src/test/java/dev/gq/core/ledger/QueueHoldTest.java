@@ -22,7 +22,7 @@ class QueueHoldTest {
   @Test
   void aHeldQueueBlocksEveryWaitingJobUntilReleased() {
     Ledger l = withJobs().apply(new QueuePaused(T));
-    assertTrue(l.paused());
+    assertTrue(l.queueHeld());
     assertEquals(2, l.blocked().size());
     assertEquals("the queue is held; 'gq release --all' lets jobs start", l.blocked().get(1L).text());
     assertEquals("queue held", l.blocked().get(1L).brief());
@@ -43,7 +43,7 @@ class QueueHoldTest {
     for (LedgerEvent e : events) a = a.apply(e);
     for (LedgerEvent e : events) b = b.apply(e);
     assertEquals(a, b);
-    assertTrue(a.paused());
+    assertTrue(a.queueHeld());
     assertEquals(Map.of("g", "r"), a.holds());
   }
 }
