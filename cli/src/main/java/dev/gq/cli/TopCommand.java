@@ -241,7 +241,7 @@ final class TopCommand implements Callable<Integer> {
       Optional<FileChannel> open = api.openLog(path);
       if (open.isEmpty()) return List.of();
       try (FileChannel ch = open.get()) {
-        long start = Math.max(LogTail.startOfLastLines(ch, 200), ch.size() - LOG_BYTES);
+        long start = Math.max(LogFollower.startOfLastLines(ch, 200), ch.size() - LOG_BYTES);
         ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, ch.size() - start));
         while (buf.hasRemaining() && ch.read(buf, start + buf.position()) > 0) { }
         return logLines(new String(Arrays.copyOf(buf.array(), buf.position()), StandardCharsets.UTF_8));
