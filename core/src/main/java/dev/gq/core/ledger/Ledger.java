@@ -4,6 +4,7 @@ import dev.gq.core.job.Attempts;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Instant;
@@ -16,14 +17,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The Scheduler's state: the live jobs (waiting, starting, running, cancelling, orphaned) with
+ * The Scheduler's state: the live jobs (every state not ended; see {@link JobState#live()}) with
  * their reservations, the next job id, who holds each idempotency key, the hold on the whole queue
- * ({@code queueHeld}; stored as {@code paused}, its earlier name) and group holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
- * group's current run of failures (bounded), and the last few endings. Ended jobs leave the
- * ledger (they live in the history), and a live job is kept without its command (argv and
- * environment) and log path, which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
- * so {@link #apply} copies one path, never a whole map. Decisions are pure methods returning events;
- * only {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.
+ * ({@code queueHeld}; snapshots store it as {@code paused}, its earlier name) and group holds, and
+ * for sweeps only what the decisions need: each waiting job's prerequisites, each group's current
+ * run of failures (bounded), and the last few endings. Ended jobs leave the ledger (they live in
+ * the history), and a live job is kept without its command (argv and environment) and log path,
+ * which the runner reads from the database when it launches the job. Immutable, and cheap to
+ * change: the maps are persistent, so {@link #apply} copies one path, never a whole map (a job's
+ * event is applied by {@link LedgerJobEvents}). Decisions are pure methods returning events; only
+ * {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.
  */
 public record Ledger(
     long nextId,
@@ -134,9 +137,9 @@ public record Ledger(
    * first. Jobs a Slurm cluster runs are not among them.
    */
   public List<Job> waiting() {
-    List<Job> w = live.values().stream().filter(dev.gq.core.job.QueueOrder::queued).toList();
+    List<Job> w = live.values().stream().filter(QueueOrder::queued).toList();
     if (w.stream().allMatch(j -> j.spec().priority() == 0)) return w;
-    return w.stream().sorted(dev.gq.core.job.QueueOrder.ORDER).toList();
+    return w.stream().sorted(QueueOrder.ORDER).toList();
   }
 
   /** The live attempt of retry lineage {@code lineage} (there is at most one), if any. */
@@ -167,7 +170,7 @@ public record Ledger(
     Map<String, List<Job>> r = new HashMap<>();
     for (Job j : live.values()) {
       if (!j.state().holdsGpus()) continue;
-      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new java.util.ArrayList<>()).add(j);
+      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new ArrayList<>()).add(j);
     }
     return r;
   }
@@ -185,63 +188,21 @@ public record Ledger(
           recentEnds, settings);
       case JobIdsSkipped e -> new Ledger(Math.max(nextId, e.nextId()), live, keys, queueHeld, holds, autoHeld, waits, streaks,
           recentEnds, settings);
-      case GroupLimitSet e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          settings.limit(e.group(), e.maxRunning()));
-      case GpuDrained e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          settings.drain(e.uuid(), e.reason()));
-      case GpuResumed e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          settings.drain(e.uuid(), null));
+      case GroupLimitSet e -> withSettings(settings.limit(e.group(), e.maxRunning()));
+      case GpuDrained e -> withSettings(settings.drain(e.uuid(), e.reason()));
+      case GpuResumed e -> withSettings(settings.drain(e.uuid(), null));
       case JobIdleNoted e -> this;
-      case ClusterUnreachable e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          settings.reach(e.profile(), e.reason()));
-      case ClusterReachable e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          settings.reach(e.profile(), null));
-      case GroupPerGpuSet e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          settings.perGpu(e.group(), e.perGpu()));
-      case JobOverShare e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          live.containsKey(e.jobId()) ? settings.toldOver(e.jobId()) : settings);
-      case JobsHeld e -> new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds,
-          settings.hold(e.jobIds(), e.held()));
-      case JobEvent e -> applyJob(e);
+      case ClusterUnreachable e -> withSettings(settings.reach(e.profile(), e.reason()));
+      case ClusterReachable e -> withSettings(settings.reach(e.profile(), null));
+      case GroupPerGpuSet e -> withSettings(settings.perGpu(e.group(), e.perGpu()));
+      case JobOverShare e -> withSettings(live.containsKey(e.jobId()) ? settings.toldOver(e.jobId()) : settings);
+      case JobsHeld e -> withSettings(settings.hold(e.jobIds(), e.held()));
+      case JobEvent e -> LedgerJobEvents.apply(this, e);
     };
   }
 
-  private Ledger applyJob(JobEvent event) {
-    boolean created = event instanceof JobSubmitted || event instanceof JobAdopted;
-    Job before = created ? null : live.get(event.jobId());
-    if (before == null && !created)
-      throw new IllegalStateException("event for a job that is not live: " + event);
-    Job after = JobTransitions.next(before, event);
-    // The command (argv, environment) stays in the database until launch: a queue of 100,000
-    // jobs must not hold 100,000 environments.
-    if (created || event instanceof JobChanged) after = after.withoutCommand();
-    long next = Math.max(nextId, event.jobId() + 1);
-    boolean ended = after.state().terminal();
-    PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);
-    var w = Dependencies.apply(waits, event, after);
-    var s = ended ? FailFast.record(streaks, after) : streaks;
-    // a held job that leaves the queue is no longer held
-    QueueSettings st = after.state() != JobState.WAITING && settings.heldJobs().contains(after.id())
-        ? settings.hold(List.of(after.id()), false) : settings;
-    if (event instanceof JobPreemptRequested p) st = st.preempt(p.jobId(), p.preemption());
-    else if (event instanceof JobSentToCluster c) st = st.sent(c.jobId(), c.clusterId());
-    else if (before != null && before.state() != after.state()) st = st.after(after, forWaiting(after));
-    return new Ledger(next, m, keysWith(after), queueHeld, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
-  }
-
-  /** Whether the job {@code j}'s preemption named (if any) still waits, so that its GPUs are kept for it. */
-  private boolean forWaiting(Job j) {
-    Preemption p = settings.preempting().get(j.id());
-    if (p == null || p.forJob() == null) return false;
-    Job f = live.get(p.forJob());
-    return f != null && f.state() == JobState.WAITING;
-  }
-
-  private List<Ending> endingsWith(Job j) {
-    List<Ending> out = new ArrayList<>(recentEnds.size() + 1);
-    out.addAll(recentEnds.size() >= RECENT ? recentEnds.subList(recentEnds.size() - RECENT + 1, recentEnds.size()) : recentEnds);
-    out.add(new Ending(j.id(), j.state()));
-    return out;
+  private Ledger withSettings(QueueSettings s) {
+    return new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds, s);
   }
 
   @SuppressWarnings("unchecked")
@@ -266,14 +227,6 @@ public record Ledger(
     Set<String> copy = new HashSet<>(s);
     copy.remove(x);
     return copy;
-  }
-
-  private Map<String, KeyHolder> keysWith(Job j) {
-    String key = j.spec().key();
-    if (key == null) return keys;
-    KeyHolder cur = keys.get(key);
-    if (cur != null && cur.jobId() > j.id()) return keys;
-    return map(keys).plus(key, new KeyHolder(j.id(), j.state()));
   }
 
   private Map<String, KeyHolder> keysWithout(List<Long> removed) {
