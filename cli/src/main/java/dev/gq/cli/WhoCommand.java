@@ -84,7 +84,7 @@ final class WhoCommand implements Callable<Integer> {
     List<String> lines = new java.util.ArrayList<>();
     lines.add("Everyone on this machine (gq who):");
     int w = who.users().stream().mapToInt(r -> PrintableText.escape(r.user()).length()).max().orElse(0);
-    for (FairWho.Row r : who.users()) lines.add("  " + TopScreen.pad(PrintableText.escape(r.user()), w) + "  " + part(r, zone));
+    for (FairWho.Row r : who.users()) lines.add("  " + ScreenText.pad(PrintableText.escape(r.user()), w) + "  " + part(r, zone));
     lines.add("Policy: " + PrintableText.escape(who.policy()));
     for (GqApi.BookingLine b : who.bookings()) lines.add("Booked: " + booking(b, zone));
     return lines;

@@ -144,15 +144,15 @@ class TopScreenTest {
 
   @Test
   void sparklineScalesZeroToAHundredAndLeavesUnknownBlank() {
-    assertEquals("▁▄█ ", TopScreen.sparkline(Arrays.asList(0, 50, 100, null), 10));
-    assertEquals("█", TopScreen.sparkline(List.of(0, 100), 1));
+    assertEquals("▁▄█ ", TopGpuRows.sparkline(Arrays.asList(0, 50, 100, null), 10));
+    assertEquals("█", TopGpuRows.sparkline(List.of(0, 100), 1));
   }
 
   @Test
   void wideCharactersAreCutByTheirWidth() {
-    AttributedString s = TopScreen.fit(new AttributedString("日本語のジョブ"), 5);
+    AttributedString s = ScreenText.fit(new AttributedString("日本語のジョブ"), 5);
     assertTrue(s.columnLength() <= 5, s.toString());
-    assertEquals("日本…", TopScreen.cut("日本語のジョブ", 5));
+    assertEquals("日本…", ScreenText.cut("日本語のジョブ", 5));
   }
 
   @Test
@@ -260,8 +260,8 @@ class TopScreenTest {
         List.of(new GpuProcess(2001, 1L << 30)), 80 * GIB, GIB, null, null, List.of(new GpuStatus.Share(4, 19074, 0, 0)));
     TopScreen.Data d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null),
         Map.of(2001L, proc(2001, 77, null)), Map.of());
-    assertNull(TopScreen.jobOf(d, shared, d.processes().get(2001L)));
-    assertNull(TopScreen.jobOf(d, shared, null));
+    assertNull(TopGpuRows.jobOf(d, shared, d.processes().get(2001L)));
+    assertNull(TopGpuRows.jobOf(d, shared, null));
     List<String> t = text(TopScreen.render(d, new TopView(), 80, 0));
     assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("ann") && l.contains("python eval.py")),
         String.join("\n", t));
