@@ -158,7 +158,7 @@ class TopScreenTest {
   @Test
   void aLogKeepsTheLastStateOfALineRedrawnInPlaceAndDropsColours() {
     assertEquals(List.of("epoch 1", "100%", "red", "a       b"),
-        TopCommand.logLines("epoch 1\n10%\r50%\r100%\n\u001b[31mred\u001b[0m\na\tb\n"));
+        TopReads.logLines("epoch 1\n10%\r50%\r100%\n\u001b[31mred\u001b[0m\na\tb\n"));
   }
 
   private static TopScreen.Data with(TopScreen.Data d, GpuReport gpus, Map<Long, ProcessView> procs, Map<Long, Instant> idle) {
