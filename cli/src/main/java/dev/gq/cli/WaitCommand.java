@@ -159,7 +159,6 @@ final class WaitCommand implements Callable<Integer> {
     return jobs.size() > 10 ? shown + ", ..." : shown;
   }
 
-
   /** "1 job has not ended", "3 jobs have not ended". */
   static String notEnded(int n) {
     return n == 1 ? "1 job has not ended" : n + " jobs have not ended";

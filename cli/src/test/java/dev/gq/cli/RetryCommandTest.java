@@ -11,6 +11,7 @@ import dev.gq.core.ledger.Retries;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,7 +112,7 @@ class RetryCommandTest {
 
   @Test
   void aGroupTheUserHeldStaysHeldAndTheCommandSaysHowToReleaseIt() {
-    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", java.util.Map.of(JobState.WAITING, 2), 0, "held by the user", false));
+    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", Map.of(JobState.WAITING, 2), 0, "held by the user", false));
     Cli.Result r = cli.run("retry", "--group", "sweep", "--timed-out");
     assertEquals("No timed-out jobs match.\n"
         + "Group sweep is still held: held by the user; release it with 'gq release --group sweep'.\n", r.out());

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
@@ -207,7 +208,7 @@ final class ClusterPass {
 
   /** Whether sbatch's error says the controller could not be reached (try again), not that it refused the job. */
   private static boolean unreachable(String line) {
-    String t = line.toLowerCase(java.util.Locale.ROOT);
+    String t = line.toLowerCase(Locale.ROOT);
     return t.contains("unable to contact") || t.contains("timed out") || t.contains("connection refused")
         || t.contains("ssh:") || t.contains("slurm_persist_conn");
   }

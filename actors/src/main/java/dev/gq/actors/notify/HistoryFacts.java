@@ -10,6 +10,7 @@ import dev.gq.persistence.GroupCounts;
 import dev.gq.persistence.JobHistory;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -22,9 +23,9 @@ import java.util.Set;
  */
 final class HistoryFacts implements NoticeFacts {
   private final JobHistory history;
-  private final java.time.Duration failFastWithin;
+  private final Duration failFastWithin;
 
-  HistoryFacts(JobHistory history, java.time.Duration failFastWithin) {
+  HistoryFacts(JobHistory history, Duration failFastWithin) {
     this.history = history;
     this.failFastWithin = failFastWithin;
   }
@@ -42,7 +43,7 @@ final class HistoryFacts implements NoticeFacts {
   }
 
   @Override
-  public java.time.Duration failFastWithin() {
+  public Duration failFastWithin() {
     return failFastWithin;
   }
 

@@ -3,6 +3,7 @@ package dev.gq.core.ledger;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +33,7 @@ class QueueHoldTest {
   @Test
   void heldGroupBlocksOnlyItsOwnJobs() {
     Ledger l = withJobs().apply(new GroupHeld("sweep", "held by the user", false, T));
-    assertEquals(Map.of(1L, new dev.gq.core.job.WaitReason("group held", "group sweep is held: held by the user")), l.blocked());
+    assertEquals(Map.of(1L, new WaitReason("group held", "group sweep is held: held by the user")), l.blocked());
     assertTrue(l.apply(new GroupReleased("sweep", T)).blocked().isEmpty());
   }
 
