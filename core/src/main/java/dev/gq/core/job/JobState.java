@@ -12,7 +12,7 @@ import java.util.Set;
  * gives it time to save (it keeps its GPUs), then PREEMPTED: stopped to make room, not a failure,
  * to be continued by {@code gq resume} as a new attempt; EXITED: only an adopted job ({@code gq
  * adopt}) ends in it, when its process is gone, since gq did not start that process and cannot know
- * its exit status (a job gq launched ends DONE or FAILED by its exit code, never EXITED; the event
+ * its exit status (a job gq launched never ends EXITED: gq has its exit status; the event
  * {@code JobExited} is any job's end, not this state). HELD is not a state: it is how {@code gq ps}
  * shows a WAITING job of a held group or queue. A job is <em>live</em> in every state that is not
  * ended ({@link #live()}): the Scheduler's ledger keeps exactly those jobs.
