@@ -6,7 +6,6 @@ import dev.gq.core.job.JobState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -41,15 +40,13 @@ final class CleanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    Duration age = DurationOption.parse("--older-than", olderThan, dev.gq.core.job.Durations.OLDEST);
+    Duration age = DurationOption.parse("--older-than", olderThan, Durations.OLDEST);
     Set<JobState> wanted = StateFilter.parse(states);
     for (JobState s : wanted) {
       if (!s.terminal()) throw new UsageException("--state " + s + " is not an ended state; gq clean deletes only jobs that have ended");
     }
     Instant cutoff = inv.api().now().minus(age);
-    Set<JobState> ended = EnumSet.noneOf(JobState.class);
-    for (JobState s : JobState.values()) if (s.terminal() && (wanted.isEmpty() || wanted.contains(s))) ended.add(s);
-    long n = inv.api().count(new JobQuery(List.of(), ended, null, 0, false, 0, cutoff));
+    long n = inv.api().count(new JobQuery(List.of(), JobState.endedAmong(wanted), null, 0, false, 0, cutoff));
     String what = describe(wanted, n) + " that ended more than " + Durations.format(age) + " ago";
     if (n == 0) {
       inv.io().out().println("No " + describe(wanted, 2) + " ended more than " + Durations.format(age) + " ago.");

@@ -3,7 +3,9 @@ package dev.gq.cli;
 import dev.gq.core.cluster.ClusterConfig;
 import dev.gq.core.cluster.ClusterTarget;
 import dev.gq.core.cluster.SlurmProfile;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
+import dev.gq.host.config.ConfigFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -49,7 +51,7 @@ final class ClusterChoice {
    * Why Slurm cannot be asked for what each GPU must be, or null: it has no request for a GPU's own
    * memory ({@code --mem-per-gpu} is host memory), and {@code --gres=gpu:TYPE:N} names one type.
    */
-  static String slurmNeed(dev.gq.core.job.GpuNeed need) {
+  static String slurmNeed(GpuNeed need) {
     if (need == null) return null;
     if (need.share())
       return "--share and --per-gpu share this machine's GPUs: a Slurm cluster shares a GPU only through its own shard or MPS"

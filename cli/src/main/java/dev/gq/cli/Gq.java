@@ -2,8 +2,10 @@ package dev.gq.cli;
 
 import dev.gq.protocol.Release;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.OptionSpec;
@@ -80,7 +82,7 @@ public final class Gq {
   }
 
   private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler,
-      java.util.function.Predicate<String> wanted) {
+      Predicate<String> wanted) {
     CommandLine cl = tree(top, inv, wanted);
     cl.setUsageHelpWidth(Math.max(55, Math.min(120, inv.io().width() > 0 ? inv.io().width() : 80)));
     cl.setOut(inv.io().out());
@@ -107,44 +109,9 @@ public final class Gq {
    * command costs milliseconds a call; a command line that names a known command gets a tree of that
    * one alone ({@link #only}), the rest (help, a typo, no command) the whole tree.
    */
-  private static CommandLine tree(GqCommand top, Invocation inv, java.util.function.Predicate<String> wanted) {
+  private static CommandLine tree(GqCommand top, Invocation inv, Predicate<String> wanted) {
     CommandLine cl = new CommandLine(top);
-    Adder add = (name, make, aliases) -> {
-      if (wanted.test(name)) cl.addSubcommand(name, make.get(), aliases);
-    };
-    add.sub("run", () -> new RunCommand(inv));
-    add.sub("submit", () -> new SubmitCommand(inv));
-    // the names users bring from other queues (pueue, task-spooler, Slurm) work as aliases
-    add.sub("ps", () -> new PsCommand(inv), "ls", "list", "status");
-    add.sub("show", () -> new ShowCommand(inv));
-    add.sub("eta", () -> new EtaCommand(inv));
-    add.sub("logs", () -> new LogsCommand(inv), "log");
-    add.sub("gpu", () -> gpu(inv));
-    add.sub("cancel", () -> new CancelCommand(inv), "kill");
-    add.sub("events", () -> new EventsCommand(inv));
-    add.sub("groups", () -> new GroupsCommand(inv));
-    add.sub("report", () -> new ReportCommand(inv));
-    add.sub("who", () -> new WhoCommand(inv));
-    add.sub("book", () -> new BookCommand(inv));
-    add.sub("wait", () -> new WaitCommand(inv));
-    add.sub("retry", () -> new RetryCommand(inv));
-    add.sub("preempt", () -> new PreemptCommand(inv));
-    add.sub("resume", () -> new ResumeCommand(inv));
-    add.sub("recover", () -> new RecoverCommand(inv));
-    add.sub("rm", () -> new RmCommand(inv));
-    add.sub("clean", () -> new CleanCommand(inv));
-    add.sub("hold", () -> described(new JobControlCommand.Hold(inv, true),
-        "Keep waiting jobs from starting until 'gq release': some jobs, a --group, or the whole queue (--all)."));
-    add.sub("release", () -> described(new JobControlCommand.Hold(inv, false),
-        "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all)."));
-    add.sub("urgent", () -> new JobControlCommand.Urgent(inv));
-    add.sub("top", () -> new TopCommand(inv));
-    add.sub("modify", () -> new JobControlCommand.Modify(inv));
-    add.sub("adopt", () -> new AdoptCommand(inv));
-    add.sub("mcp", () -> new McpCommand(inv));
-    add.sub("daemon", () -> daemon(inv));
-    add.sub("notify", () -> notify(inv));
-    add.sub("completion", () -> new CompletionCommand(inv));
+    CommandList.addTo(cl, inv, wanted);
     addHelpOptions(cl);
     if (wanted.test("help")) cl.addSubcommand(new CommandLine.HelpCommand());
     // Settings on the root reach every subcommand added above.
@@ -160,97 +127,22 @@ public final class Gq {
     return cl;
   }
 
-  /** Adds one command under its name and aliases when the tree wants it. */
-  @FunctionalInterface
-  private interface Adder {
-    void sub(String name, java.util.function.Supplier<Object> make, String... aliases);
-  }
-
-  /** Each command's first name, by every name it answers to. */
-  private static final java.util.Map<String, String> NAMES = names();
-
-  private static java.util.Map<String, String> names() {
-    java.util.Map<String, String> m = new java.util.HashMap<>();
-    for (String n : List.of("run", "submit", "ps", "show", "eta", "logs", "gpu", "cancel", "events", "groups", "report", "who", "book", "wait",
-        "retry", "preempt", "resume", "recover", "rm", "clean", "hold", "release", "urgent", "top", "modify", "adopt", "mcp",
-        "daemon", "notify", "completion"))
-      m.put(n, n);
-    for (String a : List.of("ls", "list", "status")) m.put(a, "ps");
-    m.put("log", "logs");
-    m.put("kill", "cancel");
-    return java.util.Map.copyOf(m);
-  }
-
   /**
    * The one command {@code argv} names as its first word (after a leading {@code --verbose}), or
    * null: no word, an option, help or a word that is no command, which need the whole tree.
    */
   static String only(List<String> argv) {
     int at = !argv.isEmpty() && argv.get(0).equals("--verbose") ? 1 : 0;
-    return argv.size() > at ? NAMES.get(argv.get(at)) : null;
+    return argv.size() > at ? CommandList.firstName(argv.get(at)) : null;
   }
 
   /** Gives every subcommand, at any depth, its own -h/--help (the root declares its own). */
   private static void addHelpOptions(CommandLine parent) {
     // distinct: a command is listed once under its name and once under each alias
-    for (CommandLine sub : new java.util.LinkedHashSet<>(parent.getSubcommands().values())) {
+    for (CommandLine sub : new LinkedHashSet<>(parent.getSubcommands().values())) {
       sub.getCommandSpec().addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
           .description("Show this help and exit.").build());
       addHelpOptions(sub);
     }
-  }
-
-  /**
-   * {@code gq daemon restart}: for the daemon it is a stop (the client then always waits for it to
-   * have exited and starts a new one), so the stop command serves it under its own name and
-   * description, without stop's {@code --[no-]wait}.
-   */
-  private static CommandLine restart(Invocation inv) {
-    CommandLine restart = new CommandLine(new DaemonStopCommand(inv));
-    restart.getCommandSpec().name("restart");
-    restart.getCommandSpec().remove(restart.getCommandSpec().findOption("--wait"));
-    restart.getCommandSpec().usageMessage()
-        .description("Stop the daemon and start a new one; running jobs keep running.");
-    return restart;
-  }
-
-  private static CommandLine gpu(Invocation inv) {
-    CommandLine gpu = new CommandLine(new GpuCommand(inv));
-    gpu.addSubcommand(new GpuDrainCommand.Drain(inv));
-    gpu.addSubcommand(new GpuDrainCommand.Resume(inv));
-    return gpu;
-  }
-
-  private static CommandLine notify(Invocation inv) {
-    CommandLine notify = new CommandLine(new NotifyCommand());
-    notify.addSubcommand(new NotifyCommand.Add(inv));
-    notify.addSubcommand(new NotifyCommand.ListTargets(inv));
-    notify.addSubcommand(new NotifyCommand.Remove(inv));
-    notify.addSubcommand(new NotifyCommand.Test(inv));
-    return notify;
-  }
-
-  private static CommandLine daemon(Invocation inv) {
-    CommandLine daemon = new CommandLine(new DaemonCommand());
-    daemon.addSubcommand(new DaemonStatusCommand(inv));
-    daemon.addSubcommand(new DaemonStopCommand(inv));
-    daemon.addSubcommand(new DaemonStartCommand(inv));
-    daemon.addSubcommand(new DaemonRunCommand(inv));
-    daemon.addSubcommand("restart", restart(inv));
-    // the earlier names of 'gq hold --all' and 'gq release --all', hidden
-    daemon.addSubcommand("pause", described(new DaemonPauseCommand(inv, true), "Earlier name of 'gq hold --all'."));
-    daemon.addSubcommand("resume", described(new DaemonPauseCommand(inv, false), "Earlier name of 'gq release --all'."));
-    daemon.addSubcommand("install", described(new DaemonInstallCommand(inv, true),
-        "Write a systemd user unit that runs the daemon outside your login session."));
-    daemon.addSubcommand("uninstall", described(new DaemonInstallCommand(inv, false),
-        "Remove the systemd user unit that 'gq daemon install' wrote."));
-    return daemon;
-  }
-
-  /** One command class serving two names (hold/release, install/uninstall), each with its own words. */
-  private static CommandLine described(Object command, String description) {
-    CommandLine line = new CommandLine(command);
-    line.getCommandSpec().usageMessage().description(description);
-    return line;
   }
 }

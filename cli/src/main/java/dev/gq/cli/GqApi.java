@@ -1,23 +1,33 @@
 package dev.gq.cli;
 
+import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
+import dev.gq.core.ledger.JobChanges;
+import dev.gq.core.ledger.Preemption;
+import dev.gq.core.progress.Estimate;
+import dev.gq.core.schedule.Preemptions;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * What the command tree needs from the daemon. The daemon implements it over its actors; tests
- * implement it in memory. Calls block. A refused request throws {@link ApiException} whose message
- * is the one line to show the user.
+ * What the command tree needs from the daemon: the jobs, the queue and the groups here; the GPUs,
+ * the shared machine and the daemon itself in {@link MachineApi}. The daemon implements it over its
+ * actors; tests implement it in memory. Calls block. A refused request throws {@link ApiException}
+ * whose message is the one line to show the user.
  */
-public interface GqApi extends ApiReplies {
+public interface GqApi extends ApiReplies, MachineApi {
 
   /**
    * Submits one job. The spec's {@code after} ids must exist (refused otherwise); {@code retries}
@@ -50,7 +60,7 @@ public interface GqApi extends ApiReplies {
    * Retries ended jobs: each becomes a new WAITING job with the same command, directory,
    * environment, GPU count, name, group, key, dependencies, retries and time limit, whose
    * {@code retry_of} is the lineage root. {@code states} restricts which ended states are
-   * retried (empty: FAILED, CANCELLED, INTERRUPTED and TIMEOUT). Ids that cannot be retried are
+   * retried (empty: every state in {@code Retries.RETRYABLE}). Ids that cannot be retried are
    * skipped with a reason (does not exist, still live, excluded state, already retried as job M,
    * working directory gone, key held by a live job). Releases the hold of every group a retry
    * lands in. One write for all.
@@ -70,7 +80,7 @@ public interface GqApi extends ApiReplies {
    * Preempts running jobs, all or none: each goes to PREEMPTING and keeps its GPUs while the signal
    * lets it save, and is stopped after the grace; one line per job, or the reason none is.
    */
-  default List<String> preempt(dev.gq.core.schedule.Preemptions.Ask ask) throws ApiException {
+  default List<String> preempt(Preemptions.Ask ask) throws ApiException {
     throw new ApiException("this daemon cannot preempt jobs; restart it with 'gq daemon restart'");
   }
 
@@ -123,7 +133,7 @@ public interface GqApi extends ApiReplies {
    * is no file. Refused ({@link ApiException}, one line naming the path) when it is not a regular
    * file.
    */
-  Optional<java.nio.channels.FileChannel> openLog(java.nio.file.Path path) throws ApiException, java.io.IOException;
+  Optional<FileChannel> openLog(Path path) throws ApiException, IOException;
 
   /** The newest attempt of job {@code id}'s retry lineage: the job itself until it is retried; empty when it does not exist. */
   Optional<Job> newestAttempt(long id) throws ApiException;
@@ -138,13 +148,13 @@ public interface GqApi extends ApiReplies {
 
   /** The held groups and why each is held. */
   default Map<String, String> holds() throws ApiException {
-    Map<String, String> out = new java.util.TreeMap<>();
+    Map<String, String> out = new TreeMap<>();
     for (GroupSummary g : groups()) if (g.held()) out.put(g.group(), g.holdReason());
     return out;
   }
 
   /** The preemptions under way, by job id, as the scheduler has them now. */
-  default Map<Long, dev.gq.core.ledger.Preemption> preemptions() throws ApiException {
+  default Map<Long, Preemption> preemptions() throws ApiException {
     return Map.of();
   }
 
@@ -158,7 +168,7 @@ public interface GqApi extends ApiReplies {
    * The running jobs whose GPUs have all shown 0 % utilisation longer than the daemon's idle
    * threshold, each with the moment they last did something. A hint: gq never stops a job for it.
    */
-  default Map<Long, java.time.Instant> idleJobs() throws ApiException {
+  default Map<Long, Instant> idleJobs() throws ApiException {
     return Map.of();
   }
 
@@ -167,92 +177,20 @@ public interface GqApi extends ApiReplies {
    * a job that is not running, or whose files give no estimate, is absent. Every asked job's files
    * are read in one request.
    */
-  default Map<Long, dev.gq.core.progress.Estimate> progress(List<Long> ids) throws ApiException {
+  default Map<Long, Estimate> progress(List<Long> ids) throws ApiException {
     return Map.of();
-  }
-
-  /** Now, by the clock the job times are taken from (how long a running job has run is measured to it). */
-  default Instant now() {
-    return Instant.now();
   }
 
   /**
    * Makes process {@code pid}, started by hand, a RUNNING job on the GPUs it and its descendants use
    * ({@code gq adopt}); refused with the one line to show when it cannot be the caller's job.
    */
-  default dev.gq.core.adopt.AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
+  default AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
     throw new ApiException("this daemon cannot adopt a process; restart it with 'gq daemon stop' (jobs keep running)");
-  }
-
-  GpuReport gpus() throws ApiException;
-
-  /**
-   * What a usage report over {@code [from, to)} needs ({@code gq report}): the jobs that may touch the
-   * period as the history has them once it has caught up, the recorded GPU spans that overlap it,
-   * and the GPUs seen now.
-   */
-  default dev.gq.core.report.UsageFacts usage(Instant from, Instant to) throws ApiException {
-    throw new ApiException("this daemon cannot report usage; restart it with 'gq daemon stop' (jobs keep running)");
-  }
-
-  /**
-   * Each GPU's newest figures and its utilisation over the last readings, by UUID, as the daemon
-   * kept them from its own readings (nothing is read for this); empty from a daemon that keeps none.
-   */
-  default Map<String, dev.gq.core.gpu.GpuHistory.Trace> gpuTraces() {
-    return Map.of();
-  }
-
-  /** Who runs each of {@code pids} and what (for the processes a GPU lists); a pid /proc does not show is absent. */
-  default Map<Long, ProcessView> processes(java.util.Collection<Long> pids) {
-    return Map.of();
   }
 
   /** Cancels the listed jobs; one outcome per id, in order. */
   List<CancelOutcome> cancel(List<Long> ids) throws ApiException;
-
-  DaemonInfo daemonInfo() throws ApiException;
-
-  /** The shared machine: the policy and every user's GPUs held and jobs waiting ({@code gq who}); null from a daemon that does not say. */
-  default WhoReport who() throws ApiException {
-    return null;
-  }
-
-  /**
-   * Books {@code count} GPUs, or those {@code gpus} names (indices or UUIDs; then {@code count} is
-   * ignored), from {@code start} to {@code end} for this user, machine-wide; refused in one line.
-   */
-  default BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
-    throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
-  }
-
-  /** The bookings in force on this machine, by start. */
-  default List<BookingLine> bookings() throws ApiException {
-    throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
-  }
-
-  /** Cancels this user's booking {@code id}; refused in one line when there is none or it is another user's. */
-  default void cancelBooking(String id) throws ApiException {
-    throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
-  }
-
-  /** Why the journal cannot be written now, since when, and what gq does about it; null while it takes writes. */
-  default String journalProblem() {
-    return null;
-  }
-
-  /**
-   * How each part of the daemon is doing, one line each ("gpu watcher: ok, last reading 0.4 s ago"),
-   * for {@code gq daemon status}; none from a daemon that does not say.
-   */
-  default List<String> partLines() throws ApiException {
-    return List.of();
-  }
-
-  /** The notification targets and their deliveries ({@code gq notify}). */
-  default NotifyApi notifications() throws ApiException {
-    throw new ApiException("this daemon cannot send notifications; restart it with 'gq daemon stop' (jobs keep running)");
-  }
 
   /** Holds the whole queue ({@code group} null) or one group, so its waiting jobs do not start; returns the line to show. */
   String holdQueue(String group) throws ApiException;
@@ -268,16 +206,8 @@ public interface GqApi extends ApiReplies {
   }
 
   /** Changes a waiting job's GPUs, priority or time limit; the line to show. */
-  default String changeJob(long id, dev.gq.core.ledger.JobChanges.Change change) throws ApiException {
+  default String changeJob(long id, JobChanges.Change change) throws ApiException {
     throw new ApiException("this daemon cannot change a job; restart it with 'gq daemon stop' (jobs keep running)");
-  }
-
-  /**
-   * The daemon's own values of the settings it reads when it starts ({@link StartSettings#NAMES};
-   * an unset one is absent); null when this daemon cannot tell.
-   */
-  default Map<String, String> startSettings() {
-    return null;
   }
 
   /** Moves a waiting job to the front of the queue; the line to show. */
@@ -290,24 +220,8 @@ public interface GqApi extends ApiReplies {
     throw new ApiException("this daemon cannot hold single jobs; restart it with 'gq daemon stop' (jobs keep running)");
   }
 
-  /** Drains GPU {@code uuid} (index {@code index}) of new jobs, or gives it back ({@code reason} null); the line to show. */
-  default String drainGpu(String uuid, int index, String reason) throws ApiException {
-    throw new ApiException("this daemon cannot drain a GPU; restart it with 'gq daemon stop' (jobs keep running)");
-  }
-
   /** Releases the hold on the whole queue ({@code group} null) or on one group; returns the line to show. */
   String releaseQueue(String group) throws ApiException;
-
-  /**
-   * Whether a note (e.g. which variables a submit did not store) is said for the first time since
-   * the daemon started: notes that every cell of a sweep would repeat are said once.
-   */
-  default boolean firstNotice(String note) {
-    return true;
-  }
-
-  /** Asks the daemon to stop after this request; running jobs are left running. */
-  void shutdown() throws ApiException;
 
   /**
    * Stored events with a sequence number above {@code afterSeq}, oldest first, at most

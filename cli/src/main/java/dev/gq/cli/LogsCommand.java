@@ -65,7 +65,7 @@ final class LogsCommand implements Callable<Integer> {
 
   private int printAll(Job job) throws IOException, ApiException {
     if (job.logPath() == null) return noLog(job);
-    try (LogTail tail = new LogTail(Path.of(job.logPath()), inv.api())) {
+    try (LogFollower tail = new LogFollower(Path.of(job.logPath()), inv.api())) {
       if (!tail.exists()) return noLog(job);
       OutputStream out = inv.io().rawOut();
       if (lines != null) tail.lastLines(lines);
@@ -89,7 +89,7 @@ final class LogsCommand implements Callable<Integer> {
 
   private int follow(Job job) throws IOException, ApiException {
     OutputStream out = inv.io().rawOut();
-    LogTail tail = job.logPath() == null ? null : new LogTail(Path.of(job.logPath()), inv.api());
+    LogFollower tail = job.logPath() == null ? null : new LogFollower(Path.of(job.logPath()), inv.api());
     if (tail != null && lines != null) tail.lastLines(lines);
     StartNote note = new StartNote(inv, "the log starts when it runs");
     long nextJobCheck = System.nanoTime();
@@ -101,7 +101,7 @@ final class LogsCommand implements Callable<Integer> {
           Job now = current(job.id());
           note.see(now);
           waiting = now.state() == JobState.WAITING;
-          if (tail == null && now.logPath() != null) tail = new LogTail(Path.of(now.logPath()), inv.api());
+          if (tail == null && now.logPath() != null) tail = new LogFollower(Path.of(now.logPath()), inv.api());
           if (now.state().terminal()) return drain(tail, out);
           nextJobCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOB_POLL_MS);
         }
@@ -120,7 +120,7 @@ final class LogsCommand implements Callable<Integer> {
     return now.orElseThrow(() -> new RefusedException("job " + id + " was deleted while its log was followed"));
   }
 
-  private static int drain(LogTail tail, OutputStream out) throws IOException, ApiException {
+  private static int drain(LogFollower tail, OutputStream out) throws IOException, ApiException {
     if (tail != null) tail.finish(out);
     out.flush();
     return ExitCode.OK;

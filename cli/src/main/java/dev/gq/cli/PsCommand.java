@@ -5,15 +5,11 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
-import dev.gq.core.job.PrintableText;
-import dev.gq.core.job.QueueOrder;
-import dev.gq.core.job.WaitReason;
-import dev.gq.core.progress.Estimate;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -37,11 +33,10 @@ import picocli.CommandLine.Parameters;
 final class PsCommand implements Callable<Integer> {
   static final int RECENT = 20;
   static final int PAGE = 500;
-  private static final Set<JobState> LIVE = EnumSet.complementOf(ended());
   private final Invocation inv;
   private final Set<Long> unreadable = new TreeSet<>();
-  /** The groups' holds, once read (null: not yet). */
-  private Map<String, String> holds;
+  /** What the table shows besides the jobs; made once the columns are known. */
+  private PsContext extras;
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")
   List<String> selectors = new ArrayList<>();
@@ -96,6 +91,7 @@ final class PsCommand implements Callable<Integer> {
     if (limit != null && limit < 1) throw new UsageException("--limit must be at least 1, not " + limit);
     if (json && format != null) throw new UsageException("--format chooses table columns and --json prints every field; use one of them");
     columns = format == null ? null : JobColumn.parse(format);
+    extras = new PsContext(inv, columns, group);
     RowOrder order = RowOrder.parse(sort);
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
     Set<JobState> wanted = StateFilter.parse(states);
@@ -126,7 +122,7 @@ final class PsCommand implements Callable<Integer> {
       return jobs.size();
     }
     if (jobs.isEmpty()) return 0;
-    JobTable.Context ctx = context(jobs);
+    JobTable.Context ctx = extras.context(jobs);
     JobTable.print(jobs, layout(jobs, false, ctx), ctx, out, TextTable.width(inv.io()), null);
     return jobs.size();
   }
@@ -138,7 +134,7 @@ final class PsCommand implements Callable<Integer> {
     List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
-    JobTable.Context ctx = json ? null : context(page);
+    JobTable.Context ctx = json ? null : extras.context(page);
     JobTable.Layout layout = layout(page, true, ctx);
     int[] widths = null;
     int shown = 0;
@@ -148,8 +144,8 @@ final class PsCommand implements Callable<Integer> {
         page.forEach(j -> array.add(JsonView.shownJob(j, hints)));
       }
       else if (!page.isEmpty()) {
-        if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(progress(page));
-        if (shown > 0 && layout.columns().contains(JobColumn.NOTE)) ctx = ctx.withNotes(notes(page));
+        if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(extras.progress(page));
+        if (shown > 0 && layout.columns().contains(JobColumn.NOTE)) ctx = ctx.withNotes(extras.notes(page));
         widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths);
       }
       out.flush();
@@ -167,8 +163,8 @@ final class PsCommand implements Callable<Integer> {
    * (with how many, when the screen's height cut them).
    */
   private List<Job> recent() throws ApiException {
-    List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), EnumSet.copyOf(LIVE), group, 0)).jobs());
-    List<Job> done = read(new JobQuery(List.of(), ended(), group, RECENT + 1)).jobs();
+    List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), JobState.live(), group, 0)).jobs());
+    List<Job> done = read(new JobQuery(List.of(), JobState.ended(), group, RECENT + 1)).jobs();
     int keep = Math.min(RECENT, done.size());
     // the header, the line saying what was left out, the shell's next prompt, and the lines printed
     // besides the table (a held group's notice, the group's summary), as many as the terminal wraps them to
@@ -181,7 +177,7 @@ final class PsCommand implements Callable<Integer> {
     if (json || done.size() <= keep) return jobs;
     if (!cut) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
     else {
-      long more = inv.api().count(new JobQuery(List.of(), ended(), group, 0)) - keep;
+      long more = inv.api().count(new JobQuery(List.of(), JobState.ended(), group, 0)) - keep;
       // one line that fits 80 columns: a line the terminal wraps would push the header off the screen
       inv.io().err().println("gq: " + more + " more ended " + (more == 1 ? "job is" : "jobs are")
           + " not shown; 'gq ps --all' lists them");
@@ -195,7 +191,7 @@ final class PsCommand implements Callable<Integer> {
    */
   private int besides(List<Job> live) throws ApiException {
     int width = inv.io().width() > 0 ? inv.io().width() : 80;
-    java.io.StringWriter text = new java.io.StringWriter();
+    StringWriter text = new StringWriter();
     PrintWriter w = new PrintWriter(text);
     if (group != null) {
       Optional<GroupSummary> g = inv.api().group(group);
@@ -204,26 +200,10 @@ final class PsCommand implements Callable<Integer> {
         if (g.get().held()) GroupText.holdNotice(w, g.get());
       }
     } else {
-      heldNotices(live).forEach(w::println);
+      extras.heldNotices(live).forEach(w::println);
     }
     w.flush();
     return text.toString().lines().mapToInt(l -> Math.max(1, (l.length() + width - 1) / width)).sum();
-  }
-
-  /** The notices of the held groups that waiting jobs among {@code jobs} are in (the holds read once). */
-  private List<String> heldNotices(List<Job> jobs) throws ApiException {
-    boolean grouped = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().group() != null);
-    if (holds == null) {
-      if (!grouped) return List.of();
-      holds = inv.api().holds();
-    }
-    Set<String> shown = new TreeSet<>();
-    for (Job j : jobs) {
-      String g = j.spec().group();
-      if (j.state() == JobState.WAITING && g != null && holds.containsKey(g)) shown.add(g);
-    }
-    return shown.stream().map(g -> "gq: group " + PrintableText.escape(g) + " is held: " + PrintableText.escape(holds.get(g)))
-        .toList();
   }
 
   /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
@@ -231,54 +211,6 @@ final class PsCommand implements Callable<Integer> {
     List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null,
         ctx == null ? Map.of() : ctx.progress(), ctx == null ? Map.of() : ctx.notes());
     return new JobTable.Layout(shown, !noHeader, Colour.enabled(inv.io()));
-  }
-
-  /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
-  private JobTable.Context context(List<Job> jobs) throws ApiException {
-    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
-    boolean cluster = jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
-    if (!cluster) return c;
-    Map<String, String> down = inv.api().queueState().unreachable();
-    down.forEach((p, why) -> inv.io().err().println("gq: the Slurm cluster of profile " + p + " does not answer (" + why
-        + "); its jobs show UNKNOWN and keep running there"));
-    return c.withUnreachable(down.keySet());
-  }
-
-  /** The notes of the listed running jobs (idle, on an unwell GPU); none asked when NOTE is not shown. */
-  private Map<Long, String> notes(List<Job> jobs) throws ApiException {
-    if (columns != null && !columns.contains(JobColumn.NOTE)) return Map.of();
-    return JobHints.of(inv.api(), jobs).notes(jobs);
-  }
-
-  /**
-   * The estimates of the listed running jobs, in one request; none asked when no job runs or the
-   * chosen columns leave PROGRESS out.
-   */
-  private Map<Long, Estimate> progress(List<Job> jobs) throws ApiException {
-    if (columns != null && !columns.contains(JobColumn.PROGRESS)) return Map.of();
-    List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING).map(Job::id).toList();
-    return running.isEmpty() ? Map.of() : inv.api().progress(running);
-  }
-
-  /**
-   * The places in the queue of the listed waiting jobs, counted over every waiting job (the list may
-   * be filtered); none asked when POS is not shown.
-   */
-  private Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
-    boolean shown = columns != null ? columns.contains(JobColumn.POS)
-        : jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0);
-    if (!shown || jobs.stream().noneMatch(QueueOrder::queued)) return Map.of();
-    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
-  }
-
-  /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
-  private JobTable.Context waits(List<Job> jobs) throws ApiException {
-    boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
-    if (!waiting) return new JobTable.Context(Map.of(), Set.of(), inv.api().now());
-    Map<Long, WaitReason> reasons = inv.api().waitReasons();
-    List<String> notices = heldNotices(jobs);
-    if (group == null) notices.forEach(inv.io().err()::println);
-    return new JobTable.Context(reasons, holds == null ? Set.of() : holds.keySet(), inv.api().now());
   }
 
   /** The --group line under the table, and the group's hold notice. */
@@ -294,11 +226,5 @@ final class PsCommand implements Callable<Integer> {
     boolean filtered = !ranges.isEmpty() || !states.isEmpty() || group != null;
     if (filtered) out.println("None match these filters; 'gq ps --all' lists every job.");
     else out.println("Queue one with 'gq -g 1 CMD...' or 'gq submit SCRIPT'.");
-  }
-
-  private static EnumSet<JobState> ended() {
-    EnumSet<JobState> s = EnumSet.noneOf(JobState.class);
-    for (JobState st : JobState.values()) if (st.terminal()) s.add(st);
-    return s;
   }
 }

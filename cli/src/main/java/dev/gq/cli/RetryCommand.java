@@ -2,6 +2,8 @@ package dev.gq.cli;
 
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.ledger.Retries;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -24,8 +26,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "retry", description = "Queue ended jobs again: failed, cancelled, interrupted, timed out or preempted (which resume).")
 final class RetryCommand implements Callable<Integer> {
-  private static final Set<JobState> RETRYABLE =
-      EnumSet.of(JobState.FAILED, JobState.CANCELLED, JobState.INTERRUPTED, JobState.TIMEOUT, JobState.PREEMPTED);
   private final Invocation inv;
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 216, 216-218, 12,14.")
@@ -62,7 +62,7 @@ final class RetryCommand implements Callable<Integer> {
     List<long[]> ranges = JobRanges.parseAll(selectors);
     Set<JobState> flags = flags();
     List<Long> ids = select(ranges, flags);
-    String none = "No " + names(flags.isEmpty() ? RETRYABLE : flags) + " jobs match.";
+    String none = "No " + names(flags.isEmpty() ? Retries.RETRYABLE : flags) + " jobs match.";
     if (ids.isEmpty() && group == null) {
       inv.io().out().println(none);
       return ExitCode.OK;
@@ -78,13 +78,13 @@ final class RetryCommand implements Callable<Integer> {
   private void stillHeld(GqApi.RetryReport r) throws ApiException {
     String reason = inv.api().holds().get(group);
     if (reason == null) return;
-    inv.io().out().println("Group " + group + " is still held: " + dev.gq.core.job.PrintableText.escape(reason)
+    inv.io().out().println("Group " + group + " is still held: " + PrintableText.escape(reason)
         + "; release it with 'gq release --group " + group + "'.");
   }
 
   /** Named jobs in any state (plain ids even when unknown); for a group only, its latest retryable attempts. */
   private List<Long> select(List<long[]> ranges, Set<JobState> flags) throws ApiException {
-    Set<JobState> states = flags.isEmpty() && ranges.isEmpty() ? RETRYABLE : flags;
+    Set<JobState> states = flags.isEmpty() && ranges.isEmpty() ? Retries.RETRYABLE : flags;
     boolean latest = ranges.isEmpty();
     List<Long> found = JobIds.of(inv.api(), new JobQuery(ranges, states, group, 0, latest, 0, null));
     Set<Long> ids = new LinkedHashSet<>(found.reversed());

@@ -1,28 +1,14 @@
 package dev.gq.cli;
 
 import dev.gq.cli.ApiReplies.CancelOutcome;
-import dev.gq.cli.ApiReplies.QueueState;
-import dev.gq.cli.ApiReplies.StoredEvent;
-import dev.gq.core.gpu.DeviceReading.GpuProcess;
-import dev.gq.core.gpu.GpuStatus;
-import dev.gq.core.job.Job;
-import dev.gq.core.job.JobQuery;
-import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.Preemptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneId;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.LinkedHashSet;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,11 +20,12 @@ import org.jline.terminal.impl.LineDisciplineTerminal;
 import org.jline.utils.AttributedString;
 import org.jline.utils.Display;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code gq top}: the live view. The daemon draws it: the client shows a full screen
  * ({@link Io#enterScreen}) and sends keys and sizes; this loop gathers what the daemon knows about
- * once a second, draws it with {@link TopScreen}, and sends only what changed since the last screen
+ * once a second ({@link TopReads}), draws it with {@link TopScreen}, and sends only what changed since the last screen
  * (JLine's {@link Display} over a terminal of the client's size that writes into a buffer). A key or
  * a new size redraws at once. A client that cannot show a full screen, or output that is not a
  * terminal, gets one screen as plain text.
@@ -50,32 +37,18 @@ import picocli.CommandLine.Command;
 final class TopCommand implements Callable<Integer> {
   /** How often the screen is redrawn without a key. */
   static final Duration TICK = Duration.ofSeconds(1);
-  /** Ended jobs shown under the live ones. */
-  private static final int RECENT = 30;
-  private static final int EVENTS = 8;
-  /** Groups are counted over the whole history: every few screens is often enough. */
-  private static final int GROUPS_EVERY = 5;
-  private static final int LOG_BYTES = 256 * 1024;
-  /** A terminal's escape sequence (colours, cursor moves) in a log: left out of the screen. */
-  private static final java.util.regex.Pattern ANSI = java.util.regex.Pattern.compile("\u001b(\\[[0-9;?]*[ -/]*[@-~]|[@-Z\\\\-_])");
-  private static final Set<JobState> LIVE = EnumSet.noneOf(JobState.class);
-  private static final Set<JobState> ENDED = EnumSet.noneOf(JobState.class);
-
-  static {
-    for (JobState s : JobState.values()) (s.terminal() ? ENDED : LIVE).add(s);
-  }
 
   /** Words after {@code top}: the job a script of the old {@code gq top JOB} meant to move. */
-  @picocli.CommandLine.Parameters(arity = "0..*", paramLabel = "ARG", hidden = true)
+  @Parameters(arity = "0..*", paramLabel = "ARG", hidden = true)
   List<String> words = List.of();
 
   private final Invocation inv;
   private final TopView view = new TopView();
-  private List<ApiReplies.GroupSummary> groups = List.of();
-  private int ticks;
+  private final TopReads reads;
 
   TopCommand(Invocation inv) {
     this.inv = inv;
+    this.reads = new TopReads(inv);
   }
 
   @Override
@@ -87,7 +60,7 @@ final class TopCommand implements Callable<Integer> {
     }
     Io io = inv.io();
     if (!io.screen()) {
-      TopScreen.Data d = gather();
+      TopScreen.Data d = reads.gather(view);
       for (AttributedString l : TopScreen.render(d, view, Math.max(40, io.width()), 0)) io.out().println(l.toString().stripTrailing());
       if (io.stdoutTty())
         io.err().println("gq: this client cannot show the live view, so this is one screen; the gq command"
@@ -95,7 +68,7 @@ final class TopCommand implements Callable<Integer> {
       return ExitCode.OK;
     }
     // the first screen's data before the full screen: a daemon that cannot answer says so on the normal screen
-    TopScreen.Data first = gather();
+    TopScreen.Data first = reads.gather(view);
     io.enterScreen();
     live(io, first);
     return ExitCode.OK;
@@ -116,7 +89,7 @@ final class TopCommand implements Callable<Integer> {
       while (!io.closed()) {
         if (System.nanoTime() - next >= 0) {
           try {
-            data = gather();
+            data = reads.gather(view);
           } catch (ApiException e) {
             // shown on the last line; the screen keeps the last data and tries again in a second
             view.say("gq: " + e.getMessage());
@@ -173,7 +146,7 @@ final class TopCommand implements Callable<Integer> {
    */
   static void warm() {
     GqApi.GpuReport none = new GqApi.GpuReport(List.of(), "", false, null);
-    TopScreen.Data d = new TopScreen.Data(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC, none, Map.of(), Map.of(),
+    TopScreen.Data d = new TopScreen.Data(Instant.EPOCH, ZoneOffset.UTC, none, Map.of(), Map.of(),
         List.of(), Map.of(), Map.of(), Map.of(), Set.of(), false, List.of(), List.of(), null, List.of());
     try (Terminal term = new LineDisciplineTerminal("gq-top", "xterm-256color", new ByteArrayOutputStream(),
         StandardCharsets.UTF_8)) {
@@ -206,78 +179,5 @@ final class TopCommand implements Callable<Integer> {
     } catch (ApiException e) {
       return "gq " + a.action().command + " " + a.jobId() + ": " + e.getMessage();
     }
-  }
-
-  /** What one screen shows, read from the daemon in one pass. */
-  TopScreen.Data gather() throws ApiException {
-    GqApi api = inv.api();
-    GqApi.GpuReport gpus = api.gpus();
-    Set<Long> pids = new LinkedHashSet<>();
-    for (GpuStatus g : gpus.gpus()) for (GpuProcess p : g.processes()) pids.add(p.pid());
-    List<Job> jobs = new ArrayList<>(api.jobs(new JobQuery(List.of(), LIVE, null, 0)));
-    jobs.addAll(api.jobs(new JobQuery(List.of(), ENDED, null, RECENT)));
-    List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING)
-        .map(Job::id).toList();
-    QueueState q = api.queueState();
-    if (ticks++ % GROUPS_EVERY == 0) groups = api.groups();
-    long after = api.eventsTail(null, null, EVENTS);
-    List<StoredEvent> events = api.events(after, null, null, EVENTS);
-    Job logJob = null;
-    List<String> log = List.of();
-    if (view.mode() == TopView.Mode.LOG && view.selected() != null) {
-      logJob = api.job(view.selected()).orElse(null);
-      if (logJob != null && logJob.logPath() != null) log = lastLines(api, Path.of(logJob.logPath()));
-    }
-    return new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, api.waitReasons(),
-        running.isEmpty() ? Map.of() : api.progress(running), running.isEmpty() ? Map.of() : api.idleJobs(),
-        q.holds().keySet(), q.queueHeld(), groups, events, logJob, log, api.who());
-  }
-
-  private ZoneId zone() {
-    String tz = inv.io() == null ? null : inv.io().env().get("TZ");
-    try {
-      return tz == null || tz.isBlank() ? ZoneId.systemDefault() : ZoneId.of(tz.startsWith(":") ? tz.substring(1) : tz);
-    } catch (RuntimeException e) {
-      return ZoneId.systemDefault();
-    }
-  }
-
-  /** The end of a job's log as lines a screen can show (at most the last 256 KiB read). */
-  private static List<String> lastLines(GqApi api, Path path) {
-    try {
-      Optional<FileChannel> open = api.openLog(path);
-      if (open.isEmpty()) return List.of();
-      try (FileChannel ch = open.get()) {
-        long start = Math.max(LogTail.startOfLastLines(ch, 200), ch.size() - LOG_BYTES);
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, ch.size() - start));
-        while (buf.hasRemaining() && ch.read(buf, start + buf.position()) > 0) { }
-        return logLines(new String(Arrays.copyOf(buf.array(), buf.position()), StandardCharsets.UTF_8));
-      }
-    } catch (IOException | ApiException e) {
-      return List.of("(cannot read the log: " + e.getMessage() + ")");
-    }
-  }
-
-  /**
-   * A log's text as a screen shows it: a carriage return keeps what came after it (a progress bar
-   * redrawn in place shows its last state), tabs become spaces, other control characters are shown
-   * escaped rather than sent to the terminal.
-   */
-  static List<String> logLines(String text) {
-    List<String> out = new ArrayList<>();
-    for (String line : ANSI.matcher(text).replaceAll("").split("\n", -1)) {
-      int cr = line.stripTrailing().lastIndexOf('\r');
-      String l = cr >= 0 ? line.substring(cr + 1) : line;
-      StringBuilder sb = new StringBuilder();
-      for (int i = 0; i < l.length(); i++) {
-        char c = l.charAt(i);
-        if (c == '\t') sb.append(" ".repeat(8 - sb.length() % 8));
-        else if (c < 0x20 || c == 0x7f) sb.append(c == 0x1b ? "" : "^" + (char) (c ^ 0x40));
-        else sb.append(c);
-      }
-      out.add(sb.toString());
-    }
-    if (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) out.remove(out.size() - 1);
-    return out;
   }
 }

@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "wait", description = "Wait until jobs end; exit with the job's exit code (several jobs: 0 if all are DONE).")
 final class WaitCommand implements Callable<Integer> {
-  private static final Set<JobState> PENDING = pending();
+  private static final Set<JobState> PENDING = JobState.live();
   private final Invocation inv;
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")
@@ -103,8 +103,8 @@ final class WaitCommand implements Callable<Integer> {
     }
     poll.endProgress();
     inv.io().out().println(finalLine(ranges));
-    Set<JobState> bad = EnumSet.noneOf(JobState.class);
-    for (JobState s : JobState.values()) if (s.terminal() && s != JobState.DONE) bad.add(s);
+    Set<JobState> bad = EnumSet.copyOf(JobState.ended());
+    bad.remove(JobState.DONE);
     return api.count(new JobQuery(ranges, bad, group, 0, true, 0, null)) == 0 ? ExitCode.OK : ExitCode.FAILED;
   }
 
@@ -157,12 +157,6 @@ final class WaitCommand implements Callable<Integer> {
   private static String ids(List<Job> jobs) {
     String shown = jobs.stream().limit(10).map(j -> String.valueOf(j.id())).collect(Collectors.joining(", "));
     return jobs.size() > 10 ? shown + ", ..." : shown;
-  }
-
-  private static Set<JobState> pending() {
-    Set<JobState> s = EnumSet.noneOf(JobState.class);
-    for (JobState st : JobState.values()) if (!st.terminal()) s.add(st);
-    return s;
   }
 
   /** "1 job has not ended", "3 jobs have not ended". */

@@ -6,6 +6,7 @@ import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.FairWho;
 import java.io.PrintWriter;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -81,10 +82,10 @@ final class WhoCommand implements Callable<Integer> {
    * {@code gq who} has the table, the files not counted and the JSON.
    */
   static List<String> section(GqApi.WhoReport who, ZoneId zone) {
-    List<String> lines = new java.util.ArrayList<>();
+    List<String> lines = new ArrayList<>();
     lines.add("Everyone on this machine (gq who):");
     int w = who.users().stream().mapToInt(r -> PrintableText.escape(r.user()).length()).max().orElse(0);
-    for (FairWho.Row r : who.users()) lines.add("  " + TopScreen.pad(PrintableText.escape(r.user()), w) + "  " + part(r, zone));
+    for (FairWho.Row r : who.users()) lines.add("  " + ScreenText.pad(PrintableText.escape(r.user()), w) + "  " + part(r, zone));
     lines.add("Policy: " + PrintableText.escape(who.policy()));
     for (GqApi.BookingLine b : who.bookings()) lines.add("Booked: " + booking(b, zone));
     return lines;

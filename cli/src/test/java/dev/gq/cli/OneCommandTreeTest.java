@@ -26,4 +26,11 @@ class OneCommandTreeTest {
     for (String name : Gq.model().getSubcommands().keySet())
       if (!name.equals("help")) assertNotNull(Gq.only(List.of(name)), name);
   }
+
+  @Test
+  void everyNameAndAliasOfTheTreeStandsForTheCommandItBuilds() {
+    Gq.model().getSubcommands().forEach((name, sub) -> {
+      if (!name.equals("help")) assertEquals(sub.getCommandSpec().name(), Gq.only(List.of(name)), name);
+    });
+  }
 }

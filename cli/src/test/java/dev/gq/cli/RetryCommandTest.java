@@ -7,9 +7,11 @@ import dev.gq.cli.ApiReplies.RetryReport;
 import dev.gq.cli.ApiReplies.RetrySkip;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Retries;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +53,17 @@ class RetryCommandTest {
   void groupAloneSelectsEveryRetryableLatestAttempt() {
     cli.run("retry", "--group", "sweep");
     assertEquals(List.of("retry [3, 5, 6] [] --group sweep"), cli.api.retries);
+  }
+
+  @Test
+  void aGroupAloneSelectsExactlyTheStatesTheDaemonRetries() {
+    Cli c = new Cli(dir);
+    long id = 1;
+    for (JobState s : JobState.values()) c.api.add(grouped(id++, s));
+    c.run("retry", "--group", "sweep");
+    List<Long> want = new ArrayList<>();
+    for (JobState s : JobState.values()) if (Retries.RETRYABLE.contains(s)) want.add((long) s.ordinal() + 1);
+    assertEquals(List.of("retry " + want + " [] --group sweep"), c.api.retries);
   }
 
   @Test
@@ -99,7 +112,7 @@ class RetryCommandTest {
 
   @Test
   void aGroupTheUserHeldStaysHeldAndTheCommandSaysHowToReleaseIt() {
-    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", java.util.Map.of(JobState.WAITING, 2), 0, "held by the user", false));
+    cli.api.groupList = List.of(new GqApi.GroupSummary("sweep", Map.of(JobState.WAITING, 2), 0, "held by the user", false));
     Cli.Result r = cli.run("retry", "--group", "sweep", "--timed-out");
     assertEquals("No timed-out jobs match.\n"
         + "Group sweep is still held: held by the user; release it with 'gq release --group sweep'.\n", r.out());

@@ -6,6 +6,7 @@ import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.cli.ApiReplies.GroupSummary;
 import dev.gq.cli.ApiReplies.ProcessView;
 import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.core.alloc.ProcessFacts;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuHistory;
@@ -15,6 +16,8 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.progress.Estimate;
+import dev.gq.core.progress.Source;
+import dev.gq.core.schedule.FairWho;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -44,7 +47,7 @@ class TopScreenTest {
     return new TopScreen.Data(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), traces,
         Map.of(777L, new ProcessView(777, "bob", "python other.py --big", NOW.minus(Duration.ofMinutes(95)))), jobs,
         Map.of(3L, new WaitReason("GPUs busy", "needs 1 GPU, 0 free")),
-        Map.of(1L, new Estimate(53, 100, 53.0, 1, Duration.ofMinutes(84), dev.gq.core.progress.Source.TQDM)),
+        Map.of(1L, new Estimate(53, 100, 53.0, 1, Duration.ofMinutes(84), Source.TQDM)),
         Map.of(), Set.of(), false, groups, events, null, List.of());
   }
 
@@ -144,21 +147,21 @@ class TopScreenTest {
 
   @Test
   void sparklineScalesZeroToAHundredAndLeavesUnknownBlank() {
-    assertEquals("▁▄█ ", TopScreen.sparkline(Arrays.asList(0, 50, 100, null), 10));
-    assertEquals("█", TopScreen.sparkline(List.of(0, 100), 1));
+    assertEquals("▁▄█ ", TopGpuRows.sparkline(Arrays.asList(0, 50, 100, null), 10));
+    assertEquals("█", TopGpuRows.sparkline(List.of(0, 100), 1));
   }
 
   @Test
   void wideCharactersAreCutByTheirWidth() {
-    AttributedString s = TopScreen.fit(new AttributedString("日本語のジョブ"), 5);
+    AttributedString s = ScreenText.fit(new AttributedString("日本語のジョブ"), 5);
     assertTrue(s.columnLength() <= 5, s.toString());
-    assertEquals("日本…", TopScreen.cut("日本語のジョブ", 5));
+    assertEquals("日本…", ScreenText.cut("日本語のジョブ", 5));
   }
 
   @Test
   void aLogKeepsTheLastStateOfALineRedrawnInPlaceAndDropsColours() {
     assertEquals(List.of("epoch 1", "100%", "red", "a       b"),
-        TopCommand.logLines("epoch 1\n10%\r50%\r100%\n\u001b[31mred\u001b[0m\na\tb\n"));
+        TopReads.logLines("epoch 1\n10%\r50%\r100%\n\u001b[31mred\u001b[0m\na\tb\n"));
   }
 
   private static TopScreen.Data with(TopScreen.Data d, GpuReport gpus, Map<Long, ProcessView> procs, Map<Long, Instant> idle) {
@@ -173,8 +176,8 @@ class TopScreenTest {
 
   private static GqApi.WhoReport twoUsers() {
     return new GqApi.WhoReport("at most 2 GPUs per user while others wait; fair turn 30s", true, List.of(
-        new dev.gq.core.schedule.FairWho.Row("alice", 1001, 2, 2, 8, 8, Jobs.T0),
-        new dev.gq.core.schedule.FairWho.Row("bob", 1002, 0, 0, 2, 2, Jobs.T0.plusSeconds(60))), Map.of(),
+        new FairWho.Row("alice", 1001, 2, 2, 8, 8, Jobs.T0),
+        new FairWho.Row("bob", 1002, 0, 0, 2, 2, Jobs.T0.plusSeconds(60))), Map.of(),
         List.of(new GqApi.BookingLine("b1", "carol", List.of(2), List.of("GPU-2"), Jobs.T0.plusSeconds(3600),
             Jobs.T0.plusSeconds(3 * 3600))));
   }
@@ -196,7 +199,7 @@ class TopScreenTest {
   @Test
   void aLoneUserWithoutPolicyOrBookingSeesNoUsersLines() {
     GqApi.WhoReport alone = new GqApi.WhoReport("none (first come, first served)", false, List.of(
-        new dev.gq.core.schedule.FairWho.Row("alice", 1001, 1, 1, 1, 1, Jobs.T0)), Map.of());
+        new FairWho.Row("alice", 1001, 1, 1, 1, 1, Jobs.T0)), Map.of());
     assertEquals(text(TopScreen.render(sample(), new TopView(), 80, 24)),
         text(TopScreen.render(withWho(sample(), alone), new TopView(), 80, 24)));
     // a policy in force shows it even to a lone user
@@ -223,7 +226,7 @@ class TopScreenTest {
 
   private static ProcessView proc(long pid, long sid, String tag) {
     return new ProcessView(pid, "ann", "python eval.py", NOW.minusSeconds(60),
-        new dev.gq.core.alloc.ProcessFacts(pid, sid, sid, tag));
+        new ProcessFacts(pid, sid, sid, tag));
   }
 
   @Test
@@ -260,8 +263,8 @@ class TopScreenTest {
         List.of(new GpuProcess(2001, 1L << 30)), 80 * GIB, GIB, null, null, List.of(new GpuStatus.Share(4, 19074, 0, 0)));
     TopScreen.Data d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null),
         Map.of(2001L, proc(2001, 77, null)), Map.of());
-    assertNull(TopScreen.jobOf(d, shared, d.processes().get(2001L)));
-    assertNull(TopScreen.jobOf(d, shared, null));
+    assertNull(TopGpuRows.jobOf(d, shared, d.processes().get(2001L)));
+    assertNull(TopGpuRows.jobOf(d, shared, null));
     List<String> t = text(TopScreen.render(d, new TopView(), 80, 0));
     assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("ann") && l.contains("python eval.py")),
         String.join("\n", t));
@@ -318,7 +321,7 @@ class TopScreenTest {
         0, null, null, List.of(), List.of(new GpuStatus.Other("bob's job 7", 19074)));
     TopScreen.Data d = with(data(jobs, List.of(both, theirs), Map.of()), new GpuReport(List.of(both, theirs), "fake", true,
         null, Map.of(), Map.of(), 1024), Map.of(2001L, proc(2001, 1004, null), 3001L,
-        new ProcessView(3001, "bob", "python bob.py", NOW.minusSeconds(90), new dev.gq.core.alloc.ProcessFacts(3001, 3001, 3001, null))),
+        new ProcessView(3001, "bob", "python bob.py", NOW.minusSeconds(90), new ProcessFacts(3001, 3001, 3001, null))),
         Map.of());
     List<String> t = text(TopScreen.render(d, new TopView(), 100, 0));
     String all = String.join("\n", t);

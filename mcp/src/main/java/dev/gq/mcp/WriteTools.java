@@ -121,7 +121,7 @@ final class WriteTools {
     StringBuilder sb = new StringBuilder("Dry run: nothing was done.\n");
     sb.append("command: ").append(CommandText.of(argv)).append('\n').append(effect).append('\n');
     if (!touched.isEmpty()) {
-      for (String line : JobFacts.describe(gq, touched, clock.get())) sb.append("  ").append(line).append('\n');
+      for (String line : DryRunLines.describe(gq, touched, clock.get())) sb.append("  ").append(line).append('\n');
     }
     sb.append("To do it, tell the user, and once they agree call ").append(tool)
         .append(" again with the same arguments and confirm: true.");

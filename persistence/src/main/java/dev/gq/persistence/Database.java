@@ -11,6 +11,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.sqlite.SQLiteConfig;
 
 /**
@@ -23,7 +25,7 @@ public final class Database {
   /** The schema this gq writes; a file with a higher version was written by a newer gq. */
   public static final int SCHEMA_VERSION = 3;
   /** Read at every start-up whatever the history's size: checked whole before the daemon starts. */
-  private static final java.util.List<String> SMALL_TABLES = java.util.List.of("gq_meta", "read_offset", "snapshot");
+  private static final List<String> SMALL_TABLES = List.of("gq_meta", "read_offset", "snapshot");
 
   private Database() {}
 
@@ -160,7 +162,7 @@ public final class Database {
     for (int v = from + 1; v <= SCHEMA_VERSION; v++) {
       c.setAutoCommit(false);
       try {
-        for (String sql : script("schema-" + v + ".sql").split(";\\s*\n")) if (!sql.isBlank() && !onlyComments(sql)) st.execute(sql);
+        for (String sql : statements("schema-" + v + ".sql")) st.execute(sql);
         st.execute("INSERT OR REPLACE INTO gq_meta (key, value) VALUES ('schema_version', '" + v + "')");
         c.commit();
       } catch (SQLException | RuntimeException e) {
@@ -170,6 +172,13 @@ public final class Database {
         c.setAutoCommit(true);
       }
     }
+  }
+
+  /** The statements of the SQL script {@code name} (a resource beside this class), comments alone left out. */
+  static List<String> statements(String name) {
+    List<String> out = new ArrayList<>();
+    for (String sql : script(name).split(";\\s*\n")) if (!sql.isBlank() && !onlyComments(sql)) out.add(sql);
+    return out;
   }
 
   private static boolean onlyComments(String sql) {

@@ -7,32 +7,18 @@ import java.sql.Statement;
 
 /**
  * Puts back a history that was dropped or emptied, so that it is rebuilt from the journal: its
- * tables are created again when missing (as the schema scripts leave them), and its offset goes
+ * tables are created again when missing, from {@code history.sql} (as the schema scripts leave them), and its offset goes
  * back to 0 when the tables were missing, the offset row is gone, or no job row is left while the
  * offset says events were applied and no job was ever deleted. The journal is never touched.
  */
 final class JobHistoryTables {
-  private static final String[] DDL = {
-      "CREATE TABLE IF NOT EXISTS jobs (id INTEGER PRIMARY KEY, state TEXT NOT NULL, group_name TEXT, job_key TEXT,"
-          + " end_time TEXT, doc TEXT NOT NULL, retry_of INTEGER, submit_ms INTEGER, start_ms INTEGER, end_ms INTEGER,"
-          + " gpu_list TEXT)",
-      "CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, id)",
-      "CREATE INDEX IF NOT EXISTS jobs_group ON jobs(group_name, id)",
-      "CREATE INDEX IF NOT EXISTS jobs_retry_of ON jobs(retry_of, id)",
-      "CREATE INDEX IF NOT EXISTS jobs_key ON jobs(job_key, id)",
-      "CREATE INDEX IF NOT EXISTS jobs_group_state ON jobs(group_name, state, retry_of, job_key)",
-      "CREATE INDEX IF NOT EXISTS jobs_end_time ON jobs(end_time)",
-      "CREATE INDEX IF NOT EXISTS jobs_end_ms ON jobs(end_ms)",
-      "CREATE TABLE IF NOT EXISTS read_offset (id INTEGER PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL)",
-      "CREATE TABLE IF NOT EXISTS deleted_jobs (id INTEGER PRIMARY KEY)"};
-
   private JobHistoryTables() {}
 
   static void restore(Connection db) throws SQLException {
     try (Statement st = db.createStatement()) {
       boolean whole = exists(st, "jobs") && exists(st, "read_offset") && exists(st, "deleted_jobs");
       if (whole && !emptied(st)) return;
-      for (String sql : DDL) st.execute(sql);
+      for (String sql : Database.statements("history.sql")) st.execute(sql);
       st.execute("INSERT OR REPLACE INTO read_offset (id, seq) VALUES (1, 0)");
     }
   }

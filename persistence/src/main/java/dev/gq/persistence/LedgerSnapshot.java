@@ -1,6 +1,7 @@
 package dev.gq.persistence;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
@@ -23,14 +24,15 @@ import java.util.Set;
  * A queue of 100,000 jobs then costs a snapshot about a quarter of what the ledger's own shape
  * would, in the bytes written and in the memory needed to write them. Snapshots stored as a
  * {@link Ledger} still load (the Scheduler accepts both), and so do snapshots stored before the
- * queue's settings existed (none then).
+ * queue's settings existed (none then). The queue's hold is stored under its earlier name,
+ * {@code paused}.
  */
 public record LedgerSnapshot(
     long nextId,
     List<Waiting> waiting,
     List<Job> active,
     Map<String, Ledger.KeyHolder> keys,
-    boolean paused,
+    @JsonProperty("paused") boolean queueHeld,
     Map<String, String> holds,
     Set<String> autoHeld,
     Map<Long, List<Prerequisite>> waits,
@@ -65,7 +67,7 @@ public record LedgerSnapshot(
       if (j.state() == JobState.WAITING && !j.spec().hasCommand() && j.clusterId() == null) waiting.add(Waiting.of(j));
       else active.add(j);
     }
-    return new LedgerSnapshot(l.nextId(), waiting, active, l.keys(), l.paused(), l.holds(), l.autoHeld(), l.waits(),
+    return new LedgerSnapshot(l.nextId(), waiting, active, l.keys(), l.queueHeld(), l.holds(), l.autoHeld(), l.waits(),
         l.streaks(), l.recentEnds(), l.settings());
   }
 
@@ -73,7 +75,7 @@ public record LedgerSnapshot(
     Map<Long, Job> live = new LinkedHashMap<>();
     if (waiting != null) for (Waiting w : waiting) live.put(w.id(), w.job());
     if (active != null) for (Job j : active) live.put(j.id(), j);
-    return new Ledger(nextId, live, keys == null ? Map.of() : keys, paused, holds, autoHeld,
+    return new Ledger(nextId, live, keys == null ? Map.of() : keys, queueHeld, holds, autoHeld,
         waits == null ? Map.of() : waits, streaks == null ? Map.of() : streaks, recentEnds, settings);
   }
 }

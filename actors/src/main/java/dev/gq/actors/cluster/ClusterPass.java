@@ -12,6 +12,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.Request;
+import dev.gq.host.config.ConfigFile;
 import dev.gq.host.launch.ExitFiles;
 import dev.gq.host.slurm.SlurmCommands;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
@@ -56,7 +58,7 @@ final class ClusterPass {
   /** The configuration file as it is now; the last good one when it cannot be read (said once in the log). */
   ClusterConfig config() {
     try {
-      lastGood = dev.gq.cli.ConfigFile.cluster(env);
+      lastGood = ConfigFile.cluster(env);
       lastConfigProblem = null;
     } catch (IllegalArgumentException e) {
       if (!e.getMessage().equals(lastConfigProblem)) LOG.warn("{}; cluster jobs go on with the settings read before", e.getMessage());
@@ -206,7 +208,7 @@ final class ClusterPass {
 
   /** Whether sbatch's error says the controller could not be reached (try again), not that it refused the job. */
   private static boolean unreachable(String line) {
-    String t = line.toLowerCase(java.util.Locale.ROOT);
+    String t = line.toLowerCase(Locale.ROOT);
     return t.contains("unable to contact") || t.contains("timed out") || t.contains("connection refused")
         || t.contains("ssh:") || t.contains("slurm_persist_conn");
   }

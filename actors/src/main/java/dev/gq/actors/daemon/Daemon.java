@@ -1,46 +1,53 @@
 package dev.gq.actors.daemon;
 
-import dev.gq.core.alloc.GpuObservation;
-import dev.gq.core.gpu.GpuHistory;
-import dev.gq.core.lease.LeaseHolder;
-import dev.gq.host.lease.LeaseFiles;
-import dev.gq.host.libc.Libc;
-import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.gq.actors.fair.FairSource;
 import dev.gq.actors.health.Faults;
 import dev.gq.actors.health.Supervision;
+import dev.gq.actors.notify.Notifications;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.socket.DaemonApi;
 import dev.gq.actors.socket.SocketServer;
+import dev.gq.actors.watcher.GpuTimeline;
 import dev.gq.actors.watcher.GpuWatcher;
+import dev.gq.cli.Gq;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.gpu.GpuProbe;
+import dev.gq.core.lease.LeaseHolder;
 import dev.gq.host.launch.ExitFiles;
 import dev.gq.host.launch.ShimLauncher;
+import dev.gq.host.lease.LeaseFiles;
+import dev.gq.host.libc.Libc;
 import dev.gq.host.proc.ProcFs;
 import dev.gq.host.signal.GroupSignals;
 import dev.gq.nvml.GpuProbes;
 import dev.gq.persistence.Database;
+import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JournalConfig;
 import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.JobHistory;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The running daemon: the actor system, whose {@link Guardian} spawns and supervises the
@@ -50,28 +57,26 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  * fails for good stops the daemon with the reason ({@link #failure}).
  */
 public final class Daemon implements AutoCloseable {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Daemon.class);
-  /** How often {@link IdleCollection} looks whether the daemon fell quiet after work. */
-  private static final Duration IDLE_LOOK = Duration.ofSeconds(2);
+  private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
   /** How many readings of each GPU gq top's history keeps. */
   private static final int GPU_HISTORY_POINTS = 60;
   private final ActorSystem<Guardian.Command> system;
   private final JobHistory jobHistory;
   private final JournalReader journal;
   private final GpuProbe probe;
-  private final java.nio.file.Path database;
+  private final Path database;
   private final CountDownLatch stop = new CountDownLatch(1);
-  private final java.util.concurrent.CompletableFuture<Throwable> replayFailed = new java.util.concurrent.CompletableFuture<>();
+  private final CompletableFuture<Throwable> replayFailed = new CompletableFuture<>();
   private SocketServer server;
   private FairSource fair;
-  private volatile String damage;
+  private DaemonTasks tasks;
   /** The GPU usage record, written once more at stop before the actors go. */
-  private volatile ActorRef<dev.gq.actors.watcher.GpuTimeline.Command> timeline;
+  private volatile ActorRef<GpuTimeline.Command> timeline;
   private String sessionWarning;
   /** How each part is doing, and what a part that fails for good does to the daemon. */
   private PartFailures parts;
 
-  private Daemon(ActorSystem<Guardian.Command> system, JobHistory jobHistory, JournalReader journal, GpuProbe probe, java.nio.file.Path database) {
+  private Daemon(ActorSystem<Guardian.Command> system, JobHistory jobHistory, JournalReader journal, GpuProbe probe, Path database) {
     this.system = system;
     this.database = database;
     this.jobHistory = jobHistory;
@@ -115,7 +120,7 @@ public final class Daemon implements AutoCloseable {
     Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");
     Clock clock = Clock.systemUTC();
-    ProcFs procs = new ProcFs(java.nio.file.Path.of("/proc"), cfg.bootIdFile());
+    ProcFs procs = new ProcFs(Path.of("/proc"), cfg.bootIdFile());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     LeaseFiles leases = new LeaseFiles(cfg.leaseDir());
     LeaseHolder.Instance self = new LeaseHolder.Instance(Libc.getuid(), System.getProperty("user.name"),
@@ -135,7 +140,7 @@ public final class Daemon implements AutoCloseable {
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
         id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock, cfg.shareHeadroomMiB());
-    var notifications = dev.gq.actors.notify.Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
+    var notifications = Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
         Libc.getuid(), clock, cfg.failFast());
     JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
@@ -158,43 +163,8 @@ public final class Daemon implements AutoCloseable {
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
     parts.serving();
     // after the socket is open, so that it delays no request: the first gq top then draws at once
-    Thread.ofPlatform().name("gq-prepare").daemon(true).start(dev.gq.cli.Gq::prepare);
-    checkDatabase(cfg.paths().database());
-    sampleProgress(api, cfg.progressSample());
-    system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
-        system.dispatchers().lookup(DispatcherSelector.blocking()));
-  }
-
-  /**
-   * Notes every running job's progress every {@code every} (GQ_PROGRESS_SAMPLE_MS), on the blocking
-   * pool, so that a rate from two moments is there the first time someone asks. A job whose files
-   * have not changed costs a few stat calls; nothing is read.
-   */
-  private void sampleProgress(DaemonApi api, Duration every) {
-    system.scheduler().scheduleWithFixedDelay(every, every, () -> {
-      try {
-        api.sampleProgress();
-      } catch (Exception | LinkageError e) {
-        LOG.debug("progress sample failed: {}", e.toString());
-      }
-    }, system.dispatchers().lookup(DispatcherSelector.blocking()));
-  }
-
-  /**
-   * Reads every page of the database once, in the background: start-up checked only the small
-   * tables, so that its cost does not grow with the history. Damage found here is logged and shown
-   * by `gq daemon status`; the next start refuses the file if start-up reaches the damage.
-   */
-  private void checkDatabase(java.nio.file.Path file) {
-    Thread t = new Thread(() -> {
-      String why = Database.fullCheck(file);
-      if (why == null) return;
-      damage = Database.damagedText(file, why);
-      LOG.error("{}", damage);
-    }, "gq-database-check");
-    t.setDaemon(true);
-    t.setPriority(Thread.MIN_PRIORITY);
-    t.start();
+    Thread.ofPlatform().name("gq-prepare").daemon(true).start(Gq::prepare);
+    tasks = DaemonTasks.start(system, api, cfg.paths().database(), cfg.progressSample());
   }
 
   /** Why the daemon stopped after a part failed for good, or null when it was asked to stop. */
@@ -203,6 +173,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   private String warning() {
+    String damage = tasks == null ? null : tasks.damage();
     if (damage == null) return sessionWarning;
     return sessionWarning == null ? damage : damage + "; " + sessionWarning;
   }
@@ -224,7 +195,7 @@ public final class Daemon implements AutoCloseable {
     try {
       var ready = AskPattern.<Scheduler.Command, Done>ask(scheduler, Scheduler.AwaitReady::new, Duration.ofMinutes(5), system.scheduler())
           .toCompletableFuture();
-      outcome = java.util.concurrent.CompletableFuture.anyOf(ready, replayFailed, parts.duringStart()).get(5, TimeUnit.MINUTES);
+      outcome = CompletableFuture.anyOf(ready, replayFailed, parts.duringStart()).get(5, TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IOException("the scheduler did not become ready: " + e, e);
     }
@@ -278,8 +249,8 @@ public final class Daemon implements AutoCloseable {
     var t = timeline;
     if (t == null) return;
     try {
-      AskPattern.<dev.gq.actors.watcher.GpuTimeline.Command, Boolean>ask(t, dev.gq.actors.watcher.GpuTimeline.Flush::new,
-          java.time.Duration.ofSeconds(3), system.scheduler()).toCompletableFuture().get(4, TimeUnit.SECONDS);
+      AskPattern.<GpuTimeline.Command, Boolean>ask(t, GpuTimeline.Flush::new,
+          Duration.ofSeconds(3), system.scheduler()).toCompletableFuture().get(4, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("could not write the GPU usage record at stop ({}); the last seconds are unknown to gq report", e.toString());
     }

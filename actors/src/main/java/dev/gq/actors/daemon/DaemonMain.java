@@ -1,13 +1,16 @@
 package dev.gq.actors.daemon;
 
-import dev.gq.actors.runner.DiskSpace;
+import dev.gq.cli.Gq;
+import dev.gq.host.fs.DiskSpace;
 import dev.gq.persistence.Database;
 import dev.gq.persistence.DatabaseRefused;
+import dev.gq.protocol.DiskRoom;
 import dev.gq.protocol.GqPaths;
 import dev.gq.protocol.PrivateDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +62,7 @@ public final class DaemonMain {
     if (!Files.isExecutable(cfg.shim())) throw new Startup("the job shim " + cfg.shim() + " is missing; rebuild or reinstall gq");
     try (DaemonLocks locks = DaemonLocks.take(p)) {
       DaemonLog.takeOverIfStderr(p.daemonLog());
-      LOG.info("starting gq daemon {} (pid {})", dev.gq.cli.Gq.VERSION, ProcessHandle.current().pid());
+      LOG.info("starting gq daemon {} (pid {})", Gq.VERSION, ProcessHandle.current().pid());
       JobFileScan files = JobFileScan.of("1".equals(env.get(JobFileScan.ACCEPT_LOSS)), p.logDir(), p.exitDir());
       String lost = files.refusal(p.database(), p.logDir(), p.exitDir());
       if (lost != null) throw new Startup(lost);
@@ -108,7 +111,7 @@ public final class DaemonMain {
   /** A failed start on a full disk ends with a line that says so (the likely reason, whatever failed). */
   private static void sayWhenTheDiskIsFull(Map<String, String> env) {
     try {
-      String full = DiskSpace.fullNote(GqPaths.fromEnvironment(env).dataDir());
+      String full = DiskRoom.fullNote(GqPaths.fromEnvironment(env).dataDir());
       if (full != null) System.err.println("gq daemon: " + full + "; free some space there and start gq again");
     } catch (RuntimeException ignored) {
       // settings already reported
@@ -129,7 +132,7 @@ public final class DaemonMain {
     Files.deleteIfExists(tmp);
     Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(tmp, ProcessHandle.current().pid() + "\n");
-    Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static void awaitQuietly(CountDownLatch latch) {

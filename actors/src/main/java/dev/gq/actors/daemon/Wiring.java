@@ -2,7 +2,6 @@ package dev.gq.actors.daemon;
 
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.Reconciler;
-import dev.gq.actors.runner.DiskSpace;
 import dev.gq.actors.runner.JobRunner;
 import dev.gq.actors.runner.RunnerFailures;
 import dev.gq.actors.runner.RunnerDeps;
@@ -13,6 +12,8 @@ import dev.gq.core.job.Job;
 import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.host.fs.DiskSpace;
+import dev.gq.protocol.DiskRoom;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -84,7 +85,7 @@ final class Wiring implements SchedulerDeps {
   @Override public void refuseStart(String line) { replayFailed.accept(new LostHistory.Refused(line)); }
   @Override public void replayFailed(Throwable cause) { replayFailed.accept(cause); }
   @Override public java.nio.file.Path journalPath() { return cfg.paths().database(); }
-  @Override public String diskFullNote() { return DiskSpace.fullNote(cfg.paths().dataDir()); }
+  @Override public String diskFullNote() { return DiskRoom.fullNote(cfg.paths().dataDir()); }
 
   @Override
   public void giveUpReserve() {

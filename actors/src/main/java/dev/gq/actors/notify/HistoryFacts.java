@@ -10,8 +10,8 @@ import dev.gq.persistence.GroupCounts;
 import dev.gq.persistence.JobHistory;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -22,12 +22,10 @@ import java.util.Set;
  * IllegalStateException, which makes the notifier try the event again later.
  */
 final class HistoryFacts implements NoticeFacts {
-  private static final Set<JobState> LIVE = EnumSet.copyOf(
-      java.util.Arrays.stream(JobState.values()).filter(s -> !s.terminal()).toList());
   private final JobHistory history;
-  private final java.time.Duration failFastWithin;
+  private final Duration failFastWithin;
 
-  HistoryFacts(JobHistory history, java.time.Duration failFastWithin) {
+  HistoryFacts(JobHistory history, Duration failFastWithin) {
     this.history = history;
     this.failFastWithin = failFastWithin;
   }
@@ -45,7 +43,7 @@ final class HistoryFacts implements NoticeFacts {
   }
 
   @Override
-  public java.time.Duration failFastWithin() {
+  public Duration failFastWithin() {
     return failFastWithin;
   }
 
@@ -87,7 +85,7 @@ final class HistoryFacts implements NoticeFacts {
   @Override
   public long liveJobs() {
     try {
-      return history.count(new JobQuery(List.of(), LIVE, null, 0));
+      return history.count(new JobQuery(List.of(), JobState.live(), null, 0));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot count live jobs in the history: " + e.getMessage(), e);
     }

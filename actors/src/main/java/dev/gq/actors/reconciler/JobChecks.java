@@ -4,18 +4,19 @@ import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.Job;
-import dev.gq.actors.runner.DiskSpace;
 import dev.gq.core.job.JobState;
-import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.proc.ProcessTable;
 import dev.gq.core.recovery.Recovery;
 import dev.gq.core.recovery.RecoveryFacts;
+import dev.gq.protocol.DiskRoom;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ public final class JobChecks {
   }
 
   private interface Rules {
-    Recovery.Verdict decide(Job j, RecoveryFacts f, java.time.Instant now);
+    Recovery.Verdict decide(Job j, RecoveryFacts f, Instant now);
   }
 
   private Map<Long, Recovery.Verdict> verdicts(List<Job> live, Rules rules) {
@@ -74,7 +75,7 @@ public final class JobChecks {
     Set<String> present = clean ? reading.devices().stream().map(DeviceReading::uuid).collect(Collectors.toSet()) : null;
     List<ProcInfo> all = procs.all();
     String boot = procs.bootId();
-    String full = DiskSpace.fullNote(exitFile.apply(active.get(0).id()).getParent());
+    String full = DiskRoom.fullNote(exitFile.apply(active.get(0).id()).getParent());
     for (Job j : active) verdicts.put(j.id(), explained(rules.decide(j, facts(j, all, boot, present), clock.instant()), full));
     return verdicts;
   }

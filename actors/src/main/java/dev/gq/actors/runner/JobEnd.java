@@ -7,6 +7,8 @@ import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.ledger.EndStates;
 import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
+import dev.gq.host.fs.DiskSpace;
+import dev.gq.protocol.DiskRoom;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -82,7 +84,7 @@ final class JobEnd {
       Logger log) {
     Optional<ExitRecord> rec = m.record();
     Path exitFile = deps.exitFile().apply(job.id());
-    String full = DiskSpace.fullNote(exitFile.getParent());
+    String full = DiskRoom.fullNote(exitFile.getParent());
     // Room for the events that record this ending.
     if (full != null && DiskSpace.releaseReserve(exitFile.getParent().getParent()))
       log.warn("{}; gave up the reserve file to record job {}", full, job.id());

@@ -9,6 +9,7 @@ import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.host.resume.CheckpointFiles;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -3,6 +3,7 @@ package dev.gq.actors.runner;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.resume.Checkpoints;
 import dev.gq.core.resume.ResumeArgs;
+import dev.gq.host.resume.CheckpointFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

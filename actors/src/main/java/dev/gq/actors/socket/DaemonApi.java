@@ -220,7 +220,7 @@ public final class DaemonApi implements GqApi {
   }
 
   private void requireRoom(String what) throws ApiException {
-    String full = dev.gq.actors.runner.DiskSpace.fullNote(Path.of(dataDir));
+    String full = dev.gq.protocol.DiskRoom.fullNote(Path.of(dataDir));
     if (full != null) throw new ApiException("cannot accept " + what + ": " + full + "; free some space and submit again");
   }
 
@@ -399,7 +399,7 @@ public final class DaemonApi implements GqApi {
   @Override
   public String journalProblem() {
     Path data = Path.of(dataDir);
-    return dev.gq.actors.scheduler.JournalWrites.status(data.resolve("gq.db"), dev.gq.actors.runner.DiskSpace.fullNote(data));
+    return dev.gq.actors.scheduler.JournalWrites.status(data.resolve("gq.db"), dev.gq.protocol.DiskRoom.fullNote(data));
   }
 
   @Override

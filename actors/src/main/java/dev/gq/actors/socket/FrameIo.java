@@ -13,13 +13,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The client's terminal as the command tree sees it: text written to out/err becomes frames on
@@ -43,7 +45,7 @@ final class FrameIo implements Io {
   private final LineReader reader;
   private final PrintWriter out;
   private final PrintWriter err;
-  private final OutputStream rawOut = new BytesWriter();
+  private final OutputStream rawOut;
   private static final long KEEPALIVE_NANOS = 1_000_000_000L;
   private volatile boolean closed;
   private volatile long lastSent = System.nanoTime();
@@ -51,7 +53,7 @@ final class FrameIo implements Io {
   /** Whether the client streams its standard input ({@link #streamStdin}): then its bytes are read there, never probed. */
   private volatile boolean stdinStreamed;
   /** What the client sends in full screen, read by a thread of its own; null until {@link #enterScreen}. */
-  private volatile java.util.concurrent.BlockingQueue<ScreenInput> inputs;
+  private volatile BlockingQueue<ScreenInput> inputs;
   /** Where a stream's look for the end of its client's input reads (what it reads is dropped). */
   private final ByteBuffer probe = ByteBuffer.allocate(256);
 
@@ -61,8 +63,9 @@ final class FrameIo implements Io {
     this.room = room;
     this.writer = writer;
     this.reader = reader;
-    this.out = new PrintWriter(new FrameWriter(false), false);
-    this.err = new PrintWriter(new FrameWriter(true), false);
+    this.out = new PrintWriter(new FrameStreams.Text(this::send, false), false);
+    this.err = new PrintWriter(new FrameStreams.Text(this::send, true), false);
+    this.rawOut = new FrameStreams.Bytes(this::send, out::flush);
   }
 
   synchronized void send(Frame f) {
@@ -118,14 +121,14 @@ final class FrameIo implements Io {
     if (inputs != null) return;
     if (!screen()) throw new RefusedException("this client cannot show a full screen");
     if (!streaming && !room.enter()) throw new RefusedException(room.busy());
-    var queue = new java.util.concurrent.LinkedBlockingQueue<ScreenInput>();
+    var queue = new LinkedBlockingQueue<ScreenInput>();
     inputs = queue;
     streaming = true;
     send(new Frame.Screen());
     Thread.ofPlatform().name("gq-screen-input").daemon(true).start(() -> readInputs(queue));
   }
 
-  private void readInputs(java.util.concurrent.BlockingQueue<ScreenInput> queue) {
+  private void readInputs(BlockingQueue<ScreenInput> queue) {
     try {
       String line;
       while ((line = reader.readLine()) != null) {
@@ -142,10 +145,10 @@ final class FrameIo implements Io {
   }
 
   @Override
-  public Optional<ScreenInput> nextInput(java.time.Duration timeout) throws InterruptedException {
+  public Optional<ScreenInput> nextInput(Duration timeout) throws InterruptedException {
     var queue = inputs;
     if (queue == null) return Optional.of(new ScreenInput.Gone());
-    ScreenInput in = queue.poll(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    ScreenInput in = queue.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
     if (in instanceof ScreenInput.Gone) queue.add(in); // said again to every later call
     return Optional.ofNullable(in);
   }
@@ -226,55 +229,6 @@ final class FrameIo implements Io {
     } catch (IOException e) {
       closed = true;
       return Optional.empty();
-    }
-  }
-
-  /**
-   * Sends bytes for stdout as {@code outb} frames, after the text written to {@link #out()} so far;
-   * unbuffered: a job's log is read in blocks already.
-   */
-  private final class BytesWriter extends OutputStream {
-    @Override
-    public void write(int b) {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      out.flush();
-      for (int start = off; start < off + len; start += Frame.OutBytes.MAX_BYTES) {
-        int end = Math.min(off + len, start + Frame.OutBytes.MAX_BYTES);
-        send(new Frame.OutBytes(Arrays.copyOfRange(b, start, end)));
-      }
-    }
-  }
-
-  /** Collects text and sends it as one out or err frame per flush (or per 64 KiB). */
-  private final class FrameWriter extends Writer {
-    private final boolean stderr;
-    private final StringBuilder buf = new StringBuilder();
-
-    FrameWriter(boolean stderr) {
-      this.stderr = stderr;
-    }
-
-    @Override
-    public void write(char[] cbuf, int off, int len) {
-      buf.append(cbuf, off, len);
-      if (buf.length() >= 65536) flush();
-    }
-
-    @Override
-    public void flush() {
-      if (buf.isEmpty()) return;
-      String s = buf.toString();
-      buf.setLength(0);
-      send(stderr ? new Frame.Err(s) : new Frame.Out(s));
-    }
-
-    @Override
-    public void close() {
-      flush();
     }
   }
 }

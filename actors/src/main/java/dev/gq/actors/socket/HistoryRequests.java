@@ -3,23 +3,27 @@ package dev.gq.actors.socket;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
 import dev.gq.cli.ApiException;
-import dev.gq.cli.GqApi;
 import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.cli.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.HistoryFact;
-import dev.gq.persistence.GroupCounts;
-import dev.gq.core.job.JobQuery;
 import dev.gq.core.schedule.Request;
+import dev.gq.host.fs.RegularFiles;
+import dev.gq.persistence.GroupCounts;
+import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JobRef;
 import dev.gq.persistence.JournalEntry;
 import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.JobHistory;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,8 +152,7 @@ final class HistoryRequests {
   /** Deletes every job in {@code states} (any ended state when empty) that ended before {@code before}, a page at a time. */
   int clean(Instant before, Set<JobState> states) throws ApiException {
     asks.synced();
-    Set<JobState> ended = EnumSet.noneOf(JobState.class);
-    for (JobState s : JobState.values()) if (s.terminal() && (states.isEmpty() || states.contains(s))) ended.add(s);
+    Set<JobState> ended = JobState.endedAmong(states);
     if (ended.isEmpty()) return 0;
     Set<JobState> chosen = Set.copyOf(states);
     int total = 0;
@@ -175,12 +178,12 @@ final class HistoryRequests {
   }
 
   /** A job's log, opened only when it is a regular file; empty when it is not there. */
-  Optional<java.nio.channels.FileChannel> openLog(java.nio.file.Path path) throws ApiException, java.io.IOException {
+  Optional<FileChannel> openLog(Path path) throws ApiException, IOException {
     try {
-      return Optional.of(dev.gq.host.fs.RegularFiles.openForReading(path));
-    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.of(RegularFiles.openForReading(path));
+    } catch (NoSuchFileException e) {
       return Optional.empty();
-    } catch (dev.gq.host.fs.RegularFiles.NotRegularFileException e) {
+    } catch (RegularFiles.NotRegularFileException e) {
       throw new ApiException(path + " is not a regular file (it is " + e.kind()
           + "); gq reads a job's log only from the file its output went to: remove it or put the log back");
     }

@@ -7,13 +7,19 @@ import dev.gq.cli.ApiReplies.CancelOutcome;
 import dev.gq.cli.ApiReplies.DaemonInfo;
 import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.cli.ApiReplies.QueueState;
+import dev.gq.cli.Gq;
+import dev.gq.core.cluster.ClusterBatches;
+import dev.gq.core.health.Unwell;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
+import dev.gq.core.schedule.CancelResult;
 import dev.gq.core.schedule.Request;
 import dev.gq.protocol.Protocol;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -37,19 +43,19 @@ final class QueueRequests {
   QueueState queueState() throws ApiException {
     // asked after every submit: the ledger alone, not a whole view with its plan
     Ledger l = asks.askPlain(Scheduler.GetLedger::new);
-    return new QueueState(l.paused(), l.holds(), l.settings().maxRunning(), l.settings().unreachable());
+    return new QueueState(l.queueHeld(), l.holds(), l.settings().maxRunning(), l.settings().unreachable());
   }
 
   Map<Long, WaitReason> waitReasons() throws ApiException {
     var view = asks.view();
-    Map<Long, WaitReason> cluster = dev.gq.core.cluster.ClusterBatches.waitReasons(view.ledger());
+    Map<Long, WaitReason> cluster = ClusterBatches.waitReasons(view.ledger());
     if (cluster.isEmpty()) return view.waitReasons();
-    Map<Long, WaitReason> all = new java.util.HashMap<>(view.waitReasons());
+    Map<Long, WaitReason> all = new HashMap<>(view.waitReasons());
     all.putAll(cluster);
     return all;
   }
 
-  Map<Long, java.time.Instant> idleJobs() throws ApiException {
+  Map<Long, Instant> idleJobs() throws ApiException {
     return asks.view().idle();
   }
 
@@ -59,9 +65,9 @@ final class QueueRequests {
 
   GpuReport gpus() throws ApiException {
     SchedulerView v = asks.view();
-    Map<String, String> unwell = new java.util.HashMap<>();
+    Map<String, String> unwell = new HashMap<>();
     v.ledger().settings().drained().forEach((uuid, reason) -> {
-      if (dev.gq.core.health.Unwell.byHealth(reason)) unwell.put(uuid, dev.gq.core.health.Unwell.problem(reason));
+      if (Unwell.byHealth(reason)) unwell.put(uuid, Unwell.problem(reason));
     });
     return new GpuReport(v.gpus(), v.probe(), v.fake(), v.gpuError(), v.figures(), unwell, v.shareHeadroomMiB());
   }
@@ -73,12 +79,12 @@ final class QueueRequests {
       if (j.state() == JobState.WAITING) waiting++;
       else running++;
     }
-    return new DaemonInfo(ProcessHandle.current().pid(), dev.gq.cli.Gq.VERSION, Protocol.VERSION, dataDir, v.probe(),
+    return new DaemonInfo(ProcessHandle.current().pid(), Gq.VERSION, Protocol.VERSION, dataDir, v.probe(),
         v.fake(), v.gpuError(), Math.max(v.gpuCount(), 0), running, waiting, warning.get());
   }
 
   List<CancelOutcome> cancel(List<Long> ids) throws ApiException {
-    List<dev.gq.core.schedule.CancelResult> rs = asks.ask(new Request.Cancel(ids));
+    List<CancelResult> rs = asks.ask(new Request.Cancel(ids));
     return rs.stream().map(r -> new CancelOutcome(r.id(), CancelOutcome.Kind.valueOf(r.kind()), r.message())).toList();
   }
 

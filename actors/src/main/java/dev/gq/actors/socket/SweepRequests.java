@@ -1,9 +1,10 @@
 package dev.gq.actors.socket;
 
-import dev.gq.cli.GqApi;
+import dev.gq.cli.ApiReplies;
+import dev.gq.cli.ApiReplies.Retried;
 import dev.gq.cli.ApiReplies.RetryReport;
 import dev.gq.cli.ApiReplies.RetrySkip;
-import dev.gq.cli.ApiReplies.Retried;
+import dev.gq.cli.GqApi;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
@@ -12,7 +13,9 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
+import dev.gq.core.resume.Checkpoints;
 import dev.gq.core.schedule.Request;
+import dev.gq.host.resume.CheckpointFiles;
 import dev.gq.persistence.JobHistory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +23,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -58,10 +63,10 @@ final class SweepRequests {
    */
   Request.Retry retry(Ledger l, List<Long> ids, Set<JobState> states, String group) throws SQLException {
     Map<Long, Job> found = new HashMap<>();
-    Set<Long> cwdGone = new java.util.HashSet<>();
+    Set<Long> cwdGone = new HashSet<>();
     for (long id : new LinkedHashSet<>(ids)) {
       Job live = l.live().get(id);
-      var stored = live != null ? java.util.Optional.of(live) : jobHistory.job(id);
+      var stored = live != null ? Optional.of(live) : jobHistory.job(id);
       if (stored.isEmpty()) continue;
       found.put(id, stored.get());
       if (live == null && !Files.isDirectory(Path.of(stored.get().spec().cwd()))) cwdGone.add(id);
@@ -75,7 +80,7 @@ final class SweepRequests {
    * A resume's report: for each new attempt, the checkpoint given, or the newest complete one under
    * its original's checkpoint directory now (one listing each), and that directory.
    */
-  static dev.gq.cli.ApiReplies.ResumeReport resumed(RetryReport report, Map<Long, Job> found, String from) {
+  static ApiReplies.ResumeReport resumed(RetryReport report, Map<Long, Job> found, String from) {
     Map<Long, String> seen = new HashMap<>();
     Map<Long, String> under = new HashMap<>();
     for (Retried r : report.retried()) {
@@ -85,11 +90,11 @@ final class SweepRequests {
         seen.put(r.newId(), from);
         continue;
       }
-      under.put(r.newId(), String.valueOf(dev.gq.core.resume.Checkpoints.root(o.spec().argv(), o.spec().cwd())));
-      dev.gq.actors.runner.CheckpointFiles.newest(o.spec().argv(), o.spec().cwd())
+      under.put(r.newId(), String.valueOf(Checkpoints.root(o.spec().argv(), o.spec().cwd())));
+      CheckpointFiles.newest(o.spec().argv(), o.spec().cwd())
           .ifPresent(f -> seen.put(r.newId(), f.dir().toString()));
     }
-    return new dev.gq.cli.ApiReplies.ResumeReport(report, seen, under);
+    return new ApiReplies.ResumeReport(report, seen, under);
   }
 
   /** The Scheduler's outcome as the API reports it. */

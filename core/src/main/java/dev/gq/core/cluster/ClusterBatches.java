@@ -4,8 +4,11 @@ import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.Ledger;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +38,14 @@ public final class ClusterBatches {
       if (j.spec().onCluster() && j.state() == JobState.WAITING && !l.settings().clusterIds().containsKey(j.id())
           && !inFlight.contains(j.id()))
         out.add(j);
-    out.sort(java.util.Comparator.comparingLong(Job::id));
+    out.sort(Comparator.comparingLong(Job::id));
     return out;
   }
 
   /** Whether Slurm should hold job {@code j} now: held by the user, its group held, or the whole queue held. */
   public static boolean held(Ledger l, Job j) {
     String g = j.spec().group();
-    return l.paused() || l.settings().heldJobs().contains(j.id()) || (g != null && l.holds().containsKey(g));
+    return l.queueHeld() || l.settings().heldJobs().contains(j.id()) || (g != null && l.holds().containsKey(g));
   }
 
   /** The sbatch calls for {@code cells} (loaded with their commands, oldest first); a cell whose prerequisite has no Slurm id yet waits. */
@@ -73,7 +76,7 @@ public final class ClusterBatches {
   }
 
   private static List<Object> shape(JobSpec s, boolean held) {
-    return java.util.Arrays.asList(s.cluster(), s.gpus(), s.timeLimit(), s.begin(), s.group(), s.retries(), held, s.gpuNeed());
+    return Arrays.asList(s.cluster(), s.gpus(), s.timeLimit(), s.begin(), s.group(), s.retries(), held, s.gpuNeed());
   }
 
   /** Fills the Slurm ids {@code s} waits for; false when one of them has none yet. */
@@ -92,16 +95,16 @@ public final class ClusterBatches {
    * Why each waiting cluster job waits: what holds it here (as for this machine's jobs), else that
    * Slurm has it queued (by its id), else that it is about to be sent.
    */
-  public static Map<Long, dev.gq.core.job.WaitReason> waitReasons(Ledger l) {
-    Map<Long, dev.gq.core.job.WaitReason> out = new LinkedHashMap<>();
-    Map<Long, dev.gq.core.job.WaitReason> blocked = null;
+  public static Map<Long, WaitReason> waitReasons(Ledger l) {
+    Map<Long, WaitReason> out = new LinkedHashMap<>();
+    Map<Long, WaitReason> blocked = null;
     for (Job j : l.live().values()) {
       if (!j.spec().onCluster() || j.state() != JobState.WAITING) continue;
       if (blocked == null) blocked = l.blocked();
       String id = l.settings().clusterIds().get(j.id());
-      dev.gq.core.job.WaitReason why = blocked.get(j.id());
-      if (why == null) why = id == null ? new dev.gq.core.job.WaitReason("to Slurm", "about to be sent to the Slurm cluster")
-          : new dev.gq.core.job.WaitReason("Slurm " + id, "queued on the Slurm cluster as job " + id + " ('squeue -j " + id + "' says why)");
+      WaitReason why = blocked.get(j.id());
+      if (why == null) why = id == null ? new WaitReason("to Slurm", "about to be sent to the Slurm cluster")
+          : new WaitReason("Slurm " + id, "queued on the Slurm cluster as job " + id + " ('squeue -j " + id + "' says why)");
       out.put(j.id(), why);
     }
     return out;

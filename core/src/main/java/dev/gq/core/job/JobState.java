@@ -1,17 +1,50 @@
 package dev.gq.core.job;
 
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * A job's state. WAITING → STARTING (reserved) → RUNNING → DONE | FAILED; CANCELLING while a
  * cancel is under way; CANCELLED, ORPHANED (its GPU vanished), INTERRUPTED (reboot, or gone with
  * no exit status), TIMEOUT (stopped at its time limit); PREEMPTING while a preemption's signal
  * gives it time to save (it keeps its GPUs), then PREEMPTED: stopped to make room, not a failure,
- * to be continued by {@code gq resume} as a new attempt; EXITED (an adopted process ended; its exit
- * status cannot be known, so it is neither DONE nor FAILED). HELD is not a state: it is how `gq ps`
- * shows a WAITING job of a held group.
+ * to be continued by {@code gq resume} as a new attempt; EXITED: only an adopted job ({@code gq
+ * adopt}) ends in it, when its process is gone, since gq did not start that process and cannot know
+ * its exit status (a job gq launched never ends EXITED: gq has its exit status; the event
+ * {@code JobExited} is any job's end, not this state). HELD is not a state: it is how {@code gq ps}
+ * shows a WAITING job of a held group or queue. A job is <em>live</em> in every state that is not
+ * ended ({@link #live()}): the Scheduler's ledger keeps exactly those jobs.
  */
 public enum JobState {
   WAITING, STARTING, RUNNING, CANCELLING, DONE, FAILED, CANCELLED, ORPHANED, INTERRUPTED, TIMEOUT, PREEMPTING, PREEMPTED,
   EXITED;
+
+  private static final Set<JobState> ENDED = Collections.unmodifiableSet(EnumSet.copyOf(
+      Arrays.stream(values()).filter(JobState::terminal).toList()));
+  private static final Set<JobState> LIVE = Collections.unmodifiableSet(EnumSet.complementOf(EnumSet.copyOf(ENDED)));
+
+  /** The ended states: those {@link #terminal} is true of. */
+  public static Set<JobState> ended() {
+    return ENDED;
+  }
+
+  /** The live states: every state that is not ended (the jobs the Scheduler's ledger holds). */
+  public static Set<JobState> live() {
+    return LIVE;
+  }
+
+  /**
+   * The ended states among {@code wanted}, every ended state when {@code wanted} is empty: the jobs
+   * {@code gq clean} deletes (a live state in {@code wanted} selects nothing).
+   */
+  public static Set<JobState> endedAmong(Set<JobState> wanted) {
+    if (wanted.isEmpty()) return ENDED;
+    EnumSet<JobState> s = EnumSet.noneOf(JobState.class);
+    for (JobState st : wanted) if (st.terminal()) s.add(st);
+    return Collections.unmodifiableSet(s);
+  }
 
   /**
    * Ended for good: DONE, FAILED, CANCELLED, INTERRUPTED, TIMEOUT, PREEMPTED, EXITED. ORPHANED still

@@ -37,10 +37,10 @@ public final class Deletions {
    */
   public static Decision<List<Long>> clean(Ledger l, List<HistoryFact> page, Set<JobState> states, Instant before,
       Instant now) {
+    Set<JobState> chosen = JobState.endedAmong(states);
     TreeSet<Long> ids = new TreeSet<>();
     for (HistoryFact f : page) {
-      boolean chosen = f.state().terminal() && (states.isEmpty() || states.contains(f.state()));
-      if (chosen && f.endTime() != null && f.endTime().isBefore(before) && !l.live().containsKey(f.jobId()))
+      if (chosen.contains(f.state()) && f.endTime() != null && f.endTime().isBefore(before) && !l.live().containsKey(f.jobId()))
         ids.add(f.jobId());
     }
     return removed(new ArrayList<>(ids), now);

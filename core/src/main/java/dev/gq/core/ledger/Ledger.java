@@ -4,6 +4,7 @@ import dev.gq.core.job.Attempts;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Instant;
@@ -16,20 +17,22 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The Scheduler's state: the live jobs (waiting, starting, running, cancelling, orphaned) with
+ * The Scheduler's state: the live jobs (every state not ended; see {@link JobState#live()}) with
  * their reservations, the next job id, who holds each idempotency key, the hold on the whole queue
- * ({@code paused}, the name it is stored under) and group holds, and for sweeps only what the decisions need: each waiting job's prerequisites, each
- * group's current run of failures (bounded), and the last few endings. Ended jobs leave the
- * ledger (they live in the history), and a live job is kept without its command (argv and
- * environment) and log path, which the runner reads from the database when it launches the job. Immutable, and cheap to change: the maps are persistent,
- * so {@link #apply} copies one path, never a whole map. Decisions are pure methods returning events;
- * only {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.
+ * ({@code queueHeld}; snapshots store it as {@code paused}, its earlier name) and group holds, and
+ * for sweeps only what the decisions need: each waiting job's prerequisites, each group's current
+ * run of failures (bounded), and the last few endings. Ended jobs leave the ledger (they live in
+ * the history), and a live job is kept without its command (argv and environment) and log path,
+ * which the runner reads from the database when it launches the job. Immutable, and cheap to
+ * change: the maps are persistent, so {@link #apply} copies one path, never a whole map (a job's
+ * event is applied by {@link LedgerJobEvents}). Decisions are pure methods returning events; only
+ * {@link #apply} changes state. Invariant: no GPU UUID is held by two live jobs.
  */
 public record Ledger(
     long nextId,
     Map<Long, Job> live,
     Map<String, KeyHolder> keys,
-    boolean paused,
+    boolean queueHeld,
     Map<String, String> holds,
     Set<String> autoHeld,
     Map<Long, List<Prerequisite>> waits,
@@ -65,28 +68,28 @@ public record Ledger(
   }
 
   /** A ledger without queue settings (as stored before they existed). */
-  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds,
+  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean queueHeld, Map<String, String> holds,
       Set<String> autoHeld, Map<Long, List<Prerequisite>> waits, Map<String, List<Failure>> streaks, List<Ending> recentEnds) {
-    this(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds, QueueSettings.NONE);
+    this(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds, QueueSettings.NONE);
   }
 
   /** A ledger without sweep state (no prerequisites, failure runs or recent endings). */
-  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean paused, Map<String, String> holds) {
-    this(nextId, live, keys, paused, holds, Set.of(), Map.of(), Map.of(), List.of());
+  public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean queueHeld, Map<String, String> holds) {
+    this(nextId, live, keys, queueHeld, holds, Set.of(), Map.of(), Map.of(), List.of());
   }
 
   /** This ledger with every live job's spec stripped of its command (a snapshot written before they were). */
   public Ledger withoutCommands() {
     PersistentMap<Long, Job> m = map(live);
     for (Job j : live.values()) if (j.spec().hasCommand() || j.logPath() != null) m = m.plus(j.id(), j.withoutCommand());
-    return new Ledger(nextId, m, keys, paused, holds, autoHeld, waits, streaks, recentEnds, settings);
+    return new Ledger(nextId, m, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds, settings);
   }
 
   public static Ledger empty() {
     return new Ledger(1, Map.of(), Map.of(), false, Map.of());
   }
 
-  /** Why each waiting job may not start now: the paused queue, its group's hold, or a job it waits for. */
+  /** Why each waiting job may not start now: the held queue, its group's hold, or a job it waits for. */
   public Map<Long, WaitReason> blocked() {
     Map<Long, WaitReason> out = new HashMap<>();
     for (Job j : live.values()) {
@@ -94,7 +97,7 @@ public record Ledger(
       String g = j.spec().group();
       if (settings.heldJobs().contains(j.id()))
         out.put(j.id(), new WaitReason("held", "held by the user; 'gq release " + j.id() + "' lets it start"));
-      else if (paused) out.put(j.id(), new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start"));
+      else if (queueHeld) out.put(j.id(), new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start"));
       else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason("group held", "group " + g + " is held: " + holds.get(g)));
       else {
         WaitReason dep = Dependencies.waitReason(waits.get(j.id()));
@@ -138,9 +141,9 @@ public record Ledger(
    * first. Jobs a Slurm cluster runs are not among them.
    */
   public List<Job> waiting() {
-    List<Job> w = live.values().stream().filter(dev.gq.core.job.QueueOrder::queued).toList();
+    List<Job> w = live.values().stream().filter(QueueOrder::queued).toList();
     if (w.stream().allMatch(j -> j.spec().priority() == 0)) return w;
-    return w.stream().sorted(dev.gq.core.job.QueueOrder.ORDER).toList();
+    return w.stream().sorted(QueueOrder.ORDER).toList();
   }
 
   /** The live attempt of retry lineage {@code lineage} (there is at most one), if any. */
@@ -171,7 +174,7 @@ public record Ledger(
     Map<String, List<Job>> r = new HashMap<>();
     for (Job j : live.values()) {
       if (!j.state().holdsGpus()) continue;
-      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new java.util.ArrayList<>()).add(j);
+      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new ArrayList<>()).add(j);
     }
     return r;
   }
@@ -181,71 +184,29 @@ public record Ledger(
     return switch (event) {
       case QueuePaused e -> new Ledger(nextId, live, keys, true, holds, autoHeld, waits, streaks, recentEnds, settings);
       case QueueResumed e -> new Ledger(nextId, live, keys, false, holds, autoHeld, waits, streaks, recentEnds, settings);
-      case GroupHeld e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), e.reason()),
+      case GroupHeld e -> new Ledger(nextId, live, keys, queueHeld, with(holds, e.group(), e.reason()),
           e.automatic() ? plus(autoHeld, e.group()) : autoHeld, waits, streaks, recentEnds, settings);
-      case GroupReleased e -> new Ledger(nextId, live, keys, paused, with(holds, e.group(), null),
+      case GroupReleased e -> new Ledger(nextId, live, keys, queueHeld, with(holds, e.group(), null),
           minus(autoHeld, e.group()), waits, map(streaks).minus(e.group()), recentEnds, settings);
-      case JobsRemoved e -> new Ledger(nextId, live, keysWithout(e.jobIds()), paused, holds, autoHeld, waits, streaks,
+      case JobsRemoved e -> new Ledger(nextId, live, keysWithout(e.jobIds()), queueHeld, holds, autoHeld, waits, streaks,
           recentEnds, settings);
-      case JobIdsSkipped e -> new Ledger(Math.max(nextId, e.nextId()), live, keys, paused, holds, autoHeld, waits, streaks,
+      case JobIdsSkipped e -> new Ledger(Math.max(nextId, e.nextId()), live, keys, queueHeld, holds, autoHeld, waits, streaks,
           recentEnds, settings);
-      case GroupLimitSet e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          settings.limit(e.group(), e.maxRunning()));
-      case GpuDrained e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          settings.drain(e.uuid(), e.reason()));
-      case GpuResumed e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          settings.drain(e.uuid(), null));
+      case GroupLimitSet e -> withSettings(settings.limit(e.group(), e.maxRunning()));
+      case GpuDrained e -> withSettings(settings.drain(e.uuid(), e.reason()));
+      case GpuResumed e -> withSettings(settings.drain(e.uuid(), null));
       case JobIdleNoted e -> this;
-      case ClusterUnreachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          settings.reach(e.profile(), e.reason()));
-      case ClusterReachable e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          settings.reach(e.profile(), null));
-      case GroupPerGpuSet e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          settings.perGpu(e.group(), e.perGpu()));
-      case JobOverShare e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          live.containsKey(e.jobId()) ? settings.toldOver(e.jobId()) : settings);
-      case JobsHeld e -> new Ledger(nextId, live, keys, paused, holds, autoHeld, waits, streaks, recentEnds,
-          settings.hold(e.jobIds(), e.held()));
-      case JobEvent e -> applyJob(e);
+      case ClusterUnreachable e -> withSettings(settings.reach(e.profile(), e.reason()));
+      case ClusterReachable e -> withSettings(settings.reach(e.profile(), null));
+      case GroupPerGpuSet e -> withSettings(settings.perGpu(e.group(), e.perGpu()));
+      case JobOverShare e -> withSettings(live.containsKey(e.jobId()) ? settings.toldOver(e.jobId()) : settings);
+      case JobsHeld e -> withSettings(settings.hold(e.jobIds(), e.held()));
+      case JobEvent e -> LedgerJobEvents.apply(this, e);
     };
   }
 
-  private Ledger applyJob(JobEvent event) {
-    boolean created = event instanceof JobSubmitted || event instanceof JobAdopted;
-    Job before = created ? null : live.get(event.jobId());
-    if (before == null && !created)
-      throw new IllegalStateException("event for a job that is not live: " + event);
-    Job after = JobTransitions.next(before, event);
-    // The command (argv, environment) stays in the database until launch: a queue of 100,000
-    // jobs must not hold 100,000 environments.
-    if (created || event instanceof JobChanged) after = after.withoutCommand();
-    long next = Math.max(nextId, event.jobId() + 1);
-    boolean ended = after.state().terminal();
-    PersistentMap<Long, Job> m = ended ? map(live).minus(after.id()) : map(live).plus(after.id(), after);
-    var w = Dependencies.apply(waits, event, after);
-    var s = ended ? FailFast.record(streaks, after) : streaks;
-    // a held job that leaves the queue is no longer held
-    QueueSettings st = after.state() != JobState.WAITING && settings.heldJobs().contains(after.id())
-        ? settings.hold(List.of(after.id()), false) : settings;
-    if (event instanceof JobPreemptRequested p) st = st.preempt(p.jobId(), p.preemption());
-    else if (event instanceof JobSentToCluster c) st = st.sent(c.jobId(), c.clusterId());
-    else if (before != null && before.state() != after.state()) st = st.after(after, forWaiting(after));
-    return new Ledger(next, m, keysWith(after), paused, holds, autoHeld, w, s, ended ? endingsWith(after) : recentEnds, st);
-  }
-
-  /** Whether the job {@code j}'s preemption named (if any) still waits, so that its GPUs are kept for it. */
-  private boolean forWaiting(Job j) {
-    Preemption p = settings.preempting().get(j.id());
-    if (p == null || p.forJob() == null) return false;
-    Job f = live.get(p.forJob());
-    return f != null && f.state() == JobState.WAITING;
-  }
-
-  private List<Ending> endingsWith(Job j) {
-    List<Ending> out = new ArrayList<>(recentEnds.size() + 1);
-    out.addAll(recentEnds.size() >= RECENT ? recentEnds.subList(recentEnds.size() - RECENT + 1, recentEnds.size()) : recentEnds);
-    out.add(new Ending(j.id(), j.state()));
-    return out;
+  private Ledger withSettings(QueueSettings s) {
+    return new Ledger(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds, s);
   }
 
   @SuppressWarnings("unchecked")
@@ -270,14 +231,6 @@ public record Ledger(
     Set<String> copy = new HashSet<>(s);
     copy.remove(x);
     return copy;
-  }
-
-  private Map<String, KeyHolder> keysWith(Job j) {
-    String key = j.spec().key();
-    if (key == null) return keys;
-    KeyHolder cur = keys.get(key);
-    if (cur != null && cur.jobId() > j.id()) return keys;
-    return map(keys).plus(key, new KeyHolder(j.id(), j.state()));
   }
 
   private Map<String, KeyHolder> keysWithout(List<Long> removed) {

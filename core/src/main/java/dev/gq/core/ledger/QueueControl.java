@@ -1,10 +1,12 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
@@ -24,7 +26,7 @@ public final class QueueControl {
       return Decision.accept(List.<LedgerEvent>of(new GroupHeld(group, "held by the user", false, now)),
           "Group " + group + " is held; its waiting jobs will not start until 'gq release --group " + group + "'.");
     }
-    if (l.paused()) return Decision.accept(List.of(), "The queue was already held.");
+    if (l.queueHeld()) return Decision.accept(List.of(), "The queue was already held.");
     String running = l.live().values().stream().filter(j -> j.state() != JobState.WAITING)
         .map(Job::id).map(String::valueOf).collect(Collectors.joining(", "));
     return Decision.accept(List.<LedgerEvent>of(new QueuePaused(now)),
@@ -39,7 +41,7 @@ public final class QueueControl {
       if (!l.holds().containsKey(group)) return Decision.accept(List.of(), "Group " + group + " was not held.");
       return Decision.accept(List.<LedgerEvent>of(new GroupReleased(group, now)), "Released the hold on group " + group + ".");
     }
-    if (!l.paused()) return Decision.accept(List.of(), "The queue was not held.");
+    if (!l.queueHeld()) return Decision.accept(List.of(), "The queue was not held.");
     return Decision.accept(List.<LedgerEvent>of(new QueueResumed(now)), "Released the hold on the queue.");
   }
 
@@ -51,7 +53,7 @@ public final class QueueControl {
     Integer was = l.settings().maxRunning().get(group);
     String line = n == null ? "Group " + group + ": no cap on its jobs at once." : "Group " + group + ": at most " + n
         + " of its jobs at once.";
-    if (java.util.Objects.equals(was, n)) return Decision.accept(List.of(), line);
+    if (Objects.equals(was, n)) return Decision.accept(List.of(), line);
     return Decision.accept(List.<LedgerEvent>of(new GroupLimitSet(group, n, now)), line);
   }
 
@@ -62,13 +64,13 @@ public final class QueueControl {
   public static Decision<String> perGpu(Ledger l, String group, Integer n, Instant now) {
     String bad = SpecRules.label("group", group);
     if (bad != null) return Decision.refuse(bad + "; name the group, as 'gq groups' shows it");
-    if (n != null && (n < 1 || n > dev.gq.core.job.GpuNeed.MAX_PER_GPU))
-      return Decision.refuse("--per-gpu must be from 1 to " + dev.gq.core.job.GpuNeed.MAX_PER_GPU + ", not " + n
+    if (n != null && (n < 1 || n > GpuNeed.MAX_PER_GPU))
+      return Decision.refuse("--per-gpu must be from 1 to " + GpuNeed.MAX_PER_GPU + ", not " + n
           + " (--no-per-gpu lifts it)");
     Integer was = l.settings().perGpu().get(group);
     String line = n == null ? "Group " + group + ": its jobs submitted from now on share a GPU only when they ask (--share)."
         : "Group " + group + ": its GPU jobs submitted from now on share their GPUs, at most " + n + " a GPU.";
-    if (java.util.Objects.equals(was, n)) return Decision.accept(List.of(), line);
+    if (Objects.equals(was, n)) return Decision.accept(List.of(), line);
     return Decision.accept(List.<LedgerEvent>of(new GroupPerGpuSet(group, n, now)), line);
   }
 

@@ -29,6 +29,6 @@ final class Orphans {
   static Ledger only(Ledger l, List<Job> jobs) {
     TreeMap<Long, Job> m = new TreeMap<>();
     jobs.forEach(j -> m.put(j.id(), j));
-    return new Ledger(l.nextId(), m, Map.of(), l.paused(), l.holds());
+    return new Ledger(l.nextId(), m, Map.of(), l.queueHeld(), l.holds());
   }
 }

@@ -173,7 +173,7 @@ class LedgerLifecycleTest {
   @Test
   void applyReturnsANewLedgerAndLeavesTheOldOneUnchanged() {
     Ledger before = submitted(Ledger.empty(), keyed(1, "k"));
-    Ledger snapshot = new Ledger(before.nextId(), before.live(), before.keys(), before.paused(), before.holds());
+    Ledger snapshot = new Ledger(before.nextId(), before.live(), before.keys(), before.queueHeld(), before.holds());
     Ledger after = reserve(before, 1, 0);
     assertNotSame(before, after);
     assertEquals(snapshot, before);

@@ -3,6 +3,7 @@ package dev.gq.core.ledger;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Instant;
 import java.util.List;
@@ -22,7 +23,7 @@ class QueueHoldTest {
   @Test
   void aHeldQueueBlocksEveryWaitingJobUntilReleased() {
     Ledger l = withJobs().apply(new QueuePaused(T));
-    assertTrue(l.paused());
+    assertTrue(l.queueHeld());
     assertEquals(2, l.blocked().size());
     assertEquals("the queue is held; 'gq release --all' lets jobs start", l.blocked().get(1L).text());
     assertEquals("queue held", l.blocked().get(1L).brief());
@@ -32,7 +33,7 @@ class QueueHoldTest {
   @Test
   void heldGroupBlocksOnlyItsOwnJobs() {
     Ledger l = withJobs().apply(new GroupHeld("sweep", "held by the user", false, T));
-    assertEquals(Map.of(1L, new dev.gq.core.job.WaitReason("group held", "group sweep is held: held by the user")), l.blocked());
+    assertEquals(Map.of(1L, new WaitReason("group held", "group sweep is held: held by the user")), l.blocked());
     assertTrue(l.apply(new GroupReleased("sweep", T)).blocked().isEmpty());
   }
 
@@ -43,7 +44,7 @@ class QueueHoldTest {
     for (LedgerEvent e : events) a = a.apply(e);
     for (LedgerEvent e : events) b = b.apply(e);
     assertEquals(a, b);
-    assertTrue(a.paused());
+    assertTrue(a.queueHeld());
     assertEquals(Map.of("g", "r"), a.holds());
   }
 }

@@ -1,4 +1,4 @@
-package dev.gq.actors.runner;
+package dev.gq.host.fs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,16 +12,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * Whether the disk holding gq's data directory is (nearly) full, in words a user can act on. Used
- * to refuse new submissions before the journal write would fail, and to explain a job that ended
- * while its log or exit record could not be written. The daemon keeps a small reserve file in the
- * data directory and gives it up when the disk fills, so the events that record such an ending
- * can still be written. The reserve is {@code <data>/.reserve}, 1 MiB of zeros, mode 0600.
+ * The reserve kept for a full disk: the daemon keeps a small file in the data directory and gives
+ * it up when the disk fills, so the events that record a job ending then can still be written. The
+ * reserve is {@code <data>/.reserve}, 1 MiB of zeros, mode 0600. Whether the disk is full, and the
+ * words for it, are {@code dev.gq.protocol.DiskRoom}'s (the client says it too).
  */
 public final class DiskSpace {
-  /** Below this many free bytes (twice the reserve) the disk counts as full. */
-  public static final long FULL_BELOW = dev.gq.protocol.DiskRoom.FULL_BELOW;
-
   /** Size of the reserve file: room for many events once it is given up. */
   public static final int RESERVE_BYTES = 1 << 20;
 
@@ -66,10 +62,5 @@ public final class DiskSpace {
     } catch (IOException e) {
       return false;
     }
-  }
-
-  /** A short sentence when the disk holding {@code dir} is full, else null. */
-  public static String fullNote(Path dir) {
-    return dev.gq.protocol.DiskRoom.fullNote(dir);
   }
 }

@@ -15,13 +15,13 @@ import java.nio.file.Path;
  * opened through {@link GqApi#openLog}, which never waits on it and accepts only a regular file.
  * Not thread-safe; one per {@code gq logs} run.
  */
-final class LogTail implements Closeable {
+final class LogFollower implements Closeable {
   private final Path path;
   private final GqApi api;
   private final ByteBuffer bytes = ByteBuffer.allocate(64 * 1024);
   private FileChannel channel;
 
-  LogTail(Path path, GqApi api) {
+  LogFollower(Path path, GqApi api) {
     this.path = path;
     this.api = api;
   }

@@ -15,8 +15,8 @@ import java.util.Map;
  * {@code gq ps --all --json}, with its name, state, how long it has run and its GPUs, or that
  * there is no such job.
  */
-final class JobFacts {
-  private JobFacts() {}
+final class DryRunLines {
+  private DryRunLines() {}
 
   static List<String> describe(Commands gq, List<Long> ids, Instant now) {
     List<String> argv = ReadTools.withIds(new ArrayList<>(List.of("ps", "--all", "--json")), ids);

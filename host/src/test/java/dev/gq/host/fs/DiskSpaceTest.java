@@ -1,9 +1,10 @@
-package dev.gq.actors.runner;
+package dev.gq.host.fs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,6 @@ class DiskSpaceTest {
     Files.createSymbolicLink(dir.resolve(".reserve"), victim);
     DiskSpace.ensureReserve(dir);
     assertEquals("precious", Files.readString(victim));
-    assertTrue(Files.isRegularFile(dir.resolve(".reserve"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    assertTrue(Files.isRegularFile(dir.resolve(".reserve"), LinkOption.NOFOLLOW_LINKS));
   }
 }

@@ -1,10 +1,13 @@
-package dev.gq.cli;
+package dev.gq.host.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.gq.core.cluster.ClusterConfig;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,7 +18,8 @@ import java.util.Map;
  * else {@code ~/.config/gq/config.toml}. Read when needed (it is small); a missing file is the
  * defaults, a file gq cannot use is one line naming the file and what is wrong. The daemon reads
  * it, with the environment it started with; a caller whose {@code GQ_CONFIG} names another file is
- * told so ({@link #callerMismatch}) rather than silently given the daemon's.
+ * told so ({@link #callerMismatch}) rather than silently given the daemon's. Read by the daemon's
+ * Slurm bridge and by the commands that choose where a job goes.
  */
 public final class ConfigFile {
   private ConfigFile() {}
@@ -62,11 +66,11 @@ public final class ConfigFile {
       if (!Files.isRegularFile(file) || Files.size(file) > MAX_BYTES)
         throw new IllegalArgumentException("the configuration file " + file + " is not a regular file of at most 1 MiB;"
             + " replace it with one, or point GQ_CONFIG elsewhere");
-      text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-          .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+      text = StandardCharsets.UTF_8.newDecoder()
+          .decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
     } catch (NoSuchFileException e) {
       return ClusterConfig.NONE;
-    } catch (java.nio.charset.CharacterCodingException e) {
+    } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("the configuration file " + file + " is not UTF-8 text; save it as UTF-8");
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the configuration file " + file + ": " + e.getMessage());

@@ -1,5 +1,6 @@
-package dev.gq.actors.runner;
+package dev.gq.host.resume;
 
+import dev.gq.core.job.Durations;
 import dev.gq.core.resume.Checkpoints;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -25,7 +26,7 @@ public final class CheckpointFiles {
     /** "checkpoint-150, saved 4m ago". */
     public String describe(Instant now) {
       Duration age = Duration.between(saved, now);
-      return dir.getFileName() + ", saved " + dev.gq.core.job.Durations.format(age.isNegative() ? Duration.ZERO : age) + " ago";
+      return dir.getFileName() + ", saved " + Durations.format(age.isNegative() ? Duration.ZERO : age) + " ago";
     }
   }
 

@@ -1,0 +1,99 @@
+package dev.gq.cli;
+
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobQuery;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.QueueOrder;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.progress.Estimate;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What {@code gq ps}'s table shows besides the jobs, each asked of the daemon only when a listed
+ * job and a shown column need it: why waiting jobs wait and which of their groups are held (with a
+ * notice for each), their places in the queue, the running jobs' progress and notes, and the Slurm
+ * clusters that do not answer. One per {@code gq ps} run; the groups' holds are read once.
+ */
+final class PsContext {
+  private final Invocation inv;
+  /** The columns --format named; null: the default ones. */
+  private final List<JobColumn> columns;
+  private final String group;
+  /** The groups' holds, once read (null: not yet). */
+  private Map<String, String> holds;
+
+  PsContext(Invocation inv, List<JobColumn> columns, String group) {
+    this.inv = inv;
+    this.columns = columns;
+    this.group = group;
+  }
+
+  /** The notices of the held groups that waiting jobs among {@code jobs} are in (the holds read once). */
+  List<String> heldNotices(List<Job> jobs) throws ApiException {
+    boolean grouped = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().group() != null);
+    if (holds == null) {
+      if (!grouped) return List.of();
+      holds = inv.api().holds();
+    }
+    Set<String> shown = new TreeSet<>();
+    for (Job j : jobs) {
+      String g = j.spec().group();
+      if (j.state() == JobState.WAITING && g != null && holds.containsKey(g)) shown.add(g);
+    }
+    return shown.stream().map(g -> "gq: group " + PrintableText.escape(g) + " is held: " + PrintableText.escape(holds.get(g)))
+        .toList();
+  }
+
+  /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
+  JobTable.Context context(List<Job> jobs) throws ApiException {
+    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
+    boolean cluster = jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
+    if (!cluster) return c;
+    Map<String, String> down = inv.api().queueState().unreachable();
+    down.forEach((p, why) -> inv.io().err().println("gq: the Slurm cluster of profile " + p + " does not answer (" + why
+        + "); its jobs show UNKNOWN and keep running there"));
+    return c.withUnreachable(down.keySet());
+  }
+
+  /** The notes of the listed running jobs (idle, on an unwell GPU); none asked when NOTE is not shown. */
+  Map<Long, String> notes(List<Job> jobs) throws ApiException {
+    if (columns != null && !columns.contains(JobColumn.NOTE)) return Map.of();
+    return JobHints.of(inv.api(), jobs).notes(jobs);
+  }
+
+  /**
+   * The estimates of the listed running jobs, in one request; none asked when no job runs or the
+   * chosen columns leave PROGRESS out.
+   */
+  Map<Long, Estimate> progress(List<Job> jobs) throws ApiException {
+    if (columns != null && !columns.contains(JobColumn.PROGRESS)) return Map.of();
+    List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING).map(Job::id).toList();
+    return running.isEmpty() ? Map.of() : inv.api().progress(running);
+  }
+
+  /**
+   * The places in the queue of the listed waiting jobs, counted over every waiting job (the list may
+   * be filtered); none asked when POS is not shown.
+   */
+  private Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
+    boolean shown = columns != null ? columns.contains(JobColumn.POS)
+        : jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0);
+    if (!shown || jobs.stream().noneMatch(QueueOrder::queued)) return Map.of();
+    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
+  }
+
+  /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
+  private JobTable.Context waits(List<Job> jobs) throws ApiException {
+    boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
+    if (!waiting) return new JobTable.Context(Map.of(), Set.of(), inv.api().now());
+    Map<Long, WaitReason> reasons = inv.api().waitReasons();
+    List<String> notices = heldNotices(jobs);
+    if (group == null) notices.forEach(inv.io().err()::println);
+    return new JobTable.Context(reasons, holds == null ? Set.of() : holds.keySet(), inv.api().now());
+  }
+}

@@ -1,0 +1,252 @@
+package dev.gq.cli;
+
+import static dev.gq.cli.ScreenText.DIM;
+import static dev.gq.cli.ScreenText.cut;
+import static dev.gq.cli.ScreenText.pad;
+import static dev.gq.cli.ScreenText.padLeft;
+
+import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.cli.TopScreen.Data;
+import dev.gq.core.alloc.Ownership;
+import dev.gq.core.alloc.SharedFit;
+import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuHistory;
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Durations;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.schedule.FairWho;
+import java.time.Duration;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStringBuilder;
+import org.jline.utils.AttributedStyle;
+
+/**
+ * The GPU rows of {@code gq top}: each GPU's state, holder, figures and a sparkline of its
+ * utilisation, the notes under a shared, drained or unwell one, the processes on it under the job
+ * that owns them, and on a shared machine everyone's part of it and the policy and bookings in
+ * force. Pure: {@link TopScreen} decides how many of them fit.
+ */
+final class TopGpuRows {
+  static final String SPARKS = "▁▂▃▄▅▆▇█";
+  private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MM-dd HH:mm", Locale.ROOT);
+  private static final int MAX_HISTORY = 30;
+
+  private TopGpuRows() {}
+
+  /** How wide the history column is at {@code width}: what is left after the others, at most 30. */
+  private static int historyWidth(int width) {
+    return Math.max(0, Math.min(MAX_HISTORY, width - fixedGpuWidth(width) - 1));
+  }
+
+  private static boolean wide(int width) {
+    return width >= 120;
+  }
+
+  private static int fixedGpuWidth(int width) {
+    // GPU STATE HOLDER UTIL MEMORY TEMP POWER [TYPE]
+    return 4 + 10 + 15 + 5 + 14 + 5 + (wide(width) ? 10 + 20 : 6);
+  }
+
+  static String gpuHeader(int width) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(pad("GPU", 4)).append(pad("STATE", 10)).append(pad("HOLDER", 15)).append(padLeft("UTIL", 4)).append(' ')
+        .append(padLeft("MEMORY", 13)).append(' ').append(padLeft("TEMP", 4)).append(' ')
+        .append(padLeft("POWER", wide(width) ? 9 : 5)).append(' ');
+    if (wide(width)) sb.append(pad("TYPE", 20));
+    if (historyWidth(width) > 0) sb.append(pad("UTIL HISTORY", historyWidth(width)));
+    return sb.toString();
+  }
+
+  static AttributedString gpuRow(Data d, GpuStatus g, int width) {
+    GpuHistory.Trace trace = d.traces().get(g.uuid());
+    GpuFigures f = trace == null ? d.gpus().figures(g.uuid()) : trace.latest();
+    AttributedStringBuilder b = new AttributedStringBuilder();
+    b.append(pad(String.valueOf(g.index()), 4));
+    b.styled(stateStyle(g.state()), pad(g.state().name(), 10));
+    b.append(pad(cut(holder(d, g), 14), 15));
+    b.append(padLeft(f.utilPercent() == null ? "" : f.utilPercent() + "%", 4)).append(' ');
+    b.append(padLeft(memory(g.usedBytes(), g.totalBytes()), 13)).append(' ');
+    b.append(padLeft(f.temperatureC() == null ? "" : f.temperatureC() + "C", 4)).append(' ');
+    b.append(padLeft(power(f, wide(width)), wide(width) ? 9 : 5)).append(' ');
+    if (wide(width)) b.append(pad(cut(GpuCommand.type(g.name()), 19), 20));
+    int hw = historyWidth(width);
+    if (hw > 0) b.styled(AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN), sparkline(trace == null ? List.of() : trace.util(), hw));
+    return b.toAttributedString();
+  }
+
+  /**
+   * Who holds the GPU: its job or its shared jobs ("jobs 4,5", "+1" for another gq instance's share
+   * beside them, "other gq" when only others share it), another gq's job or user, an outside user, or
+   * why it is unknown or drained (the whole reason is on the note under it).
+   */
+  static String holder(Data d, GpuStatus g) {
+    if (g.heldBy() != null) return g.heldBy();
+    if (g.state() == GpuState.SHARED) {
+      List<String> ids = g.shares().stream().map(s -> String.valueOf(s.jobId())).toList();
+      String ours = ids.isEmpty() ? "" : (ids.size() == 1 ? "job " : "jobs ") + String.join(",", ids);
+      if (g.others().isEmpty()) return ours;
+      // other gq instances' shares: named on the line under the GPU
+      return ours.isEmpty() ? "other gq" : ours + " +" + g.others().size();
+    }
+    if (g.shares().size() > 1)
+      return "jobs " + String.join(",", g.shares().stream().map(s -> String.valueOf(s.jobId())).toList());
+    if (g.ownerJobId() != null) return "job " + g.ownerJobId();
+    if (g.state() == GpuState.EXTERNAL) {
+      for (GpuProcess p : g.processes()) {
+        ProcessView pv = d.processes().get(p.pid());
+        if (pv != null && pv.user() != null) return pv.user();
+      }
+      return "outside";
+    }
+    if (g.state() == GpuState.DRAINED) return d.gpus().unwell().containsKey(g.uuid()) ? "unwell" : "drained";
+    if (g.state() == GpuState.UNKNOWN) return g.detail() == null ? "" : g.detail();
+    return "";
+  }
+
+  /**
+   * The lines under a GPU's row: a shared GPU's jobs with their shares and what is left ("jobs 4 (20GB),
+   * 5 (20GB), bob's job 3 (20GB); 15.4 GB left", other gq instances' shares after this one's, a job
+   * using more than it declared marked "over"); the problem of an unwell
+   * GPU; a drain with its reason and how to undo it.
+   */
+  static List<AttributedString> noteRows(Data d, GpuStatus g) {
+    List<AttributedString> out = new ArrayList<>();
+    long headroom = d.gpus().shareHeadroomMiB();
+    if (!g.shares().isEmpty() || !g.others().isEmpty()) {
+      boolean over = !g.overShares(headroom).isEmpty();
+      String s = "    " + SharedFit.describe(g, headroom)
+          + (over ? "; no more jobs go here while a job uses more than it declared" : "");
+      out.add(new AttributedString(s, over ? AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW) : AttributedStyle.DEFAULT));
+    }
+    String problem = d.gpus().unwell().get(g.uuid());
+    String detail = g.detail() == null || g.detail().isBlank() ? null : g.detail();
+    if (problem != null) {
+      String undo = "'gq gpu resume " + g.index() + "' gives it back";
+      out.add(new AttributedString("    unwell: " + PrintableText.escape(problem)
+          + (g.state() == GpuState.DRAINED ? "" : "; no new job after this one") + "; " + undo,
+          AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA)));
+    } else if (detail != null && (g.state() == GpuState.DRAINED || detail.contains("drained ("))) {
+      out.add(new AttributedString("    " + PrintableText.escape(detail), AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA)));
+    }
+    return out;
+  }
+
+  static List<AttributedString> processRows(Data d, GpuStatus g, int width) {
+    List<AttributedString> rows = new ArrayList<>();
+    for (GpuProcess p : g.processes()) {
+      ProcessView pv = d.processes().get(p.pid());
+      Long job = jobOf(d, g, pv);
+      StringBuilder sb = new StringBuilder("    pid ").append(pad(String.valueOf(p.pid()), 8));
+      if (job != null) sb.append(pad("job " + job, 10));
+      else sb.append(pad(pv == null || pv.user() == null ? "?" : cut(pv.user(), 9), 10));
+      sb.append(padLeft(p.usedBytes() < 0 ? "" : gib(p.usedBytes()) + "G", 7)).append("  ");
+      if (job != null) {
+        // a job's process: the job's name says more than the launcher's command line
+        Job j = d.jobs().stream().filter(x -> x.id() == job).findFirst().orElse(null);
+        sb.append(j == null ? "" : PrintableText.escape(JobColumn.name(j)));
+      } else {
+        if (pv != null && pv.started() != null)
+          sb.append(pad(Durations.format(coarse(Duration.between(pv.started(), d.now()))), 8));
+        sb.append(pv == null ? "" : PrintableText.escape(pv.command()));
+      }
+      rows.add(new AttributedString(sb.toString(), DIM));
+    }
+    return rows;
+  }
+
+  /**
+   * The job a process on GPU {@code g} belongs to, by the rule the scheduler classifies with
+   * ({@link Ownership#owns}: the job's session or group, its GQ_JOB_TAG, an adopted job's descendants)
+   * over the jobs that hold the GPU: its shared jobs, or its one job. A RUNNING or RESERVED GPU is
+   * one only when its job owns every process on it, so that job owns one /proc no longer shows too;
+   * on a shared GPU such a process is nobody's (null).
+   */
+  static Long jobOf(Data d, GpuStatus g, ProcessView pv) {
+    List<Long> holders = g.shares().isEmpty()
+        ? (g.ownerJobId() == null ? List.of() : List.of(g.ownerJobId()))
+        : g.shares().stream().map(GpuStatus.Share::jobId).toList();
+    if (pv != null && pv.facts() != null) {
+      for (long id : holders) {
+        for (Job j : d.jobs()) if (j.id() == id && Ownership.owns(j, pv.facts())) return id;
+      }
+    }
+    if (!g.shares().isEmpty()) return null;
+    return g.state() == GpuState.RUNNING || g.state() == GpuState.RESERVED ? g.ownerJobId() : null;
+  }
+
+  static String sparkline(List<Integer> points, int width) {
+    StringBuilder sb = new StringBuilder();
+    int from = Math.max(0, points.size() - width);
+    for (int i = from; i < points.size(); i++) {
+      Integer p = points.get(i);
+      if (p == null) sb.append(' ');
+      else sb.append(SPARKS.charAt(Math.max(0, Math.min(SPARKS.length() - 1, p * SPARKS.length() / 101))));
+    }
+    return sb.toString();
+  }
+
+  static String memory(long used, long total) {
+    if (total <= 0) return "";
+    return gib(used) + "/" + gib(total) + "G";
+  }
+
+  private static String gib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f", bytes / (1024.0 * 1024 * 1024));
+  }
+
+  static String power(GpuFigures f, boolean withLimit) {
+    if (f.powerWatts() == null) return "";
+    if (withLimit && f.powerLimitWatts() != null) return f.powerWatts() + "/" + f.powerLimitWatts() + "W";
+    return f.powerWatts() + "W";
+  }
+
+  private static AttributedStyle stateStyle(GpuState s) {
+    return switch (s) {
+      case FREE -> AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
+      case RUNNING, RESERVED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN);
+      case EXTERNAL -> AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
+      case UNKNOWN -> AttributedStyle.BOLD.foreground(AttributedStyle.RED);
+      case DRAINED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA);
+      case SHARED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.BLUE);
+    };
+  }
+
+  /**
+   * Everyone's part of a shared machine, under the GPUs: "user alice   4 held  4 running  6 waiting
+   * (6 GPUs)" a line each, then the policy and the bookings in one line; none when this user is alone
+   * on it without a policy or booking in force.
+   */
+  static List<AttributedString> userRows(Data d) {
+    List<AttributedString> rows = new ArrayList<>();
+    GqApi.WhoReport who = d.who();
+    if (!WhoCommand.shared(who)) return rows;
+    for (FairWho.Row r : who.users()) {
+      String s = "user " + pad(cut(PrintableText.escape(r.user()), 12), 13) + padLeft(String.valueOf(r.gpusHeld()), 2) + " held  "
+          + padLeft(String.valueOf(r.jobsRunning()), 2) + " running  " + padLeft(String.valueOf(r.jobsWaiting()), 2) + " waiting";
+      if (r.jobsWaiting() > 0) s += " (" + r.gpusWanted() + (r.gpusWanted() == 1 ? " GPU)" : " GPUs)");
+      rows.add(new AttributedString(s, r.jobsWaiting() > 0 && r.gpusHeld() == 0
+          ? AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW) : AttributedStyle.DEFAULT));
+    }
+    StringBuilder sb = new StringBuilder("policy: ").append(PrintableText.escape(who.policy()));
+    for (GqApi.BookingLine b : who.bookings())
+      sb.append("  booked: ").append(BookCommand.gpus(b)).append(" by ").append(PrintableText.escape(b.user())).append(' ')
+          .append(SHORT.format(b.start().atZone(d.zone()))).append('-').append(SHORT.format(b.end().atZone(d.zone())));
+    rows.add(new AttributedString(sb.toString(), DIM));
+    return rows;
+  }
+
+  private static Duration coarse(Duration d) {
+    if (d.isNegative()) return Duration.ZERO;
+    if (d.compareTo(Duration.ofHours(1)) < 0) return d.truncatedTo(ChronoUnit.MINUTES).isZero()
+        ? d.truncatedTo(ChronoUnit.SECONDS) : d.truncatedTo(ChronoUnit.MINUTES);
+    return d.truncatedTo(ChronoUnit.MINUTES);
+  }
+}

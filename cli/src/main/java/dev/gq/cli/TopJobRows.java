@@ -1,0 +1,127 @@
+package dev.gq.cli;
+
+import static dev.gq.cli.ScreenText.CLOCK;
+import static dev.gq.cli.ScreenText.DIM;
+import static dev.gq.cli.ScreenText.SELECTED;
+import static dev.gq.cli.ScreenText.cut;
+import static dev.gq.cli.ScreenText.pad;
+import static dev.gq.cli.ScreenText.padLeft;
+
+import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.cli.TopScreen.Data;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.WaitReason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStyle;
+
+/**
+ * The job, group and event rows of {@code gq top}: one line a job (state, GPUs, elapsed time,
+ * progress, group, and its name or why it waits, with the idle hint), the selected one marked; a
+ * line a group with its counts; the newest events in local time. Pure: {@link TopScreen} decides
+ * how many of them fit.
+ */
+final class TopJobRows {
+  private TopJobRows() {}
+
+  static String jobHeader(int width) {
+    return pad("ID", 6) + pad("STATE", 11) + pad("GPUS", 6) + padLeft("ELAPSED", 8) + "  " + pad("PROGRESS", 15)
+        + (width >= 100 ? pad("GROUP", 16) : pad("GROUP", 9)) + "NAME / WHY";
+  }
+
+  static List<AttributedString> jobLines(Data d, TopView v, List<Job> shown, int rows, int width, boolean fixed) {
+    List<AttributedString> out = new ArrayList<>();
+    if (shown.isEmpty()) {
+      if (rows > 0) out.add(new AttributedString(v.filter().isEmpty()
+          ? "  no jobs yet; submit one with 'gq run -g 1 CMD'" : "  no job matches the filter '" + v.filter() + "' (f to change it)", DIM));
+      return out;
+    }
+    v.page(Math.max(1, rows - 1));
+    int sel = 0;
+    for (int i = 0; i < shown.size(); i++) if (v.selected() != null && shown.get(i).id() == v.selected()) sel = i;
+    int start = 0;
+    if (fixed && shown.size() > rows) start = Math.max(0, Math.min(sel - rows / 2, shown.size() - rows));
+    int end = fixed ? Math.min(shown.size(), start + rows) : shown.size();
+    for (int i = start; i < end; i++) {
+      Job j = shown.get(i);
+      String text = jobText(d, j, width);
+      boolean isSel = fixed && v.selected() != null && j.id() == v.selected();
+      if (isSel) out.add(new AttributedString(pad(text, width), SELECTED));
+      else out.add(new AttributedString(text, jobStyle(j)));
+    }
+    if (fixed && end < shown.size() && !out.isEmpty())
+      out.set(out.size() - 1, new AttributedString("  … " + (shown.size() - end + 1) + " more (Page Down)", DIM));
+    return out;
+  }
+
+  static String jobText(Data d, Job j, int width) {
+    String state = JobTable.state(j, d.heldGroups());
+    String progress = JobColumn.progress(j, d.progress());
+    String why = "";
+    if (j.state() == JobState.WAITING) {
+      WaitReason w = d.waits().get(j.id());
+      if (w != null && !w.brief().isBlank()) why = "  (" + w.brief() + ")";
+    } else if (j.state().terminal() && j.exitCode() != null && j.exitCode() != 0) why = "  (exit " + j.exitCode() + ")";
+    else {
+      String note = d.hints().note(j);
+      if (!note.isEmpty()) why = "  (" + note + ")";
+    }
+    int groupWidth = width >= 100 ? 16 : 9;
+    String group = j.spec().group() == null ? "-" : TextTable.cutMiddle(j.spec().group(), groupWidth - 1);
+    return pad(String.valueOf(j.id()), 6) + pad(state, 11) + pad(JobColumn.gpus(j), 6)
+        + padLeft(JobColumn.elapsed(j, d.now()), 8) + "  " + pad(cut(progress, 14), 15) + pad(group, groupWidth)
+        + PrintableText.escape(JobColumn.name(j)) + why;
+  }
+
+  private static AttributedStyle jobStyle(Job j) {
+    return switch (j.state()) {
+      case RUNNING, STARTING -> AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN);
+      case FAILED, TIMEOUT, INTERRUPTED, ORPHANED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.RED);
+      case WAITING -> AttributedStyle.DEFAULT;
+      default -> DIM;
+    };
+  }
+
+  static List<AttributedString> groupRows(Data d, int width) {
+    List<AttributedString> rows = new ArrayList<>();
+    int barWidth = width >= 120 ? 30 : 12;
+    for (GroupSummary g : d.groups()) {
+      int[] e = GroupText.ended(g);
+      if (e[1] == 0) continue;
+      int running = 0;
+      for (Map.Entry<JobState, Integer> c : g.counts().entrySet())
+        if (!c.getKey().terminal() && c.getKey() != JobState.WAITING) running += c.getValue();
+      int failed = g.counts().getOrDefault(JobState.FAILED, 0);
+      StringBuilder sb = new StringBuilder("group ").append(pad(TextTable.cutMiddle(g.group(), 16), 17));
+      sb.append(GroupText.bar(e[0], e[1], barWidth)).append("  ");
+      // the hold first: a narrow screen cuts the counts, not the reason nothing starts
+      if (g.held()) sb.append(g.automatic() ? "HELD (fail-fast)  " : "HELD  ");
+      sb.append(running).append(" running, ").append(g.counts().getOrDefault(JobState.WAITING, 0)).append(" waiting");
+      if (failed > 0) sb.append(", ").append(failed).append(" failed");
+      rows.add(new AttributedString(sb.toString(), failed > 0 ? AttributedStyle.DEFAULT.foreground(AttributedStyle.RED)
+          : AttributedStyle.DEFAULT));
+    }
+    return rows;
+  }
+
+  static List<AttributedString> eventRows(Data d, int width) {
+    List<AttributedString> rows = new ArrayList<>();
+    for (StoredEvent e : d.events()) rows.add(new AttributedString(eventText(d, e), DIM));
+    return rows;
+  }
+
+  /** "12:30:01 JobLaunched job 4": the newest events, in local time, one line each. */
+  static String eventText(Data d, StoredEvent e) {
+    StringBuilder sb = new StringBuilder(CLOCK.format(e.time().atZone(d.zone()))).append(' ').append(pad(e.type(), 20));
+    if (e.jobId() != null) sb.append("job ").append(e.jobId());
+    Object reason = e.fields().get("reason");
+    if (reason == null) reason = e.fields().get("group");
+    if (reason instanceof String s && !s.isBlank()) sb.append("  ").append(PrintableText.escape(s));
+    return sb.toString();
+  }
+}
