@@ -12,6 +12,6 @@ public record Queueing(boolean queueHeld, String groupHold, String capLine) {
 
   /** What {@code l} (the ledger once the submit is stored) says of a job of {@code group}. */
   static Queueing of(Ledger l, String group, String capLine) {
-    return new Queueing(l.paused(), group == null ? null : l.holds().get(group), capLine);
+    return new Queueing(l.queueHeld(), group == null ? null : l.holds().get(group), capLine);
   }
 }
