@@ -55,38 +55,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
   /** The GPUs as classified from the latest reading, without the plan a view computes (for the usage record); empty before one. */
   public record GetGpus(ActorRef<List<dev.gq.core.gpu.GpuStatus>> replyTo) implements Command {}
-  /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
-  public record GpusObserved(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Command {
-    public GpusObserved(GpuObservation observation, String probe, boolean fake) {
-      this(observation, probe, fake, System.nanoTime());
-    }
-  }
-  /** From a runner: see {@link Request.Launched}. */
-  public record Launched(long jobId, ProcessIdentity identity) implements Command {}
-  public record LaunchFailed(long jobId, String reason) implements Command {}
-  /** From a runner: see {@link Request.LaunchDeferred}. */
-  public record LaunchDeferred(long jobId, String reason) implements Command {}
-  /** From a runner: see {@link Request.Ending}. */
-  public record Ending(long jobId, boolean gone) implements Command {}
-  /** From a runner: see {@link Request.Ended}. */
-  public record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos,
-      GpuObservation after, long afterNanos, java.time.Instant endedAt) implements Command {
-    /** {@code endedAt}: when the runner found the job ended (null: when the end is decided). */
-    public Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
-        long afterNanos) {
-      this(jobId, exitCode, reason, timedOut, endedNanos, after, afterNanos, null);
-    }
-
-    public Ended(long jobId, Integer exitCode, String reason) {
-      this(jobId, exitCode, reason, false, System.nanoTime(), null, 0);
-    }
-  }
-  /** From the reconciler: see {@link Request.Reconciled}. */
-  public record Reconciled(Map<Long, Recovery.Verdict> verdicts) implements Command {}
+  /**
+   * A fact from a runner, the GPU watcher, the reconciler or the cluster bridge: decided with the
+   * requests, answered to nobody. Runners hold {@link #facts}, which wraps each in one.
+   */
+  public record Report(Request.Fact fact) implements Command {}
   /** A runner stopped: its job is no longer watched (after a failure, the reconciler checks it at once). */
   private record RunnerStopped(long jobId, ActorRef<JobRunner.Command> runner) implements Command {}
-  /** From the reconciler's periodic pass: see {@link Request.Drifted}. */
-  public record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) implements Command {}
 
   /** Decide what came during a write: sent to itself when the write is stored. */
   private enum Flush implements Command { INSTANCE }
@@ -120,6 +95,11 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     this.deps = deps;
   }
 
+  /** Where a runner of this Scheduler's tells its facts: each comes as a {@link Report}. */
+  public static ActorRef<Request.Fact> facts(ActorContext<Command> ctx) {
+    return ctx.messageAdapter(Request.Fact.class, Report::new);
+  }
+
   public static Behavior<Command> create(SchedulerDeps deps) {
     return Behaviors.setup(ctx -> new Scheduler(ctx, deps));
   }
@@ -149,23 +129,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
         .onCommand(GetGpus.class, (l, c) -> Effect().reply(c.replyTo(), classified(l)))
         .onCommand(AwaitReady.class, this::onAwaitReady)
-        .onCommand(GpusObserved.class, (l, c) -> queue(l, c, new Request.Observed(c.observation(), c.probe(), c.fake(), c.takenNanos())))
-        .onCommand(Launched.class, (l, c) -> queue(l, c, new Request.Launched(c.jobId(), c.identity())))
-        .onCommand(LaunchFailed.class, (l, c) -> queue(l, c, new Request.LaunchFailed(c.jobId(), c.reason())))
-        .onCommand(LaunchDeferred.class, (l, c) -> {
-          runners.remove(c.jobId());
-          return queue(l, c, new Request.LaunchDeferred(c.jobId(), c.reason()));
-        })
-        .onCommand(Ending.class, (l, c) -> queue(l, c, new Request.Ending(c.jobId(), c.gone())))
-        .onCommand(Ended.class, (l, c) -> {
-          runners.remove(c.jobId());
-          runnerFailures.remove(c.jobId());
-          return queue(l, c, new Request.Ended(c.jobId(), c.exitCode(), c.reason(), c.timedOut(), c.endedNanos(), c.after(),
-              c.afterNanos(), c.endedAt()));
-        })
-        .onCommand(Reconciled.class, (l, c) -> queue(l, c, new Request.Reconciled(c.verdicts(), deps.highestJobFileId())))
+        .onCommand(Report.class, (l, c) -> queue(l, c, received(c.fact())))
         .onCommand(RunnerStopped.class, this::onRunnerStopped)
-        .onCommand(Drifted.class, (l, c) -> queue(l, c, new Request.Drifted(c.seen(), c.verdicts(), watched())))
         .onCommand(Flush.class, (l, c) -> flush(l))
         .build();
   }
@@ -210,7 +175,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private Set<Long> watched() {
     Set<Long> ids = new java.util.HashSet<>(runners.keySet());
     ids.addAll(unstored.endsWaiting());
-    for (Pending p : pending) if (p.command() instanceof Ended e) ids.add(e.jobId());
+    for (Pending p : pending) if (p.request() instanceof Request.Ended e) ids.add(e.jobId());
     return Set.copyOf(ids);
   }
 
@@ -234,6 +199,28 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     ctx.getLog().warn("job {}: its runner stopped without reporting the job's end; checking the job now", j.id());
     deps.checkNow(ctx, List.of(j), ctx.getSelf());
     return Effect().noReply();
+  }
+
+  /**
+   * A fact as it is decided, with what the Scheduler adds when it comes: a runner that reports its job's
+   * end or a deferred launch is its job's no more; the start-up verdicts skip ids past the files on
+   * disk; a periodic pass leaves alone the jobs the runners watch.
+   */
+  private Request<?> received(Request.Fact f) {
+    return switch (f) {
+      case Request.LaunchDeferred d -> {
+        runners.remove(d.jobId());
+        yield d;
+      }
+      case Request.Ended e -> {
+        runners.remove(e.jobId());
+        runnerFailures.remove(e.jobId());
+        yield e;
+      }
+      case Request.Reconciled r -> new Request.Reconciled(r.verdicts(), deps.highestJobFileId());
+      case Request.Drifted d -> new Request.Drifted(d.seen(), d.verdicts(), watched());
+      default -> f;
+    };
   }
 
   /**

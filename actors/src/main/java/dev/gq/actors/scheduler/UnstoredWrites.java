@@ -1,5 +1,6 @@
 package dev.gq.actors.scheduler;
 
+import dev.gq.core.schedule.Request;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,15 +50,19 @@ final class UnstoredWrites {
 
   /** A runner's report: something that happened, told once. */
   private static boolean fact(Scheduler.Command c) {
-    return c instanceof Scheduler.Launched || c instanceof Scheduler.LaunchFailed || c instanceof Scheduler.LaunchDeferred
-        || c instanceof Scheduler.Ended;
+    return c instanceof Scheduler.Report r && (r.fact() instanceof Request.Launched || r.fact() instanceof Request.LaunchFailed
+        || r.fact() instanceof Request.LaunchDeferred || r.fact() instanceof Request.Ended);
+  }
+
+  private static Long ended(Scheduler.Command c) {
+    return c instanceof Scheduler.Report r && r.fact() instanceof Request.Ended e ? e.jobId() : null;
   }
 
   /** The jobs whose end waits to be stored: no other pass may decide how they ended meanwhile. */
   Set<Long> endsWaiting() {
     Set<Long> ids = new HashSet<>();
-    for (Scheduler.Command c : retry) if (c instanceof Scheduler.Ended e) ids.add(e.jobId());
-    if (writing != null) for (Scheduler.Command c : writing) if (c instanceof Scheduler.Ended e) ids.add(e.jobId());
+    for (Scheduler.Command c : retry) if (ended(c) != null) ids.add(ended(c));
+    if (writing != null) for (Scheduler.Command c : writing) if (ended(c) != null) ids.add(ended(c));
     return ids;
   }
 
