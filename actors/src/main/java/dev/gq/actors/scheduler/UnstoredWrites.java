@@ -24,9 +24,26 @@ final class UnstoredWrites {
     this.writing = List.copyOf(batch);
   }
 
-  /** The write is stored. */
-  void stored() {
+  /** The write is stored; after failures, the journal takes writes again, and the daemon hears so. */
+  void stored(SchedulerDeps deps, org.slf4j.Logger log) {
     writing = null;
+    if (JournalWrites.problem() == null) return;
+    JournalWrites.stored();
+    log.info("the journal takes writes again");
+    deps.journalWritable();
+  }
+
+  /**
+   * Ends the failed write: each request it held is refused with one line naming the cause, each
+   * runner's report it held waits to be decided again, and a job's end that waits to be stored gets
+   * the disk's reserve.
+   */
+  void fail(SchedulerDeps deps, org.slf4j.Logger log) {
+    JournalWrites.failed(null);
+    String problem = JournalWrites.problem();
+    fail(JournalWrites.refusal(deps.journalPath(), deps.diskFullNote(), problem));
+    log.error("cannot write the journal ({}): {}; the daemon retries", deps.journalPath(), problem);
+    if (!endsWaiting().isEmpty()) deps.giveUpReserve();
   }
 
   /** Whether a write was under way (so it failed, when the actor restarts). */
@@ -34,8 +51,8 @@ final class UnstoredWrites {
     return writing != null;
   }
 
-  /** Ends the failed write: refuses each of its requests with {@code refusal} and keeps its runners' reports for a retry. */
-  void fail(String refusal) {
+  /** Refuses each of the failed write's requests with {@code refusal} and keeps its runners' reports for a retry. */
+  private void fail(String refusal) {
     for (Scheduler.Command c : writing) {
       if (c instanceof Scheduler.Ask<?> ask) refuse(ask.replyTo(), refusal);
       else if (fact(c)) retry.add(c);
