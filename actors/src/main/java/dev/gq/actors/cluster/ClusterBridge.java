@@ -121,6 +121,6 @@ public final class ClusterBridge {
 
   /** Tells the Scheduler that jobs could not be sent, for good. */
   void failed(List<Long> ids, String reason) {
-    for (long id : ids) scheduler.tell(new Scheduler.LaunchFailed(id, reason));
+    for (long id : ids) scheduler.tell(new Scheduler.Report(new Request.LaunchFailed(id, reason)));
   }
 }

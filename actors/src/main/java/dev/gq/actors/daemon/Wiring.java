@@ -110,9 +110,10 @@ final class Wiring implements SchedulerDeps {
     // writes again before there was room to make it) is made again at the next start that finds
     // room, so that the next full disk has one too; a stat when it is there.
     if (!reattach) runnerDeps.blocking().execute(() -> DiskSpace.ensureReserve(cfg.paths().dataDir()));
-    var behavior = job.adopted() ? dev.gq.actors.runner.AdoptedRunner.watch(job, runnerDeps, ctx.getSelf())
-        : reattach ? JobRunner.reattach(job, runnerDeps, ctx.getSelf())
-        : JobRunner.launch(job, runnerDeps, ctx.getSelf(), totalMiB);
+    var facts = Scheduler.facts(ctx);
+    var behavior = job.adopted() ? dev.gq.actors.runner.AdoptedRunner.watch(job, runnerDeps, facts)
+        : reattach ? JobRunner.reattach(job, runnerDeps, facts)
+        : JobRunner.launch(job, runnerDeps, facts, totalMiB);
     return ctx.spawnAnonymous(RunnerFailures.logged(job.id(), behavior, faults));
   }
 

@@ -1,5 +1,7 @@
 package dev.gq.actors.reconciler;
 
+import dev.gq.core.schedule.Request;
+
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
@@ -49,7 +51,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   public record CheckNow(List<Job> jobs, ActorRef<Scheduler.Command> replyTo) implements Command {}
   private record Tick() implements Command {}
   private record LedgerRead(Ledger ledger) implements Command {}
-  private record Checked(Scheduler.Command report, ActorRef<Scheduler.Command> to, String failure) implements Command {}
+  private record Checked(Request.Fact report, ActorRef<Scheduler.Command> to, String failure) implements Command {}
 
   /** The states a periodic pass re-checks. */
   static final Set<JobState> RECHECKED = EnumSet.of(JobState.RUNNING, JobState.CANCELLING, JobState.PREEMPTING,
@@ -110,7 +112,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
     scheduler = m.replyTo();
     if (busy) waiting.add(m);
     // The Scheduler waits for Reconciled: a pass that failed still answers, with no verdict, as before.
-    else run(() -> new Scheduler.Reconciled(checks.startUp(m.live())), m.replyTo(), new Scheduler.Reconciled(Map.of()));
+    else run(() -> new Request.Reconciled(checks.startUp(m.live())), m.replyTo(), new Request.Reconciled(Map.of()));
     return this;
   }
 
@@ -121,7 +123,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
     }
     Map<Long, JobState> seen = new LinkedHashMap<>();
     m.jobs().forEach(j -> seen.put(j.id(), j.state()));
-    run(() -> new Scheduler.Drifted(seen, checks.recheck(m.jobs())), m.replyTo(), null);
+    run(() -> new Request.Drifted(seen, checks.recheck(m.jobs())), m.replyTo(), null);
     return this;
   }
 
@@ -150,13 +152,12 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
       return next();
     }
     List<Job> jobs = seen.keySet().stream().map(m.ledger().live()::get).toList();
-    run(() -> new Scheduler.Drifted(seen, checks.recheck(jobs)), scheduler, null);
+    run(() -> new Request.Drifted(seen, checks.recheck(jobs)), scheduler, null);
     return this;
   }
 
   /** Runs {@code pass} on the blocking executor; its report goes to {@code to}, or {@code failed} (null: nothing). */
-  private void run(java.util.function.Supplier<Scheduler.Command> pass, ActorRef<Scheduler.Command> to,
-      Scheduler.Command failed) {
+  private void run(java.util.function.Supplier<Request.Fact> pass, ActorRef<Scheduler.Command> to, Request.Fact failed) {
     busy = true;
     getContext().pipeToSelf(CompletableFuture.supplyAsync(pass, blocking), (report, err) -> {
       if (err == null) return new Checked(report, to, null);
@@ -172,8 +173,8 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
     else beat.failing("reconciliation failed: " + m.failure() + "; it tries again at the next pass");
     // the periodic passes begin once the start-up pass is over
     if (!timers.isTimerActive("pass")) timers.startTimerWithFixedDelay("pass", new Tick(), interval);
-    boolean nothing = m.report() == null || m.report() instanceof Scheduler.Drifted d && d.verdicts().isEmpty();
-    if (!nothing) m.to().tell(m.report());
+    boolean nothing = m.report() == null || m.report() instanceof Request.Drifted d && d.verdicts().isEmpty();
+    if (!nothing) m.to().tell(new Scheduler.Report(m.report()));
     return next();
   }
 

@@ -1,6 +1,7 @@
 package dev.gq.actors.runner;
 
-import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.schedule.Request;
+
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.job.Job;
 import dev.gq.core.proc.ProcInfo;
@@ -44,7 +45,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   private final Job job;
   private final ProcessIdentity root;
   private final RunnerDeps deps;
-  private final ActorRef<Scheduler.Command> scheduler;
+  private final ActorRef<Request.Fact> scheduler;
   private final TimerScheduler<Object> timers;
   /** The adopted process and every descendant seen of it, still alive at the last look. */
   private Set<ProcessRef> tree;
@@ -55,7 +56,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   private boolean cancelled;
 
   private AdoptedRunner(ActorContext<Object> ctx, TimerScheduler<Object> timers, Job job, RunnerDeps deps,
-      ActorRef<Scheduler.Command> scheduler) {
+      ActorRef<Request.Fact> scheduler) {
     super(ctx);
     this.timers = timers;
     this.job = job;
@@ -66,7 +67,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   }
 
   /** The runner of adopted job {@code job}, as the JobRunner's protocol sees it. */
-  public static Behavior<JobRunner.Command> watch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
+  public static Behavior<JobRunner.Command> watch(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler) {
     Behavior<Object> b = Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       AdoptedRunner r = new AdoptedRunner(ctx, t, job, deps, scheduler);
       t.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
@@ -145,7 +146,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
     tree = m.alive();
     if (!tree.isEmpty()) return this;
     getContext().getLog().info("job {}: the adopted process {} and its descendants are gone", job.id(), root.pid());
-    scheduler.tell(new Scheduler.Ended(job.id(), null, null, false, m.endedNanos(), m.after(), m.afterNanos()));
+    scheduler.tell(new Request.Ended(job.id(), null, null, false, m.endedNanos(), m.after(), m.afterNanos()));
     return Behaviors.stopped();
   }
 

@@ -1,6 +1,7 @@
 package dev.gq.actors.runner;
 
-import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.schedule.Request;
+
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.job.Job;
 import dev.gq.core.launch.ExitRecord;
@@ -80,7 +81,7 @@ final class JobEnd {
    * an exit record the shim could not write (but 127, which the shim also returns when it could not
    * wait for the job).
    */
-  static Scheduler.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
+  static Request.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
       Logger log) {
     Optional<ExitRecord> rec = m.record();
     Path exitFile = deps.exitFile().apply(job.id());
@@ -91,18 +92,18 @@ final class JobEnd {
     if (rec.isEmpty()) {
       String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
       if (full != null && shimStatus != null && shimStatus != 127) {
-        return new Scheduler.Ended(job.id(), shimStatus, EndStates.describe(shimStatus) + "; its exit record could not be"
+        return new Request.Ended(job.id(), shimStatus, EndStates.describe(shimStatus) + "; its exit record could not be"
             + " written (" + full + "), so the status is the one its shim exited with", timedOut, m.endedNanos(), m.after(),
             m.afterNanos(), deps.clock().instant());
       }
-      return new Scheduler.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
+      return new Request.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
           deps.clock().instant());
     }
     ExitRecord r = rec.get();
     String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
     if (full != null && r.exitCode() != 0)
       reason = (reason == null ? EndStates.describe(r.exitCode()) : reason) + "; " + full + ", so its log may be cut short";
-    return new Scheduler.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
+    return new Request.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
         deps.clock().instant());
   }
 }

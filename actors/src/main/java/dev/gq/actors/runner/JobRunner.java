@@ -1,6 +1,7 @@
 package dev.gq.actors.runner;
 
-import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.schedule.Request;
+
 import dev.gq.core.job.Job;
 import dev.gq.core.job.TimeLimits;
 import dev.gq.core.launch.ExitRecord;
@@ -66,7 +67,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private final RunnerDeps deps;
   /** Launches the job and holds this daemon's copies of its leases until every process of it is gone. */
   private final JobLaunch launch;
-  private final ActorRef<Scheduler.Command> scheduler;
+  private final ActorRef<Request.Fact> scheduler;
   private final TimerScheduler<Command> timers;
   private ProcessIdentity identity;
   private boolean leaderGone;
@@ -85,7 +86,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private final Instant launchedAt;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
-      ActorRef<Scheduler.Command> scheduler, java.util.Map<String, Long> totalMiB) {
+      ActorRef<Request.Fact> scheduler, java.util.Map<String, Long> totalMiB) {
     super(ctx);
     this.timers = timers;
     this.job = job;
@@ -95,7 +96,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     this.launchedAt = deps.clock().instant();
   }
 
-  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
+  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler) {
     return launch(job, deps, scheduler, java.util.Map.of());
   }
 
@@ -103,7 +104,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
    * Launches {@code job}; {@code totalMiB}: the total memory of its GPUs (by UUID) in the reading it
    * was reserved on, which a shared job's shares are taken against.
    */
-  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler,
+  public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler,
       java.util.Map<String, Long> totalMiB) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, totalMiB);
@@ -113,7 +114,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     }));
   }
 
-  public static Behavior<Command> reattach(Job job, RunnerDeps deps, ActorRef<Scheduler.Command> scheduler) {
+  public static Behavior<Command> reattach(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, java.util.Map.of());
       r.identity = job.identity();
@@ -130,7 +131,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .onMessage(Spawned.class, this::onSpawned)
         .onMessage(SpawnFailed.class, this::onSpawnFailed)
         .onMessage(LeaseTaken.class, m -> {
-          scheduler.tell(new Scheduler.LaunchDeferred(job.id(), m.reason()));
+          scheduler.tell(new Request.LaunchDeferred(job.id(), m.reason()));
           return Behaviors.stopped();
         })
         .onMessage(LeaderExited.class, this::onLeaderExited)
@@ -151,14 +152,14 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   /** Nothing was started; a command that cannot be run ends the job with the shell's status for it. */
   private Behavior<Command> onSpawnFailed(SpawnFailed m) {
-    if (m.exitCode() == null) scheduler.tell(new Scheduler.LaunchFailed(job.id(), m.reason()));
-    else scheduler.tell(new Scheduler.Ended(job.id(), m.exitCode(), m.reason()));
+    if (m.exitCode() == null) scheduler.tell(new Request.LaunchFailed(job.id(), m.reason()));
+    else scheduler.tell(new Request.Ended(job.id(), m.exitCode(), m.reason()));
     return Behaviors.stopped();
   }
 
   private Behavior<Command> onSpawned(Spawned m) {
     identity = m.process().identity();
-    scheduler.tell(new Scheduler.Launched(job.id(), identity));
+    scheduler.tell(new Request.Launched(job.id(), identity));
     getContext().pipeToSelf(m.process().shimExited(), (status, err) -> new LeaderExited(err == null ? status : null));
     if (cancelRequested) signal(15);
     else if (preemption != null) askToSave();
@@ -229,7 +230,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
       if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       return this;
     }
-    Scheduler.Ended ended = JobEnd.report(job, deps, m, timedOut, shimStatus, getContext().getLog());
+    Request.Ended ended = JobEnd.report(job, deps, m, timedOut, shimStatus, getContext().getLog());
     if (preemption != null) ended = preempted(ended);
     scheduler.tell(ended);
     return Behaviors.stopped();
@@ -239,7 +240,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private void ending(boolean gone) {
     if (gone == toldEnding) return;
     toldEnding = gone;
-    scheduler.tell(new Scheduler.Ending(job.id(), gone));
+    scheduler.tell(new Request.Ending(job.id(), gone));
   }
 
   private Behavior<Command> cancel() {
@@ -301,11 +302,11 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   }
 
   /** The end of a preempted job: why it stopped, with the exit status it left. */
-  private Scheduler.Ended preempted(Scheduler.Ended e) {
+  private Request.Ended preempted(Request.Ended e) {
     String how = e.reason() != null ? e.reason() : dev.gq.core.ledger.EndStates.describe(e.exitCode());
     String reason = ignoredNote != null ? "preempted: " + ignoredNote + "; " + how
         : "preempted (SIG" + preemption.signalName() + "); " + how;
-    return new Scheduler.Ended(e.jobId(), e.exitCode(), reason, false, e.endedNanos(), e.after(), e.afterNanos(), e.endedAt());
+    return new Request.Ended(e.jobId(), e.exitCode(), reason, false, e.endedNanos(), e.after(), e.afterNanos(), e.endedAt());
   }
 
   private Behavior<Command> kill() {

@@ -1,5 +1,6 @@
 package dev.gq.actors.scheduler;
 
+import dev.gq.core.schedule.Request;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -23,9 +24,26 @@ final class UnstoredWrites {
     this.writing = List.copyOf(batch);
   }
 
-  /** The write is stored. */
-  void stored() {
+  /** The write is stored; after failures, the journal takes writes again, and the daemon hears so. */
+  void stored(SchedulerDeps deps, org.slf4j.Logger log) {
     writing = null;
+    if (JournalWrites.problem() == null) return;
+    JournalWrites.stored();
+    log.info("the journal takes writes again");
+    deps.journalWritable();
+  }
+
+  /**
+   * Ends the failed write: each request it held is refused with one line naming the cause, each
+   * runner's report it held waits to be decided again, and a job's end that waits to be stored gets
+   * the disk's reserve.
+   */
+  void fail(SchedulerDeps deps, org.slf4j.Logger log) {
+    JournalWrites.failed(null);
+    String problem = JournalWrites.problem();
+    fail(JournalWrites.refusal(deps.journalPath(), deps.diskFullNote(), problem));
+    log.error("cannot write the journal ({}): {}; the daemon retries", deps.journalPath(), problem);
+    if (!endsWaiting().isEmpty()) deps.giveUpReserve();
   }
 
   /** Whether a write was under way (so it failed, when the actor restarts). */
@@ -33,8 +51,8 @@ final class UnstoredWrites {
     return writing != null;
   }
 
-  /** Ends the failed write: refuses each of its requests with {@code refusal} and keeps its runners' reports for a retry. */
-  void fail(String refusal) {
+  /** Refuses each of the failed write's requests with {@code refusal} and keeps its runners' reports for a retry. */
+  private void fail(String refusal) {
     for (Scheduler.Command c : writing) {
       if (c instanceof Scheduler.Ask<?> ask) refuse(ask.replyTo(), refusal);
       else if (fact(c)) retry.add(c);
@@ -49,15 +67,19 @@ final class UnstoredWrites {
 
   /** A runner's report: something that happened, told once. */
   private static boolean fact(Scheduler.Command c) {
-    return c instanceof Scheduler.Launched || c instanceof Scheduler.LaunchFailed || c instanceof Scheduler.LaunchDeferred
-        || c instanceof Scheduler.Ended;
+    return c instanceof Scheduler.Report r && (r.fact() instanceof Request.Launched || r.fact() instanceof Request.LaunchFailed
+        || r.fact() instanceof Request.LaunchDeferred || r.fact() instanceof Request.Ended);
+  }
+
+  private static Long ended(Scheduler.Command c) {
+    return c instanceof Scheduler.Report r && r.fact() instanceof Request.Ended e ? e.jobId() : null;
   }
 
   /** The jobs whose end waits to be stored: no other pass may decide how they ended meanwhile. */
   Set<Long> endsWaiting() {
     Set<Long> ids = new HashSet<>();
-    for (Scheduler.Command c : retry) if (c instanceof Scheduler.Ended e) ids.add(e.jobId());
-    if (writing != null) for (Scheduler.Command c : writing) if (c instanceof Scheduler.Ended e) ids.add(e.jobId());
+    for (Scheduler.Command c : retry) if (ended(c) != null) ids.add(ended(c));
+    if (writing != null) for (Scheduler.Command c : writing) if (ended(c) != null) ids.add(ended(c));
     return ids;
   }
 

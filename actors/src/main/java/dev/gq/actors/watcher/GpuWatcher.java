@@ -1,5 +1,7 @@
 package dev.gq.actors.watcher;
 
+import dev.gq.core.schedule.Request;
+
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.alloc.ProcessFacts;
@@ -102,7 +104,7 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
   }
 
   private Behavior<Command> onDone(Done m) {
-    scheduler.tell(new Scheduler.GpusObserved(m.observation(), probe.describe(), probe.fake(), m.takenNanos()));
+    scheduler.tell(new Scheduler.Report(new Request.Observed(m.observation(), probe.describe(), probe.fake(), m.takenNanos())));
     beat.worked();
     inFlight = false;
     if (again) {

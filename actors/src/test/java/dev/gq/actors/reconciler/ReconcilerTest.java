@@ -1,5 +1,7 @@
 package dev.gq.actors.reconciler;
 
+import dev.gq.core.schedule.Request;
+
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.actors.scheduler.Scheduler;
@@ -111,7 +113,7 @@ class ReconcilerTest {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     reconciler().tell(new Reconciler.Reconcile(List.of(job(1, JobState.RUNNING), job(2, JobState.RUNNING),
         job(3, JobState.WAITING)), scheduler.ref()));
-    Scheduler.Reconciled r = scheduler.expectMessageClass(Scheduler.Reconciled.class, Duration.ofSeconds(10));
+    Request.Reconciled r = (Request.Reconciled) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
     assertEquals(List.of(1L, 2L), r.verdicts().keySet().stream().sorted().toList());
     assertTrue(r.verdicts().get(1L).watch());
     assertTrue(r.verdicts().get(1L).events().isEmpty());
@@ -126,13 +128,13 @@ class ReconcilerTest {
     ActorRef<Reconciler.Command> r = reconciler();
     Job running = job(1, JobState.RUNNING);
     r.tell(new Reconciler.Reconcile(List.of(running), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Reconciled.class, Duration.ofSeconds(10));
+    scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
 
     procs.clear();   // the job's processes end while nothing watches them
     TIME.timePasses(INTERVAL);
     Scheduler.GetLedger ask = scheduler.expectMessageClass(Scheduler.GetLedger.class, Duration.ofSeconds(10));
     ask.replyTo().tell(ledger(running, job(2, JobState.STARTING), job(3, JobState.WAITING), job(4, JobState.ORPHANED)));
-    Scheduler.Drifted d = scheduler.expectMessageClass(Scheduler.Drifted.class, Duration.ofSeconds(10));
+    Request.Drifted d = (Request.Drifted) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
     // STARTING jobs are their runner's (being launched); WAITING ones have nothing to check
     assertEquals(Map.of(1L, JobState.RUNNING, 4L, JobState.ORPHANED), d.seen());
     JobInterrupted e = assertInstanceOf(JobInterrupted.class, d.verdicts().get(1L).events().get(0));
@@ -147,7 +149,7 @@ class ReconcilerTest {
     ActorRef<Reconciler.Command> r = reconciler();
     // job 1's processes are gone; job 2's still run; no time passes
     r.tell(new Reconciler.CheckNow(List.of(job(1, JobState.RUNNING), job(2, JobState.CANCELLING)), scheduler.ref()));
-    Scheduler.Drifted d = scheduler.expectMessageClass(Scheduler.Drifted.class, Duration.ofSeconds(10));
+    Request.Drifted d = (Request.Drifted) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
     assertEquals(Map.of(1L, JobState.RUNNING, 2L, JobState.CANCELLING), d.seen());
     assertInstanceOf(JobInterrupted.class, d.verdicts().get(1L).events().get(0));
     assertTrue(d.verdicts().get(2L).watch(), "a job still running gets a runner again");
@@ -171,7 +173,7 @@ class ReconcilerTest {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     ActorRef<Reconciler.Command> r = reconciler();
     r.tell(new Reconciler.Reconcile(List.of(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Reconciled.class, Duration.ofSeconds(10));
+    scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
     TIME.timePasses(INTERVAL);
     scheduler.expectMessageClass(Scheduler.GetLedger.class, Duration.ofSeconds(10)).replyTo().tell(ledger(job(3, JobState.WAITING)));
     TIME.timePasses(INTERVAL);

@@ -1,8 +1,9 @@
 package dev.gq.actors.runner;
 
+import dev.gq.core.schedule.Request;
+
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.GpuSlot;
@@ -73,7 +74,7 @@ class JobRunnerTest {
 
   @Test
   void aJobKeptWithoutItsCommandIsLaunchedWithTheCommandAndLogPathReadFromTheStore() throws Exception {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     Job stored = starting(12, "sh", "-c", "echo \"$GQ_TEST_MARK\" \"$0\"", "from-argv");
     stored = stored.withSpec(stored.spec().withEnv(Map.of("PATH", "/usr/bin:/bin", "GQ_TEST_MARK", "from-env")));
     Job inMemory = stored.withoutCommand();
@@ -84,43 +85,43 @@ class JobRunnerTest {
       asked.add(id);
       return whole;
     }), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     assertEquals(0, ended(scheduler).exitCode());
     assertEquals(List.of(12L), asked);
     assertEquals("from-env from-argv\n", java.nio.file.Files.readString(tmp.resolve("12.log")));
   }
 
   /** The runner's report of the job's end, after its notices that the end is on its way. */
-  private static Scheduler.Ended ended(TestProbe<Scheduler.Command> scheduler) {
-    List<Scheduler.Command> seen = scheduler.fishForMessage(Duration.ofSeconds(10), m -> m instanceof Scheduler.Ending
+  private static Request.Ended ended(TestProbe<Request.Fact> scheduler) {
+    List<Request.Fact> seen = scheduler.fishForMessage(Duration.ofSeconds(10), m -> m instanceof Request.Ending
         ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()
         : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete());
-    return assertInstanceOf(Scheduler.Ended.class, seen.get(seen.size() - 1));
+    return assertInstanceOf(Request.Ended.class, seen.get(seen.size() - 1));
   }
 
   @Test
   void theSchedulerHearsThatTheEndIsOnItsWayBeforeTheEnd() {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(14, "true"), deps(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    assertEquals(new Scheduler.Ending(14, true), scheduler.expectMessageClass(Scheduler.Ending.class, Duration.ofSeconds(10)));
-    assertEquals(0, scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10)).exitCode());
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
+    assertEquals(new Request.Ending(14, true), scheduler.expectMessageClass(Request.Ending.class, Duration.ofSeconds(10)));
+    assertEquals(0, scheduler.expectMessageClass(Request.Ended.class, Duration.ofSeconds(10)).exitCode());
   }
 
   @Test
   void aCommandThatCannotBeRunEndsTheJobAtOnceWithStatus127AndTheReason() {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(15, "no-such-program-gq"), deps(), scheduler.ref()));
-    Scheduler.Ended e = scheduler.expectMessageClass(Scheduler.Ended.class, Duration.ofSeconds(10));
+    Request.Ended e = scheduler.expectMessageClass(Request.Ended.class, Duration.ofSeconds(10));
     assertEquals(127, e.exitCode());
     assertEquals("cannot run 'no-such-program-gq': No such file or directory", e.reason());
   }
 
   @Test
   void aJobWhoseCommandCannotBeReadFailsToLaunchSayingWhy() {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(13, "true").withoutCommand(), deps(), scheduler.ref()));
-    Scheduler.LaunchFailed f = scheduler.expectMessageClass(Scheduler.LaunchFailed.class, Duration.ofSeconds(10));
+    Request.LaunchFailed f = scheduler.expectMessageClass(Request.LaunchFailed.class, Duration.ofSeconds(10));
     assertEquals("cannot read the job's command from the database: no stored job in this test", f.reason());
   }
 
@@ -140,7 +141,7 @@ class JobRunnerTest {
     try {
       ProcInfo info = waitForOwnSession(stranger.pid());
       ProcessIdentity recycled = new ProcessIdentity(info.pid(), info.pid(), info.pid(), info.startTicks() + 12345, PROCS.bootId());
-      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
       java.util.concurrent.BlockingQueue<String> tried = new java.util.concurrent.LinkedBlockingQueue<>();
       GroupSignals real = new GroupSignals(PROCS);
       Signals recorded = new Signals() {
@@ -176,25 +177,25 @@ class JobRunnerTest {
 
   @Test
   void launchedJobIsCancelledAndReportsItsEnd() throws Exception {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     JobSpec spec = new JobSpec(List.of("sleep", "30"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null);
     Job job = new Job(8, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("8.log").toString(), null, "tag-8", null);
     var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
-    Scheduler.Launched launched = scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    Request.Launched launched = scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     assertEquals(launched.identity().pid(), launched.identity().sid(), "the shim leads its own session");
     runner.tell(new JobRunner.Cancel());
-    Scheduler.Ended ended = ended(scheduler);
+    Request.Ended ended = ended(scheduler);
     assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
   }
 
   @Test
   void cancelReachesADetachedChildCarryingTheJobsTag() throws Exception {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     Path pidFile = tmp.resolve("detached.pid");
     Job job = starting(13, "sh", "-c", "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 30' & wait");
     var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     awaitFile(pidFile);
     long child = Long.parseLong(Files.readString(pidFile).strip());
     runner.tell(new JobRunner.Cancel());
@@ -231,12 +232,12 @@ class JobRunnerTest {
 
   @Test
   void jobEndsOnlyOnceTheProcessItLeftInItsGroupIsGoneWithAGpuReadingFromAfterThat() throws Exception {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     Path marker = tmp.resolve("left-ended");
     Job job = starting(10, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c", "(sleep 1; touch " + marker + ") & exit 0");
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = ended(scheduler);
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
+    Request.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended before the process left in its group");
     assertEquals(0, ended.exitCode());
     assertSame(READING, ended.after());
@@ -246,14 +247,14 @@ class JobRunnerTest {
 
   @Test
   void detachedChildCarryingTheJobsTagKeepsTheJobFromEnding() throws Exception {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     Path marker = tmp.resolve("detached-ended");
     // setsid: the child leaves the job's session and group, and keeps its GQ_JOB_TAG
     Job job = starting(12, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c",
         "setsid sh -c 'sleep 1; touch " + marker + "' & sleep 0.1");
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = ended(scheduler);
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
+    Request.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended while its detached child still ran");
     assertEquals(0, ended.exitCode());
     assertSame(READING, ended.after());
@@ -261,10 +262,10 @@ class JobRunnerTest {
 
   @Test
   void jobWithoutGpusThatLeftNothingBehindEndsWithoutAReading() {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = ended(scheduler);
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
+    Request.Ended ended = ended(scheduler);
     assertEquals(5, ended.exitCode());
     assertNull(ended.after());
     assertEquals(0, readAt.get(), "no GPU, nothing to read");
@@ -272,29 +273,29 @@ class JobRunnerTest {
 
   @Test
   void jobPastItsTimeLimitIsStoppedAndReportedAsTimedOut() {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     JobSpec spec = new JobSpec(List.of("sleep", "30"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null)
         .withTimeLimit(Duration.ofSeconds(1));
     Job job = new Job(9, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("9.log").toString(), null, "tag-9", null);
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = ended(scheduler);
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
+    Request.Ended ended = ended(scheduler);
     assertTrue(ended.timedOut());
     assertEquals(128 + 15, ended.exitCode(), "stopped by SIGTERM");
   }
 
   @Test
   void aTimeLimitTooFarToCountNeitherStopsTheRunnerNorHidesTheJobsEnd() {
-    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     // 999,999 weeks: more nanoseconds than a long holds, which the runner's timer once failed on
     JobSpec spec = new JobSpec(List.of("sh", "-c", "sleep 0.2; exit 5"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0,
         null, null, null).withTimeLimit(Duration.ofDays(7L * 999_999));
     Job job = new Job(8, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("8.log").toString(), null, "tag-8", null);
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
-    scheduler.expectMessageClass(Scheduler.Launched.class, Duration.ofSeconds(10));
-    Scheduler.Ended ended = ended(scheduler);
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
+    Request.Ended ended = ended(scheduler);
     assertFalse(ended.timedOut());
     assertEquals(5, ended.exitCode());
   }
@@ -308,9 +309,9 @@ class JobRunnerTest {
       Job late = running(who);
       late = new Job(late.id(), late.spec().withTimeLimit(Duration.ofMinutes(1)), late.state(), late.submitTime(),
           Instant.now().minus(Duration.ofHours(1)), null, List.of(), who, null, "/dev/null", null, "tag-7", null);
-      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
       KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref()));
-      Scheduler.Ended ended = ended(scheduler);
+      Request.Ended ended = ended(scheduler);
       assertTrue(ended.timedOut());
       assertFalse(job.isAlive() && PROCS.info(job.pid()).map(p -> !p.zombie()).orElse(false), "the job was stopped");
     } finally {
@@ -330,7 +331,7 @@ class JobRunnerTest {
           null, "/dev/null", null, "tag-7", null);
       // two hours after the start by the clock the runner is given, though the wall clock says a moment
       java.time.Clock later = java.time.Clock.fixed(started.plus(Duration.ofHours(2)), java.time.ZoneOffset.UTC);
-      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
       KIT.spawn(JobRunner.reattach(j, deps(id -> null, later), scheduler.ref()));
       assertTrue(ended(scheduler).timedOut());
     } finally {

@@ -234,8 +234,8 @@ class JournalFailureTest {
   }
 
   private void ready(ActorRef<Scheduler.Command> s) {
-    s.tell(new Scheduler.Reconciled(Map.of()));
-    s.tell(new Scheduler.GpusObserved(gpus(), "fake", true));
+    s.tell(new Scheduler.Report(new Request.Reconciled(Map.of())));
+    s.tell(new Scheduler.Report(new Request.Observed(gpus(), "fake", true)));
   }
 
   /** Submits a one-GPU job and reports it launched; returns its id. */
@@ -245,7 +245,7 @@ class JournalFailureTest {
     s.tell(new Scheduler.Ask<>(new Request.Submit(spec, Map.of()), r.getRef()));
     assertTrue(r.receiveMessage(SOON).isSuccess());
     long id = 1;
-    s.tell(new Scheduler.Launched(id, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    s.tell(new Scheduler.Report(new Request.Launched(id, new ProcessIdentity(100, 100, 100, 5, "boot"))));
     TestProbe<Ledger> l = KIT.createTestProbe();
     s.tell(new Scheduler.GetLedger(l.getRef()));
     assertEquals(dev.gq.core.job.JobState.RUNNING, l.receiveMessage(SOON).live().get(id).state());
@@ -286,7 +286,7 @@ class JournalFailureTest {
       ActorRef<Scheduler.Command> scheduler = ctx.getSelf();
       ActorRef<JobRunner.Command> r = ctx.spawnAnonymous(Behaviors.receive(JobRunner.Command.class)
           .onMessage(JobRunner.Cancel.class, c -> {
-            scheduler.tell(new Scheduler.Ended(job.id(), 5, null));
+            scheduler.tell(new Scheduler.Report(new Request.Ended(job.id(), 5, null)));
             return Behaviors.stopped();
           }).build());
       runners.add(r);

@@ -53,7 +53,7 @@ class SchedulerSweepTest {
     es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(deps),
         new EventSourcedBehaviorTestKit.SerializationSettings(true, true, false, true, true));
     es.clear();
-    es.runCommand(new Scheduler.Reconciled(Map.of()));
+    es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));
   }
 
   private static JobSpec cell(String group) {
@@ -68,8 +68,8 @@ class SchedulerSweepTest {
 
   /** The job (CPU-only, so reserved at submit) launches and ends with {@code code}; returns what the end wrote. */
   private List<LedgerEvent> runAndEnd(long id, int code) {
-    es.runCommand(new Scheduler.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot")));
-    return es.runCommand(new Scheduler.Ended(id, code, null)).events();
+    es.runCommand(new Scheduler.Report(new Request.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot"))));
+    return es.runCommand(new Scheduler.Report(new Request.Ended(id, code, null))).events();
   }
 
   @Test
@@ -93,17 +93,17 @@ class SchedulerSweepTest {
     long a = submit(cell("g")), b = submit(cell("g")), c = submit(cell("g")), d = submit(cell("g"));
     assertEquals(List.of(JobState.STARTING, JobState.STARTING, JobState.STARTING, JobState.WAITING),
         List.of(state(a), state(b), state(c), state(d)), "three may still fail");
-    for (long id : List.of(a, b, c)) es.runCommand(new Scheduler.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot")));
+    for (long id : List.of(a, b, c)) es.runCommand(new Scheduler.Report(new Request.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot"))));
     assertEquals(JobState.STARTING, state(d), "launched jobs do not count");
-    es.runCommand(new Scheduler.Launched(d, new ProcessIdentity(100 * d, 100 * d, 100 * d, 5, "boot")));
+    es.runCommand(new Scheduler.Report(new Request.Launched(d, new ProcessIdentity(100 * d, 100 * d, 100 * d, 5, "boot"))));
     long e = submit(cell("g"));
-    for (long id : List.of(a, b, c)) es.runCommand(new Scheduler.Ending(id, true));
+    for (long id : List.of(a, b, c)) es.runCommand(new Scheduler.Report(new Request.Ending(id, true)));
     long f = submit(cell("g"));
     assertEquals(JobState.STARTING, state(e));
     assertEquals(JobState.WAITING, state(f), "three ends on their way and one start: the next waits");
-    es.runCommand(new Scheduler.Ending(a, false));
+    es.runCommand(new Scheduler.Report(new Request.Ending(a, false)));
     assertEquals(JobState.WAITING, state(f), "still three open");
-    es.runCommand(new Scheduler.Launched(e, new ProcessIdentity(100 * e, 100 * e, 100 * e, 5, "boot")));
+    es.runCommand(new Scheduler.Report(new Request.Launched(e, new ProcessIdentity(100 * e, 100 * e, 100 * e, 5, "boot"))));
     assertEquals(JobState.STARTING, state(f), "a job whose processes were not all gone after all no longer counts");
   }
 
@@ -175,7 +175,7 @@ class SchedulerSweepTest {
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
     assertEquals("waiting for job 1 to succeed", v.waitReasons().get(b).text());
     es.restart();
-    es.runCommand(new Scheduler.Reconciled(Map.of()));
+    es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));
     List<LedgerEvent> end = runAndEnd(a, 1);
     JobCancelled c = assertInstanceOf(JobCancelled.class, end.get(1));
     assertEquals(b, c.jobId());
@@ -192,8 +192,8 @@ class SchedulerSweepTest {
   @Test
   void aJobStoppedAtItsLimitEndsTimeoutNamingTheLimit() {
     long a = submit(cell(null).withTimeLimit(Duration.ofHours(2)));
-    es.runCommand(new Scheduler.Launched(a, new ProcessIdentity(100, 100, 100, 5, "boot")));
-    var end = es.runCommand(new Scheduler.Ended(a, 143, null, true, System.nanoTime(), null, 0));
+    es.runCommand(new Scheduler.Report(new Request.Launched(a, new ProcessIdentity(100, 100, 100, 5, "boot"))));
+    var end = es.runCommand(new Scheduler.Report(new Request.Ended(a, 143, null, true, System.nanoTime(), null, 0)));
     JobTimedOut t = assertInstanceOf(JobTimedOut.class, end.events().get(0));
     assertEquals("exceeded its time limit of 2h", t.reason());
     assertFalse(end.state().live().containsKey(a));

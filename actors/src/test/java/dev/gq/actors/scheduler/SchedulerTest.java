@@ -62,7 +62,7 @@ class SchedulerTest {
     es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(deps),
         new EventSourcedBehaviorTestKit.SerializationSettings(true, true, false, true, true));
     es.clear();
-    es.runCommand(new Scheduler.Reconciled(Map.of()));
+    es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));
   }
 
   private static JobSpec spec(int gpus) {
@@ -82,7 +82,7 @@ class SchedulerTest {
   }
 
   private void observe(GpuObservation o) {
-    es.runCommand(new Scheduler.GpusObserved(o, "fake", true));
+    es.runCommand(new Scheduler.Report(new Request.Observed(o, "fake", true)));
   }
 
   private StatusReply<Ledger.SubmitOutcome> submit(JobSpec s) {
@@ -126,9 +126,9 @@ class SchedulerTest {
   }
 
   /** The runner's report: job {@code id} exited 0, its processes seen gone now, then {@code after} read. */
-  private static Scheduler.Ended endedWithReading(long id, GpuObservation after) {
+  private static Scheduler.Report endedWithReading(long id, GpuObservation after) {
     long gone = System.nanoTime();
-    return new Scheduler.Ended(id, 0, null, false, gone, after, gone + 1);
+    return new Scheduler.Report(new Request.Ended(id, 0, null, false, gone, after, gone + 1));
   }
 
   @Test
@@ -136,7 +136,7 @@ class SchedulerTest {
     observe(gpus(1));
     submit(spec(1));
     submit(spec(1));
-    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    es.runCommand(new Scheduler.Report(new Request.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot"))));
     var ended = es.runCommand(endedWithReading(1, gpus(1)));
     assertEquals(2, ended.events().size());
     assertInstanceOf(JobExited.class, ended.events().get(0));
@@ -150,7 +150,7 @@ class SchedulerTest {
     observe(gpus(1));
     submit(spec(1));
     submit(spec(1));
-    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    es.runCommand(new Scheduler.Report(new Request.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot"))));
     observe(gpus(1, pids));
   }
 
@@ -159,16 +159,16 @@ class SchedulerTest {
     // The latest reading shows GPU 0 idle; a process of job 1 may have opened a context since.
     jobRunningAndOneWaiting();
     long beforeEnd = System.nanoTime();
-    var ended = es.runCommand(new Scheduler.Ended(1, 0, null));
+    var ended = es.runCommand(new Scheduler.Report(new Request.Ended(1, 0, null)));
     assertEquals(1, ended.events().size(), "no reading from after the end: GPU 0 is not handed on");
     assertEquals(1, deps.polls, "a reading is asked for at once");
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
     assertEquals(GpuState.UNKNOWN, v.gpus().get(0).state(), v.gpus().toString());
-    var stale = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true, beforeEnd));
+    var stale = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true, beforeEnd)));
     assertTrue(stale.events().isEmpty(), "a reading begun before the end proves nothing");
-    var child = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
+    var child = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1, 4242), "fake", true)));
     assertTrue(child.events().isEmpty(), "the fresh reading shows a process on GPU 0");
-    var after = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true));
+    var after = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true)));
     assertEquals(2, assertInstanceOf(JobReserved.class, after.events().get(0)).jobId());
   }
 
@@ -185,9 +185,9 @@ class SchedulerTest {
     var ended = es.runCommand(endedWithReading(1, gpus(1, 4242)));
     assertEquals(1, ended.events().size(), "process 4242 computes on GPU 0: it is not free");
     assertEquals(1, deps.polls, "the held-back GPU is read again at once");
-    var still = es.runCommand(new Scheduler.GpusObserved(gpus(1, 4242), "fake", true));
+    var still = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1, 4242), "fake", true)));
     assertTrue(still.events().isEmpty());
-    var after = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true));
+    var after = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true)));
     assertEquals(2, assertInstanceOf(JobReserved.class, after.events().get(0)).jobId());
   }
 
@@ -196,7 +196,7 @@ class SchedulerTest {
     jobRunningAndOneWaiting();
     long older = System.nanoTime();
     es.runCommand(endedWithReading(1, gpus(1, 4242)));
-    var stale = es.runCommand(new Scheduler.GpusObserved(gpus(1), "fake", true, older));
+    var stale = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true, older)));
     assertTrue(stale.events().isEmpty(), "the older reading does not show process 4242, and must not count");
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
     assertEquals(GpuState.EXTERNAL, v.gpus().get(0).state());
@@ -220,7 +220,7 @@ class SchedulerTest {
     observe(gpus(2));
     submit(spec(1));
     submit(spec(2));
-    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    es.runCommand(new Scheduler.Report(new Request.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot"))));
     var restarted = es.restart();
     Ledger l = restarted.state();
     assertEquals(3, l.nextId());
@@ -228,7 +228,7 @@ class SchedulerTest {
     assertEquals(JobState.RUNNING, running.state());
     assertEquals(100, running.identity().pid());
     assertEquals(JobState.WAITING, l.live().get(2L).state());
-    var obs = es.runCommand(new Scheduler.GpusObserved(gpus(2), "fake", true));
+    var obs = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(2), "fake", true)));
     assertTrue(obs.events().isEmpty(), "nothing is placed before start-up reconciliation");
   }
 
@@ -249,7 +249,7 @@ class SchedulerTest {
         assertEquals("g", j.spec().group());
       }
     }
-    es.runCommand(new Scheduler.Reconciled(Map.of()));
+    es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));
     es.<StatusReply<String>>runCommand(r -> new Scheduler.Ask<>(new Request.ReleaseQueue(null), r));
     assertEquals(3, deps.startedJobs.size(), "fail-fast lets three jobs of a group start before any has launched");
     assertFalse(deps.startedJobs.get(2).spec().hasCommand(), "the others' runners read the command at launch");
@@ -267,15 +267,15 @@ class SchedulerTest {
   /** Job 1, CPU-only and RUNNING; after {@code restartWithoutRunner} no runner watches it. */
   private void runningCpuJob(boolean restartWithoutRunner) {
     submit(spec(0));
-    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    es.runCommand(new Scheduler.Report(new Request.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot"))));
     if (!restartWithoutRunner) return;
     es.restart();
-    es.runCommand(new Scheduler.Reconciled(Map.of()));
+    es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));
   }
 
-  private static Scheduler.Drifted interrupted(long id) {
+  private static Scheduler.Report interrupted(long id) {
     var v = new dev.gq.core.recovery.Recovery.Verdict(List.of(new JobInterrupted(id, "gone", Instant.EPOCH)), false);
-    return new Scheduler.Drifted(Map.of(id, JobState.RUNNING), Map.of(id, v));
+    return new Scheduler.Report(new Request.Drifted(Map.of(id, JobState.RUNNING), Map.of(id, v)));
   }
 
   @Test
@@ -299,10 +299,10 @@ class SchedulerTest {
     runningCpuJob(true);
     deps.started.clear();
     var alive = new dev.gq.core.recovery.Recovery.Verdict(List.of(), true);
-    es.runCommand(new Scheduler.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive)));
+    es.runCommand(new Scheduler.Report(new Request.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive))));
     assertEquals(List.of(1L), deps.started);
     // a second pass finds it watched
-    es.runCommand(new Scheduler.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive)));
+    es.runCommand(new Scheduler.Report(new Request.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive))));
     assertEquals(List.of(1L), deps.started);
   }
 
@@ -310,7 +310,7 @@ class SchedulerTest {
   void aJobWhoseRunnerStoppedWithoutReportingItsEndIsCheckedAtOnce() {
     deps.runnersStop = true;
     submit(spec(0));
-    es.runCommand(new Scheduler.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot")));
+    es.runCommand(new Scheduler.Report(new Request.Launched(1, new ProcessIdentity(100, 100, 100, 5, "boot"))));
     // the Scheduler sees its runner stop (a message of its own, soon after) and asks for a check of the job
     for (long end = System.nanoTime() + 5_000_000_000L; deps.checked.isEmpty() && System.nanoTime() - end < 0; )
       es.runCommand(Scheduler.GetLedger::new);

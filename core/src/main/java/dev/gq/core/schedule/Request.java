@@ -106,23 +106,36 @@ public sealed interface Request<R> {
   /** Makes a process started by hand a RUNNING job on the GPUs it uses ({@code gq adopt}). */
   record Adopt(dev.gq.core.adopt.Adoption.Ask ask) implements Request<dev.gq.core.adopt.AdoptOutcome> {}
 
+  /**
+   * A report: a fact from a runner, the GPU watcher, the reconciler or the cluster bridge, decided like
+   * a request but answered to nobody.
+   */
+  sealed interface Fact extends Request<Void>
+      permits Observed, Launched, LaunchFailed, LaunchDeferred, Ending, Ended, Reconciled, Drifted, ClusterObserved {}
+
   /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
-  record Observed(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Request<Void> {}
+  record Observed(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Fact {
+    /** A reading begun now. */
+    public Observed(GpuObservation observation, String probe, boolean fake) {
+      this(observation, probe, fake, System.nanoTime());
+    }
+  }
 
   /** From a runner: the job's processes run. */
-  record Launched(long jobId, ProcessIdentity identity) implements Request<Void> {}
+  record Launched(long jobId, ProcessIdentity identity) implements Fact {}
 
-  record LaunchFailed(long jobId, String reason) implements Request<Void> {}
+  /** From a runner: the job's processes could not be started ({@code reason}). */
+  record LaunchFailed(long jobId, String reason) implements Fact {}
 
   /** From a runner: another gq took a GPU's lease between the reservation and the launch. */
-  record LaunchDeferred(long jobId, String reason) implements Request<Void> {}
+  record LaunchDeferred(long jobId, String reason) implements Fact {}
 
   /**
    * From a runner: the job's shim has exited ({@code gone}), so its end is on its way; or, after all,
    * a process of the job is left ({@code !gone}). Until its end is recorded, the job may be one more
    * failure of its group, which then starts no further job (fail-fast).
    */
-  record Ending(long jobId, boolean gone) implements Request<Void> {}
+  record Ending(long jobId, boolean gone) implements Fact {}
 
   /**
    * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
@@ -130,11 +143,16 @@ public sealed interface Request<R> {
    * {@code after} a GPU reading begun at {@code afterNanos}, after that (null when there is none).
    */
   record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
-      long afterNanos, java.time.Instant endedAt) implements Request<Void> {
+      long afterNanos, java.time.Instant endedAt) implements Fact {
     /** An end stamped when it is decided. */
     public Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
         long afterNanos) {
       this(jobId, exitCode, reason, timedOut, endedNanos, after, afterNanos, null);
+    }
+
+    /** An end seen now, without a reading after it. */
+    public Ended(long jobId, Integer exitCode, String reason) {
+      this(jobId, exitCode, reason, false, System.nanoTime(), null, 0);
     }
   }
 
@@ -142,17 +160,27 @@ public sealed interface Request<R> {
    * From the reconciler: what it concluded for each job it checked. The first one after start-up
    * also skips job ids past {@code highestJobFileId}, the highest id with files on disk.
    */
-  record Reconciled(Map<Long, Recovery.Verdict> verdicts, long highestJobFileId) implements Request<Void> {}
+  record Reconciled(Map<Long, Recovery.Verdict> verdicts, long highestJobFileId) implements Fact {
+    /** As the reconciler reports it: the Scheduler adds what it knows of the files on disk. */
+    public Reconciled(Map<Long, Recovery.Verdict> verdicts) {
+      this(verdicts, 0);
+    }
+  }
 
   /**
    * From the reconciler's periodic pass: its verdicts and the state it saw each job in; {@code watched}
    * are the jobs a runner watches now (see {@link dev.gq.core.recovery.Drift}).
    */
-  record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts, Set<Long> watched) implements Request<Void> {}
+  record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts, Set<Long> watched) implements Fact {
+    /** As the reconciler reports it: the Scheduler adds the jobs its runners watch. */
+    public Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) {
+      this(seen, verdicts, Set.of());
+    }
+  }
 
   /** Slurm accepted these cluster jobs (gq id → Slurm id); the answer: the ids that no longer wait, to be cancelled there. */
   record ClusterSent(Map<Long, String> sent) implements Request<List<Long>> {}
 
   /** One look at a Slurm cluster. */
-  record ClusterObserved(dev.gq.core.cluster.ClusterObservation observation) implements Request<Void> {}
+  record ClusterObserved(dev.gq.core.cluster.ClusterObservation observation) implements Fact {}
 }

@@ -1,0 +1,65 @@
+package dev.gq.actors.scheduler;
+
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
+import dev.gq.core.schedule.Decided;
+import dev.gq.core.schedule.DecidedBatch;
+import dev.gq.core.schedule.SchedulerState;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.pattern.StatusReply;
+
+/**
+ * What follows once a batch's events are stored, and only then: the read side fed, then for each
+ * decision in order (on the ledger as its own events left it) runners started or told to cancel, a
+ * reconciliation asked for, the jobs a reconciliation found still running watched, and its caller
+ * answered; then the GPUs read again when a decision asked for it.
+ */
+final class StoredEffects {
+  private final ActorContext<Scheduler.Command> ctx;
+  private final SchedulerDeps deps;
+  private final Runners runners;
+
+  StoredEffects(ActorContext<Scheduler.Command> ctx, SchedulerDeps deps, Runners runners) {
+    this.ctx = ctx;
+    this.deps = deps;
+    this.runners = runners;
+  }
+
+  /**
+   * Runs the effects of {@code b}, the decisions of {@code commands}; {@code lastSeq}: the sequence number
+   * of its last event; {@code state}: the Scheduler's memory once it is stored. Returns whether start-up
+   * ended with it.
+   */
+  boolean run(List<Scheduler.Command> commands, DecidedBatch b, long lastSeq, SchedulerState state) {
+    List<LedgerEvent> events = b.events();
+    if (!events.isEmpty()) deps.project(lastSeq - events.size() + 1, events);
+    Map<Long, JobSubmitted> inHand = Commands.inHand(events);
+    boolean read = false;
+    boolean readied = false;
+    for (int i = 0; i < commands.size(); i++) {
+      Decided<?> d = b.decided().get(i);
+      Ledger after = b.after().get(i);
+      runners.follow(after, d.events(), inHand, r -> Views.totals(state, r));
+      if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
+      runners.watch(after, d);
+      read |= d.readGpus();
+      readied |= d.readied();
+      if (commands.get(i) instanceof Scheduler.Ask<?> ask) answer(ask, d);
+    }
+    if (!events.isEmpty()) deps.logEvents(events);
+    if (read) deps.pollNow();
+    if (!events.isEmpty() || readied) deps.demand(b.after().get(b.after().size() - 1));
+    return readied;
+  }
+
+  /** A user's request hears its answer or its refusal. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void answer(Scheduler.Ask<?> ask, Decided<?> d) {
+    ActorRef replyTo = ask.replyTo();
+    replyTo.tell(d.refused() ? StatusReply.error(d.refusal()) : StatusReply.success(d.answer()));
+  }
+}
