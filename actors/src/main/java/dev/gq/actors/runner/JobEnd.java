@@ -8,11 +8,13 @@ import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.ledger.EndStates;
 import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.host.fs.DiskSpace;
 import dev.gq.protocol.DiskRoom;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,5 +107,17 @@ final class JobEnd {
       reason = (reason == null ? EndStates.describe(r.exitCode()) : reason) + "; " + full + ", so its log may be cut short";
     return new Request.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
         deps.clock().instant());
+  }
+
+  /** Whether the process the runner launched (the shim) is gone: no process, a zombie, or another process under its pid. */
+  static boolean leaderGone(RunnerDeps deps, ProcessIdentity identity) {
+    Optional<ProcInfo> leader = deps.procs().info(identity.pid());
+    return leader.isEmpty() || leader.get().zombie() || !identity.matches(leader.get(), deps.procs().bootId());
+  }
+
+  /** {@link #members} of the job of {@code identity}, looked for off the actor's thread. */
+  static CompletableFuture<JobRunner.Members> membersLater(Job job, RunnerDeps deps, ProcessIdentity identity, Runnable release) {
+    long pgid = identity.pgid(), sid = identity.sid();
+    return CompletableFuture.supplyAsync(() -> members(job, deps, pgid, sid, release), deps.blocking());
   }
 }

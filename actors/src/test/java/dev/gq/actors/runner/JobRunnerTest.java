@@ -84,7 +84,7 @@ class JobRunnerTest {
     KIT.spawn(JobRunner.launch(inMemory, deps(id -> {
       asked.add(id);
       return whole;
-    }), scheduler.ref()));
+    }), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     assertEquals(0, ended(scheduler).exitCode());
     assertEquals(List.of(12L), asked);
@@ -102,7 +102,7 @@ class JobRunnerTest {
   @Test
   void theSchedulerHearsThatTheEndIsOnItsWayBeforeTheEnd() {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
-    KIT.spawn(JobRunner.launch(starting(14, "true"), deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(starting(14, "true"), deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     assertEquals(new Request.Ending(14, true), scheduler.expectMessageClass(Request.Ending.class, Duration.ofSeconds(10)));
     assertEquals(0, scheduler.expectMessageClass(Request.Ended.class, Duration.ofSeconds(10)).exitCode());
@@ -111,7 +111,7 @@ class JobRunnerTest {
   @Test
   void aCommandThatCannotBeRunEndsTheJobAtOnceWithStatus127AndTheReason() {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
-    KIT.spawn(JobRunner.launch(starting(15, "no-such-program-gq"), deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(starting(15, "no-such-program-gq"), deps(), scheduler.ref(), Map.of()));
     Request.Ended e = scheduler.expectMessageClass(Request.Ended.class, Duration.ofSeconds(10));
     assertEquals(127, e.exitCode());
     assertEquals("cannot run 'no-such-program-gq': No such file or directory", e.reason());
@@ -120,7 +120,7 @@ class JobRunnerTest {
   @Test
   void aJobWhoseCommandCannotBeReadFailsToLaunchSayingWhy() {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
-    KIT.spawn(JobRunner.launch(starting(13, "true").withoutCommand(), deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(starting(13, "true").withoutCommand(), deps(), scheduler.ref(), Map.of()));
     Request.LaunchFailed f = scheduler.expectMessageClass(Request.LaunchFailed.class, Duration.ofSeconds(10));
     assertEquals("cannot read the job's command from the database: no stored job in this test", f.reason());
   }
@@ -164,7 +164,7 @@ class JobRunnerTest {
       };
       var runner = KIT.spawn(JobRunner.reattach(running(recycled), deps(recorded, id -> {
         throw new IllegalStateException("no stored job in this test");
-      }), scheduler.ref()));
+      }), scheduler.ref(), Map.of()));
       runner.tell(new JobRunner.Cancel());
       // the SIGTERM, then the SIGKILL after the 200 ms grace: each refused as not the job's
       assertEquals("15 NOT_OURS", tried.poll(10, java.util.concurrent.TimeUnit.SECONDS));
@@ -181,7 +181,7 @@ class JobRunnerTest {
     JobSpec spec = new JobSpec(List.of("sleep", "30"), tmp.toString(), Map.of("PATH", "/usr/bin:/bin"), 0, null, null, null);
     Job job = new Job(8, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("8.log").toString(), null, "tag-8", null);
-    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
+    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     Request.Launched launched = scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     assertEquals(launched.identity().pid(), launched.identity().sid(), "the shim leads its own session");
     runner.tell(new JobRunner.Cancel());
@@ -194,7 +194,7 @@ class JobRunnerTest {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     Path pidFile = tmp.resolve("detached.pid");
     Job job = starting(13, "sh", "-c", "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 30' & wait");
-    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
+    var runner = KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     awaitFile(pidFile);
     long child = Long.parseLong(Files.readString(pidFile).strip());
@@ -235,7 +235,7 @@ class JobRunnerTest {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     Path marker = tmp.resolve("left-ended");
     Job job = starting(10, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c", "(sleep 1; touch " + marker + ") & exit 0");
-    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended before the process left in its group");
@@ -252,7 +252,7 @@ class JobRunnerTest {
     // setsid: the child leaves the job's session and group, and keeps its GQ_JOB_TAG
     Job job = starting(12, List.of(new GpuSlot("GPU-0", 0)), "sh", "-c",
         "setsid sh -c 'sleep 1; touch " + marker + "' & sleep 0.1");
-    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended while its detached child still ran");
@@ -263,7 +263,7 @@ class JobRunnerTest {
   @Test
   void jobWithoutGpusThatLeftNothingBehindEndsWithoutAReading() {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
-    KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
     assertEquals(5, ended.exitCode());
@@ -278,7 +278,7 @@ class JobRunnerTest {
         .withTimeLimit(Duration.ofSeconds(1));
     Job job = new Job(9, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("9.log").toString(), null, "tag-9", null);
-    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
     assertTrue(ended.timedOut());
@@ -293,7 +293,7 @@ class JobRunnerTest {
         null, null, null).withTimeLimit(Duration.ofDays(7L * 999_999));
     Job job = new Job(8, spec, JobState.STARTING, Instant.now(), Instant.now(), null, List.of(), null, null,
         tmp.resolve("8.log").toString(), null, "tag-8", null);
-    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref()));
+    KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
     assertFalse(ended.timedOut());
@@ -310,7 +310,7 @@ class JobRunnerTest {
       late = new Job(late.id(), late.spec().withTimeLimit(Duration.ofMinutes(1)), late.state(), late.submitTime(),
           Instant.now().minus(Duration.ofHours(1)), null, List.of(), who, null, "/dev/null", null, "tag-7", null);
       TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
-      KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref()));
+      KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref(), Map.of()));
       Request.Ended ended = ended(scheduler);
       assertTrue(ended.timedOut());
       assertFalse(job.isAlive() && PROCS.info(job.pid()).map(p -> !p.zombie()).orElse(false), "the job was stopped");
