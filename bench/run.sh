@@ -303,11 +303,14 @@ gq_part() {
   say "  ($1: $((SECONDS - part_t0)) s, load $part_load0 -> $(load1))"
 }
 
-# peer_part NAME: a peer's part (run_peer: a failure skips it), under the same conditions
+# peer_part NAME: a peer's part (run_peer: a failure skips it), under the same conditions; its
+# conditions are kept when it gave a figure
 peer_part() {
+  local before
   before_part "$1"
+  before=$(wc -l <"$rows")
   run_peer "part_$1"
-  after_part "$1"
+  if (($(wc -l <"$rows") > before)); then after_part "$1"; fi
   say "  ($1: $((SECONDS - part_t0)) s, load $part_load0 -> $(load1))"
 }
 
