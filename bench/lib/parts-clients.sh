@@ -6,14 +6,17 @@
 # same moment. The queue is held: only the submits are timed, and nothing runs meanwhile.
 
 # clients_loop C FIRST OUT GATE: client C's CLIENT_CALLS submits of keys bench-clients/FIRST/0..,
-# once GATE exists; each call's wall time (us) into OUT, its answer (the job id, -q) into OUT.ids
+# once GATE exists; each call's wall time (us) into OUT, its answer (the job id, -q; "-" for a
+# call that failed) into OUT.ids, line i for key i
 clients_loop() {
-  local c=$1 first=$2 out=$3 gate=$4 i t0 t1 times=()
+  local first=$2 out=$3 gate=$4 i t0 t1 times=()
   until [[ -e $gate ]]; do sleep 0.01; done
   for ((i = 0; i < CLIENT_CALLS; i++)); do
     t0=${EPOCHREALTIME/[.,]/}
-    "$gq" -g 1 -q --group bench-clients --key "bench-clients/$first/$i" true >>"$out.ids" 2>>"$out.err" ||
+    if ! "$gq" -g 1 -q --group bench-clients --key "bench-clients/$first/$i" true >>"$out.ids" 2>>"$out.err"; then
       echo "call $i failed" >>"$out.failed"
+      echo - >>"$out.ids"   # keeps line i for key i
+    fi
     t1=${EPOCHREALTIME/[.,]/}
     times+=($((t1 - t0)))
   done
@@ -52,7 +55,7 @@ part_clients() {
   # two clients sent each key: both must have been answered with the same job
   for ((c = 0; c < CLIENTS - half; c++)); do
     [[ -f $dir/$((c + half)).ids ]] || continue
-    dup=$((dup + $(paste -d' ' "$dir/$c.ids" "$dir/$((c + half)).ids" | awk '$1 != $2' | grep -c . || true)))
+    dup=$((dup + $(paste -d' ' "$dir/$c.ids" "$dir/$((c + half)).ids" | awk '$1 != $2 && $1 != "-" && $2 != "-"' | grep -c . || true)))
   done
   keys=$((half * CLIENT_CALLS))
   jobs=$(group_count bench-clients WAITING)
