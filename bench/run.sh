@@ -32,9 +32,11 @@
 #               exits non-zero when a part breaks (for CI)
 #
 # Every part, gq's and the peers', starts the same way: the peers with none of this run's gq
-# daemons up; with BENCH_QUIET_LOAD, after the wait for a quiet machine; and the results give the
-# 1-minute load average at each part's start and end, the machine's CPU use over it and what
-# else was busy just before it.
+# daemons up; with BENCH_QUIET_LOAD or BENCH_QUIET_CPU, after the wait for a quiet machine; and
+# the results give the 1-minute load average at each part's start and end, the machine's CPU use
+# over it, how much of it some task waited for a CPU or the disk, and what else was busy just
+# before it.
+#
 # Every gq command is timed as users run it: the native client (client/target/gq, the binary
 # install.sh installs as PREFIX/bin/gq), from a copy of the build. Needs the build (it builds
 # nothing) and uses fake GPUs in its own temporary data and runtime
@@ -281,14 +283,16 @@ before_part() {
   quiet_wait "$1"
   part_waited=$((SECONDS - t))
   part_busy=$(busy_now 1)
-  part_load0=$(load1) part_t0=$SECONDS part_cpu0=$(cpu_ticks)
+  part_load0=$(load1) part_t0=$SECONDS part_cpu0=$(cpu_ticks) part_psi0=$(psi_totals) part_us0=$(now_us)
 }
 
 # after_part NAME: one line of conditions.tsv: part, 1-minute load at its start and end, seconds,
-# the machine's CPU busy and steal % over the part, seconds waited for quiet, busy at its start
+# the machine's CPU busy and steal % over the part, seconds waited for quiet, busy at its start,
+# and the % of the part's time some task waited for a CPU and for the disk
 after_part() {
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$part_load0" "$(load1)" "$((SECONDS - part_t0))" \
-    "$(cpu_share "$part_cpu0" "$(cpu_ticks)")" "$part_waited" "$part_busy" >>"$work/conditions.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$part_load0" "$(load1)" "$((SECONDS - part_t0))" \
+    "$(cpu_share "$part_cpu0" "$(cpu_ticks)")" "$part_waited" "$part_busy" \
+    "$(psi_share "$part_psi0" "$(psi_totals)" "$part_us0" "$(now_us)")" >>"$work/conditions.tsv"
 }
 
 # gq_part NAME: runs part NAME; the smoke run fails when a part gives no figure

@@ -175,3 +175,24 @@ busy_now() {
       <(echo "$a") <(echo "$b") | sort -k2,2nr)
   if ((${#out[@]})); then (IFS=,; echo "${out[*]}" | sed 's/,/, /g'); else echo none; fi
 }
+
+# psi_totals: "cpu io" microseconds some task waited for a CPU, and for the disk, since boot
+# (pressure stall information); "- -" where the kernel has none
+psi_totals() {
+  local r c=- i=-
+  for r in cpu io; do
+    [[ -r /proc/pressure/$r ]] || continue
+    local t
+    t=$(awk '$1 == "some" { sub(/total=/, "", $5); print $5 }' "/proc/pressure/$r")
+    if [[ $r == cpu ]]; then c=$t; else i=$t; fi
+  done
+  echo "$c $i"
+}
+
+# psi_share A B A_US B_US: "cpu% io%" of the time between two psi_totals readings (taken at
+# A_US and B_US) in which some task waited for a CPU, and for the disk; "-" where unknown
+psi_share() {
+  awk -v a="$1" -v b="$2" -v t0="$3" -v t1="$4" 'BEGIN { split(a, x, " "); split(b, y, " "); d = t1 - t0; if (d <= 0) d = 1
+    for (i = 1; i <= 2; i++) out[i] = (x[i] == "-" || y[i] == "-") ? "-" : sprintf("%.0f", 100 * (y[i] - x[i]) / d)
+    print out[1], out[2] }'
+}

@@ -73,7 +73,7 @@ markdown_section() {
   fi
   if [[ -s $work/conditions.tsv ]]; then
     echo
-    echo "The conditions of each part, in the order they ran (the 1-minute load average at its start and end; the machine's CPU use over the part, all cores, and the part of it the hypervisor took (steal); what else used 5 % of a core or more in the second before it began):"
+    echo "The conditions of each part, in the order they ran (the 1-minute load average at its start and end; the machine's CPU use over the part, all cores, and the part of it the hypervisor took (steal); the share of the part's time in which some task waited for a CPU, and for the disk (the kernel's pressure stall information); what else used 5 % of a core or more in the second before it began):"
     echo
     conditions_table | tsv_to_markdown
   fi
@@ -109,8 +109,8 @@ markdown_section() {
 
 # conditions_table: $work/conditions.tsv as a table with a header line (TSV)
 conditions_table() {
-  printf 'Part\tWaited for quiet\tLoad at start\tLoad at end\tTook\tCPU busy / steal\tBusy before it\n'
-  awk -F'\t' '{ split($5, c, " "); printf "%s\t%s s\t%s\t%s\t%s s\t%s %% / %s %%\t%s\n", $1, $6, $2, $3, $4, c[1], c[2], $7 }' "$work/conditions.tsv"
+  printf 'Part\tWaited for quiet\tLoad at start\tLoad at end\tTook\tCPU busy / steal\tWaiting for CPU / disk\tBusy before it\n'
+  awk -F'\t' '{ split($5, c, " "); split($8, w, " "); printf "%s\t%s s\t%s\t%s\t%s s\t%s %% / %s %%\t%s %% / %s %%\t%s\n", $1, $6, $2, $3, $4, c[1], c[2], w[1], w[2], $7 }' "$work/conditions.tsv"
 }
 
 # tsv_to_markdown < TSV (first line the header): a markdown table
