@@ -252,7 +252,7 @@ trap 'exit 143' TERM
 # one process that computes without pause); notes when quiet does not come
 quiet_wait() {
   [[ -n ${BENCH_QUIET_LOAD-}${BENCH_QUIET_CPU-} ]] || return 0
-  local until=$((SECONDS + ${BENCH_QUIET_WAIT:-600})) a busy
+  local deadline=$((SECONDS + ${BENCH_QUIET_WAIT:-600})) a busy
   while :; do
     busy=
     if [[ -n ${BENCH_QUIET_CPU-} ]]; then
@@ -264,7 +264,7 @@ quiet_wait() {
       { [[ -z $busy ]] || ((busy < BENCH_QUIET_CPU)); }; then
       return 0
     fi
-    if ((SECONDS >= until)); then
+    if ((SECONDS >= deadline)); then
       note "$1: the machine was not quiet (load average $(load1)${busy:+, CPU $busy % busy}) for ${BENCH_QUIET_WAIT:-600} s; measured anyway"
       return 0
     fi
@@ -273,10 +273,10 @@ quiet_wait() {
   done
 }
 
-# before_part NAME: every part, gq's and the peers', starts the same way: no gq daemon or peer
-# server of this run left from an earlier part (except the history's daemon that the gq parts
-# share), the wait for a quiet machine (BENCH_QUIET_LOAD), then a reading of the load, of the
-# machine's CPU and of whatever else is busy (a 1 s sample), kept for after_part
+# before_part NAME: every part, gq's and the peers', starts the same way: a peer's with none of
+# this run's gq daemons up (the gq parts manage their own, and share the history's), the wait for
+# a quiet machine (BENCH_QUIET_LOAD, BENCH_QUIET_CPU), then a reading of the load, of the
+# machine's CPU and its waits, and of whatever else is busy (a 1 s sample), kept for after_part
 before_part() {
   local t=$SECONDS
   if [[ " ${peer_parts[*]} " == *" $1 "* ]]; then stop_run_daemons; fi
