@@ -16,7 +16,11 @@
 #   ready       `gq daemon start` until `gq daemon status` answers: empty history, 1,000 jobs,
 #               100,000 jobs
 #   idle        the daemon's RSS after 10 s idle and its CPU use over the next 60 s
-#   tsp         task-spooler: submit, submit -> start, throughput, burst
+#   clients     20 clients at once, 250 keyed submits each (every key sent by two of them), the
+#               queue held: time per submit (p50, p99) and duplicates (a key given two jobs)
+#   mcp         `gq mcp`'s first answer, when bench/lib/parts-mcp.sh (which defines part_mcp) is there
+#   tsp         task-spooler: submit, submit -> start, throughput, `tsp -l` with 1,000 ended jobs,
+#               burst
 #   slurm       single-node Slurm on loopback: sbatch submit, submit -> start, burst; and gq
 #               sending jobs to it (--to slurm) next to sbatch alone: one job's submit, a 1,000-cell
 #               sweep in one call (gq submit --batch; sbatch --array) and in 1,000 calls
@@ -26,6 +30,12 @@
 #               docs/benchmarks.svg
 #   smoke       every gq part with tiny counts in about a minute, no peers, writes nothing;
 #               exits non-zero when a part breaks (for CI)
+#
+# Every part, gq's and the peers', starts the same way: the peers with none of this run's gq
+# daemons up; with BENCH_QUIET_LOAD or BENCH_QUIET_CPU, after the wait for a quiet machine; and
+# the results give the 1-minute load average at each part's start and end, the machine's CPU use
+# over it, how much of it some task waited for a CPU or the disk, and what else was busy just
+# before it.
 #
 # Every gq command is timed as users run it: the native client (client/target/gq, the binary
 # install.sh installs as PREFIX/bin/gq), from a copy of the build. Needs the build (it builds
@@ -37,7 +47,8 @@
 # BENCH_BIG_HISTORY (100000), BENCH_HANDOFF_JOBS (30), BENCH_READY_STARTS (5),
 # BENCH_IDLE_SETTLE (10), BENCH_IDLE_SECONDS (60), BENCH_THROUGHPUT_JOBS (1000),
 # BENCH_START_RUNS (10), BENCH_START_GAP (1: seconds idle before each submit -> start run),
-# BENCH_LOG_LINES (50), BENCH_BURST (20), BENCH_KEY_CALLS (1000), BENCH_SWEEP_CELLS (1000: the
+# BENCH_LOG_LINES (50), BENCH_BURST (20), BENCH_KEY_CALLS (1000), BENCH_CLIENTS (20),
+# BENCH_CLIENT_CALLS (250), BENCH_SWEEP_CELLS (1000: the
 # Slurm sweeps), BENCH_PEERS (tsp,slurm,gpuq: the peers `all` runs; "none" for none), BENCH_GPUQ
 # (path of gpuq.py; BENCH_GPUQ_PYTHON: the interpreter, default
 # /usr/bin/python3), BENCH_NO_INSTALL=1 (never apt-get),
@@ -45,8 +56,9 @@
 # the AOT cache that install.sh makes; the smoke run never makes it), BENCH_KEEP=1 (keep the
 # temporary directory),
 # BENCH_DOC=path (where `all` writes; default docs/benchmarks.md; the picture goes next to it),
-# BENCH_QUIET_LOAD=L (first wait, up to BENCH_QUIET_WAIT s (600), for a 1-minute load average
-# below L: on a shared machine other work inflates every figure).
+# BENCH_QUIET_LOAD=L and BENCH_QUIET_CPU=P (before every part, gq's and the peers', wait up to
+# BENCH_QUIET_WAIT s (600) for a 1-minute load average below L and the CPUs less than P % busy over
+# 5 s: on a shared machine other work inflates every figure).
 set -euo pipefail
 
 # Run with a small, known environment: the gq client sends its whole environment with every
@@ -60,12 +72,12 @@ if [[ -z ${GQ_BENCH_CLEAN_ENV-} ]]; then
   exec env -i "${keep[@]}" bash "${BASH_SOURCE[0]}" "$@"
 fi
 
-gq_parts=(ps submit start logs throughput handoff idle ready)   # the order of the smoke run
+gq_parts=(ps submit start logs throughput handoff clients idle ready)   # the order of the smoke run
 peer_parts=(tsp slurm gpuq)
-usage="usage: bench/run.sh [ps|submit|start|logs|throughput|handoff|ready|idle|tsp|slurm|gpuq|peers|all|smoke]"
+usage="usage: bench/run.sh [ps|submit|start|logs|throughput|handoff|clients|mcp|ready|idle|tsp|slurm|gpuq|peers|all|smoke]"
 part=${1:-all}
 case $part in
-  ps | submit | start | logs | throughput | handoff | ready | idle | tsp | slurm | gpuq | peers | all | smoke) ;;
+  ps | submit | start | logs | throughput | handoff | clients | mcp | ready | idle | tsp | slurm | gpuq | peers | all | smoke) ;;
   -h | --help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac
@@ -89,11 +101,17 @@ LOG_LINES=${BENCH_LOG_LINES:-50}
 BURST=${BENCH_BURST:-20}
 KEY_CALLS=${BENCH_KEY_CALLS:-1000}
 SWEEP_CELLS=${BENCH_SWEEP_CELLS:-1000}
+CLIENTS=${BENCH_CLIENTS:-20}
+CLIENT_CALLS=${BENCH_CLIENT_CALLS:-250}
 BULK_LINES=1000
 BULK_RUNS=5
 DOC=${BENCH_DOC:-$root/docs/benchmarks.md}
 WARMUP=3
-for knob in RUNS HISTORY BIG_HISTORY HANDOFF_JOBS READY_STARTS IDLE_SETTLE IDLE_SECONDS THROUGHPUT_JOBS START_RUNS LOG_LINES BURST KEY_CALLS SWEEP_CELLS; do
+if [[ -n ${BENCH_QUIET_CPU-} && ! $BENCH_QUIET_CPU =~ ^[0-9]+$ ]]; then
+  echo "bench: BENCH_QUIET_CPU must be a whole percentage, not '$BENCH_QUIET_CPU'" >&2
+  exit 2
+fi
+for knob in RUNS HISTORY BIG_HISTORY HANDOFF_JOBS READY_STARTS IDLE_SETTLE IDLE_SECONDS THROUGHPUT_JOBS START_RUNS LOG_LINES BURST KEY_CALLS SWEEP_CELLS CLIENTS CLIENT_CALLS; do
   [[ ${!knob} =~ ^[0-9]+$ && ${!knob} -gt 0 ]] || { echo "bench: BENCH_$knob must be a whole number above 0, not '${!knob}'" >&2; exit 2; }
 done
 [[ $START_GAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "bench: BENCH_START_GAP must be a number of seconds, not '$START_GAP'" >&2; exit 2; }
@@ -102,7 +120,7 @@ if [[ $part == smoke ]]; then
   # tiny counts, one shared daemon: checks that every part still works, not how fast
   RUNS=2 WARMUP=0 HISTORY=20 BIG_HISTORY=200 BIG_CHUNK=100 HANDOFF_JOBS=3 READY_STARTS=1 READY_WARM=0
   IDLE_SETTLE=0.5 IDLE_SECONDS=1 THROUGHPUT_JOBS=20 START_RUNS=2 START_GAP=0 LOG_LINES=3 BURST=3
-  BULK_LINES=50 BULK_RUNS=1 KEY_CALLS=10 shared_instance=1
+  BULK_LINES=50 BULK_RUNS=1 KEY_CALLS=10 CLIENTS=4 CLIENT_CALLS=5 shared_instance=1
 fi
 gq=$root/bin/gq   # until the build is copied (snapshot_build)
 
@@ -116,6 +134,13 @@ gq=$root/bin/gq   # until the build is copied (snapshot_build)
 . "$here/lib/parts-jobs.sh"
 # shellcheck source=bench/lib/parts-daemon.sh
 . "$here/lib/parts-daemon.sh"
+# shellcheck source=bench/lib/parts-clients.sh
+. "$here/lib/parts-clients.sh"
+# `gq mcp`'s first answer: a part of its own, in its own file (part_mcp), run by `all` when there
+if [[ -f $here/lib/parts-mcp.sh ]]; then
+  # shellcheck source=/dev/null
+  . "$here/lib/parts-mcp.sh"
+fi
 # shellcheck source=bench/lib/peers.sh
 . "$here/lib/peers.sh"
 # shellcheck source=bench/lib/slurm.sh
@@ -221,37 +246,88 @@ trap 'exit 143' TERM
 
 # ---- main -----------------------------------------------------------------------------------------
 
+# quiet_wait NAME: before part NAME, waits up to BENCH_QUIET_WAIT s (600) for a quiet machine:
+# a 1-minute load average below BENCH_QUIET_LOAD, and (BENCH_QUIET_CPU=P) the machine's CPU less
+# than P % busy over 5 s (the load average also counts processes waiting for the disk, and misses
+# one process that computes without pause); notes when quiet does not come
+quiet_wait() {
+  [[ -n ${BENCH_QUIET_LOAD-}${BENCH_QUIET_CPU-} ]] || return 0
+  local deadline=$((SECONDS + ${BENCH_QUIET_WAIT:-600})) a busy
+  while :; do
+    busy=
+    if [[ -n ${BENCH_QUIET_CPU-} ]]; then
+      a=$(cpu_ticks)
+      sleep 5
+      busy=$(cpu_share "$a" "$(cpu_ticks)" | cut -d' ' -f1)
+    fi
+    if { [[ -z ${BENCH_QUIET_LOAD-} ]] || awk -v l="$BENCH_QUIET_LOAD" '{ exit !($1 < l) }' /proc/loadavg; } &&
+      { [[ -z $busy ]] || ((busy < BENCH_QUIET_CPU)); }; then
+      return 0
+    fi
+    if ((SECONDS >= deadline)); then
+      note "$1: the machine was not quiet (load average $(load1)${busy:+, CPU $busy % busy}) for ${BENCH_QUIET_WAIT:-600} s; measured anyway"
+      return 0
+    fi
+    say "  $1: waiting for a quiet machine (load average $(load1)${busy:+, CPU $busy % busy}) ..."
+    sleep 10
+  done
+}
+
+# before_part NAME: every part, gq's and the peers', starts the same way: a peer's with none of
+# this run's gq daemons up (the gq parts manage their own, and share the history's), the wait for
+# a quiet machine (BENCH_QUIET_LOAD, BENCH_QUIET_CPU), then a reading of the load, of the
+# machine's CPU and its waits, and of whatever else is busy (a 1 s sample), kept for after_part
+before_part() {
+  local t=$SECONDS
+  if [[ " ${peer_parts[*]} " == *" $1 "* ]]; then stop_run_daemons; fi
+  quiet_wait "$1"
+  part_waited=$((SECONDS - t))
+  part_busy=$(busy_now 1)
+  part_load0=$(load1) part_t0=$SECONDS part_cpu0=$(cpu_ticks) part_psi0=$(psi_totals) part_us0=$(now_us)
+}
+
+# after_part NAME: one line of conditions.tsv: part, 1-minute load at its start and end, seconds,
+# the machine's CPU busy and steal % over the part, seconds waited for quiet, busy at its start,
+# and the % of the part's time some task waited for a CPU and for the disk
+after_part() {
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$part_load0" "$(load1)" "$((SECONDS - part_t0))" \
+    "$(cpu_share "$part_cpu0" "$(cpu_ticks)")" "$part_waited" "$part_busy" \
+    "$(psi_share "$part_psi0" "$(psi_totals)" "$part_us0" "$(now_us)")" >>"$work/conditions.tsv"
+}
+
 # gq_part NAME: runs part NAME; the smoke run fails when a part gives no figure
 gq_part() {
-  local before after t=$SECONDS
+  local before after
+  before_part "$1"
   before=$(wc -l <"$rows")
   "part_$1"
   after=$(wc -l <"$rows")
   ((after > before)) || die "part $1 produced no figure"
-  say "  ($1: $((SECONDS - t)) s)"
+  after_part "$1"
+  say "  ($1: $((SECONDS - part_t0)) s, load $part_load0 -> $(load1))"
+}
+
+# peer_part NAME: a peer's part (run_peer: a failure skips it), under the same conditions; its
+# conditions are kept when it gave a figure
+peer_part() {
+  local before
+  before_part "$1"
+  before=$(wc -l <"$rows")
+  run_peer "part_$1"
+  if (($(wc -l <"$rows") > before)); then after_part "$1"; fi
+  say "  ($1: $((SECONDS - part_t0)) s, load $part_load0 -> $(load1))"
 }
 
 peers_wanted() {
   local p
   for p in "${peer_parts[@]}"; do
-    if [[ ${BENCH_PEERS:-tsp,slurm,gpuq} =~ (^|,)$p(,|$) ]]; then run_peer "part_$p"; fi
+    if [[ ${BENCH_PEERS:-tsp,slurm,gpuq} =~ (^|,)$p(,|$) ]]; then peer_part "$p"; fi
   done
 }
 
 snapshot_build
 # the command as installed: the native client itself (it finds bin/gq-daemon beside the copy)
 gq=$snapshot/client/target/gq
-if [[ -n ${BENCH_QUIET_LOAD-} ]]; then
-  quiet_until=$((SECONDS + ${BENCH_QUIET_WAIT:-600}))
-  until awk -v l="$BENCH_QUIET_LOAD" '{ exit !($1 < l) }' /proc/loadavg; do
-    if ((SECONDS >= quiet_until)); then
-      note "the 1-minute load average stayed at or above $BENCH_QUIET_LOAD for ${BENCH_QUIET_WAIT:-600} s; measured anyway"
-      break
-    fi
-    say "waiting for the load average ($(cut -d' ' -f1 /proc/loadavg)) to drop below $BENCH_QUIET_LOAD ..."
-    sleep 15
-  done
-fi
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 run_date=$(date -u '+%Y-%m-%d %H:%M UTC')
 run_start=$SECONDS
@@ -262,14 +338,22 @@ if ((!have_javac)); then note "no javac next to $java: the history is made with 
 
 case $part in
   smoke)
-    for p in "${gq_parts[@]}"; do gq_part "$p"; done
+    for p in "${gq_parts[@]}" mcp; do
+      if declare -F "part_$p" >/dev/null; then gq_part "$p"; fi
+    done
     ;;
   all)
-    for p in ps submit start logs idle throughput handoff ready; do gq_part "$p"; done
+    for p in ps submit start logs idle throughput handoff clients mcp ready; do
+      if declare -F "part_$p" >/dev/null; then gq_part "$p"; fi
+    done
     peers_wanted
     ;;
   peers) peers_wanted ;;
-  tsp | slurm | gpuq) run_peer "part_$part" ;;
+  tsp | slurm | gpuq) peer_part "$part" ;;
+  mcp)
+    declare -F part_mcp >/dev/null || die "this checkout has no mcp part (bench/lib/parts-mcp.sh)"
+    gq_part mcp
+    ;;
   *) gq_part "$part" ;;
 esac
 breakdown

@@ -123,3 +123,76 @@ start_latency() {
   done
   say "  $key: $(stats "$work/res/$key" | awk '{printf "n=%s median %s ms, p95 %s ms", $1, $2, $4}')"
 }
+
+# ---- the conditions a part runs under ------------------------------------------------------------
+# load1: the 1-minute load average
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+# cpu_ticks: "busy steal total" of all CPUs from /proc/stat (busy includes steal)
+cpu_ticks() {
+  awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, $9, t; exit }' /proc/stat
+}
+
+# cpu_share A B: the machine's CPU use between two cpu_ticks readings, "busy% steal%" of all CPUs
+cpu_share() {
+  awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[3] - x[3]; if (t <= 0) t = 1
+    printf "%.0f %.0f\n", 100 * (y[1] - x[1]) / t, 100 * (y[2] - x[2]) / t }'
+}
+
+# proc_ticks: "pid ticks" (utime + stime) of every process, from one read of /proc
+proc_ticks() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk '{ match($0, /.*\) /); n = split(substr($0, RLENGTH + 1), f, " "); if (n >= 13) print $1, f[12] + f[13] }'
+}
+
+# proc_desc PID: the process in a few words: its program, and the main class of a JVM
+proc_desc() {
+  local -a args=()
+  mapfile -d '' -t args <"/proc/$1/cmdline" 2>/dev/null || true
+  ((${#args[@]})) || { cat "/proc/$1/comm" 2>/dev/null || echo "pid $1"; return 0; }
+  local prog=${args[0]##*/} a
+  if [[ $prog == java ]]; then
+    for a in "${args[@]:1}"; do
+      if [[ $a =~ ^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+\.[A-Z][A-Za-z0-9_$]*$ ]]; then prog="java ${a##*.}"; break; fi
+    done
+  fi
+  echo "$prog"
+}
+
+# busy_now SECONDS: the processes that used at least 5 % of a core over SECONDS, busiest first,
+# as "NAME N%" joined by ", ", each marked "(this run)" when it carries this run's tag; "none"
+busy_now() {
+  local a b pid pct out=()
+  a=$(proc_ticks)
+  sleep "$1"
+  b=$(proc_ticks)
+  while read -r pid pct; do
+    [[ $pid == "$BASHPID" || $pid == "$$" ]] && continue
+    local mine=""
+    if grep -qzxF "GQ_BENCH_TAG=$work" "/proc/$pid/environ" 2>/dev/null; then mine=" (this run)"; fi
+    out+=("$(proc_desc "$pid") $pct%$mine")
+  done < <(awk -v s="$1" -v hz="$(getconf CLK_TCK)" 'NR == FNR { t[$1] = $2; next }
+      ($1 in t) && ($2 - t[$1]) / hz / s >= 0.05 { printf "%s %.0f\n", $1, 100 * ($2 - t[$1]) / hz / s }' \
+      <(echo "$a") <(echo "$b") | sort -k2,2nr)
+  if ((${#out[@]})); then (IFS=,; echo "${out[*]}" | sed 's/,/, /g'); else echo none; fi
+}
+
+# psi_totals: "cpu io" microseconds some task waited for a CPU, and for the disk, since boot
+# (pressure stall information); "- -" where the kernel has none
+psi_totals() {
+  local r c=- i=-
+  for r in cpu io; do
+    [[ -r /proc/pressure/$r ]] || continue
+    local t
+    t=$(awk '$1 == "some" { sub(/total=/, "", $5); print $5 }' "/proc/pressure/$r")
+    if [[ $r == cpu ]]; then c=$t; else i=$t; fi
+  done
+  echo "$c $i"
+}
+
+# psi_share A B A_US B_US: "cpu% io%" of the time between two psi_totals readings (taken at
+# A_US and B_US) in which some task waited for a CPU, and for the disk; "-" where unknown
+psi_share() {
+  awk -v a="$1" -v b="$2" -v t0="$3" -v t1="$4" 'BEGIN { split(a, x, " "); split(b, y, " "); d = t1 - t0; if (d <= 0) d = 1
+    for (i = 1; i <= 2; i++) out[i] = (x[i] == "-" || y[i] == "-") ? "-" : sprintf("%.0f", 100 * (y[i] - x[i]) / d)
+    print out[1], out[2] }'
+}

@@ -99,6 +99,24 @@ stop_daemon() {
   fi
 }
 
+# stop_run_daemons: stops every gq daemon of this run that is still up, with a note (before a
+# peer's part: the peers are measured with none of gq's daemons running)
+stop_run_daemons() {
+  local inst name
+  for inst in "$work"/inst/*/; do
+    [[ -d $inst ]] || continue
+    name=${inst%/}
+    name=${name##*/}
+    if GQ_DATA_DIR=${inst}data GQ_RUNTIME_DIR=${inst}run "$gq" daemon status >/dev/null 2>&1; then
+      note "the gq daemon of this run's $name instance was still up before a peer's part: stopped first"
+      (
+        use_instance "$name" 1
+        stop_daemon force
+      )
+    fi
+  done
+}
+
 # what the current daemon shows, for a failure message
 diagnose() {
   say "--- gq ps:"

@@ -111,6 +111,13 @@ part_tsp() {
   row1 "tsp: throughput, $THROUGHPUT_JOBS \`tsp true\` calls, 4 slots: first submit invoked -> queue empty" "$rate" "jobs/s" "-" "-"
   chart "throughput, $THROUGHPUT_JOBS 'true' jobs on 4 slots" "jobs/s" high tsp "$rate"
 
+  # the list with the throughput's jobs ended in it, as `gq ps` with its 1,000-job history
+  local listed
+  listed=$(($(tsp -l | wc -l) - 1))
+  measure tsp_list "$RUNS" 0 tsp -l
+  row "tsp: tsp -l, server up, $listed ended jobs in its list" "$work/res/tsp_list" ms "-" "-"
+  chart "list the queue (gq ps; gpuq status)" ms low tsp "$(median_of "$work/res/tsp_list")"
+
   tsp -C
   mkdir -p "$dir/burst"
   t0=$(now_us)

@@ -71,6 +71,12 @@ markdown_section() {
   if [[ -s $work/peers.txt ]]; then
     sed 's/^/- Peer: /' "$work/peers.txt"
   fi
+  if [[ -s $work/conditions.tsv ]]; then
+    echo
+    echo "The conditions of each part, in the order they ran (the 1-minute load average at its start and end; the machine's CPU use over the part, all cores, and the part of it the hypervisor took (steal); the share of the part's time in which some task waited for a CPU, and for the disk (the kernel's pressure stall information); what else used 5 % of a core or more in the second before it began):"
+    echo
+    conditions_table | tsv_to_markdown
+  fi
   cmp=$(comparison_tsv)
   if [[ -n $cmp ]]; then
     echo
@@ -101,6 +107,12 @@ markdown_section() {
   echo "<!-- bench:end -->"
 }
 
+# conditions_table: $work/conditions.tsv as a table with a header line (TSV)
+conditions_table() {
+  printf 'Part\tWaited for quiet\tLoad at start\tLoad at end\tTook\tCPU busy / steal\tWaiting for CPU / disk\tBusy before it\n'
+  awk -F'\t' '{ split($5, c, " "); split($8, w, " "); printf "%s\t%s s\t%s\t%s\t%s s\t%s %% / %s %%\t%s %% / %s %%\t%s\n", $1, $6, $2, $3, $4, c[1], c[2], w[1], w[2], $7 }' "$work/conditions.tsv"
+}
+
 # tsv_to_markdown < TSV (first line the header): a markdown table
 tsv_to_markdown() {
   awk -F'\t' '
@@ -109,8 +121,9 @@ tsv_to_markdown() {
 }
 
 knobs_desc() {
-  local out="BENCH_RUNS=$RUNS, BENCH_HISTORY=$HISTORY, BENCH_BIG_HISTORY=$BIG_HISTORY, BENCH_HANDOFF_JOBS=$HANDOFF_JOBS, BENCH_READY_STARTS=$READY_STARTS, BENCH_IDLE_SETTLE=$IDLE_SETTLE, BENCH_IDLE_SECONDS=$IDLE_SECONDS, BENCH_THROUGHPUT_JOBS=$THROUGHPUT_JOBS, BENCH_START_RUNS=$START_RUNS, BENCH_START_GAP=$START_GAP, BENCH_LOG_LINES=$LOG_LINES, BENCH_BURST=$BURST, BENCH_KEY_CALLS=$KEY_CALLS, BENCH_SWEEP_CELLS=$SWEEP_CELLS"
+  local out="BENCH_RUNS=$RUNS, BENCH_HISTORY=$HISTORY, BENCH_BIG_HISTORY=$BIG_HISTORY, BENCH_HANDOFF_JOBS=$HANDOFF_JOBS, BENCH_READY_STARTS=$READY_STARTS, BENCH_IDLE_SETTLE=$IDLE_SETTLE, BENCH_IDLE_SECONDS=$IDLE_SECONDS, BENCH_THROUGHPUT_JOBS=$THROUGHPUT_JOBS, BENCH_START_RUNS=$START_RUNS, BENCH_START_GAP=$START_GAP, BENCH_LOG_LINES=$LOG_LINES, BENCH_BURST=$BURST, BENCH_KEY_CALLS=$KEY_CALLS, BENCH_CLIENTS=$CLIENTS, BENCH_CLIENT_CALLS=$CLIENT_CALLS, BENCH_SWEEP_CELLS=$SWEEP_CELLS"
   if [[ -n ${BENCH_QUIET_LOAD-} ]]; then out+=", BENCH_QUIET_LOAD=$BENCH_QUIET_LOAD"; fi
+  if [[ -n ${BENCH_QUIET_CPU-} ]]; then out+=", BENCH_QUIET_CPU=$BENCH_QUIET_CPU"; fi
   if [[ -n ${BENCH_GPUQ-} ]]; then out+=", BENCH_GPUQ=$BENCH_GPUQ"; fi
   if [[ -n ${BENCH_PEERS-} ]]; then out+=", BENCH_PEERS=$BENCH_PEERS"; fi
   echo "$out"
@@ -164,6 +177,10 @@ report() {
   if [[ -n $cmp ]]; then
     echo
     column -t -s $'\t' <<<"$cmp"
+  fi
+  if [[ -s $work/conditions.tsv ]]; then
+    echo
+    conditions_table | column -t -s $'\t'
   fi
   if [[ -s $notes ]]; then
     echo
