@@ -27,14 +27,13 @@ public final class Gq {
 
   /**
    * As {@link #run(List, Io, GqApi)}, taking the command's tree from {@code trees} when one was built
-   * ahead, and having the next one built after.
+   * ahead (and having the next one built meanwhile).
    */
   public static int run(List<String> argv, Io io, GqApi api, CommandTrees trees) {
     ErrorHandler handler = new ErrorHandler(io);
-    String one = null;
     try {
       List<String> words = shortcut(argv);
-      one = only(words);
+      String one = only(words);
       CommandTrees.Ready tree = trees.take(one);
       if (tree == null) tree = unbound(one);
       tree.inv().bind(io, api);
@@ -46,7 +45,6 @@ public final class Gq {
     } finally {
       io.out().flush();
       io.err().flush();
-      trees.refill(one);
     }
   }
 
