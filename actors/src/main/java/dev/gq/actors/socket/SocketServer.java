@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * a command that streams moves to the streams' own budget ({@link ClientSlots}), so followers never
  * take the room of short commands, and is closed first when the daemon stops.
  * Checks the peer's user on every connection, reads one request line (size-limited), runs the
- * command tree against the daemon's API (a tree built ahead, {@link CommandTrees}) and streams frames back. A malformed, oversized, foreign
- * or vanishing client gets one line (when it can still read) and never harms the daemon; large
- * lines share one memory budget ({@link FrameBudget}).
+ * command tree against the daemon's API (a tree built ahead, {@link CommandTrees}) and streams
+ * frames back. A malformed, oversized, foreign or vanishing client gets one line (when it can
+ * still read) and never harms the daemon; large lines share one memory budget ({@link FrameBudget}).
  */
 public final class SocketServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SocketServer.class);
