@@ -5,7 +5,8 @@
 #   bench/run.sh [PART|all|peers|smoke]      (default: all)
 #
 #   ps          `gq ps`, `gq gpu` and `gq show` wall time with the daemon up and 1,000 finished jobs
-#               in history, next to the client without a daemon and the daemon's own share
+#               in history, next to the client without a daemon and the daemon's own share; `gq ps`
+#               piped with 5,000 jobs waiting (BENCH_WAITING_JOBS)
 #   submit      `gq -g 0 true` and `gq -g 1 true` wall time (4 fake GPUs); the daemon's time per
 #               submit request; 1,000 `gq -g 1 --key K true` calls from a shell loop; 1,000 jobs in
 #               one `gq submit --batch` call

@@ -96,6 +96,37 @@ part_ps() {
     raw_requests $((RUNS * 3)) "$work/res/ps_raw" ps >/dev/null || die "raw ps requests failed"
     row "ps request served by the daemon (connect .. exit frame, from a running JVM)" "$work/res/ps_raw" ms "-" "-"
   fi
+  ps_waiting
+}
+
+# `gq ps` piped (every row) with WAITING_JOBS jobs waiting in a held queue (5,000; 50 in the smoke
+# run, which holds its shared queue only meanwhile), whole CLI process and the daemon's share.
+ps_waiting() {
+  local n=${BENCH_WAITING_JOBS:-5000} m i
+  if ((shared_instance)); then n=50; fi
+  use_instance waiting 4
+  start_daemon
+  "$gq" hold --all >/dev/null 2>&1 || die "gq hold --all failed"
+  awk -v n=1000 'BEGIN { for (i = 0; i < n; i++) print "true" }' >"$work/waiting.batch"
+  if ((n < 1000)); then head -n "$n" "$work/waiting.batch" >"$work/waiting.part" && mv "$work/waiting.part" "$work/waiting.batch"; fi
+  for ((i = 0; i < n; i += 1000)); do
+    "$gq" submit -g 0 --group bench-wait --batch "$work/waiting.batch" >/dev/null 2>&1 || die "queueing the waiting jobs failed"
+  done
+  say "  $("$gq" daemon status | grep '^Jobs:')"
+  measure ps_wait "$((RUNS < 10 ? RUNS : 10))" 0 "$gq" ps
+  m=$(median_of "$work/res/ps_wait")
+  if ((n == 5000)); then
+    row "gq ps, 5000 jobs waiting (queue held), piped: every row, whole CLI process" "$work/res/ps_wait" ms "median <= 40" "$(verdict "$m" 40)"
+  else
+    row "gq ps, $n jobs waiting (queue held), piped: every row, whole CLI process" "$work/res/ps_wait" ms "40 for 5,000 jobs" "-"
+  fi
+  if ((have_javac)); then
+    raw_requests "$((RUNS < 10 ? RUNS : 10))" "$work/res/ps_wait_raw" ps >/dev/null || die "raw ps requests failed"
+    row "ps request with $n jobs waiting, served by the daemon (from a running JVM)" "$work/res/ps_wait_raw" ms "-" "-"
+  fi
+  "$gq" cancel --group bench-wait --waiting -y >/dev/null 2>&1 || die "gq cancel --group bench-wait failed"
+  "$gq" release --all >/dev/null 2>&1 || die "gq release --all failed"
+  stop_daemon
 }
 
 # ---- submit ---------------------------------------------------------------------------------------

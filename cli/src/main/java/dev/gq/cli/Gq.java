@@ -12,8 +12,9 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The entry point of the command tree. The daemon calls {@link #run} once per client request with
- * that client's argv, terminal and an API over its actors. Every call builds its own picocli
- * {@link CommandLine}, so concurrent requests share nothing; the tree holds no static state.
+ * that client's argv, terminal and an API over its actors. Every call has a picocli
+ * {@link CommandLine} of its own, built for it or ahead of it ({@link CommandTrees}), so concurrent
+ * requests share nothing; the tree holds no static state.
  */
 public final class Gq {
   /** gq's release version, from the build (see {@link Release}). */
@@ -23,13 +24,22 @@ public final class Gq {
 
   /** Parses and runs one command line; returns the exit code (see {@link ExitCode}). */
   public static int run(List<String> argv, Io io, GqApi api) {
-    Invocation inv = new Invocation(io, api);
-    GqCommand top = new GqCommand();
+    return run(argv, io, api, CommandTrees.NONE);
+  }
+
+  /**
+   * As {@link #run(List, Io, GqApi)}, taking the command's tree from {@code trees} when one was built
+   * ahead (and having the next one built meanwhile).
+   */
+  public static int run(List<String> argv, Io io, GqApi api, CommandTrees trees) {
     ErrorHandler handler = new ErrorHandler(io);
     try {
       List<String> words = shortcut(argv);
       String one = only(words);
-      CommandLine cl = build(top, inv, handler, one == null ? name -> true : one::equals);
+      CommandTrees.Ready tree = trees.take(one);
+      if (tree == null) tree = unbound(one);
+      tree.inv().bind(io, api);
+      CommandLine cl = configured(tree.line(), io, handler);
       if (!"daemon".equals(one)) noteStartSettings(io, api);
       return cl.execute(words.toArray(String[]::new));
     } catch (RuntimeException | LinkageError e) {
@@ -38,6 +48,12 @@ public final class Gq {
       io.out().flush();
       io.err().flush();
     }
+  }
+
+  /** The tree for command {@code one} alone (null: the whole tree), its invocation not yet bound to a request. */
+  static CommandTrees.Ready unbound(String one) {
+    Invocation inv = Invocation.unbound();
+    return new CommandTrees.Ready(tree(new GqCommand(), inv, one == null ? name -> true : one::equals), inv);
   }
 
   /** Loads what the first {@code gq top} (its screen library above all) and {@code gq mcp} need, once, when the daemon starts. */
@@ -78,15 +94,14 @@ public final class Gq {
   }
 
   private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler) {
-    return build(top, inv, handler, name -> true);
+    return configured(tree(top, inv, name -> true), inv.io(), handler);
   }
 
-  private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler,
-      Predicate<String> wanted) {
-    CommandLine cl = tree(top, inv, wanted);
-    cl.setUsageHelpWidth(Math.max(55, Math.min(120, inv.io().width() > 0 ? inv.io().width() : 80)));
-    cl.setOut(inv.io().out());
-    cl.setErr(inv.io().err());
+  /** {@code cl} writing to {@code io}, its help fitted to the terminal, its errors reported by {@code handler}. */
+  private static CommandLine configured(CommandLine cl, Io io, ErrorHandler handler) {
+    cl.setUsageHelpWidth(Math.max(55, Math.min(120, io.width() > 0 ? io.width() : 80)));
+    cl.setOut(io.out());
+    cl.setErr(io.err());
     cl.setParameterExceptionHandler(handler);
     cl.setExecutionExceptionHandler(handler);
     return cl;

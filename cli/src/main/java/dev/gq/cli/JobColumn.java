@@ -185,9 +185,17 @@ enum JobColumn {
     long h = s / 3600 % 24;
     long m = s / 60 % 60;
     long sec = s % 60;
-    if (days > 0) return String.format(Locale.ROOT, "%d-%02d:%02d:%02d", days, h, m, sec);
-    if (h > 0) return String.format(Locale.ROOT, "%d:%02d:%02d", h, m, sec);
-    return String.format(Locale.ROOT, "%d:%02d", m, sec);
+    // written out rather than String.format, which parses its pattern each time: a list has a clock a row
+    StringBuilder b = new StringBuilder(16);
+    if (days > 0) twoDigits(b.append(days).append('-'), h).append(':');
+    else if (h > 0) b.append(h).append(':');
+    if (days > 0 || h > 0) twoDigits(b, m);
+    else b.append(m);
+    return twoDigits(b.append(':'), sec).toString();
+  }
+
+  private static StringBuilder twoDigits(StringBuilder b, long v) {
+    return (v < 10 ? b.append('0') : b).append(v);
   }
 
   /** The PROGRESS cell: a running job's estimate, blank when it has none. */

@@ -22,6 +22,8 @@ final class TextTable {
   private final UnaryOperator<String>[] paints;
   /** Columns whose cells are cut in the middle, keeping both ends (names that differ at the end). */
   private final boolean[] middle;
+  /** Each column's widest cell or header, kept as rows are added. */
+  private final int[] natural;
 
   /** A column: its header and the narrowest it may be cut to so that a line fits (0: never cut). */
   record Column(String header, int min) {
@@ -40,6 +42,8 @@ final class TextTable {
     this.columns = List.of(columns);
     this.paints = new UnaryOperator[columns.length];
     this.middle = new boolean[columns.length];
+    this.natural = new int[columns.length];
+    for (int i = 0; i < columns.length; i++) natural[i] = columns[i].header().length();
   }
 
   /** A table of these columns, each shrinking to its own narrowest when a line must fit. */
@@ -68,7 +72,9 @@ final class TextTable {
 
   void add(List<String> cells) {
     if (cells.size() != columns.size()) throw new IllegalArgumentException("row has " + cells.size() + " cells");
-    rows.add(cells.stream().map(PrintableText::escape).toList());
+    List<String> row = cells.stream().map(PrintableText::escape).toList();
+    for (int i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i], row.get(i).length());
+    rows.add(row);
   }
 
   /** Prints the table; {@code width} at most this many characters a line (0 or less: no limit). */
@@ -103,10 +109,8 @@ final class TextTable {
 
   /** The widths of the cells; a fitted page keeps the earlier page's width for a column that may shrink. */
   private int[] widths(int[] atLeast, boolean fitted) {
-    int[] widths = new int[columns.size()];
+    int[] widths = natural.clone();
     for (int i = 0; i < widths.length; i++) {
-      widths[i] = columns.get(i).header().length();
-      for (List<String> row : rows) widths[i] = Math.max(widths[i], row.get(i).length());
       if (atLeast == null) continue;
       widths[i] = fitted && columns.get(i).min() > 0 ? atLeast[i] : Math.max(widths[i], atLeast[i]);
     }
@@ -144,10 +148,14 @@ final class TextTable {
       visible += cell.length();
       if (i == last) break;
       int pad = Math.min(widths[i] - cell.length() + 2, width > 0 ? width - visible : Integer.MAX_VALUE);
-      sb.append(" ".repeat(pad));
+      sb.repeat(' ', pad);
       visible += pad;
     }
-    return sb.toString().stripTrailing();
+    // as String.stripTrailing, without copying the line twice
+    int end = sb.length();
+    while (end > 0 && Character.isWhitespace(sb.charAt(end - 1))) end--;
+    sb.setLength(end);
+    return sb.toString();
   }
 
   /** The width to fit tables to: the terminal's, or no limit when output goes to a pipe or file. */

@@ -21,6 +21,16 @@ class JobColumnTest {
   }
 
   @Test
+  void everyPartOfTheClockIsPaddedAsSqueueDoes() {
+    assertEquals("59:59", JobColumn.clock(Duration.ofSeconds(3599)));
+    assertEquals("10:00:00", JobColumn.clock(Duration.ofHours(10)));
+    assertEquals("23:59:59", JobColumn.clock(Duration.ofDays(1).minusSeconds(1)));
+    assertEquals("1-00:00:00", JobColumn.clock(Duration.ofDays(1)));
+    assertEquals("123-10:09:08", JobColumn.clock(Duration.ofDays(123).plusHours(10).plusMinutes(9).plusSeconds(8)));
+    assertEquals("1:00:09", JobColumn.clock(Duration.ofSeconds(3609)));
+  }
+
+  @Test
   void elapsedRunsToNowWhileRunningAndToTheEndOnceEnded() {
     var now = Jobs.T0.plusSeconds(91);
     assertEquals("1:30", JobColumn.elapsed(Jobs.job(1, JobState.RUNNING), now));

@@ -23,7 +23,8 @@ import java.util.Optional;
  * last applied sequence number is stored in the same transaction, so a crash never leaves it half
  * applied and catching up is idempotent. A {@code JobsRemoved} deletes the rows it names: the
  * history is written only by applying events, so it can be rebuilt from the journal at any time.
- * One connection, used under this object's lock.
+ * One connection, used under this object's lock. Listings decode a row once: {@link ListingCache}
+ * keeps the decoded rows, and {@link #apply} forgets each row it writes or deletes.
  */
 public final class JobHistory implements AutoCloseable {
   private final Connection db;
@@ -32,6 +33,9 @@ public final class JobHistory implements AutoCloseable {
   private final Object launchLock = new Object();
   private Connection launchReader;
   private final HistoryWrites writes;
+  /** The decoded listing rows; room for a long queue of waiting jobs and the ended ones shown with it. */
+  private final ListingCache listing = new ListingCache(LISTING_CACHE);
+  static final int LISTING_CACHE = 8192;
 
   private JobHistory(Connection db, Path file) {
     this.db = db;
@@ -85,8 +89,14 @@ public final class JobHistory implements AutoCloseable {
         throw new SQLException("the job history is at event " + offset + " but was handed events from " + firstSeq);
       long seq = firstSeq;
       for (LedgerEvent e : events) {
-        if (seq > offset && e instanceof LedgerEvent.JobEvent je) writes.apply(je);
-        else if (seq > offset && e instanceof LedgerEvent.JobsRemoved r) HistoryDeletes.delete(db, r.jobIds());
+        // forgotten before the write: a rolled back transaction leaves nothing stale either
+        if (seq > offset && e instanceof LedgerEvent.JobEvent je) {
+          listing.forget(je.jobId());
+          writes.apply(je);
+        } else if (seq > offset && e instanceof LedgerEvent.JobsRemoved r) {
+          listing.forget(r.jobIds());
+          HistoryDeletes.delete(db, r.jobIds());
+        }
         seq++;
       }
       try (PreparedStatement ps = db.prepareStatement("INSERT OR REPLACE INTO read_offset (id, seq) VALUES (1, ?)")) {
@@ -138,20 +148,51 @@ public final class JobHistory implements AutoCloseable {
    */
   public synchronized JobPage page(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    try (PreparedStatement ps = db.prepareStatement(select("j.id, " + WITHOUT_ENV, w, q))) {
+    List<Long> ids = new ArrayList<>();
+    try (PreparedStatement ps = db.prepareStatement(select("j.id", w, q))) {
       for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
-      List<Job> jobs = new ArrayList<>();
-      List<Long> unreadable = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          Job j = JobDocuments.readOrNull(rs.getString(2));
-          if (j != null && j.id() == rs.getLong(1)) jobs.add(j);
-          else unreadable.add(rs.getLong(1));
+        while (rs.next()) ids.add(rs.getLong(1));
+      }
+    }
+    Map<Long, Job> found = new java.util.HashMap<>();
+    List<Long> missing = new ArrayList<>();
+    for (long id : ids) {
+      Job j = listing.get(id);
+      if (j != null) found.put(id, j);
+      else missing.add(id);
+    }
+    decode(missing, found);
+    List<Job> jobs = new ArrayList<>(ids.size());
+    List<Long> unreadable = new ArrayList<>();
+    for (long id : ids) {
+      Job j = found.get(id);
+      if (j != null) jobs.add(j);
+      else unreadable.add(id);
+    }
+    return new JobPage(jobs, unreadable);
+  }
+
+  /** Reads and decodes the listing rows of {@code ids} into {@code into} and the cache; an unreadable row is left out. */
+  private void decode(List<Long> ids, Map<Long, Job> into) throws SQLException {
+    for (int from = 0; from < ids.size(); from += DECODE_CHUNK) {
+      List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + DECODE_CHUNK));
+      String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
+      try (PreparedStatement ps = db.prepareStatement("SELECT j.id, " + WITHOUT_ENV + " FROM jobs j WHERE j.id IN (" + marks + ")")) {
+        for (int i = 0; i < chunk.size(); i++) ps.setLong(i + 1, chunk.get(i));
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            Job j = JobDocuments.readOrNull(rs.getString(2));
+            if (j == null || j.id() != rs.getLong(1)) continue;
+            into.put(j.id(), j);
+            listing.put(j);
+          }
         }
       }
-      return new JobPage(jobs, unreadable);
     }
   }
+
+  private static final int DECODE_CHUNK = 500;
 
   /**
    * Jobs matching {@code q}, newest first, for listing: each without its environment (an empty

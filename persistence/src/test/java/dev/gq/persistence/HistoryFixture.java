@@ -16,7 +16,7 @@ import java.util.Map;
 final class HistoryFixture {
   static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
   private final JobHistory rs;
-  private long seq;
+  long seq;
   /** Every event applied, in order: what the journal would hold. */
   final List<LedgerEvent> applied = new java.util.ArrayList<>();
 

@@ -194,4 +194,48 @@ class JobHistoryTest {
     assertEquals(List.of(4L, 2L), next.unreadable());
     assertEquals(2, next.lowestId(), "the next page starts below the skipped row too");
   }
+
+  @Test
+  void aListingShowsEveryRowAsLastWrittenEvenAfterAnEarlierListingOfIt() throws Exception {
+    sweep();
+    JobQuery all = new JobQuery(List.of(), Set.of(), null, 0);
+    assertEquals(JobState.WAITING, byId(rs.page(all).jobs(), 3).state());
+    h.apply(new JobCancelled(3, "cancelled before it started", T0.plusSeconds(20)));
+    assertEquals(JobState.CANCELLED, byId(rs.page(all).jobs(), 3).state());
+    h.apply(new JobsRemoved(List.of(3L, 5L), T0.plusSeconds(21)));
+    assertEquals(List.of(7L, 6L, 4L, 2L, 1L), rs.page(all).jobs().stream().map(Job::id).toList());
+  }
+
+  @Test
+  void aFailedWriteLeavesTheListingAsStored() throws Exception {
+    sweep();
+    JobQuery all = new JobQuery(List.of(), Set.of(), null, 0);
+    assertEquals(JobState.WAITING, byId(rs.page(all).jobs(), 7).state());
+    // the cancel of 7 and a transition of a job the history never had: the whole page is rolled back
+    assertThrows(SQLException.class, () -> rs.apply(h.seq + 1,
+        List.of(new JobCancelled(7, "cancelled", T0.plusSeconds(20)), new JobCancelled(42, "cancelled", T0.plusSeconds(20)))));
+    assertEquals(JobState.WAITING, byId(rs.page(all).jobs(), 7).state());
+    assertEquals(JobState.WAITING, rs.job(7).orElseThrow().state());
+  }
+
+  @Test
+  void aListingLongerThanTheDecodedRowsKeptIsWholeAndInOrder() throws Exception {
+    int n = JobHistory.LISTING_CACHE + 300;
+    List<dev.gq.core.ledger.LedgerEvent> events = new java.util.ArrayList<>();
+    for (long id = 1; id <= n; id++)
+      events.add(new dev.gq.core.ledger.LedgerEvent.JobSubmitted(id, HistoryFixture.spec("q", null), "t" + id, "/d/" + id, null, T0));
+    h.apply(events.toArray(dev.gq.core.ledger.LedgerEvent[]::new));
+    JobQuery all = new JobQuery(List.of(), Set.of(), null, 0);
+    for (int round = 0; round < 2; round++) {
+      List<Job> jobs = rs.page(all).jobs();
+      assertEquals(n, jobs.size());
+      assertEquals(n, jobs.get(0).id());
+      assertEquals(1, jobs.get(n - 1).id());
+      assertEquals("/d/" + n, jobs.get(0).logPath());
+    }
+  }
+
+  private static Job byId(List<Job> jobs, long id) {
+    return jobs.stream().filter(j -> j.id() == id).findFirst().orElseThrow();
+  }
 }

@@ -45,13 +45,17 @@ public final class Json {
   public static void quote(StringBuilder sb, String s) {
     sb.append('"');
     int n = s.length();
+    int plain = 0;  // where the run of characters copied as they are starts: appended in one go
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
+      if (c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c)) continue;
+      sb.append(s, plain, i);
       if (c == '"' || c == '\\') sb.append('\\').append(c);
       else if (c < 0x20) escapeControl(sb, c);
-      else if (Character.isSurrogate(c)) i = surrogate(sb, s, i);
-      else sb.append(c);
+      else i = surrogate(sb, s, i);
+      plain = i + 1;
     }
+    sb.append(s, plain, n);
     sb.append('"');
   }
 

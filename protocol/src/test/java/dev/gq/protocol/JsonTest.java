@@ -65,6 +65,15 @@ class JsonTest {
   }
 
   @Test
+  void escapesBetweenRunsOfPlainTextKeepEveryCharacterInPlace() throws Exception {
+    String s = "\"ab\\cd\nef😀gh\ud800ij\n";
+    assertEquals("\"\\\"ab\\\\cd\\nef😀gh\\ud800ij\\n\"", Json.write(s));
+    assertEquals(s, Json.parse(Json.write(s)));
+    String lines = "1    WAITING  -     true\n".repeat(3);
+    assertEquals("\"" + lines.replace("\n", "\\n") + "\"", Json.write(lines));
+  }
+
+  @Test
   void escapesLoneSurrogatesSoTheyRoundTrip() throws Exception {
     String lone = "a\ud800b\udc00";
     assertEquals("\"a\\ud800b\\udc00\"", Json.write(lone));

@@ -60,7 +60,8 @@ final class QueueRequests {
   }
 
   Map<String, String> holds() throws ApiException {
-    return asks.view().ledger().holds();
+    // the ledger alone: a whole view would plan every waiting job again
+    return asks.askPlain(Scheduler.GetLedger::new).holds();
   }
 
   GpuReport gpus() throws ApiException {

@@ -1,5 +1,6 @@
 package dev.gq.actors.socket;
 
+import dev.gq.cli.CommandTrees;
 import dev.gq.cli.Gq;
 import dev.gq.cli.GqApi;
 import dev.gq.protocol.Frame;
@@ -31,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * a command that streams moves to the streams' own budget ({@link ClientSlots}), so followers never
  * take the room of short commands, and is closed first when the daemon stops.
  * Checks the peer's user on every connection, reads one request line (size-limited), runs the
- * command tree against the daemon's API and streams frames back. A malformed, oversized, foreign
- * or vanishing client gets one line (when it can still read) and never harms the daemon; large
- * lines share one memory budget ({@link FrameBudget}).
+ * command tree against the daemon's API (a tree built ahead, {@link CommandTrees}) and streams
+ * frames back. A malformed, oversized, foreign or vanishing client gets one line (when it can
+ * still read) and never harms the daemon; large lines share one memory budget ({@link FrameBudget}).
  */
 public final class SocketServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SocketServer.class);
@@ -46,6 +47,8 @@ public final class SocketServer implements AutoCloseable {
   private final OpenConnections clients = new OpenConnections();
   private final FrameBudget budget = FrameBudget.standard();
   private final ClientLimit limit;
+  /** The next request's command trees, built while the daemon waits for it. */
+  private final CommandTrees trees = CommandTrees.inBackground();
   /** Said once, to the first client: why the daemon before this one stopped. */
   private final java.util.concurrent.atomic.AtomicReference<String> firstClientNote = new java.util.concurrent.atomic.AtomicReference<>();
 
@@ -155,7 +158,7 @@ public final class SocketServer implements AutoCloseable {
     FrameIo io = new FrameIo(req, c, room, w, r);
     String note = firstClientNote.getAndSet(null);
     if (note != null) io.err().println("gq: " + note);
-    int code = Gq.run(req.argv(), io, api);
+    int code = Gq.run(req.argv(), io, api, trees);
     io.send(new Frame.Exit(code));
   }
 
@@ -182,5 +185,6 @@ public final class SocketServer implements AutoCloseable {
       LOG.warn("cannot remove the socket {}: {}", path, e.getMessage());
     }
     clients.closeAll();
+    trees.close();
   }
 }

@@ -1,0 +1,61 @@
+package dev.gq.actors.socket;
+
+import dev.gq.actors.fair.FairSource;
+import dev.gq.cli.ApiException;
+import dev.gq.cli.ApiReplies.BookingLine;
+import dev.gq.cli.ApiReplies.WhoReport;
+import dev.gq.core.fair.Booking;
+import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.schedule.FairWho;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The shared machine as {@code gq who} and {@code gq book} see it: the policy, everyone's demand,
+ * and the bookings, each with its GPUs' indices in the latest reading. Answers from the
+ * {@link FairSource} the daemon hands it once it has started.
+ */
+final class FairRequests {
+  private volatile FairSource fair;
+
+  void from(FairSource source) {
+    this.fair = source;
+  }
+
+  /** Who shares the machine now; null before the daemon has a source. */
+  WhoReport who() {
+    var f = fair;
+    if (f == null) return null;
+    var view = f.view();
+    return new WhoReport(f.policyLine(), view.active() && view.policy().problem() == null,
+        FairWho.rows(f.latest(), view.demands(), f.published(), f.self()), view.ignored(),
+        view.bookings().stream().map(b -> line(b, f)).toList());
+  }
+
+  BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
+    var f = fair();
+    return line(f.book(count, gpus, start, end), f);
+  }
+
+  List<BookingLine> bookings() throws ApiException {
+    var f = fair();
+    return f.bookings().stream().map(b -> line(b, f)).toList();
+  }
+
+  void cancel(String id) throws ApiException {
+    fair().cancel(id);
+  }
+
+  private FairSource fair() throws ApiException {
+    var f = fair;
+    if (f == null) throw new ApiException("the daemon is still starting; try again in a moment");
+    return f;
+  }
+
+  private static BookingLine line(Booking b, FairSource f) {
+    var o = f.latest();
+    List<Integer> indices = b.gpus().stream().map(u -> o == null ? -1 : o.reading().devices().stream()
+        .filter(d -> d.uuid().equals(u)).mapToInt(DeviceReading::index).findFirst().orElse(-1)).toList();
+    return new BookingLine(b.id(), b.user(), indices, b.gpus(), b.start(), b.end());
+  }
+}

@@ -1,0 +1,107 @@
+package dev.gq.actors.socket;
+
+import dev.gq.cli.ApiException;
+import dev.gq.cli.ApiReplies.BatchLine;
+import dev.gq.cli.ApiReplies.BatchOutcome;
+import dev.gq.cli.ApiReplies.ResumeReport;
+import dev.gq.cli.ApiReplies.RetryReport;
+import dev.gq.cli.ApiReplies.SubmitResult;
+import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.Ledger;
+import dev.gq.core.ledger.LineageFact;
+import dev.gq.core.schedule.Preemptions;
+import dev.gq.core.schedule.Request;
+import dev.gq.protocol.DiskRoom;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The requests that add jobs to the queue: submit, batch submit, retry, resume, recover, and
+ * preempt (which queues the preempted jobs again). Refuses new jobs while the data directory's disk
+ * is full; gathers from the history what the Scheduler decides them on ({@link SweepRequests}) and
+ * asks it.
+ */
+final class SubmitRequests {
+  private final SchedulerAsks asks;
+  private final SweepRequests sweeps;
+  private final Path dataDir;
+
+  SubmitRequests(SchedulerAsks asks, SweepRequests sweeps, Path dataDir) {
+    this.asks = asks;
+    this.sweeps = sweeps;
+    this.dataDir = dataDir;
+  }
+
+  SubmitResult submit(JobSpec spec, Integer maxRunning) throws ApiException {
+    requireRoom("the job");
+    var facts = spec.after().isEmpty() ? Map.<Long, LineageFact>of() : facts(SweepRequests.dependencies(List.of(spec)));
+    Ledger.SubmitOutcome o = asks.ask(new Request.Submit(spec, facts, maxRunning));
+    return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message(), o.queueing());
+  }
+
+  List<BatchOutcome> submitBatch(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
+    requireRoom("the jobs");
+    List<JobSpec> specs = lines.stream().map(BatchLine::spec).toList();
+    List<Integer> numbers = lines.stream().map(BatchLine::line).toList();
+    Set<Long> deps = SweepRequests.dependencies(specs);
+    var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
+    List<Ledger.SubmitOutcome> os = asks.ask(new Request.SubmitBatch(specs, numbers, facts, group, maxRunning));
+    // Reply once the history has the batch: a script queueing batch after batch must not outrun
+    // the history, whose backlog of events would otherwise pile up in memory.
+    asks.synced();
+    return SweepRequests.outcomes(numbers, os);
+  }
+
+  RetryReport retry(List<Long> ids, Set<JobState> states, String group) throws ApiException {
+    Request.Retry r = retryFacts(ids, states == null ? Set.of() : Set.copyOf(states), group);
+    return SweepRequests.report(asks.ask(r));
+  }
+
+  List<String> preempt(Preemptions.Ask ask) throws ApiException {
+    return asks.ask(new Request.Preempt(ask));
+  }
+
+  ResumeReport resume(List<Long> ids, String from) throws ApiException {
+    Request.Retry r = retryFacts(ids, Set.of(), null);
+    var resume = new Request.ResumeJobs(r.ids(), r.found(), r.cwdGone(), from, r.facts());
+    RetryReport report = SweepRequests.report(asks.ask(resume));
+    return SweepRequests.resumed(report, r.found(), from);
+  }
+
+  RetryReport recover() throws ApiException {
+    asks.synced();
+    try {
+      // each resumes from its newest checkpoint, if it left one
+      Request.Retry r = sweeps.retry(asks.synced().ledger(), sweeps.interrupted(), Set.of(JobState.INTERRUPTED), null);
+      return SweepRequests.report(asks.ask(new Request.ResumeJobs(r.ids(), r.found(), r.cwdGone(), null, r.facts())));
+    } catch (SQLException e) {
+      throw HistoryRequests.failed(e);
+    }
+  }
+
+  private Request.Retry retryFacts(List<Long> ids, Set<JobState> states, String group) throws ApiException {
+    try {
+      return sweeps.retry(asks.synced().ledger(), ids, states, group);
+    } catch (SQLException e) {
+      throw HistoryRequests.failed(e);
+    }
+  }
+
+  private void requireRoom(String what) throws ApiException {
+    String full = DiskRoom.fullNote(dataDir);
+    if (full != null) throw new ApiException("cannot accept " + what + ": " + full + "; free some space and submit again");
+  }
+
+  /** What the history says about the ended jobs among {@code ids}, as of the Scheduler's view now. */
+  private Map<Long, LineageFact> facts(Set<Long> ids) throws ApiException {
+    try {
+      return sweeps.facts(asks.synced().ledger(), ids);
+    } catch (SQLException e) {
+      throw HistoryRequests.failed(e);
+    }
+  }
+}
