@@ -1,6 +1,5 @@
 package dev.gq.protocol;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,10 +17,11 @@ public final class DiskRoom {
   /** "the disk holding DIR is full (N KiB free)" when it is, else null (also when it cannot be read). */
   public static String fullNote(Path dir) {
     try {
-      long free = Files.getFileStore(dir).getUsableSpace();
-      if (free >= FULL_BELOW) return null;
+      // statvfs on the directory itself: no walk of /proc/mounts as a file store lookup makes
+      long free = dir.toFile().getUsableSpace();
+      if (free >= FULL_BELOW || !Files.isDirectory(dir)) return null;
       return "the disk holding " + dir + " is full (" + free / 1024 + " KiB free)";
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       return null;
     }
   }

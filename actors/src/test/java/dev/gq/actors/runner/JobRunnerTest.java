@@ -164,7 +164,7 @@ class JobRunnerTest {
       };
       var runner = KIT.spawn(JobRunner.reattach(running(recycled), deps(recorded, id -> {
         throw new IllegalStateException("no stored job in this test");
-      }), scheduler.ref(), Map.of()));
+      }), scheduler.ref()));
       runner.tell(new JobRunner.Cancel());
       // the SIGTERM, then the SIGKILL after the 200 ms grace: each refused as not the job's
       assertEquals("15 NOT_OURS", tried.poll(10, java.util.concurrent.TimeUnit.SECONDS));
@@ -310,7 +310,7 @@ class JobRunnerTest {
       late = new Job(late.id(), late.spec().withTimeLimit(Duration.ofMinutes(1)), late.state(), late.submitTime(),
           Instant.now().minus(Duration.ofHours(1)), null, List.of(), who, null, "/dev/null", null, "tag-7", null);
       TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
-      KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref(), Map.of()));
+      KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref()));
       Request.Ended ended = ended(scheduler);
       assertTrue(ended.timedOut());
       assertFalse(job.isAlive() && PROCS.info(job.pid()).map(p -> !p.zombie()).orElse(false), "the job was stopped");

@@ -74,6 +74,8 @@ public final class Allocator {
     List<Plan.Reservation> placed = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>();
     WaitReason gathering = null;
+    // the same words for every job that needs as many GPUs and finds as many free: made once a plan
+    Map<Long, WaitReason> said = new HashMap<>();
     for (Job j : keptFirst(waiting, kept)) {
       WaitReason block = blocked.get(j.id());
       int n = j.spec().gpus();
@@ -128,11 +130,11 @@ public final class Allocator {
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
       } else if (gathers(j, n, fitting(j, offered(j, free, rules)).size(), fitting(j, offered(j, gpus, rules)), now, gatherAfter)) {
-        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, fitting(j, offered(j, free, rules)).size(), gpus).text()
+        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, fitting(j, offered(j, free, rules)).size(), gpus, said).text()
             + "; GPUs gather for it (waiting over " + Durations.format(gatherAfter) + "): younger jobs wait"));
         gathering = new WaitReason("gathering for " + j.id(),
             "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + Durations.format(gatherAfter) + ")");
-      } else reasons.put(j.id(), waiting(j, fitting(j, offered(j, free, rules)).size(), gpus));
+      } else reasons.put(j.id(), waiting(j, fitting(j, offered(j, free, rules)).size(), gpus, said));
     }
     return new Plan(placed, reasons);
   }
@@ -199,11 +201,11 @@ public final class Allocator {
     return gpus.stream().filter(g -> rules.offered().test(j, g)).toList();
   }
 
-  /** Why {@code j} waits for GPUs, {@code free} of those it fits being free. */
-  private static WaitReason waiting(Job j, int free, List<GpuStatus> gpus) {
+  /** Why {@code j} waits for GPUs, {@code free} of those it fits being free; {@code said}: the plan's words so far. */
+  private static WaitReason waiting(Job j, int free, List<GpuStatus> gpus, Map<Long, WaitReason> said) {
     int n = j.spec().gpus();
     if (j.spec().gpuNeed() != null) return GpuFit.waiting(n, j.spec().gpuNeed(), free, gpus);
-    return new WaitReason("GPUs busy", busy(n, free, gpus));
+    return said.computeIfAbsent(((long) n << 32) | free, k -> new WaitReason("GPUs busy", busy(n, free, gpus)));
   }
 
   /** Whether GPUs gather for {@code j}: it has waited long enough, and this gq's jobs hold what it lacks. */

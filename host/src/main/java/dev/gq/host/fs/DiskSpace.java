@@ -39,7 +39,7 @@ public final class DiskSpace {
       // written below, or given up
     }
     try {
-      if (Files.getFileStore(dataDir).getUsableSpace() < 4L * RESERVE_BYTES) return;
+      if (dataDir.toFile().getUsableSpace() < 4L * RESERVE_BYTES) return;
       // CREATE_NEW: never through a link planted in its place
       try (SeekableByteChannel ch = Files.newByteChannel(f, Set.of(StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PRIVATE))) {

@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.Map;
 
 /**
@@ -127,8 +126,19 @@ final class LeaseDirectory {
     }
   }
 
-  /** What stands at a lease's name: its owner and its mode (type bits included). */
-  record Spot(int uid, String owner, int mode) {
+  /**
+   * What stands at a lease's name: its owner and its mode (type bits included). The owner's name is
+   * looked up (in the user database) only when a message names it.
+   */
+  record Spot(Path file, int uid, int mode) {
+    String owner() {
+      try {
+        return Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName();
+      } catch (IOException | RuntimeException e) {
+        return "uid " + uid;
+      }
+    }
+
     boolean regular() {
       return (mode & 0170000) == 0100000;
     }
@@ -151,8 +161,8 @@ final class LeaseDirectory {
   /** What stands at {@code file} (never following a link); null when nothing does. */
   static Spot spot(Path file) throws IOException {
     try {
-      Map<String, Object> a = Files.readAttributes(file, "unix:uid,mode,owner", LinkOption.NOFOLLOW_LINKS);
-      return new Spot((Integer) a.get("uid"), ((UserPrincipal) a.get("owner")).getName(), (Integer) a.get("mode"));
+      Map<String, Object> a = Files.readAttributes(file, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+      return new Spot(file, (Integer) a.get("uid"), (Integer) a.get("mode"));
     } catch (NoSuchFileException e) {
       return null;
     }
