@@ -168,7 +168,7 @@ idle_measure() {
   local label=$1 pid=$2 tck rss hwm threads a b t0 t1 cpu waited
   tck=$(getconf CLK_TCK)
   waited=$(notifier_caught_up)
-  say "  $label: the notifier caught up after $waited s; settling $IDLE_SETTLE s, then $IDLE_SECONDS s of CPU accounting"
+  say "  $label: waited $waited s for the notifier to catch up; settling $IDLE_SETTLE s, then $IDLE_SECONDS s of CPU accounting"
   sleep "$IDLE_SETTLE"
   rss=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
   hwm=$(awk '/^VmHWM:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
@@ -184,7 +184,7 @@ idle_measure() {
   row1 "idle CPU over $IDLE_SECONDS s (% of one core), $label" "$cpu" "%" "<= 1" "$(verdict "$cpu" 1)"
   chart "daemon idle RSS" MiB low "gq: $3" "$rss" 150
   chart "daemon idle CPU over ${IDLE_SECONDS} s" "% of a core" low "gq: $3" "$cpu" 1
-  note "daemon $label: VmHWM (peak RSS) $hwm MiB, $threads threads, $((b - a)) CPU ticks of 1/$tck s in $IDLE_SECONDS s (GQ_POLL_INTERVAL_MS ${GQ_POLL_INTERVAL_MS:-default 1000}); its notifier caught up with the journal $waited s after the work"
+  note "daemon $label: VmHWM (peak RSS) $hwm MiB, $threads threads, $((b - a)) CPU ticks of 1/$tck s in $IDLE_SECONDS s (GQ_POLL_INTERVAL_MS ${GQ_POLL_INTERVAL_MS:-default 1000}); waited $waited s for its notifier to look at every stored event"
 }
 
 part_idle() {
