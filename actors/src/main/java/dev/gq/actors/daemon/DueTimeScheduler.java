@@ -16,7 +16,7 @@ import scala.concurrent.duration.FiniteDuration;
 /**
  * The actor system's timer thread, waking only when a timer is due. Pekko's own scheduler wakes every
  * tick ({@code pekko.scheduler.tick-duration}) whether or not anything is scheduled: ten times a second
- * at gq's 100 ms, a quarter of an idle daemon's CPU; a shorter tick costs more, a longer one delays
+ * at gq's 100 ms, most of an idle daemon's wake-ups; a shorter tick costs more, a longer one delays
  * every timer. This one keeps the timers in a {@link ScheduledThreadPoolExecutor} of one thread,
  * which sleeps until the earliest is due and not at all while none is; a cancelled timer (an ask
  * that got its answer) leaves the queue at once. Each task runs on the execution context it was
@@ -79,8 +79,10 @@ public final class DueTimeScheduler implements Scheduler, Closeable {
     try {
       f.future = schedule.on(f);
     } catch (RejectedExecutionException e) {
-      // as Pekko's: a timer asked for after the scheduler stopped is refused
-      throw new IllegalStateException("the scheduler has been shut down", e);
+      // as Pekko's own: a timer asked for after the scheduler stopped is refused with this exception,
+      // which Pekko's dispatchers catch while they stop (they then shut down at once)
+      runOnClose.remove(f);
+      throw new IllegalStateException("cannot enqueue after timer shutdown", e);
     }
     return f;
   }

@@ -98,6 +98,7 @@ class DueTimeSchedulerTest {
     w.scheduler.close();
     assertTrue(marked.get());
     assertFalse(plain.get());
+    // the exception Pekko's dispatchers expect when they ask for their shutdown timer after the system's stop
     assertThrows(IllegalStateException.class, () -> w.scheduler.scheduleOnce(HOUR, () -> {}, HERE));
   }
 
