@@ -151,11 +151,24 @@ part_ready() {
 
 # ---- idle -------------------------------------------------------------------------------------------
 
-# idle_measure LABEL PID: RSS after IDLE_SETTLE s, CPU over the next IDLE_SECONDS s
+# waits (up to 300 s) until the current daemon's notifier has looked at every stored event (`gq daemon
+# status` says how many it has not); prints how many seconds that took
+notifier_caught_up() {
+  local t0=$SECONDS
+  while "$gq" daemon status 2>/dev/null | grep -q 'not yet looked at for notifications'; do
+    ((SECONDS - t0 < 300)) || break
+    sleep 1
+  done
+  echo $((SECONDS - t0))
+}
+
+# idle_measure LABEL PID: RSS after IDLE_SETTLE s, CPU over the next IDLE_SECONDS s, both once the
+# daemon has finished the work it was given (its notifier has caught up with the journal)
 idle_measure() {
-  local label=$1 pid=$2 tck rss hwm threads a b t0 t1 cpu
+  local label=$1 pid=$2 tck rss hwm threads a b t0 t1 cpu waited
   tck=$(getconf CLK_TCK)
-  say "  $label: settling $IDLE_SETTLE s, then $IDLE_SECONDS s of CPU accounting"
+  waited=$(notifier_caught_up)
+  say "  $label: waited $waited s for the notifier to catch up; settling $IDLE_SETTLE s, then $IDLE_SECONDS s of CPU accounting"
   sleep "$IDLE_SETTLE"
   rss=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
   hwm=$(awk '/^VmHWM:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
@@ -171,7 +184,7 @@ idle_measure() {
   row1 "idle CPU over $IDLE_SECONDS s (% of one core), $label" "$cpu" "%" "<= 1" "$(verdict "$cpu" 1)"
   chart "daemon idle RSS" MiB low "gq: $3" "$rss" 150
   chart "daemon idle CPU over ${IDLE_SECONDS} s" "% of a core" low "gq: $3" "$cpu" 1
-  note "daemon $label: VmHWM (peak RSS) $hwm MiB, $threads threads, $((b - a)) CPU ticks of 1/$tck s in $IDLE_SECONDS s (GQ_POLL_INTERVAL_MS ${GQ_POLL_INTERVAL_MS:-default 1000})"
+  note "daemon $label: VmHWM (peak RSS) $hwm MiB, $threads threads, $((b - a)) CPU ticks of 1/$tck s in $IDLE_SECONDS s (GQ_POLL_INTERVAL_MS ${GQ_POLL_INTERVAL_MS:-default 1000}); waited $waited s for its notifier to look at every stored event"
 }
 
 part_idle() {

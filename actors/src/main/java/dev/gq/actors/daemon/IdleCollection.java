@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * what SQLite and the JDK freed. So, looked at every {@code interval} on the blocking pool: when no
  * collection ran since the last look (nothing is being allocated: the daemon is quiet) and the old
  * generation grew by {@link #GROWTH_BYTES} or more since the last full collection, one full
- * collection (the heap then shrinks to what is live plus a quarter, as the daemon's flags say),
+ * collection (the heap then shrinks to what is live plus 15%, as the daemon's flags say),
  * then {@code malloc_trim} where the C library has it. An idle daemon's slow allocation never adds
  * up to the growth, so it is not collected again and again.
  */

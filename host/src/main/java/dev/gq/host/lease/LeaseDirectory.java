@@ -22,6 +22,8 @@ import java.util.Map;
  */
 final class LeaseDirectory {
   private static final int STICKY_ALL = 01777;
+  /** A name NVML gives a GPU (and so a file name as it is). */
+  private static final java.util.regex.Pattern PLAIN_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}");
 
   private final Path dir;
 
@@ -31,7 +33,7 @@ final class LeaseDirectory {
 
   /** The lease file of {@code uuid}; a UUID with other characters than NVML's gets a safe name. */
   Path file(String uuid) {
-    if (uuid.matches("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}")) return dir.resolve(uuid + ".lease");
+    if (PLAIN_NAME.matcher(uuid).matches()) return dir.resolve(uuid + ".lease");
     try {
       byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(uuid.getBytes(StandardCharsets.UTF_8));
       return dir.resolve("gpu-" + java.util.HexFormat.of().formatHex(d, 0, 16) + ".lease");

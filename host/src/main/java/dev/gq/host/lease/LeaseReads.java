@@ -77,6 +77,10 @@ final class LeaseReads {
    */
   List<LeaseShare> liveShares(String uuid, Set<String> names) throws Unclear {
     List<LeaseShare> out = new ArrayList<>();
+    // the GPU watcher asks every second for every GPU: most have no share file at all
+    String first = directory.shareFile(uuid, 0).getFileName().toString();
+    String prefix = first.substring(0, first.length() - 1);
+    if (names.stream().noneMatch(name -> name.startsWith(prefix))) return out;
     for (int n = 0; n < LeaseFiles.MAX_SHARES; n++) {
       Path file = directory.shareFile(uuid, n);
       if (!names.contains(file.getFileName().toString())) continue;
