@@ -3,7 +3,7 @@ package dev.gq.client;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -64,7 +64,7 @@ public final class ClientCacheTraining {
       try (ByteChannel ch = server.accept()) {
         LineReader in = new LineReader(ch);
         LineWriter out = new LineWriter(ch);
-        if (Request.decode(in.readLine()) instanceof Request.Ping) {
+        if (ClientRequest.decode(in.readLine()) instanceof ClientRequest.Ping) {
           out.send(Frame.pong(ProcessHandle.current().pid(), "training"));
           continue;
         }

@@ -1,6 +1,6 @@
 package dev.gq.client;
 
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -156,7 +156,7 @@ record ClientCall(List<String> argv, String cwd, Map<String, String> env, boolea
     return "wait".equals(command()) || followsLog();
   }
 
-  Request.Run request(String requestId) {
-    return new Request.Run(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, height);
+  ClientRequest.Run request(String requestId) {
+    return new ClientRequest.Run(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, height);
   }
 }

@@ -3,7 +3,7 @@ package dev.gq.client;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.GqPaths;
 import dev.gq.protocol.PrivateDirectory;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -196,7 +196,7 @@ public final class Main {
   private long ping(ByteChannel ch, GqPaths paths) throws Failure {
     FrameLoop loop = new FrameLoop(ch, out, err, null, paths.daemonLog()).watchedBy(watchdog);
     try {
-      loop.send(new Request.Ping().toJson());
+      loop.send(new ClientRequest.Ping().toJson());
       while (true) {
         Frame f = loop.next();
         if (f instanceof Frame.Pong p) return p.pid();

@@ -2,7 +2,7 @@ package dev.gq.client;
 
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.nio.channels.ByteChannel;
 import java.nio.file.Path;
@@ -127,7 +127,7 @@ final class Watchdog extends Thread {
       try {
         channel = connector.connect();
         if (channel == null) return;
-        new LineWriter(channel).write(new Request.Ping().toJson());
+        new LineWriter(channel).write(new ClientRequest.Ping().toJson());
         answered = new LineReader(channel).readLine() != null;
       } catch (Failure | IOException e) {
         answered = false;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.protocol.Frame;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -52,7 +52,7 @@ class DaemonControlTest {
   void startWithADaemonRunningSaysSoFromAPing() throws Exception {
     try (FakeDaemon d = new FakeDaemon(h.socket(), (req, in, out) -> out.send(Frame.pong(4242, "t")))) {
       assertEquals(0, h.run("daemon", "start"));
-      assertTrue(d.requests.get(0) instanceof Request.Ping);
+      assertTrue(d.requests.get(0) instanceof ClientRequest.Ping);
     }
     assertEquals("gq daemon is already running (pid 4242)\n", h.out);
   }

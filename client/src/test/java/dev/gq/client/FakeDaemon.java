@@ -2,7 +2,7 @@ package dev.gq.client;
 
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -18,10 +18,10 @@ final class FakeDaemon implements AutoCloseable {
 
   /** Answers one connection whose request line has been decoded. */
   interface Script {
-    void serve(Request request, LineReader in, LineWriter out) throws Exception;
+    void serve(ClientRequest request, LineReader in, LineWriter out) throws Exception;
   }
 
-  final List<Request> requests = new CopyOnWriteArrayList<>();
+  final List<ClientRequest> requests = new CopyOnWriteArrayList<>();
   private final Path socket;
   private final ServerSocketChannel server;
   private final Thread acceptor;
@@ -55,7 +55,7 @@ final class FakeDaemon implements AutoCloseable {
       LineReader in = new LineReader(ch);
       String line = in.readLine();
       if (line == null) return; // a probe: connected and closed
-      Request request = Request.decode(line);
+      ClientRequest request = ClientRequest.decode(line);
       requests.add(request);
       script.serve(request, in, new LineWriter(ch, Integer.MAX_VALUE));
     } catch (Exception e) {

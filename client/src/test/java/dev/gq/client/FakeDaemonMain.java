@@ -2,7 +2,7 @@ package dev.gq.client;
 
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.GqPaths;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.nio.file.Files;
 
 /**
@@ -41,11 +41,11 @@ public final class FakeDaemonMain {
       System.exit(1);
     }
     self[0] = new FakeDaemon(paths.socket(), (req, in, out) -> {
-      if (req instanceof Request.Ping) {
+      if (req instanceof ClientRequest.Ping) {
         out.send(Frame.pong(pid, "test"));
         return;
       }
-      Request.Run run = (Request.Run) req;
+      ClientRequest.Run run = (ClientRequest.Run) req;
       out.send(Frame.out("ran " + String.join(" ", run.argv()) + "\n"));
       out.send(Frame.exit(0));
       if (run.argv().size() > 1 && run.argv().get(0).equals("daemon")

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.protocol.Frame;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -37,7 +37,7 @@ class LivenessTest {
       assertEquals(1, h.run("ps"));
       long millis = (System.nanoTime() - start) / 1_000_000;
       assertTrue(millis >= 1500 && millis < 15_000, millis + " ms");
-      assertTrue(d.requests.stream().anyMatch(r -> r instanceof Request.Ping), "it pinged before giving up");
+      assertTrue(d.requests.stream().anyMatch(r -> r instanceof ClientRequest.Ping), "it pinged before giving up");
     } finally {
       never.countDown();
     }
@@ -48,7 +48,7 @@ class LivenessTest {
   @Test
   void aSilentDaemonThatAnswersPingsIsWaitedFor() throws Exception {
     try (FakeDaemon d = new FakeDaemon(h.socket(), (req, in, out) -> {
-      if (req instanceof Request.Ping) {
+      if (req instanceof ClientRequest.Ping) {
         out.send(Frame.pong(1, "test"));
         return;
       }
@@ -57,7 +57,7 @@ class LivenessTest {
       out.send(Frame.exit(0));
     })) {
       assertEquals(0, h.run("wait", "1"));
-      assertTrue(d.requests.stream().filter(r -> r instanceof Request.Ping).count() >= 2, "pinged meanwhile");
+      assertTrue(d.requests.stream().filter(r -> r instanceof ClientRequest.Ping).count() >= 2, "pinged meanwhile");
     }
     assertEquals("Job 1 ended DONE (exit code 0)\n", h.out);
     assertEquals("", h.err);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.protocol.Frame;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +38,7 @@ class MainTest {
       out.send(Frame.exit(3));
     })) {
       assertEquals(3, h.run("submit", "--", "python", "train.py"));
-      Request.Run run = (Request.Run) d.requests.get(0);
+      ClientRequest.Run run = (ClientRequest.Run) d.requests.get(0);
       assertEquals(List.of("submit", "--", "python", "train.py"), run.argv());
       assertEquals("/work/dir", run.cwd());
       assertEquals("/opt/cuda", run.env().get("CUDA_HOME"));
@@ -105,7 +105,7 @@ class MainTest {
     }
   }
 
-  private static void echoAnswer(Request req, dev.gq.protocol.LineReader in,
+  private static void echoAnswer(ClientRequest req, dev.gq.protocol.LineReader in,
       dev.gq.protocol.LineWriter out) throws Exception {
     out.send(Frame.prompt("Delete job 7? [y/N] "));
     Frame.Answer a = (Frame.Answer) Frame.decode(in.readLine());

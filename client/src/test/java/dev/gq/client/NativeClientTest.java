@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.protocol.Frame;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ class NativeClientTest {
       assertArrayEquals(concat("hello \u00e9\n".getBytes(StandardCharsets.UTF_8), new byte[] {(byte) 0xff, 0, '\n'}),
           r.outBytes());
       assertEquals("careful\n", r.err());
-      Request.Run run = (Request.Run) d.requests.get(0);
+      ClientRequest.Run run = (ClientRequest.Run) d.requests.get(0);
       assertEquals(List.of("ps", "--all", "\u00fcber", ""), run.argv());
       assertEquals(gq.work.toRealPath().toString(), run.cwd());
       assertEquals("bar \"quoted\"\n\u00e9", run.env().get("FOO"));
@@ -65,8 +65,8 @@ class NativeClientTest {
       assertEquals(0, gq.run("ps").code());
       gq.env.put("GQ_CLIENT_TTY_OUT", "0");
       assertEquals(0, gq.run("ps").code());
-      Request.Run onScreen = (Request.Run) d.requests.get(0);
-      Request.Run piped = (Request.Run) d.requests.get(1);
+      ClientRequest.Run onScreen = (ClientRequest.Run) d.requests.get(0);
+      ClientRequest.Run piped = (ClientRequest.Run) d.requests.get(1);
       assertEquals(24, onScreen.height());
       assertFalse(onScreen.env().containsKey("GQ_CLIENT_LINES"), "the launcher's variables are not passed on");
       assertEquals(0, piped.height());
@@ -143,7 +143,7 @@ class NativeClientTest {
       pb.environment().putAll(gq.env);
       NativeGq.Result r = NativeGq.finish(pb.start(), new byte[0]);
       assertEquals(0, r.code(), r.err());
-      assertEquals(gone.toString(), ((Request.Run) d.requests.get(0)).cwd());
+      assertEquals(gone.toString(), ((ClientRequest.Run) d.requests.get(0)).cwd());
     }
   }
 

@@ -150,7 +150,7 @@ class NativeDaemonControlTest {
   void aSilentDaemonThatAnswersPingsIsWaitedFor() throws Exception {
     gq.env.put("GQ_ANSWER_TIMEOUT", "2");
     try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> {
-      if (req instanceof dev.gq.protocol.Request.Ping) {
+      if (req instanceof dev.gq.protocol.ClientRequest.Ping) {
         out.send(Frame.pong(1, "t"));
         return;
       }

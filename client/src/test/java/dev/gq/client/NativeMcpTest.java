@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.protocol.Frame;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ class NativeMcpTest {
       assertArrayEquals(input, received.toByteArray());
       String last = new String(r.outBytes(), StandardCharsets.UTF_8).lines().reduce((a, b) -> b).orElseThrow();
       assertEquals("{\"jsonrpc\":\"2.0\",\"id\":" + input.length + ",\"result\":{}}", last);
-      Request.Run run = (Request.Run) d.requests.get(0);
+      ClientRequest.Run run = (ClientRequest.Run) d.requests.get(0);
       assertEquals(List.of("mcp"), run.argv());
       assertTrue(run.stdinStream(), "gq mcp says it can stream its input");
       assertFalse(run.env().containsKey("GQ_MCP_SERVER"), "GQ_MCP_SERVER is not passed on");
@@ -65,7 +65,7 @@ class NativeMcpTest {
   void otherCommandsDoNotOfferToStreamTheirInput() throws Exception {
     try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> out.send(Frame.exit(0)))) {
       assertEquals(0, gq.run("mcp", "--help").code());
-      assertFalse(((Request.Run) d.requests.get(0)).stdinStream(), "help is a command as any other");
+      assertFalse(((ClientRequest.Run) d.requests.get(0)).stdinStream(), "help is a command as any other");
     }
   }
 }

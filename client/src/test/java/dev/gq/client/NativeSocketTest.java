@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
@@ -37,7 +37,7 @@ class NativeSocketTest {
           out.send(Frame.exit(3));
         });
         NativeSocket ch = NativeSocket.connect(sock.toString())) {
-      new LineWriter(ch).write(new Request.Ping().toJson());
+      new LineWriter(ch).write(new ClientRequest.Ping().toJson());
       LineReader in = new LineReader(ch);
       Frame first = Frame.decode(in.readLine());
       assertEquals(100_001, ((Frame.Out) first).text().length(), "a frame longer than one read");

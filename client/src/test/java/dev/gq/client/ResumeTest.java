@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.protocol.Frame;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,7 +38,7 @@ class ResumeTest {
     })) {
       assertEquals(0, h.run("wait", "1"));
       assertEquals(2, d.requests.size());
-      assertEquals(((Request.Run) d.requests.get(0)).argv(), ((Request.Run) d.requests.get(1)).argv());
+      assertEquals(((ClientRequest.Run) d.requests.get(0)).argv(), ((ClientRequest.Run) d.requests.get(1)).argv());
     }
     assertEquals("Job 1 ended DONE (exit code 0)\n", h.out);
     assertEquals("gq: the daemon closed the connection; reconnecting (it may be restarting)\n", h.err);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.InputStream;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +25,7 @@ class StdinFrameTest {
   }
 
   /** Asks for stdin and prints what came: "text=..." or "error=...". */
-  private static void echoStdin(Request req, LineReader in, LineWriter out) throws Exception {
+  private static void echoStdin(ClientRequest req, LineReader in, LineWriter out) throws Exception {
     out.send(new Frame.StdinRequest());
     Frame.Stdin s = (Frame.Stdin) Frame.decode(in.readLine());
     out.send(Frame.out(s.text() != null ? "text=" + s.text() : "error=" + s.error()));

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Typed access to the members of a decoded JSON object, with one-line messages such as
- * "invalid request: 'argv' must be a list of strings". Used by {@link Request} and {@link Frame}.
+ * "invalid request: 'argv' must be a list of strings". Used by {@link ClientRequest} and {@link Frame}.
  */
 final class Fields {
   private final String what;

@@ -3,7 +3,7 @@ package dev.gq.actors.daemon;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -104,7 +104,7 @@ public final class DaemonCacheTraining {
     for (long end = System.nanoTime() + 120_000_000_000L; System.nanoTime() < end && daemon.isAlive(); ) {
       try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
         ch.connect(UnixDomainSocketAddress.of(socket));
-        new LineWriter(ch).write(new Request.Ping().toJson());
+        new LineWriter(ch).write(new ClientRequest.Ping().toJson());
         if (Frame.decode(new LineReader(ch).readLine()) instanceof Frame.Pong) return true;
       } catch (IOException | RuntimeException notYet) {
         Thread.sleep(50);
@@ -119,7 +119,7 @@ public final class DaemonCacheTraining {
       ch.connect(UnixDomainSocketAddress.of(socket));
       LineReader in = new LineReader(ch);
       LineWriter out = new LineWriter(ch);
-      out.write(new Request.Run(UUID.randomUUID().toString(), argv, cwd.toString(), env, false, false, false, 100).toJson());
+      out.write(new ClientRequest.Run(UUID.randomUUID().toString(), argv, cwd.toString(), env, false, false, false, 100).toJson());
       for (String line; (line = in.readLine()) != null; ) {
         switch (Frame.decode(line)) {
           case Frame.Exit e -> {

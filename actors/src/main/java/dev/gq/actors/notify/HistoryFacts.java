@@ -37,9 +37,18 @@ final class HistoryFacts implements NoticeFacts {
     this.syncedTo = seq;
   }
 
+  /**
+   * Whether {@code seq} is the last event the history holds: none after it was synced, nor applied
+   * since (the history may take the next write while the notifier reads the facts of this one).
+   */
   @Override
   public boolean latest(long seq) {
-    return seq >= syncedTo;
+    if (seq < syncedTo) return false;
+    try {
+      return seq >= history.offset();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the history's offset: " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -67,7 +67,7 @@ final class Runners {
       Function<JobReserved, Map<String, Long>> totals) {
     for (LedgerEvent e : events) {
       switch (e) {
-        case JobReserved r -> start(Commands.with(after.live().get(r.jobId()), inHand), false, totals.apply(r));
+        case JobReserved r -> start(CommandsInHand.with(after.live().get(r.jobId()), inHand), false, totals.apply(r));
         case JobAdopted a -> start(after.live().get(a.jobId()), true, Map.of());
         case JobCancelRequested r -> tell(r.jobId(), new JobRunner.Cancel());
         case JobPreemptRequested r -> tell(r.jobId(), new JobRunner.Preempt(r.preemption()));

@@ -37,7 +37,7 @@ final class StoredEffects {
   boolean run(List<Scheduler.Command> commands, DecidedBatch b, long lastSeq, SchedulerState state) {
     List<LedgerEvent> events = b.events();
     if (!events.isEmpty()) deps.project(lastSeq - events.size() + 1, events);
-    Map<Long, JobSubmitted> inHand = Commands.inHand(events);
+    Map<Long, JobSubmitted> inHand = CommandsInHand.inHand(events);
     boolean read = false;
     boolean readied = false;
     for (int i = 0; i < commands.size(); i++) {

@@ -8,7 +8,7 @@ import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineTooLongException;
 import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.ProtocolException;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,7 +38,7 @@ final class FrameIo implements Io {
     String busy();
   }
 
-  private final Request.Run req;
+  private final ClientRequest.Run req;
   private final SocketChannel channel;
   private final StreamRoom room;
   private final LineWriter writer;
@@ -57,7 +57,7 @@ final class FrameIo implements Io {
   /** Where a stream's look for the end of its client's input reads (what it reads is dropped). */
   private final ByteBuffer probe = ByteBuffer.allocate(256);
 
-  FrameIo(Request.Run req, SocketChannel channel, StreamRoom room, LineWriter writer, LineReader reader) {
+  FrameIo(ClientRequest.Run req, SocketChannel channel, StreamRoom room, LineWriter writer, LineReader reader) {
     this.req = req;
     this.channel = channel;
     this.room = room;

@@ -9,7 +9,7 @@ import dev.gq.protocol.LineTooLongException;
 import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.Protocol;
 import dev.gq.protocol.ProtocolException;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -126,9 +126,9 @@ public final class SocketServer implements AutoCloseable {
       LineReader r = new LineReader(c, Protocol.MAX_LINE_BYTES, lease);
       String line = r.readLine();
       if (line == null) return;
-      Request req = Request.decode(line);
-      if (req instanceof Request.Ping) w.send(new Frame.Pong(ProcessHandle.current().pid(), Gq.VERSION, Protocol.VERSION));
-      else run((Request.Run) req, c, slot, w, r);
+      ClientRequest req = ClientRequest.decode(line);
+      if (req instanceof ClientRequest.Ping) w.send(new Frame.Pong(ProcessHandle.current().pid(), Gq.VERSION, Protocol.VERSION));
+      else run((ClientRequest.Run) req, c, slot, w, r);
     } catch (LineTooLongException e) {
       quietly(c, "the request is larger than " + (Protocol.MAX_LINE_BYTES >> 20) + " MiB; trim the environment or the command");
     } catch (ProtocolException e) {
@@ -141,7 +141,7 @@ public final class SocketServer implements AutoCloseable {
     }
   }
 
-  private void run(Request.Run req, SocketChannel c, ClientSlots.Slot slot, LineWriter w, LineReader r) {
+  private void run(ClientRequest.Run req, SocketChannel c, ClientSlots.Slot slot, LineWriter w, LineReader r) {
     FrameIo.StreamRoom room = new FrameIo.StreamRoom() {
       @Override
       public boolean enter() {

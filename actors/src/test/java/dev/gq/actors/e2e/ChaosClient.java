@@ -3,7 +3,7 @@ package dev.gq.actors.e2e;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -35,7 +35,7 @@ final class ChaosClient {
       return new Attempt(false, null);
     }
     try (c) {
-      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), g.work.toString(), g.env(), false, false, false, 200);
+      var req = new ClientRequest.Run(UUID.randomUUID().toString(), List.of(argv), g.work.toString(), g.env(), false, false, false, 200);
       new LineWriter(c).write(req.toJson());
       LineReader r = new LineReader(c);
       StringBuilder out = new StringBuilder(), err = new StringBuilder();

@@ -131,7 +131,7 @@ class ClientFloodEndToEndTest {
     for (int i = 0; i < n; i++) {
       try {
         SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")));
-        var req = new dev.gq.protocol.Request.Run("f" + i, List.of("logs", "-f", "-n", "0", String.valueOf(job)), g.work.toString(),
+        var req = new dev.gq.protocol.ClientRequest.Run("f" + i, List.of("logs", "-f", "-n", "0", String.valueOf(job)), g.work.toString(),
             g.env(), false, false, false, 80);
         new dev.gq.protocol.LineWriter(c).write(req.toJson());
         c.configureBlocking(false);

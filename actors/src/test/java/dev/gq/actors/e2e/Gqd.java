@@ -6,7 +6,7 @@ import dev.gq.cli.JsonOutputs;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -155,7 +155,7 @@ final class Gqd implements AutoCloseable {
   boolean ping() {
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
-      new LineWriter(c).write(new Request.Ping().toJson());
+      new LineWriter(c).write(new ClientRequest.Ping().toJson());
       return new LineReader(c).readLine() != null;
     } catch (IOException e) {
       return false;
@@ -175,7 +175,7 @@ final class Gqd implements AutoCloseable {
   Result gqWith(Path cwd, Map<String, String> clientEnv, String... argv) {
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(run.resolve("gq.sock")));
-      var req = new Request.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), clientEnv, false, false, stderrTty, 200);
+      var req = new ClientRequest.Run(UUID.randomUUID().toString(), List.of(argv), cwd.toString(), clientEnv, false, false, stderrTty, 200);
       try {
         new LineWriter(c).write(req.toJson());
       } catch (IOException e) {

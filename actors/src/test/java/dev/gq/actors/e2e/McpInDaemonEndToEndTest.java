@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -158,7 +158,7 @@ class McpInDaemonEndToEndTest {
   private static SocketChannel session(Gqd g) throws Exception {
     SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
     c.connect(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")));
-    Request.Run req = new Request.Run("r", List.of("mcp"), g.work.toString(), g.env(), false, false, false, 80, 0, false, true);
+    ClientRequest.Run req = new ClientRequest.Run("r", List.of("mcp"), g.work.toString(), g.env(), false, false, false, 80, 0, false, true);
     new LineWriter(c).write(req.toJson());
     LineReader r = new LineReader(c);
     Frame f;

@@ -3,7 +3,7 @@ package dev.gq.actors.e2e;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -19,7 +19,7 @@ final class StdinGq {
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(g.run.resolve("gq.sock")));
       LineWriter w = new LineWriter(c);
-      w.write(new Request.Run(UUID.randomUUID().toString(), List.of(argv), g.work.toString(), g.env(), false, false, false, 200)
+      w.write(new ClientRequest.Run(UUID.randomUUID().toString(), List.of(argv), g.work.toString(), g.env(), false, false, false, 200)
           .toJson());
       LineReader r = new LineReader(c);
       StringBuilder out = new StringBuilder(), err = new StringBuilder();

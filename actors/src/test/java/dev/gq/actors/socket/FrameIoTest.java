@@ -9,7 +9,7 @@ import dev.gq.cli.RefusedException;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -41,7 +41,7 @@ class FrameIoTest {
     server.bind(UnixDomainSocketAddress.of(dir.resolve("s")));
     client = SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("s")));
     daemonSide = server.accept();
-    var req = new Request.Run("id", List.of("submit"), "/", Map.of(), false, false, false, 80);
+    var req = new ClientRequest.Run("id", List.of("submit"), "/", Map.of(), false, false, false, 80);
     FrameIo.StreamRoom room = new FrameIo.StreamRoom() {
       @Override
       public boolean enter() {
@@ -130,7 +130,7 @@ class FrameIoTest {
   }
 
   private FrameIo screenIo(boolean screen) {
-    var req = new Request.Run("id", List.of("top"), "/", Map.of(), true, true, false, 80, 24, screen);
+    var req = new ClientRequest.Run("id", List.of("top"), "/", Map.of(), true, true, false, 80, 24, screen);
     FrameIo.StreamRoom room = new FrameIo.StreamRoom() {
       @Override
       public boolean enter() {

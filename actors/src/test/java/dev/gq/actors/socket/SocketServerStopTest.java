@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gq.cli.GqApi;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.lang.reflect.Proxy;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -47,7 +47,7 @@ class SocketServerStopTest {
     SocketServer server = SocketServer.start(sock, api, 0);
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       c.connect(UnixDomainSocketAddress.of(sock));
-      new LineWriter(c).write(new Request.Run("r1", List.of("wait", "1"), "/", Map.of(), false, false, false, 80).toJson());
+      new LineWriter(c).write(new ClientRequest.Run("r1", List.of("wait", "1"), "/", Map.of(), false, false, false, 80).toJson());
       assertTrue(asked.await(20, TimeUnit.SECONDS), "the command is running");
       server.close();
       assertNull(new LineReader(c).readLine(), "the end of the stream, no frame");

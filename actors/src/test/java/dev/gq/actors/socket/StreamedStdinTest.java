@@ -10,7 +10,7 @@ import dev.gq.cli.RefusedException;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.Request;
+import dev.gq.protocol.ClientRequest;
 import java.io.InputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -52,7 +52,7 @@ class StreamedStdinTest {
   }
 
   private FrameIo io(boolean stdinStream) {
-    var req = new Request.Run("id", List.of("mcp"), "/", Map.of(), false, false, false, 80, 0, false, stdinStream);
+    var req = new ClientRequest.Run("id", List.of("mcp"), "/", Map.of(), false, false, false, 80, 0, false, stdinStream);
     FrameIo.StreamRoom room = new FrameIo.StreamRoom() {
       @Override
       public boolean enter() {

@@ -86,6 +86,9 @@ public final class NoticeRules {
         m = m.notDue(group); // live again (a retry landed in it): its next end will say it
       }
     }
+    // the history took a later write while the groups were read: their counts may hold its events
+    // (a fail-fast hold among them, say), so they are decided at the last event instead
+    if (!facts.latest(seq)) return o;
     return new Outcome(out, m);
   }
 
@@ -101,6 +104,7 @@ public final class NoticeRules {
     // every job ended since the queue last ran dry is in one group, whose message or fail-fast hold told them
     boolean oneSweep = m.sweep() != null && (m.held().contains(m.sweep()) || facts.group(m.sweep())
         .map(g -> Integer.valueOf(g.ended()).equals(m.announced().get(m.sweep()))).orElse(false));
+    if (!facts.latest(seq)) return o; // as for the groups: decided at the last event
     List<Notice> out = o.notices();
     if (!loneQuick && !oneSweep) {
       out = new ArrayList<>(out);

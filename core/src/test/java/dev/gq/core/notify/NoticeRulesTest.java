@@ -16,7 +16,7 @@ class NoticeRulesTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
   /** A history held in maps. */
-  static final class Facts implements NoticeFacts {
+  static class Facts implements NoticeFacts {
     final Map<Long, JobFacts> jobs = new HashMap<>();
     final Map<String, GroupFacts> groups = new HashMap<>();
     long live;
@@ -73,6 +73,32 @@ class NoticeRulesTest {
     f.groups.put("g", new GroupFacts("g", Map.of(JobState.DONE, 3), T0, T0)); // a retry joined and ended
     var again = NoticeRules.decide(3, exited(1), f, done.memory());
     assertEquals("g: 3 DONE in 0s", again.notices().stream().filter(n -> n.kind() == NoticeKind.GROUP).findFirst().orElseThrow().text());
+  }
+
+  @Test
+  void aGroupReadWhileTheHistoryTakesTheNextWriteIsDecidedAtTheLastEventNotBefore() {
+    // The history takes the write with the sweep's fail-fast hold while the notifier reads the group
+    // at the event before: the counts already hold the last end, but the hold has not been read yet.
+    Facts f = new Facts() {
+      int reads;
+
+      @Override public Optional<GroupFacts> group(String g) {
+        if (++reads == 2) syncedTo = 19; // the next write is applied while the due group is read
+        return super.group(g);
+      }
+    };
+    f.syncedTo = 15;
+    f.failFastWithin = Duration.ofMinutes(1);
+    for (long id = 1; id <= 4; id++) f.jobs.put(id, job(id, "ff", JobState.FAILED, Duration.ZERO, null));
+    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4), T0, T0));
+    var early = NoticeRules.decide(15, exited(3), f, NotifierMemory.EMPTY);
+    assertTrue(early.notices().stream().noneMatch(n -> n.kind() == NoticeKind.GROUP), early.notices().toString());
+    var hold = NoticeRules.decide(17, new LedgerEvent.GroupHeld("ff", "3 jobs in a row failed", true, T0), f, early.memory());
+    var last = NoticeRules.decide(19, exited(4), f, hold.memory());
+    List<NoticeKind> told = new java.util.ArrayList<>();
+    for (var o : List.of(early, hold, last)) o.notices().forEach(n -> told.add(n.kind()));
+    assertEquals(List.of(NoticeKind.HELD), told.stream().filter(k -> k != NoticeKind.FAILED).toList(),
+        "the hold tells the sweep's outcome alone");
   }
 
   @Test

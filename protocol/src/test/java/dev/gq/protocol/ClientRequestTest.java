@@ -17,7 +17,7 @@ class RequestTest {
 
   @Test
   void decodesARunRequest() throws Exception {
-    Request.Run run = (Request.Run) Request.decode(RUN);
+    ClientRequest.Run run = (ClientRequest.Run) ClientRequest.decode(RUN);
     assertEquals("r-1", run.requestId());
     assertEquals(List.of("submit", "--", "python", "train.py"), run.argv());
     assertEquals("/home/u", run.cwd());
@@ -30,47 +30,47 @@ class RequestTest {
 
   @Test
   void runRequestsRoundTrip() throws Exception {
-    Request.Run run = new Request.Run("id", List.of("ps", "é😀", ""), "/tmp",
+    ClientRequest.Run run = new ClientRequest.Run("id", List.of("ps", "é😀", ""), "/tmp",
         Map.of("A", "1", "EMPTY", "", "Q", "\"\\"), false, true, false, 80);
-    assertEquals(run, Request.decode(run.toJson()));
+    assertEquals(run, ClientRequest.decode(run.toJson()));
   }
 
   @Test
   void theTerminalsHeightRoundTripsAndIsZeroWhenAnOlderClientLeavesItOut() throws Exception {
-    Request.Run run = new Request.Run("id", List.of("ps"), "/tmp", Map.of(), false, true, false, 80, 24);
-    assertEquals(run, Request.decode(run.toJson()));
-    assertEquals(0, ((Request.Run) Request.decode(RUN)).height());
+    ClientRequest.Run run = new ClientRequest.Run("id", List.of("ps"), "/tmp", Map.of(), false, true, false, 80, 24);
+    assertEquals(run, ClientRequest.decode(run.toJson()));
+    assertEquals(0, ((ClientRequest.Run) ClientRequest.decode(RUN)).height());
   }
 
   @Test
   void aClientThatCanShowAFullScreenSaysSoAndAnOlderOneCannot() throws Exception {
-    Request.Run run = new Request.Run("id", List.of("top"), "/tmp", Map.of(), true, true, false, 80, 24, true);
+    ClientRequest.Run run = new ClientRequest.Run("id", List.of("top"), "/tmp", Map.of(), true, true, false, 80, 24, true);
     assertTrue(run.toJson().contains(",\"screen\":true"), run.toJson());
-    assertEquals(run, Request.decode(run.toJson()));
-    Request.Run old = new Request.Run("id", List.of("top"), "/tmp", Map.of(), true, true, false, 80, 24);
+    assertEquals(run, ClientRequest.decode(run.toJson()));
+    ClientRequest.Run old = new ClientRequest.Run("id", List.of("top"), "/tmp", Map.of(), true, true, false, 80, 24);
     assertFalse(old.toJson().contains("screen"), old.toJson());
-    assertFalse(((Request.Run) Request.decode(old.toJson())).screen());
+    assertFalse(((ClientRequest.Run) ClientRequest.decode(old.toJson())).screen());
   }
 
   @Test
   void aClientThatCanStreamItsStandardInputSaysSoAndAnOlderOneCannot() throws Exception {
-    Request.Run run = new Request.Run("id", List.of("mcp"), "/tmp", Map.of(), false, false, false, 80, 0, false, true);
+    ClientRequest.Run run = new ClientRequest.Run("id", List.of("mcp"), "/tmp", Map.of(), false, false, false, 80, 0, false, true);
     assertTrue(run.toJson().endsWith(",\"stdin_stream\":true}"), run.toJson());
-    assertEquals(run, Request.decode(run.toJson()));
-    Request.Run old = new Request.Run("id", List.of("mcp"), "/tmp", Map.of(), false, false, false, 80, 0, false);
+    assertEquals(run, ClientRequest.decode(run.toJson()));
+    ClientRequest.Run old = new ClientRequest.Run("id", List.of("mcp"), "/tmp", Map.of(), false, false, false, 80, 0, false);
     assertFalse(old.toJson().contains("stdin_stream"), old.toJson());
-    assertFalse(((Request.Run) Request.decode(old.toJson())).stdinStream());
+    assertFalse(((ClientRequest.Run) ClientRequest.decode(old.toJson())).stdinStream());
   }
 
   @Test
   void pingRoundTrips() throws Exception {
-    assertEquals("{\"protocol\":2,\"type\":\"ping\"}", new Request.Ping().toJson());
-    assertEquals(new Request.Ping(), Request.decode("{\"protocol\":2,\"type\":\"ping\"}"));
+    assertEquals("{\"protocol\":2,\"type\":\"ping\"}", new ClientRequest.Ping().toJson());
+    assertEquals(new ClientRequest.Ping(), ClientRequest.decode("{\"protocol\":2,\"type\":\"ping\"}"));
   }
 
   @Test
   void ttyFlagsAndWidthHaveDefaults() throws Exception {
-    Request.Run run = (Request.Run) Request.decode("{\"protocol\":2,\"type\":\"run\","
+    ClientRequest.Run run = (ClientRequest.Run) ClientRequest.decode("{\"protocol\":2,\"type\":\"run\","
         + "\"request_id\":\"x\",\"argv\":[],\"cwd\":\"/\",\"env\":{}}");
     assertEquals(false, run.stdinTty());
     assertEquals(80, run.width());
@@ -96,7 +96,7 @@ class RequestTest {
   @Test
   void refusesAnotherProtocolVersion() {
     ProtocolException e = assertThrows(ProtocolException.class,
-        () -> Request.decode("{\"protocol\":1,\"type\":\"ping\"}"));
+        () -> ClientRequest.decode("{\"protocol\":1,\"type\":\"ping\"}"));
     assertEquals("the client speaks protocol 1 and this daemon 2; "
         + "restart the daemon so both run the same gq version", e.getMessage());
   }
@@ -105,13 +105,13 @@ class RequestTest {
   void rejectsMalformedAndTruncatedLines() {
     for (int i = 0; i < RUN.length(); i++) {
       String cut = RUN.substring(0, i);
-      assertThrows(ProtocolException.class, () -> Request.decode(cut), cut);
+      assertThrows(ProtocolException.class, () -> ClientRequest.decode(cut), cut);
     }
-    assertThrows(ProtocolException.class, () -> Request.decode(RUN + "x"));
+    assertThrows(ProtocolException.class, () -> ClientRequest.decode(RUN + "x"));
   }
 
   private static void assertMessage(String expected, String line) {
-    ProtocolException e = assertThrows(ProtocolException.class, () -> Request.decode(line));
+    ProtocolException e = assertThrows(ProtocolException.class, () -> ClientRequest.decode(line));
     assertEquals(expected, e.getMessage());
   }
 }

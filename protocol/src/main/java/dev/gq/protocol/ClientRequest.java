@@ -10,7 +10,7 @@ import java.util.Objects;
  * one line what is wrong; {@link #toJson()} encodes. A request is answered by frames and is never
  * sent twice (a submit might already have been applied).
  */
-public sealed interface Request {
+public sealed interface ClientRequest {
 
   /** The request as one line of compact JSON, without the trailing newline. */
   String toJson();
@@ -26,7 +26,7 @@ public sealed interface Request {
    */
   record Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
       boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height, boolean screen,
-      boolean stdinStream) implements Request {
+      boolean stdinStream) implements ClientRequest {
     public Run(String requestId, List<String> argv, String cwd, Map<String, String> env,
         boolean stdinTty, boolean stdoutTty, boolean stderrTty, int width, int height, boolean screen) {
       this(requestId, argv, cwd, env, stdinTty, stdoutTty, stderrTty, width, height, screen, false);
@@ -69,14 +69,14 @@ public sealed interface Request {
   }
 
   /** Asks whether a daemon answers; it replies with one {@link Frame.Pong}. */
-  record Ping() implements Request {
+  record Ping() implements ClientRequest {
     @Override public String toJson() {
       return "{\"protocol\":" + Protocol.VERSION + ",\"type\":\"ping\"}";
     }
   }
 
   /** Decodes and validates a request line. */
-  static Request decode(String line) throws ProtocolException {
+  static ClientRequest decode(String line) throws ProtocolException {
     Fields f = Fields.parse("request", line);
     long version = f.integer("protocol");
     if (version != Protocol.VERSION) {

@@ -12,8 +12,8 @@ import java.util.Map;
  * the write that submitted it starts without reading its command back from the database. Every other
  * job's runner reads it there: the ledger keeps none.
  */
-final class Commands {
-  private Commands() {}
+final class CommandsInHand {
+  private CommandsInHand() {}
 
   /** Job id → its submission, for each submission among {@code events} that carries its command itself. */
   static Map<Long, JobSubmitted> inHand(List<LedgerEvent> events) {
