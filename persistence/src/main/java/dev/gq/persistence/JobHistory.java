@@ -132,13 +132,13 @@ public final class JobHistory implements AutoCloseable {
   }
 
   /** The listing query: {@code columns} of the jobs matching {@code w}, newest first, {@code q}'s limit. */
-  private static String select(String columns, JobSql w, JobQuery q) {
+  static String select(String columns, JobSql w, JobQuery q) {
     return "SELECT " + columns + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
         + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
   }
 
   /** A job's document without its environment; a document that is not JSON stays as it is. */
-  private static final String WITHOUT_ENV =
+  static final String WITHOUT_ENV =
       "CASE WHEN json_valid(j.doc) THEN json_set(j.doc, '$.spec.env', json('{}')) ELSE j.doc END";
 
   /**
@@ -147,52 +147,8 @@ public final class JobHistory implements AutoCloseable {
    * {@link JobPage#unreadable()}, so that one damaged row never hides the others.
    */
   public synchronized JobPage page(JobQuery q) throws SQLException {
-    JobSql w = JobSql.of(q);
-    List<Long> ids = new ArrayList<>();
-    try (PreparedStatement ps = db.prepareStatement(select("j.id", w, q))) {
-      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) ids.add(rs.getLong(1));
-      }
-    }
-    Map<Long, Job> found = new java.util.HashMap<>();
-    List<Long> missing = new ArrayList<>();
-    for (long id : ids) {
-      Job j = listing.get(id);
-      if (j != null) found.put(id, j);
-      else missing.add(id);
-    }
-    decode(missing, found);
-    List<Job> jobs = new ArrayList<>(ids.size());
-    List<Long> unreadable = new ArrayList<>();
-    for (long id : ids) {
-      Job j = found.get(id);
-      if (j != null) jobs.add(j);
-      else unreadable.add(id);
-    }
-    return new JobPage(jobs, unreadable);
+    return ListingPages.page(db, listing, q);
   }
-
-  /** Reads and decodes the listing rows of {@code ids} into {@code into} and the cache; an unreadable row is left out. */
-  private void decode(List<Long> ids, Map<Long, Job> into) throws SQLException {
-    for (int from = 0; from < ids.size(); from += DECODE_CHUNK) {
-      List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + DECODE_CHUNK));
-      String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
-      try (PreparedStatement ps = db.prepareStatement("SELECT j.id, " + WITHOUT_ENV + " FROM jobs j WHERE j.id IN (" + marks + ")")) {
-        for (int i = 0; i < chunk.size(); i++) ps.setLong(i + 1, chunk.get(i));
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            Job j = JobDocuments.readOrNull(rs.getString(2));
-            if (j == null || j.id() != rs.getLong(1)) continue;
-            into.put(j.id(), j);
-            listing.put(j);
-          }
-        }
-      }
-    }
-  }
-
-  private static final int DECODE_CHUNK = 500;
 
   /**
    * Jobs matching {@code q}, newest first, for listing: each without its environment (an empty
