@@ -19,9 +19,10 @@ final class Views {
 
   /** The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait reasons, the figures. */
   static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerDeps deps) {
-    var plan = Reservations.plan(l, state, c);
     var registry = state.gpus();
-    return new SchedulerView(l, classified(l, state), plan.waitReasons(), seq, registry.probe(), registry.fake(),
+    var gpus = registry.classified(l); // once: the plan places on the same classification
+    var plan = Reservations.plan(l, state, c, gpus);
+    return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), seq, registry.probe(), registry.fake(),
         registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), deps.idleAfter()),
         deps.shareHeadroomMiB());
   }

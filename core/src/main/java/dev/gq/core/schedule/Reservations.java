@@ -23,10 +23,15 @@ public final class Reservations {
 
   /** The plan: the reservations to make now, and why each waiting job that gets none waits. */
   public static Plan plan(Ledger l, SchedulerState s, DecisionContext c) {
+    return plan(l, s, c, s.gpus().classified(l));
+  }
+
+  /** As above, on {@code classified}: the registry's classification of {@code l}, made already by the caller. */
+  public static Plan plan(Ledger l, SchedulerState s, DecisionContext c, List<GpuStatus> classified) {
     if (!s.ready()) return new Plan(List.of(), Map.of());
     var latest = s.gpus().latest();
     String user = latest == null || latest.self() == null ? null : latest.self().user();
-    List<GpuStatus> gpus = FairPlan.shared(s.gpus().classified(l), c.fair());
+    List<GpuStatus> gpus = FairPlan.shared(classified, c.fair());
     long cpuActive = 0;
     Map<String, Integer> limits = l.settings().maxRunning();
     Map<String, Integer> groupRoom = new HashMap<>(limits);
