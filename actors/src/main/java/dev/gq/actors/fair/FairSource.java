@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * file in force becomes unusable, and logging the problem once per change), reads every daemon's
  * demand file, and notes since when each GPU has been free; the Scheduler's plan reads the result
  * ({@link #view}). After each decision the Scheduler hands it this user's counts ({@link #own}); it
- * publishes them when they changed, on the blocking pool, and withdraws the file at stop. It never
+ * publishes them when they changed, on the blocking pool, at most five times a second (the newest
+ * at the end of each fifth), and withdraws the file at stop. It never
  * decides anything and never touches a lease: the leases stay the only lock.
  */
 public final class FairSource {
@@ -55,6 +56,13 @@ public final class FairSource {
   private PolicyReading reading = PolicyReading.ABSENT;
   private String lastPublishProblem;
   private volatile long startTicks = -1;
+  /**
+   * The counts go to the file at most every {@link #PUBLISH_SPACING_NANOS}, the newest at the end of
+   * each spacing: other daemons read the file at their GPU reading, once a second.
+   */
+  private final Spaced<FairPlan.Own> publishing;
+  private boolean withdrawn;
+  static final long PUBLISH_SPACING_NANOS = 200_000_000L;
 
   public FairSource(Path policy, Path leaseDir, LeaseHolder.Instance self, long pid, ProcessTable procs, Executor blocking,
       Clock clock) {
@@ -66,6 +74,7 @@ public final class FairSource {
     this.procs = procs;
     this.blocking = blocking;
     this.clock = clock;
+    this.publishing = new Spaced<>(PUBLISH_SPACING_NANOS, blocking, this::publish);
   }
 
   /** The policy file named by {@value #POLICY_FILE_VARIABLE} in {@code env}, else /etc/gq/policy.toml. */
@@ -195,11 +204,11 @@ public final class FairSource {
   /** This user's counts after a decision: published when they changed (removed when nothing waits). */
   public void own(FairPlan.Own counts) {
     if (Objects.equals(published.getAndSet(counts), counts)) return;
-    blocking.execute(() -> publish(counts));
+    publishing.hand(counts);
   }
 
   private synchronized void publish(FairPlan.Own c) {
-    if (!Objects.equals(published.get(), c)) return; // a newer count is on its way
+    if (withdrawn) return;
     if (startTicks < 0) startTicks = procs.info(pid).map(i -> i.startTicks()).orElse(0L);
     Demand d = new Demand(self.user(), self.uid(), pid, startTicks, procs.bootId(), c.jobsWaiting(), c.gpusWanted(),
         c.nextNeed(), c.oldestWait(), c.gpusHeld(), clock.instant());
@@ -215,6 +224,7 @@ public final class FairSource {
 
   /** Removes this daemon's demand file (at stop). */
   public synchronized void withdraw() {
+    withdrawn = true;
     try {
       String problem = demandFiles.withdraw(self.uid(), self.dataDir());
       if (problem != null) LOG.debug("{}", problem);

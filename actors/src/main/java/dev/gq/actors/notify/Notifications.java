@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -98,23 +99,26 @@ public final class Notifications implements NotifyApi {
 
   /**
    * Hands {@code notices} (one event's) to the lane of each target that wants one; completes once
-   * each target had them delivered or given up. A file of targets that cannot be read counts as none.
+   * each target had them delivered or given up. Empty when no target wants any of them (none is
+   * set, or their routing leaves these out): nothing is on its way. A file of targets that cannot be
+   * read counts as none.
    */
-  CompletableFuture<Void> deliver(List<Notice> notices) {
-    if (notices.isEmpty()) return CompletableFuture.completedFuture(null);
+  Optional<CompletableFuture<Void>> deliver(List<Notice> notices) {
+    if (notices.isEmpty()) return Optional.empty();
     List<NotifyTarget> targets;
     try {
       targets = file.read();
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("cannot read the notification targets in {}: {}", file.path(), NoticeFailures.read(e));
-      return CompletableFuture.completedFuture(null);
+      return Optional.empty();
     }
     List<CompletableFuture<Void>> sent = new ArrayList<>();
     for (NotifyTarget t : targets) {
       List<Notice> wanted = notices.stream().filter(n -> Routing.wants(n, t.on(), t.minRuntime())).toList();
       if (!wanted.isEmpty()) sent.add(lanes.submit(t.name(), () -> { for (Notice n : wanted) deliver(n, t); }));
     }
-    return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+    if (sent.isEmpty()) return Optional.empty();
+    return Optional.of(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));
   }
 
   /** Sends {@code n} to {@code t}, retried with back-off, unless {@code t} was removed or changed meanwhile. */

@@ -10,7 +10,9 @@ import dev.gq.persistence.StoredEvent;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import org.apache.pekko.serialization.Serialization;
@@ -28,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * target's messages. A cursor never stored starts at the journal's end: a new notifier does not
  * announce the past. Past events that called for no message the cursor is stored at most once a
  * second ({@link CursorSaves}). A cursor that cannot be stored is said in {@code gq daemon status}
- * and logged once; the pass goes on. Blocks; runs on the notifier's own thread.
+ * and logged once; the pass goes on. An event whose content the rules do not read (a reservation, a
+ * launch) is decided from the type its stored manifest names, without reading it back. Blocks; runs
+ * on the notifier's own thread.
  */
 final class NotifierPass {
   private static final Logger LOG = LoggerFactory.getLogger(NotifierPass.class);
@@ -49,6 +53,8 @@ final class NotifierPass {
   private final LongConsumer historyAtLeast;
   private final Runnable wake;
   private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+  /** Stored manifests and the event classes they name, so that most events need not be read back. */
+  private final Map<String, Class<?>> types = new HashMap<>();
   private volatile CursorFile.State state;
   private final CursorSaves saves = new CursorSaves(SAVE_SPACING_NANOS, System.nanoTime());
   private String unstored;
@@ -102,14 +108,24 @@ final class NotifierPass {
   }
 
   private void step(StoredEvent stored) throws InterruptedException {
-    LedgerEvent event = decode(stored);
-    NoticeRules.Outcome o = event == null ? new NoticeRules.Outcome(List.of(), state.memory())
-        : NoticeRules.decide(stored.seq(), event, facts, state.memory());
+    NoticeRules.Outcome o;
+    Class<?> type = type(stored.manifest());
+    if (type != null && !NoticeRules.readsContent(type)) {
+      o = NoticeRules.byType(stored.seq(), type, facts, state.memory());
+    } else {
+      LedgerEvent event = decode(stored);
+      o = event == null ? new NoticeRules.Outcome(List.of(), state.memory())
+          : NoticeRules.decide(stored.seq(), event, facts, state.memory());
+    }
     if (!o.notices().isEmpty()) {
       if (inFlight.size() >= IN_FLIGHT) waitForOldest();
-      CompletableFuture<Void> sent = notifications.deliver(o.notices());
-      inFlight.addLast(new InFlight(state, sent));
-      if (!sent.isDone()) sent.whenComplete((ok, failure) -> wake.run());
+      // messages no target wants (none is set) are on no one's way: the event counts as one that
+      // called for nothing, and the cursor is not stored for it at once
+      CursorFile.State before = state;
+      notifications.deliver(o.notices()).ifPresent(sent -> {
+        inFlight.addLast(new InFlight(before, sent));
+        if (!sent.isDone()) sent.whenComplete((ok, failure) -> wake.run());
+      });
     }
     state = new CursorFile.State(stored.seq(), o.memory());
     // stored at once after a delivery, so that it is not sent again; a memory that only counted the
@@ -167,6 +183,20 @@ final class NotifierPass {
     state = new CursorFile.State(journal.highestSeq(), NotifierMemory.EMPTY);
     save();
     return state;
+  }
+
+  /** The event class a stored manifest names ({@code dev.gq.core.ledger.LedgerEvent$JobReserved}, maybe with {@code #version}); null if none. */
+  private Class<?> type(String manifest) {
+    if (manifest == null) return null;
+    return types.computeIfAbsent(manifest, m -> {
+      String name = m.contains("#") ? m.substring(0, m.indexOf('#')) : m;
+      try {
+        Class<?> c = Class.forName(name, false, LedgerEvent.class.getClassLoader());
+        return LedgerEvent.class.isAssignableFrom(c) ? c : null;
+      } catch (ClassNotFoundException | LinkageError e) {
+        return null; // read back in full, which says what is wrong with it
+      }
+    });
   }
 
   private LedgerEvent decode(StoredEvent e) {

@@ -1,6 +1,7 @@
 package dev.gq.actors.notify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.notify.Notice;
 import dev.gq.core.notify.NotifyTarget;
@@ -31,16 +32,26 @@ class NotifyRetriesTest {
     new TargetFile(dir).write(List.of(new NotifyTarget("c", NotifyTarget.Kind.COMMAND, null, List.of(script.toString()), null, null)));
     var n = new Notifications(dir, Map.of("PATH", "/usr/bin:/bin"), 0, Duration.ofSeconds(10), Duration.ofMillis(5),
         Duration.ofSeconds(2), Clock.systemUTC());
-    n.deliver(List.of(Notice.test("one"))).get();
+    n.deliver(List.of(Notice.test("one"))).orElseThrow().get();
     assertEquals(Notifications.TRIES, lines(tries), "retried, then given up");
-    n.deliver(List.of(Notice.test("two"))).get();
+    n.deliver(List.of(Notice.test("two"))).orElseThrow().get();
     assertEquals(Notifications.TRIES + 1, lines(tries), "down: one try");
     Files.writeString(ok, "");
-    n.deliver(List.of(Notice.test("three"))).get();
+    n.deliver(List.of(Notice.test("three"))).orElseThrow().get();
     assertEquals(Notifications.TRIES + 2, lines(tries), "delivered at its one try");
     Files.delete(ok);
-    n.deliver(List.of(Notice.test("four"))).get();
+    n.deliver(List.of(Notice.test("four"))).orElseThrow().get();
     assertEquals(2 * Notifications.TRIES + 2, lines(tries), "up again: its retries are back");
+  }
+
+  @Test
+  void messagesNoTargetWantsAreOnNoOnesWay() throws Exception {
+    var n = new Notifications(dir, Map.of("PATH", "/usr/bin:/bin"), 0, Duration.ofSeconds(10), Duration.ofMillis(5),
+        Duration.ofSeconds(2), Clock.systemUTC());
+    assertTrue(n.deliver(List.of(Notice.test("one"))).isEmpty(), "no target is set: nothing to wait for");
+    new TargetFile(dir).write(List.of());
+    assertTrue(n.deliver(List.of(Notice.test("two"))).isEmpty(), "an empty list of targets: nothing to wait for");
+    assertTrue(n.deliver(List.of()).isEmpty(), "no message");
   }
 
   private static long lines(Path p) throws Exception {
@@ -57,8 +68,8 @@ class NotifyRetriesTest {
     new TargetFile(dir).write(List.of(new NotifyTarget("c", NotifyTarget.Kind.COMMAND, null, List.of(script.toString()), null, null)));
     var n = new Notifications(dir, Map.of("PATH", "/usr/bin:/bin"), 0, Duration.ofSeconds(30), Duration.ofMillis(5),
         Duration.ofSeconds(2), Clock.systemUTC());
-    var first = n.deliver(List.of(Notice.test("one")));
-    var second = n.deliver(List.of(Notice.test("two")));
+    var first = n.deliver(List.of(Notice.test("one"))).orElseThrow();
+    var second = n.deliver(List.of(Notice.test("two"))).orElseThrow();
     while (!Files.exists(started)) Thread.onSpinWait(); // the first is being sent
     new TargetFile(dir).write(List.of());
     Files.writeString(go, "");

@@ -30,10 +30,31 @@ public final class NoticeRules {
 
   private NoticeRules() {}
 
+  /**
+   * The stored events whose content the rules read. Any other event is decided by its type alone
+   * ({@link #byType}), so the notifier need not read it back from its stored form: most of a busy
+   * queue's events (reservations, launches, submits) call for no message.
+   */
+  private static final Set<Class<? extends LedgerEvent>> READ = Set.of(LedgerEvent.GroupHeld.class,
+      LedgerEvent.GroupReleased.class, LedgerEvent.JobExited.class, LedgerEvent.JobTimedOut.class,
+      LedgerEvent.JobLaunchFailed.class, LedgerEvent.JobInterrupted.class, LedgerEvent.JobCancelled.class,
+      LedgerEvent.JobOverShare.class, LedgerEvent.GpuDrained.class, LedgerEvent.JobIdleNoted.class);
+
+  /** Whether deciding an event of {@code type} reads its content; if not, {@link #byType} decides it. */
+  public static boolean readsContent(Class<?> type) {
+    return READ.contains(type);
+  }
+
+  /** The outcome of an event of {@code type}, one whose content the rules do not read ({@link #readsContent}). */
+  public static Outcome byType(long seq, Class<?> type, NoticeFacts facts, NotifierMemory memory) {
+    if (readsContent(type)) throw new IllegalArgumentException(type.getSimpleName() + " is decided from its content");
+    boolean queued = type == LedgerEvent.JobSubmitted.class || type == LedgerEvent.JobAdopted.class;
+    return drained(seq, facts, groups(seq, facts, new Outcome(List.of(), queued ? memory.queued() : memory)));
+  }
+
   public static Outcome decide(long seq, LedgerEvent event, NoticeFacts facts, NotifierMemory memory) {
+    if (!readsContent(event.getClass())) return byType(seq, event.getClass(), facts, memory);
     Outcome o = switch (event) {
-      case LedgerEvent.JobSubmitted e -> new Outcome(List.of(), memory.queued());
-      case LedgerEvent.JobAdopted e -> new Outcome(List.of(), memory.queued());
       case LedgerEvent.GroupHeld e when e.automatic() -> new Outcome(List.of(held(seq, e)), memory.held(e.group(), true));
       case LedgerEvent.GroupReleased e -> new Outcome(List.of(), memory.held(e.group(), false));
       case LedgerEvent.JobExited e -> ended(seq, e.jobId(), facts, memory);

@@ -280,4 +280,45 @@ class NoticeRulesTest {
     assertEquals("ff: 2 DONE, 4 FAILED in 0s",
         retried.notices().stream().filter(x -> x.kind() == NoticeKind.GROUP).findFirst().orElseThrow().text());
   }
+
+  @Test
+  void anEventDecidedByItsTypeAloneHasTheOutcomeOfDecidingIt() {
+    Facts f = new Facts();
+    f.live = 0;
+    f.jobs.put(1L, job(1, "g", JobState.DONE, Duration.ofMinutes(5), null));
+    f.groups.put("g", new GroupFacts("g", Map.of(JobState.DONE, 1), T0, T0));
+    // a memory with a group due and a job ended since the queue last ran dry: the type-only path
+    // must still tell the group and the drained queue, as deciding the event does
+    Facts behind = new Facts();
+    behind.jobs.putAll(f.jobs);
+    behind.groups.putAll(f.groups);
+    behind.syncedTo = 100; // the group's end is decided at a later event
+    NotifierMemory ended = NoticeRules.decide(1, exited(1), behind, NotifierMemory.EMPTY).memory();
+    assertFalse(ended.due().isEmpty(), "the group is due");
+    assertFalse(NoticeRules.byType(9, LedgerEvent.JobReserved.class, f, ended).notices().isEmpty(),
+        "the group and the drained queue are told at the next event, whatever its type");
+    NotifierMemory drained = NoticeRules.decide(2, exited(1), f, NotifierMemory.EMPTY).memory();
+    List<LedgerEvent> events = List.of(
+        new LedgerEvent.JobReserved(2, List.of(), T0),
+        new LedgerEvent.JobLaunched(2, null, T0),
+        new LedgerEvent.JobRequeued(2, "back", T0));
+    for (NotifierMemory m : List.of(NotifierMemory.EMPTY, ended, drained))
+      for (LedgerEvent e : events) {
+        assertFalse(NoticeRules.readsContent(e.getClass()), e.toString());
+        assertEquals(NoticeRules.decide(9, e, f, m), NoticeRules.byType(9, e.getClass(), f, m), e + " on " + m);
+      }
+    assertTrue(NoticeRules.readsContent(LedgerEvent.JobExited.class));
+    assertThrows(IllegalArgumentException.class, () -> NoticeRules.byType(9, LedgerEvent.JobExited.class, f, ended));
+  }
+
+  @Test
+  void aSubmitDecidedByItsTypeMakesTheNextDrainedQueueToldAgain() {
+    Facts f = new Facts();
+    f.jobs.put(1L, job(1, null, JobState.DONE, Duration.ofMinutes(5), null));
+    NotifierMemory drained = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY).memory();
+    assertTrue(drained.drained(), "the queue ran dry after the job");
+    var queued = NoticeRules.byType(2, LedgerEvent.JobSubmitted.class, f, drained);
+    assertFalse(queued.memory().drained(), "something is queued again");
+    assertEquals(drained, NoticeRules.byType(2, LedgerEvent.JobReserved.class, f, drained).memory());
+  }
 }
