@@ -6,6 +6,8 @@ import dev.gq.core.ledger.LedgerEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,12 +16,36 @@ import java.util.Optional;
  * the job it names. Used under the history's lock only.
  */
 final class HistoryWrites {
+  /** How many live jobs' rows are kept in memory, so that their next event need not read them back. */
+  static final int KEPT = 4096;
+
   private final Connection db;
   /** The job a submission last shared its command with (a job's spec never changes, so it stays true). */
   private Job lastSource;
+  /**
+   * The rows last written of jobs not yet ended, as written: each event of a busy queue's job would
+   * otherwise read its row and its JSON back. Forgotten with a rolled back transaction.
+   */
+  private final Map<Long, Job> kept = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Job> eldest) {
+      return size() > KEPT;
+    }
+  };
+  private PreparedStatement upsert;
 
   HistoryWrites(Connection db) {
     this.db = db;
+  }
+
+  /** Forgets every kept row (a transaction rolled back: they may not be stored). */
+  void forgetKept() {
+    kept.clear();
+  }
+
+  /** Forgets the kept rows of {@code ids} (deleted from the history). */
+  void forget(java.util.Collection<Long> ids) {
+    ids.forEach(kept::remove);
   }
 
   /** Applies one job event; one for a job deleted from the history is skipped. */
@@ -32,7 +58,8 @@ final class HistoryWrites {
       if (!HistoryDeletes.deleted(db, a.jobId())) upsert(JobTransitions.next(null, a));
       return;
     }
-    Optional<Job> before = JobHistory.jobOn(db, je.jobId());
+    Job known = kept.get(je.jobId());
+    Optional<Job> before = known != null ? Optional.of(known) : JobHistory.jobOn(db, je.jobId());
     if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
     else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");
   }
@@ -55,9 +82,11 @@ final class HistoryWrites {
   }
 
   private void upsert(Job j) throws SQLException {
-    try (PreparedStatement ps = db.prepareStatement(
+    if (upsert == null) upsert = db.prepareStatement(
         "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc, submit_ms, start_ms, end_ms,"
-            + " gpu_list) VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
+            + " gpu_list) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+    PreparedStatement ps = upsert;
+    {
       ps.setLong(1, j.id());
       ps.setString(2, j.state().name());
       ps.setString(3, j.spec().group());
@@ -71,6 +100,8 @@ final class HistoryWrites {
       ps.setString(11, UsageReads.gpuList(j.gpus()));
       ps.executeUpdate();
     }
+    if (j.state().terminal()) kept.remove(j.id());
+    else kept.put(j.id(), j);
   }
 
   private static Long millis(java.time.Instant t) {

@@ -95,6 +95,7 @@ public final class JobHistory implements AutoCloseable {
           writes.apply(je);
         } else if (seq > offset && e instanceof LedgerEvent.JobsRemoved r) {
           listing.forget(r.jobIds());
+          writes.forget(r.jobIds());
           HistoryDeletes.delete(db, r.jobIds());
         }
         seq++;
@@ -106,6 +107,7 @@ public final class JobHistory implements AutoCloseable {
       db.commit();
     } catch (SQLException | RuntimeException e) {
       db.rollback();
+      writes.forgetKept();
       throw e;
     } finally {
       db.setAutoCommit(true);

@@ -50,6 +50,22 @@ class JobHistoryTest {
   }
 
   @Test
+  void aRowKeptInMemoryFromARolledBackWriteIsNotUsedForTheNextEvent() throws Exception {
+    h.submit(3, "sweep", null);
+    var reserved = new dev.gq.core.ledger.LedgerEvent.JobReserved(3, List.of(new dev.gq.core.job.GpuSlot("GPU-a", 0)), T0);
+    var unknown = new dev.gq.core.ledger.LedgerEvent.JobReserved(99, List.of(), T0);
+    // the reservation is applied in the transaction, then the unknown job rolls the whole write back
+    assertThrows(SQLException.class, () -> rs.apply(h.seq + 1, List.of(reserved, unknown)));
+    assertEquals(JobState.WAITING, rs.job(3).orElseThrow().state(), "nothing of the failed write is stored");
+    var launched = new dev.gq.core.ledger.LedgerEvent.JobLaunched(3, null, T0.plusSeconds(1));
+    h.apply(launched);
+    Job expected = dev.gq.core.ledger.JobTransitions.next(
+        dev.gq.core.ledger.JobTransitions.next(null, (dev.gq.core.ledger.LedgerEvent.JobEvent) h.applied.get(0)), launched);
+    assertEquals(expected, rs.job(3).orElseThrow(), "the launch applied to the stored row, not to the one rolled back");
+    assertTrue(rs.job(3).orElseThrow().gpus().isEmpty());
+  }
+
+  @Test
   void aLaunchReadsItsJobWhileTheHistoryIsBusyWriting() throws Exception {
     h.submit(3, "sweep", null);
     java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);

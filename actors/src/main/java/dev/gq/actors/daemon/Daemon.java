@@ -12,6 +12,7 @@ import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.socket.DaemonApi;
 import dev.gq.actors.socket.SocketServer;
+import dev.gq.actors.watcher.FreshReadings;
 import dev.gq.actors.watcher.GpuTimeline;
 import dev.gq.actors.watcher.GpuWatcher;
 import dev.gq.cli.Gq;
@@ -131,11 +132,12 @@ public final class Daemon implements AutoCloseable {
     fair = new FairSource(FairSource.policyFile(env), leases.dir(), self, ProcessHandle.current().pid(), procs, blocking, clock);
     Supplier<GpuObservation> read = () -> GpuWatcher.observe(probe, procs, leases, self, leases.dir());
     // the GPU watcher's readings bring the shared machine's files along: the policy, everyone's demand
-    Supplier<GpuObservation> observe = () -> {
+    // callers that ask while a reading is being taken (runners whose jobs ended at once) share the next
+    Supplier<GpuObservation> observe = new FreshReadings<>(() -> {
       GpuObservation o = fair.observed(read.get());
       gpuHistory.record(o.reading());
       return o;
-    };
+    });
     RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
