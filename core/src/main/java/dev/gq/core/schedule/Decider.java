@@ -104,7 +104,7 @@ public final class Decider {
     for (LedgerEvent e : all) folded = folded.apply(e);
     GpuRegistry gpus = s.gpus().freed(l, folded, all, endedNanos);
     SchedulerState next = s.with(gpus).withBackoff(s.backoff().after(l, folded, all));
-    if (next.ready()) all.addAll(Reservations.next(folded, next, c));
+    if (next.ready() && Reservations.mayPlaceAfter(l, all, c.failFast())) all.addAll(Reservations.next(folded, next, c));
     if (!next.ending().isEmpty() && !all.isEmpty()) next = next.withEnding(stillLive(next.ending(), folded));
     return new Decided<>(all, null, null, next, gpus.awaitsMoreThan(s.gpus()), null);
   }

@@ -4,6 +4,7 @@ import dev.gq.core.alloc.Plan;
 import dev.gq.core.alloc.PlanRules;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
+import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.FailFastGate;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
@@ -48,6 +49,25 @@ public final class Reservations {
     Plan plan = FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), rules);
     plan = FairPlan.booked(plan, gpus, l, c.fair(), user, c.now());
     return FairPlan.apply(plan, l, latest, c.fair(), c.now());
+  }
+
+  /**
+   * Whether {@code events}, applied to {@code l}, may let a waiting job start: all but launches do,
+   * and so does a write of no event.
+   * A launch frees nothing a plan places on (its job held its GPUs and its CPU-only room since its
+   * reservation); it ends a job's STARTING only, which counts for its group's fail-fast budget
+   * ({@link FailFastGate}), so a launch in a group does when fail-fast is on. The plan a busy queue
+   * would make again at each launch is left to the next write or reading.
+   */
+  public static boolean mayPlaceAfter(Ledger l, List<LedgerEvent> events, FailFast rule) {
+    // no event: a reading, a job no longer ending, the end of start-up: the plan is asked for
+    if (events.isEmpty()) return true;
+    for (LedgerEvent e : events) {
+      if (!(e instanceof LedgerEvent.JobLaunched launched)) return true;
+      Job j = l.live().get(launched.jobId());
+      if (j == null || (!rule.off() && j.spec().group() != null)) return true;
+    }
+    return false;
   }
 
   /** One JobReserved per reservation of the plan. */

@@ -67,6 +67,36 @@ class DeciderTest {
   }
 
   @Test
+  void aLaunchInAGroupUnderFailFastPlacesTheJobItsBudgetNowAllows() {
+    ready();
+    read(1, idle(8));
+    var grouped = new dev.gq.core.job.JobSpec(List.of("python", "train.py"), "/home/u", Map.of(), 1, null, "g", null);
+    for (int i = 0; i < 4; i++) decide(new Request.Submit(grouped));
+    assertEquals(JobState.WAITING, l.live().get(4L).state(), "three open jobs use the group's fail-fast count of 3");
+    var d = decide(new Request.Launched(1, leader(100)));
+    assertEquals(List.of(JobLaunched.class, JobReserved.class), d.events().stream().map(Object::getClass).toList(),
+        "job 1 is no longer open: job 4 starts in the launch's write");
+    assertEquals(4L, ((JobReserved) d.events().get(1)).jobId());
+  }
+
+  @Test
+  void aLaunchOfAJobInNoGroupMakesNoPlanTheNextReadingDoes() {
+    ready();
+    read(1, idle(2));
+    decide(new Request.Submit(spec(1)));
+    var later = new dev.gq.core.job.JobSpec(List.of("python", "train.py"), "/home/u", Map.of(), 1, null, null, null,
+        List.of(), 0, null, 0, T0.plusSeconds(10));
+    decide(new Request.Submit(later));
+    assertEquals(JobState.WAITING, l.live().get(2L).state(), "may not begin yet");
+    now = T0.plusSeconds(20);
+    var d = decide(new Request.Launched(1, leader(100)));
+    assertEquals(List.of(JobLaunched.class), d.events().stream().map(Object::getClass).toList(),
+        "a launch frees nothing: no plan is made");
+    var r = read(2, idle(2));
+    assertTrue(r.events().stream().anyMatch(e -> e instanceof JobReserved jr && jr.jobId() == 2), "the next reading places it");
+  }
+
+  @Test
   void aRefusalWritesNothing() {
     ready();
     read(1, idle(1));
