@@ -16,15 +16,19 @@ import java.util.Optional;
  * the job it names. Used under the history's lock only.
  */
 final class HistoryWrites {
-  /** How many live jobs' rows are kept in memory, so that their next event need not read them back. */
-  static final int KEPT = 4096;
+  /**
+   * How many rows last written are kept in memory, so that their job's next event, and the notifier
+   * reading a job that just ended, need not read them back: the jobs a busy queue is starting and
+   * ending. Few, since a row holds its command and environment.
+   */
+  static final int KEPT = 256;
 
   private final Connection db;
   /** The job a submission last shared its command with (a job's spec never changes, so it stays true). */
   private Job lastSource;
   /**
-   * The rows last written of jobs not yet ended, as written: each event of a busy queue's job would
-   * otherwise read its row and its JSON back. Forgotten with a rolled back transaction.
+   * The rows last written, as written: each event of a busy queue's job would otherwise read its row
+   * and its JSON back. Forgotten with a rolled back transaction.
    */
   private final Map<Long, Job> kept = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -36,6 +40,11 @@ final class HistoryWrites {
 
   HistoryWrites(Connection db) {
     this.db = db;
+  }
+
+  /** The row of job {@code id} as last written, when kept; null otherwise. */
+  Job kept(long id) {
+    return kept.get(id);
   }
 
   /** Forgets every kept row (a transaction rolled back: they may not be stored). */
@@ -100,8 +109,7 @@ final class HistoryWrites {
       ps.setString(11, UsageReads.gpuList(j.gpus()));
       ps.executeUpdate();
     }
-    if (j.state().terminal()) kept.remove(j.id());
-    else kept.put(j.id(), j);
+    kept.put(j.id(), j);
   }
 
   private static Long millis(java.time.Instant t) {

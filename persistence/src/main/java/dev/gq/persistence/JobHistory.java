@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,7 @@ public final class JobHistory implements AutoCloseable {
   private final Object launchLock = new Object();
   private Connection launchReader;
   private final HistoryWrites writes;
+  private final Map<String, PreparedStatement> statements = new HashMap<>();
   /** The decoded listing rows; room for a long queue of waiting jobs and the ended ones shown with it. */
   private final ListingCache listing = new ListingCache(LISTING_CACHE);
   static final int LISTING_CACHE = 8192;
@@ -73,9 +75,22 @@ public final class JobHistory implements AutoCloseable {
 
   /** The sequence number of the last event applied. */
   public synchronized long offset() throws SQLException {
-    try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT seq FROM read_offset WHERE id = 1")) {
+    try (ResultSet rs = prepared("SELECT seq FROM read_offset WHERE id = 1").executeQuery()) {
       return rs.next() ? rs.getLong(1) : 0;
     }
+  }
+
+  /**
+   * The statement for {@code sql} on the history's connection, prepared once: a busy queue asks the
+   * same few questions at every event. Under the history's lock only.
+   */
+  private PreparedStatement prepared(String sql) throws SQLException {
+    PreparedStatement ps = statements.get(sql);
+    if (ps == null) {
+      ps = db.prepareStatement(sql);
+      statements.put(sql, ps);
+    }
+    return ps;
   }
 
   /** Applies events numbered {@code firstSeq, firstSeq+1, ...}; those at or below the offset are skipped. */
@@ -100,10 +115,9 @@ public final class JobHistory implements AutoCloseable {
         }
         seq++;
       }
-      try (PreparedStatement ps = db.prepareStatement("INSERT OR REPLACE INTO read_offset (id, seq) VALUES (1, ?)")) {
-        ps.setLong(1, Math.max(offset, seq - 1));
-        ps.executeUpdate();
-      }
+      PreparedStatement moved = prepared("INSERT OR REPLACE INTO read_offset (id, seq) VALUES (1, ?)");
+      moved.setLong(1, Math.max(offset, seq - 1));
+      moved.executeUpdate();
       db.commit();
     } catch (SQLException | RuntimeException e) {
       db.rollback();
@@ -115,7 +129,13 @@ public final class JobHistory implements AutoCloseable {
   }
 
   public synchronized Optional<Job> job(long id) throws SQLException {
-    return jobOn(db, id);
+    Job kept = writes.kept(id);
+    if (kept != null) return Optional.of(kept);
+    PreparedStatement ps = prepared("SELECT doc FROM jobs WHERE id = ?");
+    ps.setLong(1, id);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? Optional.of(JobDocuments.read(rs.getString(1))) : Optional.empty();
+    }
   }
 
   static Optional<Job> jobOn(Connection c, long id) throws SQLException {

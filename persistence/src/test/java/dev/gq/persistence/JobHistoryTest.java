@@ -50,6 +50,15 @@ class JobHistoryTest {
   }
 
   @Test
+  void aRowKeptInMemoryIsTheRowAsStored() throws Exception {
+    sweep();
+    h.apply(new dev.gq.core.ledger.LedgerEvent.JobReserved(7, List.of(new dev.gq.core.job.GpuSlot("GPU-b", 1)), T0));
+    try (JobHistory fresh = JobHistory.open(dir.resolve("gq.db"))) {
+      for (long id = 1; id <= 7; id++) assertEquals(fresh.job(id), rs.job(id), "job " + id + " read back from the file");
+    }
+  }
+
+  @Test
   void aRowKeptInMemoryFromARolledBackWriteIsNotUsedForTheNextEvent() throws Exception {
     h.submit(3, "sweep", null);
     var reserved = new dev.gq.core.ledger.LedgerEvent.JobReserved(3, List.of(new dev.gq.core.job.GpuSlot("GPU-a", 0)), T0);
