@@ -138,7 +138,7 @@ public final class Daemon implements AutoCloseable {
       gpuHistory.record(o.reading());
       return o;
     });
-    RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), procs, new GroupSignals(procs),
+    RunnerDeps runnerDeps = new RunnerDeps(new ShimLauncher(cfg.shim(), procs), RunnerDeps.sharedScans(procs), new GroupSignals(procs),
         cfg.paths()::exitFile, ExitFiles::content, cfg.cancelGrace(), cfg.livenessPoll(),
         cfg.testLaunchDelay(), blocking, observe,
         id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock, cfg.shareHeadroomMiB());

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  */
 final class JobEnd {
   // The daemon is never a job's process, though one started from inside a job carries its tag.
-  private static final long SELF = ProcessHandle.current().pid();
+  static final long SELF = ProcessHandle.current().pid();
+  /** The variable the shim gives a job's processes, which every process it starts inherits. */
+  static final String TAG = "GQ_JOB_TAG";
   private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
 
   private JobEnd() {}
@@ -43,7 +45,8 @@ final class JobEnd {
     // can be: only a process carrying the job's tag from elsewhere is left to look for.
     boolean any;
     if (content.map(ExitRecord::leftNothing).orElse(false)) {
-      any = JobProcesses.anyCarryingTag(deps.procs().pids(), SELF, pid -> carriesTag(job, deps, pid));
+      // one scan of every process's tag, shared with the runners whose jobs end at the same time
+      any = job.tag() != null && deps.procs().valuesCarried(TAG, SELF).contains(job.tag());
     } else {
       List<ProcInfo> all = deps.procs().all();
       any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), SELF,
@@ -63,7 +66,7 @@ final class JobEnd {
   }
 
   private static boolean carriesTag(Job job, RunnerDeps deps, long pid) {
-    return job.tag() != null && deps.procs().carries(pid, "GQ_JOB_TAG", job.tag());
+    return job.tag() != null && deps.procs().carries(pid, TAG, job.tag());
   }
 
   /** A GPU reading, or null when taking it failed (the Scheduler then asks the watcher for one). */

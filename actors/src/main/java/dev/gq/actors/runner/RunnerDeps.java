@@ -37,6 +37,11 @@ public record RunnerDeps(
     java.time.Clock clock,
     long shareHeadroomMiB) {
 
+  /** {@code procs} with the scan of every process's job tag at a job's end shared between runners ({@link SharedTagScans}). */
+  public static ProcessTable sharedScans(ProcessTable procs) {
+    return SharedTagScans.of(procs);
+  }
+
   /** With the default headroom on shared GPUs. */
   public RunnerDeps(Launcher launcher, ProcessTable procs, Signals signals, java.util.function.LongFunction<Path> exitFile,
       java.util.function.Function<Path, Optional<String>> exitContent, Duration cancelGrace, Duration livenessPoll,

@@ -28,6 +28,16 @@ public interface ProcessTable {
     return environ(pid, name).map(value::equals).orElse(false);
   }
 
+  /**
+   * The values of environment variable {@code name} that the processes visible now carry, all but
+   * {@code except}'s: one look at every process answers for every job whose tag is asked about.
+   */
+  default Set<String> valuesCarried(String name, long except) {
+    Set<String> out = new java.util.HashSet<>();
+    for (long pid : pids()) if (pid != except) environ(pid, name).ifPresent(out::add);
+    return out;
+  }
+
   /** Every process visible now. */
   List<ProcInfo> all();
 

@@ -84,6 +84,34 @@ public final class ProcFs implements ProcessTable {
     return Optional.empty();
   }
 
+  /** As {@link #carries}, a plain read of each process's environment, decoding only the entries named {@code name}. */
+  @Override
+  public Set<String> valuesCarried(String name, long except) {
+    byte[] prefix = (name + "=").getBytes(StandardCharsets.UTF_8);
+    Set<String> out = new java.util.HashSet<>();
+    byte[] buffer = new byte[ENVIRON_BYTES];
+    for (long pid : pids()) {
+      if (pid == except) continue;
+      int length = 0;
+      try (FileInputStream in = new FileInputStream(rootPath + "/" + pid + "/environ")) {
+        for (int n; (n = in.read(buffer, length, buffer.length - length)) > 0; ) {
+          length += n;
+          if (length == buffer.length) buffer = java.util.Arrays.copyOf(buffer, length * 2);
+        }
+      } catch (IOException e) {
+        continue; // gone, or another user's
+      }
+      for (int at = 0; at < length; ) {
+        int end = at;
+        while (end < length && buffer[end] != 0) end++;
+        if (end - at >= prefix.length && java.util.Arrays.equals(buffer, at, at + prefix.length, prefix, 0, prefix.length))
+          out.add(new String(buffer, at + prefix.length, end - at - prefix.length, StandardCharsets.UTF_8));
+        at = end + 1;
+      }
+    }
+    return out;
+  }
+
   /**
    * Looks for the bytes {@code name=value} as a whole entry of the environment, without decoding it:
    * a job's end reads the environment of every process, so this stays a plain read and a byte search.

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,6 +98,21 @@ class ProcFsTest {
     assertFalse(proc.carries(103, "GQ_JOB_TAG", "t-100"), "a zombie's environment is empty");
     assertFalse(proc.carries(300, "GQ_JOB_TAG", "t-100"));
     assertFalse(proc.carries(999, "GQ_JOB_TAG", "t-100"));
+  }
+
+  @Test
+  void valuesCarriedReadsEveryProcessOnceButTheOneLeftOut() throws IOException {
+    String filler = "X=" + "y".repeat(20_000) + "\0";
+    process(400, "big", 'S', 1, 400, 400, filler + "GQ_JOB_TAG=t-400\0");
+    process(401, "big", 'S', 1, 401, 401, "MY_GQ_JOB_TAG=t-401\0GQ_JOB_TAGS=t-402\0");
+    assertEquals(Set.of("t-100", "t-200", "t-400"), proc.valuesCarried("GQ_JOB_TAG", -1),
+        "whole names only; past a first read's buffer; a zombie's and a vanished process's none");
+    assertEquals(Set.of("t-100", "t-400"), proc.valuesCarried("GQ_JOB_TAG", 200), "the process left out");
+    assertEquals(Set.of("=b"), proc.valuesCarried("A", -1));
+    // the same as asking each process in turn
+    for (String tag : List.of("t-100", "t-200", "t-400", "t-401"))
+      assertEquals(proc.pids().stream().anyMatch(pid -> proc.carries(pid, "GQ_JOB_TAG", tag)),
+          proc.valuesCarried("GQ_JOB_TAG", -1).contains(tag), tag);
   }
 
   @Test
