@@ -6,9 +6,10 @@ import dev.gq.core.ledger.LedgerEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.LinkedHashMap;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Applies one job event to the history's rows, inside the transaction {@link JobHistory#apply}
@@ -28,21 +29,18 @@ final class HistoryWrites {
   private Job lastSource;
   /**
    * The rows last written, as written: each event of a busy queue's job would otherwise read its row
-   * and its JSON back. Forgotten with a rolled back transaction.
+   * and its JSON back, and so would its launch. Written under the history's lock, read without it
+   * ({@link JobHistory#launchRead}); the oldest go first. Forgotten with a rolled back transaction.
    */
-  private final Map<Long, Job> kept = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, Job> eldest) {
-      return size() > KEPT;
-    }
-  };
+  private final Map<Long, Job> kept = new ConcurrentHashMap<>();
+  private final ArrayDeque<Long> keptOrder = new ArrayDeque<>();
   private PreparedStatement upsert;
 
   HistoryWrites(Connection db) {
     this.db = db;
   }
 
-  /** The row of job {@code id} as last written, when kept; null otherwise. */
+  /** The row of job {@code id} as last written, when kept; null otherwise. Any thread. */
   Job kept(long id) {
     return kept.get(id);
   }
@@ -50,6 +48,7 @@ final class HistoryWrites {
   /** Forgets every kept row (a transaction rolled back: they may not be stored). */
   void forgetKept() {
     kept.clear();
+    keptOrder.clear();
   }
 
   /** Forgets the kept rows of {@code ids} (deleted from the history). */
@@ -109,7 +108,8 @@ final class HistoryWrites {
       ps.setString(11, UsageReads.gpuList(j.gpus()));
       ps.executeUpdate();
     }
-    kept.put(j.id(), j);
+    if (kept.put(j.id(), j) == null) keptOrder.addLast(j.id());
+    while (keptOrder.size() > KEPT) kept.remove(keptOrder.removeFirst());
   }
 
   private static Long millis(java.time.Instant t) {

@@ -67,6 +67,9 @@ public final class JobHistory implements AutoCloseable {
    * very events that placed it. Empty when the row is not there (yet).
    */
   public Optional<Job> launchRead(long id) throws SQLException {
+    // the row just written that placed it, most often
+    Job kept = writes.kept(id);
+    if (kept != null) return Optional.of(kept);
     synchronized (launchLock) {
       if (launchReader == null) launchReader = DriverManager.getConnection(Database.url(file));
       return jobOn(launchReader, id);
