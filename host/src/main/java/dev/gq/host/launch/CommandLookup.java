@@ -42,9 +42,16 @@ final class CommandLookup {
 
   /** Null when {@code file} may be run or its state is unsure; else the C library's words for why not. */
   private static String check(Path file) {
-    if (Files.isRegularFile(file) && Files.isExecutable(file)) return null;
-    if (Files.exists(file)) return DENIED;
-    return Files.notExists(file) ? MISSING : null;
+    // one stat for each directory of PATH that lacks the command, the common case
+    java.nio.file.attribute.BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return MISSING;
+    } catch (java.io.IOException e) {
+      return null;
+    }
+    return a.isRegularFile() && Files.isExecutable(file) ? null : DENIED;
   }
 
   /**
