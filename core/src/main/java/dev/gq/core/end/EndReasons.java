@@ -54,7 +54,10 @@ public final class EndReasons {
     return name + ", saved " + Durations.format(age.isNegative() ? Duration.ZERO : age) + " ago";
   }
 
-  /** {@code reason}, with the note of the full disk that kept the job's exit status from being written ({@code diskFull} null: as is). */
+  /**
+   * {@code reason}, with the note of the full disk that may have kept the job's exit status from being
+   * written ({@code diskFull}; null: {@code reason} as it is).
+   */
   public static String unrecorded(String reason, String diskFull) {
     return diskFull == null ? reason : reason + "; " + diskFull;
   }

@@ -4,9 +4,11 @@ import dev.gq.core.end.EndReasons;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.ledger.EndStates;
+import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
-import dev.gq.core.ledger.Ledger;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,15 +16,15 @@ import java.util.Map;
 
 /**
  * The start-up rules for one live job, first match: the machine rebooted → INTERRUPTED; the exit
- * record exists and nothing of it lives → DONE/FAILED with its code (while something lives, watch it); a reserved job never recorded as launched → adopt the
- * processes carrying its tag, else back to WAITING; a GPU it holds is gone (on a good reading) →
- * ORPHANED; alive → reattach; dead with no exit record → INTERRUPTED (an adopted job, which never
- * has one: EXITED, its exit status unknown); an INTERRUPTED reason adds the note of a full disk, which kept
- * the exit status from being written. The periodic pass applies
- * the same rules to jobs no runner watches ({@link #recheck}). A job a Slurm cluster runs gets no
- * verdict here (its state comes from Slurm). Pure: the Scheduler's decision applies it to what the
- * reconciler found ({@link RecoveryFacts}); it returns the events to persist and whether a runner
- * must watch the job.
+ * record exists and nothing of it lives → DONE/FAILED with its code (while something lives, watch it);
+ * a reserved job never recorded as launched → adopt the processes carrying its tag, else back to
+ * WAITING; a GPU it holds is gone (on a good reading) → ORPHANED; alive → reattach; dead with no exit
+ * record → INTERRUPTED (an adopted job, which never has one: EXITED, its exit status unknown). An
+ * INTERRUPTED reason adds the note of a full disk, which may have kept the exit status from being
+ * written. The periodic pass applies the same rules to jobs no runner watches ({@link #recheck}). A job
+ * a Slurm cluster runs gets no verdict here (its state comes from Slurm). Pure: the Scheduler's
+ * decision applies it to what the reconciler found ({@link RecoveryFacts}); it returns the events to
+ * persist and whether a runner must watch the job.
  */
 public final class Recovery {
   private Recovery() {}
@@ -77,7 +79,7 @@ public final class Recovery {
     if (j.state() == JobState.ORPHANED && f.presentGpus() != null && missing(j, f) == null && f.alive())
       return new Verdict(List.of(new JobRecovered(id, now)), true);
     if (f.alive()) return new Verdict(List.of(), true);
-    if (j.adopted()) return end(new JobExited(id, null, dev.gq.core.ledger.EndStates.UNKNOWN_STATUS, now));
+    if (j.adopted()) return end(new JobExited(id, null, EndStates.UNKNOWN_STATUS, now));
     return end(interrupted(id, deadReason, f, now));
   }
 
@@ -87,8 +89,8 @@ public final class Recovery {
   }
 
   /** The end the record tells; a job never recorded as launched keeps the record's pid, for display only. */
-  private static JobExited exited(Job j, dev.gq.core.launch.ExitRecord r, Instant now) {
-    String reason = r.kind() == dev.gq.core.launch.ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
+  private static JobExited exited(Job j, ExitRecord r, Instant now) {
+    String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
     return new JobExited(j.id(), r.exitCode(), reason, now, j.identity() == null ? r.pid() : null);
   }
 
