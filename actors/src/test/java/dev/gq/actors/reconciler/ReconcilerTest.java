@@ -3,6 +3,7 @@ package dev.gq.actors.reconciler;
 import dev.gq.core.schedule.Request;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.gpu.DeviceReading;
@@ -115,6 +116,28 @@ class ReconcilerTest {
     assertEquals(List.of(1L, 2L), r.facts().keySet().stream().sorted().toList());
     assertEquals(new RecoveryFacts(BOOT, Optional.empty(), true, Optional.empty(), Set.of(GPU), null), r.facts().get(1L));
     assertEquals(new RecoveryFacts(BOOT, Optional.empty(), false, Optional.empty(), Set.of(GPU), null), r.facts().get(2L));
+  }
+
+  @Test
+  void aFullDiskUnderTheExitRecordsIsReportedWithWhatWasFound() throws Exception {
+    Path small = tmp.resolve("small");
+    Files.createDirectories(small);
+    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString()).redirectErrorStream(true)
+        .start();
+    assumeTrue(m.waitFor() == 0, "needs permission to mount a small tmpfs");
+    try {
+      Path run = Files.createDirectories(small.resolve("run"));
+      new ProcessBuilder("bash", "-c", "cat /dev/zero > " + small.resolve("filler") + " 2>/dev/null; true").start().waitFor();
+      JobChecks checks = new JobChecks(table, probe, id -> run.resolve(id + ".exit"), p -> Optional.empty());
+      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      KIT.spawn(Reconciler.create(checks, INTERVAL, BLOCKING)).tell(new Reconciler.Reconcile(List.of(job(2, JobState.RUNNING)),
+          scheduler.ref()));
+      Request.Reconciled r = (Request.Reconciled) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
+      String full = r.facts().get(2L).diskFull();
+      assertTrue(full != null && full.startsWith("the disk holding " + run + " is full ("), full);
+    } finally {
+      new ProcessBuilder("umount", "-l", small.toString()).start().waitFor();
+    }
   }
 
   @Test

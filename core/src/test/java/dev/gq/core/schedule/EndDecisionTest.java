@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.end.EndSeen;
 import dev.gq.core.end.PreemptIgnored;
+import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.ledger.FailFast;
@@ -34,7 +35,7 @@ class EndDecisionTest {
   }
 
   /** Job 1, CPU only, running as {@code spec} with its launch recorded. */
-  private void running(dev.gq.core.job.JobSpec spec) {
+  private void running(JobSpec spec) {
     decide(new Request.Reconciled(Map.of(), 0));
     decide(new Request.Submit(spec));
     decide(new Request.Launched(1, leader(100)));
