@@ -144,7 +144,7 @@ public final class Daemon implements AutoCloseable {
         id -> Projector.stored(system, jobHistory, journal, id), leases, self, clock, cfg.shareHeadroomMiB());
     var notifications = Notifications.fromEnvironment(cfg.paths().dataDir(), System.getenv(),
         Libc.getuid(), clock, cfg.failFast());
-    JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read, clock);
+    JobChecks checks = new JobChecks(procs, probe, cfg.paths()::exitFile, ExitFiles::read);
     Guardian.Started kids = start(new Guardian.Parts(cfg, runnerDeps, checks, jobHistory, journal, observe, probe, blocking,
         files, replayFailed::complete, clock, notifications, parts.health(), Faults.fromEnvironment(env),
         Supervision.Backoff.DEFAULT, parts::failed, fair));

@@ -6,17 +6,13 @@ import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
-import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.proc.ProcessTable;
-import dev.gq.core.recovery.Recovery;
 import dev.gq.core.recovery.RecoveryFacts;
 import dev.gq.protocol.DiskRoom;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +23,10 @@ import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 
 /**
- * The blocking half of reconciliation: reads each given job's exit file, /proc and the GPUs, and
- * hands the facts to the pure {@link Recovery} rules, at start-up ({@link #startUp}) or in the
- * periodic pass ({@link #recheck}). Called by the {@link Reconciler} on the blocking executor,
- * never on an actor's thread.
+ * The blocking half of reconciliation: reads each given job's exit file, /proc, the GPUs and the
+ * disk's free space, and returns what it found ({@link RecoveryFacts}), at start-up or in the periodic
+ * pass; it concludes nothing: the Scheduler's decision applies the recovery rules to it. Called by the
+ * {@link Reconciler} on the blocking executor, never on an actor's thread.
  */
 public final class JobChecks {
   // The daemon never counts as a job's process, though one started from inside a job carries its tag.
@@ -40,55 +36,36 @@ public final class JobChecks {
   private final GpuProbe probe;
   private final LongFunction<Path> exitFile;
   private final Function<Path, Optional<ExitRecord>> exitReader;
-  private final Clock clock;
 
   public JobChecks(ProcessTable procs, GpuProbe probe, LongFunction<Path> exitFile,
-      Function<Path, Optional<ExitRecord>> exitReader, Clock clock) {
+      Function<Path, Optional<ExitRecord>> exitReader) {
     this.procs = procs;
     this.probe = probe;
     this.exitFile = exitFile;
     this.exitReader = exitReader;
-    this.clock = clock;
   }
 
-  /** The start-up verdict for every live job that is not waiting. Blocks. */
-  public Map<Long, Recovery.Verdict> startUp(List<Job> live) {
-    return verdicts(live, Recovery::decide);
-  }
-
-  /** The verdict of the same rules, while the daemon runs, for every job given. Blocks. */
-  public Map<Long, Recovery.Verdict> recheck(List<Job> jobs) {
-    return verdicts(jobs, Recovery::recheck);
-  }
-
-  private interface Rules {
-    Recovery.Verdict decide(Job j, RecoveryFacts f, Instant now);
-  }
-
-  private Map<Long, Recovery.Verdict> verdicts(List<Job> live, Rules rules) {
-    Map<Long, Recovery.Verdict> verdicts = new HashMap<>();
+  /**
+   * What is found of every job given that is not waiting: at start-up, or in the periodic pass. The
+   * Scheduler judges it by the recovery rules. Blocks.
+   */
+  public Map<Long, RecoveryFacts> facts(List<Job> live) {
+    Map<Long, RecoveryFacts> found = new HashMap<>();
     List<Job> active = live.stream().filter(j -> j.state() != JobState.WAITING).toList();
-    if (active.isEmpty()) return verdicts;
+    if (active.isEmpty()) return found;
     GpuReading reading = probe.read();
     // A GPU is "missing" only on a reading where every device answered: an NVML error proves nothing.
     boolean clean = reading.ok() && reading.devices().stream().allMatch(d -> d.error() == null);
     Set<String> present = clean ? reading.devices().stream().map(DeviceReading::uuid).collect(Collectors.toSet()) : null;
     List<ProcInfo> all = procs.all();
     String boot = procs.bootId();
+    // a full disk may be why an exit status is missing: the shim could not write it
     String full = DiskRoom.fullNote(exitFile.apply(active.get(0).id()).getParent());
-    for (Job j : active) verdicts.put(j.id(), explained(rules.decide(j, facts(j, all, boot, present), clock.instant()), full));
-    return verdicts;
+    for (Job j : active) found.put(j.id(), facts(j, all, boot, present, full));
+    return found;
   }
 
-  /** A job that left no exit status while the disk was full: say so (the shim could not write it). */
-  private static Recovery.Verdict explained(Recovery.Verdict v, String full) {
-    if (full == null) return v;
-    List<LedgerEvent> events = v.events().stream().map(e -> e instanceof LedgerEvent.JobInterrupted i
-        ? (LedgerEvent) new LedgerEvent.JobInterrupted(i.jobId(), i.reason() + "; " + full, i.at()) : e).toList();
-    return new Recovery.Verdict(events, v.watch());
-  }
-
-  private RecoveryFacts facts(Job j, List<ProcInfo> all, String boot, Set<String> present) {
+  private RecoveryFacts facts(Job j, List<ProcInfo> all, String boot, Set<String> present, String full) {
     ProcessIdentity id = j.identity();
     // A process with the leader's pid but other start ticks is a recycled pid, not the job.
     boolean alive = id != null && all.stream().anyMatch(p -> !p.zombie()
@@ -101,7 +78,7 @@ public final class JobChecks {
     if (j.adopted()) alive = all.stream().anyMatch(p -> !p.zombie() && id.matches(p, boot));
     Optional<ProcessIdentity> tagged = id != null ? Optional.empty() : tagged(j, all, boot);
     if (id == null) alive = tagged.isPresent();
-    return new RecoveryFacts(boot, exitReader.apply(exitFile.apply(j.id())), alive, tagged, present);
+    return new RecoveryFacts(boot, exitReader.apply(exitFile.apply(j.id())), alive, tagged, present, full);
   }
 
   /** The session leader among the processes carrying the job's tag (the shim), if any. */

@@ -28,25 +28,26 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * Compares live jobs with /proc, exit records and the GPUs, and reports what it finds to the
- * Scheduler, which persists what it concludes. At start-up the Scheduler, having replayed its
- * events, sends {@link Reconcile} and serves no request before the {@code Reconciled} reply; it
- * sends the same for ORPHANED jobs whose GPUs came back. After the start-up pass, every
- * {@code interval} it asks the Scheduler for its ledger and re-checks the RUNNING, CANCELLING, PREEMPTING and
- * ORPHANED jobs with the same rules ({@link Recovery#recheck}), reporting the verdicts and the
- * states it saw as {@code Drifted}. It never decides whose a job is: the Scheduler, which alone
- * knows its runners, keeps only what {@link Drift} allows when the report arrives: a job a runner
- * watches is the runner's (only an ORPHANED job's return is taken from the pass), a job that
- * changed since the pass read the ledger is skipped, and a job no runner watches gets its verdict.
- * STARTING jobs are never re-checked: their runner is launching them. One pass at a time, the
- * blocking reads on the blocking executor; ticks during a pass make one more pass after it.
+ * Scheduler, whose decision concludes by the recovery rules and persists that. At start-up the
+ * Scheduler, having replayed its events, sends {@link Reconcile} and serves no request before the
+ * {@code Reconciled} reply; it sends the same for ORPHANED jobs whose GPUs came back. After the
+ * start-up pass, every {@code interval} it asks the Scheduler for its ledger and re-checks the
+ * RUNNING, CANCELLING, PREEMPTING and ORPHANED jobs, reporting what it found and the states it saw as
+ * {@code Drifted}, which the Scheduler judges by the same rules ({@link Recovery#recheck}). It never
+ * decides whose a job is: the Scheduler, which alone knows its runners, acts only on what
+ * {@link Drift} allows when the report arrives: a job a runner watches is the runner's (only an
+ * ORPHANED job's return is taken from the pass), a job that changed since the pass read the ledger is
+ * skipped, and a job no runner watches gets its verdict. STARTING jobs are never re-checked: their
+ * runner is launching them. One pass at a time, the blocking reads on the blocking executor; ticks
+ * during a pass make one more pass after it.
  */
 public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   public sealed interface Command {}
   /** Reconciles {@code live} once and replies {@code Reconciled} to {@code replyTo}. */
   public record Reconcile(List<Job> live, ActorRef<Scheduler.Command> replyTo) implements Command {}
   /**
-   * Checks {@code jobs} now with the periodic pass's rules (their runner failed: what their
-   * processes are doing is not known) and reports the verdicts as {@code Drifted}.
+   * Checks {@code jobs} now for the periodic pass's rules (their runner failed: what their
+   * processes are doing is not known) and reports what it found as {@code Drifted}.
    */
   public record CheckNow(List<Job> jobs, ActorRef<Scheduler.Command> replyTo) implements Command {}
   private record Tick() implements Command {}
@@ -111,8 +112,8 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   private Behavior<Command> onReconcile(Reconcile m) {
     scheduler = m.replyTo();
     if (busy) waiting.add(m);
-    // The Scheduler waits for Reconciled: a pass that failed still answers, with no verdict, as before.
-    else run(() -> new Request.Reconciled(checks.startUp(m.live())), m.replyTo(), new Request.Reconciled(Map.of()));
+    // The Scheduler waits for Reconciled: a pass that failed still answers, with nothing found, as before.
+    else run(() -> new Request.Reconciled(checks.facts(m.live())), m.replyTo(), new Request.Reconciled(Map.of()));
     return this;
   }
 
@@ -123,7 +124,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
     }
     Map<Long, JobState> seen = new LinkedHashMap<>();
     m.jobs().forEach(j -> seen.put(j.id(), j.state()));
-    run(() -> new Request.Drifted(seen, checks.recheck(m.jobs())), m.replyTo(), null);
+    run(() -> new Request.Drifted(seen, checks.facts(m.jobs())), m.replyTo(), null);
     return this;
   }
 
@@ -152,7 +153,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
       return next();
     }
     List<Job> jobs = seen.keySet().stream().map(m.ledger().live()::get).toList();
-    run(() -> new Request.Drifted(seen, checks.recheck(jobs)), scheduler, null);
+    run(() -> new Request.Drifted(seen, checks.facts(jobs)), scheduler, null);
     return this;
   }
 
@@ -173,7 +174,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
     else beat.failing("reconciliation failed: " + m.failure() + "; it tries again at the next pass");
     // the periodic passes begin once the start-up pass is over
     if (!timers.isTimerActive("pass")) timers.startTimerWithFixedDelay("pass", new Tick(), interval);
-    boolean nothing = m.report() == null || m.report() instanceof Request.Drifted d && d.verdicts().isEmpty();
+    boolean nothing = m.report() == null || m.report() instanceof Request.Drifted d && d.facts().isEmpty();
     if (!nothing) m.to().tell(new Scheduler.Report(m.report()));
     return next();
   }

@@ -3,6 +3,7 @@ package dev.gq.actors.runner;
 import dev.gq.core.schedule.Request;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.job.Job;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
@@ -146,7 +147,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
     tree = m.alive();
     if (!tree.isEmpty()) return this;
     getContext().getLog().info("job {}: the adopted process {} and its descendants are gone", job.id(), root.pid());
-    scheduler.tell(new Request.Ended(job.id(), null, null, false, m.endedNanos(), m.after(), m.afterNanos()));
+    scheduler.tell(new Request.Ended(job.id(), EndSeen.NOTHING, m.endedNanos(), m.after(), m.afterNanos()));
     return Behaviors.stopped();
   }
 

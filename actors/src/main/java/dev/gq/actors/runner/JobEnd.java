@@ -3,9 +3,9 @@ package dev.gq.actors.runner;
 import dev.gq.core.schedule.Request;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.job.Job;
 import dev.gq.core.launch.ExitRecord;
-import dev.gq.core.ledger.EndStates;
 import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * How a {@link JobRunner} tells that its job has ended and what it reports: whether any process of
  * the job is left (in its session or group, or anywhere carrying its GQ_JOB_TAG), the exit record,
- * and, once none is left, a GPU reading taken after that; then the {@code Ended} message, with a
- * note when a full disk kept the exit status or the log from being written.
+ * and, once none is left, a GPU reading taken after that; then the {@code Ended} message with what it
+ * saw, a full disk among it (which may have kept the exit status or the log from being written).
  */
 final class JobEnd {
   // The daemon is never a job's process, though one started from inside a job carries its tag.
@@ -81,35 +81,30 @@ final class JobEnd {
   }
 
   /**
-   * The report of an ended job; gives up the reserve file when the disk is full, so the end can be
-   * recorded. {@code shimStatus}: the status the shim exited with (null: unknown), which stands in for
-   * an exit record the shim could not write (but 127, which the shim also returns when it could not
-   * wait for the job).
+   * The report of an ended job, with what the runner saw of it: its exit record, the status its shim
+   * exited with ({@code shimStatus}, null: unknown), whether it stopped it at its limit, and the note of
+   * a full disk; gives up the reserve file when the disk is full, so the end can be recorded. The
+   * Scheduler's decision words it.
    */
   static Request.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
       Logger log) {
-    Optional<ExitRecord> rec = m.record();
     Path exitFile = deps.exitFile().apply(job.id());
     String full = DiskRoom.fullNote(exitFile.getParent());
     // Room for the events that record this ending.
     if (full != null && DiskSpace.releaseReserve(exitFile.getParent().getParent()))
       log.warn("{}; gave up the reserve file to record job {}", full, job.id());
-    if (rec.isEmpty()) {
-      String why = full == null ? null : "the job ended but its exit status could not be written: " + full;
-      if (full != null && shimStatus != null && shimStatus != 127) {
-        return new Request.Ended(job.id(), shimStatus, EndStates.describe(shimStatus) + "; its exit record could not be"
-            + " written (" + full + "), so the status is the one its shim exited with", timedOut, m.endedNanos(), m.after(),
-            m.afterNanos(), deps.clock().instant());
-      }
-      return new Request.Ended(job.id(), null, why, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
-          deps.clock().instant());
-    }
-    ExitRecord r = rec.get();
-    String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
-    if (full != null && r.exitCode() != 0)
-      reason = (reason == null ? EndStates.describe(r.exitCode()) : reason) + "; " + full + ", so its log may be cut short";
-    return new Request.Ended(job.id(), r.exitCode(), reason, timedOut, m.endedNanos(), m.after(), m.afterNanos(),
-        deps.clock().instant());
+    EndSeen seen = new EndSeen(m.record().orElse(null), shimStatus, full, timedOut, null, null);
+    return new Request.Ended(job.id(), seen, m.endedNanos(), m.after(), m.afterNanos(), deps.clock().instant());
+  }
+
+  /**
+   * The report of a job whose processes could not be started ({@code reason}): a failed launch, or,
+   * when a shell reports a status for the same failure ({@code exitCode}, 127: the command cannot be
+   * run), the job's end as the shim would have recorded it.
+   */
+  static Request.Fact spawnFailed(long jobId, String reason, Integer exitCode) {
+    return exitCode == null ? new Request.LaunchFailed(jobId, reason)
+        : new Request.Ended(jobId, EndSeen.couldNotRun(exitCode, reason));
   }
 
   /** Whether the process the runner launched (the shim) is gone: no process, a zombie, or another process under its pid. */

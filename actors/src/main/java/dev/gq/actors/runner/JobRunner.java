@@ -1,5 +1,6 @@
 package dev.gq.actors.runner;
 
+import dev.gq.core.end.PreemptIgnored;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
@@ -37,8 +38,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   /** Asks the job to save and stop as {@code preemption} says; stops it as a cancel does once its grace is over. */
   public record Preempt(Preemption preemption) implements Command {}
   private record GraceOver() implements Command {}
-  /** The job ignored the preemption's signal; {@code note} says so, with the age of its newest checkpoint. */
-  private record Ignored(String note) implements Command {}
+  /** The job ignored the preemption's signal; {@code found}: what was found of its checkpoints then. */
+  private record Ignored(PreemptIgnored found) implements Command {}
   record Spawned(LaunchedProcess process) implements Command {}
   /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
   record SpawnFailed(String reason, Integer exitCode) implements Command {
@@ -140,8 +141,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   /** Nothing was started; a command that cannot be run ends the job with the shell's status for it. */
   private Behavior<Command> onSpawnFailed(SpawnFailed m) {
-    scheduler.tell(m.exitCode() == null ? new Request.LaunchFailed(job.id(), m.reason())
-        : new Request.Ended(job.id(), m.exitCode(), m.reason()));
+    scheduler.tell(JobEnd.spawnFailed(job.id(), m.reason(), m.exitCode()));
     return Behaviors.stopped();
   }
 
@@ -243,14 +243,14 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   /** The grace is over and the job still runs: say how old its newest checkpoint is, then stop it. */
   private Behavior<Command> graceOver() {
     if (cancelRequested || toldEnding) return this;
-    getContext().pipeToSelf(preempting.ignored(job, deps), (note, err) -> new Ignored(note));
+    getContext().pipeToSelf(preempting.ignored(job, deps), (found, err) -> new Ignored(found));
     return this;
   }
 
   private Behavior<Command> onIgnored(Ignored m) {
     if (cancelRequested) return this;
-    preempting.ignoredBecause(m.note());
-    getContext().getLog().warn("job {}: {}", job.id(), m.note());
+    preempting.ignored(m.found());
+    getContext().getLog().warn("job {}: {}", job.id(), preempting.ignoredNote());
     return cancel();
   }
 

@@ -1,8 +1,8 @@
 package dev.gq.actors.runner;
 
-import dev.gq.core.job.Durations;
+import dev.gq.core.end.EndReasons;
+import dev.gq.core.end.PreemptIgnored;
 import dev.gq.core.job.Job;
-import dev.gq.core.ledger.EndStates;
 import dev.gq.core.ledger.Preemption;
 import dev.gq.core.schedule.Request;
 import dev.gq.host.resume.CheckpointFiles;
@@ -12,13 +12,13 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A runner's preemption under way: what it asked (the signal, to the main process or the group, and the
- * grace), and, when the job ignored it, the note saying so with the age of the job's newest checkpoint;
- * the end it reports then says why the job stopped.
+ * grace), and, when the job ignored it, what was found of the job's checkpoints then; the end it reports
+ * carries both, and the Scheduler's decision words why the job stopped.
  */
 final class Preempting {
   private final Preemption preemption;
-  /** Why the job was stopped after its grace (it ignored the signal), or null. */
-  private String ignoredNote;
+  /** What was found when the job outlived its grace (it ignored the signal), or null. */
+  private PreemptIgnored ignored;
 
   Preempting(Preemption preemption) {
     this.preemption = preemption;
@@ -34,25 +34,29 @@ final class Preempting {
     return left.isNegative() ? Duration.ZERO : left;
   }
 
-  /** The note for a job still running when the grace is over, found off the actor's thread. */
-  CompletableFuture<String> ignored(Job job, RunnerDeps deps) {
+  /** What the runner finds of a job still running when the grace is over, looked for off the actor's thread. */
+  CompletableFuture<PreemptIgnored> ignored(Job job, RunnerDeps deps) {
     Instant now = deps.clock().instant();
-    String lead = "did not stop within " + Durations.format(preemption.grace()) + " of SIG" + preemption.signalName() + "; stopped (";
     return CompletableFuture.supplyAsync(() -> {
       Job stored = job.spec().hasCommand() ? job : deps.stored().apply(job.id());
-      return CheckpointFiles.newest(stored.spec().argv(), stored.spec().cwd()).map(f -> "newest checkpoint " + f.describe(now))
-          .orElse("no complete checkpoint found");
-    }, deps.blocking()).handle((found, err) -> lead + (err != null ? "its checkpoints could not be read" : found) + ")");
+      return CheckpointFiles.newest(stored.spec().argv(), stored.spec().cwd())
+          .map(f -> PreemptIgnored.found(now, f.dir().getFileName().toString(), f.saved()))
+          .orElse(PreemptIgnored.none(now));
+    }, deps.blocking()).handle((found, err) -> err != null ? PreemptIgnored.unreadable(now) : found);
   }
 
-  void ignoredBecause(String note) {
-    ignoredNote = note;
+  void ignored(PreemptIgnored found) {
+    ignored = found;
   }
 
-  /** The end of the preempted job: why it stopped, with the exit status it left. */
+  /** The note saying the job ignored the preemption, as its end will give it (for the log). */
+  String ignoredNote() {
+    return EndReasons.ignored(preemption, ignored);
+  }
+
+  /** The end of the preempted job, with the preemption it went through and whether it ignored it. */
   Request.Ended ended(Request.Ended e) {
-    String how = e.reason() != null ? e.reason() : EndStates.describe(e.exitCode());
-    String reason = ignoredNote != null ? "preempted: " + ignoredNote + "; " + how : "preempted (SIG" + preemption.signalName() + "); " + how;
-    return new Request.Ended(e.jobId(), e.exitCode(), reason, false, e.endedNanos(), e.after(), e.afterNanos(), e.endedAt());
+    return new Request.Ended(e.jobId(), e.seen().preempted(preemption, ignored), e.endedNanos(), e.after(), e.afterNanos(),
+        e.endedAt());
   }
 }

@@ -164,7 +164,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   /**
    * A fact as it is decided, with what the Scheduler adds when it comes: a runner that reports its job's
-   * end or a deferred launch is its job's no more; the start-up verdicts skip ids past the files on
+   * end or a deferred launch is its job's no more; the start-up pass skips ids past the files on
    * disk; a periodic pass leaves alone the jobs the runners watch.
    */
   private Request<?> received(Request.Fact f) {
@@ -177,8 +177,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         runners.ended(e.jobId());
         yield e;
       }
-      case Request.Reconciled r -> new Request.Reconciled(r.verdicts(), deps.highestJobFileId());
-      case Request.Drifted d -> new Request.Drifted(d.seen(), d.verdicts(), watched());
+      case Request.Reconciled r -> new Request.Reconciled(r.facts(), deps.highestJobFileId());
+      case Request.Drifted d -> new Request.Drifted(d.seen(), d.facts(), watched());
       default -> f;
     };
   }

@@ -3,6 +3,7 @@ package dev.gq.actors.reconciler;
 import dev.gq.core.schedule.Request;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.gpu.DeviceReading;
@@ -13,19 +14,18 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
-import dev.gq.core.ledger.LedgerEvent.*;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.proc.ProcessTable;
+import dev.gq.core.recovery.RecoveryFacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The reconciler: the start-up pass as before, then a periodic pass that reports drift to the Scheduler. */
+/** The reconciler: the start-up pass, then a periodic pass, each reporting what it found to the Scheduler, which judges it. */
 class ReconcilerTest {
   private static final ActorTestKit KIT = ActorTestKit.create(ManualTime.config());
   private static final ManualTime TIME = ManualTime.get(KIT.system());
@@ -86,8 +86,7 @@ class ReconcilerTest {
 
   private ActorRef<Reconciler.Command> reconciler() throws Exception {
     Files.createDirectories(tmp.resolve("run"));
-    JobChecks checks = new JobChecks(table, probe, id -> tmp.resolve("run").resolve(id + ".exit"), p -> Optional.empty(),
-        Clock.fixed(NOW, ZoneOffset.UTC));
+    JobChecks checks = new JobChecks(table, probe, id -> tmp.resolve("run").resolve(id + ".exit"), p -> Optional.empty());
     return KIT.spawn(Reconciler.create(checks, INTERVAL, BLOCKING));
   }
 
@@ -108,17 +107,37 @@ class ReconcilerTest {
   }
 
   @Test
-  void startUpPassRepliesWithAVerdictForEveryJobPastWaiting() throws Exception {
+  void startUpPassRepliesWithWhatItFoundOfEveryJobPastWaiting() throws Exception {
     procs.add(leader(1));
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     reconciler().tell(new Reconciler.Reconcile(List.of(job(1, JobState.RUNNING), job(2, JobState.RUNNING),
         job(3, JobState.WAITING)), scheduler.ref()));
     Request.Reconciled r = (Request.Reconciled) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
-    assertEquals(List.of(1L, 2L), r.verdicts().keySet().stream().sorted().toList());
-    assertTrue(r.verdicts().get(1L).watch());
-    assertTrue(r.verdicts().get(1L).events().isEmpty());
-    JobInterrupted gone = assertInstanceOf(JobInterrupted.class, r.verdicts().get(2L).events().get(0));
-    assertTrue(gone.reason().contains("while the daemon was down"), gone.reason());
+    assertEquals(List.of(1L, 2L), r.facts().keySet().stream().sorted().toList());
+    assertEquals(new RecoveryFacts(BOOT, Optional.empty(), true, Optional.empty(), Set.of(GPU), null), r.facts().get(1L));
+    assertEquals(new RecoveryFacts(BOOT, Optional.empty(), false, Optional.empty(), Set.of(GPU), null), r.facts().get(2L));
+  }
+
+  @Test
+  void aFullDiskUnderTheExitRecordsIsReportedWithWhatWasFound() throws Exception {
+    Path small = tmp.resolve("small");
+    Files.createDirectories(small);
+    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString()).redirectErrorStream(true)
+        .start();
+    assumeTrue(m.waitFor() == 0, "needs permission to mount a small tmpfs");
+    try {
+      Path run = Files.createDirectories(small.resolve("run"));
+      new ProcessBuilder("bash", "-c", "cat /dev/zero > " + small.resolve("filler") + " 2>/dev/null; true").start().waitFor();
+      JobChecks checks = new JobChecks(table, probe, id -> run.resolve(id + ".exit"), p -> Optional.empty());
+      TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+      KIT.spawn(Reconciler.create(checks, INTERVAL, BLOCKING)).tell(new Reconciler.Reconcile(List.of(job(2, JobState.RUNNING)),
+          scheduler.ref()));
+      Request.Reconciled r = (Request.Reconciled) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
+      String full = r.facts().get(2L).diskFull();
+      assertTrue(full != null && full.startsWith("the disk holding " + run + " is full ("), full);
+    } finally {
+      new ProcessBuilder("umount", "-l", small.toString()).start().waitFor();
+    }
   }
 
   @Test
@@ -137,9 +156,9 @@ class ReconcilerTest {
     Request.Drifted d = (Request.Drifted) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
     // STARTING jobs are their runner's (being launched); WAITING ones have nothing to check
     assertEquals(Map.of(1L, JobState.RUNNING, 4L, JobState.ORPHANED), d.seen());
-    JobInterrupted e = assertInstanceOf(JobInterrupted.class, d.verdicts().get(1L).events().get(0));
-    assertTrue(e.reason().contains("no runner watched"), e.reason());
-    assertFalse(d.verdicts().get(1L).watch());
+    assertFalse(d.facts().get(1L).alive(), "its processes are gone");
+    assertTrue(d.facts().get(1L).exit().isEmpty());
+    assertEquals(Set.of(1L, 4L), d.facts().keySet());
   }
 
   @Test
@@ -151,16 +170,15 @@ class ReconcilerTest {
     r.tell(new Reconciler.CheckNow(List.of(job(1, JobState.RUNNING), job(2, JobState.CANCELLING)), scheduler.ref()));
     Request.Drifted d = (Request.Drifted) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
     assertEquals(Map.of(1L, JobState.RUNNING, 2L, JobState.CANCELLING), d.seen());
-    assertInstanceOf(JobInterrupted.class, d.verdicts().get(1L).events().get(0));
-    assertTrue(d.verdicts().get(2L).watch(), "a job still running gets a runner again");
+    assertFalse(d.facts().get(1L).alive());
+    assertTrue(d.facts().get(2L).alive(), "a job still running: the Scheduler gives it a runner again");
   }
 
   @Test
   void aReconcilerStartedAgainResumesItsPeriodicPasses() throws Exception {
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
     Files.createDirectories(tmp.resolve("run"));
-    JobChecks checks = new JobChecks(table, probe, id -> tmp.resolve("run").resolve(id + ".exit"), p -> Optional.empty(),
-        Clock.fixed(NOW, ZoneOffset.UTC));
+    JobChecks checks = new JobChecks(table, probe, id -> tmp.resolve("run").resolve(id + ".exit"), p -> Optional.empty());
     // as after a restart: the Scheduler is known, no start-up pass comes
     KIT.spawn(Reconciler.create(checks, INTERVAL, BLOCKING, scheduler::ref, dev.gq.actors.health.Beat.NONE));
     TIME.timePasses(INTERVAL);

@@ -86,7 +86,7 @@ class JobRunnerTest {
       return whole;
     }), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
-    assertEquals(0, ended(scheduler).exitCode());
+    assertEquals(0, ended(scheduler).seen().exitCode());
     assertEquals(List.of(12L), asked);
     assertEquals("from-env from-argv\n", java.nio.file.Files.readString(tmp.resolve("12.log")));
   }
@@ -105,7 +105,7 @@ class JobRunnerTest {
     KIT.spawn(JobRunner.launch(starting(14, "true"), deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     assertEquals(new Request.Ending(14, true), scheduler.expectMessageClass(Request.Ending.class, Duration.ofSeconds(10)));
-    assertEquals(0, scheduler.expectMessageClass(Request.Ended.class, Duration.ofSeconds(10)).exitCode());
+    assertEquals(0, scheduler.expectMessageClass(Request.Ended.class, Duration.ofSeconds(10)).seen().exitCode());
   }
 
   @Test
@@ -113,8 +113,8 @@ class JobRunnerTest {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(15, "no-such-program-gq"), deps(), scheduler.ref(), Map.of()));
     Request.Ended e = scheduler.expectMessageClass(Request.Ended.class, Duration.ofSeconds(10));
-    assertEquals(127, e.exitCode());
-    assertEquals("cannot run 'no-such-program-gq': No such file or directory", e.reason());
+    assertEquals(127, e.seen().exitCode());
+    assertEquals("cannot run 'no-such-program-gq': No such file or directory", e.seen().record().text());
   }
 
   @Test
@@ -186,7 +186,7 @@ class JobRunnerTest {
     assertEquals(launched.identity().pid(), launched.identity().sid(), "the shim leads its own session");
     runner.tell(new JobRunner.Cancel());
     Request.Ended ended = ended(scheduler);
-    assertEquals(128 + 15, ended.exitCode(), "SIGTERM recorded by the shim");
+    assertEquals(128 + 15, ended.seen().exitCode(), "SIGTERM recorded by the shim");
   }
 
   @Test
@@ -239,7 +239,7 @@ class JobRunnerTest {
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended before the process left in its group");
-    assertEquals(0, ended.exitCode());
+    assertEquals(0, ended.seen().exitCode());
     assertSame(READING, ended.after());
     assertTrue(ended.afterNanos() - ended.endedNanos() > 0, "the reading is taken after the processes were seen gone");
     assertTrue(readAt.get() - ended.afterNanos() >= 0, "and begun no earlier than it says");
@@ -256,7 +256,7 @@ class JobRunnerTest {
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
     assertTrue(Files.exists(marker), "ended while its detached child still ran");
-    assertEquals(0, ended.exitCode());
+    assertEquals(0, ended.seen().exitCode());
     assertSame(READING, ended.after());
   }
 
@@ -266,7 +266,7 @@ class JobRunnerTest {
     KIT.spawn(JobRunner.launch(starting(11, "sh", "-c", "exit 5"), deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
-    assertEquals(5, ended.exitCode());
+    assertEquals(5, ended.seen().exitCode());
     assertNull(ended.after());
     assertEquals(0, readAt.get(), "no GPU, nothing to read");
   }
@@ -281,8 +281,8 @@ class JobRunnerTest {
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
-    assertTrue(ended.timedOut());
-    assertEquals(128 + 15, ended.exitCode(), "stopped by SIGTERM");
+    assertTrue(ended.seen().timedOut());
+    assertEquals(128 + 15, ended.seen().exitCode(), "stopped by SIGTERM");
   }
 
   @Test
@@ -296,8 +296,8 @@ class JobRunnerTest {
     KIT.spawn(JobRunner.launch(job, deps(), scheduler.ref(), Map.of()));
     scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
     Request.Ended ended = ended(scheduler);
-    assertFalse(ended.timedOut());
-    assertEquals(5, ended.exitCode());
+    assertFalse(ended.seen().timedOut());
+    assertEquals(5, ended.seen().exitCode());
   }
 
   @Test
@@ -312,7 +312,7 @@ class JobRunnerTest {
       TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
       KIT.spawn(JobRunner.reattach(late, deps(), scheduler.ref()));
       Request.Ended ended = ended(scheduler);
-      assertTrue(ended.timedOut());
+      assertTrue(ended.seen().timedOut());
       assertFalse(job.isAlive() && PROCS.info(job.pid()).map(p -> !p.zombie()).orElse(false), "the job was stopped");
     } finally {
       job.destroyForcibly().waitFor();
@@ -333,7 +333,7 @@ class JobRunnerTest {
       java.time.Clock later = java.time.Clock.fixed(started.plus(Duration.ofHours(2)), java.time.ZoneOffset.UTC);
       TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
       KIT.spawn(JobRunner.reattach(j, deps(id -> null, later), scheduler.ref()));
-      assertTrue(ended(scheduler).timedOut());
+      assertTrue(ended(scheduler).seen().timedOut());
     } finally {
       job.destroyForcibly().waitFor();
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.typesafe.config.ConfigFactory;
 import dev.gq.actors.runner.JobRunner;
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.Job;
@@ -286,7 +287,7 @@ class JournalFailureTest {
       ActorRef<Scheduler.Command> scheduler = ctx.getSelf();
       ActorRef<JobRunner.Command> r = ctx.spawnAnonymous(Behaviors.receive(JobRunner.Command.class)
           .onMessage(JobRunner.Cancel.class, c -> {
-            scheduler.tell(new Scheduler.Report(new Request.Ended(job.id(), 5, null)));
+            scheduler.tell(new Scheduler.Report(new Request.Ended(job.id(), EndSeen.exited(5))));
             return Behaviors.stopped();
           }).build());
       runners.add(r);

@@ -1,5 +1,6 @@
 package dev.gq.actors.scheduler;
 
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.schedule.Request;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -69,7 +70,7 @@ class SchedulerSweepTest {
   /** The job (CPU-only, so reserved at submit) launches and ends with {@code code}; returns what the end wrote. */
   private List<LedgerEvent> runAndEnd(long id, int code) {
     es.runCommand(new Scheduler.Report(new Request.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot"))));
-    return es.runCommand(new Scheduler.Report(new Request.Ended(id, code, null))).events();
+    return es.runCommand(new Scheduler.Report(new Request.Ended(id, EndSeen.exited(code)))).events();
   }
 
   @Test
@@ -193,7 +194,7 @@ class SchedulerSweepTest {
   void aJobStoppedAtItsLimitEndsTimeoutNamingTheLimit() {
     long a = submit(cell(null).withTimeLimit(Duration.ofHours(2)));
     es.runCommand(new Scheduler.Report(new Request.Launched(a, new ProcessIdentity(100, 100, 100, 5, "boot"))));
-    var end = es.runCommand(new Scheduler.Report(new Request.Ended(a, 143, null, true, System.nanoTime(), null, 0)));
+    var end = es.runCommand(new Scheduler.Report(new Request.Ended(a, EndSeen.exited(143).atTimeLimit(), System.nanoTime(), null, 0)));
     JobTimedOut t = assertInstanceOf(JobTimedOut.class, end.events().get(0));
     assertEquals("exceeded its time limit of 2h", t.reason());
     assertFalse(end.state().live().containsKey(a));

@@ -1,5 +1,7 @@
 package dev.gq.actors.scheduler;
 
+import dev.gq.core.end.EndSeen;
+import dev.gq.core.recovery.RecoveryFacts;
 import dev.gq.core.schedule.CancelResult;
 import dev.gq.core.schedule.Request;
 import static org.junit.jupiter.api.Assertions.*;
@@ -25,6 +27,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -128,7 +131,7 @@ class SchedulerTest {
   /** The runner's report: job {@code id} exited 0, its processes seen gone now, then {@code after} read. */
   private static Scheduler.Report endedWithReading(long id, GpuObservation after) {
     long gone = System.nanoTime();
-    return new Scheduler.Report(new Request.Ended(id, 0, null, false, gone, after, gone + 1));
+    return new Scheduler.Report(new Request.Ended(id, EndSeen.exited(0), gone, after, gone + 1));
   }
 
   @Test
@@ -159,7 +162,7 @@ class SchedulerTest {
     // The latest reading shows GPU 0 idle; a process of job 1 may have opened a context since.
     jobRunningAndOneWaiting();
     long beforeEnd = System.nanoTime();
-    var ended = es.runCommand(new Scheduler.Report(new Request.Ended(1, 0, null)));
+    var ended = es.runCommand(new Scheduler.Report(new Request.Ended(1, EndSeen.exited(0))));
     assertEquals(1, ended.events().size(), "no reading from after the end: GPU 0 is not handed on");
     assertEquals(1, deps.polls, "a reading is asked for at once");
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
@@ -273,16 +276,27 @@ class SchedulerTest {
     es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));
   }
 
+  /** The periodic pass found job {@code id}'s processes gone, with no exit record. */
   private static Scheduler.Report interrupted(long id) {
-    var v = new dev.gq.core.recovery.Recovery.Verdict(List.of(new JobInterrupted(id, "gone", Instant.EPOCH)), false);
-    return new Scheduler.Report(new Request.Drifted(Map.of(id, JobState.RUNNING), Map.of(id, v)));
+    return drifted(id, false);
+  }
+
+  private static Scheduler.Report drifted(long id, boolean alive) {
+    var found = new RecoveryFacts("boot", Optional.empty(), alive, Optional.empty(), null);
+    return new Scheduler.Report(new Request.Drifted(Map.of(id, JobState.RUNNING), Map.of(id, found)));
+  }
+
+  /** The event the periodic pass's report of job {@code id} is recorded with. */
+  private static JobInterrupted unseen(long id) {
+    return new JobInterrupted(id, "the job's processes ended while no runner watched them and left no exit status",
+        Instant.parse("2026-01-01T00:00:00Z"));
   }
 
   @Test
   void driftOfAJobNoRunnerWatchesIsPersisted() {
     runningCpuJob(true);
     var result = es.runCommand(interrupted(1));
-    assertEquals(List.of(new JobInterrupted(1, "gone", Instant.EPOCH)), result.events());
+    assertEquals(List.of(unseen(1)), result.events());
     assertFalse(result.state().live().containsKey(1L));
   }
 
@@ -298,11 +312,10 @@ class SchedulerTest {
   void anAliveJobNoRunnerWatchesGetsARunnerFromThePeriodicPass() {
     runningCpuJob(true);
     deps.started.clear();
-    var alive = new dev.gq.core.recovery.Recovery.Verdict(List.of(), true);
-    es.runCommand(new Scheduler.Report(new Request.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive))));
+    es.runCommand(drifted(1, true));
     assertEquals(List.of(1L), deps.started);
     // a second pass finds it watched
-    es.runCommand(new Scheduler.Report(new Request.Drifted(Map.of(1L, JobState.RUNNING), Map.of(1L, alive))));
+    es.runCommand(drifted(1, true));
     assertEquals(List.of(1L), deps.started);
   }
 
@@ -317,7 +330,7 @@ class SchedulerTest {
     assertEquals(List.of(1L), deps.checked.stream().map(Job::id).toList());
     // no runner watches it any more: the check's verdict is acted on
     List<LedgerEvent> events = es.runCommand(interrupted(1)).events();
-    assertEquals(List.of(new JobInterrupted(1, "gone", Instant.EPOCH)), events);
+    assertEquals(List.of(unseen(1)), events);
   }
 
   /** Records what the Scheduler asks of the rest of the daemon. */

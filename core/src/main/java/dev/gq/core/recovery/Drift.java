@@ -4,6 +4,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,22 @@ import java.util.Set;
  */
 public final class Drift {
   private Drift() {}
+
+  /**
+   * The verdicts to act on, from what the pass found ({@code facts}) of jobs it saw in the states
+   * {@code seen}, judged by {@link Recovery#recheck} on the jobs as they are in {@code l}, given the ids
+   * of the jobs a runner watches now.
+   */
+  public static Map<Long, Recovery.Verdict> decide(Ledger l, Map<Long, JobState> seen, Map<Long, RecoveryFacts> facts,
+      Set<Long> watched, Instant now) {
+    Map<Long, Recovery.Verdict> verdicts = new LinkedHashMap<>();
+    facts.forEach((id, f) -> {
+      Job j = l.live().get(id);
+      // a job that changed since the pass saw it is skipped below: no verdict on facts that are stale for it
+      if (j != null && j.state() == seen.get(id)) verdicts.put(id, Recovery.recheck(j, f, now));
+    });
+    return actionable(l, seen, verdicts, watched);
+  }
 
   /**
    * The verdicts to act on, from {@code verdicts} of jobs the pass saw in the states {@code seen},

@@ -1,5 +1,6 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.end.EndEvents;
 import dev.gq.core.health.UnwellGpus;
 import dev.gq.core.idle.IdleJobs;
 import dev.gq.core.job.Job;
@@ -32,7 +33,9 @@ import java.util.Set;
  * state and the effects to run once the events are stored. Every write holds the request's own
  * events, what follows from them (automatic retries, fail-fast holds, dependents cancelled:
  * {@link Consequences}) and the reservations possible afterwards ({@link Reservations}); the GPUs freed by
- * jobs that end wait in the registry for a reading taken since. Pure.
+ * jobs that end wait in the registry for a reading taken since. Reports carry what was observed; here
+ * they are judged and worded: a job's end ({@link EndEvents}) and what the reconciler found
+ * ({@link Recovery}, {@link Drift}). Pure.
  */
 public final class Decider {
   private Decider() {}
@@ -170,7 +173,7 @@ public final class Decider {
       List<LedgerEvent> unwell = r.after() == null ? List.of() : unwell(l, cur, r.after(), c);
       return unwell.isEmpty() ? Decided.nothing(cur) : write(l, cur, unwell, c);
     }
-    List<LedgerEvent> events = new ArrayList<>(List.of(endEvent(j, r, c)));
+    List<LedgerEvent> events = new ArrayList<>(List.of(EndEvents.of(j, r.seen(), endTime(j, r, c))));
     if (r.after() != null) {
       events.addAll(unwell(l, cur, r.after(), c));
       cur = cur.with(cur.gpus().observed(r.after(), r.afterNanos()));
@@ -183,43 +186,30 @@ public final class Decider {
   }
 
   /**
-   * TIMEOUT when its runner stopped it at its limit (unless it was being cancelled or preempted),
-   * INTERRUPTED when it left no exit status (unless it was being stopped), else its exit. Stamped
-   * when the runner found it ended, so an end whose write was delayed (a full disk) keeps its time;
-   * never before the job started.
+   * Stamped when the runner found the job ended, so an end whose write was delayed (a full disk) keeps
+   * its time; never later than the decision, never before the job started.
    */
-  static LedgerEvent endEvent(Job j, Ended r, DecisionContext c) {
-    boolean cancelling = j.state().stopping();
-    java.time.Instant at = endTime(j, r, c);
-    if (r.timedOut() && !cancelling && j.spec().timeLimit() != null)
-      return new JobTimedOut(j.id(), r.exitCode(), dev.gq.core.ledger.EndStates.timedOut(j.spec().timeLimit()), at);
-    if (r.exitCode() == null && j.adopted() && !cancelling)
-      return new JobExited(j.id(), null, dev.gq.core.ledger.EndStates.UNKNOWN_STATUS, at);
-    if (r.exitCode() == null && r.reason() == null && !cancelling)
-      return new JobInterrupted(j.id(), "the job's processes ended but left no exit status", at);
-    return new JobExited(j.id(), r.exitCode(), r.reason(), at);
-  }
-
   private static java.time.Instant endTime(Job j, Ended r, DecisionContext c) {
     java.time.Instant at = r.endedAt() == null || r.endedAt().isAfter(c.now()) ? c.now() : r.endedAt();
     return j.startTime() != null && at.isBefore(j.startTime()) ? j.startTime() : at;
   }
 
-  /** The reconciler's verdicts; the first after start-up also ends start-up. */
+  /** What the reconciler found, judged by the start-up rules; the first after start-up also ends start-up. */
   private static Decided<Void> reconciled(Ledger l, SchedulerState s, Reconciled r, DecisionContext c) {
     List<LedgerEvent> events = new ArrayList<>();
     // First, so that a retry decided in this write gets an id past the files too.
     if (!s.ready()) JobFileIds.skipPast(l, r.highestJobFileId(), c.now()).ifPresent(events::add);
-    r.verdicts().values().forEach(v -> events.addAll(v.events()));
+    Map<Long, Recovery.Verdict> verdicts = Recovery.decideAll(l, r.facts(), c.now());
+    verdicts.values().forEach(v -> events.addAll(v.events()));
     SchedulerState next = new SchedulerState(s.gpus(), true, false, s.ending(), s.backoff(), s.idle());
     Decided<Void> w = write(l, next, events, true, c.nanos(), c);
-    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, r.verdicts(), true);
+    return new Decided<>(w.events(), null, null, w.next(), w.readGpus(), null, verdicts, true);
   }
 
-  /** A periodic pass's verdicts, for what no runner can see; none before start-up is over (a restart). */
+  /** What a periodic pass found, judged for what no runner can see; nothing before start-up is over (a restart). */
   private static Decided<Void> drifted(Ledger l, SchedulerState s, Drifted r, DecisionContext c) {
     if (!s.ready()) return Decided.nothing(s);
-    Map<Long, Recovery.Verdict> mine = Drift.actionable(l, r.seen(), r.verdicts(), r.watched());
+    Map<Long, Recovery.Verdict> mine = Drift.decide(l, r.seen(), r.facts(), r.watched(), c.now());
     if (mine.isEmpty()) return Decided.nothing(s);
     List<LedgerEvent> events = new ArrayList<>();
     mine.values().forEach(v -> events.addAll(v.events()));

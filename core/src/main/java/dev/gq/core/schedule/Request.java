@@ -1,6 +1,7 @@
 package dev.gq.core.schedule;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -10,7 +11,8 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.Retries;
 import dev.gq.core.proc.ProcessIdentity;
-import dev.gq.core.recovery.Recovery;
+import dev.gq.core.recovery.RecoveryFacts;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,8 +21,8 @@ import java.util.Set;
  * Everything the Scheduler decides on, as data: a user's request (answered with {@code R}, or refused
  * with one line) or a report from a runner, the GPU watcher or the reconciler (answered with nothing:
  * {@code R} is {@link Void}). Facts about ended jobs come with the requests that name them
- * ({@code facts}: read in the history by the caller). {@link Decider#decide} is the one place each is
- * decided.
+ * ({@code facts}: read in the history by the caller). A report carries what was observed, never a
+ * conclusion or a worded reason: {@link Decider#decide} is the one place each is decided and worded.
  */
 public sealed interface Request<R> {
 
@@ -65,7 +67,7 @@ public sealed interface Request<R> {
    * Removes the jobs of one page of the history that ended in {@code states} (any ended state when
    * empty) before {@code before} ({@code gq clean}). Answered with the ids removed.
    */
-  record Clean(List<HistoryFact> page, Set<JobState> states, java.time.Instant before) implements Request<List<Long>> {}
+  record Clean(List<HistoryFact> page, Set<JobState> states, Instant before) implements Request<List<Long>> {}
 
   record Cancel(List<Long> ids) implements Request<List<CancelResult>> {}
 
@@ -138,43 +140,43 @@ public sealed interface Request<R> {
   record Ending(long jobId, boolean gone) implements Fact {}
 
   /**
-   * From a runner: every process of the job is gone (seen so at {@code endedNanos}); {@code exitCode}
-   * null when no exit record exists; {@code timedOut} when the runner stopped it at its time limit;
-   * {@code after} a GPU reading begun at {@code afterNanos}, after that (null when there is none).
+   * From a runner: every process of the job is gone (seen so at {@code endedNanos}, at {@code endedAt});
+   * {@code seen}: what the runner saw of the end, which the decision words; {@code after} a GPU reading
+   * begun at {@code afterNanos}, after that (null when there is none).
    */
-  record Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
-      long afterNanos, java.time.Instant endedAt) implements Fact {
+  record Ended(long jobId, EndSeen seen, long endedNanos, GpuObservation after, long afterNanos, Instant endedAt)
+      implements Fact {
     /** An end stamped when it is decided. */
-    public Ended(long jobId, Integer exitCode, String reason, boolean timedOut, long endedNanos, GpuObservation after,
-        long afterNanos) {
-      this(jobId, exitCode, reason, timedOut, endedNanos, after, afterNanos, null);
+    public Ended(long jobId, EndSeen seen, long endedNanos, GpuObservation after, long afterNanos) {
+      this(jobId, seen, endedNanos, after, afterNanos, null);
     }
 
     /** An end seen now, without a reading after it. */
-    public Ended(long jobId, Integer exitCode, String reason) {
-      this(jobId, exitCode, reason, false, System.nanoTime(), null, 0);
+    public Ended(long jobId, EndSeen seen) {
+      this(jobId, seen, System.nanoTime(), null, 0);
     }
   }
 
   /**
-   * From the reconciler: what it concluded for each job it checked. The first one after start-up
-   * also skips job ids past {@code highestJobFileId}, the highest id with files on disk.
+   * From the reconciler: what it found of each job it checked, which the decision judges by
+   * {@link dev.gq.core.recovery.Recovery}'s start-up rules. The first one after start-up also skips
+   * job ids past {@code highestJobFileId}, the highest id with files on disk.
    */
-  record Reconciled(Map<Long, Recovery.Verdict> verdicts, long highestJobFileId) implements Fact {
+  record Reconciled(Map<Long, RecoveryFacts> facts, long highestJobFileId) implements Fact {
     /** As the reconciler reports it: the Scheduler adds what it knows of the files on disk. */
-    public Reconciled(Map<Long, Recovery.Verdict> verdicts) {
-      this(verdicts, 0);
+    public Reconciled(Map<Long, RecoveryFacts> facts) {
+      this(facts, 0);
     }
   }
 
   /**
-   * From the reconciler's periodic pass: its verdicts and the state it saw each job in; {@code watched}
-   * are the jobs a runner watches now (see {@link dev.gq.core.recovery.Drift}).
+   * From the reconciler's periodic pass: what it found of each job and the state it saw each in;
+   * {@code watched} are the jobs a runner watches now (see {@link dev.gq.core.recovery.Drift}).
    */
-  record Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts, Set<Long> watched) implements Fact {
+  record Drifted(Map<Long, JobState> seen, Map<Long, RecoveryFacts> facts, Set<Long> watched) implements Fact {
     /** As the reconciler reports it: the Scheduler adds the jobs its runners watch. */
-    public Drifted(Map<Long, JobState> seen, Map<Long, Recovery.Verdict> verdicts) {
-      this(seen, verdicts, Set.of());
+    public Drifted(Map<Long, JobState> seen, Map<Long, RecoveryFacts> facts) {
+      this(seen, facts, Set.of());
     }
   }
 

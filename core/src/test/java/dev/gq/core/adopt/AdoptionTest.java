@@ -4,6 +4,7 @@ import static dev.gq.core.Fixtures.*;
 import static dev.gq.core.adopt.AdoptWorld.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Dependency;
@@ -89,7 +90,7 @@ class AdoptionTest {
     var obs = new dev.gq.core.alloc.GpuObservation(new dev.gq.core.gpu.GpuReading(T0, List.of(device(0)), null), Map.of());
     long ended = w.nanos++;
     Job before = w.l.live().get(adopted);
-    var d = w.decide(new Request.Ended(adopted, null, null, false, ended, obs, ended + 1));
+    var d = w.decide(new Request.Ended(adopted, EndSeen.NOTHING, ended, obs, ended + 1));
     JobExited x = assertInstanceOf(JobExited.class, d.events().get(0));
     assertNull(x.exitCode(), "no exit code is invented");
     assertInstanceOf(JobReserved.class, d.events().get(d.events().size() - 1));
@@ -108,7 +109,7 @@ class AdoptionTest {
     w.decide(new Request.Cancel(List.of(id)));
     Job before = w.l.live().get(id);
     assertEquals(JobState.CANCELLING, before.state());
-    var d = w.decide(new Request.Ended(id, null, null, false, w.nanos++, null, 0));
+    var d = w.decide(new Request.Ended(id, EndSeen.NOTHING, w.nanos++, null, 0));
     JobExited x = assertInstanceOf(JobExited.class, d.events().get(0));
     assertEquals(JobState.CANCELLED, dev.gq.core.ledger.JobTransitions.next(before, x).state());
   }

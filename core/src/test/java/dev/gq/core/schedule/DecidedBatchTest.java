@@ -4,6 +4,7 @@ import static dev.gq.core.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.ledger.FailFast;
@@ -57,7 +58,7 @@ class DecidedBatchTest {
     Ledger l = ready.ledger(Ledger.empty());
     List<Request<?>> requests = List.of(new Request.Submit(spec(1)), new Request.Submit(spec(1)), new Request.Submit(spec(3)),
         new Request.Submit(spec(1)), new Request.Launched(1, leader(100)), new Request.Cancel(List.of(4L)),
-        new Request.Ended(1, 0, null, false, 2_000, idle(2), 2_001), new Request.Submit(keyed(1, "k")),
+        new Request.Ended(1, EndSeen.exited(0), 2_000, idle(2), 2_001), new Request.Submit(keyed(1, "k")),
         new Request.Submit(keyed(1, "k")));
     DecidedBatch batch = DecidedBatch.decide(l, ready.next(), requests, context());
     List<LedgerEvent> expected = new ArrayList<>();
@@ -116,7 +117,7 @@ class DecidedBatchTest {
         requests.add(switch (random.nextInt(5)) {
           case 0, 1 -> new Request.Submit(spec(random.nextInt(3)));
           case 2 -> new Request.Launched(id, leader(100 + id));
-          case 3 -> new Request.Ended(id, random.nextInt(2), null, false, nanos++, idle(4), nanos++);
+          case 3 -> new Request.Ended(id, EndSeen.exited(random.nextInt(2)), nanos++, idle(4), nanos++);
           default -> new Request.Cancel(List.of(id));
         });
       }

@@ -4,6 +4,7 @@ import static dev.gq.core.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.JobState;
@@ -11,11 +12,13 @@ import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
-import dev.gq.core.recovery.Recovery;
+import dev.gq.core.recovery.RecoveryFacts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class DeciderTest {
@@ -115,9 +118,9 @@ class DeciderTest {
     decide(new Request.Submit(spec(0)));
     decide(new Request.Launched(2, leader(200)));
     now = T0.plusSeconds(19); // the journal could not be written for 16 s
-    var ended = decide(new Request.Ended(1, 5, null, false, 50, null, 0, T0.plusSeconds(3)));
+    var ended = decide(new Request.Ended(1, EndSeen.exited(5), 50, null, 0, T0.plusSeconds(3)));
     assertEquals(T0.plusSeconds(3), ((JobExited) ended.events().get(0)).at());
-    var future = decide(new Request.Ended(2, 0, null, false, 51, null, 0, T0.plusSeconds(60)));
+    var future = decide(new Request.Ended(2, EndSeen.exited(0), 51, null, 0, T0.plusSeconds(60)));
     assertEquals(T0.plusSeconds(19), ((JobExited) future.events().get(0)).at(), "never later than the decision");
   }
 
@@ -128,7 +131,7 @@ class DeciderTest {
     decide(new Request.Submit(spec(1)));
     decide(new Request.Submit(spec(1)));
     decide(new Request.Launched(1, leader(100)));
-    var ended = decide(new Request.Ended(1, 0, null, false, 50, null, 0));
+    var ended = decide(new Request.Ended(1, EndSeen.exited(0), 50, null, 0));
     assertEquals(List.of(JobExited.class), ended.events().stream().map(Object::getClass).toList(), "job 2 waits for a reading");
     assertTrue(ended.readGpus());
     assertTrue(read(40, idle(1)).events().isEmpty(), "a reading from before the end is not used");
@@ -144,7 +147,7 @@ class DeciderTest {
     decide(new Request.Submit(spec(1)));
     decide(new Request.Launched(1, leader(100)));
     var obs = new GpuObservation(new GpuReading(T0, List.of(device(0)), null), Map.of());
-    var ended = decide(new Request.Ended(1, 0, null, false, 50, obs, 51));
+    var ended = decide(new Request.Ended(1, EndSeen.exited(0), 50, obs, 51));
     assertEquals(List.of(JobExited.class, JobReserved.class), ended.events().stream().map(Object::getClass).toList());
     assertFalse(ended.readGpus());
   }
@@ -157,7 +160,7 @@ class DeciderTest {
     decide(new Request.Launched(1, leader(100)));
     decide(new Request.Ending(1, true));
     assertEquals(java.util.Set.of(1L), s.ending());
-    decide(new Request.Ended(1, 1, null, false, 60, null, 0));
+    decide(new Request.Ended(1, EndSeen.exited(1), 60, null, 0));
     assertTrue(s.ending().isEmpty());
   }
 
@@ -167,7 +170,7 @@ class DeciderTest {
     read(1, idle(1));
     decide(new Request.Submit(spec(1)));
     decide(new Request.Launched(1, leader(100)));
-    decide(new Request.Reconciled(Map.of(1L, new Recovery.Verdict(List.of(new JobOrphaned(1, "gone", T0)), false)), 0));
+    decide(new Request.Reconciled(Map.of(1L, new RecoveryFacts(BOOT, Optional.empty(), true, Optional.empty(), Set.of())), 0));
     assertEquals(JobState.ORPHANED, l.live().get(1L).state());
     var back = read(5, device(0, 100));
     assertNotNull(back.reconcile());

@@ -4,6 +4,7 @@ import static dev.gq.core.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuHealth;
@@ -99,10 +100,10 @@ class GpuSignalsDecisionTest {
     decide(new Request.Submit(spec(1)));
     decide(new Request.Launched(1, leader(100)));
     var after = new GpuObservation(new GpuReading(now, List.of(gpu(0, 0, XID_79), gpu(1, 0, GpuHealth.NONE)), null), Map.of());
-    var d = decide(new Request.Ended(1, 0, null, false, nanos++, after, nanos++));
+    var d = decide(new Request.Ended(1, EndSeen.exited(0), nanos++, after, nanos++));
     assertTrue(d.events().contains(new GpuDrained(uuid(0), "unwell: Xid 79: fell off the bus", now)), d.events().toString());
     var again = new GpuObservation(new GpuReading(now, List.of(gpu(0, 0, GpuHealth.NONE), gpu(1, 0, XID_79)), null), Map.of());
-    var twice = decide(new Request.Ended(1, 0, null, false, nanos++, again, nanos++));
+    var twice = decide(new Request.Ended(1, EndSeen.exited(0), nanos++, again, nanos++));
     assertEquals(List.of(new GpuDrained(uuid(1), "unwell: Xid 79: fell off the bus", now)), twice.events());
   }
 

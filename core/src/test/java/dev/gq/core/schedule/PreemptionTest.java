@@ -4,6 +4,7 @@ import static dev.gq.core.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.Dependency;
@@ -52,7 +53,7 @@ class PreemptionTest {
 
   /** The job's processes are gone; the runner's reading after that shows every GPU idle. */
   private Decided<Void> ended(long id, Integer code, int gpus) {
-    return decide(new Request.Ended(id, code, null, false, nanos++, obs(gpus), nanos++));
+    return decide(new Request.Ended(id, EndSeen.exited(code), nanos++, obs(gpus), nanos++));
   }
 
   private static List<Class<?>> kinds(Decided<?> d) {
@@ -103,7 +104,7 @@ class PreemptionTest {
     decide(new Request.Submit(spec(1)));
     preempt(4L, false, 1);
     // no reading after the end: the GPU waits for one, and is then kept for job 4 alone
-    var end = decide(new Request.Ended(1, 0, null, false, nanos++, null, 0));
+    var end = decide(new Request.Ended(1, EndSeen.exited(0), nanos++, null, 0));
     assertEquals(List.of(JobExited.class), kinds(end));
     assertEquals(Map.of(uuid(0), 4L), l.settings().keptFor());
     var read = decide(new Request.Observed(obs(2), "fake", true, nanos++));

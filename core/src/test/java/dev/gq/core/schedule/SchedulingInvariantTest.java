@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.alloc.ProcessFacts;
+import dev.gq.core.end.EndSeen;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.GpuSlot;
@@ -14,7 +15,7 @@ import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
-import dev.gq.core.recovery.Recovery;
+import dev.gq.core.recovery.RecoveryFacts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -91,14 +92,19 @@ class SchedulingInvariantTest {
     }
   }
 
+  /** What a reconciler finds of a running job whose GPUs are all gone from a good reading. */
+  private static RecoveryFacts gpusGone() {
+    return new RecoveryFacts(BOOT, java.util.Optional.empty(), true, java.util.Optional.empty(), java.util.Set.of());
+  }
+
   private static void end(World w, Job j) {
     long id = j.id();
     Request<?> r = switch (j.state()) {
       case STARTING -> w.rnd.nextBoolean() ? new Request.LaunchDeferred(id, "lease taken") : new Request.LaunchFailed(id, "f");
       case RUNNING -> w.rnd.nextInt(4) == 0
-          ? new Request.Reconciled(Map.of(id, new Recovery.Verdict(List.of(new JobOrphaned(id, "o", T0)), false)), 0)
-          : new Request.Ended(id, j.adopted() ? null : w.rnd.nextInt(3), null, false, w.nanos++, null, 0);
-      case CANCELLING, ORPHANED, PREEMPTING -> new Request.Ended(id, 0, null, false, w.nanos++, null, 0);
+          ? new Request.Reconciled(Map.of(id, gpusGone()), 0)
+          : new Request.Ended(id, EndSeen.exited(j.adopted() ? null : w.rnd.nextInt(3)), w.nanos++, null, 0);
+      case CANCELLING, ORPHANED, PREEMPTING -> new Request.Ended(id, EndSeen.exited(0), w.nanos++, null, 0);
       default -> null;
     };
     if (r != null) decide(w, r, w.nanos++);

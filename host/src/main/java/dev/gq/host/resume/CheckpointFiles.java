@@ -1,12 +1,10 @@
 package dev.gq.host.resume;
 
-import dev.gq.core.job.Durations;
 import dev.gq.core.resume.Checkpoints;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,14 +19,8 @@ import java.util.Optional;
 public final class CheckpointFiles {
   private CheckpointFiles() {}
 
-  /** A complete checkpoint and when its state file was written. */
-  public record Found(Path dir, Instant saved) {
-    /** "checkpoint-150, saved 4m ago". */
-    public String describe(Instant now) {
-      Duration age = Duration.between(saved, now);
-      return dir.getFileName() + ", saved " + Durations.format(age.isNegative() ? Duration.ZERO : age) + " ago";
-    }
-  }
+  /** A complete checkpoint and when its state file was written ({@code dev.gq.core.end.EndReasons} words its age). */
+  public record Found(Path dir, Instant saved) {}
 
   /** The newest complete checkpoint under {@code root}, if any. */
   public static Optional<Found> newest(Path root) {
