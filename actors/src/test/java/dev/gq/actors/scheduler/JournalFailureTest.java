@@ -247,9 +247,13 @@ class JournalFailureTest {
     assertTrue(r.receiveMessage(SOON).isSuccess());
     long id = 1;
     s.tell(new Scheduler.Report(new Request.Launched(id, new ProcessIdentity(100, 100, 100, 5, "boot"))));
+    // the launch may wait behind a write still in flight; the ledger is read without waiting for it
     TestProbe<Ledger> l = KIT.createTestProbe();
-    s.tell(new Scheduler.GetLedger(l.getRef()));
-    assertEquals(dev.gq.core.job.JobState.RUNNING, l.receiveMessage(SOON).live().get(id).state());
+    l.awaitAssert(SOON, () -> {
+      s.tell(new Scheduler.GetLedger(l.getRef()));
+      assertEquals(dev.gq.core.job.JobState.RUNNING, l.receiveMessage(SOON).live().get(id).state());
+      return null;
+    });
     assertEquals(1, deps.runners.size());
     return id;
   }
