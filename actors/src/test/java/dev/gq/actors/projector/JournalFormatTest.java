@@ -128,6 +128,84 @@ class JournalFormatTest {
     }
   }
 
+  /**
+   * gq's journal writes its rows itself ({@code CheckedJournal}); they are the rows the plugin
+   * writes for the same events, column by column (but the ordering, the time and the writer's id),
+   * and the plugin replays them.
+   */
+  @Test
+  void theRowsGqsJournalWritesAreThoseThePluginWritesAndTheyReplay() throws Exception {
+    List<LedgerEvent> events = List.of(new QueuePaused(T),
+        new JobSubmitted(1, new JobSpec(List.of("true"), "/", Map.of("BIG", "x".repeat(64 * 1024)), 0, null, "g", null),
+            "t1", "/l/1", null, T),
+        new JobsRemoved(List.of(1L), T));
+    Path ours = dir.resolve("ours.db"), plugin = dir.resolve("plugin.db");
+    write(ours, null, events);
+    write(plugin, "org.apache.pekko.persistence.jdbc.journal.JdbcAsyncWriteJournal", events);
+    String columns = "deleted, persistence_id, sequence_number, adapter_manifest, event_payload, event_ser_id,"
+        + " event_ser_manifest, meta_payload, meta_ser_id, meta_ser_manifest, typeof(deleted), typeof(event_payload),"
+        + " typeof(meta_payload), length(writer) > 0, write_timestamp > 0";
+    assertEquals(rows(plugin, columns), rows(ours, columns));
+    assertEquals(events.size(), rows(ours, columns).size());
+    // a restart replays them: the writer's state counts the events
+    assertEquals(events.size(), replayed(ours));
+  }
+
+  private void write(Path db, String journalClass, List<LedgerEvent> events) throws Exception {
+    Database.prepare(db);
+    Config conf = ConfigFactory.parseString(JournalConfig.hocon(db))
+        .withFallback(ConfigFactory.parseResources("gq-daemon.conf")).withFallback(ConfigFactory.load());
+    if (journalClass != null) conf = ConfigFactory.parseString("jdbc-journal.class = \"" + journalClass + "\"").withFallback(conf);
+    ActorTestKit kit = ActorTestKit.create("journal-rows", conf);
+    try {
+      TestProbe<Done> probe = kit.createTestProbe();
+      var w = kit.spawn(new Writer());
+      // two writes: the second after the first is stored, as the Scheduler writes
+      w.tell(new Writer.Write(events.subList(0, 1), probe.getRef()));
+      probe.expectMessage(Duration.ofSeconds(30), Done.getInstance());
+      w.tell(new Writer.Write(events.subList(1, events.size()), probe.getRef()));
+      probe.expectMessage(Duration.ofSeconds(30), Done.getInstance());
+    } finally {
+      kit.shutdownTestKit();
+    }
+  }
+
+  private int replayed(Path db) throws Exception {
+    Config conf = ConfigFactory.parseString(JournalConfig.hocon(db))
+        .withFallback(ConfigFactory.parseResources("gq-daemon.conf")).withFallback(ConfigFactory.load());
+    ActorTestKit kit = ActorTestKit.create("journal-replay", conf);
+    try {
+      TestProbe<Done> probe = kit.createTestProbe();
+      var w = kit.spawn(new Writer());
+      w.tell(new Writer.Write(List.of(new QueuePaused(T)), probe.getRef()));
+      probe.expectMessage(Duration.ofSeconds(30), Done.getInstance());
+      try (Connection c = DriverManager.getConnection(Database.url(db)); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT max(sequence_number) FROM event_journal")) {
+        rs.next();
+        return rs.getInt(1) - 1; // the write after the replay went on from the replayed number
+      }
+    } finally {
+      kit.shutdownTestKit();
+    }
+  }
+
+  private static List<List<Object>> rows(Path db, String columns) throws Exception {
+    List<List<Object>> out = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(Database.url(db)); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT " + columns + " FROM event_journal ORDER BY ordering")) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          Object v = rs.getObject(i);
+          row.add(v instanceof byte[] b ? java.util.HexFormat.of().formatHex(b) : v);
+        }
+        out.add(row);
+      }
+    }
+    return out;
+  }
+
   /** The columns and encodings JournalReader relies on, row by row. */
   private static void assertRows(Path db, List<LedgerEvent> events, Serialization serialization) throws Exception {
     long before = System.currentTimeMillis() + 1;
