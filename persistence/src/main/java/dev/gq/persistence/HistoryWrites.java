@@ -18,9 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class HistoryWrites {
   /**
-   * How many rows last written are kept in memory, so that their job's next event, and the notifier
-   * reading a job that just ended, need not read them back: the jobs a busy queue is starting and
-   * ending. Few, since a row holds its command and environment.
+   * How many rows last written are kept in memory, so that their job's next event and its launch
+   * need not read them back: the jobs a busy queue is starting and ending. Few, since a row holds its
+   * command and environment. What is shown ({@code gq show}, the notifier) is read from the file.
    */
   static final int KEPT = 256;
 

@@ -132,8 +132,6 @@ public final class JobHistory implements AutoCloseable {
   }
 
   public synchronized Optional<Job> job(long id) throws SQLException {
-    Job kept = writes.kept(id);
-    if (kept != null) return Optional.of(kept);
     PreparedStatement ps = prepared("SELECT doc FROM jobs WHERE id = ?");
     ps.setLong(1, id);
     try (ResultSet rs = ps.executeQuery()) {
