@@ -35,6 +35,7 @@ public final class JobHistory implements AutoCloseable {
   private Connection launchReader;
   private final HistoryWrites writes;
   private final Map<String, PreparedStatement> statements = new HashMap<>();
+  private volatile long committed;
   /** The decoded listing rows; room for a long queue of waiting jobs and the ended ones shown with it. */
   private final ListingCache listing = new ListingCache(LISTING_CACHE);
   static final int LISTING_CACHE = 8192;
@@ -74,6 +75,14 @@ public final class JobHistory implements AutoCloseable {
       if (launchReader == null) launchReader = DriverManager.getConnection(Database.url(file));
       return jobOn(launchReader, id);
     }
+  }
+
+  /**
+   * The sequence number of the last event this history committed since it was opened (0 before
+   * its first write): what every read sees at least, known without a query or its lock.
+   */
+  public long committed() {
+    return committed;
   }
 
   /** The sequence number of the last event applied. */
@@ -122,6 +131,7 @@ public final class JobHistory implements AutoCloseable {
       moved.setLong(1, Math.max(offset, seq - 1));
       moved.executeUpdate();
       db.commit();
+      committed = Math.max(committed, Math.max(offset, seq - 1));
     } catch (SQLException | RuntimeException e) {
       db.rollback();
       writes.forgetKept();

@@ -50,6 +50,18 @@ class JobHistoryTest {
   }
 
   @Test
+  void theCommittedOffsetIsTheStoredOneAndAFailedWriteLeavesIt() throws Exception {
+    assertEquals(0, rs.committed());
+    sweep();
+    assertEquals(rs.offset(), rs.committed());
+    long before = rs.committed();
+    assertThrows(SQLException.class, () -> rs.apply(h.seq + 1,
+        List.of(new dev.gq.core.ledger.LedgerEvent.JobReserved(99, List.of(), T0))));
+    assertEquals(before, rs.committed(), "a rolled back write commits nothing");
+    assertEquals(rs.offset(), rs.committed());
+  }
+
+  @Test
   void aRowKeptInMemoryIsTheRowAsStored() throws Exception {
     sweep();
     h.apply(new dev.gq.core.ledger.LedgerEvent.JobReserved(7, List.of(new dev.gq.core.job.GpuSlot("GPU-b", 1)), T0));

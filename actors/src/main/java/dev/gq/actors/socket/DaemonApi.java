@@ -74,7 +74,7 @@ public final class DaemonApi implements GqApi {
     this.clock = clock;
     this.dataDir = Path.of(dataDir);
     this.shutdown = shutdown;
-    this.asks = new SchedulerAsks(system, scheduler, projector);
+    this.asks = new SchedulerAsks(system, scheduler, projector, jobHistory::committed);
     Path run = this.dataDir.resolve("run");
     this.submits = new SubmitRequests(asks, new SweepRequests(jobHistory), this.dataDir);
     this.history = new HistoryRequests(asks, jobHistory, journal, new JobFiles(this.dataDir.resolve("logs"), run));

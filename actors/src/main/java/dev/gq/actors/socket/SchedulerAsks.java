@@ -20,7 +20,8 @@ import org.apache.pekko.pattern.StatusReply;
 /**
  * How a request reaches the actors from a client's thread: an ask of the Scheduler or the
  * Projector, awaited within one timeout, a refusal becoming the {@link ApiException} with its
- * line. {@link #synced()} is the Scheduler's view once the history has every event it has.
+ * line. {@link #synced()} is the Scheduler's view once the history has every event it has (asking
+ * the Projector only when the history has not committed them yet).
  */
 final class SchedulerAsks {
   static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -28,11 +29,15 @@ final class SchedulerAsks {
   private final ActorSystem<?> system;
   private final ActorRef<Scheduler.Command> scheduler;
   private final ActorRef<Projector.Command> projector;
+  /** The last event the history committed, read without asking the Projector. */
+  private final java.util.function.LongSupplier historyAt;
 
-  SchedulerAsks(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {
+  SchedulerAsks(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
+      java.util.function.LongSupplier historyAt) {
     this.system = system;
     this.scheduler = scheduler;
     this.projector = projector;
+    this.historyAt = historyAt;
   }
 
   /** The Scheduler's answer to {@code command}, or its refusal as an {@link ApiException}. */
@@ -53,6 +58,8 @@ final class SchedulerAsks {
   /** The Scheduler's view, once the history has applied every event up to it. */
   SchedulerView synced() throws ApiException {
     SchedulerView v = view();
+    // the history committed these events already (the common case): nothing to wait for
+    if (historyAt.getAsLong() >= v.seqNr()) return v;
     await(AskPattern.<Projector.Command, Done>ask(projector, r -> new Projector.Sync(v.seqNr(), r), TIMEOUT,
         system.scheduler()));
     return v;
