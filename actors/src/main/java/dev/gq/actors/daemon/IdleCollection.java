@@ -24,6 +24,8 @@ final class IdleCollection implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(IdleCollection.class);
   /** How much the old generation must have grown since the last full collection. */
   static final long GROWTH_BYTES = 8L << 20;
+  /** How much more memory the old generation must have taken from the system since the last full collection. */
+  static final long COMMITTED_GROWTH_BYTES = 2L << 20;
   /** How many young collections since the last full one mean work (at 4-12 MiB of eden, 80-240 MiB allocated). */
   static final long WORK_COLLECTIONS = 20;
 
@@ -60,14 +62,15 @@ final class IdleCollection implements Runnable {
 
   /**
    * Whether to collect now: no collection since the last look (quiet), and since the last full
-   * collection the old generation grew by {@link #GROWTH_BYTES}, or took more memory from the
-   * system (the serial collector grows it when promotions fill it; only a full collection gives it
-   * back), or {@link #WORK_COLLECTIONS} young collections ran.
+   * collection the old generation grew by {@link #GROWTH_BYTES}, or took {@link
+   * #COMMITTED_GROWTH_BYTES} more memory from the system (the serial collector grows it when
+   * promotions fill it; only a full collection gives it back; a fresh daemon's first promotions
+   * grow it by less), or {@link #WORK_COLLECTIONS} young collections ran.
    */
   static boolean due(Heap now, Heap lastLook, Heap afterFull) {
     boolean quiet = now.young() == lastLook.young() && now.full() == lastLook.full();
     return quiet && (now.oldUsed() - afterFull.oldUsed() >= GROWTH_BYTES
-        || now.oldCommitted() > afterFull.oldCommitted()
+        || now.oldCommitted() - afterFull.oldCommitted() >= COMMITTED_GROWTH_BYTES
         || now.young() - afterFull.young() >= WORK_COLLECTIONS);
   }
 
