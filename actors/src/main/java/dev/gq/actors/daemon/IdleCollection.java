@@ -64,8 +64,8 @@ final class IdleCollection implements Runnable {
    * Whether to collect now: no collection since the last look (quiet), and since the last full
    * collection the old generation grew by {@link #GROWTH_BYTES}, or took {@link
    * #COMMITTED_GROWTH_BYTES} more memory from the system (the serial collector grows it when
-   * promotions fill it; only a full collection gives it back; a fresh daemon's first promotions
-   * grow it by less), or {@link #WORK_COLLECTIONS} young collections ran.
+   * promotions fill it; only a full collection gives it back; an idle daemon's slow promotions
+   * grow it by less at a time), or {@link #WORK_COLLECTIONS} young collections ran.
    */
   static boolean due(Heap now, Heap lastLook, Heap afterFull) {
     boolean quiet = now.young() == lastLook.young() && now.full() == lastLook.full();

@@ -37,7 +37,7 @@ class IdleCollectionTest {
     // only a full collection gives that memory back
     Heap grown = new Heap(103, 5, 66 * MIB, 70 * MIB + IdleCollection.COMMITTED_GROWTH_BYTES);
     assertTrue(IdleCollection.due(grown, grown, AFTER_FULL));
-    // a fresh daemon's first promotions grow it a little: not worth a full collection
+    // an idle daemon's slow promotions grow it a little at a time: not worth a full collection
     Heap little = new Heap(103, 5, 66 * MIB, 70 * MIB + IdleCollection.COMMITTED_GROWTH_BYTES - 1);
     assertFalse(IdleCollection.due(little, little, AFTER_FULL));
   }
