@@ -2,24 +2,61 @@ package dev.gq.actors.daemon;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.actors.daemon.IdleCollection.Heap;
 import org.junit.jupiter.api.Test;
 
 class IdleCollectionTest {
   private static final long MIB = 1L << 20;
+  /** Right after a full collection: 60 MiB used of 70 committed. */
+  private static final Heap AFTER_FULL = new Heap(100, 5, 60 * MIB, 70 * MIB);
 
   @Test
   void collectsOnceQuietAfterTheOldGenerationGrew() {
-    assertTrue(IdleCollection.due(40, 40, 100 * MIB, 60 * MIB));
+    Heap now = new Heap(105, 5, 100 * MIB, 120 * MIB);
+    assertTrue(IdleCollection.due(now, now, AFTER_FULL));
   }
 
   @Test
   void neverWhileCollectionsStillRun() {
-    assertFalse(IdleCollection.due(41, 40, 100 * MIB, 60 * MIB), "the daemon is still allocating: busy");
+    Heap now = new Heap(106, 5, 100 * MIB, 120 * MIB);
+    assertFalse(IdleCollection.due(now, new Heap(105, 5, 99 * MIB, 120 * MIB), AFTER_FULL), "a young collection since the last look: busy");
+    assertFalse(IdleCollection.due(now, new Heap(106, 4, 99 * MIB, 120 * MIB), AFTER_FULL), "a full collection since the last look: busy");
   }
 
   @Test
   void neverForTheSlowGrowthOfAnIdleDaemon() {
-    assertFalse(IdleCollection.due(40, 40, 60 * MIB + IdleCollection.GROWTH_BYTES - 1, 60 * MIB));
-    assertTrue(IdleCollection.due(40, 40, 60 * MIB + IdleCollection.GROWTH_BYTES, 60 * MIB));
+    Heap below = new Heap(101, 5, 60 * MIB + IdleCollection.GROWTH_BYTES - 1, 70 * MIB);
+    assertFalse(IdleCollection.due(below, below, AFTER_FULL));
+    Heap at = new Heap(101, 5, 60 * MIB + IdleCollection.GROWTH_BYTES, 70 * MIB);
+    assertTrue(IdleCollection.due(at, at, AFTER_FULL));
+  }
+
+  @Test
+  void collectsOnceTheOldGenerationTookMoreMemory() {
+    // work filled the old generation's free share and it grew, though by less than the growth mark:
+    // only a full collection gives that memory back
+    Heap grown = new Heap(103, 5, 66 * MIB, 70 * MIB + IdleCollection.COMMITTED_GROWTH_BYTES);
+    assertTrue(IdleCollection.due(grown, grown, AFTER_FULL));
+    // an idle daemon's slow promotions grow it a little at a time: not worth a full collection
+    Heap little = new Heap(103, 5, 66 * MIB, 70 * MIB + IdleCollection.COMMITTED_GROWTH_BYTES - 1);
+    assertFalse(IdleCollection.due(little, little, AFTER_FULL));
+  }
+
+  @Test
+  void collectsOnceQuietAfterManyYoungCollections() {
+    // work whose garbage died young: the old generation barely moved, but a full collection still
+    // gives back what the C library and the old generation kept
+    Heap busy = new Heap(100 + IdleCollection.WORK_COLLECTIONS, 5, 61 * MIB, 70 * MIB);
+    assertTrue(IdleCollection.due(busy, busy, AFTER_FULL));
+    Heap fewer = new Heap(100 + IdleCollection.WORK_COLLECTIONS - 1, 5, 61 * MIB, 70 * MIB);
+    assertFalse(IdleCollection.due(fewer, fewer, AFTER_FULL));
+  }
+
+  @Test
+  void tellsTheFullCollectorFromTheYoungOne() {
+    assertTrue(IdleCollection.isFull("MarkSweepCompact"));
+    assertFalse(IdleCollection.isFull("Copy"));
+    assertTrue(IdleCollection.isFull("G1 Old Generation"));
+    assertFalse(IdleCollection.isFull("G1 Young Generation"));
   }
 }
