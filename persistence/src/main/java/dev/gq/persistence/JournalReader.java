@@ -38,6 +38,9 @@ public final class JournalReader implements AutoCloseable {
       + " THEN CAST(json_remove(CAST(event_payload AS TEXT), '$.spec.env') AS BLOB) ELSE event_payload END";
 
   private final Connection db;
+  /** The two questions asked at every write and tick, prepared once (under this reader's lock). */
+  private PreparedStatement highest;
+  private PreparedStatement storedAfter;
 
   private JournalReader(Connection db) {
     this.db = db;
@@ -76,20 +79,21 @@ public final class JournalReader implements AutoCloseable {
 
   /** The highest sequence number stored for the Scheduler; 0 when it has stored nothing. */
   public synchronized long highestSeq() throws SQLException {
-    try (PreparedStatement ps = db.prepareStatement(
-        "SELECT max(sequence_number) FROM event_journal WHERE persistence_id = ?")) {
-      ps.setString(1, PERSISTENCE_ID);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : 0;
-      }
+    // asked after every write and at every tick of the notifier: prepared once
+    if (highest == null) highest = db.prepareStatement("SELECT max(sequence_number) FROM event_journal WHERE persistence_id = ?");
+    highest.setString(1, PERSISTENCE_ID);
+    try (ResultSet rs = highest.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
     }
   }
 
   /** Up to {@code limit} stored events with a sequence number above {@code afterSeq}, oldest first, undecoded. */
   public synchronized List<StoredEvent> stored(long afterSeq, int limit) throws SQLException {
-    try (PreparedStatement ps = db.prepareStatement("SELECT sequence_number, event_ser_id, event_ser_manifest,"
+    if (storedAfter == null) storedAfter = db.prepareStatement("SELECT sequence_number, event_ser_id, event_ser_manifest,"
         + " event_payload FROM event_journal WHERE persistence_id = ? AND NOT deleted AND sequence_number > ?"
-        + " ORDER BY sequence_number LIMIT ?")) {
+        + " ORDER BY sequence_number LIMIT ?");
+    PreparedStatement ps = storedAfter;
+    {
       ps.setString(1, PERSISTENCE_ID);
       ps.setLong(2, afterSeq);
       ps.setInt(3, limit);
