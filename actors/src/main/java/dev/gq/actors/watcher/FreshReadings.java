@@ -61,13 +61,18 @@ public final class FreshReadings<T> implements Supplier<T> {
       result = read.get();
     } catch (RuntimeException e) {
       failure = e;
-    }
-    synchronized (this) {
-      ended = mine;
-      last = result;
-      failed = failure;
-      taking = false;
-      notifyAll();
+    } catch (Error e) {
+      failure = new IllegalStateException("the reading failed: " + e, e);
+      throw e;
+    } finally {
+      // whatever happened, the next caller may take a reading: none waits for ever
+      synchronized (this) {
+        ended = mine;
+        last = result;
+        failed = failure;
+        taking = false;
+        notifyAll();
+      }
     }
     if (failure != null) throw failure;
     return result;

@@ -60,6 +60,17 @@ class FreshReadingsTest {
     assertEquals(2, r.get());
   }
 
+  @Test
+  void aReadingThatThrowsAnErrorStillLetsTheNextBeTaken() {
+    AtomicInteger taken = new AtomicInteger();
+    FreshReadings<Integer> r = new FreshReadings<>(() -> {
+      if (taken.incrementAndGet() == 1) throw new AssertionError("broken probe");
+      return taken.get();
+    });
+    assertThrows(AssertionError.class, r::get);
+    assertEquals(2, r.get(), "not left waiting on the broken reading");
+  }
+
   private static void await(CountDownLatch l) {
     try {
       l.await(10, TimeUnit.SECONDS);

@@ -84,6 +84,27 @@ public final class ProcFs implements ProcessTable {
     return Optional.empty();
   }
 
+  /** A process's environment as read: {@code length} bytes of {@code bytes} (NUL-separated entries). */
+  private record Environ(byte[] bytes, int length) {}
+
+  /**
+   * Reads /proc/PID/environ into {@code buffer} (grown when it fills; plain reads: readAllBytes would
+   * also ask the file's size and position, two system calls more for each of the machine's
+   * processes at every job's end); null when the process is gone or its environment unreadable.
+   */
+  private Environ environ(long pid, byte[] buffer) {
+    int length = 0;
+    try (FileInputStream in = new FileInputStream(rootPath + "/" + pid + "/environ")) {
+      for (int n; (n = in.read(buffer, length, buffer.length - length)) > 0; ) {
+        length += n;
+        if (length == buffer.length) buffer = java.util.Arrays.copyOf(buffer, length * 2);
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    return new Environ(buffer, length);
+  }
+
   /** As {@link #carries}, a plain read of each process's environment, decoding only the entries named {@code name}. */
   @Override
   public Set<String> valuesCarried(String name, long except) {
@@ -92,15 +113,10 @@ public final class ProcFs implements ProcessTable {
     byte[] buffer = new byte[ENVIRON_BYTES];
     for (long pid : pids()) {
       if (pid == except) continue;
-      int length = 0;
-      try (FileInputStream in = new FileInputStream(rootPath + "/" + pid + "/environ")) {
-        for (int n; (n = in.read(buffer, length, buffer.length - length)) > 0; ) {
-          length += n;
-          if (length == buffer.length) buffer = java.util.Arrays.copyOf(buffer, length * 2);
-        }
-      } catch (IOException e) {
-        continue; // gone, or another user's
-      }
+      Environ env = environ(pid, buffer);
+      if (env == null) continue; // gone, or another user's
+      buffer = env.bytes();
+      int length = env.length();
       for (int at = 0; at < length; ) {
         int end = at;
         while (end < length && buffer[end] != 0) end++;
@@ -118,18 +134,10 @@ public final class ProcFs implements ProcessTable {
    */
   @Override
   public boolean carries(long pid, String name, String value) {
-    // plain reads into a buffer: readAllBytes would also ask the file's size and position, two
-    // system calls more for each of the machine's processes at every job's end
-    byte[] environ = new byte[ENVIRON_BYTES];
-    int length = 0;
-    try (FileInputStream in = new FileInputStream(rootPath + "/" + pid + "/environ")) {
-      for (int n; (n = in.read(environ, length, environ.length - length)) > 0; ) {
-        length += n;
-        if (length == environ.length) environ = java.util.Arrays.copyOf(environ, length * 2);
-      }
-    } catch (IOException e) {
-      return false; // gone, or another user's
-    }
+    Environ env = environ(pid, new byte[ENVIRON_BYTES]);
+    if (env == null) return false; // gone, or another user's
+    byte[] environ = env.bytes();
+    int length = env.length();
     byte[] entry = (name + "=" + value).getBytes(StandardCharsets.UTF_8);
     for (int at = 0; at + entry.length <= length; ) {
       if (java.util.Arrays.equals(environ, at, at + entry.length, entry, 0, entry.length)
