@@ -29,13 +29,14 @@ public final class Gq {
 
   /**
    * As {@link #run(List, Io, GqApi)}, taking the command's tree from {@code trees} when one was built
-   * ahead (and having the next one built meanwhile).
+   * ahead, and having the next one built once the command has run.
    */
   public static int run(List<String> argv, Io io, GqApi api, CommandTrees trees) {
     ErrorHandler handler = new ErrorHandler(io);
+    String one = null;
     try {
       List<String> words = shortcut(argv);
-      String one = only(words);
+      one = only(words);
       CommandTrees.Ready tree = trees.take(one);
       if (tree == null) tree = unbound(one);
       tree.inv().bind(io, api);
@@ -47,6 +48,7 @@ public final class Gq {
     } finally {
       io.out().flush();
       io.err().flush();
+      trees.refill(one);
     }
   }
 

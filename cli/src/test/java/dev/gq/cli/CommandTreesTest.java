@@ -1,7 +1,9 @@
 package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gq.core.job.JobState;
@@ -51,7 +53,7 @@ class CommandTreesTest {
     Cli.Result fresh = cli.run("ps");
     Cli.Result first = run(cli, trees, "ps", "--all", "--no-header");
     assertEquals(31, first.out().lines().count(), "every job, no header");
-    assertEquals(1, later.queued.size(), "the next ps tree is asked for as the first starts");
+    assertEquals(1, later.queued.size(), "the next ps tree is asked for once the first has run");
     later.runAll();
     assertEquals(1, trees.waiting());
     Cli.Result ahead = run(cli, trees, "ps");
@@ -61,23 +63,48 @@ class CommandTreesTest {
   }
 
   @Test
-  void aRequestBuildsItsOwnTreeRatherThanWaitForABuildNotStartedAndEachTreeServesOneRequest() {
+  void aRequestBuildsItsOwnTreeRatherThanWaitForOneNotBuiltYetAndEachTreeServesOneRequest() {
     Later later = new Later();
     CommandTrees trees = CommandTrees.builtBy(later);
     Cli cli = new Cli(dir);
     cli.api.add(Jobs.job(1, JobState.DONE));
     Cli.Result fresh = cli.run("show", "1");
     assertEquals(fresh, run(cli, trees, "show", "1"));
-    assertEquals(fresh, run(cli, trees, "show", "1"), "the tree asked for had not started: built here instead");
-    assertEquals(2, later.queued.size());
+    assertEquals(1, later.queued.size(), "the next show tree is asked for");
+    assertEquals(fresh, run(cli, trees, "show", "1"), "the tree asked for is not built yet: built here instead");
+    assertEquals(1, later.queued.size(), "one on its way is not asked for again");
     later.runAll();
-    assertEquals(1, trees.waiting(), "the build the second request claimed was skipped");
+    assertEquals(1, trees.waiting());
     run(cli, trees, "gpu");
     later.runAll();
     assertEquals(2, trees.waiting());
     CommandTrees.Ready show = trees.take("show");
+    assertNotNull(show);
+    assertNull(trees.take("show"), "a tree is handed to one request only");
+    trees.refill("show");
     later.runAll();
-    assertNotSame(show, trees.take("show"), "a tree is handed to one request only");
+    assertNotSame(show, trees.take("show"));
+  }
+
+  @Test
+  void aTreeWhoseBuildFailedIsNotHandedOut() {
+    CommandTrees trees = CommandTrees.builtBy(r -> {
+      throw new java.util.concurrent.RejectedExecutionException("stopped");
+    });
+    trees.refill("ps");
+    assertEquals(0, trees.waiting(), "a build the builder refused leaves nothing behind");
+    assertNull(trees.take("ps"));
+  }
+
+  @Test
+  void theBackgroundBuilderRunsItsStartHookOnItsOwnThreadFirst() throws Exception {
+    java.util.concurrent.CompletableFuture<String> hook = new java.util.concurrent.CompletableFuture<>();
+    try (CommandTrees trees = CommandTrees.inBackground(() -> hook.complete(Thread.currentThread().getName()))) {
+      trees.refill("ps");
+      assertEquals("gq-command-trees", hook.get(10, java.util.concurrent.TimeUnit.SECONDS));
+      for (int i = 0; i < 1000 && trees.waiting() == 0; i++) Thread.sleep(10);
+      assertNotNull(trees.take("ps"), "the tree was built after the hook ran");
+    }
   }
 
   @Test

@@ -106,14 +106,14 @@ final class Wiring implements SchedulerDeps {
   @Override
   public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach,
       java.util.Map<String, Long> totalMiB) {
-    // A reserve given up for an end written while the disk was full (the journal may have taken
-    // writes again before there was room to make it) is made again at the next start that finds
-    // room, so that the next full disk has one too; a stat when it is there.
-    if (!reattach) runnerDeps.blocking().execute(() -> DiskSpace.ensureReserve(cfg.paths().dataDir()));
     var facts = Scheduler.facts(ctx);
     var behavior = job.adopted() ? dev.gq.actors.runner.AdoptedRunner.watch(job, runnerDeps, facts)
         : reattach ? JobRunner.reattach(job, runnerDeps, facts)
         : JobRunner.launch(job, runnerDeps, facts, totalMiB);
+    // A reserve given up for an end written while the disk was full (the journal may have taken
+    // writes again before there was room to make it) is made again at the next start that finds
+    // room, so that the next full disk has one too; a stat when it is there, after the launch began.
+    if (!reattach) runnerDeps.blocking().execute(() -> DiskSpace.ensureReserve(cfg.paths().dataDir()));
     return ctx.spawnAnonymous(RunnerFailures.logged(job.id(), behavior, faults));
   }
 

@@ -78,34 +78,37 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private final LimitWatch limit;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
-      ActorRef<Request.Fact> scheduler, Map<String, Long> totalMiB) {
+      ActorRef<Request.Fact> scheduler, JobLaunch launch) {
     super(ctx);
     this.timers = timers;
     this.job = job;
     this.deps = deps;
     this.scheduler = scheduler;
-    this.launch = new JobLaunch(job, deps, totalMiB);
+    this.launch = launch;
     this.signals = new JobSignals(job, deps, ctx.getLog());
     this.limit = new LimitWatch(job, deps.clock());
   }
 
   /**
    * Launches {@code job}; {@code totalMiB}: the total memory of its GPUs (by UUID) in the reading it
-   * was reserved on, which a shared job's shares are taken against.
+   * was reserved on, which a shared job's shares are taken against. The launch begins here, on the
+   * blocking pool, while the caller (the Scheduler, once the job's reservation is stored) goes on, not
+   * once the new runner first runs: the behavior returned is to be spawned once, and it owns that launch.
    */
   public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler,
       Map<String, Long> totalMiB) {
+    JobLaunch launch = new JobLaunch(job, deps, totalMiB);
+    CompletableFuture<Command> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.blocking());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
-      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, totalMiB);
-      ctx.pipeToSelf(CompletableFuture.supplyAsync(r.launch::spawn, deps.blocking()),
-          (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
+      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, launch);
+      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
       return r;
     }));
   }
 
   public static Behavior<Command> reattach(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
-      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, Map.of());
+      JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, new JobLaunch(job, deps, Map.of()));
       r.identity = job.identity();
       t.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
       if (job.state() == JobState.CANCELLING) r.cancel();

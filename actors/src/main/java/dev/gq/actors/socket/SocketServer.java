@@ -3,6 +3,7 @@ package dev.gq.actors.socket;
 import dev.gq.cli.CommandTrees;
 import dev.gq.cli.Gq;
 import dev.gq.cli.GqApi;
+import dev.gq.host.libc.Libc;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineTooLongException;
@@ -47,8 +48,13 @@ public final class SocketServer implements AutoCloseable {
   private final OpenConnections clients = new OpenConnections();
   private final FrameBudget budget = FrameBudget.standard();
   private final ClientLimit limit;
-  /** The next request's command trees, built while the daemon waits for it. */
-  private final CommandTrees trees = CommandTrees.inBackground();
+  /**
+   * The next request's command trees, built while the daemon waits for it, on a thread below the
+   * others: a build then never takes a core from a request being served or a job being launched.
+   */
+  private final CommandTrees trees = CommandTrees.inBackground(SocketServer::lowerTreeBuilder);
+  /** The tree builder's nice value: far below a served request, yet never starved for long. */
+  static final int TREE_BUILDER_NICE = 10;
   /** Said once, to the first client: why the daemon before this one stopped. */
   private final java.util.concurrent.atomic.AtomicReference<String> firstClientNote = new java.util.concurrent.atomic.AtomicReference<>();
 
@@ -160,6 +166,14 @@ public final class SocketServer implements AutoCloseable {
     if (note != null) io.err().println("gq: " + note);
     int code = Gq.run(req.argv(), io, api, trees);
     io.send(new Frame.Exit(code));
+  }
+
+  private static void lowerTreeBuilder() {
+    try {
+      Libc.niceThisThread(TREE_BUILDER_NICE);
+    } catch (RuntimeException | LinkageError e) {
+      LOG.debug("the command tree builder runs at the daemon's priority: {}", e.toString());
+    }
   }
 
   private static void refuse(LineWriter w, String msg) throws IOException {

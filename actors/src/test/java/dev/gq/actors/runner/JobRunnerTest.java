@@ -109,6 +109,20 @@ class JobRunnerTest {
   }
 
   @Test
+  void theLaunchBeginsWhenTheRunnerIsMadeAndTheRunnerSpawnedAfterItReportsIt() throws Exception {
+    TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
+    Job job = starting(16, "sh", "-c", "echo started");
+    var behavior = JobRunner.launch(job, deps(), scheduler.ref(), Map.of());
+    Path log = tmp.resolve("16.log");
+    for (int i = 0; i < 1000 && !(java.nio.file.Files.exists(log) && java.nio.file.Files.readString(log).contains("started")); i++)
+      Thread.sleep(10);
+    assertEquals("started\n", java.nio.file.Files.readString(log), "the job ran before its runner was spawned");
+    KIT.spawn(behavior);
+    scheduler.expectMessageClass(Request.Launched.class, Duration.ofSeconds(10));
+    assertEquals(0, ended(scheduler).seen().exitCode());
+  }
+
+  @Test
   void aCommandThatCannotBeRunEndsTheJobAtOnceWithStatus127AndTheReason() {
     TestProbe<Request.Fact> scheduler = KIT.createTestProbe();
     KIT.spawn(JobRunner.launch(starting(15, "no-such-program-gq"), deps(), scheduler.ref(), Map.of()));

@@ -16,6 +16,7 @@ public final class Libc {
   public static final int ESRCH = 3;
   public static final int EINVAL = 22;
   public static final int ENOSYS = 38;
+  static final int PRIO_PROCESS = 0;
 
   // The same numbers on x86_64 and aarch64 (and every architecture but alpha, since Linux 5.1).
   static final long SYS_PIDFD_SEND_SIGNAL = 424;
@@ -32,6 +33,10 @@ public final class Libc {
     int close(int fd) throws LastErrorException;
 
     long syscall(long number, Object... args) throws LastErrorException;
+
+    int setpriority(int which, int who, int prio) throws LastErrorException;
+
+    int getpriority(int which, int who) throws LastErrorException;
   }
 
   private static final C C_LIB = Native.load("c", C.class);
@@ -62,6 +67,19 @@ public final class Libc {
   /** pidfd_send_signal(2) with no siginfo and no flags; signal 0 only checks that it lives. */
   public static void pidfdSendSignal(int pidfd, int signal) throws LastErrorException {
     C_LIB.syscall(SYS_PIDFD_SEND_SIGNAL, (long) pidfd, (long) signal, null, 0L);
+  }
+
+  /**
+   * Lowers the calling thread alone to nice value {@code nice} (setpriority(2) with PRIO_PROCESS and
+   * who 0 names the calling thread on Linux, not the whole process). Lowering is always allowed.
+   */
+  public static void niceThisThread(int nice) throws LastErrorException {
+    C_LIB.setpriority(PRIO_PROCESS, 0, nice);
+  }
+
+  /** The calling thread's nice value. */
+  public static int threadNice() throws LastErrorException {
+    return C_LIB.getpriority(PRIO_PROCESS, 0);
   }
 
   public static void close(int fd) throws LastErrorException {

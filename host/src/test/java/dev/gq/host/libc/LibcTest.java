@@ -38,4 +38,18 @@ class LibcTest {
     LastErrorException e = assertThrows(LastErrorException.class, () -> Libc.pidfdOpen(Integer.MAX_VALUE));
     assertEquals(Libc.ESRCH, e.getErrorCode());
   }
+
+  @Test
+  void aThreadLowersItsOwnPriorityAndNoOtherThreads() throws Exception {
+    int before = Libc.threadNice();
+    int[] seen = new int[1];
+    Thread t = new Thread(() -> {
+      Libc.niceThisThread(Math.max(before, 10));
+      seen[0] = Libc.threadNice();
+    });
+    t.start();
+    t.join();
+    assertEquals(Math.max(before, 10), seen[0], "the thread that asked is lowered");
+    assertEquals(before, Libc.threadNice(), "the test's own thread is not");
+  }
 }
