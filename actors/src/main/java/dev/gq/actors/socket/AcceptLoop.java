@@ -46,23 +46,36 @@ final class AcceptLoop implements Runnable {
     this.serve = serve;
     this.open = open;
     this.spare = openSpare();
+    // what a refusal writes is made once now: out of descriptors, loading a class from a jar can
+    // fail, and the refusal must not be the first to need its classes then
+    refusal("");
   }
 
   @Override
   public void run() {
     while (open.getAsBoolean()) {
-      SocketChannel c;
       try {
-        c = server.accept();
-      } catch (IOException e) {
+        acceptOne();
+      } catch (RuntimeException | LinkageError e) {
+        // the loop outlives anything one client brings about (out of descriptors, a class then
+        // cannot be loaded): said once per run of failures, and tried again after the back-off
         if (open.getAsBoolean()) failed(e);
-        continue;
       }
-      recovered();
-      ClientSlots.Slot slot = slots.take();
-      if (slot != null) start(c, slot);
-      else refuse(c, limit.busy());
     }
+  }
+
+  private void acceptOne() {
+    SocketChannel c;
+    try {
+      c = server.accept();
+    } catch (IOException e) {
+      if (open.getAsBoolean()) failed(e);
+      return;
+    }
+    recovered();
+    ClientSlots.Slot slot = slots.take();
+    if (slot != null) start(c, slot);
+    else refuse(c, limit.busy());
   }
 
   private void start(SocketChannel c, ClientSlots.Slot slot) {
@@ -83,10 +96,11 @@ final class AcceptLoop implements Runnable {
   }
 
   /** Accept failed: refuse one waiting client through the spare descriptor, or wait before the next try. */
-  private void failed(IOException e) {
+  private void failed(Throwable e) {
     if (failures++ == 0) {
       failingSince = System.nanoTime();
-      LOG.warn("accept failed: {}; refusing waiting clients and retrying with a back-off of up to {} ms", e.getMessage(), MAX_BACKOFF_MS);
+      LOG.warn("accept failed: {}; refusing waiting clients and retrying with a back-off of up to {} ms",
+          e instanceof IOException ? e.getMessage() : e.toString(), MAX_BACKOFF_MS);
     }
     if (spare != null && refuseOneWithSpare()) return;
     sleep(backoffMs);
@@ -121,11 +135,16 @@ final class AcceptLoop implements Runnable {
   static void refuse(SocketChannel c, String why) {
     try (c) {
       c.configureBlocking(false);
-      String lines = new Frame.Err("gq: " + why + "\n").toJson() + "\n" + new Frame.Exit(1).toJson() + "\n";
-      c.write(ByteBuffer.wrap(lines.getBytes(StandardCharsets.UTF_8)));
+      c.write(ByteBuffer.wrap(refusal(why)));
     } catch (IOException e) {
       LOG.debug("could not refuse a client: {}", e.getMessage());
     }
+  }
+
+  /** The two frames of a refusal: the error line, then exit code 1. */
+  static byte[] refusal(String why) {
+    String lines = new Frame.Err("gq: " + why + "\n").toJson() + "\n" + new Frame.Exit(1).toJson() + "\n";
+    return lines.getBytes(StandardCharsets.UTF_8);
   }
 
   private static FileChannel openSpare() {

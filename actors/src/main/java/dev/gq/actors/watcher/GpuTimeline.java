@@ -41,6 +41,10 @@ public final class GpuTimeline {
   /** How long the Scheduler may take to answer: long, as only one question is out at a time. */
   static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
 
+  private static void loaded(Class<?> c) {
+    java.util.Objects.requireNonNull(c);
+  }
+
   public static Duration writeEvery(Duration poll) {
     Duration d = poll.multipliedBy(30);
     return d.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
@@ -49,6 +53,10 @@ public final class GpuTimeline {
 
   public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, Path database, Duration poll, Clock clock) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+      // the writer's class is loaded now, not at the first write: a daemon whose descriptors a flood
+      // of clients has taken may be unable to open a class file then, and an error loading a class
+      // ends the actor system
+      loaded(GpuSpans.class);
       timers.startTimerWithFixedDelay(new Poll(), poll);
       timers.startTimerWithFixedDelay(new Write(), writeEvery(poll));
       SpanRecorder recorder = new SpanRecorder();

@@ -182,7 +182,8 @@ class ClientFloodEndToEndTest {
       SocketChannel c;
       // without blocking: a daemon that stops accepting fills its backlog, and a blocking connect would wait forever
       while ((c = connected(g)) == null) {
-        if (System.nanoTime() > deadline) throw new AssertionError("the daemon accepted only " + i + " of " + n + " connections in 60 s");
+        if (System.nanoTime() > deadline)
+          throw new AssertionError("the daemon accepted only " + i + " of " + n + " connections in 60 s; its log:\n" + g.daemonLog());
         Thread.onSpinWait();
       }
       held.put(c, new StringBuilder());
