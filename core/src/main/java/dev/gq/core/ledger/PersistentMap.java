@@ -2,9 +2,7 @@ package dev.gq.core.ledger;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -201,37 +199,41 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
 
   /** Depth-first, slot order: entries come out in the unsigned order of their hashes. */
   private static final class Walk<K, V> implements Iterator<Entry<K, V>> {
-    private final Deque<Object[]> arrays = new ArrayDeque<>();
-    private final Deque<Integer> positions = new ArrayDeque<>();
+    /** Levels 0-6 split a 32-bit hash five bits at a time; a collision list may sit below the last. */
+    private static final int MAX_DEPTH = 8;
+    private final Object[][] arrays = new Object[MAX_DEPTH][];
+    private final int[] positions = new int[MAX_DEPTH];
+    private int depth;
     private Entry<K, V> next;
 
     Walk(Node root) {
-      arrays.push(root.slots);
-      positions.push(0);
+      arrays[0] = root.slots;
+      depth = 1;
       advance();
     }
 
     @SuppressWarnings("unchecked")
     private void advance() {
-      next = null;
-      while (next == null && !arrays.isEmpty()) {
-        Object[] a = arrays.peek();
-        int i = positions.pop();
+      while (depth > 0) {
+        int d = depth - 1;
+        Object[] a = arrays[d];
+        int i = positions[d];
         if (i >= a.length) {
-          arrays.pop();
+          arrays[d] = null;
+          positions[d] = 0;
+          depth = d;
           continue;
         }
-        positions.push(i + 1);
+        positions[d] = i + 1;
         Object s = a[i];
-        if (s instanceof Node child) descend(child.slots);
-        else if (s instanceof Collision c) descend(c.entries);
-        else next = (Entry<K, V>) s;
+        if (s instanceof Node child) arrays[depth++] = child.slots;
+        else if (s instanceof Collision c) arrays[depth++] = c.entries;
+        else {
+          next = (Entry<K, V>) s;
+          return;
+        }
       }
-    }
-
-    private void descend(Object[] slots) {
-      arrays.push(slots);
-      positions.push(0);
+      next = null;
     }
 
     @Override public boolean hasNext() {

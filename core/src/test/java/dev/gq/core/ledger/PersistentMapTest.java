@@ -46,6 +46,38 @@ class PersistentMapTest {
     assertEquals(5, less.plus("BB", 5).get("BB"));
   }
 
+  /** A key whose hash code is chosen, to reach the trie's deepest level. */
+  private record Hashed(int hash, String name) {
+    @Override public int hashCode() {
+      return hash;
+    }
+  }
+
+  @Test
+  void theDeepestNodesAndTheirCollisionListsIterateInUnsignedHashOrder() {
+    // hashes equal in all but their lowest bits sit in nodes seven levels down, and equal hashes
+    // below them in a collision list
+    int[] hashes = {0xFFFF_FFFF, 0xFFFF_FFFE, 0xFFFF_FFFC, 0x0000_0001, 0x0000_0000, 0x8000_0000, 0x7FFF_FFFF};
+    PersistentMap<Hashed, Integer> m = PersistentMap.empty();
+    List<Hashed> all = new ArrayList<>();
+    for (int h : hashes) {
+      for (String name : List.of("a", "b")) {
+        Hashed k = new Hashed(h, name);
+        all.add(k);
+        m = m.plus(k, all.size());
+      }
+    }
+    List<Hashed> walked = new ArrayList<>(m.keySet());
+    assertEquals(all.size(), walked.size());
+    assertEquals(all.size(), m.size());
+    for (int i = 1; i < walked.size(); i++)
+      assertTrue(Integer.compareUnsigned(walked.get(i - 1).hash(), walked.get(i).hash()) <= 0, walked.toString());
+    for (int i = 0; i < all.size(); i++) assertEquals(i + 1, m.get(all.get(i)));
+    PersistentMap<Hashed, Integer> less = m.minus(all.get(0)).minus(all.get(3));
+    assertEquals(all.size() - 2, new ArrayList<>(less.entrySet()).size());
+    assertFalse(less.containsKey(all.get(0)));
+  }
+
   @Test
   void anUpdateLeavesTheOldMapAsItWas() {
     PersistentMap<Long, String> a = PersistentMap.<Long, String>empty().plus(1L, "x").plus(2L, "y");
