@@ -43,6 +43,13 @@ final class Gqd implements AutoCloseable {
   boolean stderrTty;
   /** The daemon's class path (another user's daemon gets copies it can read). */
   String classPath = System.getProperty("java.class.path");
+  /**
+   * The folder of the build's copy of sqlite-jdbc's native library for this machine, as
+   * bin/gq-daemon passes it (otherwise each daemon copies the library into /tmp, a megabyte a
+   * start, and a killed one leaves it there); null where there is none, or for a daemon of another
+   * user, who may not read the build's folder.
+   */
+  Path sqliteLib = builtSqliteLib();
 
   /** A result of one gq invocation. */
   record Result(int code, String out, String err) {
@@ -132,9 +139,9 @@ final class Gqd implements AutoCloseable {
         "--enable-native-access=ALL-UNNAMED",
         Runtime.version().feature() >= 23 ? "--sun-misc-unsafe-memory-access=allow" : "-Dgq.jdk.old=true",
         "-XX:+UseSerialGC", "-Xmx128m", "-XX:TieredStopAtLevel=1",
-        "-Dgq.shim=" + shim,
-        "-cp", classPath,
-        "dev.gq.actors.daemon.DaemonMain"));
+        "-Dgq.shim=" + shim));
+    if (sqliteLib != null) cmd.addAll(List.of("-Dorg.sqlite.lib.path=" + sqliteLib, "-Dorg.sqlite.lib.name=libsqlitejdbc.so"));
+    cmd.addAll(List.of("-cp", classPath, "dev.gq.actors.daemon.DaemonMain"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().clear();
     pb.environment().putAll(env());
@@ -142,6 +149,17 @@ final class Gqd implements AutoCloseable {
     pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
     pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     return pb.start();
+  }
+
+  private static Path builtSqliteLib() {
+    String arch = switch (System.getProperty("os.arch")) {
+      case "amd64", "x86_64" -> "x86_64";
+      case "aarch64" -> "aarch64";
+      default -> null;
+    };
+    if (arch == null) return null;
+    Path dir = Path.of(System.getProperty("user.dir"), "target/sqlite/org/sqlite/native/Linux", arch);
+    return Files.isRegularFile(dir.resolve("libsqlitejdbc.so")) ? dir : null;
   }
 
   String daemonLog() {
