@@ -8,6 +8,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -16,23 +19,33 @@ import org.slf4j.LoggerFactory;
 /**
  * Accepts clients for the {@link SocketServer}, never more than it can serve: each connection takes
  * a request slot of {@link ClientSlots} (streams have their own budget, which the connection moves
- * to when its command starts following) and is served on its own platform thread; a client beyond
- * the request slots gets a one-line refusal (an error frame and exit code 1) and is closed at
- * once. When accepting fails (the process is out of file descriptors), it frees a spare descriptor
- * to accept one waiting client and refuse it, then waits before trying again, doubling the wait
- * up to a second; a run of failures is logged once when it starts and once, with its count, when
- * it ends. Runs on one thread.
+ * to when its command starts following) and is served on a platform thread of its own, one left
+ * waiting by an earlier client when there is one; a client beyond the request slots gets a
+ * one-line refusal (an error frame and exit code 1) and is closed at once. When accepting fails
+ * (the process is out of file descriptors), it frees a spare descriptor to accept one waiting
+ * client and refuse it, then waits before trying again, doubling the wait up to a second; a run
+ * of failures is logged once when it starts and once, with its count, when it ends. Runs on one
+ * thread.
  */
 final class AcceptLoop implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(AcceptLoop.class);
   static final long FIRST_BACKOFF_MS = 10;
   static final long MAX_BACKOFF_MS = 1000;
+  /** How long a request thread waits for another connection before it ends. */
+  static final long WORKER_IDLE_S = 30;
 
   private final ServerSocketChannel server;
   private final ClientLimit limit;
   private final ClientSlots slots;
   private final BiConsumer<SocketChannel, ClientSlots.Slot> serve;
   private final BooleanSupplier open;
+  /**
+   * The request threads: one per connection, kept a while after its request to take the next one
+   * (handing a connection to a waiting thread costs less than starting one); never more than the
+   * slots let in at once.
+   */
+  private final ThreadPoolExecutor workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, WORKER_IDLE_S, TimeUnit.SECONDS,
+      new SynchronousQueue<>(), r -> Thread.ofPlatform().name("gq-client").daemon(true).unstarted(r));
   private FileChannel spare;
   private long backoffMs = FIRST_BACKOFF_MS;
   private long failures;
@@ -80,7 +93,7 @@ final class AcceptLoop implements Runnable {
 
   private void start(SocketChannel c, ClientSlots.Slot slot) {
     try {
-      Thread.ofPlatform().name("gq-client").daemon(true).start(() -> {
+      workers.execute(() -> {
         try {
           serve.accept(c, slot);
         } finally {
