@@ -27,6 +27,16 @@ import java.util.function.BooleanSupplier;
  */
 final class Gqd implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path CHECKOUT = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
+  private static final String TEST_CLASS_PATH = System.getProperty("java.class.path");
+  /**
+   * Whether daemons start as users start them: through bin/gq-daemon, from the built jars, with an
+   * AOT cache made once for the run (about half the start-up of a daemon on class directories).
+   * Set where the jars hold the code under test: the failsafe run, after the package phase. Tests
+   * run by name in the test phase start the daemon from the class directories.
+   */
+  private static final boolean LAUNCHER = Boolean.getBoolean("gq.e2e.launcher");
+  private static boolean cacheLookedAt;
 
   final Path root;
   final Path fake;
@@ -41,8 +51,11 @@ final class Gqd implements AutoCloseable {
   Path output;
   /** Whether the commands sent say that their stderr is a terminal. */
   boolean stderrTty;
-  /** The daemon's class path (another user's daemon gets copies it can read). */
-  String classPath = System.getProperty("java.class.path");
+  /**
+   * The daemon's class path (another user's daemon gets copies it can read); as it is, the daemon
+   * starts through bin/gq-daemon where the jars are built (see LAUNCHER).
+   */
+  String classPath = TEST_CLASS_PATH;
   /**
    * The folder of the build's copy of sqlite-jdbc's native library for this machine, as
    * bin/gq-daemon passes it (otherwise each daemon copies the library into /tmp, a megabyte a
@@ -132,8 +145,28 @@ final class Gqd implements AutoCloseable {
 
   /** Starts a daemon process without waiting for it (for tests of refused starts). */
   Process daemonProcess() throws IOException {
-    Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
+    boolean launcher = LAUNCHER && classPath.equals(TEST_CLASS_PATH);
     List<String> cmd = new ArrayList<>(wrapper);
+    if (launcher) {
+      madeCache();
+      cmd.add(CHECKOUT.resolve("bin/gq-daemon").toString());
+    } else {
+      cmd.addAll(javaCommand());
+    }
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().clear();
+    pb.environment().putAll(env());
+    if (launcher) pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Files.createDirectories(data);
+    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    return pb.start();
+  }
+
+  /** The daemon's command line on {@link #classPath}. */
+  private List<String> javaCommand() {
+    Path shim = CHECKOUT.resolve("host/target/gq-shim");
+    List<String> cmd = new ArrayList<>();
     cmd.addAll(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--enable-native-access=ALL-UNNAMED",
@@ -142,13 +175,44 @@ final class Gqd implements AutoCloseable {
         "-Dgq.shim=" + shim));
     if (sqliteLib != null) cmd.addAll(List.of("-Dorg.sqlite.lib.path=" + sqliteLib, "-Dorg.sqlite.lib.name=libsqlitejdbc.so"));
     cmd.addAll(List.of("-cp", classPath, "dev.gq.actors.daemon.DaemonMain"));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().clear();
-    pb.environment().putAll(env());
-    Files.createDirectories(data);
-    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    return pb.start();
+    return cmd;
+  }
+
+  /**
+   * Makes the daemon's AOT cache next to the built jars ({@code bin/gq-daemon --train}) once a run,
+   * unless one newer than every jar is there; a daemon starts without one when this fails.
+   */
+  private static synchronized void madeCache() {
+    if (cacheLookedAt || Runtime.version().feature() < 25) return;
+    cacheLookedAt = true;
+    Path jars = CHECKOUT.resolve("actors/target");
+    Path cache = jars.resolve("gq-daemon.aot");
+    try {
+      if (Files.isRegularFile(cache) && !newerThan(jars.resolve("gq-daemon.jar"), cache)) {
+        boolean stale = false;
+        try (var lib = Files.list(jars.resolve("lib"))) {
+          for (Path jar : lib.toList()) stale |= newerThan(jar, cache);
+        }
+        if (!stale) return;
+      }
+      long t0 = System.nanoTime();
+      ProcessBuilder pb = new ProcessBuilder(CHECKOUT.resolve("bin/gq-daemon").toString(), "--train");
+      pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+      Path out = jars.resolve("gq-daemon-train.out");
+      Process p = pb.redirectErrorStream(true).redirectOutput(out.toFile()).start();
+      boolean done = p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS);
+      if (!done) p.destroyForcibly();
+      System.err.printf("end-to-end daemons: %s the AOT cache in %d s (%s)%n", done && p.exitValue() == 0 ? "made" : "could not make",
+          (System.nanoTime() - t0) / 1_000_000_000L, out);
+    } catch (IOException e) {
+      System.err.println("end-to-end daemons: no AOT cache: " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static boolean newerThan(Path a, Path b) throws IOException {
+    return Files.getLastModifiedTime(a).compareTo(Files.getLastModifiedTime(b)) > 0;
   }
 
   private static Path builtSqliteLib() {
