@@ -148,7 +148,7 @@ final class Gqd implements AutoCloseable {
     boolean launcher = LAUNCHER && classPath.equals(TEST_CLASS_PATH);
     List<String> cmd = new ArrayList<>(wrapper);
     if (launcher) {
-      madeCache();
+      makeCacheOnce();
       cmd.add(CHECKOUT.resolve("bin/gq-daemon").toString());
     } else {
       cmd.addAll(javaCommand());
@@ -182,7 +182,7 @@ final class Gqd implements AutoCloseable {
    * Makes the daemon's AOT cache next to the built jars ({@code bin/gq-daemon --train}) once a run,
    * unless one newer than every jar is there; a daemon starts without one when this fails.
    */
-  private static synchronized void madeCache() {
+  private static synchronized void makeCacheOnce() {
     if (cacheLookedAt || Runtime.version().feature() < 25) return;
     cacheLookedAt = true;
     Path jars = CHECKOUT.resolve("actors/target");
