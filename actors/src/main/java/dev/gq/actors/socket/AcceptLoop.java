@@ -41,8 +41,9 @@ final class AcceptLoop implements Runnable {
   private final BooleanSupplier open;
   /**
    * The request threads: one per connection, kept a while after its request to take the next one
-   * (handing a connection to a waiting thread costs less than starting one); never more than the
-   * slots let in at once.
+   * (handing a connection to a waiting thread costs less than starting one); about as many as the
+   * slots let in at once, since a new thread starts only when none waits. Those waiting end when
+   * the loop does.
    */
   private final ThreadPoolExecutor workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, WORKER_IDLE_S, TimeUnit.SECONDS,
       new SynchronousQueue<>(), r -> Thread.ofPlatform().name("gq-client").daemon(true).unstarted(r));
@@ -66,14 +67,18 @@ final class AcceptLoop implements Runnable {
 
   @Override
   public void run() {
-    while (open.getAsBoolean()) {
-      try {
-        acceptOne();
-      } catch (RuntimeException | LinkageError e) {
-        // the loop outlives anything one client brings about (out of descriptors, a class then
-        // cannot be loaded): said once per run of failures, and tried again after the back-off
-        if (open.getAsBoolean()) failed(e);
+    try {
+      while (open.getAsBoolean()) {
+        try {
+          acceptOne();
+        } catch (RuntimeException | LinkageError e) {
+          // the loop outlives anything one client brings about (out of descriptors, a class then
+          // cannot be loaded): said once per run of failures, and tried again after the back-off
+          if (open.getAsBoolean()) failed(e);
+        }
       }
+    } finally {
+      workers.shutdown(); // requests still served finish; threads that wait for one end now
     }
   }
 

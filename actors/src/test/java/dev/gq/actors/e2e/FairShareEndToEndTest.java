@@ -130,7 +130,6 @@ class FairShareEndToEndTest {
     Gqd g = new Gqd(root, 0, env);
     g.wrapper = List.of("/usr/sbin/runuser", "-p", "-u", user, "--");
     g.classPath = classPath;
-    g.sqliteLib = null;
     Files.createDirectories(g.data);
     Files.createDirectories(g.run);
     assertEquals(0, run("chown", "-R", user, root.toString()));

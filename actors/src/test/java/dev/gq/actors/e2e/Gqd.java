@@ -56,13 +56,6 @@ final class Gqd implements AutoCloseable {
    * starts through bin/gq-daemon where the jars are built (see LAUNCHER).
    */
   String classPath = TEST_CLASS_PATH;
-  /**
-   * The folder of the build's copy of sqlite-jdbc's native library for this machine, as
-   * bin/gq-daemon passes it (otherwise each daemon copies the library into /tmp, a megabyte a
-   * start, and a killed one leaves it there); null where there is none, or for a daemon of another
-   * user, who may not read the build's folder.
-   */
-  Path sqliteLib = builtSqliteLib();
 
   /** A result of one gq invocation. */
   record Result(int code, String out, String err) {
@@ -173,6 +166,10 @@ final class Gqd implements AutoCloseable {
         Runtime.version().feature() >= 23 ? "--sun-misc-unsafe-memory-access=allow" : "-Dgq.jdk.old=true",
         "-XX:+UseSerialGC", "-Xmx128m", "-XX:TieredStopAtLevel=1",
         "-Dgq.shim=" + shim));
+    // the build's copy of sqlite's native library, as bin/gq-daemon passes it (else each daemon copies
+    // it into /tmp, a megabyte a start, left there by a killed one); not for another user's daemon
+    // (copies of the class path), who may not read the build's folder
+    Path sqliteLib = classPath.equals(TEST_CLASS_PATH) ? builtSqliteLib() : null;
     if (sqliteLib != null) cmd.addAll(List.of("-Dorg.sqlite.lib.path=" + sqliteLib, "-Dorg.sqlite.lib.name=libsqlitejdbc.so"));
     cmd.addAll(List.of("-cp", classPath, "dev.gq.actors.daemon.DaemonMain"));
     return cmd;

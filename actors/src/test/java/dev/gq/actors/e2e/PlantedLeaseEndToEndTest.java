@@ -62,7 +62,6 @@ class PlantedLeaseEndToEndTest {
       try (Gqd b = new Gqd(tmp.resolve("b"), 4, envB)) {
         b.wrapper = List.of("/usr/sbin/runuser", "-p", "-u", USER, "--");
         b.classPath = TwoUsersEndToEndTest.readableClassPath(tmp.resolve("cp"));
-        b.sqliteLib = null;
         Files.createDirectories(b.data);
         Files.createDirectories(b.run);
         assertEquals(0, run("chown", "-R", USER, tmp.resolve("b").toString()));

@@ -45,7 +45,6 @@ class TwoUsersEndToEndTest {
       try (Gqd b = new Gqd(tmp.resolve("b"), 1, envB)) {
         b.wrapper = List.of("/usr/sbin/runuser", "-p", "-u", USER, "--");
         b.classPath = readableClassPath(tmp.resolve("cp"));
-        b.sqliteLib = null;
         Files.createDirectories(b.data);
         Files.createDirectories(b.run);
         assertEquals(0, run("chown", "-R", USER, tmp.resolve("b").toString()));
@@ -86,7 +85,6 @@ class TwoUsersEndToEndTest {
       try (Gqd b = new Gqd(tmp.resolve("b"), 1, Map.of("GQ_FAKE_NVML", fake.toString()))) {
         b.wrapper = List.of("/usr/sbin/runuser", "-p", "-u", USER, "--");
         b.classPath = readableClassPath(tmp.resolve("cp"));
-        b.sqliteLib = null;
         Files.createDirectories(b.data);
         Files.createDirectories(b.run);
         assertEquals(0, run("chown", "-R", USER, tmp.resolve("b").toString()));

@@ -7,7 +7,6 @@ import dev.gq.cli.GqApi;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.ClientRequest;
-import java.lang.reflect.Proxy;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -33,16 +32,13 @@ class SocketServerStopTest {
   void aCommandStillRunningWhenTheDaemonStopsSeesItsConnectionEndWithoutAnAnswer() throws Exception {
     CountDownLatch asked = new CountDownLatch(1);
     CountDownLatch never = new CountDownLatch(1);
-    GqApi api = (GqApi) Proxy.newProxyInstance(GqApi.class.getClassLoader(), new Class<?>[] {GqApi.class},
-        (proxy, method, args) -> {
-          // what every command asks first (defaults of the interface) is answered as a daemon without it would
-          if (method.isDefault()) return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
-          if (method.getName().equals("job")) {
-            asked.countDown();
-            never.await(); // the wait command polls a job: here it never gets its answer
-          }
-          throw new UnsupportedOperationException(method.getName());
-        });
+    GqApi api = AnsweringApi.of((method, args) -> {
+      if (method.getName().equals("job")) {
+        asked.countDown();
+        never.await(); // the wait command polls a job: here it never gets its answer
+      }
+      throw new UnsupportedOperationException(method.getName());
+    });
     Path sock = dir.resolve("gq.sock");
     SocketServer server = SocketServer.start(sock, api, 0);
     try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {

@@ -11,7 +11,6 @@ import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
 import java.io.IOException;
-import java.lang.reflect.Proxy;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -39,20 +38,18 @@ class SocketServerThreadsTest {
     BlockingQueue<Thread> servedBy = new LinkedBlockingQueue<>();
     CountDownLatch stuckAsked = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    GqApi api = (GqApi) Proxy.newProxyInstance(GqApi.class.getClassLoader(), new Class<?>[] {GqApi.class},
-        (proxy, method, args) -> {
-          if (method.isDefault()) return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
-          if (method.getName().equals("job")) {
-            if (Long.valueOf(99).equals(args[0])) {
-              stuckAsked.countDown();
-              release.await();
-            } else {
-              servedBy.add(Thread.currentThread());
-            }
-            return java.util.Optional.empty(); // no such job
-          }
-          throw new UnsupportedOperationException(method.getName());
-        });
+    GqApi api = AnsweringApi.of((method, args) -> {
+      if (method.getName().equals("job")) {
+        if (Long.valueOf(99).equals(args[0])) {
+          stuckAsked.countDown();
+          release.await();
+        } else {
+          servedBy.add(Thread.currentThread());
+        }
+        return java.util.Optional.empty(); // no such job
+      }
+      throw new UnsupportedOperationException(method.getName());
+    });
     Path sock = dir.resolve("gq.sock");
     SocketServer server = SocketServer.start(sock, api, 0);
     try (SocketChannel stuck = SocketChannel.open(StandardProtocolFamily.UNIX)) {
