@@ -5,7 +5,8 @@
  *
  * The shim becomes a session (and process group) leader unless it was started as one, closes every
  * descriptor but 0, 1 and 2 that its starter left open (and 3 to N+2 with --leases=N: the job's
- * GPU leases, which it and the job keep open until they end), forks, and the child execs CMD with the
+ * GPU leases, which it and the job keep open until they end, the shim with a read lock on each),
+ * forks, and the child execs CMD with the
  * given arguments (searched on the PATH of the environment the shim was given; never a shell).
  * The shim survives SIGTERM, SIGINT and SIGHUP sent to the whole group: it handles them by only
  * noting them (a handler, not SIG_IGN, because ignored dispositions would be inherited across
@@ -106,6 +107,21 @@ static void close_inherited_descriptors(int first)
     closedir(d);
     for (size_t i = 0; i < n; i++)
         close(fds[i]);
+}
+
+/*
+ * A POSIX read lock on each of the job's lease and share files (descriptors 3 to 3 + n - 1), held by
+ * the shim for the job's life and dropped by the kernel when the shim ends: /proc/locks then names
+ * the shim's pid, so every user's gq learns from the kernel whose job holds a GPU (the flock's pid
+ * is the daemon's that took it, which may have ended since). Read locks never conflict with each
+ * other or with the flock(2) locks that decide who holds a GPU. The shim never closes these.
+ */
+static void mark_leases(int n)
+{
+    for (int fd = 3; fd < 3 + n; fd++) {
+        struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+        fcntl(fd, F_SETLK, &l);
+    }
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -309,6 +325,7 @@ int main(int argc, char **argv)
     char **cmd = argv + 2;
     handle_stop_signals();
     close_inherited_descriptors(3 + leases);
+    mark_leases(leases);
     if (getsid(0) != getpid() && setsid() < 0)
         fprintf(stderr, "gq: setsid: %s\n", strerror(errno));
     subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;

@@ -68,7 +68,7 @@ final class Wiring implements SchedulerDeps {
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
   @Override public long highestJobFileId() { return files.highestId(); }
   @Override public dev.gq.core.fair.FairView fair() { return fair.view(); }
-  @Override public void demand(Ledger ledger) { fair.own(dev.gq.core.schedule.FairPlan.own(ledger)); }
+  @Override public void demand(Ledger ledger) { fair.own(dev.gq.core.schedule.FairPlan.own(ledger, clock.instant())); }
 
   @Override
   public String lostHistory(Ledger ledger) {

@@ -142,7 +142,7 @@ public final class GpuClassifier {
       if (s.known() && (self == null || h.of(self)) && jobs.stream().anyMatch(j -> j.id() == h.jobId())) continue;
       String who = !s.known() ? "a gq job whose share does not say who it is"
           : self != null && h.of(self) ? "what job " + h.jobId() + " left running" : h.describe(self);
-      out.add(new GpuStatus.Other(who, LeaseRules.declaredMiB(List.of(s), d.totalBytes() >> 20)));
+      out.add(new GpuStatus.Other(who, LeaseRules.declaredMiB(List.of(s), d.totalBytes() >> 20), s.perGpu()));
     }
     return out;
   }

@@ -54,10 +54,11 @@ public final class SharedFit {
     return null;
   }
 
-  /** The smallest cap of shared jobs per GPU that {@code perGpu} and the jobs on {@code g} asked for; 0: none. */
+  /** The smallest cap of shared jobs per GPU that {@code perGpu} and the jobs on {@code g} asked for, other gq's included; 0: none. */
   static int cap(int perGpu, GpuStatus g) {
     int cap = perGpu;
     for (GpuStatus.Share s : g.shares()) if (s.perGpu() > 0 && (cap == 0 || s.perGpu() < cap)) cap = s.perGpu();
+    for (GpuStatus.Other o : g.others()) if (o.perGpu() > 0 && (cap == 0 || o.perGpu() < cap)) cap = o.perGpu();
     return cap;
   }
 

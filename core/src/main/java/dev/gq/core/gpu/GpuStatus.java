@@ -41,9 +41,14 @@ public record GpuStatus(
 
   /**
    * Another gq instance's share of a GPU: who holds it ({@code holder}, "bob's job 3") and the memory
-   * it declared ({@code mib}; a share whose line could not be read counts as the whole card).
+   * it declared ({@code mib}; a share whose line could not be read counts as the whole card), and
+   * the most shared jobs per GPU it allows ({@code perGpu}, its --per-gpu; 0: none).
    */
-  public record Other(String holder, long mib) {}
+  public record Other(String holder, long mib, int perGpu) {
+    public Other(String holder, long mib) {
+      this(holder, mib, 0);
+    }
+  }
 
   /** This GPU as it is, its state, owner, detail and this gq's shares replaced, other instances' shares kept. */
   public GpuStatus with(GpuState state, Long ownerJobId, String detail, String heldBy, List<Share> shares) {

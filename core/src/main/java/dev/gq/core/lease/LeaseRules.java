@@ -77,9 +77,10 @@ public final class LeaseRules {
   public static String shareRefusal(String gpu, List<LeaseShare> shares, long totalMiB, long mib, long headroomMiB,
       int perGpuCap, LeaseHolder.Instance self) {
     if (mib < 1) throw new IllegalArgumentException("a share declares its memory: " + mib + " MiB");
-    if (perGpuCap > 0 && shares.size() >= perGpuCap)
+    int cap = cap(perGpuCap, shares);
+    if (cap > 0 && shares.size() >= cap)
       return "GPU " + gpu + " already has " + shares.size() + " shared job" + (shares.size() == 1 ? "" : "s") + " ("
-          + list(shares, self) + "), the most allowed per GPU (" + perGpuCap + ")";
+          + list(shares, self) + "), the most allowed per GPU (" + cap + (cap == perGpuCap ? "" : ", as one of them asked") + ")";
     long declared = declaredMiB(shares, totalMiB);
     long headroom = Math.max(0, headroomMiB);
     if (declared <= totalMiB && mib <= totalMiB - declared && headroom <= totalMiB - declared - mib) return null;
@@ -89,6 +90,16 @@ public final class LeaseRules {
     return "GPU " + gpu + " cannot hold " + mib + " MiB more" + kept + ": its shared jobs declare "
         + (declared >= totalMiB && shares.stream().anyMatch(s -> !s.known()) ? "all" : declared + " MiB")
         + " of its " + totalMiB + " MiB (" + list(shares, self) + ")";
+  }
+
+  /**
+   * The most shared jobs a GPU may hold: the smallest cap among the newcomer's ({@code perGpuCap})
+   * and the live {@code shares}' own (each share's --per-gpu, whatever gq put it there); 0 for none.
+   */
+  public static int cap(int perGpuCap, List<LeaseShare> shares) {
+    int cap = Math.max(0, perGpuCap);
+    for (LeaseShare s : shares) if (s.perGpu() > 0 && (cap == 0 || s.perGpu() < cap)) cap = s.perGpu();
+    return cap;
   }
 
   /** "alice's job 3 (20480 MiB), bob's job 5 (10240 MiB)". */

@@ -43,18 +43,20 @@ public final class FairPlan {
   }
 
   /**
-   * The counts of {@code l}'s GPU jobs: those queued (held jobs and groups left out), the GPUs they
-   * want, the first one's need, since when (the later of the first one's submit and the last start
-   * of a job here), and the GPUs of the active jobs.
+   * The counts of {@code l}'s GPU jobs at {@code now}: those that could start now (held jobs and
+   * groups, jobs waiting for others, jobs whose --begin is later and jobs for a cluster left out),
+   * the GPUs they want, the first one's need, since when (the later of the first one's submit and
+   * the last start of a job here), and the GPUs of the active jobs.
    */
-  public static Own own(Ledger l) {
+  public static Own own(Ledger l, Instant now) {
     Map<Long, WaitReason> blocked = l.blocked();
     int jobs = 0;
     int wanted = 0;
     int next = 0;
     Instant firstSubmit = null;
     for (Job j : l.waiting()) {
-      if (j.spec().gpus() == 0 || blocked.containsKey(j.id())) continue;
+      if (j.spec().gpus() == 0 || blocked.containsKey(j.id()) || j.spec().cluster() != null) continue;
+      if (j.spec().begin() != null && now.isBefore(j.spec().begin())) continue;
       if (jobs == 0) {
         next = j.spec().gpus();
         firstSubmit = j.submitTime();
@@ -166,7 +168,7 @@ public final class FairPlan {
     Policy p = f.policy().policy();
     LeaseHolder.Instance self = latest.self();
     int shared = (int) latest.reading().devices().stream().filter(d -> !p.interactive(d.index(), d.uuid())).count();
-    Map<String, UserLoad> loads = loads(own(l), latest, f, self);
+    Map<String, UserLoad> loads = loads(own(l, now), latest, f, self);
     String me = self.user();
     List<Plan.Reservation> kept = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
@@ -203,13 +205,13 @@ public final class FairPlan {
     for (DeviceReading d : latest.reading().devices()) {
       GpuLease lease = latest.lease(d.uuid());
       Set<Integer> holders = new HashSet<>();
-      if (lease.state() == GpuLease.State.HELD && lease.holder() != null) {
+      if (lease.state() == GpuLease.State.HELD && lease.holder() != null && lease.holder().counted()) {
         if (!lease.holder().of(self)) holders.add(lease.holder().instance().uid());
         names.putIfAbsent(lease.holder().instance().uid(), lease.holder().instance().user());
       }
       if (lease.state() == GpuLease.State.SHARED)
         for (LeaseShare s : lease.shares()) {
-          if (s.holder() == null || s.holder().of(self)) continue;
+          if (s.holder() == null || !s.holder().counted() || s.holder().of(self)) continue;
           holders.add(s.holder().instance().uid());
           names.putIfAbsent(s.holder().instance().uid(), s.holder().instance().user());
         }

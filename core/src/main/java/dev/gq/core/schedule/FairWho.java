@@ -40,8 +40,9 @@ public final class FairWho {
       for (DeviceReading d : latest.reading().devices()) {
         GpuLease lease = latest.lease(d.uuid());
         List<LeaseHolder> holders = new ArrayList<>();
-        if (lease.state() == GpuLease.State.HELD && lease.holder() != null) holders.add(lease.holder());
-        if (lease.state() == GpuLease.State.SHARED) for (LeaseShare s : lease.shares()) if (s.holder() != null) holders.add(s.holder());
+        if (lease.state() == GpuLease.State.HELD && lease.holder() != null && lease.holder().counted()) holders.add(lease.holder());
+        if (lease.state() == GpuLease.State.SHARED)
+          for (LeaseShare s : lease.shares()) if (s.holder() != null && s.holder().counted()) holders.add(s.holder());
         Set<Integer> counted = new HashSet<>();
         for (LeaseHolder h : holders) {
           int uid = h.instance().uid();

@@ -13,7 +13,10 @@ class LeaseShareTest {
   void aShareLineReadsBackAsTheSameShare() {
     var s = new LeaseShare(new LeaseHolder(new LeaseHolder.Instance(1001, "alice", "/srv/gq data"), 12), 20480);
     assertEquals("gq-share mib=20480 uid=1001 user=alice job=12 data=/srv/gq data\n", s.line());
-    assertEquals(s, LeaseShare.parse(s.line()).orElseThrow());
+    LeaseShare back = LeaseShare.parse(s.line()).orElseThrow();
+    assertEquals(s.holder().instance(), back.holder().instance());
+    assertEquals(s.mib(), back.mib());
+    assertEquals(LeaseHolder.Basis.LINE, back.holder().basis());
   }
 
   @Test
@@ -46,5 +49,32 @@ class LeaseShareTest {
     assertEquals(java.util.List.of(), GpuLease.held(new LeaseHolder(ALICE, 1)).shares());
     assertEquals(java.util.List.of(), new GpuLease(GpuLease.State.FREE, null, null).shares());
     assertThrows(IllegalArgumentException.class, () -> GpuLease.shared(java.util.List.of()));
+  }
+
+  @Test
+  void aShareCarriesItsPerGpuCapSoEveryGqHonoursIt() {
+    var s = new LeaseShare(new LeaseHolder(ALICE, 12), 20480, 2);
+    assertEquals("gq-share mib=20480 per-gpu=2 uid=1001 user=alice job=12 data=/home/alice/.local/share/gq\n", s.line());
+    LeaseShare back = LeaseShare.parse(s.line()).orElseThrow();
+    assertEquals(2, back.perGpu());
+    assertEquals(20480, back.mib());
+    assertEquals(12, back.holder().jobId());
+    assertEquals(0, LeaseShare.parse(new LeaseShare(new LeaseHolder(ALICE, 12), 20480).line()).orElseThrow().perGpu());
+    assertTrue(LeaseShare.parse("gq-share mib=20480 per-gpu=0 uid=1 user=a job=1 data=/d\n").isEmpty());
+    assertTrue(LeaseShare.parse("gq-share mib=20480 per-gpu=x uid=1 user=a job=1 data=/d\n").isEmpty());
+    assertEquals("alice's job 12 (20480 MiB, at most 2 per GPU)", s.describe(BOB));
+  }
+
+  @Test
+  void theSmallestCapOfTheNewcomerAndEveryLiveShareDecides() {
+    var capped = new LeaseShare(new LeaseHolder(ALICE, 12), 1024, 2);
+    var free = new LeaseShare(new LeaseHolder(BOB, 3), 1024);
+    assertEquals(2, LeaseRules.cap(0, java.util.List.of(capped, free)));
+    assertEquals(1, LeaseRules.cap(1, java.util.List.of(capped)));
+    assertEquals(0, LeaseRules.cap(0, java.util.List.of(free)));
+    String no = LeaseRules.shareRefusal("GPU-x", java.util.List.of(capped, free), 81920, 1024, 0, 0, BOB);
+    assertNotNull(no, "a third job beside a --per-gpu 2 share of another gq is refused");
+    assertTrue(no.contains("the most allowed per GPU (2, as one of them asked)"), no);
+    assertNull(LeaseRules.shareRefusal("GPU-x", java.util.List.of(free), 81920, 1024, 0, 0, BOB));
   }
 }

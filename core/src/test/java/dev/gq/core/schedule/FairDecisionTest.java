@@ -195,4 +195,32 @@ class FairDecisionTest {
     for (int i = 0; i < 2; i++) decide(new Request.Submit(spec(1)));
     assertEquals(2, reserved());
   }
+
+  @Test
+  void aForgedLeaseLineIsChargedToTheUserWhoseProcessHoldsTheLockNotToTheUserItNames() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    LeaseHolder forged = LeaseHolder.parse(new LeaseHolder(BOB, 9).line()).orElseThrow();
+    var carol = new dev.gq.core.lease.LockWitness.Person(1003, "carol");
+    leases.put(uuid(0), GpuLease.held(dev.gq.core.lease.LockWitness.attribute(forged, new dev.gq.core.lease.LockWitness(List.of(carol), null))));
+    leases.put(uuid(1), GpuLease.held(forged)); // a line no live process confirms: shown, charged to nobody
+    read(4);
+    var loads = FairPlan.loads(FairPlan.Own.NONE, s.gpus().latest(), FairView.NONE, ALICE);
+    assertEquals(1, loads.get("carol").held());
+    assertFalse(loads.containsKey("bob"), "bob holds nothing, whatever a line says: " + loads);
+  }
+
+  @Test
+  void onlyJobsThatCouldStartNowArePublishedAsDemand() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    read(1);
+    decide(new Request.Submit(spec(1)));
+    JobSpec later = new JobSpec(List.of("python", "t.py"), "/home/u", Map.of(), 1, null, null, null, List.of(), 0, null, 0,
+        now.plusSeconds(3600), null, null, null);
+    decide(new Request.Submit(later));
+    decide(new Request.Submit(spec(1)));
+    FairPlan.Own own = FairPlan.own(l, now);
+    assertEquals(1, own.jobsWaiting(), "the job whose --begin is an hour away is no demand yet");
+    assertEquals(1, own.gpusWanted());
+    assertEquals(2, FairPlan.own(l, now.plusSeconds(3601)).jobsWaiting(), "once its time has come it is");
+  }
 }

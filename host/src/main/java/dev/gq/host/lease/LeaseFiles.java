@@ -8,6 +8,7 @@ import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
 import dev.gq.core.lease.LeaseRules;
 import dev.gq.core.lease.LeaseShare;
+import dev.gq.core.lease.LockWitness;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,11 +54,15 @@ public final class LeaseFiles implements GpuLeases {
   private final LockFiles locks;
   private final ShareTakes shares;
 
-  /** Leases kept in {@code dir}, created (mode 1777) on the first take. */
+  /** Leases kept in {@code dir}, created (mode 1777) on the first take; their holders as /proc/locks names them. */
   public LeaseFiles(Path dir) {
+    this(dir, new LockOwners(Path.of("/proc")));
+  }
+
+  LeaseFiles(Path dir, LockOwners owners) {
     this.dir = dir.toAbsolutePath();
     this.directory = new LeaseDirectory(this.dir);
-    this.reads = new LeaseReads(this.dir, directory);
+    this.reads = new LeaseReads(this.dir, directory, owners);
     this.locks = new LockFiles(reads);
     this.shares = new ShareTakes(this.dir, directory, reads, locks);
   }
@@ -131,12 +136,13 @@ public final class LeaseFiles implements GpuLeases {
   /** Why the lease of {@code uuid}, open as {@code fd}, cannot be taken alone: its holder, or its shares. */
   private String takenBy(String uuid, int fd, LeaseHolder.Instance self) {
     if (!tryLock(fd, LOCK_SH)) {
-      String who = holder(fd).map(h -> h.describe(self)).orElse("another gq job");
+      LeaseHolder h = LockWitness.attribute(holder(fd).orElse(null), reads.owners().witness(fd));
+      String who = h == null ? "another gq job" : h.describe(self);
       return "GPU " + uuid + " was taken by " + who + " just before the launch";
     }
     unlock(fd); // no lease held alone: shares hold it
     try {
-      List<LeaseShare> live = reads.liveShares(uuid, directory.names());
+      List<LeaseShare> live = reads.liveShares(uuid, directory.names(), reads.owners());
       if (!live.isEmpty())
         return "GPU " + uuid + " is shared by " + LeaseRules.list(live, self) + ", so it cannot be taken alone";
     } catch (LeaseReads.Unclear | IOException e) {

@@ -6,6 +6,7 @@ import com.sun.jna.LastErrorException;
 import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.LeaseRules;
 import dev.gq.core.lease.LeaseShare;
+import dev.gq.core.lease.LockWitness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -26,10 +27,17 @@ import java.util.Set;
 final class LeaseReads {
   private final Path dir;
   private final LeaseDirectory directory;
+  private final LockOwners owners;
 
-  LeaseReads(Path dir, LeaseDirectory directory) {
+  LeaseReads(Path dir, LeaseDirectory directory, LockOwners owners) {
     this.dir = dir;
     this.directory = directory;
+    this.owners = owners;
+  }
+
+  /** A read of /proc/locks, to learn from the kernel who holds the files read with it. */
+  LockOwners.Reading owners() {
+    return owners.reading();
   }
 
   /** The lease of each of {@code uuids}: FREE, HELD (with its holder's line), SHARED, BLOCKED or UNREADABLE. */
@@ -38,8 +46,9 @@ final class LeaseReads {
     String bad = Files.exists(dir, LinkOption.NOFOLLOW_LINKS) ? directory.check() : null;
     GpuLease missing = null; // what a missing lease file means, asked once
     Set<String> names = null; // the directory's names, listed once when a lease reads free
+    LockOwners.Reading kernel = owners.reading();
     for (String uuid : uuids) {
-      GpuLease l = bad != null ? GpuLease.unreadable(bad) : readOne(uuid);
+      GpuLease l = bad != null ? GpuLease.unreadable(bad) : readOne(uuid, kernel);
       if (l == null) {
         if (missing == null) missing = missing();
         l = missing;
@@ -47,7 +56,7 @@ final class LeaseReads {
       if (l.state() == GpuLease.State.FREE) {
         try {
           if (names == null) names = directory.names();
-          List<LeaseShare> live = liveShares(uuid, names);
+          List<LeaseShare> live = liveShares(uuid, names, kernel);
           if (!live.isEmpty()) l = GpuLease.shared(live);
         } catch (Unclear e) {
           l = e.lease;
@@ -73,9 +82,10 @@ final class LeaseReads {
   /**
    * The live shares of {@code uuid}: its share files among {@code names} that someone holds locked,
    * each with the line it holds ({@link LeaseShare#unknown} when that cannot be read). A name that
-   * is no regular file holds no share and is passed over.
+   * is no regular file holds no share and is passed over. Each holder is as the kernel names it
+   * ({@code kernel}), never only as its line claims.
    */
-  List<LeaseShare> liveShares(String uuid, Set<String> names) throws Unclear {
+  List<LeaseShare> liveShares(String uuid, Set<String> names, LockOwners.Reading kernel) throws Unclear {
     List<LeaseShare> out = new ArrayList<>();
     // the GPU watcher asks every second for every GPU: most have no share file at all
     String first = directory.shareFile(uuid, 0).getFileName().toString();
@@ -84,13 +94,13 @@ final class LeaseReads {
     for (int n = 0; n < LeaseFiles.MAX_SHARES; n++) {
       Path file = directory.shareFile(uuid, n);
       if (!names.contains(file.getFileName().toString())) continue;
-      LeaseShare s = liveShare(file);
+      LeaseShare s = liveShare(file, kernel);
       if (s != null) out.add(s);
     }
     return out;
   }
 
-  private LeaseShare liveShare(Path file) throws Unclear {
+  private LeaseShare liveShare(Path file, LockOwners.Reading kernel) throws Unclear {
     LeaseDirectory.Spot spot;
     try {
       spot = LeaseDirectory.spot(file);
@@ -112,7 +122,7 @@ final class LeaseReads {
         unlock(fd);
         return null; // left by a share that ended
       }
-      return share(fd).orElse(LeaseShare.unknown());
+      return share(fd).orElse(LeaseShare.unknown()).attributed(kernel.witness(fd));
     } catch (LastErrorException e) {
       throw new Unclear(GpuLease.unreadable(file + ": " + C_LIB.strerror(e.getErrorCode())));
     } catch (IOException e) {
@@ -130,10 +140,10 @@ final class LeaseReads {
 
   /**
    * The lease of {@code uuid}; null when its file is missing (FREE, if this user could make it).
-   * Only a regular file is a lease, held while locked; anything else at its name is judged by
-   * {@link LeaseRules}.
+   * Only a regular file is a lease, held while locked, by whom the kernel says ({@code kernel});
+   * anything else at its name is judged by {@link LeaseRules}.
    */
-  private GpuLease readOne(String uuid) {
+  private GpuLease readOne(String uuid, LockOwners.Reading kernel) {
     Path file = directory.file(uuid);
     LeaseDirectory.Spot spot;
     try {
@@ -157,7 +167,7 @@ final class LeaseReads {
         unlock(fd);
         return GpuLease.FREE;
       }
-      return GpuLease.held(holder(fd).orElse(null));
+      return GpuLease.held(LockWitness.attribute(holder(fd).orElse(null), kernel.witness(fd)));
     } catch (LastErrorException e) {
       return GpuLease.unreadable(file + ": " + C_LIB.strerror(e.getErrorCode()));
     } catch (IOException e) {

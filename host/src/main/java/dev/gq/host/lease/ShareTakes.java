@@ -7,6 +7,7 @@ import dev.gq.core.lease.GpuLeases.Taken;
 import dev.gq.core.lease.LeaseHolder;
 import dev.gq.core.lease.LeaseRules;
 import dev.gq.core.lease.LeaseShare;
+import dev.gq.core.lease.LockWitness;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -59,12 +60,13 @@ final class ShareTakes {
       int fd = locks.open(directory.file(uuid)).fd();
       try {
         if (!tryLock(fd, LOCK_SH)) {
-          String who = holder(fd).map(h -> h.describe(holder.instance())).orElse("a gq job whose lease does not say who it is");
+          LeaseHolder h = LockWitness.attribute(holder(fd).orElse(null), reads.owners().witness(fd));
+          String who = h == null ? "a gq job whose lease does not say who it is" : h.describe(holder.instance());
           throw new Taken("GPU " + uuid + " is held by " + who + " alone, so it cannot be shared");
         }
         List<LeaseShare> live;
         try {
-          live = reads.liveShares(uuid, directory.names());
+          live = reads.liveShares(uuid, directory.names(), reads.owners());
         } catch (LeaseReads.Unclear e) {
           throw new Taken("cannot take a share of GPU " + uuid + ": " + e.lease.error());
         } catch (IOException e) {
@@ -72,7 +74,7 @@ final class ShareTakes {
         }
         String no = LeaseRules.shareRefusal(uuid, live, totalMiB, mib, headroomMiB, perGpuCap, holder.instance());
         if (no != null) throw new Taken(no);
-        return List.of(fd, claimShareFile(uuid, new LeaseShare(holder, mib)));
+        return List.of(fd, claimShareFile(uuid, new LeaseShare(holder, mib, Math.max(0, perGpuCap))));
       } catch (Taken | RuntimeException e) {
         closeQuietly(fd);
         throw e;

@@ -32,7 +32,7 @@ class LeaseFilesTest {
   @BeforeEach
   void start() {
     jobs = new TestJobs(dir);
-    leases = new LeaseFiles(dir.resolve("leases"));
+    leases = LineBelievingOwners.leases(dir.resolve("leases"));
   }
 
   @AfterEach
@@ -52,7 +52,7 @@ class LeaseFilesTest {
 
   @Test
   void aHeldLeaseNamesItsHolderToEveryReaderAndCannotBeTakenTwice() throws Exception {
-    var other = new LeaseFiles(dir.resolve("leases"));
+    var other = LineBelievingOwners.leases(dir.resolve("leases"));
     try (GpuLeases.Held held = leases.take(List.of("GPU-a", "GPU-b"), new LeaseHolder(A, 12))) {
       Map<String, GpuLease> seen = other.read(List.of("GPU-a", "GPU-b", "GPU-c"));
       assertEquals(GpuLease.held(new LeaseHolder(A, 12)), seen.get("GPU-a"));
@@ -102,7 +102,7 @@ class LeaseFilesTest {
   void aLeaseDirectoryOthersMayWriteButNotStickyIsRefused() throws Exception {
     Path bad = Files.createDirectory(dir.resolve("open"));
     Files.setAttribute(bad, "unix:mode", 0777);
-    var open = new LeaseFiles(bad);
+    var open = LineBelievingOwners.leases(bad);
     assertEquals(GpuLease.State.UNREADABLE, open.read(List.of("GPU-a")).get("GPU-a").state());
     var e = assertThrows(GpuLeases.Taken.class, () -> open.take(List.of("GPU-a"), new LeaseHolder(A, 1)));
     assertTrue(e.getMessage().contains("chmod 1777 " + bad), e.getMessage());
@@ -151,7 +151,7 @@ class LeaseFilesTest {
   @Test
   void aMissingLeaseThisUserCouldNotMakeIsUnreadableNotFree() throws Exception {
     Path file = Files.writeString(dir.resolve("file"), "");
-    var under = new LeaseFiles(file.resolve("leases"));
+    var under = LineBelievingOwners.leases(file.resolve("leases"));
     GpuLease l = under.read(List.of("GPU-a")).get("GPU-a");
     assertEquals(GpuLease.State.UNREADABLE, l.state());
     assertTrue(l.error().contains(file + " is not a directory; set GQ_LEASE_DIR"), l.error());
@@ -159,12 +159,12 @@ class LeaseFilesTest {
     Path locked = Files.createDirectory(dir.resolve("locked"));
     lockDown(locked, true);
     try {
-      var missing = new LeaseFiles(locked.resolve("leases"));
+      var missing = LineBelievingOwners.leases(locked.resolve("leases"));
       l = missing.read(List.of("GPU-a", "GPU-b")).get("GPU-b");
       assertEquals(GpuLease.State.UNREADABLE, l.state());
       assertTrue(l.error().startsWith("cannot make the lease directory " + locked.resolve("leases") + ": " + locked
           + " is not writable by this user ("), l.error());
-      var inside = new LeaseFiles(locked);
+      var inside = LineBelievingOwners.leases(locked);
       l = inside.read(List.of("GPU-a")).get("GPU-a");
       assertTrue(l.error().startsWith("the lease directory " + locked + " is not writable by this user ("), l.error());
       assertThrows(GpuLeases.Taken.class, () -> inside.take(List.of("GPU-a"), new LeaseHolder(A, 1)));

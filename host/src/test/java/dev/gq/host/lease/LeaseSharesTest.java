@@ -45,8 +45,8 @@ class LeaseSharesTest {
   @BeforeEach
   void start() {
     jobs = new TestJobs(dir);
-    alice = new LeaseFiles(dir.resolve("leases"));
-    bob = new LeaseFiles(dir.resolve("leases"));
+    alice = LineBelievingOwners.leases(dir.resolve("leases"));
+    bob = LineBelievingOwners.leases(dir.resolve("leases"));
   }
 
   @AfterEach
@@ -70,7 +70,7 @@ class LeaseSharesTest {
   void twoHoldersSharesFitTogetherAndEveryReaderListsThemWithTheirMemory() throws Exception {
     try (var a = shareOf(alice, A, 1, 20480); var b = shareOf(bob, B, 2, 30720)) {
       assertEquals(2, a.fds().size(), "the lease file and its share file");
-      GpuLease seen = lease(new LeaseFiles(dir.resolve("leases")));
+      GpuLease seen = lease(LineBelievingOwners.leases(dir.resolve("leases")));
       assertEquals(GpuLease.State.SHARED, seen.state());
       assertEquals(List.of(share(A, 1, 20480), share(B, 2, 30720)), seen.shares());
       assertEquals(GpuLease.FREE, alice.read(List.of("GPU-b")).get("GPU-b"));
@@ -144,7 +144,7 @@ class LeaseSharesTest {
           boolean exclusive = i == takers - 1 && round % 2 == 1;
           outcomes.add(pool.submit(() -> {
             go.await();
-            var mine = new LeaseFiles(dir.resolve("leases"));
+            var mine = LineBelievingOwners.leases(dir.resolve("leases"));
             try {
               held.add(exclusive ? mine.take(List.of("GPU-a"), new LeaseHolder(A, job))
                   : mine.takeShares(List.of("GPU-a"), new LeaseHolder(A, job), 20480, TOTAL, 0, 0));
