@@ -63,6 +63,13 @@ public final class FairSource {
   private final Spaced<FairPlan.Own> publishing;
   private boolean withdrawn;
   static final long PUBLISH_SPACING_NANOS = 200_000_000L;
+  /** Other users' demand files, re-read the moment one is written (not only at each GPU reading). */
+  private final DemandWatch watch;
+  /** What the booking files' reading ignored last, kept when only the demand files are read again. */
+  private Map<String, String> bookingsIgnored = Map.of();
+  /** Counts handed to {@link #own} and counts written, numbered: a submit waits until its own are written. */
+  private long handed;
+  private long written;
 
   public FairSource(Path policy, Path leaseDir, LeaseHolder.Instance self, long pid, ProcessTable procs, Executor blocking,
       Clock clock) {
@@ -75,6 +82,7 @@ public final class FairSource {
     this.blocking = blocking;
     this.clock = clock;
     this.publishing = new Spaced<>(PUBLISH_SPACING_NANOS, blocking, this::publish);
+    this.watch = new DemandWatch(leaseDir.toAbsolutePath(), dev.gq.core.fair.DemandRules::isDemandFile, this::demandsChanged);
   }
 
   /** The policy file named by {@value #POLICY_FILE_VARIABLE} in {@code env}, else /etc/gq/policy.toml. */
@@ -106,10 +114,10 @@ public final class FairSource {
   /** Reads the policy (when changed) and the demand files after reading {@code o}. Blocks; one thread at a time. */
   public synchronized GpuObservation observed(GpuObservation o) {
     try {
+      watch.start();
       if (policyFile.changed()) policyRead(policyFile.read());
       DemandFiles.Reading demands = demandFiles.read();
-      List<Demand> others = new ArrayList<>();
-      for (Demand d : demands.counted()) if (!(d.pid() == pid && d.uid() == self.uid())) others.add(d);
+      List<Demand> others = others(demands);
       Instant now = clock.instant();
       Map<String, Instant> seen = new HashMap<>();
       if (o.reading().ok())
@@ -122,6 +130,7 @@ public final class FairSource {
       latest.set(o);
       Map<String, String> ignored = new java.util.LinkedHashMap<>(demands.ignored());
       dev.gq.host.fair.BookingFiles.Reading booked = bookingFiles.read();
+      bookingsIgnored = booked.ignored();
       ignored.putAll(booked.ignored());
       Policy resolved = resolved(o);
       List<dev.gq.core.fair.Booking> inForce = booked.inForce(resolved, now);
@@ -134,6 +143,24 @@ public final class FairSource {
       LOG.warn("cannot read the shared machine's files: {}", e.toString());
     }
     return o;
+  }
+
+  private List<Demand> others(DemandFiles.Reading demands) {
+    List<Demand> others = new ArrayList<>();
+    for (Demand d : demands.counted()) if (!(d.pid() == pid && d.uid() == self.uid())) others.add(d);
+    return others;
+  }
+
+  /** A demand file was written or removed: the view gets everyone's demand now, the rest as last read. */
+  private synchronized void demandsChanged() {
+    try {
+      DemandFiles.Reading demands = demandFiles.read();
+      Map<String, String> ignored = new java.util.LinkedHashMap<>(demands.ignored());
+      ignored.putAll(bookingsIgnored);
+      view.updateAndGet(v -> new FairView(v.policy(), others(demands), ignored, v.freeSince(), v.bookings(), v.zone()));
+    } catch (RuntimeException e) {
+      LOG.warn("cannot read the other users' demand: {}", e.toString());
+    }
   }
 
   /** The policy in force with its interactive GPUs named by index resolved to {@code o}'s UUIDs. */
@@ -204,10 +231,34 @@ public final class FairSource {
   /** This user's counts after a decision: published when they changed (removed when nothing waits). */
   public void own(FairPlan.Own counts) {
     if (Objects.equals(published.getAndSet(counts), counts)) return;
+    synchronized (this) {
+      handed++;
+    }
     publishing.hand(counts);
   }
 
+  /**
+   * Waits, at most {@code max}, until the counts handed so far are in the demand file, when a policy
+   * is in force (without one nobody reads them): a submit returns once other users' gq can see that
+   * this user waits.
+   */
+  public void awaitPublished(java.time.Duration max) {
+    if (!view.get().active()) return;
+    long deadline = System.nanoTime() + max.toNanos();
+    synchronized (this) {
+      long target = handed;
+      try {
+        for (long left; written < target && !withdrawn && (left = deadline - System.nanoTime()) > 0; )
+          wait(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   private synchronized void publish(FairPlan.Own c) {
+    written = handed; // the newest counts, whichever of those handed they are
+    notifyAll();
     if (withdrawn) return;
     if (startTicks < 0) startTicks = procs.info(pid).map(i -> i.startTicks()).orElse(0L);
     Demand d = new Demand(self.user(), self.uid(), pid, startTicks, procs.bootId(), c.jobsWaiting(), c.gpusWanted(),
@@ -225,6 +276,8 @@ public final class FairSource {
   /** Removes this daemon's demand file (at stop). */
   public synchronized void withdraw() {
     withdrawn = true;
+    notifyAll();
+    watch.close();
     try {
       String problem = demandFiles.withdraw(self.uid(), self.dataDir());
       if (problem != null) LOG.debug("{}", problem);

@@ -39,7 +39,9 @@ final class StoredEffects {
     if (!events.isEmpty()) deps.project(lastSeq - events.size() + 1, events);
     Map<Long, JobSubmitted> inHand = CommandsInHand.inHand(events);
     boolean read = false;
-    boolean readied = false;
+    boolean readied = b.decided().stream().anyMatch(Decided::readied);
+    // the counts go to the demand file before any answer: a submit that returns can wait for them
+    if (!events.isEmpty() || readied) deps.demand(b.after().get(b.after().size() - 1));
     for (int i = 0; i < commands.size(); i++) {
       Decided<?> d = b.decided().get(i);
       Ledger after = b.after().get(i);
@@ -47,12 +49,10 @@ final class StoredEffects {
       if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
       runners.watch(after, d);
       read |= d.readGpus();
-      readied |= d.readied();
       if (commands.get(i) instanceof Scheduler.Ask<?> ask) answer(ask, d);
     }
     if (!events.isEmpty()) deps.logEvents(events);
     if (read) deps.pollNow();
-    if (!events.isEmpty() || readied) deps.demand(b.after().get(b.after().size() - 1));
     return readied;
   }
 

@@ -173,10 +173,14 @@ public final class DaemonApi implements GqApi {
   // Each of these is answered by one of the classes above, as it is.
 
   @Override public SubmitResult submit(JobSpec spec, Integer maxRunning) throws ApiException {
-    return submits.submit(spec, maxRunning);
+    SubmitResult r = submits.submit(spec, maxRunning);
+    fair.published(); // other users' gq see this user wait before the submit returns
+    return r;
   }
   @Override public List<BatchOutcome> submitBatch(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
-    return submits.submitBatch(lines, group, maxRunning);
+    List<BatchOutcome> r = submits.submitBatch(lines, group, maxRunning);
+    fair.published();
+    return r;
   }
   @Override public RetryReport retry(List<Long> ids, Set<JobState> states) throws ApiException {
     return submits.retry(ids, states, null);

@@ -22,6 +22,12 @@ final class FairRequests {
     this.fair = source;
   }
 
+  /** Waits briefly until this user's newest counts are in its demand file (a submit's last step). */
+  void published() {
+    var f = fair;
+    if (f != null) f.awaitPublished(java.time.Duration.ofSeconds(1));
+  }
+
   /** Who shares the machine now; null before the daemon has a source. */
   WhoReport who() {
     var f = fair;

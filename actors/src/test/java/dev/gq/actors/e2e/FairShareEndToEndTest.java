@@ -176,6 +176,31 @@ class FairShareEndToEndTest {
   }
 
   @Test
+  void aDemandWrittenJustBeforeGpusFreeUpIsSeenWhenTheyAreHandedOut() throws Exception {
+    policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
+    Tenant a = daemon(0);
+    Tenant b = daemon(1);
+    Path go = tmp.resolve("go");
+    String untilGo = "echo start $(date +%s%N); while [ ! -e " + go + " ]; do sleep 0.02; done; echo end $(date +%s%N)";
+    List<Long> sweep = new ArrayList<>();
+    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", untilGo));
+    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", timed(3)));
+    for (int i = 0; i < 4; i++) {
+      long id = sweep.get(i);
+      Gqd.await("the sweep's job " + id + " to start", T, () -> { try { return a.started(id); } catch (Exception e) { return false; } });
+    }
+    // the other user's submit returns, and at once every GPU frees up: no GPU reading in between
+    long b1 = b.submit("-g", "1", "bash", "-c", timed(3));
+    Files.writeString(go, "");
+    long[] sb1 = b.span(b1);
+    List<Long> aStarts = new ArrayList<>();
+    for (long id : sweep.subList(4, 8)) aStarts.add(a.span(id)[0]);
+    long aHeldAtB = aStarts.stream().filter(t -> t < sb1[0]).count();
+    assertTrue(aHeldAtB <= 2, "the sweep took " + aHeldAtB + " of the freed GPUs before the other user's job started"
+        + " (the fair share is 2)\n" + a.gqd().daemonLog());
+  }
+
+  @Test
   void aUserAloneUsesEveryGpuAndSeesThePolicyInWho() throws Exception {
     policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
     Tenant a = daemon(0);

@@ -286,4 +286,15 @@ class ForeignSharesTest {
     }
     assertTrue(placedShared > 300, "the rounds place shared jobs beside others' shares often enough: " + placedShared);
   }
+
+  @Test
+  void anotherGqsPerGpuCapKeepsMoreSharedJobsOffTheCard() {
+    var capped = new LeaseShare(new LeaseHolder(BOB, 3, LeaseHolder.Basis.KERNEL, null), G20, 2);
+    GpuLease lease = GpuLease.shared(List.of(capped, share(BOB, 4, G20)));
+    GpuStatus g = classify(card(901, 902), lease, Map.of(901L, bobs(901), 902L, bobs(902)), List.of());
+    assertEquals(2, g.others().get(0).perGpu());
+    Plan p = Allocator.plan(List.of(waitingShared(2)), List.of(g), Map.of());
+    assertTrue(p.reservations().isEmpty(), "bob's job 3 allows 2 shared jobs on its GPU, and two are there");
+    assertTrue(p.waitReasons().get(2L).text().contains("(--per-gpu 2)"), p.waitReasons().get(2L).text());
+  }
 }
