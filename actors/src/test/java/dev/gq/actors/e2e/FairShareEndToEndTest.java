@@ -33,6 +33,8 @@ class FairShareEndToEndTest {
   private Path policy;
   private final List<Gqd> daemons = new ArrayList<>();
   private String classPath;
+  /** The daemons' GPU reading interval when set (a real machine reads once a second; tests ten times). */
+  private String pollMs;
 
   /** One user's daemon and client. */
   private record Tenant(String user, Gqd gqd) {
@@ -126,6 +128,7 @@ class FairShareEndToEndTest {
     env.put("GQ_FAKE_NVML", fake.toString());
     env.put("GQ_LEASE_DIR", leases.toString());
     env.put("GQ_POLICY_FILE", policy.toString());
+    if (pollMs != null) env.put("GQ_POLL_INTERVAL_MS", pollMs);
     Path root = tmp.resolve("u" + i);
     Gqd g = new Gqd(root, 0, env);
     g.wrapper = List.of("/usr/sbin/runuser", "-p", "-u", user, "--");
@@ -178,6 +181,7 @@ class FairShareEndToEndTest {
   @Test
   void aDemandWrittenJustBeforeGpusFreeUpIsSeenWhenTheyAreHandedOut() throws Exception {
     policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
+    pollMs = "1000";
     Tenant a = daemon(0);
     Tenant b = daemon(1);
     Path go = tmp.resolve("go");
@@ -191,6 +195,19 @@ class FairShareEndToEndTest {
     }
     // the other user's submit returns, and at once every GPU frees up: no GPU reading in between
     long b1 = b.submit("-g", "1", "bash", "-c", timed(3));
+    long returned = System.nanoTime();
+    Gqd.await("the sweep's gq to see " + USERS[1] + " wait", T, () -> {
+      try {
+        for (JsonNode u : a.who().get("users")) if (u.get("user").asText().equals(USERS[1]) && u.get("gpus_wanted").asInt() == 1) return true;
+        return false;
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    long seenMs = (System.nanoTime() - returned) / 1_000_000;
+    System.out.println("demand seen after ms: " + seenMs);
+    // its GPU readings come once a second: seen sooner, the demand was read when it was written
+    assertTrue(seenMs < 500, "the other user's demand reached the sweep's gq " + seenMs + " ms after the submit returned");
     Files.writeString(go, "");
     long[] sb1 = b.span(b1);
     List<Long> aStarts = new ArrayList<>();
