@@ -7,7 +7,7 @@
 #                           command's stand-in where no native client was built)
 #   PREFIX/lib/gq/daemon/   the daemon jar and its libraries (+ an AOT cache on JDK 25+, and
 #                           sqlite-jdbc's native libraries for Linux in sqlite/ARCH/)
-#   PREFIX/lib/gq/mcp/      gq mcp's jar and its libraries (the client's and the protocol's jars)
+#   PREFIX/lib/gq/mcp/      gq mcp's jar and its libraries (the client's, the protocol's and core's jars)
 #   PREFIX/lib/gq/gq-shim   the job shim
 #   PREFIX/bin/gq           a link to PREFIX/lib/gq/bin/gq
 #   PREFIX/share/man/man1/  gq.1 and gq-COMMAND.1, one manual page per command

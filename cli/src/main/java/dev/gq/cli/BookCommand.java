@@ -46,7 +46,7 @@ final class BookCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws ApiException {
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     ZoneId zone = Times.zone(inv.io().env());
     if (list && cancel != null) throw new UsageException("give --list or --cancel ID, not both");
     if (list) {

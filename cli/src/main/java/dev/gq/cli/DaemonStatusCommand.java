@@ -23,7 +23,7 @@ final class DaemonStatusCommand implements Callable<Integer> {
   @Override
   public Integer call() throws ApiException {
     GqApi.DaemonInfo info = inv.api().daemonInfo();
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     out.println("gq daemon is running (pid " + info.pid() + ", version " + info.version() + ", protocol " + info.protocol() + ")");
     out.println("Data dir:  " + info.dataDir());
     out.println("GPUs:      " + gpus(info));
@@ -36,7 +36,7 @@ final class DaemonStatusCommand implements Callable<Integer> {
     if (who != null) out.println("Policy:    " + who.policy());
     QueueNotes.status(inv.api().queueState()).forEach(out::println);
     NotifyCommand.status(inv.api()).forEach(out::println);
-    if (info.warning() != null && !info.warning().isBlank()) inv.io().err().println("warning: " + info.warning());
+    if (info.warning() != null && !info.warning().isBlank()) inv.err().println("warning: " + info.warning());
     return ExitCode.OK;
   }
 

@@ -49,18 +49,18 @@ final class EtaCommand implements Callable<Integer> {
     int code = ExitCode.OK;
     for (long[] r : ranges) {
       if (r[0] == r[1] && jobs.stream().noneMatch(j -> j.id() == r[0])) {
-        inv.io().err().println("gq: job " + r[0] + " does not exist");
+        inv.err().println("gq: job " + r[0] + " does not exist");
         code = ExitCode.FAILED;
       }
     }
     List<Job> running = new ArrayList<>();
     for (Job j : jobs) {
       if (j.state() == JobState.RUNNING) running.add(j);
-      else inv.io().err().println("gq: job " + j.id() + " is " + j.state() + "; only a running job has an ETA");
+      else inv.err().println("gq: job " + j.id() + " is " + j.state() + "; only a running job has an ETA");
     }
     Map<Long, Estimate> estimates = running.isEmpty() ? Map.of() : inv.api().progress(running.stream().map(Job::id).toList());
     Instant now = inv.api().now();
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     if (json) out.println(JsonView.pretty(json(running, estimates, now)));
     else if (running.isEmpty()) {
       if (ranges.isEmpty()) out.println("No running jobs.");

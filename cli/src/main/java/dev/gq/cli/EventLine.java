@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.cli.ApiReplies.StoredEvent;
 import dev.gq.core.job.PrintableText;
@@ -47,7 +48,7 @@ final class EventLine {
     n.put("job_id", e.jobId());  // null for an event about the queue or a group
     n.set("fields", Json.MAPPER.valueToTree(e.fields()));
     try {
-      return Json.MAPPER.writeValueAsString(n);
+      return Json.WRITER.writeValueAsString(n);
     } catch (JsonProcessingException ex) {
       throw new IllegalStateException("cannot write event " + e.seq() + " as JSON", ex);
     }
@@ -103,10 +104,11 @@ final class EventLine {
   /** Built on first use, so other commands never pay for Jackson's set-up. */
   private static final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectWriter WRITER = MAPPER.writer().with(JsonEscapes.INSTANCE);
 
     static String compact(Object v) {
       try {
-        return MAPPER.writeValueAsString(v);
+        return WRITER.writeValueAsString(v);
       } catch (JsonProcessingException e) {
         throw new IllegalStateException("cannot write a value as JSON", e);
       }

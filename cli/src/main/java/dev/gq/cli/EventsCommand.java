@@ -82,7 +82,7 @@ final class EventsCommand implements Callable<Integer> {
   }
 
   private long write(List<StoredEvent> page, long after) {
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     for (StoredEvent e : page) {
       out.println(json ? EventLine.json(e) : EventLine.text(e));
       after = e.seq();

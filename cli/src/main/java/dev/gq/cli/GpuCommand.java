@@ -36,15 +36,15 @@ final class GpuCommand implements Callable<Integer> {
   @Override
   public Integer call() throws ApiException {
     GqApi.GpuReport report = inv.api().gpus();
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     int width = TextTable.width(inv.io());
     if (json) out.println(JsonView.pretty(JsonView.gpus(report)));
     else if (report.gpus().isEmpty() && report.error() == null) out.println("No GPUs found; jobs with -g 0 still run.");
     else if (!report.gpus().isEmpty()) table(report, width).print(out, width);
-    notes(report, json ? inv.io().err() : out);
+    notes(report, json ? inv.err() : out);
     if (!json) everyone(out);
     if (report.error() == null) return ExitCode.OK;
-    inv.io().err().println("gq: the GPU probe failed: " + report.error() + "; GPUs it cannot read are UNKNOWN and get no new jobs");
+    inv.err().println("gq: the GPU probe failed: " + report.error() + "; GPUs it cannot read are UNKNOWN and get no new jobs");
     return report.gpus().isEmpty() ? ExitCode.FAILED : ExitCode.OK;
   }
 

@@ -56,7 +56,7 @@ final class GroupsCommand implements Callable<Integer> {
     if (perGpu != null || noPerGpu) return perGpu();
     if (maxRunning != null || noMaxRunning) return cap();
     List<GroupSummary> groups = group == null ? inv.api().groups() : inv.api().group(group).stream().toList();
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     if (json) {
       out.println(JsonView.pretty(json(groups)));
       return ExitCode.OK;
@@ -83,7 +83,7 @@ final class GroupsCommand implements Callable<Integer> {
     if (maxRunning != null && noMaxRunning) throw new UsageException("give --max-running N or --no-max-running, not both");
     if (maxRunning != null && QueueControl.maxRunningProblem(maxRunning) != null)
       throw new UsageException(QueueControl.maxRunningProblem(maxRunning) + " (--no-max-running lifts the cap)");
-    inv.io().out().println(inv.api().limitGroup(Labels.checkOption("GROUP", group), noMaxRunning ? null : maxRunning));
+    inv.out().println(inv.api().limitGroup(Labels.checkOption("GROUP", group), noMaxRunning ? null : maxRunning));
     return ExitCode.OK;
   }
 
@@ -93,7 +93,7 @@ final class GroupsCommand implements Callable<Integer> {
     if (maxRunning != null || noMaxRunning) throw new UsageException("give --per-gpu and --max-running in two commands");
     if (perGpu != null && (perGpu < 1 || perGpu > dev.gq.core.job.GpuNeed.MAX_PER_GPU))
       throw new UsageException("--per-gpu must be from 1 to " + dev.gq.core.job.GpuNeed.MAX_PER_GPU + ", not " + perGpu);
-    inv.io().out().println(inv.api().perGpuGroup(Labels.checkOption("GROUP", group), noPerGpu ? null : perGpu));
+    inv.out().println(inv.api().perGpuGroup(Labels.checkOption("GROUP", group), noPerGpu ? null : perGpu));
     return ExitCode.OK;
   }
 
@@ -150,7 +150,7 @@ final class GroupsCommand implements Callable<Integer> {
   }
 
   private void notices(List<GroupSummary> groups) {
-    PrintWriter err = inv.io().err();
+    PrintWriter err = inv.err();
     if (groups.stream().anyMatch(g -> g.retried() > 0))
       err.println("gq: counts cover each job's latest attempt; RETRIED is how many attempts a retry replaced");
     groups.stream().filter(GroupSummary::held).forEach(g -> GroupText.holdNotice(err, g));

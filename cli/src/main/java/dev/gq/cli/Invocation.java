@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import java.io.PrintWriter;
+
 /**
  * What one command run works with: the caller's terminal and the daemon's API, handed to every
  * command object of that request's tree. A tree built ahead of its request ({@link CommandTrees})
@@ -37,5 +39,18 @@ final class Invocation {
 
   GqApi api() {
     return api;
+  }
+
+  /**
+   * The caller's standard output for a command that prints text others wrote: each control
+   * character escaped ({@link EscapingWriter}), so that no field of it reaches the terminal raw.
+   */
+  PrintWriter out() {
+    return EscapingWriter.of(io.out());
+  }
+
+  /** The caller's standard error, escaped as {@link #out()}. */
+  PrintWriter err() {
+    return EscapingWriter.of(io.err());
   }
 }

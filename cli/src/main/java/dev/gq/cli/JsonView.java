@@ -220,7 +220,7 @@ final class JsonView {
 
   /** Built on first use, so commands that print no JSON never pay for Jackson's set-up. */
   private static final class Writer {
-    static final ObjectWriter PRETTY = new ObjectMapper().writer(printer());
+    static final ObjectWriter PRETTY = new ObjectMapper().writer(printer()).with(JsonEscapes.INSTANCE);
 
     private static DefaultPrettyPrinter printer() {
       Separators separators = Separators.createDefaultInstance()

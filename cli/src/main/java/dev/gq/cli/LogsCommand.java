@@ -59,7 +59,7 @@ final class LogsCommand implements Callable<Integer> {
     List<Job> jobs = inv.api().jobs(new JobQuery(List.of(), Set.of(), null, 1));
     if (jobs.isEmpty()) throw new RefusedException("there are no jobs yet; queue one with 'gq submit SCRIPT' or 'gq run COMMAND'");
     Job job = jobs.get(0);
-    if (inv.io().stderrTty()) inv.io().err().println("gq: job " + job.id() + " (" + job.displayName() + ", " + job.state() + "), the newest");
+    if (inv.io().stderrTty()) inv.err().println("gq: job " + job.id() + " (" + job.displayName() + ", " + job.state() + "), the newest");
     return job;
   }
 

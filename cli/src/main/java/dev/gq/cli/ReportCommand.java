@@ -69,9 +69,9 @@ final class ReportCommand implements Callable<Integer> {
           period);
       ReportPlot.write(target, report, facts, queue, colourBy.equals("state"));
     }
-    if (json) inv.io().out().println(JsonView.pretty(ReportJson.of(report)));
+    if (json) inv.out().println(JsonView.pretty(ReportJson.of(report)));
     else ReportText.print(inv.io(), report, zone);
-    if (target != null && !json) inv.io().err().println("gq: wrote the plot to " + target);
+    if (target != null && !json) inv.err().println("gq: wrote the plot to " + target);
     return ExitCode.OK;
   }
 }

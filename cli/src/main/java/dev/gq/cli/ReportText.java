@@ -22,7 +22,7 @@ final class ReportText {
   private ReportText() {}
 
   static void print(Io io, UsageReport r, ZoneId zone) {
-    PrintWriter out = io.out();
+    PrintWriter out = EscapingWriter.of(io.out());
     int width = TextTable.width(io);
     Duration span = Duration.between(r.period().from(), r.period().to());
     out.println("From " + Times.format(r.period().from(), zone) + " to " + Times.format(r.period().to(), zone) + " ("
@@ -37,10 +37,10 @@ final class ReportText {
     groups.add(row("all", r.total(), false));
     groups.print(out, width);
     if (r.gpuTimeKnownFrom() == null)
-      io.err().println("gq: outside and idle hours are unknown: the daemon recorded nothing of what the GPUs did in this"
+      EscapingWriter.of(io.err()).println("gq: outside and idle hours are unknown: the daemon recorded nothing of what the GPUs did in this"
           + " period (it records from its first start with this gq on)");
     else if (span.minus(r.gpuTimeKnown()).compareTo(Duration.ofSeconds(1)) > 0)
-      io.err().println("gq: outside and idle hours cover " + Durations.format(r.gpuTimeKnown().withNanos(0)) + " of the period's "
+      EscapingWriter.of(io.err()).println("gq: outside and idle hours cover " + Durations.format(r.gpuTimeKnown().withNanos(0)) + " of the period's "
           + Durations.format(span.withNanos(0)) + ", from " + Times.format(r.gpuTimeKnownFrom(), zone)
           + ": the daemon records them only while it runs");
   }

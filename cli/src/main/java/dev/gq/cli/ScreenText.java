@@ -1,13 +1,17 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStringBuilder;
 import org.jline.utils.AttributedStyle;
 
 /**
  * The text of gq's full-screen view ({@code gq top}): its styles and clock, and lines padded and cut
- * by display width (a wide character counts two), never wider than asked. Pure.
+ * by display width (a wide character counts two), never wider than asked, with every character
+ * {@link PrintableText} keeps off the terminal escaped, in each cell and again in each whole line
+ * (text other users, processes and shared files wrote is on this screen). Pure.
  */
 final class ScreenText {
   static final AttributedStyle TITLE = AttributedStyle.DEFAULT.inverse();
@@ -28,25 +32,44 @@ final class ScreenText {
     return new AttributedString(pad(text, width), style);
   }
 
-  /** At most {@code width} columns, cut by display width (wide characters count two). */
+  /**
+   * The line as the screen shows it: each character {@link PrintableText} keeps off the terminal
+   * escaped in its style, whatever part of the screen put it there, then at most {@code width}
+   * columns, cut by display width (wide characters count two).
+   */
   static AttributedString fit(AttributedString s, int width) {
-    return s.columnLength() <= width ? s : s.columnSubSequence(0, width);
+    AttributedString shown = escaped(s);
+    return shown.columnLength() <= width ? shown : shown.columnSubSequence(0, width);
   }
 
+  private static AttributedString escaped(AttributedString s) {
+    if (!PrintableText.hasHidden(s.toString())) return s;
+    AttributedStringBuilder b = new AttributedStringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      b.styled(s.styleAt(i), PrintableText.hidden(c) ? PrintableText.escape(String.valueOf(c)) : String.valueOf(c));
+    }
+    return b.toAttributedString();
+  }
+
+  /** A cell of {@code s} escaped, then padded to {@code width} columns. */
   static String pad(String s, int width) {
-    int w = new AttributedString(s).columnLength();
-    return w >= width ? s : s + " ".repeat(width - w);
+    String e = PrintableText.escape(s);
+    int w = new AttributedString(e).columnLength();
+    return w >= width ? e : e + " ".repeat(width - w);
   }
 
   static String padLeft(String s, int width) {
-    int w = new AttributedString(s).columnLength();
-    return w >= width ? s : " ".repeat(width - w) + s;
+    String e = PrintableText.escape(s);
+    int w = new AttributedString(e).columnLength();
+    return w >= width ? e : " ".repeat(width - w) + e;
   }
 
-  /** {@code s} cut to {@code width} columns, ending in "…" when cut. */
+  /** {@code s} escaped and cut to {@code width} columns, ending in "…" when cut. */
   static String cut(String s, int width) {
-    AttributedString a = new AttributedString(s);
-    if (a.columnLength() <= width) return s;
+    String e = PrintableText.escape(s);
+    AttributedString a = new AttributedString(e);
+    if (a.columnLength() <= width) return e;
     return a.columnSubSequence(0, Math.max(0, width - 1)).toString() + "…";
   }
 }

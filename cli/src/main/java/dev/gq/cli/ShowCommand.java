@@ -39,7 +39,7 @@ final class ShowCommand implements Callable<Integer> {
   @Override
   public Integer call() throws ApiException {
     Job job = find(inv.api(), JobRanges.id(jobId));
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     JobHints hints = JobHints.of(inv.api(), java.util.List.of(job));
     if (json) out.println(JsonView.pretty(JsonView.shownJob(job, hints)));
     else print(job, hints, out);

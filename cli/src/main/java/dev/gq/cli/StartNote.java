@@ -35,12 +35,12 @@ final class StartNote {
       dev.gq.core.job.WaitReason reason = inv.api().waitReasons().get(job.id());
       // the word gq ps shows: HELD for a waiting job of a held group
       String shown = job.spec().group() == null ? "WAITING" : JobTable.state(job, inv.api().holds().keySet());
-      inv.io().err().println("gq: job " + job.id() + " is " + shown + (reason == null ? "" : ": " + reason.text()) + "; " + then);
-      inv.io().err().flush();
+      inv.err().println("gq: job " + job.id() + " is " + shown + (reason == null ? "" : ": " + reason.text()) + "; " + then);
+      inv.err().flush();
     } else if (waitingId == job.id() && !started && (job.startTime() != null || !job.state().terminal())) {
       started = true;
-      inv.io().err().println("gq: job " + job.id() + " started" + onGpus(job));
-      inv.io().err().flush();
+      inv.err().println("gq: job " + job.id() + " started" + onGpus(job));
+      inv.err().flush();
     }
   }
 

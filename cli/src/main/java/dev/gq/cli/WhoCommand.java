@@ -32,7 +32,7 @@ final class WhoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws ApiException {
     GqApi.WhoReport who = inv.api().who();
-    PrintWriter out = inv.io().out();
+    PrintWriter out = inv.out();
     if (who == null) throw new RefusedException("this daemon does not show the shared machine; restart it with this gq (gq daemon stop, then gq daemon start)");
     if (json) {
       out.println(JsonView.pretty(json(who)));

@@ -287,6 +287,15 @@ final class FakeApi implements GqApi {
     if (!booked.removeIf(b -> b.id().equals(id))) throw new ApiException("no booking " + id + "; list them with gq book --list");
   }
 
+  /** Who runs each pid a GPU lists, as {@link #processes} answers. */
+  final Map<Long, ProcessView> processes = new HashMap<>();
+
+  @Override public Map<Long, ProcessView> processes(java.util.Collection<Long> pids) {
+    Map<Long, ProcessView> out = new HashMap<>();
+    for (long pid : pids) if (processes.containsKey(pid)) out.put(pid, processes.get(pid));
+    return out;
+  }
+
   /** What {@link #who} answers (null: a daemon that does not say). */
   WhoReport who;
 

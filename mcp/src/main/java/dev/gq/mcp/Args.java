@@ -1,5 +1,6 @@
 package dev.gq.mcp;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,7 @@ import java.util.Set;
 /**
  * The arguments of one tool call, read with checks: each getter either returns a value the gq
  * command accepts as such or throws {@link BadArgument} naming the argument and what it takes.
- * Job ids are positive integers; JSON numbers such as {@code 12.0} count, strings never do.
+ * Job ids are positive integers, written as JSON integers: neither {@code 12.0} nor {@code "12"} is one.
  */
 public final class Args {
   private final String tool;
@@ -104,13 +105,11 @@ public final class Args {
     return out;
   }
 
+  /** An integer as JSON writes one, digits only: 1.0 and 1e0 are refused, as gq's batch lines refuse them. */
   private long integer(String name, Object v, String what) {
     if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
-    if (v instanceof Number n) {
-      double d = n.doubleValue();
-      if (d == Math.rint(d) && Math.abs(d) < 1e15) return (long) d;
-    }
-    throw new BadArgument(tool + ": '" + name + "' must be " + what + ", not " + show(v));
+    String hint = v instanceof Double || v instanceof Float || v instanceof BigDecimal ? "; write it without a decimal point or exponent" : "";
+    throw new BadArgument(tool + ": '" + name + "' must be " + what + ", not " + show(v) + hint);
   }
 
   private static String show(Object v) {

@@ -1,5 +1,6 @@
 package dev.gq.mcp;
 
+import dev.gq.core.job.PrintableText;
 import dev.gq.mcp.Tool.Reply;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.function.Supplier;
  * Every tool {@code gq mcp} offers, by name, and the one way to call them: the arguments are
  * checked against the tool's schema and by the tool, and whatever goes wrong (an unknown tool, a
  * bad argument, a failure in the server) is one error reply, never an exception out of the server.
+ * Every reply's text shows the characters {@link PrintableText} keeps off a terminal escaped.
  */
 public final class GqTools {
   private final Map<String, Tool> tools = new LinkedHashMap<>();
@@ -34,11 +36,16 @@ public final class GqTools {
     try {
       @SuppressWarnings("unchecked")
       Map<String, Object> props = (Map<String, Object>) t.inputSchema().get("properties");
-      return t.handler().apply(new Args(name, arguments, props.keySet()));
+      return escaped(t.handler().apply(new Args(name, arguments, props.keySet())));
     } catch (BadArgument e) {
       return Reply.error(e.getMessage());
     } catch (RuntimeException e) {
       return Reply.error(name + " failed inside gq mcp: " + e + "; the server keeps running");
     }
+  }
+
+  /** What a job, another user or a shared file wrote reaches the assistant as it reaches a terminal. */
+  private static Reply escaped(Reply r) {
+    return new Reply(PrintableText.escapeLines(r.text()), r.error());
   }
 }

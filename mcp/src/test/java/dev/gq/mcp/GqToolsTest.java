@@ -185,6 +185,22 @@ class GqToolsTest {
         tools.all().stream().map(Tool::name).toList());
   }
 
+  @Test
+  void idsAreIntegersNeverJsonNumbersWithAFractionOrExponent() {
+    // the JSON parser reads 1.0 and 1e0 as doubles: written so, they are not integers
+    for (Object n : List.of(1.0, 1.5, 1e0)) {
+      assertBad("show", Map.of("job", n), "show: 'job' must be a job id (an integer)");
+      assertBad("logs", Map.of("job", n), "logs: 'job' must be a job id (an integer)");
+      assertBad("events", Map.of("job", n), "events: 'job' must be a job id (an integer)");
+      assertBad("cancel", Map.of("jobs", List.of(n), "confirm", true), "cancel: 'jobs' must be a list of job ids (integers)");
+      assertBad("cancel", Map.of("jobs", n, "confirm", true), "cancel: 'jobs' must be a list of job ids (integers)");
+      assertBad("preempt", Map.of("jobs", List.of(12), "for", n, "confirm", true), "preempt: 'for' must be a job id (an integer)");
+      assertBad("submit", Map.of("argv", List.of("x"), "after", List.of(n), "confirm", true), "submit: 'after' must be");
+      assertBad("ps", Map.of("limit", n), "ps: 'limit' must be an integer");
+    }
+    assertBad("show", Map.of("job", 1.0), "not 1.0; write it without a decimal point or exponent");
+  }
+
   private void assertBad(String tool, Map<String, Object> args, String expected) {
     int before = runner.calls.size();
     Reply r = tools.call(tool, args);

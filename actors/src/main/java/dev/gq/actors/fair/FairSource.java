@@ -217,12 +217,7 @@ public final class FairSource {
 
   private void policyRead(PolicyReading r) {
     PolicyReading before = reading;
-    if (r.problem() != null && before.policy() != Policy.NONE) {
-      // a file in force became unusable: its last good rules stay until it is fixed or removed
-      reading = new PolicyReading(before.policy(), r.problem() + "; the last good policy stays in force");
-    } else {
-      reading = r;
-    }
+    reading = before.then(r);
     if (reading.problem() != null) LOG.warn("{}", reading.problem());
     else if (reading.policy() != Policy.NONE) LOG.info("machine policy in force: {}", describe(reading.policy()));
     else if (before.policy() != Policy.NONE || before.problem() != null) LOG.info("no machine policy: first come, first served");

@@ -6,8 +6,9 @@ package dev.gq.core.fair;
  * wrong and the command that fixes it: a symbolic link (its target may be anyone's), anything but
  * a regular file, a file not owned by the trusted owner (root; tests pass their own uid), a file
  * with the group or other write bit, and a file in a folder that someone else could replace it in
- * (not owned by the trusted owner, or writable by group or others without the sticky bit). No
- * file is no policy, never an error. Pure: the host reads the facts with lstat.
+ * (not owned by the trusted owner, or writable by group or others without the sticky bit). The
+ * line says what is wrong and the fix, not what gq does meanwhile ({@link PolicyReading#then} says
+ * that). No file is no policy, never an error. Pure: the host reads the facts with lstat.
  */
 public final class PolicyTrust {
   private PolicyTrust() {}
@@ -24,25 +25,27 @@ public final class PolicyTrust {
    */
   public static String refusal(String file, Facts facts, int trustedUid) {
     String owner = trustedUid == 0 ? "root" : "uid " + trustedUid;
-    String ignored = "ignored (gq runs without a policy)";
-    if (facts.type() == Facts.LINK)
-      return "the policy file " + file + " is a symbolic link, " + ignored + "; replace it with the file itself";
-    if (facts.type() != Facts.REGULAR)
-      return "the policy file " + file + " is not a regular file, " + ignored + "; replace it with a TOML file";
+    String chown = "; run: chown " + (trustedUid == 0 ? "root" : trustedUid) + " ";
+    if (facts.type() == Facts.LINK) return "the policy file " + file + " is a symbolic link; replace it with the file itself";
+    if (facts.type() != Facts.REGULAR) return "the policy file " + file + " is not a regular file; replace it with a TOML file";
     if (facts.ownerUid() != trustedUid)
-      return "the policy file " + file + " is owned by uid " + facts.ownerUid() + ", not " + owner + ", " + ignored
-          + "; run: chown " + (trustedUid == 0 ? "root" : trustedUid) + " " + file;
+      return "the policy file " + file + " is owned by uid " + facts.ownerUid() + ", not " + owner + chown + file;
     if ((facts.mode() & 022) != 0)
-      return "the policy file " + file + " is writable by others (mode " + octal(facts.mode()) + "), " + ignored
-          + "; run: chmod go-w " + file;
+      return "the policy file " + file + " is writable by " + writers(facts.mode()) + " (mode " + octal(facts.mode())
+          + "); run: chmod go-w " + file;
     String dir = parent(file);
     if (facts.dirOwnerUid() != trustedUid)
       return "the policy file's folder " + dir + " is owned by uid " + facts.dirOwnerUid() + ", not " + owner
-          + ", so its owner could replace the file; " + ignored + "; run: chown " + (trustedUid == 0 ? "root" : trustedUid) + " " + dir;
+          + ", so its owner could replace the file" + chown + dir;
     if ((facts.dirMode() & 022) != 0 && (facts.dirMode() & 01000) == 0)
-      return "the policy file's folder " + dir + " is writable by others (mode " + octal(facts.dirMode())
-          + "), so anyone could replace the file; " + ignored + "; run: chmod go-w " + dir;
+      return "the policy file's folder " + dir + " is writable by " + writers(facts.dirMode()) + " (mode " + octal(facts.dirMode())
+          + "), so " + ((facts.dirMode() & 002) != 0 ? "anyone" : "its members") + " could replace the file; run: chmod go-w " + dir;
     return null;
+  }
+
+  /** Who besides the owner may write with {@code mode}: "others" when anyone may, else "its group". */
+  private static String writers(int mode) {
+    return (mode & 002) != 0 ? "others" : "its group";
   }
 
   private static String octal(int mode) {

@@ -60,6 +60,19 @@ public final class PrintableText {
     return sb.toString();
   }
 
+  /**
+   * Text of several lines with each line {@link #escape escaped} and the newlines between them
+   * kept: what a command that prints lines written by others shows.
+   */
+  public static String escapeLines(String text) {
+    if (!hasHidden(text)) return text;
+    StringBuilder sb = new StringBuilder(text.length() + 16);
+    int from = 0;
+    for (int nl = text.indexOf('\n'); nl >= 0; from = nl + 1, nl = text.indexOf('\n', from))
+      sb.append(escape(text.substring(from, nl))).append('\n');
+    return sb.append(escape(text.substring(from))).toString();
+  }
+
   private static String codePoint(char c) {
     return String.format("U+%04X", (int) c);
   }

@@ -3,6 +3,7 @@ package dev.gq.core.fair;
 import static dev.gq.core.fair.PolicyTrust.Facts.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Which policy files every user's gq may obey. */
@@ -17,15 +18,30 @@ class PolicyTrustTest {
 
   @Test
   void aFileOthersCanWriteIsRefusedWithTheFix() {
-    assertEquals("the policy file /etc/gq/policy.toml is writable by others (mode 0666), ignored (gq runs without a policy);"
-        + " run: chmod go-w /etc/gq/policy.toml", PolicyTrust.refusal(F, new PolicyTrust.Facts(REGULAR, 0, 0666, 0, 0755), 0));
-    assertNotNull(PolicyTrust.refusal(F, new PolicyTrust.Facts(REGULAR, 0, 0664, 0, 0755), 0), "group write");
+    assertEquals("the policy file /etc/gq/policy.toml is writable by others (mode 0666); run: chmod go-w /etc/gq/policy.toml",
+        PolicyTrust.refusal(F, new PolicyTrust.Facts(REGULAR, 0, 0666, 0, 0755), 0));
+    assertEquals("the policy file /etc/gq/policy.toml is writable by others (mode 0646); run: chmod go-w /etc/gq/policy.toml",
+        PolicyTrust.refusal(F, new PolicyTrust.Facts(REGULAR, 0, 0646, 0, 0755), 0));
   }
 
   @Test
-  void aFileOwnedByAUserIsRefused() {
-    assertEquals("the policy file /etc/gq/policy.toml is owned by uid 1000, not root, ignored (gq runs without a policy);"
-        + " run: chown root /etc/gq/policy.toml", PolicyTrust.refusal(F, new PolicyTrust.Facts(REGULAR, 1000, 0644, 0, 0755), 0));
+  void aFileItsGroupCanWriteIsSaidToBeWritableByItsGroup() {
+    assertEquals("the policy file /etc/gq/policy.toml is writable by its group (mode 0664); run: chmod go-w /etc/gq/policy.toml",
+        PolicyTrust.refusal(F, new PolicyTrust.Facts(REGULAR, 0, 0664, 0, 0755), 0));
+    assertTrue(PolicyTrust.refusal(F, new PolicyTrust.Facts(REGULAR, 0, 0644, 0, 0775), 0)
+        .startsWith("the policy file's folder /etc/gq is writable by its group (mode 0775), so its members could replace the file"));
+  }
+
+  @Test
+  void aRefusalSaysWhatIsWrongAndTheFixNotWhatGqDoesMeanwhile() {
+    // whether gq then runs without a policy or keeps the last good one is PolicyReading's to say
+    for (PolicyTrust.Facts f : List.of(new PolicyTrust.Facts(LINK, 0, 0777, 0, 0755),
+        new PolicyTrust.Facts(0010000, 0, 0644, 0, 0755), new PolicyTrust.Facts(REGULAR, 1000, 0644, 0, 0755),
+        new PolicyTrust.Facts(REGULAR, 0, 0666, 0, 0755), new PolicyTrust.Facts(REGULAR, 0, 0644, 1000, 0755),
+        new PolicyTrust.Facts(REGULAR, 0, 0644, 0, 0777))) {
+      String why = PolicyTrust.refusal(F, f, 0);
+      assertFalse(why.contains("ignored") || why.contains("without a policy") || why.contains("stays in force"), why);
+    }
   }
 
   @Test

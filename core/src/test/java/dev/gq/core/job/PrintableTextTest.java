@@ -49,4 +49,10 @@ class PrintableTextTest {
     assertEquals("\\u2066\\u2069\\u009b", escaped);
     assertFalse(PrintableText.hasHidden(escaped));
   }
+
+  @Test
+  void linesAreEscapedEachWithTheirNewlinesKept() {
+    assertEquals("a\\x1b[31m\nb\\r\\u009b\n", PrintableText.escapeLines("a\u001b[31m\nb\r\u009b\n"));
+    assertEquals("plain\ntext", PrintableText.escapeLines("plain\ntext"));
+  }
 }

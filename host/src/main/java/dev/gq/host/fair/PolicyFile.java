@@ -7,11 +7,13 @@ import dev.gq.core.fair.Policy;
 import dev.gq.core.fair.PolicyReading;
 import dev.gq.core.fair.PolicyTrust;
 import dev.gq.host.fs.RegularFiles;
+import dev.gq.host.fs.RegularFiles.NotRegularFileException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -72,10 +74,24 @@ public final class PolicyFile {
     } catch (NoSuchFileException e) {
       return PolicyReading.ABSENT;
     } catch (CharacterCodingException e) {
-      return PolicyReading.refused("the policy file " + file + " is not UTF-8 text, ignored (gq runs without a policy); save it as UTF-8");
+      return PolicyReading.refused("the policy file " + file + " is not UTF-8 text; save it as UTF-8");
+    } catch (TooLarge e) {
+      return PolicyReading.refused("the policy file " + file + " is larger than " + MAX_BYTES / 1024
+          + " KiB; shorten it (a policy takes a few lines)");
+    } catch (NotRegularFileException e) {
+      // replaced between the lstat and the open
+      return PolicyReading.refused("the policy file " + file + " is " + e.kind() + ", not a regular file; replace it with a TOML file");
+    } catch (AccessDeniedException e) {
+      return PolicyReading.refused("cannot read the policy file " + file + " (permission denied); make it readable by all: chmod 644 " + file);
     } catch (IOException e) {
-      return PolicyReading.refused("cannot read the policy file " + file + " (" + e.getMessage() + "), ignored (gq runs without a policy);"
-          + " make it readable by all: chmod 644 " + file);
+      return PolicyReading.refused("cannot read the policy file " + file + " (" + e.getMessage() + "); check the file and its disk");
+    }
+  }
+
+  /** The file holds more than {@link #MAX_BYTES}: not read further. */
+  private static final class TooLarge extends IOException {
+    TooLarge() {
+      super("larger than " + MAX_BYTES + " bytes");
     }
   }
 
@@ -83,7 +99,7 @@ public final class PolicyFile {
     try (FileChannel ch = RegularFiles.openForReading(file)) {
       ByteBuffer buf = ByteBuffer.allocate(MAX_BYTES + 1);
       while (buf.hasRemaining() && ch.read(buf) > 0) {}
-      if (buf.position() > MAX_BYTES) throw new IOException("larger than 64 KiB");
+      if (buf.position() > MAX_BYTES) throw new TooLarge();
       buf.flip();
       return StandardCharsets.UTF_8.newDecoder().decode(buf).toString();
     }

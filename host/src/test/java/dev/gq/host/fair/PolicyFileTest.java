@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.gq.core.fair.Policy;
 import dev.gq.core.fair.PolicyReading;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -57,8 +58,7 @@ class PolicyFileTest {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
     PolicyReading r = new PolicyFile(file, me).read();
     assertEquals(Policy.NONE, r.policy());
-    assertEquals("the policy file " + file + " is writable by others (mode 0666), ignored (gq runs without a policy); run: chmod go-w "
-        + file, r.problem());
+    assertEquals("the policy file " + file + " is writable by others (mode 0666); run: chmod go-w " + file, r.problem());
   }
 
   @Test
@@ -85,6 +85,16 @@ class PolicyFileTest {
     assertTrue(toml.startsWith(file + " is not valid TOML: ") && toml.contains("(line 1)") && !toml.contains("\n"), toml);
     write("max_gpu_per_user = 2\n", "rw-r--r--");
     assertEquals(file + ": unknown key max_gpu_per_user; did you mean max_gpus_per_user?", new PolicyFile(file, me).read().problem());
+  }
+
+  @Test
+  void aFileLargerThanTheLimitIsSaidToBeSoNotUnreadable() throws IOException {
+    write("max_gpus_per_user = 2\n", "rw-r--r--");
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      f.setLength(50L << 30); // 50 GiB, sparse: only the first 64 KiB and one byte are read
+    }
+    String why = new PolicyFile(file, me).read().problem();
+    assertEquals("the policy file " + file + " is larger than 64 KiB; shorten it (a policy takes a few lines)", why);
   }
 
   @Test
