@@ -177,14 +177,21 @@ public interface ApiReplies {
   /**
    * The shared machine as this daemon sees it ({@code gq who}): the policy in force or the line why
    * none is ({@code policy}), {@code policyInForce} whether a policy file's rules apply, each user
-   * holding or waiting for GPUs, and the demand files not counted with why (name → reason).
+   * holding or waiting for GPUs, the demand files not counted with why (name → reason), and
+   * {@code demandProblem} why this user's demand cannot be published for the other users' gq to see
+   * (null when it can).
    */
   record WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
-      java.util.Map<String, String> ignored, List<BookingLine> bookings) {
+      java.util.Map<String, String> ignored, List<BookingLine> bookings, String demandProblem) {
     public WhoReport {
       users = List.copyOf(users);
       ignored = java.util.Map.copyOf(ignored);
       bookings = bookings == null ? List.of() : List.copyOf(bookings);
+    }
+
+    public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
+        java.util.Map<String, String> ignored, List<BookingLine> bookings) {
+      this(policy, policyInForce, users, ignored, bookings, null);
     }
 
     public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,

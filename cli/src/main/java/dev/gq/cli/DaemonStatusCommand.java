@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,6 +35,7 @@ final class DaemonStatusCommand implements Callable<Integer> {
     leaseProblems(inv.api().gpus()).forEach(p -> out.println("Leases:    " + p));
     GqApi.WhoReport who = inv.api().who();
     if (who != null) out.println("Policy:    " + who.policy());
+    if (who != null && who.demandProblem() != null) out.println("Demand:    " + PrintableText.escape(who.demandProblem()));
     QueueNotes.status(inv.api().queueState()).forEach(out::println);
     NotifyCommand.status(inv.api()).forEach(out::println);
     if (info.warning() != null && !info.warning().isBlank()) inv.err().println("warning: " + info.warning());

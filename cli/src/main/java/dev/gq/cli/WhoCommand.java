@@ -49,6 +49,7 @@ final class WhoCommand implements Callable<Integer> {
       t.print(out, TextTable.width(inv.io()));
     }
     out.println("Policy: " + who.policy());
+    if (who.demandProblem() != null) out.println("Demand: " + PrintableText.escape(who.demandProblem()));
     for (GqApi.BookingLine b : who.bookings()) out.println("Booked: " + booking(b, zone));
     who.ignored().forEach((name, why) -> out.println("Not counted: " + name + ": " + why));
     return ExitCode.OK;

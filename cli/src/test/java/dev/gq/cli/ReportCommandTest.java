@@ -112,6 +112,22 @@ class ReportCommandTest {
   }
 
   @Test
+  void aLinkPlantedAtATemporaryNameIsNeverWrittenThrough() throws Exception {
+    Path precious = Files.writeString(dir.resolve("precious.txt"), "mine\n");
+    List<String> planted = List.of(".usage.png.gq-tmp", ".usage.png.tmp", "usage.png.tmp", ".usage.png.gq-tmp-0");
+    for (String name : planted) Files.createSymbolicLink(dir.resolve(name), precious);
+    Cli.Result r = cli.run("report", "--since", "1d", "--plot", "usage.png");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("mine\n", new String(Files.readAllBytes(precious), StandardCharsets.ISO_8859_1), "the file behind the links is untouched");
+    byte[] png = Files.readAllBytes(dir.resolve("usage.png"));
+    assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
+    for (String name : planted) assertTrue(Files.isSymbolicLink(dir.resolve(name)), name + " is left as it was");
+    try (var files = Files.list(dir)) {
+      assertEquals(planted.size() + 2, files.count(), "no temporary file left");
+    }
+  }
+
+  @Test
   void aPlotToAnUnknownKindOrAMissingDirectoryIsRefusedInOneLine() {
     Cli.Result kind = cli.run("report", "--plot", "usage.pdf");
     assertEquals(ExitCode.USAGE, kind.code());

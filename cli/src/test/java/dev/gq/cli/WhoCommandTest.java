@@ -50,4 +50,16 @@ class WhoCommandTest {
     Cli.Result r = cli.run("daemon", "status");
     assertTrue(r.out().contains("\nPolicy:    the policy file /etc/gq/policy.toml is writable by others (mode 0666), ignored\n"), r.out());
   }
+
+  @Test
+  void aDemandThatCannotBePublishedIsSaidByWhoAndTheDaemonStatus() {
+    String why = "cannot publish this user's demand: cannot write /run/lock/gq/demand-1001-0123456789abcdef.demand: disk full";
+    cli.api.who = new GqApi.WhoReport("none (first come, first served)", false, List.of(), Map.of(), List.of(), why);
+    assertEquals("Nobody holds or waits for GPUs.\nPolicy: none (first come, first served)\nDemand: " + why + "\n",
+        cli.run("who").out());
+    Cli.Result r = cli.run("daemon", "status");
+    assertTrue(r.out().contains("\nPolicy:    none (first come, first served)\nDemand:    " + why + "\n"), r.out());
+    cli.api.who = new GqApi.WhoReport("none (first come, first served)", false, List.of(), Map.of());
+    assertFalse(cli.run("daemon", "status").out().contains("Demand:"), "said only when there is a problem");
+  }
 }

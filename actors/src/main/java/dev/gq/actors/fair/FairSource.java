@@ -45,7 +45,6 @@ public final class FairSource {
   private final dev.gq.host.fair.BookingFiles bookingFiles;
   private final LeaseHolder.Instance self;
   private final long pid;
-  private final ProcessTable procs;
   private final Executor blocking;
   private final Clock clock;
   private final AtomicReference<FairView> view = new AtomicReference<>(FairView.NONE);
@@ -54,14 +53,12 @@ public final class FairSource {
   private final AtomicReference<FairPlan.Own> published = new AtomicReference<>();
   private final Map<String, Instant> freeSince = new HashMap<>();
   private PolicyReading reading = PolicyReading.ABSENT;
-  private String lastPublishProblem;
-  private volatile long startTicks = -1;
+  private final OwnDemand own;
   /**
    * The counts go to the file at most every {@link #PUBLISH_SPACING_NANOS}, the newest at the end of
    * each spacing: other daemons read the file at their GPU reading, once a second.
    */
   private final Spaced<FairPlan.Own> publishing;
-  private boolean withdrawn;
   static final long PUBLISH_SPACING_NANOS = 200_000_000L;
   /** Other users' demand files, re-read the moment one is written (not only at each GPU reading). */
   private final DemandWatch watch;
@@ -70,17 +67,18 @@ public final class FairSource {
   /** Counts handed to {@link #own} and counts written, numbered: a submit waits until its own are written. */
   private long handed;
   private long written;
+  private boolean stopped;
 
   public FairSource(Path policy, Path leaseDir, LeaseHolder.Instance self, long pid, ProcessTable procs, Executor blocking,
       Clock clock) {
     this.policyFile = new PolicyFile(policy, 0);
-    this.demandFiles = new DemandFiles(leaseDir, procs);
+    this.demandFiles = new DemandFiles(leaseDir, procs, clock);
     this.bookingFiles = new dev.gq.host.fair.BookingFiles(leaseDir);
     this.self = self;
     this.pid = pid;
-    this.procs = procs;
     this.blocking = blocking;
     this.clock = clock;
+    this.own = new OwnDemand(demandFiles, self, pid, procs, clock);
     this.publishing = new Spaced<>(PUBLISH_SPACING_NANOS, blocking, this::publish);
     this.watch = new DemandWatch(leaseDir.toAbsolutePath(), dev.gq.core.fair.DemandRules::isDemandFile, this::demandsChanged);
   }
@@ -243,7 +241,7 @@ public final class FairSource {
     synchronized (this) {
       long target = handed;
       try {
-        for (long left; written < target && !withdrawn && (left = deadline - System.nanoTime()) > 0; )
+        for (long left; written < target && !stopped && (left = deadline - System.nanoTime()) > 0; )
           wait(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -251,34 +249,31 @@ public final class FairSource {
     }
   }
 
-  private synchronized void publish(FairPlan.Own c) {
-    written = handed; // the newest counts, whichever of those handed they are
-    notifyAll();
-    if (withdrawn) return;
-    if (startTicks < 0) startTicks = procs.info(pid).map(i -> i.startTicks()).orElse(0L);
-    Demand d = new Demand(self.user(), self.uid(), pid, startTicks, procs.bootId(), c.jobsWaiting(), c.gpusWanted(),
-        c.nextNeed(), c.oldestWait(), c.gpusHeld(), clock.instant());
-    String problem;
-    try {
-      problem = demandFiles.publish(d, self.dataDir());
-    } catch (RuntimeException e) {
-      problem = "cannot publish this user's demand: " + e.getMessage();
+  private void publish(FairPlan.Own c) {
+    long upTo;
+    synchronized (this) {
+      upTo = handed; // the newest counts, whichever of those handed they are
     }
-    if (problem != null && !problem.equals(lastPublishProblem)) LOG.info("{}", problem);
-    lastPublishProblem = problem;
+    own.publish(c);
+    synchronized (this) {
+      written = Math.max(written, upTo);
+      notifyAll();
+    }
   }
 
   /** Removes this daemon's demand file (at stop). */
-  public synchronized void withdraw() {
-    withdrawn = true;
-    notifyAll();
-    watch.close();
-    try {
-      String problem = demandFiles.withdraw(self.uid(), self.dataDir());
-      if (problem != null) LOG.debug("{}", problem);
-    } catch (RuntimeException e) {
-      LOG.debug("cannot remove this daemon's demand file: {}", e.toString());
+  public void withdraw() {
+    synchronized (this) {
+      stopped = true;
+      notifyAll();
     }
+    watch.close();
+    own.withdraw();
+  }
+
+  /** Why this user's demand cannot be published, so that other users' gq do not see it wait, in one line; null when it can. */
+  public String demandProblem() {
+    return own.problem();
   }
 
   /** The policy in force, or why none is, in one line (gq daemon status, gq who). */

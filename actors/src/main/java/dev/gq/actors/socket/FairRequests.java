@@ -35,7 +35,7 @@ final class FairRequests {
     var view = f.view();
     return new WhoReport(f.policyLine(), view.active() && view.policy().problem() == null,
         FairWho.rows(f.latest(), view.demands(), f.published(), f.self()), view.ignored(),
-        view.bookings().stream().map(b -> line(b, f)).toList());
+        view.bookings().stream().map(b -> line(b, f)).toList(), f.demandProblem());
   }
 
   BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {

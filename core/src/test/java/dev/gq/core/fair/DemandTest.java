@@ -78,10 +78,37 @@ class DemandTest {
     Demand second = new Demand("bob", 1001, 5000, 9, BOOT, 1, 2, 2, T.minusSeconds(60), 2, T);
     UserLoad bob = DemandRules.perUser(List.of(BOB, second)).get("bob");
     assertEquals(new UserLoad("bob", 3, 5, 1, T.minusSeconds(60)), bob);
-    String a = DemandRules.fileName(1001, "/home/bob/.local/share/gq");
-    assertNotEquals(a, DemandRules.fileName(1001, "/srv/gq-b"));
+    String a = DemandRules.fileName(1001, "0123456789abcdef");
+    assertEquals("demand-1001-0123456789abcdef.demand", a);
     assertTrue(DemandRules.isDemandFile(a), a);
     assertFalse(DemandRules.isDemandFile("GPU-1.lease"));
     assertFalse(DemandRules.isDemandFile(".tmp-" + a));
+  }
+
+  @Test
+  void aNameIsTheUidAndSixteenRandomHexDigitsTheDaemonChose() {
+    assertThrows(IllegalArgumentException.class, () -> DemandRules.fileName(1001, "/home/bob/.local/share/gq"));
+    assertThrows(IllegalArgumentException.class, () -> DemandRules.fileName(1001, "0123456789ABCDEF"));
+    assertThrows(IllegalArgumentException.class, () -> DemandRules.fileName(-1, "0123456789abcdef"));
+    assertEquals(1001, DemandRules.uidOf("demand-1001-0123456789abcdef.demand"));
+    assertEquals(1001, DemandRules.uidOf(".demand-1001-0123456789abcdef.demand.tmp-0a1b2c3d4e5f"));
+    assertEquals(-1, DemandRules.uidOf("demand-1001-0123456789abcdef.demand.tmp-0a1b2c3d4e5f"));
+    assertEquals(-1, DemandRules.uidOf("booking-b1.booking"));
+  }
+
+  @Test
+  void aDaemonRemovesOnlyItsOwnUsersFilesOfEndedDaemonsAndOldTemporaryFiles() {
+    String tmp = ".demand-1001-0123456789abcdef.demand.tmp-0a1b2c3d4e5f";
+    Instant old = T.minus(DemandRules.TEMP_AGE).minusSeconds(1);
+    assertTrue(DemandRules.leftover(tmp, 1001, 1001, old, T));
+    assertFalse(DemandRules.leftover(tmp, 1001, 1001, T.minusSeconds(5), T), "another daemon of this user may be writing it");
+    assertFalse(DemandRules.leftover(tmp, 1002, 1001, old, T), "another user's file");
+    assertFalse(DemandRules.leftover(".demand-1002-0123456789abcdef.demand.tmp-0a1b2c3d4e5f", 1001, 1001, old, T), "another uid's name");
+    assertFalse(DemandRules.leftover("demand-1001-0123456789abcdef.demand", 1001, 1001, old, T), "not a temporary file");
+    String name = "demand-1001-0123456789abcdef.demand";
+    assertTrue(DemandRules.ended(name, 1001, BOB, "its daemon (pid 4242) has ended", 1001));
+    assertFalse(DemandRules.ended(name, 1001, BOB, null, 1001), "its daemon still runs");
+    assertFalse(DemandRules.ended(name, 1002, BOB, "its daemon (pid 4242) has ended", 1001), "another user's file");
+    assertFalse(DemandRules.ended(name, 1002, BOB, "its daemon (pid 4242) has ended", 1002), "it speaks for uid 1001");
   }
 }

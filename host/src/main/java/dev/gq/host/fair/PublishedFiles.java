@@ -14,7 +14,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -29,7 +32,7 @@ import java.util.function.Predicate;
  * O_NONBLOCK. A reader learns each file's owner (what it may speak for). Stateless.
  */
 final class PublishedFiles {
-  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   private PublishedFiles() {}
 
@@ -43,7 +46,7 @@ final class PublishedFiles {
    * A file read: its name, its owner's uid, its text, and its change time (the kernel's; no user
    * can set it back, unlike the modification time).
    */
-  record Read(String name, int ownerUid, String text, java.time.Instant changed) {}
+  record Read(String name, int ownerUid, String text, Instant changed) {}
 
   /** Writes {@code text} to {@code dir/name} whole; the one line that says why not, or null. */
   static String write(Path dir, String name, String text) {
@@ -86,8 +89,7 @@ final class PublishedFiles {
           Map<String, Object> a = Files.readAttributes(p, "unix:uid,mode,size,ctime", LinkOption.NOFOLLOW_LINKS);
           if (((Integer) a.get("mode") & 0170000) != 0100000) ignored.put(name, "it is not a regular file");
           else if ((Long) a.get("size") > maxBytes) ignored.put(name, "it is larger than " + maxBytes + " bytes");
-          else out.add(new Read(name, (Integer) a.get("uid"), text(p, maxBytes),
-              ((java.nio.file.attribute.FileTime) a.get("ctime")).toInstant()));
+          else out.add(new Read(name, (Integer) a.get("uid"), text(p, maxBytes), ((FileTime) a.get("ctime")).toInstant()));
         } catch (NoSuchFileException e) {
           // removed meanwhile
         } catch (IOException e) {
@@ -108,6 +110,36 @@ final class PublishedFiles {
       while (buf.hasRemaining() && ch.read(buf) > 0) {}
       if (buf.position() > maxBytes) throw new IOException("it grew past " + maxBytes + " bytes");
       return new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** A name in the directory as lstat sees it: its owner's uid and its change time. */
+  record Entry(String name, int ownerUid, Instant changed) {}
+
+  /** Every entry in {@code dir} whose name {@code named} accepts (lstat, never following a link); none when it cannot be listed. */
+  static List<Entry> list(Path dir, Predicate<String> named) {
+    List<Entry> out = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> named.test(p.getFileName().toString()))) {
+      for (Path p : entries) {
+        try {
+          Map<String, Object> a = Files.readAttributes(p, "unix:uid,ctime", LinkOption.NOFOLLOW_LINKS);
+          out.add(new Entry(p.getFileName().toString(), (Integer) a.get("uid"), ((FileTime) a.get("ctime")).toInstant()));
+        } catch (IOException e) {
+          // removed meanwhile, or unreadable: nothing to do with it
+        }
+      }
+    } catch (IOException e) {
+      return out;
+    }
+    return out;
+  }
+
+  /** The owner's uid of what stands at {@code dir/name} (lstat); -1 when nothing does or it cannot be read. */
+  static int ownerOf(Path dir, String name) {
+    try {
+      return (Integer) Files.getAttribute(dir.resolve(name), "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return -1;
     }
   }
 

@@ -129,10 +129,10 @@ final class LeaseDirectory {
   }
 
   /**
-   * What stands at a lease's name: its owner and its mode (type bits included). The owner's name is
-   * looked up (in the user database) only when a message names it.
+   * What stands at a lease's name: its owner, its mode (type bits included) and how many names the
+   * file has. The owner's name is looked up (in the user database) only when a message names it.
    */
-  record Spot(Path file, int uid, int mode) {
+  record Spot(Path file, int uid, int mode, int links) {
     String owner() {
       try {
         return Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName();
@@ -145,8 +145,14 @@ final class LeaseDirectory {
       return (mode & 0170000) == 0100000;
     }
 
-    /** "a symbolic link", "a directory", ...: what it is when not a regular file. */
+    /** Whether this is a lease file gq may write: a regular file with this one name. */
+    boolean lease() {
+      return regular() && links == 1;
+    }
+
+    /** "a symbolic link", "a directory", "a hard link (a file with 2 names)", ...: what it is when no lease file. */
     String kind() {
+      if (regular()) return "a hard link (a file with " + links + " names)";
       char type = switch (mode & 0170000) {
         case 0120000 -> 'l';
         case 0040000 -> 'd';
@@ -163,8 +169,8 @@ final class LeaseDirectory {
   /** What stands at {@code file} (never following a link); null when nothing does. */
   static Spot spot(Path file) throws IOException {
     try {
-      Map<String, Object> a = Files.readAttributes(file, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
-      return new Spot(file, (Integer) a.get("uid"), (Integer) a.get("mode"));
+      Map<String, Object> a = Files.readAttributes(file, "unix:uid,mode,nlink", LinkOption.NOFOLLOW_LINKS);
+      return new Spot(file, (Integer) a.get("uid"), (Integer) a.get("mode"), (Integer) a.get("nlink"));
     } catch (NoSuchFileException e) {
       return null;
     }
@@ -183,6 +189,33 @@ final class LeaseDirectory {
   static boolean regular(int fd) throws IOException {
     int mode = (Integer) Files.getAttribute(Path.of("/proc/self/fd/" + fd), "unix:mode");
     return (mode & 0170000) == 0100000;
+  }
+
+  /**
+   * Why the open descriptor {@code fd} is not the lease file {@code file} gq may lock and write (one
+   * phrase), or null when it is: a regular file with one name, the very file that stands at
+   * {@code file} now (device and inode as lstat says), on the directory's device. So a name hard-
+   * linked to someone's file, or replaced since it was opened, is never written.
+   */
+  String misfit(int fd, Path file) throws IOException {
+    Map<String, Object> open = Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:mode,nlink,dev");
+    if (((Integer) open.get("mode") & 0170000) != 0100000) return "it is not a regular file";
+    if ((Integer) open.get("nlink") != 1) return "it is a hard link (a file with " + open.get("nlink") + " names)";
+    if (!named(fd, file)) return "it lost its name to another file while it was opened";
+    if (!open.get("dev").equals(Files.getAttribute(dir, "unix:dev", LinkOption.NOFOLLOW_LINKS)))
+      return "it is on another file system than the lease directory";
+    return null;
+  }
+
+  /** Whether the open descriptor {@code fd} is the file that stands at {@code file} now (device and inode, by lstat). */
+  static boolean named(int fd, Path file) throws IOException {
+    Map<String, Object> open = Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:dev,ino");
+    try {
+      Map<String, Object> there = Files.readAttributes(file, "unix:dev,ino", LinkOption.NOFOLLOW_LINKS);
+      return there.get("dev").equals(open.get("dev")) && there.get("ino").equals(open.get("ino"));
+    } catch (NoSuchFileException e) {
+      return false;
+    }
   }
 
   private static boolean sticky(Path dir) throws IOException {

@@ -63,7 +63,7 @@ public final class LeaseFiles implements GpuLeases {
     this.dir = dir.toAbsolutePath();
     this.directory = new LeaseDirectory(this.dir);
     this.reads = new LeaseReads(this.dir, directory, owners);
-    this.locks = new LockFiles(reads);
+    this.locks = new LockFiles(directory, reads);
     this.shares = new ShareTakes(this.dir, directory, reads, locks);
   }
 
@@ -118,6 +118,7 @@ public final class LeaseFiles implements GpuLeases {
         if (i >= TAKE_TRIES) throw new Taken(takenBy(uuid, fd, holder.instance()));
         sleepBriefly();
       }
+      locks.confirm(fd, file); // still the file at its name, with no other: only then is it the lease
       if (lease.writable()) {
         byte[] line = holder.line().getBytes(StandardCharsets.UTF_8);
         C_LIB.ftruncate(fd, 0);

@@ -165,7 +165,7 @@ final class LeaseReads {
       if (!LeaseDirectory.regular(fd)) return GpuLease.unreadable(file + " changed while it was read");
       if (tryLock(fd, LOCK_SH)) {
         unlock(fd);
-        return GpuLease.FREE;
+        return spot.lease() ? GpuLease.FREE : notAFile(file, spot); // hard-linked: a lease only while locked
       }
       return GpuLease.held(LockWitness.attribute(holder(fd).orElse(null), kernel.witness(fd)));
     } catch (LastErrorException e) {

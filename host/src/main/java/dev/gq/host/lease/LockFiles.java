@@ -11,14 +11,17 @@ import java.nio.file.Path;
 
 /**
  * Opens a lease, share or share-lock file for locking, never through a link and never anything but
- * a regular file: made when missing, a planted non-file cleared first where this user may, opened
- * read-only (its lock still counts) when another user made it without write access for all. Every
- * take of {@link LeaseFiles} opens its files here.
+ * a regular file with one name that is the very file at its name in the lease directory: made when
+ * missing, a planted non-file or hard link cleared first where this user may, opened read-only (its
+ * lock still counts) when another user made it without write access for all. Every take of
+ * {@link LeaseFiles} opens its files here, and confirms them again once locked ({@link #confirm}).
  */
 final class LockFiles {
+  private final LeaseDirectory directory;
   private final LeaseReads reads;
 
-  LockFiles(LeaseReads reads) {
+  LockFiles(LeaseDirectory directory, LeaseReads reads) {
+    this.directory = directory;
     this.reads = reads;
   }
 
@@ -50,11 +53,8 @@ final class LockFiles {
       }
     }
     try {
-      if (!LeaseDirectory.regular(fd)) throw new Taken("the lease " + file + " changed while it was taken");
+      confirm(fd, file);
       return new Opened(fd, writable);
-    } catch (IOException e) {
-      closeQuietly(fd);
-      throw new Taken("cannot take the lease " + file + ": " + e.getMessage());
     } catch (Taken e) {
       closeQuietly(fd);
       throw e;
@@ -62,24 +62,72 @@ final class LockFiles {
   }
 
   /**
+   * Refuses {@code fd} unless it is the lease file {@code file} gq may write: a regular file with one
+   * name, the one at {@code file} now. Asked at the open and again once the file is locked, before
+   * anything is written: a name hard-linked to another file is never written, and a lock on a file
+   * that lost its name (cleared by {@link #removeUnheld}) is never taken for the lease.
+   */
+  void confirm(int fd, Path file) throws Taken {
+    try {
+      String why = directory.misfit(fd, file);
+      if (why != null) throw new Taken("cannot take the lease " + file + ": " + why + "; try again");
+    } catch (IOException e) {
+      throw new Taken("cannot take the lease " + file + ": " + e.getMessage());
+    }
+  }
+
+  /**
    * What stands at {@code file} before it is taken; a file there that is no lease (not a regular
-   * file) removed first when this user may, else refused naming who may ({@link LeaseRules}).
+   * file, or one with other names too) removed first when this user may, else refused naming who
+   * may ({@link LeaseRules}).
    */
   private LeaseDirectory.Spot clearedSpot(Path file) throws Taken {
     try {
       LeaseDirectory.Spot spot = LeaseDirectory.spot(file);
-      if (spot == null || spot.regular()) return spot;
+      if (spot == null || spot.lease()) return spot;
       GpuLease l = reads.notAFile(file, spot);
       if (l.state() != GpuLease.State.FREE) throw new Taken("cannot take the GPU's machine-wide lease: " + l.error());
-      try {
-        C_LIB.unlink(file.toString()); // never a lease: no lock can be lost with it
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() != ENOENT)
-          throw new Taken("cannot remove " + spot.kind() + " at the lease " + file + ": " + C_LIB.strerror(e.getErrorCode()));
-      }
+      if (spot.regular()) removeUnheld(file);
+      else unlink(file, spot); // never a lease: no lock can be lost with it
       return null;
     } catch (IOException e) {
       throw new Taken("cannot read the lease " + file + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Removes the name {@code file} of a hard-linked regular file, only while nobody holds it: it is
+   * locked alone first (a job's lock on it would be a lease), and its name removed under that lock.
+   * A taker that opened it before and locks it after finds it nameless ({@link #confirm}).
+   */
+  private void removeUnheld(Path file) throws Taken {
+    int fd;
+    try {
+      fd = C_LIB.open(file.toString(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == ENOENT) return;
+      throw new Taken("cannot open the lease " + file + " to test its lock: " + C_LIB.strerror(e.getErrorCode()));
+    }
+    try {
+      if (!tryLock(fd, LOCK_EX)) {
+        String who = holder(fd).map(h -> h.describe(null)).orElse("a gq job whose lease does not say who it is");
+        throw new Taken("cannot take the lease " + file + ": it is held by " + who);
+      }
+      if (LeaseDirectory.named(fd, file)) unlink(file, LeaseDirectory.spot(file)); // else someone else cleared it
+    } catch (IOException e) {
+      throw new Taken("cannot read the lease " + file + ": " + e.getMessage());
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  private static void unlink(Path file, LeaseDirectory.Spot spot) throws Taken {
+    try {
+      C_LIB.unlink(file.toString());
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() != ENOENT)
+        throw new Taken("cannot remove " + (spot == null ? "the file" : spot.kind()) + " at the lease " + file + ": "
+            + C_LIB.strerror(e.getErrorCode()));
     }
   }
 }

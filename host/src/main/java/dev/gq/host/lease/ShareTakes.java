@@ -57,6 +57,7 @@ final class ShareTakes {
           throw new Taken("GPU " + uuid + "'s share lock " + lockFile + " stayed held by another process; no share of it can be taken now");
         sleepBriefly();
       }
+      locks.confirm(lock, lockFile);
       int fd = locks.open(directory.file(uuid)).fd();
       try {
         if (!tryLock(fd, LOCK_SH)) {
@@ -104,12 +105,15 @@ final class ShareTakes {
       }
       try {
         if (o.writable() && tryLock(o.fd(), LOCK_EX)) {
+          locks.confirm(o.fd(), directory.shareFile(uuid, n));
           C_LIB.ftruncate(o.fd(), 0);
           C_LIB.pwrite(o.fd(), line, line.length, 0);
           return o.fd();
         }
       } catch (LastErrorException e) {
         last = directory.shareFile(uuid, n) + ": " + C_LIB.strerror(e.getErrorCode());
+      } catch (Taken e) {
+        last = e.getMessage();
       }
       closeQuietly(o.fd());
     }

@@ -103,6 +103,39 @@ class TwoUsersSharesTest {
     }
   }
 
+  @Test
+  void aLeaseNameHardLinkedToAUsersFileIsNeverWrittenAndBlocksOnlyThoseWhoCannotRemoveIt() throws Exception {
+    assumeTrue("root".equals(System.getProperty("user.name")), "needs root to make and become another user");
+    assumeTrue(new File("/usr/sbin/runuser").canExecute() && new File("/usr/sbin/useradd").canExecute(),
+        "needs runuser and useradd");
+    int made = run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER);
+    assertTrue(made == 0 || made == 9, "useradd " + USER + " failed: " + made);
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path dir = Files.createDirectory(tmp.resolve("leases"));
+    Files.setAttribute(dir, "unix:mode", 01777);
+    // the other user's notes, linked at a lease's name by someone else (root stands in for that user)
+    Path notes = Files.writeString(tmp.resolve("notes.txt"), "the other user's notes\n");
+    Files.setOwner(notes, tmp.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER));
+    Files.setPosixFilePermissions(notes, PosixFilePermissions.fromString("rw-------"));
+    Files.createLink(dir.resolve("GPU-a.lease"), notes);
+    // root's file, writable by all, linked at another lease's name: the other user may not remove it
+    Path rootFile = Files.writeString(tmp.resolve("root.txt"), "root's text\n");
+    Files.setPosixFilePermissions(rootFile, PosixFilePermissions.fromString("rw-rw-rw-"));
+    Path linked = Files.createLink(dir.resolve("GPU-b.lease"), rootFile);
+    try (Other other = new Other(dir, readableClassPath(tmp.resolve("cp")))) {
+      assertEquals("held", other.ask("take GPU-a 1"), "its owner removes the name and takes a lease file of its own");
+      String blocked = other.ask("read GPU-b");
+      assertEquals("BLOCKED | its lease file " + linked + " is a hard link (a file with 2 names) of root's, not a lease:"
+          + " no gq of this user can lease the GPU until root removes it", blocked);
+      String refused = other.ask("take GPU-b 2");
+      assertTrue(refused.startsWith("taken: cannot take the GPU's machine-wide lease: its lease file " + linked
+          + " is a hard link (a file with 2 names) of root's"), refused);
+      assertEquals(USER, Files.getOwner(dir.resolve("GPU-a.lease")).getName());
+    }
+    assertEquals("the other user's notes\n", Files.readString(notes), "never truncated or written");
+    assertEquals("root's text\n", Files.readString(rootFile), "never truncated or written");
+  }
+
   /** The other user's {@link LeaseTaker}. */
   private static final class Other implements AutoCloseable {
     final Process process;
