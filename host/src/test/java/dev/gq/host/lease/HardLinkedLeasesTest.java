@@ -34,7 +34,7 @@ class HardLinkedLeasesTest {
     dir = Files.createDirectory(tmp.resolve("leases"));
     Files.setAttribute(dir, "unix:mode", 01777);
     notes = Files.writeString(tmp.resolve("notes.txt"), "my notes\n");
-    leases = new LeaseFiles(dir);
+    leases = LineBelievingOwners.leases(dir);
   }
 
   @Test
@@ -64,7 +64,7 @@ class HardLinkedLeasesTest {
   void aHeldLeaseGivenASecondNameStillCountsAsHeldAndIsNotTakenAgain() throws Exception {
     try (var held = leases.take(List.of("GPU-a"), new LeaseHolder(A, 3))) {
       Files.createLink(dir.resolve("planted"), dir.resolve("GPU-a.lease"));
-      var other = new LeaseFiles(dir);
+      var other = LineBelievingOwners.leases(dir);
       assertEquals(GpuLease.held(new LeaseHolder(A, 3)), other.read(List.of("GPU-a")).get("GPU-a"));
       var e = assertThrows(GpuLeases.Taken.class, () -> other.take(List.of("GPU-a"), new LeaseHolder(A, 4)));
       assertTrue(e.getMessage().contains("alice's job 3"), e.getMessage());
