@@ -123,13 +123,17 @@ class AttackerEndToEndTest {
         return false;
       }
     });
+    List<String> first = new ArrayList<>();
+    // what each user is charged with, as the other victim's gq counts it from the leases
+    com.fasterxml.jackson.databind.JsonNode who = Gqd.JSON.readTree(b.gq("who", "--json").out());
+    for (com.fasterxml.jackson.databind.JsonNode u : who.get("users"))
+      first.add(u.get("user").asText() + " holds " + u.get("gpus_held").asInt());
+    first.sort(null);
     Files.writeString(go, "");
     List<long[]> starts = new ArrayList<>(); // start, user
     for (long id : aNext) starts.add(new long[] {a.startedAt(id), 0});
     for (long id : bJobs) starts.add(new long[] {b.startedAt(id), 1});
     starts.sort(Comparator.comparingLong(s -> s[0]));
-    List<String> first = new ArrayList<>();
-    first.add(USERS[(int) starts.get(0)[1]]);
     long bIn4 = starts.subList(0, 4).stream().filter(s -> s[1] == 1).count();
     first.add(USERS[1] + " got " + bIn4 + " of the first 4");
 
