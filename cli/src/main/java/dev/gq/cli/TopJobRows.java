@@ -41,22 +41,37 @@ final class TopJobRows {
           ? "  no jobs yet; submit one with 'gq run -g 1 CMD'" : "  no job matches the filter '" + v.filter() + "' (f to change it)", DIM));
       return out;
     }
-    v.page(Math.max(1, rows - 1));
     int sel = 0;
     for (int i = 0; i < shown.size(); i++) if (v.selected() != null && shown.get(i).id() == v.selected()) sel = i;
-    int start = 0;
-    if (fixed && shown.size() > rows) start = Math.max(0, Math.min(sel - rows / 2, shown.size() - rows));
-    int end = fixed ? Math.min(shown.size(), start + rows) : shown.size();
-    for (int i = start; i < end; i++) {
+    int[] w = fixed ? window(shown.size(), sel, rows) : new int[] {0, shown.size()};
+    v.page(Math.max(1, w[1] - w[0] - 1));
+    if (w[0] > 0) out.add(new AttributedString("  ↑ " + w[0] + " more (Page Up)", DIM));
+    for (int i = w[0]; i < w[1]; i++) {
       Job j = shown.get(i);
       String text = jobText(d, j, width);
       boolean isSel = fixed && v.selected() != null && j.id() == v.selected();
       if (isSel) out.add(new AttributedString(pad(text, width), SELECTED));
       else out.add(new AttributedString(text, jobStyle(j)));
     }
-    if (fixed && end < shown.size() && !out.isEmpty())
-      out.set(out.size() - 1, new AttributedString("  … " + (shown.size() - end + 1) + " more (Page Down)", DIM));
+    if (w[1] < shown.size()) out.add(new AttributedString("  ↓ " + (shown.size() - w[1]) + " more (Page Down)", DIM));
     return out;
+  }
+
+  /**
+   * Which of {@code size} jobs {@code rows} lines show, as [start, end), with the selected one
+   * ({@code sel}) among them: from the top (the live jobs) while the selection is there, and a line
+   * that counts the jobs hidden above, and one for those below, when some are.
+   */
+  static int[] window(int size, int sel, int rows) {
+    if (size <= rows) return new int[] {0, size};
+    if (rows < 3) {
+      int start = Math.max(0, Math.min(sel, size - rows));
+      return new int[] {start, start + rows};
+    }
+    if (sel < rows - 1) return new int[] {0, rows - 1};
+    if (sel >= size - (rows - 1)) return new int[] {size - (rows - 1), size};
+    int start = sel - (rows - 2) / 2;
+    return new int[] {start, start + rows - 2};
   }
 
   static String jobText(Data d, Job j, int width) {

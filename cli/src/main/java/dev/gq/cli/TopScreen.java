@@ -49,8 +49,7 @@ import org.jline.utils.AttributedStyle;
  * line per user under the GPUs with their GPUs held and jobs running and waiting, and a line of
  * the policy and bookings. Pure: the same data, view and size give the same lines, each at most {@code width}
  * columns wide, exactly {@code height} of them ({@code height} 0: as many as the content needs, for
- * one frame printed as text). Sections give way on a small screen in this order: processes, events
- * and groups beyond the first few, the users' lines, then job rows.
+ * one frame printed as text). What a small screen gives up first is {@link TopLayout}'s to say.
  */
 final class TopScreen {
   /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
@@ -128,30 +127,14 @@ final class TopScreen {
     List<AttributedString> users = userRows(d);
     int procs = procRows.stream().mapToInt(List::size).sum();
 
-    int jobRows;
-    int procShown;
-    int groupShown = groups.size();
-    int eventShown = events.size();
-    int userShown = users.size();
-    if (height <= 0) {
-      jobRows = shown.size();
-      procShown = procs;
-    } else {
-      int avail = height - 2 - gpuLines - 1; // title, keys, the jobs' header
-      int cap = height >= 40 ? 8 : 3;
-      groupShown = Math.min(groupShown, cap);
-      eventShown = Math.min(eventShown, cap);
-      int minJobs = Math.min(shown.size(), height >= 40 ? 10 : 4);
-      // a small screen gives up the groups and events, then the users' lines, before the jobs
-      while (avail - groupShown - eventShown - userShown < Math.max(1, minJobs) && (groupShown > 0 || eventShown > 0 || userShown > 0)) {
-        if (eventShown >= groupShown && eventShown > 0) eventShown--;
-        else if (groupShown > 0) groupShown--;
-        else userShown--;
-      }
-      avail -= groupShown + eventShown + userShown;
-      procShown = Math.max(0, Math.min(procs, avail - Math.max(1, minJobs)));
-      jobRows = Math.max(0, avail - procShown);
-    }
+    int live = (int) shown.stream().filter(j -> !j.state().terminal()).count();
+    TopLayout room = TopLayout.of(height, gpuLines,
+        new TopLayout.Counts(shown.size(), live, users.size(), groups.size(), events.size(), procs));
+    int jobRows = room.jobs();
+    int procShown = room.processes();
+    int groupShown = room.groups();
+    int eventShown = room.events();
+    int userShown = room.users();
 
     List<AttributedString> lines = new ArrayList<>();
     lines.add(bar(title(d, v, shown), width, TITLE));

@@ -43,6 +43,9 @@ final class TopView {
 
   private Mode mode = Mode.LIST;
   private Long selected;
+  /** Where the selected job was in the list, and whether it was live, when it was last looked at. */
+  private int selectedAt;
+  private boolean selectedLive;
   private String filter = "";
   private final StringBuilder typing = new StringBuilder();
   private Action pending;
@@ -86,10 +89,26 @@ final class TopView {
     page = Math.max(1, rows);
   }
 
-  /** Keeps the selection on a shown job: the selected one while it is shown, else the first. */
+  /**
+   * Keeps the selection on a shown job: the selected one while it is live, or while it is an ended
+   * job the user moved to; when the selected job ends, the live job that takes its place (the next
+   * one, or the last live one); when it is no longer shown, the first.
+   */
   void settle(List<Job> shown) {
+    int at = indexOf(shown);
     if (shown.isEmpty()) selected = null;
-    else if (selected == null || shown.stream().noneMatch(j -> j.id() == selected)) selected = shown.get(0).id();
+    else if (at < 0) selected = shown.get(0).id();
+    else if (selectedLive && shown.get(at).state().terminal()) {
+      int live = (int) shown.stream().filter(j -> !j.state().terminal()).count();
+      if (live > 0) selected = shown.get(Math.min(selectedAt, live - 1)).id();
+    }
+    remember(shown);
+  }
+
+  private void remember(List<Job> shown) {
+    int at = indexOf(shown);
+    selectedAt = Math.max(0, at);
+    selectedLive = at >= 0 && !shown.get(at).state().terminal();
   }
 
   /** Whether {@code job} passes the filter: its state (or HELD, LIVE), or its group; all when none. */
@@ -242,6 +261,7 @@ final class TopView {
   private void move(List<Job> shown, int to) {
     if (shown.isEmpty()) return;
     selected = shown.get(Math.max(0, Math.min(shown.size() - 1, to))).id();
+    remember(shown);
   }
 
   private static boolean isChar(Key k, int c) {
