@@ -3,7 +3,7 @@ package dev.gq.cli;
 import static dev.gq.cli.ScreenText.CLOCK;
 import static dev.gq.cli.ScreenText.DIM;
 import static dev.gq.cli.ScreenText.SELECTED;
-import static dev.gq.cli.ScreenText.cut;
+import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
@@ -88,9 +88,21 @@ final class TopJobRows {
     }
     int groupWidth = width >= 100 ? 16 : 9;
     String group = j.spec().group() == null ? "-" : TextTable.cutMiddle(j.spec().group(), groupWidth - 1);
-    return pad(String.valueOf(j.id()), 6) + pad(state, 11) + pad(JobColumn.gpus(j), 6)
-        + padLeft(JobColumn.elapsed(j, d.now()), 8) + "  " + pad(cut(progress, 14), 15) + pad(group, groupWidth)
-        + PrintableText.escape(JobColumn.name(j)) + why;
+    String head = pad(String.valueOf(j.id()), 6) + pad(state, 11) + pad(JobColumn.gpus(j), 6)
+        + padLeft(JobColumn.elapsed(j, d.now()), 8) + "  " + pad(cutWords(progress, 14), 15) + pad(group, groupWidth);
+    return head + nameAndWhy(JobColumn.name(j), why, width - columns(head));
+  }
+
+  /** The name, then why the job waits or how it ended: the name is cut first, so that the reason and its numbers show. */
+  static String nameAndWhy(String name, String why, int room) {
+    String n = PrintableText.escape(name);
+    if (columns(n) + columns(why) <= room) return n + why;
+    n = cutWords(name, Math.max(Math.min(columns(n), 8), room - columns(why)));
+    return n + cutWords(why, Math.max(0, room - columns(n)));
+  }
+
+  private static int columns(String s) {
+    return new AttributedString(s).columnLength();
   }
 
   private static AttributedStyle jobStyle(Job j) {

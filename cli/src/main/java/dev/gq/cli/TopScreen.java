@@ -6,19 +6,20 @@ import static dev.gq.cli.ScreenText.DIM;
 import static dev.gq.cli.ScreenText.HEAD;
 import static dev.gq.cli.ScreenText.TITLE;
 import static dev.gq.cli.ScreenText.bar;
+import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.fit;
 import static dev.gq.cli.ScreenText.plain;
 import static dev.gq.cli.TopGpuRows.gpuHeader;
 import static dev.gq.cli.TopGpuRows.gpuRow;
 import static dev.gq.cli.TopGpuRows.noteRows;
 import static dev.gq.cli.TopGpuRows.processRows;
-import static dev.gq.cli.TopGpuRows.userRows;
 import static dev.gq.cli.TopJobRows.eventRows;
 import static dev.gq.cli.TopJobRows.groupRows;
 import static dev.gq.cli.TopJobRows.jobHeader;
 import static dev.gq.cli.TopJobRows.jobLines;
 import static dev.gq.cli.TopPages.helpScreen;
 import static dev.gq.cli.TopPages.logScreen;
+import static dev.gq.cli.TopUserRows.userRows;
 
 import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.cli.ApiReplies.GroupSummary;
@@ -137,7 +138,7 @@ final class TopScreen {
     int userShown = room.users();
 
     List<AttributedString> lines = new ArrayList<>();
-    lines.add(bar(title(d, v, shown), width, TITLE));
+    lines.add(bar(title(d, v, shown, width), width, TITLE));
     lines.addAll(gpuRows.get(0));
     for (int i = 1; i < gpuRows.size(); i++) {
       lines.addAll(gpuRows.get(i));
@@ -160,7 +161,8 @@ final class TopScreen {
     return lines;
   }
 
-  private static String title(Data d, TopView v, List<Job> shown) {
+  /** The title: the counts, a held queue and the filter whole; "(fake GPUs)" goes first when it does not fit. */
+  private static String title(Data d, TopView v, List<Job> shown, int width) {
     int free = 0;
     for (GpuStatus g : d.gpus().gpus()) if (g.state() == GpuState.FREE) free++;
     int running = 0, waiting = 0;
@@ -172,8 +174,13 @@ final class TopScreen {
     sb.append("  ").append(d.gpus().gpus().size()).append(" GPUs, ").append(free).append(" free");
     sb.append("  ").append(running).append(" running, ").append(waiting).append(" waiting");
     if (d.queueHeld()) sb.append("  QUEUE HELD");
-    if (d.gpus().fake()) sb.append("  (fake GPUs)");
-    if (!v.filter().isEmpty()) sb.append("  filter: ").append(v.filter()).append(" (").append(shown.size()).append(')');
+    String count = " (" + shown.size() + ")";
+    if (!v.filter().isEmpty()) {
+      int room = width - sb.length() - "  filter: ".length() - count.length();
+      sb.append("  filter: ").append(cutWords(v.filter(), Math.max(4, room))).append(count);
+    }
+    String fake = "  (fake GPUs)";
+    if (d.gpus().fake() && sb.length() + fake.length() <= width) sb.append(fake);
     return sb.toString();
   }
 

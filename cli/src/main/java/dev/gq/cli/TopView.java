@@ -42,10 +42,7 @@ final class TopView {
   static final Effect QUIT = new Quit();
 
   private Mode mode = Mode.LIST;
-  private Long selected;
-  /** Where the selected job was in the list, and whether it was live, when it was last looked at. */
-  private int selectedAt;
-  private boolean selectedLive;
+  private final TopSelection selection = new TopSelection();
   private String filter = "";
   private final StringBuilder typing = new StringBuilder();
   private Action pending;
@@ -60,7 +57,7 @@ final class TopView {
   }
 
   Long selected() {
-    return selected;
+    return selection.selected();
   }
 
   String filter() {
@@ -89,26 +86,9 @@ final class TopView {
     page = Math.max(1, rows);
   }
 
-  /**
-   * Keeps the selection on a shown job: the selected one while it is live, or while it is an ended
-   * job the user moved to; when the selected job ends, the live job that takes its place (the next
-   * one, or the last live one); when it is no longer shown, the first.
-   */
+  /** Keeps the selection on a shown job, as {@link TopSelection#settle} says. */
   void settle(List<Job> shown) {
-    int at = indexOf(shown);
-    if (shown.isEmpty()) selected = null;
-    else if (at < 0) selected = shown.get(0).id();
-    else if (selectedLive && shown.get(at).state().terminal()) {
-      int live = (int) shown.stream().filter(j -> !j.state().terminal()).count();
-      if (live > 0) selected = shown.get(Math.min(selectedAt, live - 1)).id();
-    }
-    remember(shown);
-  }
-
-  private void remember(List<Job> shown) {
-    int at = indexOf(shown);
-    selectedAt = Math.max(0, at);
-    selectedLive = at >= 0 && !shown.get(at).state().terminal();
+    selection.settle(shown);
   }
 
   /** Whether {@code job} passes the filter: its state (or HELD, LIVE), or its group; all when none. */
@@ -193,7 +173,7 @@ final class TopView {
   }
 
   private void openLog() {
-    if (selected == null) message = "no job to show; the list is empty";
+    if (selection.selected() == null) message = "no job to show; the list is empty";
     else mode = Mode.LOG;
   }
 
@@ -254,14 +234,11 @@ final class TopView {
   }
 
   private int indexOf(List<Job> shown) {
-    for (int i = 0; i < shown.size(); i++) if (selected != null && shown.get(i).id() == selected) return i;
-    return -1;
+    return selection.indexIn(shown);
   }
 
   private void move(List<Job> shown, int to) {
-    if (shown.isEmpty()) return;
-    selected = shown.get(Math.max(0, Math.min(shown.size() - 1, to))).id();
-    remember(shown);
+    selection.move(shown, to);
   }
 
   private static boolean isChar(Key k, int c) {
