@@ -63,7 +63,7 @@ final class PsCommand implements Callable<Integer> {
       completionCandidates = ColumnNames.class)
   String format;
 
-  @Option(names = "--no-header", description = "Print the rows without the header line.")
+  @Option(names = "--no-header", description = "Print the rows without the header line; with no rows, stdout stays empty (No jobs. goes to stderr).")
   boolean noHeader;
 
   @Option(names = "--sort", paramLabel = "ORDER", defaultValue = "id", completionCandidates = RowOrder.Names.class,
