@@ -72,7 +72,7 @@ class TopEndToEndTest {
 
         tmux.run("resize-window", "-t", "top", "-x", "80", "-y", "24");
         String narrow = tmux.awaitScreen("the screen at 80x24 again", s -> s.split("\n", -1).length - 1 == 24
-            && !s.contains("TYPE") && s.lines().anyMatch(l -> l.matches(job + " +CANCELLED .*")));
+            && s.contains("HOLDER         UTIL") && s.lines().anyMatch(l -> l.matches(job + " +CANCELLED .*")));
         assertTrue(narrow.lines().reduce((a, b) -> b).orElse("").startsWith("job " + job + ": "),
             "the last line says what the cancel did:\n" + narrow);
         assertTrue(narrow.lines().allMatch(l -> l.length() <= 80), narrow);
