@@ -13,6 +13,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +52,7 @@ class TopListTest {
         new GroupSummary("c", Map.of(JobState.DONE, 2, JobState.RUNNING, 1), 0, null, false));
     Map<Long, ProcessView> procs = Map.of(2000L, new ProcessView(2000, "ann", "python a.py", NOW),
         2001L, new ProcessView(2001, "ann", "python b.py", NOW), 2002L, new ProcessView(2002, "ann", "python c.py", NOW));
-    return new TopScreen.Data(NOW, java.time.ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), Map.of(), procs,
+    return new TopScreen.Data(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), Map.of(), procs,
         jobs, waits, Map.of(), Map.of(), Set.of(), false, groups, events, null, List.of());
   }
 
