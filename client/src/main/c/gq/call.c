@@ -240,6 +240,7 @@ int call_waits_for_exit(const struct call *c) {
 
 int call_resumable(const struct call *c) {
   int at = command(c);
+  if (at >= 0 && strcmp(c->argv[at], "top") == 0) return c->screen;
   return (at >= 0 && strcmp(c->argv[at], "wait") == 0) || call_follows_log(c);
 }
 

@@ -150,6 +150,10 @@ int screen_active(void);
 int screen_fds(struct pollfd *pf);
 /* Forwards what came on them: keys as key frames, a new size as a size frame. */
 void screen_pump(struct conn *c, struct pollfd *pf, int n);
+/* Shows one line of text (up to its newline) on the screen's last line, in bold. */
+void screen_note(const char *text);
+/* Waits up to ms for a key in full screen (else sleeps); 1 when it was q or Ctrl-C. */
+int screen_pause(int ms);
 
 /* --- mcp.c: gq mcp served inside the daemon ---------------------------------------------- */
 /* Relays standard input and output to the daemon's session; falls back to the JVM server. */

@@ -1,8 +1,8 @@
 /*
  * main: one gq command. Sends the command line to the daemon and plays back its frames,
  * starting the daemon first when none answers; answers gq daemon status|stop|start itself when
- * no daemon runs, and waits for a stopped daemon to have exited; follows gq wait and gq logs -f
- * across a daemon restart. gq mcp relays its standard input and output to a session inside the
+ * no daemon runs, and waits for a stopped daemon to have exited; follows gq wait, gq logs -f and
+ * gq top across a daemon restart. gq mcp relays its standard input and output to a session inside the
  * daemon (mcp.c); gq daemon run is a JVM program: it goes to the launcher script (bin/gq) beside
  * this program.
  */
@@ -22,7 +22,7 @@
 /* How long gq daemon stop and restart wait for a stopped daemon's process to exit. */
 #define EXIT_TIMEOUT_MS 30000
 #define NOT_RESTARTED "; no new daemon was started: run 'gq daemon start' once it has exited"
-/* How long gq wait and gq logs -f wait for a restarting daemon to answer again. */
+/* How long gq wait, gq logs -f and gq top wait for a restarting daemon to answer again. */
 #define RECONNECT_MS 60000
 /* Restarts within one reconnect window after which the client stops following a crashing daemon. */
 #define MAX_QUICK_RECONNECTS 5
@@ -110,18 +110,19 @@ static int play(struct conn *c) {
 
 static void reconnect(struct conn *c) {
   static const char note[] = "gq: the daemon closed the connection; reconnecting (it may be restarting)\n";
-  say_err(note, sizeof(note) - 1);
+  if (screen_active()) screen_note(note); /* gq top: on its screen, which stays */
+  else say_err(note, sizeof(note) - 1);
   long long deadline = now_ms() + RECONNECT_MS;
   while (conn_open_or_die(&P, c) < 0) {
     if (now_ms() > deadline)
       die(1, "the daemon stopped and did not come back within %d s; start it with 'gq daemon start' and run the"
           " command again (see %s)", RECONNECT_MS / 1000, P.log);
-    sleep_ms(100);
+    if (screen_pause(100)) exit(0); /* q or Ctrl-C while gq top waits */
   }
 }
 
-/* gq wait and gq logs -f: sent again when the daemon restarts under them; logs -f does not print
- * again what it printed. A daemon that keeps closing the connection ends it with one line. */
+/* gq wait, gq logs -f and gq top's full screen: sent again when the daemon restarts under them;
+ * logs -f does not print again what it printed. A daemon that keeps closing the connection ends it with one line. */
 static int play_resuming(struct conn *c) {
   unsigned long long printed = 0;
   int quick = 0;

@@ -4,7 +4,8 @@
  * screen with the cursor hidden. While the client then waits for frames it forwards what the user
  * types as key frames and the terminal's size, at once and after every SIGWINCH, as size frames.
  * The terminal is put back on every way out: the exit frame, an error (die), a signal that ends
- * the client, and exit() itself.
+ * the client, and exit() itself. Across a daemon restart the screen stays, with a line at its
+ * bottom that says so, and q or Ctrl-C still quits.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,7 +66,10 @@ static void send_size(struct conn *c) {
 }
 
 void screen_enter(struct conn *c) {
-  if (active) return;
+  if (active) { /* a new connection after a daemon restart: the screen stays, the daemon needs its size */
+    send_size(c);
+    return;
+  }
   if (tcgetattr(0, &saved) != 0) return; /* no terminal after all: the frames still come as text */
   struct termios raw = saved;
   raw.c_iflag &= ~(tcflag_t)(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
@@ -124,4 +128,29 @@ void screen_pump(struct conn *c, struct pollfd *pf, int n) {
       send_size(c);
     }
   }
+}
+
+void screen_note(const char *text) {
+  struct winsize ws;
+  int row = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 ? ws.ws_row : 24;
+  struct buf b = {0};
+  buf_fmt(&b, "\033[%d;1H\033[2K\033[1m", row);
+  buf_add(&b, text, strcspn(text, "\n"));
+  buf_str(&b, "\033[0m");
+  ssize_t w = write(1, b.p, b.len);
+  (void)w;
+  free(b.p);
+}
+
+int screen_pause(int ms) {
+  if (!active || !stdin_open) {
+    sleep_ms(ms);
+    return 0;
+  }
+  struct pollfd pf = {0, POLLIN, 0};
+  if (poll(&pf, 1, ms) <= 0) return 0;
+  char keys[256];
+  ssize_t got = read(0, keys, sizeof(keys));
+  if (got <= 0) return got == 0;
+  return memchr(keys, 'q', (size_t)got) != NULL || memchr(keys, 3, (size_t)got) != NULL;
 }

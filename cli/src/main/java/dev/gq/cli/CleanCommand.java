@@ -54,7 +54,7 @@ final class CleanCommand implements Callable<Integer> {
     }
     if (!confirmed(n, what)) return ExitCode.OK;
     int removed = inv.api().clean(cutoff, wanted);
-    inv.io().out().println("Removed " + removed + (removed == 1 ? " job" : " jobs") + " and their logs.");
+    inv.io().out().println("Removed " + RmCommand.jobsAndLogs(removed) + ".");
     return ExitCode.OK;
   }
 

@@ -63,7 +63,7 @@ final class PsCommand implements Callable<Integer> {
       completionCandidates = ColumnNames.class)
   String format;
 
-  @Option(names = "--no-header", description = "Print the rows without the header line.")
+  @Option(names = "--no-header", description = "Print the rows without the header line; with no rows, stdout stays empty (No jobs. goes to stderr).")
   boolean noHeader;
 
   @Option(names = "--sort", paramLabel = "ORDER", defaultValue = "id", completionCandidates = RowOrder.Names.class,
@@ -98,7 +98,7 @@ final class PsCommand implements Callable<Integer> {
     JobQuery q = new JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
     int shown = chosen && limit == null && order == RowOrder.ID ? paged(q)
         : listed(order.sorted(chosen ? read(q).jobs() : recent()));
-    if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(inv.io().out(), ranges);
+    if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(ranges);
     if (shown > 0 && !json && group != null) summary();
     if (unreadable.isEmpty()) return ExitCode.OK;
     inv.io().err().println("gq: " + (unreadable.size() == 1 ? "job " : "jobs ") + JobRanges.format(List.copyOf(unreadable))
@@ -221,7 +221,13 @@ final class PsCommand implements Callable<Integer> {
     if (g.get().held()) GroupText.holdNotice(inv.io().err(), g.get());
   }
 
-  private void printEmpty(PrintWriter out, List<long[]> ranges) {
+  /**
+   * Says there is nothing to show: on stdout for a person at a terminal; on stderr for a script (stdout
+   * not a terminal, --no-header or --format), whose stdout stays empty.
+   */
+  private void printEmpty(List<long[]> ranges) {
+    boolean script = noHeader || format != null || !inv.io().stdoutTty();
+    PrintWriter out = script ? inv.io().err() : inv.io().out();
     out.println("No jobs.");
     boolean filtered = !ranges.isEmpty() || !states.isEmpty() || group != null;
     if (filtered) out.println("None match these filters; 'gq ps --all' lists every job.");

@@ -34,8 +34,12 @@ final class RmCommand implements Callable<Integer> {
     }
     if (ids.isEmpty()) throw new RefusedException("no job exists in " + String.join(" ", selectors) + "; nothing was deleted");
     List<Long> removed = inv.api().remove(List.copyOf(ids));
-    String noun = removed.size() == 1 ? "job" : "jobs";
-    inv.io().out().println("Removed " + removed.size() + " " + noun + " and their logs: " + JobRanges.format(removed));
+    inv.io().out().println("Removed " + jobsAndLogs(removed.size()) + ": " + JobRanges.format(removed));
     return ExitCode.OK;
+  }
+
+  /** "1 job and its log", "3 jobs and their logs". */
+  static String jobsAndLogs(long n) {
+    return n == 1 ? "1 job and its log" : n + " jobs and their logs";
   }
 }

@@ -72,4 +72,21 @@ final class ScreenText {
     if (a.columnLength() <= width) return e;
     return a.columnSubSequence(0, Math.max(0, width - 1)).toString() + "…";
   }
+
+  /**
+   * {@code s} escaped and cut to {@code width} columns as {@link #cut} does, but never inside a
+   * number: a number that does not fit whole goes, with all after it ("exit 1…" would read as exit 1).
+   */
+  static String cutWords(String s, int width) {
+    String e = PrintableText.escape(s);
+    String c = cut(s, width);
+    if (c.equals(e) || !c.endsWith("…")) return c;
+    String kept = c.substring(0, c.length() - 1);
+    if (kept.length() < e.length() && Character.isDigit(e.charAt(kept.length()))) {
+      int end = kept.length();
+      while (end > 0 && (Character.isDigit(kept.charAt(end - 1)) || kept.charAt(end - 1) == '.')) end--;
+      kept = kept.substring(0, end);
+    }
+    return kept + "…";
+  }
 }

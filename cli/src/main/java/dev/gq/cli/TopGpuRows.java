@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import static dev.gq.cli.ScreenText.DIM;
 import static dev.gq.cli.ScreenText.cut;
+import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
@@ -17,9 +18,7 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.PrintableText;
-import dev.gq.core.schedule.FairWho;
 import java.time.Duration;
-import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,12 +30,10 @@ import org.jline.utils.AttributedStyle;
 /**
  * The GPU rows of {@code gq top}: each GPU's state, holder, figures and a sparkline of its
  * utilisation, the notes under a shared, drained or unwell one, the processes on it under the job
- * that owns them, and on a shared machine everyone's part of it and the policy and bookings in
- * force. Pure: {@link TopScreen} decides how many of them fit.
+ * that owns them. Pure: {@link TopScreen} decides how many of them fit.
  */
 final class TopGpuRows {
   static final String SPARKS = "▁▂▃▄▅▆▇█";
-  private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MM-dd HH:mm", Locale.ROOT);
   private static final int MAX_HISTORY = 30;
 
   private TopGpuRows() {}
@@ -51,13 +48,22 @@ final class TopGpuRows {
   }
 
   private static int fixedGpuWidth(int width) {
-    // GPU STATE HOLDER UTIL MEMORY TEMP POWER [TYPE]
-    return 4 + 10 + 15 + 5 + 14 + 5 + (wide(width) ? 10 + 20 : 6);
+    return otherColumns(width) + holderWidth(width);
+  }
+
+  // GPU STATE UTIL MEMORY TEMP POWER [TYPE]
+  private static int otherColumns(int width) {
+    return 4 + 10 + 5 + 14 + 5 + (wide(width) ? 10 + 20 : 6);
+  }
+
+  /** HOLDER: 15 columns, and what a wide screen has left once the history is whole, up to 40. */
+  private static int holderWidth(int width) {
+    return 15 + Math.max(0, Math.min(25, width - otherColumns(width) - 15 - 1 - MAX_HISTORY));
   }
 
   static String gpuHeader(int width) {
     StringBuilder sb = new StringBuilder();
-    sb.append(pad("GPU", 4)).append(pad("STATE", 10)).append(pad("HOLDER", 15)).append(padLeft("UTIL", 4)).append(' ')
+    sb.append(pad("GPU", 4)).append(pad("STATE", 10)).append(pad("HOLDER", holderWidth(width))).append(padLeft("UTIL", 4)).append(' ')
         .append(padLeft("MEMORY", 13)).append(' ').append(padLeft("TEMP", 4)).append(' ')
         .append(padLeft("POWER", wide(width) ? 9 : 5)).append(' ');
     if (wide(width)) sb.append(pad("TYPE", 20));
@@ -71,7 +77,7 @@ final class TopGpuRows {
     AttributedStringBuilder b = new AttributedStringBuilder();
     b.append(pad(String.valueOf(g.index()), 4));
     b.styled(stateStyle(g.state()), pad(g.state().name(), 10));
-    b.append(pad(cut(holder(d, g), 14), 15));
+    b.append(pad(cutWords(holder(d, g), holderWidth(width) - 1), holderWidth(width)));
     b.append(padLeft(f.utilPercent() == null ? "" : f.utilPercent() + "%", 4)).append(' ');
     b.append(padLeft(memory(g.usedBytes(), g.totalBytes()), 13)).append(' ');
     b.append(padLeft(f.temperatureC() == null ? "" : f.temperatureC() + "C", 4)).append(' ');
@@ -217,30 +223,6 @@ final class TopGpuRows {
       case DRAINED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA);
       case SHARED -> AttributedStyle.DEFAULT.foreground(AttributedStyle.BLUE);
     };
-  }
-
-  /**
-   * Everyone's part of a shared machine, under the GPUs: "user alice   4 held  4 running  6 waiting
-   * (6 GPUs)" a line each, then the policy and the bookings in one line; none when this user is alone
-   * on it without a policy or booking in force.
-   */
-  static List<AttributedString> userRows(Data d) {
-    List<AttributedString> rows = new ArrayList<>();
-    GqApi.WhoReport who = d.who();
-    if (!WhoCommand.shared(who)) return rows;
-    for (FairWho.Row r : who.users()) {
-      String s = "user " + pad(cut(PrintableText.escape(r.user()), 12), 13) + padLeft(String.valueOf(r.gpusHeld()), 2) + " held  "
-          + padLeft(String.valueOf(r.jobsRunning()), 2) + " running  " + padLeft(String.valueOf(r.jobsWaiting()), 2) + " waiting";
-      if (r.jobsWaiting() > 0) s += " (" + r.gpusWanted() + (r.gpusWanted() == 1 ? " GPU)" : " GPUs)");
-      rows.add(new AttributedString(s, r.jobsWaiting() > 0 && r.gpusHeld() == 0
-          ? AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW) : AttributedStyle.DEFAULT));
-    }
-    StringBuilder sb = new StringBuilder("policy: ").append(PrintableText.escape(who.policy()));
-    for (GqApi.BookingLine b : who.bookings())
-      sb.append("  booked: ").append(BookCommand.gpus(b)).append(" by ").append(PrintableText.escape(b.user())).append(' ')
-          .append(SHORT.format(b.start().atZone(d.zone()))).append('-').append(SHORT.format(b.end().atZone(d.zone())));
-    rows.add(new AttributedString(sb.toString(), DIM));
-    return rows;
   }
 
   private static Duration coarse(Duration d) {

@@ -3,7 +3,7 @@ package dev.gq.cli;
 import static dev.gq.cli.ScreenText.CLOCK;
 import static dev.gq.cli.ScreenText.DIM;
 import static dev.gq.cli.ScreenText.SELECTED;
-import static dev.gq.cli.ScreenText.cut;
+import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
@@ -41,22 +41,37 @@ final class TopJobRows {
           ? "  no jobs yet; submit one with 'gq run -g 1 CMD'" : "  no job matches the filter '" + v.filter() + "' (f to change it)", DIM));
       return out;
     }
-    v.page(Math.max(1, rows - 1));
     int sel = 0;
     for (int i = 0; i < shown.size(); i++) if (v.selected() != null && shown.get(i).id() == v.selected()) sel = i;
-    int start = 0;
-    if (fixed && shown.size() > rows) start = Math.max(0, Math.min(sel - rows / 2, shown.size() - rows));
-    int end = fixed ? Math.min(shown.size(), start + rows) : shown.size();
-    for (int i = start; i < end; i++) {
+    int[] w = fixed ? window(shown.size(), sel, rows) : new int[] {0, shown.size()};
+    v.page(Math.max(1, w[1] - w[0] - 1));
+    if (w[0] > 0) out.add(new AttributedString("  ↑ " + w[0] + " more (Page Up)", DIM));
+    for (int i = w[0]; i < w[1]; i++) {
       Job j = shown.get(i);
       String text = jobText(d, j, width);
       boolean isSel = fixed && v.selected() != null && j.id() == v.selected();
       if (isSel) out.add(new AttributedString(pad(text, width), SELECTED));
       else out.add(new AttributedString(text, jobStyle(j)));
     }
-    if (fixed && end < shown.size() && !out.isEmpty())
-      out.set(out.size() - 1, new AttributedString("  … " + (shown.size() - end + 1) + " more (Page Down)", DIM));
+    if (w[1] < shown.size()) out.add(new AttributedString("  ↓ " + (shown.size() - w[1]) + " more (Page Down)", DIM));
     return out;
+  }
+
+  /**
+   * Which of {@code size} jobs {@code rows} lines show, as [start, end), with the selected one
+   * ({@code sel}) among them: from the top (the live jobs) while the selection is there, and a line
+   * that counts the jobs hidden above, and one for those below, when some are.
+   */
+  static int[] window(int size, int sel, int rows) {
+    if (size <= rows) return new int[] {0, size};
+    if (rows < 3) {
+      int start = Math.max(0, Math.min(sel, size - rows));
+      return new int[] {start, start + rows};
+    }
+    if (sel < rows - 1) return new int[] {0, rows - 1};
+    if (sel >= size - (rows - 1)) return new int[] {size - (rows - 1), size};
+    int start = sel - (rows - 2) / 2;
+    return new int[] {start, start + rows - 2};
   }
 
   static String jobText(Data d, Job j, int width) {
@@ -73,9 +88,21 @@ final class TopJobRows {
     }
     int groupWidth = width >= 100 ? 16 : 9;
     String group = j.spec().group() == null ? "-" : TextTable.cutMiddle(j.spec().group(), groupWidth - 1);
-    return pad(String.valueOf(j.id()), 6) + pad(state, 11) + pad(JobColumn.gpus(j), 6)
-        + padLeft(JobColumn.elapsed(j, d.now()), 8) + "  " + pad(cut(progress, 14), 15) + pad(group, groupWidth)
-        + PrintableText.escape(JobColumn.name(j)) + why;
+    String head = pad(String.valueOf(j.id()), 6) + pad(state, 11) + pad(JobColumn.gpus(j), 6)
+        + padLeft(JobColumn.elapsed(j, d.now()), 8) + "  " + pad(cutWords(progress, 14), 15) + pad(group, groupWidth);
+    return head + nameAndWhy(JobColumn.name(j), why, width - columns(head));
+  }
+
+  /** The name, then why the job waits or how it ended: the name is cut first, so that the reason and its numbers show. */
+  static String nameAndWhy(String name, String why, int room) {
+    String n = PrintableText.escape(name);
+    if (columns(n) + columns(why) <= room) return n + why;
+    n = cutWords(name, Math.max(Math.min(columns(n), 8), room - columns(why)));
+    return n + cutWords(why, Math.max(0, room - columns(n)));
+  }
+
+  private static int columns(String s) {
+    return new AttributedString(s).columnLength();
   }
 
   private static AttributedStyle jobStyle(Job j) {

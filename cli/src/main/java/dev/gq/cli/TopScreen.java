@@ -6,19 +6,20 @@ import static dev.gq.cli.ScreenText.DIM;
 import static dev.gq.cli.ScreenText.HEAD;
 import static dev.gq.cli.ScreenText.TITLE;
 import static dev.gq.cli.ScreenText.bar;
+import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.fit;
 import static dev.gq.cli.ScreenText.plain;
 import static dev.gq.cli.TopGpuRows.gpuHeader;
 import static dev.gq.cli.TopGpuRows.gpuRow;
 import static dev.gq.cli.TopGpuRows.noteRows;
 import static dev.gq.cli.TopGpuRows.processRows;
-import static dev.gq.cli.TopGpuRows.userRows;
 import static dev.gq.cli.TopJobRows.eventRows;
 import static dev.gq.cli.TopJobRows.groupRows;
 import static dev.gq.cli.TopJobRows.jobHeader;
 import static dev.gq.cli.TopJobRows.jobLines;
 import static dev.gq.cli.TopPages.helpScreen;
 import static dev.gq.cli.TopPages.logScreen;
+import static dev.gq.cli.TopUserRows.userRows;
 
 import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.cli.ApiReplies.GroupSummary;
@@ -49,8 +50,7 @@ import org.jline.utils.AttributedStyle;
  * line per user under the GPUs with their GPUs held and jobs running and waiting, and a line of
  * the policy and bookings. Pure: the same data, view and size give the same lines, each at most {@code width}
  * columns wide, exactly {@code height} of them ({@code height} 0: as many as the content needs, for
- * one frame printed as text). Sections give way on a small screen in this order: processes, events
- * and groups beyond the first few, the users' lines, then job rows.
+ * one frame printed as text). What a small screen gives up first is {@link TopLayout}'s to say.
  */
 final class TopScreen {
   /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
@@ -128,33 +128,17 @@ final class TopScreen {
     List<AttributedString> users = userRows(d);
     int procs = procRows.stream().mapToInt(List::size).sum();
 
-    int jobRows;
-    int procShown;
-    int groupShown = groups.size();
-    int eventShown = events.size();
-    int userShown = users.size();
-    if (height <= 0) {
-      jobRows = shown.size();
-      procShown = procs;
-    } else {
-      int avail = height - 2 - gpuLines - 1; // title, keys, the jobs' header
-      int cap = height >= 40 ? 8 : 3;
-      groupShown = Math.min(groupShown, cap);
-      eventShown = Math.min(eventShown, cap);
-      int minJobs = Math.min(shown.size(), height >= 40 ? 10 : 4);
-      // a small screen gives up the groups and events, then the users' lines, before the jobs
-      while (avail - groupShown - eventShown - userShown < Math.max(1, minJobs) && (groupShown > 0 || eventShown > 0 || userShown > 0)) {
-        if (eventShown >= groupShown && eventShown > 0) eventShown--;
-        else if (groupShown > 0) groupShown--;
-        else userShown--;
-      }
-      avail -= groupShown + eventShown + userShown;
-      procShown = Math.max(0, Math.min(procs, avail - Math.max(1, minJobs)));
-      jobRows = Math.max(0, avail - procShown);
-    }
+    int live = (int) shown.stream().filter(j -> !j.state().terminal()).count();
+    TopLayout room = TopLayout.of(height, gpuLines,
+        new TopLayout.Counts(shown.size(), live, users.size(), groups.size(), events.size(), procs));
+    int jobRows = room.jobs();
+    int procShown = room.processes();
+    int groupShown = room.groups();
+    int eventShown = room.events();
+    int userShown = room.users();
 
     List<AttributedString> lines = new ArrayList<>();
-    lines.add(bar(title(d, v, shown), width, TITLE));
+    lines.add(bar(title(d, v, shown, width), width, TITLE));
     lines.addAll(gpuRows.get(0));
     for (int i = 1; i < gpuRows.size(); i++) {
       lines.addAll(gpuRows.get(i));
@@ -177,7 +161,8 @@ final class TopScreen {
     return lines;
   }
 
-  private static String title(Data d, TopView v, List<Job> shown) {
+  /** The title: the counts, a held queue and the filter whole; "(fake GPUs)" goes first when it does not fit. */
+  private static String title(Data d, TopView v, List<Job> shown, int width) {
     int free = 0;
     for (GpuStatus g : d.gpus().gpus()) if (g.state() == GpuState.FREE) free++;
     int running = 0, waiting = 0;
@@ -189,8 +174,13 @@ final class TopScreen {
     sb.append("  ").append(d.gpus().gpus().size()).append(" GPUs, ").append(free).append(" free");
     sb.append("  ").append(running).append(" running, ").append(waiting).append(" waiting");
     if (d.queueHeld()) sb.append("  QUEUE HELD");
-    if (d.gpus().fake()) sb.append("  (fake GPUs)");
-    if (!v.filter().isEmpty()) sb.append("  filter: ").append(v.filter()).append(" (").append(shown.size()).append(')');
+    String count = " (" + shown.size() + ")";
+    if (!v.filter().isEmpty()) {
+      int room = width - sb.length() - "  filter: ".length() - count.length();
+      sb.append("  filter: ").append(cutWords(v.filter(), Math.max(4, room))).append(count);
+    }
+    String fake = "  (fake GPUs)";
+    if (d.gpus().fake() && sb.length() + fake.length() <= width) sb.append(fake);
     return sb.toString();
   }
 

@@ -42,7 +42,7 @@ final class TopView {
   static final Effect QUIT = new Quit();
 
   private Mode mode = Mode.LIST;
-  private Long selected;
+  private final TopSelection selection = new TopSelection();
   private String filter = "";
   private final StringBuilder typing = new StringBuilder();
   private Action pending;
@@ -57,7 +57,7 @@ final class TopView {
   }
 
   Long selected() {
-    return selected;
+    return selection.selected();
   }
 
   String filter() {
@@ -86,10 +86,9 @@ final class TopView {
     page = Math.max(1, rows);
   }
 
-  /** Keeps the selection on a shown job: the selected one while it is shown, else the first. */
+  /** Keeps the selection on a shown job, as {@link TopSelection#settle} says. */
   void settle(List<Job> shown) {
-    if (shown.isEmpty()) selected = null;
-    else if (selected == null || shown.stream().noneMatch(j -> j.id() == selected)) selected = shown.get(0).id();
+    selection.settle(shown);
   }
 
   /** Whether {@code job} passes the filter: its state (or HELD, LIVE), or its group; all when none. */
@@ -174,7 +173,7 @@ final class TopView {
   }
 
   private void openLog() {
-    if (selected == null) message = "no job to show; the list is empty";
+    if (selection.selected() == null) message = "no job to show; the list is empty";
     else mode = Mode.LOG;
   }
 
@@ -235,13 +234,11 @@ final class TopView {
   }
 
   private int indexOf(List<Job> shown) {
-    for (int i = 0; i < shown.size(); i++) if (selected != null && shown.get(i).id() == selected) return i;
-    return -1;
+    return selection.indexIn(shown);
   }
 
   private void move(List<Job> shown, int to) {
-    if (shown.isEmpty()) return;
-    selected = shown.get(Math.max(0, Math.min(shown.size() - 1, to))).id();
+    selection.move(shown, to);
   }
 
   private static boolean isChar(Key k, int c) {

@@ -35,6 +35,11 @@ class RmCleanCommandTest {
   }
 
   @Test
+  void oneJobIsSaidWithItsLog() {
+    assertEquals("Removed 1 job and its log: 9\n", cli.run("rm", "9").out());
+  }
+
+  @Test
   void aRangeTakesOnlyTheJobsThatExist() {
     cli.run("rm", "7-10");
     assertEquals(List.of(List.of(9L)), cli.api.removals);

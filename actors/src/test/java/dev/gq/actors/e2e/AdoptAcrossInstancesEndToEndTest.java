@@ -63,7 +63,8 @@ class AdoptAcrossInstancesEndToEndTest {
       assertTrue(r.err().contains("is held by job " + job + " of the gq in " + b.data), r.err());
       assertEquals(1, r.err().lines().count(), r.err());
 
-      assertTrue(b2.gq("ps", "-a").out().startsWith("No jobs."), "the second gq made no job");
+      r = b2.gq("ps", "-a");
+      assertTrue(r.out().isEmpty() && r.err().startsWith("No jobs."), "the second gq made no job: " + r);
       assertEquals("RUNNING", b.state(job));
       assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the job's process was signalled");
     }

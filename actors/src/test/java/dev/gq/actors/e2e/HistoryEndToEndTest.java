@@ -65,7 +65,7 @@ class HistoryEndToEndTest {
     g.awaitState(id, "DONE", T);
     Path log = Path.of(g.job(id).get("log_path").asText());
     assertTrue(Files.exists(log));
-    assertEquals("Removed 1 job and their logs: " + id + "\n", g.gq("rm", String.valueOf(id)).out());
+    assertEquals("Removed 1 job and its log: " + id + "\n", g.gq("rm", String.valueOf(id)).out());
     assertFalse(Files.exists(log));
     assertFalse(Files.exists(g.data.resolve("run").resolve(id + ".exit")));
     assertEquals("gq: job " + id + " does not exist\n", g.gq("show", String.valueOf(id)).err());

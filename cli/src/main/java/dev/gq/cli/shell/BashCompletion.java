@@ -12,7 +12,8 @@ import java.util.Locale;
  * before the cursor down the tree (aliases and the {@code gq -g N} shortcut included), then offers
  * that command's subcommands, options, option values (files, fixed choices) or arguments (files for
  * a script, programs and then the program's own completion after {@code gq run}, the ids of the
- * jobs a running daemon lists; completion never starts a daemon).
+ * jobs a running daemon lists (only live ones where only those apply), its groups' names;
+ * completion never starts a daemon).
  */
 public final class BashCompletion {
   private BashCompletion() {}
@@ -66,12 +67,14 @@ public final class BashCompletion {
       if (!o.takesValue() || o.value().kind() == Kind.TEXT) continue;
       List<String> patterns = o.names().stream().map(n -> Shell.quote(path(c) + " " + n)).toList();
       sb.append("    ").append(String.join(" | ", patterns)).append(") ");
-      if (o.value().kind() == Kind.CHOICE) {
-        sb.append("COMPREPLY=($(compgen -W ").append(Shell.quote(String.join(" ", o.value().choices())))
-            .append(" -- \"$cur\")) ;;\n");
-      } else {
-        sb.append("_gq_files ;;\n");
-      }
+      String words = switch (o.value().kind()) {
+        case CHOICE -> Shell.quote(String.join(" ", o.value().choices()));
+        case GROUP -> "\"$(_gq_groups)\"";
+        case JOB -> "\"$(_gq_jobs)\"";
+        case LIVE_JOB -> "\"$(_gq_live_jobs)\"";
+        default -> null;
+      };
+      sb.append(words == null ? "_gq_files ;;\n" : "COMPREPLY=($(compgen -W " + words + " -- \"$cur\")) ;;\n");
     }
   }
 
@@ -84,6 +87,18 @@ public final class BashCompletion {
       # The ids of the jobs, only from a daemon that is already running (completing never starts one).
       _gq_jobs() {
         command gq daemon status >/dev/null 2>&1 && command gq ps --no-header -o id 2>/dev/null
+      }
+
+      # The ids of the jobs that have not ended (those a cancel can stop), as _gq_jobs.
+      _gq_live_jobs() {
+        command gq daemon status >/dev/null 2>&1 \\
+          && command gq ps -t WAITING,STARTING,RUNNING,PREEMPTING --no-header -o id 2>/dev/null
+      }
+
+      # The names of the groups, as _gq_jobs.
+      _gq_groups() {
+        command gq daemon status >/dev/null 2>&1 \\
+          && command gq groups --json 2>/dev/null | sed -n 's/^ *"group" *: *"\\(.*\\)",\\{0,1\\}$/\\1/p'
       }
 
       _gq() {
@@ -142,6 +157,8 @@ public final class BashCompletion {
             program) COMPREPLY=($(compgen -c -- "$cur")) ;;
             choice) COMPREPLY=($(compgen -W "$choices" -- "$cur")) ;;
             job) COMPREPLY=($(compgen -W "$(_gq_jobs)" -- "$cur")) ;;
+            live_job) COMPREPLY=($(compgen -W "$(_gq_live_jobs)" -- "$cur")) ;;
+            group) COMPREPLY=($(compgen -W "$(_gq_groups)" -- "$cur")) ;;
           esac
         fi
       }

@@ -16,13 +16,16 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * The command tree as completions and manual pages need it, read from picocli's model so that
  * they cannot drift from the commands: each command with its path ({@code daemon status}), aliases,
  * one-line summary, options and what its arguments are (files, a program to run, a fixed list of
- * choices, or free text). Hidden commands and options are left out.
+ * choices, jobs, live jobs, groups, or free text). Hidden commands and options are left out.
  */
 public record CommandTree(List<String> path, List<String> aliases, String summary, List<Option> options,
     Value positional, List<CommandTree> children, CommandSpec spec) {
 
-  /** What a value is, for completing it. */
-  public enum Kind { TEXT, FILE, PROGRAM, CHOICE, JOB }
+  /** What a value is, for completing it: LIVE_JOB a job that has not ended, GROUP a group's name. */
+  public enum Kind { TEXT, FILE, PROGRAM, CHOICE, JOB, LIVE_JOB, GROUP }
+
+  /** The commands whose jobs are only live ones: an ended job is nothing to offer them. */
+  private static final Set<String> ON_LIVE_JOBS = Set.of("cancel");
 
   /** An option or positional's value: its label ({@code N}, {@code FILE}), kind and choices. */
   public record Value(String label, Kind kind, List<String> choices, boolean repeats) {}
@@ -95,6 +98,9 @@ public record CommandTree(List<String> path, List<String> aliases, String summar
     for (PositionalParamSpec p : spec.positionalParameters()) {
       if (!p.hidden() && positional == null) positional = value(p);
     }
+    if (positional != null && positional.kind() == Kind.JOB && ON_LIVE_JOBS.contains(spec.name())) {
+      positional = new Value(positional.label(), Kind.LIVE_JOB, List.of(), positional.repeats());
+    }
     List<CommandTree> children = new ArrayList<>();
     // a command is listed under its name and under each alias: visit it once
     Set<CommandLine> subs = new LinkedHashSet<>(cl.getSubcommands().values());
@@ -118,6 +124,8 @@ public record CommandTree(List<String> path, List<String> aliases, String summar
     }
     if (label.equals("CMD")) return new Value(label, Kind.PROGRAM, List.of(), repeats);
     if (label.equals("JOB")) return new Value(label, Kind.JOB, List.of(), repeats);
+    if (label.equals("GROUP") || (label.equals("G") && arg instanceof OptionSpec o && o.longestName().equals("--group")))
+      return new Value(label, Kind.GROUP, List.of(), repeats);
     if (arg.completionCandidates() != null) {
       List<String> choices = new ArrayList<>();
       arg.completionCandidates().forEach(choices::add);

@@ -81,6 +81,8 @@ public final class FishCompletion {
             .append(" -a '(__gq_program_args)'\n");
       }
       case JOB -> sb.append("complete -c gq -n ").append(in).append(" -x -a '(__gq_jobs)'\n");
+      case LIVE_JOB -> sb.append("complete -c gq -n ").append(in).append(" -x -a '(__gq_live_jobs)'\n");
+      case GROUP -> sb.append("complete -c gq -n ").append(in).append(" -x -a '(__gq_groups)'\n");
       case TEXT -> { }
     }
   }
@@ -97,6 +99,7 @@ public final class FishCompletion {
       switch (v.kind()) {
         case FILE -> sb.append(" -r -F");
         case CHOICE -> sb.append(" -x -a ").append(Shell.fishQuote(String.join(" ", v.choices())));
+        case GROUP -> sb.append(" -x -a '(__gq_groups)'");
         default -> sb.append(" -x");
       }
     }
@@ -107,6 +110,18 @@ public final class FishCompletion {
       # The ids of the jobs, only from a daemon that is already running (completing never starts one).
       function __gq_jobs
           command gq daemon status >/dev/null 2>&1; and command gq ps --no-header -o id 2>/dev/null
+      end
+
+      # The ids of the jobs that have not ended (those a cancel can stop), as __gq_jobs.
+      function __gq_live_jobs
+          command gq daemon status >/dev/null 2>&1
+          and command gq ps -t WAITING,STARTING,RUNNING,PREEMPTING --no-header -o id 2>/dev/null
+      end
+
+      # The names of the groups, as __gq_jobs.
+      function __gq_groups
+          command gq daemon status >/dev/null 2>&1
+          and command gq groups --json 2>/dev/null | sed -n 's/^ *"group" *: *"\\(.*\\)",\\{0,1\\}$/\\1/p'
       end
 
       # Where the words before the cursor lead, as ARGS:INDEX:PATH: how many arguments follow the

@@ -27,6 +27,22 @@ public final class ZshCompletion {
           compadd -a ids
         }
 
+        # The ids of the jobs that have not ended (those a cancel can stop), as _gq_jobs.
+        _gq_live_jobs() {
+          local -a ids
+          ids=(${(f)"$(command gq daemon status >/dev/null 2>&1 \\
+            && command gq ps -t WAITING,STARTING,RUNNING,PREEMPTING --no-header -o id 2>/dev/null)"})
+          compadd -a ids
+        }
+
+        # The names of the groups, as _gq_jobs.
+        _gq_groups() {
+          local -a names
+          names=(${(f)"$(command gq daemon status >/dev/null 2>&1 \\
+            && command gq groups --json 2>/dev/null | sed -n 's/^ *"group" *: *"\\(.*\\)",\\{0,1\\}$/\\1/p')"})
+          compadd -a names
+        }
+
         """);
     List<CommandTree> all = root.all();
     for (int i = all.size() - 1; i >= 0; i--) function(sb, all.get(i), all.get(i) == root);
@@ -102,6 +118,8 @@ public final class ZshCompletion {
       case CHOICE -> "(" + String.join(" ", v.choices()) + ")";
       case PROGRAM -> "_command_names -e";
       case JOB -> "_gq_jobs";
+      case LIVE_JOB -> "_gq_live_jobs";
+      case GROUP -> "_gq_groups";
       case TEXT -> " ";
     };
   }

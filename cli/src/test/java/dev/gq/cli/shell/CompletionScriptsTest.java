@@ -90,7 +90,10 @@ class CompletionScriptsTest {
     Path gq = bin.resolve("gq");
     Files.writeString(gq, "#!/bin/sh\necho \"$*\" >> \"" + bin.resolve("calls") + "\"\n"
         + "case \"$*\" in\n  'daemon status') exit " + (running ? 0 : 1) + " ;;\n"
-        + "  'ps --no-header -o id') printf '12\\n7\\n' ;;\n  *) echo started >> \"" + bin.resolve("calls") + "\" ;;\nesac\n");
+        + "  'ps --no-header -o id') printf '12\\n7\\n' ;;\n"
+        + "  'ps -t WAITING,STARTING,RUNNING,PREEMPTING --no-header -o id') printf '12\\n' ;;\n"
+        + "  'groups --json') printf '[ {\\n  \"group\" : \"sweep\",\\n  \"held\" : false\\n}, {\\n  \"group\" : \"evals\"\\n} ]\\n' ;;\n"
+        + "  *) echo started >> \"" + bin.resolve("calls") + "\" ;;\nesac\n");
     gq.toFile().setExecutable(true);
     return Map.of("PATH", bin + ":" + System.getenv("PATH"));
   }
@@ -108,10 +111,18 @@ class CompletionScriptsTest {
   @Test
   void jobIdsAreCompletedFromARunningDaemonAndNoDaemonIsStartedForThem() throws Exception {
     assertEquals(List.of("12"), bashOffersWith(fakeGq(true), "gq", "show", "1"));
-    assertEquals(List.of("12", "7"), bashOffersWith(fakeGq(true), "gq", "cancel", ""));
+    assertEquals(List.of("12"), bashOffersWith(fakeGq(true), "gq", "cancel", ""), "only the jobs a cancel can stop");
     assertEquals(List.of(), bashOffersWith(fakeGq(false), "gq", "show", ""));
     assertEquals(List.of("daemon status"), Files.readAllLines(dir.resolve("down").resolve("calls")),
         "with no daemon, only its status is asked: nothing that would start one");
+  }
+
+  @Test
+  void groupNamesAreCompletedWhereAGroupIsExpected() throws Exception {
+    assertEquals(List.of("sweep"), bashOffersWith(fakeGq(true), "gq", "ps", "--group", "s"));
+    assertEquals(List.of("sweep", "evals"), bashOffersWith(fakeGq(true), "gq", "wait", "--group", ""));
+    assertEquals(List.of("evals"), bashOffersWith(fakeGq(true), "gq", "groups", "e"));
+    assertEquals(List.of("sweep"), bashOffersWith(fakeGq(true), "gq", "-g", "1", "--group", "sw"));
   }
 
   @Test
