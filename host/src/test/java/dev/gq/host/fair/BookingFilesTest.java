@@ -55,7 +55,7 @@ class BookingFilesTest {
   void anOverlappingBookingIsRefusedAndNotWritten() {
     assertNull(files.book(booking("aaaa", "alice", AT_14, Duration.ofHours(3), "GPU-0"), Policy.NONE, NOW, UTC));
     String why = files.book(booking("bbbb", "bob", AT_14.plus(Duration.ofHours(1)), Duration.ofHours(1), "GPU-0"), Policy.NONE, NOW, UTC);
-    assertEquals("GPU GPU-0 is booked by alice " + BookingRules.window(files.read().bookings().get(0), UTC)
+    assertEquals("GPU GPU-0 is booked by alice " + BookingRules.window(files.read().bookings().get(0), NOW, UTC)
         + "; choose other GPUs or another time (gq book --list)", why);
     assertEquals(1, files.read().bookings().size());
   }
