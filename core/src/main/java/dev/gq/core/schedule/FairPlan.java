@@ -103,14 +103,21 @@ public final class FairPlan {
     return max == null ? spec : spec.withTimeLimit(max);
   }
 
-  /** {@code gpus} with those the policy keeps for interactive work shown as taken by it. */
+  /**
+   * {@code gpus} with those the policy keeps for interactive work shown as taken by it, and those an
+   * admin drained for every user's gq shown drained.
+   */
   public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f) {
     Policy p = f.policy().policy();
-    if (gpus == null || p.interactiveGpus().isEmpty()) return gpus;
+    if (gpus == null || p.interactiveGpus().isEmpty() && f.machineDrains().isEmpty()) return gpus;
     List<GpuStatus> out = new ArrayList<>(gpus.size());
     for (GpuStatus g : gpus) {
       boolean open = g.state() == GpuState.FREE || g.state() == GpuState.SHARED;
-      out.add(open && p.interactive(g.index(), g.uuid())
+      String drained = f.machineDrains().get(g.uuid());
+      if (open && drained != null)
+        out.add(new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.DRAINED, null, g.processes(), g.totalBytes(), g.usedBytes(),
+            drained + "; no new jobs until it resumes it (gq gpu resume " + g.index() + " --all-users)", null));
+      else out.add(open && p.interactive(g.index(), g.uuid())
           ? taken(g, "kept for interactive work (interactive_gpus in the machine policy)", "kept for interactive work") : g);
     }
     return out;

@@ -46,7 +46,7 @@ class BookingFilesTest {
     assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(b.fileName()))));
     assertEquals(List.of(id), files.read().inForce(Policy.NONE, NOW).stream().map(Booking::id).toList());
     assertEquals("no booking zzzz; list them with gq book --list", files.cancel("zzzz", me));
-    assertEquals("booking " + id + " is alice's; only alice (or root) can cancel it", files.cancel(id, me + 1));
+    assertEquals("booking " + id + " is alice's; only alice, root or an admin (admins in /etc/gq/policy.toml) can cancel it", files.cancel(id, me + 1));
     assertNull(files.cancel(id, me));
     assertEquals(List.of(), files.read().bookings());
   }
