@@ -179,14 +179,22 @@ public interface ApiReplies {
    * none is ({@code policy}), {@code policyInForce} whether a policy file's rules apply, each user
    * holding or waiting for GPUs, the demand files not counted with why (name → reason), and
    * {@code demandProblem} why this user's demand cannot be published for the other users' gq to see
-   * (null when it can).
+   * (null when it can), and each GPU an admin drained for every user's gq ({@code drains}: "GPU 0"
+   * → by whom and why).
    */
   record WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
-      java.util.Map<String, String> ignored, List<BookingLine> bookings, String demandProblem) {
+      java.util.Map<String, String> ignored, List<BookingLine> bookings, String demandProblem,
+      java.util.Map<String, String> drains) {
     public WhoReport {
       users = List.copyOf(users);
       ignored = java.util.Map.copyOf(ignored);
       bookings = bookings == null ? List.of() : List.copyOf(bookings);
+      drains = drains == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(drains));
+    }
+
+    public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
+        java.util.Map<String, String> ignored, List<BookingLine> bookings, String demandProblem) {
+      this(policy, policyInForce, users, ignored, bookings, demandProblem, null);
     }
 
     public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,

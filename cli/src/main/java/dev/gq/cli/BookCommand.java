@@ -60,8 +60,7 @@ final class BookCommand implements Callable<Integer> {
       return ExitCode.OK;
     }
     if (cancel != null) {
-      inv.api().cancelBooking(cancel);
-      out.println("Cancelled booking " + cancel + ".");
+      out.println(inv.api().cancelBooking(cancel));
       return ExitCode.OK;
     }
     if (count == null && named.isEmpty()) throw new UsageException("say how many GPUs (-g N) or which (--gpu 0,1), as in 'gq book -g 2 --at 14:00 --for 3h'");

@@ -12,22 +12,34 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code gq gpu drain GPU...} keeps GPUs from new jobs (a job on one keeps running), for example to
- * leave GPU 0 to interactive work; {@code gq gpu resume GPU...} gives them back. A GPU is named by
- * its index or its UUID, as {@code gq gpu} shows them; the setting is stored and survives restarts.
+ * {@code gq gpu drain GPU...} keeps GPUs from this user's new jobs (a job on one keeps running);
+ * {@code gq gpu resume GPU...} gives them back. Other users' gq do not see it, and the output says
+ * so. With {@code --all-users} root or an admin of the machine policy keeps the GPUs from every
+ * user's gq (an order file every gq honours only from root or an admin). A GPU is named by its index
+ * or its UUID, as {@code gq gpu} shows them; both settings survive restarts.
  */
 final class GpuDrainCommand {
   private GpuDrainCommand() {}
 
-  @Command(name = "drain", description = "Keep GPUs from new jobs (a running job keeps its GPU); survives restarts.")
+  /** What a drain of this user's gq alone does not do, and the machine-wide ways. */
+  static String onlyMine(int index) {
+    return "Your gq only: other users' gq may still start jobs on GPU " + index + "; to keep it from everyone's, root or an admin"
+        + " of /etc/gq/policy.toml runs 'gq gpu drain " + index + " --all-users' (or lists it in the policy's interactive_gpus).";
+  }
+
+  @Command(name = "drain", description = "Keep GPUs from your gq's new jobs, or with --all-users (root and the policy's admins) from"
+      + " every user's gq; a running job keeps its GPU; survives restarts.")
   static final class Drain implements Callable<Integer> {
     private final Invocation inv;
 
     @Parameters(arity = "1..*", paramLabel = "GPU", description = "A GPU index or UUID, as 'gq gpu' shows them.")
     List<String> gpus;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown by 'gq gpu' (default: drained by the user).")
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown by 'gq gpu' and 'gq who' (default: drained by the user).")
     String reason;
+
+    @Option(names = "--all-users", description = "Keep the GPUs from every user's gq, not only yours (root and the policy's admins).")
+    boolean allUsers;
 
     Drain(Invocation inv) {
       this.inv = inv;
@@ -35,18 +47,28 @@ final class GpuDrainCommand {
 
     @Override
     public Integer call() throws ApiException {
-      String why = reason == null ? "drained by the user" : Labels.checkOption("--reason", reason);
-      for (GpuStatus g : resolve(inv, gpus)) inv.io().out().println(inv.api().drainGpu(g.uuid(), g.index(), why));
+      String why = reason == null ? (allUsers ? "" : "drained by the user") : Labels.checkOption("--reason", reason);
+      for (GpuStatus g : resolve(inv, gpus)) {
+        if (allUsers) {
+          inv.io().out().println(inv.api().drainGpuForEveryone(g.uuid(), g.index(), why));
+          continue;
+        }
+        inv.io().out().println(inv.api().drainGpu(g.uuid(), g.index(), why));
+        inv.io().out().println(onlyMine(g.index()));
+      }
       return ExitCode.OK;
     }
   }
 
-  @Command(name = "resume", description = "Give drained GPUs back to new jobs.")
+  @Command(name = "resume", description = "Give drained GPUs back to new jobs (--all-users: undo a drain for every user's gq).")
   static final class Resume implements Callable<Integer> {
     private final Invocation inv;
 
     @Parameters(arity = "1..*", paramLabel = "GPU", description = "A GPU index or UUID, as 'gq gpu' shows them.")
     List<String> gpus;
+
+    @Option(names = "--all-users", description = "Remove your drain for every user's gq (root: anyone's).")
+    boolean allUsers;
 
     Resume(Invocation inv) {
       this.inv = inv;
@@ -54,7 +76,8 @@ final class GpuDrainCommand {
 
     @Override
     public Integer call() throws ApiException {
-      for (GpuStatus g : resolve(inv, gpus)) inv.io().out().println(inv.api().drainGpu(g.uuid(), g.index(), null));
+      for (GpuStatus g : resolve(inv, gpus))
+        inv.io().out().println(allUsers ? inv.api().drainGpuForEveryone(g.uuid(), g.index(), null) : inv.api().drainGpu(g.uuid(), g.index(), null));
       return ExitCode.OK;
     }
   }

@@ -64,8 +64,11 @@ public interface MachineApi extends ApiReplies {
     throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
   }
 
-  /** Cancels this user's booking {@code id}; refused in one line when there is none or it is another user's. */
-  default void cancelBooking(String id) throws ApiException {
+  /**
+   * Cancels booking {@code id}: this user's, or, by root or an admin of the machine policy, anyone's
+   * for every user's gq; the line to show, or refused in one line.
+   */
+  default String cancelBooking(String id) throws ApiException {
     throw new ApiException("this daemon cannot book GPUs; restart it with this gq (gq daemon stop, then gq daemon start)");
   }
 
@@ -98,6 +101,14 @@ public interface MachineApi extends ApiReplies {
   /** Drains GPU {@code uuid} (index {@code index}) of new jobs, or gives it back ({@code reason} null); the line to show. */
   default String drainGpu(String uuid, int index, String reason) throws ApiException {
     throw new ApiException("this daemon cannot drain a GPU; restart it with 'gq daemon stop' (jobs keep running)");
+  }
+
+  /**
+   * Drains GPU {@code uuid} (index {@code index}) for every user's gq, or gives it back ({@code reason}
+   * null): root and the machine policy's admins only; the line to show, or refused in one line.
+   */
+  default String drainGpuForEveryone(String uuid, int index, String reason) throws ApiException {
+    throw new ApiException("this daemon cannot drain a GPU for every user; restart it with this gq (gq daemon stop, then gq daemon start)");
   }
 
   /**

@@ -4,6 +4,10 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.SignStyle;
+import java.time.temporal.ChronoField;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -11,7 +15,9 @@ import java.util.Map;
  * (their TZ variable when it names a zone, else the machine's), or "-" for a time not yet reached.
  */
 final class Times {
-  private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  /** Four-digit years, and a later year as a plain number (never "+10000"). */
+  private static final DateTimeFormatter FORMAT = new DateTimeFormatterBuilder()
+      .appendValue(ChronoField.YEAR, 4, 10, SignStyle.NORMAL).appendPattern("-MM-dd HH:mm:ss").toFormatter(Locale.ROOT);
 
   private Times() {}
 

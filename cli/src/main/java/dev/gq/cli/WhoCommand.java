@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
  * {@code gq who}: everyone's part of a shared machine, as this user's daemon sees it: per user the
  * GPUs their jobs hold and how many jobs hold them (from the GPU leases every gq keeps), how many
  * jobs wait for how many GPUs and since when (from the demand files every gq publishes), then the
- * machine policy in force or the line why none is, the bookings in force, and the files not counted with why.
+ * machine policy in force or the line why none is, why GPUs are held for someone (an admin's drain for
+ * every user's gq, a booking), and the files not counted with why.
  */
 @Command(name = "who", description = "Show every user's GPUs held and jobs waiting on this machine, and the machine policy in force.")
 final class WhoCommand implements Callable<Integer> {
@@ -50,6 +51,7 @@ final class WhoCommand implements Callable<Integer> {
     }
     out.println("Policy: " + who.policy());
     if (who.demandProblem() != null) out.println("Demand: " + PrintableText.escape(who.demandProblem()));
+    who.drains().forEach((gpu, why) -> out.println("Drained: " + gpu + " " + PrintableText.escape(why)));
     for (GqApi.BookingLine b : who.bookings()) out.println("Booked: " + booking(b, zone));
     who.ignored().forEach((name, why) -> out.println("Not counted: " + name + ": " + why));
     return ExitCode.OK;
@@ -61,7 +63,7 @@ final class WhoCommand implements Callable<Integer> {
    * nothing more than before.
    */
   static boolean shared(GqApi.WhoReport who) {
-    return who != null && (who.users().size() > 1 || who.policyInForce() || !who.bookings().isEmpty());
+    return who != null && (who.users().size() > 1 || who.policyInForce() || !who.bookings().isEmpty() || !who.drains().isEmpty());
   }
 
   /** One user's part in one line: "4 GPUs held, 4 jobs running, 6 waiting for 6 GPUs since 2026-12-02 01:00:00". */
@@ -88,6 +90,7 @@ final class WhoCommand implements Callable<Integer> {
     int w = who.users().stream().mapToInt(r -> PrintableText.escape(r.user()).length()).max().orElse(0);
     for (FairWho.Row r : who.users()) lines.add("  " + ScreenText.pad(PrintableText.escape(r.user()), w) + "  " + part(r, zone));
     lines.add("Policy: " + PrintableText.escape(who.policy()));
+    who.drains().forEach((gpu, why) -> lines.add("Drained: " + gpu + " " + PrintableText.escape(why)));
     for (GqApi.BookingLine b : who.bookings()) lines.add("Booked: " + booking(b, zone));
     return lines;
   }
@@ -123,6 +126,8 @@ final class WhoCommand implements Callable<Integer> {
       o.put("start", b.start().toString());
       o.put("end", b.end().toString());
     }
+    ObjectNode drains = n.putObject("drained_for_everyone");
+    who.drains().forEach(drains::put);
     ObjectNode ignored = n.putObject("not_counted");
     who.ignored().forEach(ignored::put);
     return n;

@@ -40,6 +40,14 @@ class BookCommandTest {
   }
 
   @Test
+  void aYearPast9999IsWrittenAsAYear() {
+    Instant far = Instant.parse("+10000-01-01T00:00:00Z");
+    cli.api.booked.add(new GqApi.BookingLine("0123abcd", "eve", List.of(0), List.of("GPU-0"), far, far.plus(Duration.ofHours(1))));
+    String out = cli.run("book", "--list").out();
+    assertTrue(out.contains("10000-01-01 00:00:00  10000-01-01 01:00:00") && !out.contains("+"), out);
+  }
+
+  @Test
   void namedGpusAreBookedAsNamed() {
     assertEquals(0, cli.run("book", "--gpu", "2,3", "--at", "30m", "--for", "1h").code());
     assertEquals(List.of(2, List.of("2", "3"), NOW.plus(Duration.ofMinutes(30)), NOW.plus(Duration.ofMinutes(90))), cli.api.bookAsked);

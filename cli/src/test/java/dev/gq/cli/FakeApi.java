@@ -279,12 +279,21 @@ final class FakeApi implements GqApi {
     return b;
   }
 
+  @Override public String drainGpu(String uuid, int index, String reason) {
+    return "GPU " + index + (reason == null ? " resumed." : " drained.");
+  }
+
+  @Override public String drainGpuForEveryone(String uuid, int index, String reason) {
+    return "GPU " + index + (reason == null ? " resumed for every user" : " drained for every user: " + reason);
+  }
+
   @Override public List<BookingLine> bookings() {
     return List.copyOf(booked);
   }
 
-  @Override public void cancelBooking(String id) throws ApiException {
+  @Override public String cancelBooking(String id) throws ApiException {
     if (!booked.removeIf(b -> b.id().equals(id))) throw new ApiException("no booking " + id + "; list them with gq book --list");
+    return "Cancelled booking " + id + ".";
   }
 
   /** Who runs each pid a GPU lists, as {@link #processes} answers. */

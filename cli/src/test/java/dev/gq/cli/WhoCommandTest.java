@@ -37,6 +37,28 @@ class WhoCommandTest {
   }
 
   @Test
+  void aGpuAnAdminDrainedForEveryoneIsShownWithWhoAndWhy() {
+    cli.api.who = new GqApi.WhoReport("none (first come, first served)", false, List.of(), Map.of(), List.of(), null,
+        Map.of("GPU 0", "drained for every user's gq by alice (uid 1000): maintenance"));
+    assertEquals("Nobody holds or waits for GPUs.\nPolicy: none (first come, first served)\n"
+        + "Drained: GPU 0 drained for every user's gq by alice (uid 1000): maintenance\n", cli.run("who").out());
+    assertEquals("drained for every user's gq by alice (uid 1000): maintenance",
+        WhoCommand.json(cli.api.who).get("drained_for_everyone").get("GPU 0").asText());
+  }
+
+  @Test
+  void aDrainOfThisUsersGqSaysItIsNotMachineWide() {
+    cli.api.gpus = new GqApi.GpuReport(List.of(new dev.gq.core.gpu.GpuStatus(0, "GPU-0", "H100", dev.gq.core.gpu.GpuState.FREE,
+        null, List.of(), 1, 0, null, null)), "fake", true, null);
+    Cli.Result r = cli.run("gpu", "drain", "0");
+    assertEquals("GPU 0 drained.\nYour gq only: other users' gq may still start jobs on GPU 0; to keep it from everyone's, root"
+        + " or an admin of /etc/gq/policy.toml runs 'gq gpu drain 0 --all-users' (or lists it in the policy's interactive_gpus).\n",
+        r.out(), r.err());
+    r = cli.run("gpu", "drain", "0", "--all-users", "--reason", "maintenance");
+    assertEquals("GPU 0 drained for every user: maintenance\n", r.out(), r.err());
+  }
+
+  @Test
   void nobodyAndNoPolicyAreSaidPlainly() {
     cli.api.who = new GqApi.WhoReport("none (first come, first served)", false, List.of(), Map.of());
     Cli.Result r = cli.run("who");

@@ -43,8 +43,10 @@ final class ReadTools {
         new Tool("groups", "Each group's (sweep's) progress as JSON (gq groups --json): jobs per state, retries, holds.",
             Schema.object().string("group", "Only this group.").build(), a -> gq.run(groups(a))),
         new Tool("who", "Everyone on this machine as JSON (gq who --json): per user the GPUs held and jobs on them,"
-            + " jobs waiting and GPUs wanted; the machine policy in force (or why none is) and the GPU bookings. A job"
-            + " that waits with 'fair share' or 'booked' waits for another user, as this shows.",
+            + " jobs waiting and GPUs wanted; the machine policy in force (or why none is), the GPUs an admin drained"
+            + " for every user's gq (by whom and why), the GPU bookings in force, and the booking, demand and admin"
+            + " order files not counted with why. A job that waits with 'fair share' or 'booked' waits for another user,"
+            + " as this shows.",
             Schema.object().build(), a -> gq.run(List.of("who", "--json"))),
         new Tool("eta", "How far running jobs have got and how long they have left, as JSON (gq eta --json):"
             + " percent, remaining_seconds, finish and the source it read; nulls mean unknown.",

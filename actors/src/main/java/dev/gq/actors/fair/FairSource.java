@@ -10,13 +10,17 @@ import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.LeaseHolder;
 import dev.gq.core.proc.ProcessTable;
 import dev.gq.core.schedule.FairPlan;
+import dev.gq.host.fair.AdminFiles;
+import dev.gq.host.fair.BookingFiles;
 import dev.gq.host.fair.DemandFiles;
 import dev.gq.host.fair.PolicyFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,7 +46,8 @@ public final class FairSource {
 
   private final PolicyFile policyFile;
   private final DemandFiles demandFiles;
-  private final dev.gq.host.fair.BookingFiles bookingFiles;
+  private final SharedFiles sharedFiles;
+  private final SharedRequests requests;
   private final LeaseHolder.Instance self;
   private final long pid;
   private final Executor blocking;
@@ -73,7 +78,10 @@ public final class FairSource {
       Clock clock) {
     this.policyFile = new PolicyFile(policy, 0);
     this.demandFiles = new DemandFiles(leaseDir, procs, clock);
-    this.bookingFiles = new dev.gq.host.fair.BookingFiles(leaseDir);
+    BookingFiles bookingFiles = new BookingFiles(leaseDir);
+    AdminFiles adminFiles = new AdminFiles(leaseDir);
+    this.sharedFiles = new SharedFiles(bookingFiles, adminFiles, self.uid());
+    this.requests = new SharedRequests(bookingFiles, adminFiles, self, clock, latest::get, this::resolved);
     this.self = self;
     this.pid = pid;
     this.blocking = blocking;
@@ -126,17 +134,13 @@ public final class FairSource {
       freeSince.clear();
       freeSince.putAll(seen);
       latest.set(o);
-      Map<String, String> ignored = new java.util.LinkedHashMap<>(demands.ignored());
-      dev.gq.host.fair.BookingFiles.Reading booked = bookingFiles.read();
-      bookingsIgnored = booked.ignored();
-      ignored.putAll(booked.ignored());
       Policy resolved = resolved(o);
-      List<dev.gq.core.fair.Booking> inForce = booked.inForce(resolved, now);
-      // this user's ended bookings are removed by its daemon (the sticky directory lets nobody else)
-      for (dev.gq.core.fair.Booking b : booked.bookings())
-        if (b.uid() == self.uid() && !b.end().isAfter(now)) bookingFiles.cancel(b.id(), self.uid());
-      view.set(new FairView(new PolicyReading(resolved, reading.problem()), others, ignored, seen, inForce,
-          java.time.ZoneId.systemDefault()));
+      SharedFiles.Read shared = sharedFiles.read(resolved, now);
+      bookingsIgnored = shared.ignored();
+      Map<String, String> ignored = new LinkedHashMap<>(demands.ignored());
+      ignored.putAll(shared.ignored());
+      view.set(new FairView(new PolicyReading(resolved, reading.problem()), others, ignored, seen, shared.bookings(),
+          ZoneId.systemDefault(), shared.drains()));
     } catch (RuntimeException e) {
       LOG.warn("cannot read the shared machine's files: {}", e.toString());
     }
@@ -153,9 +157,9 @@ public final class FairSource {
   private synchronized void demandsChanged() {
     try {
       DemandFiles.Reading demands = demandFiles.read();
-      Map<String, String> ignored = new java.util.LinkedHashMap<>(demands.ignored());
+      Map<String, String> ignored = new LinkedHashMap<>(demands.ignored());
       ignored.putAll(bookingsIgnored);
-      view.updateAndGet(v -> new FairView(v.policy(), others(demands), ignored, v.freeSince(), v.bookings(), v.zone()));
+      view.updateAndGet(v -> new FairView(v.policy(), others(demands), ignored, v.freeSince(), v.bookings(), v.zone(), v.machineDrains()));
     } catch (RuntimeException e) {
       LOG.warn("cannot read the other users' demand: {}", e.toString());
     }
@@ -169,55 +173,16 @@ public final class FairSource {
     return reading.policy().resolved(byIndex);
   }
 
-  /** A booking of the GPUs shown by index or UUID in {@code named}, else of {@code count} chosen ones: the booking, or why not in one line. */
-  public synchronized dev.gq.core.fair.Booking book(int count, List<String> named, Instant start, Instant end)
-      throws dev.gq.cli.ApiException {
-    GpuObservation o = latest.get();
-    if (o == null || !o.reading().ok()) throw new dev.gq.cli.ApiException("no GPU reading yet; try again in a moment");
-    Instant now = clock.instant();
-    Policy policy = resolved(o);
-    List<String> gpus = new ArrayList<>();
-    if (!named.isEmpty()) {
-      for (String n : named) {
-        String uuid = o.reading().devices().stream().filter(d -> d.uuid().equals(n) || Integer.toString(d.index()).equals(n))
-            .map(DeviceReading::uuid).findFirst().orElse(null);
-        if (uuid == null) throw new dev.gq.cli.ApiException("this machine has no GPU " + n + "; see gq gpu");
-        if (!gpus.contains(uuid)) gpus.add(uuid);
-      }
-    } else {
-      List<String> shared = o.reading().devices().stream().filter(d -> !policy.interactive(d.index(), d.uuid()))
-          .map(DeviceReading::uuid).toList();
-      gpus = dev.gq.core.fair.BookingRules.choose(count, shared, bookingFiles.read().inForce(policy, now), start, end);
-      if (gpus.size() < count)
-        throw new dev.gq.cli.ApiException("only " + gpus.size() + " of the " + shared.size() + " shared GPUs are not booked in that window; "
-            + "book fewer or another time (gq book --list)");
-    }
-    var b = new dev.gq.core.fair.Booking(dev.gq.host.fair.BookingFiles.newId(), self.user(), self.uid(), gpus, start, end, now);
-    String why = bookingFiles.book(b, policy, now, java.time.ZoneId.systemDefault());
-    if (why != null) throw new dev.gq.cli.ApiException(why);
-    return b;
-  }
-
-  /** The bookings in force now, by start. */
-  public List<dev.gq.core.fair.Booking> bookings() {
-    Instant now = clock.instant();
-    List<dev.gq.core.fair.Booking> out = new ArrayList<>(bookingFiles.read().inForce(resolved(latest.get()), now));
-    out.sort(java.util.Comparator.comparing(dev.gq.core.fair.Booking::start).thenComparing(dev.gq.core.fair.Booking::id));
-    return out;
-  }
-
-  /** Cancels this user's booking {@code id}. */
-  public void cancel(String id) throws dev.gq.cli.ApiException {
-    if (!id.matches("[0-9a-z]{4,16}")) throw new dev.gq.cli.ApiException("'" + dev.gq.core.job.PrintableText.escape(id) + "' is no booking id; list them with gq book --list");
-    String why = bookingFiles.cancel(id, self.uid());
-    if (why != null) throw new dev.gq.cli.ApiException(why);
+  /** Bookings, cancellations and an admin's drains for every user's gq. */
+  public SharedRequests requests() {
+    return requests;
   }
 
   private void policyRead(PolicyReading r) {
     PolicyReading before = reading;
     reading = before.then(r);
     if (reading.problem() != null) LOG.warn("{}", reading.problem());
-    else if (reading.policy() != Policy.NONE) LOG.info("machine policy in force: {}", describe(reading.policy()));
+    else if (reading.policy() != Policy.NONE) LOG.info("machine policy in force: {}", PolicyLines.describe(reading.policy()));
     else if (before.policy() != Policy.NONE || before.problem() != null) LOG.info("no machine policy: first come, first served");
   }
 
@@ -278,25 +243,6 @@ public final class FairSource {
 
   /** The policy in force, or why none is, in one line (gq daemon status, gq who). */
   public String policyLine() {
-    return line(view.get().policy());
-  }
-
-  public static String line(PolicyReading r) {
-    if (r.policy() == Policy.NONE && r.problem() == null) return "none (first come, first served)";
-    if (r.policy() == Policy.NONE) return r.problem();
-    String p = describe(r.policy());
-    return r.problem() == null ? p : p + " (" + r.problem() + ")";
-  }
-
-  /** "max 2 GPUs per user while others wait, 4 always; interactive GPUs 3; --time at most 3d; fair turn 30s; admins alice". */
-  public static String describe(Policy p) {
-    List<String> parts = new ArrayList<>();
-    if (p.maxGpusPerUser() != Policy.UNLIMITED) parts.add("at most " + p.maxGpusPerUser() + " GPUs per user while others wait");
-    if (p.maxGpusPerUserAlways() != Policy.UNLIMITED) parts.add("at most " + p.maxGpusPerUserAlways() + " GPUs per user always");
-    if (!p.interactiveGpus().isEmpty()) parts.add("interactive GPUs " + String.join(", ", p.interactiveGpus()));
-    if (p.maxTimeOnShared() != null) parts.add("--time at most " + dev.gq.core.job.Durations.format(p.maxTimeOnShared()));
-    parts.add("fair turn " + dev.gq.core.job.Durations.format(p.fairTurn()));
-    if (!p.admins().isEmpty()) parts.add("admins " + String.join(", ", p.admins().stream().sorted().toList()));
-    return String.join("; ", parts);
+    return PolicyLines.line(view.get().policy());
   }
 }

@@ -238,20 +238,19 @@ public final class DaemonApi implements GqApi {
   @Override public String drainGpu(String uuid, int index, String reason) throws ApiException {
     return queue.drainGpu(uuid, index, reason);
   }
-
   @Override public AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
     return machine.adopt(pid, name, group, key);
   }
   @Override public Map<String, GpuHistory.Trace> gpuTraces() { return machine.gpuTraces(); }
   @Override public Map<Long, ProcessView> processes(Collection<Long> pids) { return machine.processes(pids); }
-
   @Override public WhoReport who() { return fair.who(); }
   @Override public BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
     return fair.book(count, gpus, start, end);
   }
   @Override public List<BookingLine> bookings() throws ApiException { return fair.bookings(); }
-  @Override public void cancelBooking(String id) throws ApiException { fair.cancel(id); }
-
+  @Override public String cancelBooking(String id) throws ApiException { return fair.cancel(id); }
+  @Override public String drainGpuForEveryone(String uuid, int index, String reason)
+      throws ApiException { return fair.drainForEveryone(uuid, index, reason); }
   /** The daemon's clock, which job times are taken from. */
   @Override public Instant now() { return clock.instant(); }
   @Override public List<String> partLines() { return parts.get(); }

@@ -8,7 +8,9 @@ import dev.gq.core.fair.Booking;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.schedule.FairWho;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The shared machine as {@code gq who} and {@code gq book} see it: the policy, everyone's demand,
@@ -35,21 +37,25 @@ final class FairRequests {
     var view = f.view();
     return new WhoReport(f.policyLine(), view.active() && view.policy().problem() == null,
         FairWho.rows(f.latest(), view.demands(), f.published(), f.self()), view.ignored(),
-        view.bookings().stream().map(b -> line(b, f)).toList(), f.demandProblem());
+        view.bookings().stream().map(b -> line(b, f)).toList(), f.demandProblem(), drains(view.machineDrains(), f));
   }
 
   BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
     var f = fair();
-    return line(f.book(count, gpus, start, end), f);
+    return line(f.requests().book(count, gpus, start, end), f);
   }
 
   List<BookingLine> bookings() throws ApiException {
     var f = fair();
-    return f.bookings().stream().map(b -> line(b, f)).toList();
+    return f.requests().bookings().stream().map(b -> line(b, f)).toList();
   }
 
-  void cancel(String id) throws ApiException {
-    fair().cancel(id);
+  String cancel(String id) throws ApiException {
+    return fair().requests().cancel(id);
+  }
+
+  String drainForEveryone(String uuid, int index, String reason) throws ApiException {
+    return fair().requests().drainForEveryone(uuid, index, reason);
   }
 
   private FairSource fair() throws ApiException {
@@ -58,10 +64,24 @@ final class FairRequests {
     return f;
   }
 
-  private static BookingLine line(Booking b, FairSource f) {
+  /** "GPU 0" (or the UUID of a GPU this machine does not show) → by whom and why, for each GPU drained for every user. */
+  private static Map<String, String> drains(Map<String, String> byUuid, FairSource f) {
+    Map<String, String> out = new LinkedHashMap<>();
+    byUuid.forEach((uuid, line) -> {
+      int index = index(uuid, f);
+      out.put(index >= 0 ? "GPU " + index : uuid, line);
+    });
+    return out;
+  }
+
+  private static int index(String uuid, FairSource f) {
     var o = f.latest();
-    List<Integer> indices = b.gpus().stream().map(u -> o == null ? -1 : o.reading().devices().stream()
-        .filter(d -> d.uuid().equals(u)).mapToInt(DeviceReading::index).findFirst().orElse(-1)).toList();
+    return o == null ? -1 : o.reading().devices().stream().filter(d -> d.uuid().equals(uuid)).mapToInt(DeviceReading::index)
+        .findFirst().orElse(-1);
+  }
+
+  private static BookingLine line(Booking b, FairSource f) {
+    List<Integer> indices = b.gpus().stream().map(u -> index(u, f)).toList();
     return new BookingLine(b.id(), b.user(), indices, b.gpus(), b.start(), b.end());
   }
 }

@@ -4,27 +4,31 @@ import dev.gq.core.job.Durations;
 import dev.gq.core.job.WaitReason;
 import java.time.Duration;
 import java.time.Instant;
+import dev.gq.core.job.TimeLimits;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The rules of booked GPUs. A booking is refused (one line) when its window has ended or is
- * empty, when it books a GPU kept for interactive work, more GPUs than the policy lets one user
- * hold, or a window longer than the policy's longest time, and when it overlaps another booking
- * of one of its GPUs. Before a booking's window any user's job may start on a booked GPU only if
- * its {@code --time} ends by the window's start; during the window only the booker's jobs (and
+ * empty, when it breaks the policy's bounds ({@link BookingLimits}: interactive GPUs, how far
+ * ahead, how long, how many GPUs one user may have booked at once), and when it overlaps another
+ * booking of one of its GPUs. Before a booking's window, and only within the policy's
+ * {@code booking_notice} of its start, another user's job may start on a booked GPU only if its
+ * time limit ({@code --time}, or the policy's {@code max_time_on_shared} given at submit) ends by
+ * the start; earlier, every job starts as usual. During the window only the booker's jobs (and
  * interactive work, which gq does not place) may; the booker's jobs may always. A job already
- * running is never stopped: the rule only decides starts. Readers trust no file blindly: a
- * booking that breaks the policy, or overlaps one made earlier, is not in force. Pure.
+ * running is never stopped: the rule only decides starts. Readers trust no file blindly: a booking
+ * that breaks the rules, overlaps one made earlier, or that an admin cancelled is not in force,
+ * and each such file is named with why. Pure.
  */
 public final class BookingRules {
-  private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("EEE HH:mm", java.util.Locale.ROOT);
-
   private BookingRules() {}
 
   /**
@@ -33,21 +37,14 @@ public final class BookingRules {
    */
   public static String refusal(Booking b, List<Booking> others, Policy policy, Instant now, ZoneId zone) {
     if (!b.end().isAfter(b.start())) return "a booking needs a window: --for must be more than 0";
-    if (!b.end().isAfter(now)) return "the window " + window(b, zone) + " has already ended; choose a later --at";
-    for (String g : b.gpus())
-      if (policy.interactiveGpus().contains(g))
-        return "GPU " + g + " is kept for interactive work on this machine and cannot be booked; book other GPUs";
-    if (b.gpus().size() > policy.maxGpusPerUserAlways())
-      return "this machine lets one user hold at most " + policy.maxGpusPerUserAlways()
-          + " GPUs (max_gpus_per_user_always); book " + policy.maxGpusPerUserAlways() + " or fewer";
-    Duration length = Duration.between(b.start(), b.end());
-    if (policy.maxTimeOnShared() != null && length.compareTo(policy.maxTimeOnShared()) > 0)
-      return "a booking may last at most " + Durations.format(policy.maxTimeOnShared())
-          + " on this machine (max_time_on_shared); shorten --for";
+    if (!b.end().isAfter(now)) return "the window " + window(b, now, zone) + " has already ended; choose a later --at";
+    String limit = BookingLimits.refusal(b, others, policy, now, zone);
+    if (limit != null) return limit;
     for (Booking o : others)
       for (String g : b.gpus())
-        if (o.gpus().contains(g) && o.overlaps(b.start(), b.end()))
-          return "GPU " + g + " is booked by " + o.user() + " " + window(o, zone) + "; choose other GPUs or another time (gq book --list)";
+        if (!o.id().equals(b.id()) && o.gpus().contains(g) && o.overlaps(b.start(), b.end()))
+          return "GPU " + g + " is booked by " + o.user() + " " + window(o, now, zone)
+              + "; choose other GPUs or another time (gq book --list)";
     return null;
   }
 
@@ -64,39 +61,55 @@ public final class BookingRules {
     return out;
   }
 
+  /** The bookings that count, and booking file name → why for each that does not. */
+  public record Sorting(List<Booking> inForce, Map<String, String> notCounted) {}
+
   /**
-   * The bookings that count at {@code now}: not ended, within {@code policy}, and of two that
-   * overlap on a GPU the one made first (then the smaller id). A file written by hand that breaks
-   * these rules blocks nobody.
+   * The bookings that count at {@code now}: not ended, not cancelled by an admin ({@code cancelled}:
+   * booking id → the admin's line), within {@code policy} when their file was written (so the limits
+   * of how far ahead and how long are checked against that moment), and of two that overlap on a
+   * GPU, or that together exceed their booker's cap, the one made first (then the smaller id). A
+   * file written by hand that breaks these rules blocks nobody.
    */
-  public static List<Booking> inForce(List<Booking> read, Policy policy, Instant now) {
+  public static Sorting sort(List<Booking> read, Map<String, String> cancelled, Policy policy, Instant now) {
     List<Booking> sorted = new ArrayList<>(read);
     sorted.sort(Comparator.comparing(Booking::made).thenComparing(Booking::id));
     List<Booking> out = new ArrayList<>();
+    Map<String, String> notCounted = new LinkedHashMap<>();
     Set<String> ids = new HashSet<>();
     for (Booking b : sorted) {
       if (!b.end().isAfter(now) || !ids.add(b.id())) continue;
-      if (refusal(b, out, policy, b.made(), ZoneId.of("UTC")) == null) out.add(b);
+      String why = cancelled.containsKey(b.id()) ? cancelled.get(b.id()) : refusal(b, out, policy, b.made(), ZoneOffset.UTC);
+      if (why == null) out.add(b);
+      else notCounted.put(b.fileName(), why);
     }
-    return out;
+    return new Sorting(out, notCounted);
+  }
+
+  /** The bookings that count at {@code now} ({@link #sort}, nothing cancelled). */
+  public static List<Booking> inForce(List<Booking> read, Policy policy, Instant now) {
+    return sort(read, Map.of(), policy, now).inForce();
   }
 
   /**
-   * Why a job of {@code user}'s, asking for {@code time} (null: no {@code --time}), may not start
-   * on {@code gpu} at {@code now} because of a booking in {@code bookings} (in force); null when it
-   * may. The booker's own jobs may always.
+   * Why a job of {@code user}'s with time limit {@code time} (null: none) may not start on
+   * {@code gpu} at {@code now} because of a booking in {@code bookings} (in force), whose GPUs are
+   * kept from other users' jobs for {@code notice} before the window; null when it may. The
+   * booker's own jobs may always.
    */
-  public static WaitReason blocks(String gpu, String user, Duration time, Instant now, List<Booking> bookings, ZoneId zone) {
+  public static WaitReason blocks(String gpu, String user, Duration time, Instant now, List<Booking> bookings, Duration notice,
+      ZoneId zone) {
     for (Booking b : bookings) {
       if (!b.gpus().contains(gpu) || b.user().equals(user) || !b.end().isAfter(now)) continue;
       if (!now.isBefore(b.start()))
-        return new WaitReason("booked", "GPU " + gpu + " is booked by " + b.user() + " " + window(b, zone)
+        return new WaitReason("booked", "GPU " + gpu + " is booked by " + b.user() + " " + window(b, now, zone)
             + "; only " + b.user() + "'s jobs start on it until then");
-      Instant ends = time == null ? null : dev.gq.core.job.TimeLimits.deadline(now, time);
+      if (now.isBefore(b.start().minus(notice))) continue;
+      Instant ends = time == null ? null : TimeLimits.deadline(now, time);
       if (ends == null || ends.isAfter(b.start()))
-        return new WaitReason("booked", "GPU " + gpu + " is booked by " + b.user() + " " + window(b, zone) + "; a job starts on it before "
-            + HOUR.withZone(zone).format(b.start()) + " only with a --time that ends by then"
-            + (time == null ? " (this job has no --time)" : ""));
+        return new WaitReason("booked", "GPU " + gpu + " is booked by " + b.user() + " " + window(b, now, zone) + "; from "
+            + Durations.format(notice) + " before, a job starts on it only with a --time that ends by "
+            + DayTime.of(b.start(), now, zone) + (time == null ? " (this job has no --time)" : ""));
     }
     return null;
   }
@@ -111,9 +124,8 @@ public final class BookingRules {
     return b.uid() == uid;
   }
 
-  /** "from Tue 14:00 to Tue 17:00". */
-  public static String window(Booking b, ZoneId zone) {
-    DateTimeFormatter f = HOUR.withZone(zone);
-    return "from " + f.format(b.start()) + " to " + f.format(b.end());
+  /** "from Tue 14:00 to Tue 17:00", with dates for days beyond this week ({@link DayTime}). */
+  public static String window(Booking b, Instant now, ZoneId zone) {
+    return "from " + DayTime.of(b.start(), now, zone) + " to " + DayTime.of(b.end(), now, zone);
   }
 }

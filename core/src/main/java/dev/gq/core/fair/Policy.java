@@ -15,13 +15,16 @@ import java.util.Set;
  * {@code /etc/gq/policy.toml}: how many GPUs one user may hold while another user waits
  * ({@code maxGpusPerUser}) and at any time ({@code maxGpusPerUserAlways}), the GPUs kept for
  * interactive work (indices or UUIDs, never given to queued jobs), the longest {@code --time} a job
- * may ask for on the shared GPUs, who counts as an admin, and how long a fair turn lasts
- * ({@link FairTurn}). {@link #NONE} (no file) is gq's behaviour without a policy. {@link #from}
+ * may ask for on the shared GPUs, who counts as an admin, how long a fair turn lasts
+ * ({@link FairTurn}), and the bounds of a booking: how far ahead it may start, how long it may last,
+ * and how long before its start it keeps its GPUs from other users' jobs ({@link BookingRules};
+ * these three have defaults, with or without a file). {@link #NONE} (no file) is gq's behaviour without a policy. {@link #from}
  * reads the parsed file; an unknown key, a wrong type or a bad value is an
  * {@link IllegalArgumentException} with the one line to show. Pure.
  */
 public record Policy(int maxGpusPerUser, int maxGpusPerUserAlways, List<String> interactiveGpus,
-    Duration maxTimeOnShared, Set<String> admins, Duration fairTurn) {
+    Duration maxTimeOnShared, Set<String> admins, Duration fairTurn, Duration maxBookingAhead, Duration maxBookingLength,
+    Duration bookingNotice) {
 
   /** No limit on GPUs per user. */
   public static final int UNLIMITED = Integer.MAX_VALUE;
@@ -29,15 +32,38 @@ public record Policy(int maxGpusPerUser, int maxGpusPerUserAlways, List<String> 
   public static final Duration DEFAULT_FAIR_TURN = Duration.ofSeconds(30);
   public static final Duration SHORTEST_FAIR_TURN = Duration.ofSeconds(5);
   public static final Duration LONGEST_FAIR_TURN = Duration.ofMinutes(10);
+  /** How far ahead a booking may start, how long it may last, and its notice, unless set. */
+  public static final Duration DEFAULT_BOOKING_AHEAD = Duration.ofDays(7);
+  public static final Duration DEFAULT_BOOKING_LENGTH = Duration.ofDays(1);
+  public static final Duration DEFAULT_BOOKING_NOTICE = Duration.ofHours(2);
   public static final Policy NONE = new Policy(UNLIMITED, UNLIMITED, List.of(), null, Set.of(), DEFAULT_FAIR_TURN);
 
   static final List<String> KEYS = List.of("max_gpus_per_user", "max_gpus_per_user_always", "interactive_gpus",
-      "max_time_on_shared", "admins", "fair_turn");
+      "max_time_on_shared", "admins", "fair_turn", "max_booking_ahead", "max_booking_length", "booking_notice");
 
   public Policy {
     interactiveGpus = List.copyOf(interactiveGpus);
     admins = Set.copyOf(admins);
     fairTurn = fairTurn == null ? DEFAULT_FAIR_TURN : fairTurn;
+    maxBookingAhead = maxBookingAhead == null ? DEFAULT_BOOKING_AHEAD : maxBookingAhead;
+    maxBookingLength = maxBookingLength == null ? DEFAULT_BOOKING_LENGTH : maxBookingLength;
+    bookingNotice = bookingNotice == null ? DEFAULT_BOOKING_NOTICE : bookingNotice;
+  }
+
+  /** A policy with the default bounds of a booking. */
+  public Policy(int maxGpusPerUser, int maxGpusPerUserAlways, List<String> interactiveGpus, Duration maxTimeOnShared,
+      Set<String> admins, Duration fairTurn) {
+    this(maxGpusPerUser, maxGpusPerUserAlways, interactiveGpus, maxTimeOnShared, admins, fairTurn, null, null, null);
+  }
+
+  /** The most GPUs one user may have booked at any instant: {@code max_gpus_per_user} (never above the always-limit). */
+  public int maxGpusBooked() {
+    return Math.min(maxGpusPerUser, maxGpusPerUserAlways);
+  }
+
+  /** The key that sets {@link #maxGpusBooked}. */
+  public String maxGpusBookedKey() {
+    return maxGpusPerUser <= maxGpusPerUserAlways ? "max_gpus_per_user" : "max_gpus_per_user_always";
   }
 
   /** Whether the GPU with {@code index} and {@code uuid} is kept for interactive work. */
@@ -53,7 +79,8 @@ public record Policy(int maxGpusPerUser, int maxGpusPerUserAlways, List<String> 
   public Policy resolved(Map<Integer, String> uuidByIndex) {
     List<String> gpus = interactiveGpus.stream()
         .map(g -> g.matches("\\d+") ? uuidByIndex.getOrDefault(Integer.parseInt(g), g) : g).toList();
-    return new Policy(maxGpusPerUser, maxGpusPerUserAlways, gpus, maxTimeOnShared, admins, fairTurn);
+    return new Policy(maxGpusPerUser, maxGpusPerUserAlways, gpus, maxTimeOnShared, admins, fairTurn, maxBookingAhead,
+        maxBookingLength, bookingNotice);
   }
 
   public boolean admin(String user) {
@@ -81,7 +108,7 @@ public record Policy(int maxGpusPerUser, int maxGpusPerUserAlways, List<String> 
   public static Policy from(Map<String, Object> doc, String file) {
     int perUser = UNLIMITED, always = UNLIMITED;
     List<String> interactive = List.of();
-    Duration longest = null, turn = DEFAULT_FAIR_TURN;
+    Duration longest = null, turn = DEFAULT_FAIR_TURN, ahead = null, length = null, notice = null;
     Set<String> admins = Set.of();
     for (Map.Entry<String, Object> e : doc.entrySet()) {
       String key = e.getKey();
@@ -96,13 +123,16 @@ public record Policy(int maxGpusPerUser, int maxGpusPerUserAlways, List<String> 
           if (turn.compareTo(SHORTEST_FAIR_TURN) < 0) throw bad(file, key, "at least 5s, e.g. \"30s\"");
         }
         case "admins" -> admins = users(v, file);
+        case "max_booking_ahead" -> ahead = duration(v, key, file, Duration.ofDays(365));
+        case "max_booking_length" -> length = duration(v, key, file, Duration.ofDays(365));
+        case "booking_notice" -> notice = duration(v, key, file, Duration.ofDays(30));
         default -> throw unknown(file, key);
       }
     }
     if (perUser != UNLIMITED && perUser > always)
       throw new IllegalArgumentException(file + ": max_gpus_per_user (" + perUser + ") is more than max_gpus_per_user_always ("
           + always + "), so it would never apply; lower it or raise max_gpus_per_user_always");
-    return new Policy(perUser, always, interactive, longest, admins, turn);
+    return new Policy(perUser, always, interactive, longest, admins, turn, ahead, length, notice);
   }
 
   private static int count(Object v, String key, String file) {

@@ -103,56 +103,24 @@ public final class FairPlan {
     return max == null ? spec : spec.withTimeLimit(max);
   }
 
-  /** {@code gpus} with those the policy keeps for interactive work shown as taken by it. */
+  /**
+   * {@code gpus} with those the policy keeps for interactive work shown as taken by it, and those an
+   * admin drained for every user's gq shown drained.
+   */
   public static List<GpuStatus> shared(List<GpuStatus> gpus, FairView f) {
     Policy p = f.policy().policy();
-    if (gpus == null || p.interactiveGpus().isEmpty()) return gpus;
+    if (gpus == null || p.interactiveGpus().isEmpty() && f.machineDrains().isEmpty()) return gpus;
     List<GpuStatus> out = new ArrayList<>(gpus.size());
     for (GpuStatus g : gpus) {
       boolean open = g.state() == GpuState.FREE || g.state() == GpuState.SHARED;
-      out.add(open && p.interactive(g.index(), g.uuid())
+      String drained = f.machineDrains().get(g.uuid());
+      if (open && drained != null)
+        out.add(new GpuStatus(g.index(), g.uuid(), g.name(), GpuState.DRAINED, null, g.processes(), g.totalBytes(), g.usedBytes(),
+            drained + "; no new jobs until it resumes it (gq gpu resume " + g.index() + " --all-users)", null));
+      else out.add(open && p.interactive(g.index(), g.uuid())
           ? taken(g, "kept for interactive work (interactive_gpus in the machine policy)", "kept for interactive work") : g);
     }
     return out;
-  }
-
-  /**
-   * Which GPUs are offered to which of {@code user}'s jobs: all but those another user's booking
-   * keeps from it now ({@link dev.gq.core.fair.BookingRules#blocks}: in the window; before it,
-   * unless the job's {@code --time} ends by the window's start). Null when nothing is booked.
-   */
-  public static java.util.function.BiPredicate<Job, GpuStatus> offered(FairView f, String user, Instant now) {
-    if (f.bookings().isEmpty() || user == null) return null;
-    return (j, g) -> dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, j.spec().timeLimit(), now, f.bookings(), f.zone()) == null;
-  }
-
-  /**
-   * {@code plan} with the reason of each job that waits while a FREE GPU is booked away from it
-   * saying so: "booked", the allocator's words, then the booking's.
-   */
-  public static Plan booked(Plan plan, List<GpuStatus> gpus, Ledger l, FairView f, String user, Instant now) {
-    if (f.bookings().isEmpty() || user == null || gpus == null) return plan;
-    Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
-    for (var e : plan.waitReasons().entrySet()) {
-      Job j = l.live().get(e.getKey());
-      if (j == null || j.spec().gpus() == 0 || !e.getValue().brief().contains("GPUs busy")) continue;
-      for (GpuStatus g : gpus) {
-        if (g.state() != GpuState.FREE) continue;
-        WaitReason b = dev.gq.core.fair.BookingRules.blocks(g.uuid(), user, j.spec().timeLimit(), now, f.bookings(), f.zone());
-        if (b == null) continue;
-        reasons.put(j.id(), new WaitReason("booked", e.getValue().text() + "; GPU " + g.index() + " is free but "
-            + bookedBy(b.text()) + b.text().substring(Math.max(0, b.text().indexOf(';')))));
-        break;
-      }
-    }
-    return new Plan(plan.reservations(), reasons);
-  }
-
-  /** "booked by bob from Mon 14:00 to Mon 17:00" of a booking's wait reason. */
-  private static String bookedBy(String text) {
-    int from = text.indexOf("booked by ");
-    int to = text.indexOf(';', Math.max(from, 0));
-    return from < 0 ? "booked" : to < 0 ? text.substring(from) : text.substring(from, to);
   }
 
   private static GpuStatus taken(GpuStatus g, String detail, String by) {
@@ -168,14 +136,14 @@ public final class FairPlan {
     Policy p = f.policy().policy();
     LeaseHolder.Instance self = latest.self();
     int shared = (int) latest.reading().devices().stream().filter(d -> !p.interactive(d.index(), d.uuid())).count();
-    Map<String, UserLoad> loads = loads(own(l, now), latest, f, self);
+    Map<String, UserLoad> loads = loads(own(l, now), latest, f, self, now);
     String me = self.user();
     List<Plan.Reservation> kept = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
     for (Plan.Reservation r : plan.reservations()) {
       int n = r.gpus().size();
-      if (n == 0) {
-        kept.add(r);
+      if (n == 0 || BookedPlan.ownBooked(r, f, self.uid(), now)) {
+        kept.add(r); // a booker's own booked GPUs count as held already
         continue;
       }
       List<FairTurn.FreeGpu> free = r.gpus().stream()
@@ -195,9 +163,10 @@ public final class FairPlan {
   /**
    * Every user's load: this user's from {@code mine} plus its other daemons (their leases and
    * demand files), the others' wants from their demand files and their GPUs held from the leases,
-   * by uid; a user who holds GPUs and waits for none counts too.
+   * by uid, with each free GPU whose booking's window has begun held by its booker; a user who
+   * holds GPUs and waits for none counts too.
    */
-  static Map<String, UserLoad> loads(Own mine, GpuObservation latest, FairView f, LeaseHolder.Instance self) {
+  static Map<String, UserLoad> loads(Own mine, GpuObservation latest, FairView f, LeaseHolder.Instance self, Instant now) {
     Map<Integer, String> names = new LinkedHashMap<>();
     Map<Integer, Integer> held = new HashMap<>();
     Map<Integer, UserLoad> wants = new LinkedHashMap<>();
@@ -215,6 +184,11 @@ public final class FairPlan {
           holders.add(s.holder().instance().uid());
           names.putIfAbsent(s.holder().instance().uid(), s.holder().instance().user());
         }
+      var booking = BookedPlan.bookingNow(f, d.uuid(), now);
+      if (lease.state() == GpuLease.State.FREE && d.processes().isEmpty() && booking != null) {
+        holders.add(booking.uid());
+        names.putIfAbsent(booking.uid(), booking.user());
+      }
       for (int uid : holders) held.merge(uid, 1, Integer::sum);
     }
     for (Demand d : f.demands()) {

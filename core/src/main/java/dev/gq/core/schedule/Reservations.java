@@ -44,10 +44,10 @@ public final class Reservations {
     }
     int room = (int) Math.max(0, c.maxCpuJobs() - cpuActive);
     PlanRules rules = new PlanRules(c.now(), c.gatherAfter(), room, limits, groupRoom, l.settings().keptFor(), c.shareHeadroomMiB());
-    var offered = FairPlan.offered(c.fair(), user, c.now());
+    var offered = BookedPlan.offered(c.fair(), user, c.now());
     if (offered != null) rules = rules.offering(offered);
     Plan plan = FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), rules);
-    plan = FairPlan.booked(plan, gpus, l, c.fair(), user, c.now());
+    plan = BookedPlan.booked(plan, gpus, l, c.fair(), user, c.now());
     return FairPlan.apply(plan, l, latest, c.fair(), c.now());
   }
 

@@ -15,27 +15,28 @@ class BookingRulesTest {
   static final ZoneId UTC = ZoneId.of("UTC");
   static final Instant NOW = Instant.parse("2026-03-02T09:00:00Z"); // a Monday
   static final Instant AT_14 = Instant.parse("2026-03-02T14:00:00Z");
+  static final Duration NOTICE = Duration.ofHours(6);
   static final Booking BOB = new Booking("b0b1", "bob", 1001, List.of("GPU-0", "GPU-1"), AT_14, AT_14.plus(Duration.ofHours(3)), NOW);
 
   @Test
   void beforeTheWindowAJobMayRunOnlyIfItsTimeEndsByTheStart() {
-    assertNull(BookingRules.blocks("GPU-0", "alice", Duration.ofHours(5), NOW, List.of(BOB), UTC));
-    var noTime = BookingRules.blocks("GPU-0", "alice", null, NOW, List.of(BOB), UTC);
-    assertEquals("GPU GPU-0 is booked by bob from Mon 14:00 to Mon 17:00; a job starts on it before Mon 14:00 only with a"
-        + " --time that ends by then (this job has no --time)", noTime.text());
+    assertNull(BookingRules.blocks("GPU-0", "alice", Duration.ofHours(5), NOW, List.of(BOB), NOTICE, UTC));
+    var noTime = BookingRules.blocks("GPU-0", "alice", null, NOW, List.of(BOB), NOTICE, UTC);
+    assertEquals("GPU GPU-0 is booked by bob from Mon 14:00 to Mon 17:00; from 6h before, a job starts on it only with a"
+        + " --time that ends by Mon 14:00 (this job has no --time)", noTime.text());
     assertEquals("booked", noTime.brief());
-    assertNotNull(BookingRules.blocks("GPU-0", "alice", Duration.ofHours(5).plusSeconds(1), NOW, List.of(BOB), UTC));
-    assertNull(BookingRules.blocks("GPU-2", "alice", null, NOW, List.of(BOB), UTC), "GPU-2 is not booked");
+    assertNotNull(BookingRules.blocks("GPU-0", "alice", Duration.ofHours(5).plusSeconds(1), NOW, List.of(BOB), NOTICE, UTC));
+    assertNull(BookingRules.blocks("GPU-2", "alice", null, NOW, List.of(BOB), NOTICE, UTC), "GPU-2 is not booked");
   }
 
   @Test
   void duringTheWindowOnlyTheBookersJobsStart() {
     Instant at15 = AT_14.plus(Duration.ofHours(1));
     assertEquals("GPU GPU-1 is booked by bob from Mon 14:00 to Mon 17:00; only bob's jobs start on it until then",
-        BookingRules.blocks("GPU-1", "alice", Duration.ofMinutes(1), at15, List.of(BOB), UTC).text());
-    assertNull(BookingRules.blocks("GPU-1", "bob", null, at15, List.of(BOB), UTC));
-    assertNull(BookingRules.blocks("GPU-1", "bob", null, NOW, List.of(BOB), UTC), "the booker's jobs may start before too");
-    assertNull(BookingRules.blocks("GPU-1", "alice", null, BOB.end(), List.of(BOB), UTC), "the window is over");
+        BookingRules.blocks("GPU-1", "alice", Duration.ofMinutes(1), at15, List.of(BOB), NOTICE, UTC).text());
+    assertNull(BookingRules.blocks("GPU-1", "bob", null, at15, List.of(BOB), NOTICE, UTC));
+    assertNull(BookingRules.blocks("GPU-1", "bob", null, NOW, List.of(BOB), NOTICE, UTC), "the booker's jobs may start before too");
+    assertNull(BookingRules.blocks("GPU-1", "alice", null, BOB.end(), List.of(BOB), NOTICE, UTC), "the window is over");
   }
 
   @Test
@@ -48,7 +49,7 @@ class BookingRulesTest {
     assertNull(BookingRules.refusal(after, List.of(BOB), p, NOW, UTC), "back to back is no overlap");
     assertTrue(BookingRules.refusal(withGpus(after, "GPU-7"), List.of(), p, NOW, UTC).contains("kept for interactive work"));
     assertTrue(BookingRules.refusal(withGpus(after, "GPU-1", "GPU-2", "GPU-3", "GPU-4"), List.of(), p, NOW, UTC)
-        .contains("at most 3 GPUs (max_gpus_per_user_always)"));
+        .contains("at most 2 GPUs at a time (max_gpus_per_user)"));
     Booking long5h = new Booking("a11c", "alice", 1000, List.of("GPU-3"), AT_14, AT_14.plus(Duration.ofHours(5)), NOW);
     assertTrue(BookingRules.refusal(long5h, List.of(), p, NOW, UTC).contains("at most 4h"));
     assertTrue(BookingRules.refusal(after, List.of(), p, after.end(), UTC).contains("has already ended"));

@@ -164,8 +164,8 @@ class FairDecisionTest {
     assertEquals(List.of(2, 3), on);
     var reason = Reservations.plan(l, s, context()).waitReasons().get(3L);
     assertEquals("booked", reason.brief());
-    assertTrue(reason.text().contains("GPU 0 is free but booked by bob from Wed 01:00 to Wed 02:00; a job starts on it before Wed 01:00"
-        + " only with a --time that ends by then (this job has no --time)"), reason.text());
+    assertTrue(reason.text().contains("GPU 0 is free but booked by bob from Wed 01:00 to Wed 02:00; from 2h before, a job starts on it"
+        + " only with a --time that ends by Wed 01:00 (this job has no --time)"), reason.text());
   }
 
   @Test
@@ -204,7 +204,7 @@ class FairDecisionTest {
     leases.put(uuid(0), GpuLease.held(dev.gq.core.lease.LockWitness.attribute(forged, new dev.gq.core.lease.LockWitness(List.of(carol), null))));
     leases.put(uuid(1), GpuLease.held(forged)); // a line no live process confirms: shown, charged to nobody
     read(4);
-    var loads = FairPlan.loads(FairPlan.Own.NONE, s.gpus().latest(), FairView.NONE, ALICE);
+    var loads = FairPlan.loads(FairPlan.Own.NONE, s.gpus().latest(), FairView.NONE, ALICE, now);
     assertEquals(1, loads.get("carol").held());
     assertFalse(loads.containsKey("bob"), "bob holds nothing, whatever a line says: " + loads);
   }

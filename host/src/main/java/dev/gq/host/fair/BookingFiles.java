@@ -36,6 +36,11 @@ public final class BookingFiles {
     public List<Booking> inForce(Policy policy, Instant now) {
       return BookingRules.inForce(bookings, policy, now);
     }
+
+    /** Those in force and why each other booking file is not, with the bookings an admin cancelled (id → line). */
+    public BookingRules.Sorting sort(Map<String, String> cancelled, Policy policy, Instant now) {
+      return BookingRules.sort(bookings, cancelled, policy, now);
+    }
   }
 
   public Reading read() {
@@ -73,12 +78,22 @@ public final class BookingFiles {
     return why != null ? why : "the booking could not be kept; list the bookings (gq book --list) and try again";
   }
 
-  /** Cancels the booking {@code id} of {@code uid}'s; the one line that says why not, or null. */
+  /** The booking {@code id} as read, whoever made it; empty when there is no such file. */
+  public Optional<Booking> find(String id) {
+    return read().bookings().stream().filter(o -> o.id().equals(id)).findFirst();
+  }
+
+  /**
+   * Cancels the booking {@code id} of {@code uid}'s (root's gq: anyone's, as the sticky directory
+   * lets root remove any file); the one line that says why not, or null.
+   */
   public String cancel(String id, int uid) {
-    Optional<Booking> b = read().bookings().stream().filter(o -> o.id().equals(id)).findFirst();
+    Optional<Booking> b = find(id);
     if (b.isEmpty()) return "no booking " + id + "; list them with gq book --list";
+    if (uid == 0) return PublishedFiles.removeOwn(dir, b.get().fileName(), PublishedFiles.ownerOf(dir, b.get().fileName()));
     if (!BookingRules.mayCancel(b.get(), uid))
-      return "booking " + id + " is " + b.get().user() + "'s; only " + b.get().user() + " (or root) can cancel it";
+      return "booking " + id + " is " + b.get().user() + "'s; only " + b.get().user() + ", root or an admin (admins in"
+          + " /etc/gq/policy.toml) can cancel it";
     return PublishedFiles.removeOwn(dir, b.get().fileName(), uid);
   }
 }

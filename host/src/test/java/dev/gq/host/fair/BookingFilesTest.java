@@ -46,7 +46,7 @@ class BookingFilesTest {
     assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(b.fileName()))));
     assertEquals(List.of(id), files.read().inForce(Policy.NONE, NOW).stream().map(Booking::id).toList());
     assertEquals("no booking zzzz; list them with gq book --list", files.cancel("zzzz", me));
-    assertEquals("booking " + id + " is alice's; only alice (or root) can cancel it", files.cancel(id, me + 1));
+    assertEquals("booking " + id + " is alice's; only alice, root or an admin (admins in /etc/gq/policy.toml) can cancel it", files.cancel(id, me + 1));
     assertNull(files.cancel(id, me));
     assertEquals(List.of(), files.read().bookings());
   }
@@ -55,7 +55,7 @@ class BookingFilesTest {
   void anOverlappingBookingIsRefusedAndNotWritten() {
     assertNull(files.book(booking("aaaa", "alice", AT_14, Duration.ofHours(3), "GPU-0"), Policy.NONE, NOW, UTC));
     String why = files.book(booking("bbbb", "bob", AT_14.plus(Duration.ofHours(1)), Duration.ofHours(1), "GPU-0"), Policy.NONE, NOW, UTC);
-    assertEquals("GPU GPU-0 is booked by alice " + BookingRules.window(files.read().bookings().get(0), UTC)
+    assertEquals("GPU GPU-0 is booked by alice " + BookingRules.window(files.read().bookings().get(0), NOW, UTC)
         + "; choose other GPUs or another time (gq book --list)", why);
     assertEquals(1, files.read().bookings().size());
   }
