@@ -1,5 +1,6 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
@@ -26,8 +27,8 @@ final class EventText {
       case ClusterReachable r -> "Slurm cluster " + r.profile() + " answers again";
       case GroupPerGpuSet p -> "group " + p.group() + ": " + (p.perGpu() == null ? "its jobs share a GPU only when they ask"
           : "its GPU jobs share their GPUs, at most " + p.perGpu() + " a GPU");
-      case JobOverShare o -> "job " + o.jobId() + " uses " + o.usedMiB() + " MiB of GPU " + o.index() + ", more than the "
-          + o.declaredMiB() + " MiB it declared: no more jobs go there while it does";
+      case JobOverShare o -> "job " + o.jobId() + " uses " + MemoryText.words(o.usedMiB()) + " of GPU " + o.index() + ", more than the "
+          + MemoryText.words(o.declaredMiB()) + " it declared: no more jobs go there while it does";
       case JobsHeld h -> (h.held() ? "held by the user: jobs " : "released: jobs ") + h.jobIds();
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };
