@@ -1,9 +1,12 @@
 package dev.gq.cli;
 
 import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.core.gpu.GpuStatus;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,6 +26,8 @@ final class EventsCommand implements Callable<Integer> {
   static final int FOLLOW_START = 10;
   static final long POLL_MS = 200;
   private final Invocation inv;
+  /** The GPUs now, read once when a drain is printed: its GPU's index. */
+  private List<GpuStatus> gpus;
 
   @Option(names = "--job", paramLabel = "JOB", description = "Only this job's events.")
   String job;
@@ -81,14 +86,26 @@ final class EventsCommand implements Callable<Integer> {
     }
   }
 
-  private long write(List<StoredEvent> page, long after) {
+  private long write(List<StoredEvent> page, long after) throws ApiException {
     PrintWriter out = inv.out();
     for (StoredEvent e : page) {
-      out.println(json ? EventLine.json(e) : EventLine.text(e));
+      out.println(json ? EventLine.json(e) : EventLine.text(withGpuIndex(e)));
       after = e.seq();
     }
     if (!page.isEmpty()) out.flush();
     return after;
+  }
+
+  /** A drain or its end with the GPU's index now first among its fields (gpu=2), for the text line. */
+  private StoredEvent withGpuIndex(StoredEvent e) throws ApiException {
+    if (!e.type().equals("GpuDrained") && !e.type().equals("GpuResumed")) return e;
+    if (gpus == null) gpus = inv.api().gpus().gpus();
+    Integer index = ControlEvents.index(e, gpus);
+    if (index == null) return e;
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("gpu", index);
+    fields.putAll(e.fields());
+    return new StoredEvent(e.seq(), e.time(), e.type(), e.jobId(), fields);
   }
 
   /** Waits for the next poll; false when the thread is told to stop (the daemon shuts down). */

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.gpu.MemoryText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,8 +107,8 @@ final class GpuCommand implements Callable<Integer> {
 
   /**
    * The DETAIL column: why a GPU is UNKNOWN or EXTERNAL; for a shared one its jobs with their shares,
-   * other gq instances' shares with their holders, and what is left ("jobs 4 (20GB), 5 (20GB), bob's
-   * job 3 (20GB); 15.4 GB left"), and the jobs over their share.
+   * other gq instances' shares with their holders, and what is left ("jobs 4 (18.6G), 5 (18.6G), bob's
+   * job 3 (18.6G); 15.4G left"), and the jobs over their share.
    */
   static String detail(GpuStatus g, long headroomMiB) {
     String d = g.detail() == null || g.detail().isBlank() ? null : g.detail();
@@ -150,8 +151,9 @@ final class GpuCommand implements Callable<Integer> {
     return more > 0 ? shown + ",+" + more : shown;
   }
 
+  /** Used of total, as gq shows memory: "59.8/79.6G"; "-" when the card gave none. */
   static String memory(GpuStatus g) {
     if (g.totalBytes() <= 0) return "-";
-    return (g.usedBytes() >> 20) + "/" + (g.totalBytes() >> 20) + " MiB";
+    return MemoryText.usedOfTotal(MemoryText.mib(g.usedBytes()), MemoryText.mib(g.totalBytes()));
   }
 }

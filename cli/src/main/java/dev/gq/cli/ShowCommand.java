@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
@@ -137,12 +138,12 @@ final class ShowCommand implements Callable<Integer> {
   }
 
   /**
-   * How a shared job shares its GPUs: "20 GB of each GPU with other shared jobs" before it runs; on
-   * its GPUs "GPU 0: 20 GB, uses 12.1 GB, beside jobs 5, 6", saying when it uses more than it declared.
+   * How a shared job shares its GPUs: "18.6 GiB of each GPU with other shared jobs" before it runs; on
+   * its GPUs "GPU 0: 18.6 GiB, uses 12.1 GiB, beside jobs 5, 6", saying when it uses more than it declared.
    */
   private String shares(Job job) throws ApiException {
     var need = job.spec().gpuNeed();
-    String declared = need.vramMiB() > 0 ? dev.gq.core.job.GpuNeed.size(need.vramMiB()) : "1/" + need.perGpu();
+    String declared = need.vramMiB() > 0 ? MemoryText.words(need.vramMiB()) : "1/" + need.perGpu();
     String base = declared + " of each GPU, beside other shared jobs" + (need.perGpu() > 0 ? " (at most " + need.perGpu()
         + " a GPU)" : "");
     if (!job.state().holdsGpus() || job.gpus().isEmpty()) return base;
@@ -152,8 +153,8 @@ final class ShowCommand implements Callable<Integer> {
       for (var s : g.shares()) {
         if (s.jobId() != job.id()) continue;
         long mine = s.declaredMiB(g.totalMiB(), report.shareHeadroomMiB());
-        String p = "GPU " + g.index() + ": " + dev.gq.core.job.GpuNeed.size(mine);
-        if (s.usedMiB() >= 0) p += ", uses " + dev.gq.core.job.GpuNeed.size(s.usedMiB());
+        String p = "GPU " + g.index() + ": " + MemoryText.words(mine);
+        if (s.usedMiB() >= 0) p += ", uses " + MemoryText.words(s.usedMiB());
         if (s.over(g.totalMiB(), report.shareHeadroomMiB()))
           p += ", more than it declared: no more jobs go on GPU " + g.index() + " until it uses less";
         String others = g.shares().stream().filter(o -> o.jobId() != job.id()).map(o -> String.valueOf(o.jobId()))

@@ -15,6 +15,7 @@ import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.PrintableText;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStringBuilder;
 import org.jline.utils.AttributedStyle;
@@ -118,8 +118,8 @@ final class TopGpuRows {
   }
 
   /**
-   * The lines under a GPU's row: a shared GPU's jobs with their shares and what is left ("jobs 4 (20GB),
-   * 5 (20GB), bob's job 3 (20GB); 15.4 GB left", other gq instances' shares after this one's, a job
+   * The lines under a GPU's row: a shared GPU's jobs with their shares and what is left ("jobs 4 (18.6G),
+   * 5 (18.6G), bob's job 3 (18.6G); 15.4G left", other gq instances' shares after this one's, a job
    * using more than it declared marked "over"); the problem of an unwell
    * GPU; a drain with its reason and how to undo it.
    */
@@ -153,7 +153,7 @@ final class TopGpuRows {
       StringBuilder sb = new StringBuilder("    pid ").append(pad(String.valueOf(p.pid()), 8));
       if (job != null) sb.append(pad("job " + job, 10));
       else sb.append(pad(pv == null || pv.user() == null ? "?" : cut(pv.user(), 9), 10));
-      sb.append(padLeft(p.usedBytes() < 0 ? "" : gib(p.usedBytes()) + "G", 7)).append("  ");
+      sb.append(padLeft(p.usedBytes() < 0 ? "" : MemoryText.brief(MemoryText.mib(p.usedBytes())), 7)).append("  ");
       if (job != null) {
         // a job's process: the job's name says more than the launcher's command line
         Job j = d.jobs().stream().filter(x -> x.id() == job).findFirst().orElse(null);
@@ -201,11 +201,7 @@ final class TopGpuRows {
 
   static String memory(long used, long total) {
     if (total <= 0) return "";
-    return gib(used) + "/" + gib(total) + "G";
-  }
-
-  private static String gib(long bytes) {
-    return String.format(Locale.ROOT, "%.1f", bytes / (1024.0 * 1024 * 1024));
+    return MemoryText.usedOfTotal(MemoryText.mib(used), MemoryText.mib(total));
   }
 
   static String power(GpuFigures f, boolean withLimit) {

@@ -146,6 +146,8 @@ final class TopJobRows {
   static String eventText(Data d, StoredEvent e) {
     StringBuilder sb = new StringBuilder(CLOCK.format(e.time().atZone(d.zone()))).append(' ').append(pad(e.type(), 20));
     if (e.jobId() != null) sb.append("job ").append(e.jobId());
+    String control = ControlEvents.text(e, d.gpus().gpus(), d.jobs());
+    if (control != null) return sb.append(control).toString();
     Object reason = e.fields().get("reason");
     if (reason == null) reason = e.fields().get("group");
     if (reason instanceof String s && !s.isBlank()) sb.append("  ").append(PrintableText.escape(s));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.core.gpu.GpuState;
+import dev.gq.core.gpu.GpuStatus;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -100,6 +102,19 @@ class EventsCommandTest {
     assertEquals("JobExited", last.get("type").asText());
     assertEquals(1, last.get("job_id").asLong());
     assertEquals(3, last.get("fields").get("exit_code").asInt());
+  }
+
+  @Test
+  void aDrainLineNamesTheGpuByIndexBeforeItsUuidAndJsonKeepsTheStoredFields() throws Exception {
+    cli.api.gpus = new GqApi.GpuReport(List.of(new GpuStatus(3, "GPU-c", "H100", GpuState.DRAINED, null, List.of(), 80L << 30, 0,
+        null)), "NVML", false, null);
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("uuid", "GPU-c");
+    fields.put("reason", "for-bob");
+    add(1, 0, "GpuDrained", null, fields);
+    assertTrue(cli.run("events").out().endsWith(" GpuDrained gpu=3 uuid=GPU-c reason=for-bob\n"), cli.run("events").out());
+    JsonNode json = new ObjectMapper().readTree(cli.run("events", "--json").out()).get("fields");
+    assertEquals(2, json.size(), "the JSON fields stay as stored: " + json);
   }
 
   @Test

@@ -39,9 +39,9 @@ class GpuCommandTest {
     Cli.Result r = cli.run("gpu");
     assertEquals(0, r.code(), r.err());
     assertEquals("""
-        GPU  UUID                TYPE  STATE     OWNER     PIDS        MEMORY           DETAIL
-        0    GPU-8f3a2c1d-1111…  H100  RUNNING   job 7     1234        2048/81920 MiB   -
-        1    GPU-b               H100  EXTERNAL  external  1,2,3,4,+1  40960/81920 MiB  compute processes gq does not own: 1, 2, 3, 4, 5
+        GPU  UUID                TYPE  STATE     OWNER     PIDS        MEMORY      DETAIL
+        0    GPU-8f3a2c1d-1111…  H100  RUNNING   job 7     1234        2.0/80.0G   -
+        1    GPU-b               H100  EXTERNAL  external  1,2,3,4,+1  40.0/80.0G  compute processes gq does not own: 1, 2, 3, 4, 5
         """, r.out());
     assertEquals("", r.err());
   }
@@ -52,7 +52,7 @@ class GpuCommandTest {
     cli.api.gpus = new GqApi.GpuReport(List.of(small), "NVML", false, null);
     cli.io.width = 140;
     Cli.Result r = cli.run("gpu");
-    assertTrue(r.out().contains("\n0    GPU-a  GeForce RTX 4090  FREE   -      -     0/24564 MiB  -\n"), r.out());
+    assertTrue(r.out().contains("\n0    GPU-a  GeForce RTX 4090  FREE   -      -     0.0/24.0G  -\n"), r.out());
   }
 
   @Test
@@ -107,11 +107,11 @@ class GpuCommandTest {
         new dev.gq.core.gpu.GpuStatus.Share(5, 19074, 0, 25_000));
     var g = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, 4L,
         java.util.List.of(), 81559L << 20, 0, null, null, shares);
-    assertEquals("jobs 4 (20GB), 5 (20GB, uses 26.2GB: over); 44.4 GB left; no more jobs go here while a job uses more than"
+    assertEquals("jobs 4 (18.6G), 5 (18.6G, uses 24.4G: over); 41.4G left; no more jobs go here while a job uses more than"
         + " it declared", GpuCommand.detail(g, 1024));
     var fine = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, 4L,
         java.util.List.of(), 81559L << 20, 0, null, null, shares.subList(0, 1));
-    assertEquals("job 4 (20GB); 64.4 GB left", GpuCommand.detail(fine, 1024));
+    assertEquals("job 4 (18.6G); 60.0G left", GpuCommand.detail(fine, 1024));
   }
 
   @Test
@@ -121,11 +121,11 @@ class GpuCommandTest {
     var mine = java.util.List.of(new dev.gq.core.gpu.GpuStatus.Share(4, 19074, 0, 100));
     var both = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, 4L,
         java.util.List.of(), 81559L << 20, 0, null, null, mine, others);
-    assertEquals("job 4 (20GB), bob's job 3 (20GB), job 7 of the gq in /scratch/gq (10GB); 34.4 GB left",
+    assertEquals("job 4 (18.6G), bob's job 3 (18.6G), job 7 of the gq in /scratch/gq (9.3G); 32.1G left",
         GpuCommand.detail(both, 1024));
     var theirs = new dev.gq.core.gpu.GpuStatus(0, "GPU-a", "NVIDIA H100 80GB HBM3", dev.gq.core.gpu.GpuState.SHARED, null,
         java.util.List.of(), 81559L << 20, 0, null, "bob's job 3", java.util.List.of(), others.subList(0, 1));
-    assertEquals("bob's job 3 (20GB); 64.4 GB left", GpuCommand.detail(theirs, 1024));
+    assertEquals("bob's job 3 (18.6G); 60.0G left", GpuCommand.detail(theirs, 1024));
   }
 
   @Test
@@ -140,7 +140,7 @@ class GpuCommandTest {
     Cli.Result r = cli.run("gpu");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().endsWith("""
-        1    GPU-b               H100  EXTERNAL  external  1,2,3,4,+1  40960/81920 MiB  compute processes gq does not own: 1, 2, 3, 4, 5
+        1    GPU-b               H100  EXTERNAL  external  1,2,3,4,+1  40.0/80.0G  compute processes gq does not own: 1, 2, 3, 4, 5
 
         Everyone on this machine (gq who):
           alice  1 GPU held, 1 job running, 0 waiting

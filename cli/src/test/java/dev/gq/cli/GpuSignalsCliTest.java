@@ -39,9 +39,9 @@ class GpuSignalsCliTest {
     cli.api.gpus = twoGpus(Map.of());
     cli.io.width = 120;
     assertEquals("""
-        GPU  UUID        TYPE  STATE    OWNER  PIDS  MEMORY          UTIL  TEMP  POWER     DETAIL
-        0    GPU-uuid-0  H100  RUNNING  job 7  -     2048/81920 MiB  37%   61C   210/700W  -
-        1    GPU-uuid-1  H100  FREE     -      -     0/81920 MiB           40C             -
+        GPU  UUID        TYPE  STATE    OWNER  PIDS  MEMORY     UTIL  TEMP  POWER     DETAIL
+        0    GPU-uuid-0  H100  RUNNING  job 7  -     2.0/80.0G  37%   61C   210/700W  -
+        1    GPU-uuid-1  H100  FREE     -      -     0.0/80.0G        40C             -
         """, cli.run("gpu").out());
   }
 

@@ -246,14 +246,14 @@ class TopScreenTest {
       List<String> t = text(TopScreen.render(d, new TopView(), 80, height));
       String all = String.join("\n", t);
       assertTrue(t.stream().anyMatch(l -> l.startsWith("0   SHARED    jobs 4,5")), all);
-      assertTrue(t.stream().anyMatch(l -> l.contains("jobs 4 (20GB), 5 (20GB, uses 26.2GB: over); 44.4 GB left")), all);
+      assertTrue(t.stream().anyMatch(l -> l.contains("jobs 4 (18.6G), 5 (18.6G, uses 24.4G: over); 41.4G left")), all);
       assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("job 4 ") && l.contains("eval-a")), all);
       assertTrue(t.stream().anyMatch(l -> l.contains("pid 2002") && l.contains("job 5 ") && l.contains("eval-b")), all);
       assertTrue(t.stream().anyMatch(l -> l.contains("pid 2003") && l.contains("job 5 ")), all);
     }
     // the share line stays on a screen too small for processes
     List<String> small = text(TopScreen.render(d, new TopView(), 80, 8));
-    assertTrue(small.stream().anyMatch(l -> l.contains("jobs 4 (20GB)")), String.join("\n", small));
+    assertTrue(small.stream().anyMatch(l -> l.contains("jobs 4 (18.6G)")), String.join("\n", small));
   }
 
   @Test
@@ -326,9 +326,9 @@ class TopScreenTest {
     List<String> t = text(TopScreen.render(d, new TopView(), 100, 0));
     String all = String.join("\n", t);
     assertTrue(t.stream().anyMatch(l -> l.startsWith("0   SHARED    job 4 +1 ")), all);
-    assertTrue(t.stream().anyMatch(l -> l.contains("job 4 (20GB), bob's job 3 (20GB); 44.4 GB left")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("job 4 (18.6G), bob's job 3 (18.6G); 41.4G left")), all);
     assertTrue(t.stream().anyMatch(l -> l.startsWith("1   SHARED    other gq ")), all);
-    assertTrue(t.stream().anyMatch(l -> l.contains("bob's job 7 (20GB); 64.4 GB left")), all);
+    assertTrue(t.stream().anyMatch(l -> l.contains("bob's job 7 (18.6G); 60.0G left")), all);
     assertTrue(t.stream().anyMatch(l -> l.contains("pid 2001") && l.contains("job 4 ")), all);
     assertTrue(t.stream().anyMatch(l -> l.contains("pid 3001") && l.contains("bob") && l.contains("python bob.py")), all);
   }

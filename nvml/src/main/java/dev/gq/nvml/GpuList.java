@@ -3,6 +3,7 @@ package dev.gq.nvml;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.gpu.MemoryText;
 import java.io.PrintStream;
 
 /**
@@ -13,7 +14,6 @@ import java.io.PrintStream;
  */
 public final class GpuList {
 
-  private static final long MIB = 1024L * 1024L;
 
   private GpuList() {}
 
@@ -49,8 +49,8 @@ public final class GpuList {
       out.printf("GPU %d  %s  error: %s%s%n", d.index(), d.uuid(), d.error(), d.health().lost() ? " (lost)" : "");
       return;
     }
-    out.printf("GPU %d  %s  %s  memory %d MiB used of %d MiB%n",
-        d.index(), d.uuid(), d.name(), d.usedBytes() / MIB, d.totalBytes() / MIB);
+    out.printf("GPU %d  %s  %s  memory %s used of %s%n", d.index(), d.uuid(), d.name(),
+        MemoryText.words(MemoryText.mib(d.usedBytes())), MemoryText.words(MemoryText.mib(d.totalBytes())));
     var f = d.figures();
     if (!f.equals(dev.gq.core.gpu.GpuFigures.NONE)) out.printf("  util %s%%  memory bus %s%%  %s C  %s W of %s W%n", figure(f.utilPercent()),
         figure(f.memoryUtilPercent()), figure(f.temperatureC()), figure(f.powerWatts()), figure(f.powerLimitWatts()));
@@ -60,7 +60,7 @@ public final class GpuList {
         h.remapFailed());
     if (d.processes().isEmpty()) out.println("  no compute processes");
     for (DeviceReading.GpuProcess p : d.processes()) {
-      String used = p.usedBytes() < 0 ? "memory not reported" : p.usedBytes() / MIB + " MiB";
+      String used = p.usedBytes() < 0 ? "memory not reported" : MemoryText.words(MemoryText.mib(p.usedBytes()));
       out.printf("  pid %d  %s%n", p.pid(), used);
     }
   }

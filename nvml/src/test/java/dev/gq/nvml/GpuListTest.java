@@ -35,10 +35,10 @@ class GpuListTest {
     assertEquals("""
         probe: fake GPUs from %s
         devices: 2
-        GPU 0  GPU-aaa  H100  memory 300 MiB used of 81920 MiB
+        GPU 0  GPU-aaa  H100  memory 300 MiB used of 80.0 GiB
           pid 1  memory not reported
           pid %d  300 MiB
-        GPU 1  GPU-bbb  A100  memory 0 MiB used of 40960 MiB
+        GPU 1  GPU-bbb  A100  memory 0 MiB used of 40.0 GiB
           no compute processes
         """.formatted(dir, self), text(out));
     assertEquals("", text(err));

@@ -1,8 +1,11 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.GpuSlot;
+import dev.gq.core.ledger.ControlText;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /** One readable line per event for the daemon log. */
@@ -19,16 +22,16 @@ final class EventText {
       case JobIdsSkipped s -> "next job id " + s.nextId() + ": " + s.reason();
       case GroupLimitSet g -> "group " + g.group() + ": " + (g.maxRunning() == null ? "no cap on jobs at once"
           : "at most " + g.maxRunning() + " job(s) at once");
-      case GpuDrained d -> "GPU " + d.uuid() + " drained: " + d.reason();
-      case GpuResumed r -> "GPU " + r.uuid() + " takes new jobs again";
+      case GpuDrained d -> ControlText.drained(null, d.uuid(), d.reason(), List.of());
+      case GpuResumed r -> ControlText.resumed(null, r.uuid());
       case JobIdleNoted i -> "job " + i.jobId() + ": idle: its GPUs have shown 0% utilisation since " + i.since();
       case ClusterUnreachable u -> "Slurm cluster " + u.profile() + " does not answer: " + u.reason();
       case ClusterReachable r -> "Slurm cluster " + r.profile() + " answers again";
       case GroupPerGpuSet p -> "group " + p.group() + ": " + (p.perGpu() == null ? "its jobs share a GPU only when they ask"
           : "its GPU jobs share their GPUs, at most " + p.perGpu() + " a GPU");
-      case JobOverShare o -> "job " + o.jobId() + " uses " + o.usedMiB() + " MiB of GPU " + o.index() + ", more than the "
-          + o.declaredMiB() + " MiB it declared: no more jobs go there while it does";
-      case JobsHeld h -> (h.held() ? "held by the user: jobs " : "released: jobs ") + h.jobIds();
+      case JobOverShare o -> "job " + o.jobId() + " uses " + MemoryText.words(o.usedMiB()) + " of GPU " + o.index() + ", more than the "
+          + MemoryText.words(o.declaredMiB()) + " it declared: no more jobs go there while it does";
+      case JobsHeld h -> ControlText.held(h.jobIds(), h.held());
       case JobEvent j -> "job " + j.jobId() + ": " + job(j);
     };
   }

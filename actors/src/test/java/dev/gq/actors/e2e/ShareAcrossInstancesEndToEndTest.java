@@ -3,7 +3,7 @@ package dev.gq.actors.e2e;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gq.core.job.GpuNeed;
+import dev.gq.core.gpu.MemoryText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,10 +44,10 @@ class ShareAcrossInstancesEndToEndTest {
       String bIn = "of the gq in " + b.data, aIn = "of the gq in " + a.data;
       String[] seenByA = {""};
       Gqd.await("a to show b's shares", T, () -> (seenByA[0] = a.gq("gpu").out())
-          .contains("jobs " + ofA.get(0) + " (20GB), " + ofA.get(1) + " (20GB), job " + ofB.get(0) + " " + bIn + " (20GB), job "
-              + ofB.get(1) + " " + bIn + " (20GB); "));
+          .contains("jobs " + ofA.get(0) + " (18.6G), " + ofA.get(1) + " (18.6G), job " + ofB.get(0) + " " + bIn + " (18.6G), job "
+              + ofB.get(1) + " " + bIn + " (18.6G); "));
       assertTrue(seenByA[0].contains("SHARED"), seenByA[0]);
-      Gqd.await("b to show a's shares", T, () -> b.gq("gpu").out().contains("job " + ofA.get(0) + " " + aIn + " (20GB)"));
+      Gqd.await("b to show a's shares", T, () -> b.gq("gpu").out().contains("job " + ofA.get(0) + " " + aIn + " (18.6G)"));
       JsonNode gpu = a.gpus().get(0);
       assertEquals("SHARED", gpu.get("state").asText(), gpu.toString());
       assertEquals(2, gpu.get("shares").size(), gpu.toString());
@@ -61,8 +61,8 @@ class ShareAcrossInstancesEndToEndTest {
       // a fifth shared job of either waits: no room with the headroom
       long fifthA = a.submit("-g", "1", "--share", "--vram", "20G", "bash", "-c", SHARED_JOB);
       long fifthB = b.submit("-g", "1", "--share", "--vram", "20G", "bash", "-c", SHARED_JOB);
-      a.awaitWaitReason(fifthA, "needs 20 GB on a shared GPU: GPU 0 has " + GpuNeed.size(left) + " left");
-      b.awaitWaitReason(fifthB, "needs 20 GB on a shared GPU: GPU 0 has " + GpuNeed.size(left) + " left");
+      a.awaitWaitReason(fifthA, "needs 18.6 GiB on a shared GPU: GPU 0 has " + MemoryText.words(left) + " left");
+      b.awaitWaitReason(fifthB, "needs 18.6 GiB on a shared GPU: GPU 0 has " + MemoryText.words(left) + " left");
 
       // an exclusive job of either waits for the card to empty
       long exclA = a.submit("-g", "1", "bash", "-c", "echo \"$CUDA_VISIBLE_DEVICES\" > excl");

@@ -3,7 +3,7 @@ package dev.gq.actors.e2e;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gq.core.job.GpuNeed;
+import dev.gq.core.gpu.MemoryText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +47,7 @@ class ShareEndToEndTest {
       for (long id : four) assertEquals(List.of(0), indices(g.awaitState(id, "RUNNING", T)), "job " + id);
       long left = 81920 - 1024 - 4 * 19074;
       long fifth = g.submit("-g", "1", "--share", "--vram", "20G", "--gpu-type", "H100", "bash", "-c", SHARED_JOB);
-      g.awaitWaitReason(fifth, "needs 20 GB on a shared GPU of type H100: GPU 0 has " + GpuNeed.size(left)
+      g.awaitWaitReason(fifth, "needs 18.6 GiB on a shared GPU of type H100: GPU 0 has " + MemoryText.words(left)
           + " left; GPU 2: outside process");
       long exclusive = g.submit("-g", "1", "--gpu-type", "H100", "bash", "-c", "echo \"$CUDA_VISIBLE_DEVICES\" > excl");
       g.awaitWaitReason(exclusive, "needs 1 GPU of type H100: GPUs 0,2 fit, both busy (GPU 0: shared by jobs "
@@ -58,8 +58,8 @@ class ShareEndToEndTest {
       assertEquals("19074 1", Files.readString(g.work.resolve("any")).strip(), "GQ_VRAM: its share, MiB");
 
       String table = g.gq("gpu").out();
-      assertTrue(table.contains("SHARED") && table.contains("jobs " + four.get(0) + " (20GB), " + four.get(1) + " (20GB), "
-          + four.get(2) + " (20GB), " + four.get(3) + " (20GB); " + GpuNeed.size(left) + " left"), table);
+      assertTrue(table.contains("SHARED") && table.contains("jobs " + four.get(0) + " (18.6G), " + four.get(1) + " (18.6G), "
+          + four.get(2) + " (18.6G), " + four.get(3) + " (18.6G); " + MemoryText.brief(left) + " left"), table);
       JsonNode gpu0 = g.gpus().get(0);
       assertEquals("SHARED", gpu0.get("state").asText());
       assertEquals(4, gpu0.get("shares").size());
@@ -74,9 +74,9 @@ class ShareEndToEndTest {
       Files.writeString(g.fake.resolve("procs").resolve(Gqd.uuid(0)).resolve(pid), "30000");
       assertEquals(0, g.gq("cancel", String.valueOf(four.get(3))).code());
       g.awaitState(four.get(3), "CANCELLED", T);
-      g.awaitWaitReason(fifth, "GPU 0: job " + greedy + " uses 31.5 GB of its 20 GB, no more jobs go there");
-      assertTrue(g.gq("gpu").out().contains(greedy + " (20GB, uses 31.5GB: over)"), g.gq("gpu").out());
-      assertTrue(g.gq("show", String.valueOf(greedy)).out().contains("GPU 0: 20 GB, uses 31.5 GB, more than it declared"),
+      g.awaitWaitReason(fifth, "GPU 0: job " + greedy + " uses 29.3 GiB of its 18.6 GiB, no more jobs go there");
+      assertTrue(g.gq("gpu").out().contains(greedy + " (18.6G, uses 29.3G: over)"), g.gq("gpu").out());
+      assertTrue(g.gq("show", String.valueOf(greedy)).out().contains("GPU 0: 18.6 GiB, uses 29.3 GiB, more than it declared"),
           g.gq("show", String.valueOf(greedy)).out());
       assertEquals("RUNNING", g.state(greedy), "never stopped for it");
       Gqd.await("its owner to be told", T, () -> Files.exists(notes) && read(notes).contains("over_memory " + greedy));

@@ -2,6 +2,7 @@ package dev.gq.actors.e2e;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.core.gpu.MemoryText;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -161,9 +162,9 @@ class TopEndToEndTest {
       String pa = java.nio.file.Files.readString(g.work.resolve("pid-" + a)).strip();
       String pb = java.nio.file.Files.readString(g.work.resolve("pid-" + b)).strip();
 
-      String left = dev.gq.core.job.GpuNeed.size(81920 - 1024 - 2 * 19074);
-      String screen = awaitTop(g, "the shares, the idle job and the unwell card", s -> s.contains("jobs " + a + " (20GB), " + b
-          + " (20GB); " + left + " left") && s.contains("(idle ") && s.contains("70C")
+      String left = MemoryText.brief(81920 - 1024 - 2 * 19074);
+      String screen = awaitTop(g, "the shares, the idle job and the unwell card", s -> s.contains("jobs " + a + " (18.6G), " + b
+          + " (18.6G); " + left + " left") && s.contains("(idle ") && s.contains("70C")
           && s.lines().anyMatch(l -> l.matches("\\s+pid " + pb + " +job " + b + " .*")));
       String sharedRow = row(screen, shared + " ");
       assertTrue(sharedRow.matches(shared + " +SHARED +jobs " + a + "," + b + " +90% +[\\d.]+/80\\.0G +70C +400/700W .*"), screen);
@@ -178,7 +179,7 @@ class TopEndToEndTest {
 
       // a job using more than it declared is marked over
       write(g.fake.resolve("procs").resolve(Gqd.uuid(shared)).resolve(pa), "30000");
-      awaitTop(g, "job " + a + " over its share", s -> s.contains(a + " (20GB, uses 31.5GB: over)"));
+      awaitTop(g, "job " + a + " over its share", s -> s.contains(a + " (18.6G, uses 29.3G: over)"));
       write(g.work.resolve("stop"), "");
       g.awaitState(excl, "DONE", T);
     }

@@ -3,6 +3,7 @@ package dev.gq.actors.e2e;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gq.core.gpu.MemoryText;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,16 +103,16 @@ class TwoUsersEndToEndTest {
             () -> Files.exists(b.work.resolve("running-1")) && Files.exists(b.work.resolve("running-2")));
 
         // each user's gq shows the other's shares; the other user's processes are its jobs', not outside ones
-        Gqd.await("root's gq to show " + USER + "'s shares", T, () -> a.gq("gpu").out().contains(USER + "'s job 1 (20GB), " + USER
-            + "'s job 2 (20GB)"));
+        Gqd.await("root's gq to show " + USER + "'s shares", T, () -> a.gq("gpu").out().contains(USER + "'s job 1 (18.6G), " + USER
+            + "'s job 2 (18.6G)"));
         assertEquals("SHARED", a.gpuState(0));
         Gqd.await(USER + "'s gq to show root's shares", T, () -> {
           String out = clientOut(b, "gpu");
-          return out.contains("SHARED") && out.contains("root's job " + a1 + " (20GB), root's job " + a2 + " (20GB)");
+          return out.contains("SHARED") && out.contains("root's job " + a1 + " (18.6G), root's job " + a2 + " (18.6G)");
         });
         long left = 81920 - 1024 - 4 * 19074;
         long fifth = a.submit("-g", "1", "--share", "--vram", "20G", "bash", "-c", job);
-        a.awaitWaitReason(fifth, "needs 20 GB on a shared GPU: GPU 0 has " + dev.gq.core.job.GpuNeed.size(left) + " left");
+        a.awaitWaitReason(fifth, "needs 18.6 GiB on a shared GPU: GPU 0 has " + MemoryText.words(left) + " left");
         long exclusive = a.submit("-g", "1", "bash", "-c", "echo \"$CUDA_VISIBLE_DEVICES\" > excl");
         a.awaitWaitReason(exclusive, "shared by jobs " + a1 + ", " + a2 + " and " + USER + "'s job 1, " + USER + "'s job 2");
         assertEquals(0, clientAs(b, "run", "-g", "1", "true"));

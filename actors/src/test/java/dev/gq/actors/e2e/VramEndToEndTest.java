@@ -30,12 +30,12 @@ class VramEndToEndTest {
       Gqd.await("the mixed cards to be read", T, () -> g.gpus().get(3).get("name").asText().equals("Fake H100")
           && g.gpus().get(0).get("total_memory").asLong() == 24576L << 20);
       String table = g.gq("gpu").out();
-      assertTrue(table.contains("Fake RTX 4090") && table.contains("0/81920 MiB"), table);
+      assertTrue(table.contains("Fake RTX 4090") && table.contains("0.0/80.0G"), table);
 
       long both = g.submit("-g", "2", "--gpu-type", "h100", "bash", "-c", "while [ ! -e stop ]; do sleep 0.1; done");
       assertEquals(List.of(2, 3), indices(g.awaitState(both, "RUNNING", T)));
       long big = g.submit("-g", "1", "--vram", "40G", "bash", "-c", "echo \"$GQ_VRAM\" > vram.txt");
-      g.awaitWaitReason(big, "needs 1 GPU with ≥ 40 GB: GPUs 2,3 fit, both busy (GPU 2: job " + both + "; GPU 3: job " + both + ")");
+      g.awaitWaitReason(big, "needs 1 GPU with ≥ 37.3 GiB: GPUs 2,3 fit, both busy (GPU 2: job " + both + "; GPU 3: job " + both + ")");
       assertEquals("WAITING", g.state(big));
       assertEquals("FREE", g.gpuState(0));
       assertEquals("FREE", g.gpuState(1));
@@ -46,7 +46,7 @@ class VramEndToEndTest {
 
       Gqd.Result tooBig = g.gq("run", "--vram", "100G", "true");
       assertEquals(1, tooBig.code());
-      assertEquals("gq: --vram 100GB: the largest GPU here has 85.9 GB (GPU 2, Fake H100); ask for at most 85G\n", tooBig.err());
+      assertEquals("gq: --vram 93.1 GiB: the largest GPU here has 80.0 GiB (GPU 2, Fake H100); ask for at most --vram 80.0GiB\n", tooBig.err());
       Gqd.Result unknown = g.gq("run", "--gpu-type", "A100", "true");
       assertEquals(1, unknown.code());
       assertEquals("gq: --gpu-type A100: no GPU here is A100 (here: Fake RTX 4090, Fake H100); name one of those,"

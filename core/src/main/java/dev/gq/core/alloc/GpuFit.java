@@ -3,6 +3,7 @@ package dev.gq.core.alloc;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.WaitReason;
@@ -45,7 +46,8 @@ public final class GpuFit {
       DeviceReading big = typed.stream().max(Comparator.comparingLong(DeviceReading::totalBytes)).orElseThrow();
       long mib = big.totalBytes() >> 20;
       return asked + ": the largest " + (need.types().isEmpty() ? "" : String.join(" or ", need.types()) + " ") + "GPU here has "
-          + GpuNeed.size(mib) + " (GPU " + big.index() + ", " + big.name() + "); ask for at most " + floorG(mib);
+          + MemoryText.words(mib) + " (GPU " + big.index() + ", " + big.name() + "); ask for at most --vram "
+          + MemoryText.atMostOption(mib);
     }
     return asked + ": only " + fitting.size() + " GPU" + (fitting.size() == 1 ? "" : "s") + " here fit"
         + (fitting.size() == 1 ? "s" : "") + " (GPU" + (fitting.size() == 1 ? " " : "s ") + indices(fitting)
@@ -53,7 +55,7 @@ public final class GpuFit {
   }
 
   /**
-   * Why a job of {@code n} GPUs needing {@code need} waits: "needs 1 GPU with ≥ 40 GB: GPUs 2,3 fit,
+   * Why a job of {@code n} GPUs needing {@code need} waits: "needs 1 GPU with ≥ 37.3 GiB: GPUs 2,3 fit,
    * both busy (GPU 2: job 4; GPU 3: job 5)". {@code freeFitting} is how many fitting GPUs are free.
    */
   static WaitReason waiting(int n, GpuNeed need, int freeFitting, List<GpuStatus> gpus) {
@@ -76,14 +78,8 @@ public final class GpuFit {
   private static String asked(int n, GpuNeed need) {
     String s = n == 1 ? "" : "-g " + n + " ";
     if (!need.types().isEmpty()) s += "--gpu-type " + String.join(",", need.types()) + " ";
-    if (need.vramMiB() > 0) s += "--vram " + GpuNeed.size(need.vramMiB()).replace(" ", "");
+    if (need.vramMiB() > 0) s += "--vram " + MemoryText.words(need.vramMiB());
     return s.strip();
-  }
-
-  /** The largest whole size in G at most {@code mib}: what --vram may ask of that card. */
-  private static String floorG(long mib) {
-    long g = (mib << 20) / 1_000_000_000L;
-    return g > 0 ? g + "G" : (mib << 20) / 1_000_000L + "M";
   }
 
   private static String names(List<DeviceReading> devices) {

@@ -2,6 +2,7 @@ package dev.gq.core.alloc;
 
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
@@ -33,7 +34,7 @@ public final class SharedFit {
     return g.leftMiB(headroomMiB) - spec.gpuNeed().declaredMiB(g.totalMiB(), headroomMiB);
   }
 
-  /** Why a shared job of {@code spec} may not join {@code g} now ("GPU 0 has 12 GB left"), or null. */
+  /** Why a shared job of {@code spec} may not join {@code g} now ("GPU 0 has 12.0 GiB left"), or null. */
   static String why(JobSpec spec, GpuStatus g, long headroomMiB) {
     GpuNeed need = spec.gpuNeed();
     if (!GpuFit.fits(spec, g)) return "GPU " + g.index() + " does not fit";
@@ -42,15 +43,15 @@ public final class SharedFit {
     List<GpuStatus.Share> over = g.overShares(headroomMiB);
     if (!over.isEmpty()) {
       GpuStatus.Share s = over.get(0);
-      return "GPU " + g.index() + ": job " + s.jobId() + " uses " + GpuNeed.size(s.usedMiB()) + " of its "
-          + GpuNeed.size(s.declaredMiB(g.totalMiB(), headroomMiB)) + ", no more jobs go there";
+      return "GPU " + g.index() + ": job " + s.jobId() + " uses " + MemoryText.words(s.usedMiB()) + " of its "
+          + MemoryText.words(s.declaredMiB(g.totalMiB(), headroomMiB)) + ", no more jobs go there";
     }
     int cap = cap(need.perGpu(), g);
     if (cap > 0 && g.shareCount() + 1 > cap)
       return "GPU " + g.index() + " holds " + g.shareCount() + " shared job" + (g.shareCount() == 1 ? "" : "s")
           + " (--per-gpu " + cap + ")";
     if (leftAfter(spec, g, headroomMiB) < 0)
-      return "GPU " + g.index() + " has " + GpuNeed.size(Math.max(0, g.leftMiB(headroomMiB))) + " left";
+      return "GPU " + g.index() + " has " + MemoryText.words(Math.max(0, g.leftMiB(headroomMiB))) + " left";
     return null;
   }
 
@@ -71,13 +72,13 @@ public final class SharedFit {
   }
 
   /**
-   * Why a shared job of {@code spec} waits: "needs 20 GB on a shared GPU: GPU 0 has 12 GB left; GPU
+   * Why a shared job of {@code spec} waits: "needs 18.6 GiB on a shared GPU: GPU 0 has 12.0 GiB left; GPU
    * 1: job 4". {@code sharedNow} holds the SHARED GPUs as the plan has them so far.
    */
   static WaitReason waiting(JobSpec spec, List<GpuStatus> gpus, Map<String, GpuStatus> sharedNow, long headroomMiB) {
     GpuNeed need = spec.gpuNeed();
     int n = spec.gpus();
-    String what = need.vramMiB() > 0 ? GpuNeed.size(need.vramMiB()) : "1/" + need.perGpu() + " of a GPU";
+    String what = need.vramMiB() > 0 ? MemoryText.words(need.vramMiB()) : "1/" + need.perGpu() + " of a GPU";
     String asked = "needs " + what + (n == 1 ? " on a shared GPU" : " on each of " + n + " shared GPUs")
         + (need.types().isEmpty() ? "" : " of type " + String.join(" or ", need.types()));
     List<GpuStatus> fit = gpus.stream().filter(g -> GpuFit.fits(spec, g)).sorted(Comparator.comparingInt(GpuStatus::index)).toList();
@@ -100,20 +101,20 @@ public final class SharedFit {
   }
 
   /**
-   * "jobs 4 (20 GB), 5 (20 GB), bob's job 3 (20GB); 15 GB left": the shares of a SHARED GPU as 'gq gpu'
+   * "jobs 4 (18.6G), 5 (18.6G), bob's job 3 (18.6G); 15.0G left": the shares of a SHARED GPU as 'gq gpu'
    * shows them, this gq's jobs first, then other instances'.
    */
   public static String describe(GpuStatus g, long headroomMiB) {
     List<String> parts = new ArrayList<>();
     if (!g.shares().isEmpty()) parts.add("job" + (g.shares().size() == 1 ? " " : "s ") + g.shares().stream().map(s -> {
-      String mine = s.jobId() + " (" + GpuNeed.size(s.declaredMiB(g.totalMiB(), headroomMiB)).replace(" ", "");
-      if (s.over(g.totalMiB(), headroomMiB)) mine += ", uses " + GpuNeed.size(s.usedMiB()).replace(" ", "") + ": over";
+      String mine = s.jobId() + " (" + MemoryText.brief(s.declaredMiB(g.totalMiB(), headroomMiB));
+      if (s.over(g.totalMiB(), headroomMiB)) mine += ", uses " + MemoryText.brief(s.usedMiB()) + ": over";
       return mine + ")";
     }).collect(Collectors.joining(", ")));
     for (GpuStatus.Other o : g.others())
       parts.add(o.holder() + " (" + (o.mib() >= g.totalMiB() && o.holder().startsWith("a gq job") ? "all"
-          : GpuNeed.size(o.mib()).replace(" ", "")) + ")");
-    return String.join(", ", parts) + "; " + GpuNeed.size(Math.max(0, g.leftMiB(headroomMiB))) + " left";
+          : MemoryText.brief(o.mib())) + ")");
+    return String.join(", ", parts) + "; " + MemoryText.brief(Math.max(0, g.leftMiB(headroomMiB))) + " left";
   }
 
   /** "bob's job 3, bob's job 4": who else shares {@code g}; null when nobody. */

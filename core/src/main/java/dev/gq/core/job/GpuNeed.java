@@ -1,9 +1,11 @@
 package dev.gq.core.job;
 
+import dev.gq.core.gpu.MemoryText;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -16,7 +18,7 @@ import java.util.regex.Pattern;
  * case: {@code A100} names "NVIDIA A100-SXM4-80GB", {@code 4090} and {@code RTX 4090} name "NVIDIA
  * GeForce RTX 4090", {@code 80GB} names no 40 GB card. Sizes are read as cards are labelled: G and M
  * are powers of ten (an "80GB" card reports about 81,559 MiB, a "24GB" one 24,564), GiB and MiB
- * powers of two. A spec without a need (every spec stored before it existed) holds null.
+ * powers of two; gq shows memory in GiB ({@link MemoryText}). A spec without a need (every spec stored before it existed) holds null.
  *
  * <p>{@code share} ({@code --share}) lets the job sit on a GPU beside other shared jobs instead of
  * having it to itself; it then declares {@code vramMiB} as its share of each GPU. {@code perGpu}
@@ -94,26 +96,16 @@ public record GpuNeed(long vramMiB, List<String> types, boolean share, int perGp
     List<String> words = words(name);
     for (String t : types) {
       List<String> run = words(t);
-      if (!run.isEmpty() && java.util.Collections.indexOfSubList(words, run) >= 0) return true;
+      if (!run.isEmpty() && Collections.indexOfSubList(words, run) >= 0) return true;
     }
     return false;
   }
 
-  /** "with ≥ 40 GB", "of type H100", "of type H100 or A100 with ≥ 40 GB": what the need asks of each GPU. */
+  /** "with ≥ 37.3 GiB", "of type H100", "of type H100 or A100 with ≥ 37.3 GiB": what the need asks of each GPU, as gq shows memory. */
   public String text() {
     String type = types.isEmpty() ? "" : "of type " + String.join(" or ", types);
-    String memory = vramMiB <= 0 ? "" : "with ≥ " + size(vramMiB);
+    String memory = vramMiB <= 0 ? "" : "with ≥ " + MemoryText.words(vramMiB);
     return (type + " " + memory).strip();
-  }
-
-  /** The need as the options that ask it: "--vram 20GB --share --per-gpu 4". */
-  public String options() {
-    List<String> out = new ArrayList<>();
-    if (!types.isEmpty()) out.add("--gpu-type " + String.join(",", types));
-    if (vramMiB > 0) out.add("--vram " + size(vramMiB).replace(" ", ""));
-    if (share) out.add("--share");
-    if (perGpu > 0) out.add("--per-gpu " + perGpu);
-    return String.join(" ", out);
   }
 
   /**
@@ -159,14 +151,6 @@ public record GpuNeed(long vramMiB, List<String> types, boolean share, int perGp
       if (!out.contains(t)) out.add(t);
     }
     return List.copyOf(out);
-  }
-
-  /** {@code mib} as cards are labelled: "40 GB", "21.5 GB", "512 MB". */
-  public static String size(long mib) {
-    BigDecimal bytes = BigDecimal.valueOf(mib).multiply(BigDecimal.valueOf(1L << 20));
-    boolean gb = mib >= 954; // 1 GB and up
-    BigDecimal v = bytes.movePointLeft(gb ? 9 : 6).setScale(1, RoundingMode.HALF_UP).stripTrailingZeros();
-    return v.toPlainString() + (gb ? " GB" : " MB");
   }
 
   /** The lower-case words of a GPU's name or of a type. */

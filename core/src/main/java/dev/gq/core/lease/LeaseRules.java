@@ -1,5 +1,6 @@
 package dev.gq.core.lease;
 
+import dev.gq.core.gpu.MemoryText;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -84,12 +85,12 @@ public final class LeaseRules {
     long declared = declaredMiB(shares, totalMiB);
     long headroom = Math.max(0, headroomMiB);
     if (declared <= totalMiB && mib <= totalMiB - declared && headroom <= totalMiB - declared - mib) return null;
-    String kept = headroom > 0 ? " plus " + headroom + " MiB of headroom" : "";
+    String kept = headroom > 0 ? " plus " + MemoryText.words(headroom) + " of headroom" : "";
     if (shares.isEmpty())
-      return "GPU " + gpu + " has " + totalMiB + " MiB, less than the " + mib + " MiB declared" + kept;
-    return "GPU " + gpu + " cannot hold " + mib + " MiB more" + kept + ": its shared jobs declare "
-        + (declared >= totalMiB && shares.stream().anyMatch(s -> !s.known()) ? "all" : declared + " MiB")
-        + " of its " + totalMiB + " MiB (" + list(shares, self) + ")";
+      return "GPU " + gpu + " has " + MemoryText.words(totalMiB) + ", less than the " + MemoryText.words(mib) + " declared" + kept;
+    return "GPU " + gpu + " cannot hold " + MemoryText.words(mib) + " more" + kept + ": its shared jobs declare "
+        + (declared >= totalMiB && shares.stream().anyMatch(s -> !s.known()) ? "all" : MemoryText.words(declared))
+        + " of its " + MemoryText.words(totalMiB) + " (" + list(shares, self) + ")";
   }
 
   /**
@@ -102,7 +103,7 @@ public final class LeaseRules {
     return cap;
   }
 
-  /** "alice's job 3 (20480 MiB), bob's job 5 (10240 MiB)". */
+  /** "alice's job 3 (20.0 GiB), bob's job 5 (10.0 GiB)". */
   public static String list(List<LeaseShare> shares, LeaseHolder.Instance self) {
     return shares.stream().map(s -> s.describe(self)).collect(Collectors.joining(", "));
   }

@@ -1,5 +1,6 @@
 package dev.gq.core.lease;
 
+import dev.gq.core.gpu.MemoryText;
 import java.util.Optional;
 
 /**
@@ -72,9 +73,9 @@ public record LeaseShare(LeaseHolder holder, long mib, int perGpu) {
     return LeaseHolder.parse(HOLDER_PREFIX + rest).map(h -> new LeaseShare(h, mib, perGpu));
   }
 
-  /** "alice's job 12 (20480 MiB)", or "a gq job whose share does not say who it is" when unknown. */
+  /** "alice's job 12 (20.0 GiB)", or "a gq job whose share does not say who it is" when unknown. */
   public String describe(LeaseHolder.Instance self) {
     if (!known()) return holder == null ? "a gq job whose share does not say who it is" : holder.describe(self) + ", whose share does not say its size";
-    return holder.describe(self) + " (" + mib + " MiB" + (perGpu > 0 ? ", at most " + perGpu + " per GPU" : "") + ")";
+    return holder.describe(self) + " (" + MemoryText.words(mib) + (perGpu > 0 ? ", at most " + perGpu + " per GPU" : "") + ")";
   }
 }

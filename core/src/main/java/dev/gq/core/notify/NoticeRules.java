@@ -1,5 +1,6 @@
 package dev.gq.core.notify;
 
+import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.health.Unwell;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobState;
@@ -162,14 +163,14 @@ public final class NoticeRules {
     return new Notice(seq, NoticeKind.GROUP, null, g.group(), null, "gq: group " + g.group() + " finished", text, choice, null);
   }
 
-  /** "job 4 (eval) uses 31.5 GB of GPU 0, more than the 20 GB it declared (--vram): ..." */
+  /** "job 4 (eval) uses 29.3 GiB of GPU 0, more than the 18.6 GiB it declared (--vram): ..." */
   static Notice over(long seq, LedgerEvent.JobOverShare e, NoticeFacts facts) {
     var j = facts.job(e.jobId());
     String name = j.map(JobFacts::name).orElse(null);
     String group = j.map(JobFacts::group).orElse(null);
     String text = "job " + e.jobId() + (name == null ? "" : " (" + name + ")") + " uses "
-        + dev.gq.core.job.GpuNeed.size(e.usedMiB()) + " of GPU " + e.index() + ", more than the "
-        + dev.gq.core.job.GpuNeed.size(e.declaredMiB()) + " it declared: no more jobs go on that GPU while it does;"
+        + MemoryText.words(e.usedMiB()) + " of GPU " + e.index() + ", more than the "
+        + MemoryText.words(e.declaredMiB()) + " it declared: no more jobs go on that GPU while it does;"
         + " gq does not stop it. Hold it to its share (GQ_VRAM) or ask for more --vram next time";
     return new Notice(seq, NoticeKind.OVER_MEMORY, e.jobId(), group, null, "gq: job " + e.jobId() + " over its GPU share", text,
         j.map(NoticeRules::choice).orElse(null), null);

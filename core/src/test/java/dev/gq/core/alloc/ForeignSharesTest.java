@@ -68,13 +68,13 @@ class ForeignSharesTest {
     assertEquals(GpuState.SHARED, g.state());
     assertNull(g.ownerJobId());
     assertEquals(List.of(new GpuStatus.Other("bob's job 3", G20), new GpuStatus.Other("bob's job 4", G20)), g.others());
-    assertEquals("bob's job 3 (20GB), bob's job 4 (20GB); 44.8 GB left", SharedFit.describe(g, 1024));
+    assertEquals("bob's job 3 (18.6G), bob's job 4 (18.6G); 41.7G left", SharedFit.describe(g, 1024));
 
     Plan p = Allocator.plan(List.of(waiting(1, 1), waitingShared(2), waitingShared(3), waitingShared(4)), List.of(g), Map.of());
     assertEquals(List.of(2L, 3L), p.reservations().stream().map(Plan.Reservation::jobId).toList(),
         "two 20 GB shares fit beside bob's two with the headroom, a fifth does not");
     assertEquals("needs 1 GPU, 0 free (GPU 0: shared by bob's job 3, bob's job 4)", p.waitReasons().get(1L).text());
-    assertEquals("needs 20 GB on a shared GPU: GPU 0 has 4.8 GB left", p.waitReasons().get(4L).text());
+    assertEquals("needs 18.6 GiB on a shared GPU: GPU 0 has 4.5 GiB left", p.waitReasons().get(4L).text());
   }
 
   @Test
@@ -109,7 +109,7 @@ class ForeignSharesTest {
     assertEquals(List.of(5L), g.shares().stream().map(GpuStatus.Share::jobId).toList());
     assertEquals(3, g.others().size(), "job 5's share of the lease is its own, counted from its reservation");
     assertEquals(4 * G20, g.sharedMiB(1024));
-    assertEquals("job 5 (20GB), bob's job 3 (20GB), bob's job 4 (20GB), bob's job 7 (20GB); 4.8 GB left",
+    assertEquals("job 5 (18.6G), bob's job 3 (18.6G), bob's job 4 (18.6G), bob's job 7 (18.6G); 4.5G left",
         SharedFit.describe(g, 1024));
     Plan p = Allocator.plan(List.of(waitingShared(6)), List.of(g), Map.of());
     assertTrue(p.reservations().isEmpty(), "a fifth 20G share does not fit with the headroom");
@@ -140,7 +140,7 @@ class ForeignSharesTest {
     assertEquals(GpuState.EXTERNAL, g.state());
     Plan p = Allocator.plan(List.of(waitingShared(2)), List.of(g), Map.of());
     assertTrue(p.reservations().isEmpty());
-    assertEquals("needs 20 GB on a shared GPU: GPU 0: bob's job 3", p.waitReasons().get(2L).text());
+    assertEquals("needs 18.6 GiB on a shared GPU: GPU 0: bob's job 3", p.waitReasons().get(2L).text());
   }
 
   @Test
@@ -151,7 +151,7 @@ class ForeignSharesTest {
     capped = capped.withSpec(capped.spec().withGpuNeed(GpuNeed.of(1024, List.of(), true, 2)));
     Plan p = Allocator.plan(List.of(capped), List.of(g), Map.of());
     assertTrue(p.reservations().isEmpty());
-    assertEquals("needs 1.1 GB on a shared GPU: GPU 0 holds 2 shared jobs (--per-gpu 2)", p.waitReasons().get(2L).text());
+    assertEquals("needs 1.0 GiB on a shared GPU: GPU 0 holds 2 shared jobs (--per-gpu 2)", p.waitReasons().get(2L).text());
   }
 
   /**

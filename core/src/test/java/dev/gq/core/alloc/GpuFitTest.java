@@ -47,7 +47,7 @@ class GpuFitTest {
     assertEquals(1, p.reservations().size());
     assertEquals(2L, p.reservations().get(0).jobId(), "the job without a need backfills a small card");
     assertEquals(List.of(new GpuSlot(uuid(0), 0)), p.reservations().get(0).gpus());
-    assertEquals("needs 1 GPU with ≥ 40 GB: GPUs 2,3 fit, both busy (GPU 2: job 92; GPU 3: job 93)",
+    assertEquals("needs 1 GPU with ≥ 37.3 GiB: GPUs 2,3 fit, both busy (GPU 2: job 92; GPU 3: job 93)",
         p.waitReasons().get(1L).text());
     assertEquals("fitting GPUs busy", p.waitReasons().get(1L).brief());
   }
@@ -69,16 +69,16 @@ class GpuFitTest {
 
   @Test
   void aJobNoCardCanEverHoldIsRefusedNamingTheLargestCard() {
-    assertEquals("--vram 100GB: the largest GPU here has 85.5 GB (GPU 2, NVIDIA H100 80GB HBM3); ask for at most 85G",
+    assertEquals("--vram 93.1 GiB: the largest GPU here has 79.6 GiB (GPU 2, NVIDIA H100 80GB HBM3); ask for at most --vram 79.6GiB",
         GpuFit.refusal(needing(1, "100G"), devices()));
-    assertEquals("--gpu-type 4090 --vram 40GB: the largest 4090 GPU here has 25.8 GB (GPU 0, NVIDIA GeForce RTX 4090);"
-        + " ask for at most 25G", GpuFit.refusal(needing(1, "40G", "4090"), devices()));
+    assertEquals("--gpu-type 4090 --vram 37.3 GiB: the largest 4090 GPU here has 24.0 GiB (GPU 0, NVIDIA GeForce RTX 4090);"
+        + " ask for at most --vram 23.9GiB", GpuFit.refusal(needing(1, "40G", "4090"), devices()));
     assertNull(GpuFit.refusal(needing(2, "80G"), devices()));
   }
 
   @Test
   void aJobAskingForMoreFittingCardsThanThereAreIsRefusedSayingHowMany() {
-    assertEquals("-g 3 --vram 40GB: only 2 GPUs here fit (GPUs 2,3); ask for at most -g 2",
+    assertEquals("-g 3 --vram 37.3 GiB: only 2 GPUs here fit (GPUs 2,3); ask for at most -g 2",
         GpuFit.refusal(needing(3, "40G"), devices()));
   }
 
@@ -111,6 +111,6 @@ class GpuFitTest {
     var gpus = List.of(card(0, GpuState.FREE), card(1, GpuState.FREE));
     Plan p = Allocator.plan(List.of(job(1, needing(1, "40G"))), gpus, Map.of());
     assertTrue(p.reservations().isEmpty());
-    assertEquals("needs 1 GPU with ≥ 40 GB: no GPU here fits; see 'gq gpu'", p.waitReasons().get(1L).text());
+    assertEquals("needs 1 GPU with ≥ 37.3 GiB: no GPU here fits; see 'gq gpu'", p.waitReasons().get(1L).text());
   }
 }

@@ -56,7 +56,7 @@ class SharedPlacementTest {
     Plan p = Allocator.plan(q, List.of(card(0, H100)), Map.of());
     assertEquals(Map.of(1L, List.of(0), 2L, List.of(0), 3L, List.of(0), 4L, List.of(0)), placed(p));
     // 81,559 − 1,024 headroom − 4 × 19,074 = 4,239 MiB left
-    assertEquals("needs 20 GB on a shared GPU: GPU 0 has 4.4 GB left", p.waitReasons().get(5L).text());
+    assertEquals("needs 18.6 GiB on a shared GPU: GPU 0 has 4.1 GiB left", p.waitReasons().get(5L).text());
   }
 
   @Test
@@ -72,7 +72,7 @@ class SharedPlacementTest {
     List<GpuStatus> gpus = List.of(gpu(0, GpuState.RUNNING), gpu(1, GpuState.EXTERNAL), gpu(2, GpuState.UNKNOWN));
     Plan p = Allocator.plan(List.of(job(1, shared("20G", 0))), gpus, Map.of());
     assertTrue(p.reservations().isEmpty());
-    assertEquals("needs 20 GB on a shared GPU: GPU 0: job 90; GPU 1: outside process; GPU 2: UNKNOWN",
+    assertEquals("needs 18.6 GiB on a shared GPU: GPU 0: job 90; GPU 1: outside process; GPU 2: UNKNOWN",
         p.waitReasons().get(1L).text());
   }
 
@@ -98,7 +98,7 @@ class SharedPlacementTest {
   void theSmallestCapOfJobsPerGpuOnACardHolds() {
     GpuStatus g = sharedCard(0, H100, new GpuStatus.Share(4, 1024, 2, 0), new GpuStatus.Share(5, 1024, 0, 0));
     Plan p = Allocator.plan(List.of(job(1, shared("1G", 0))), List.of(g), Map.of());
-    assertEquals("needs 1 GB on a shared GPU: GPU 0 holds 2 shared jobs (--per-gpu 2)", p.waitReasons().get(1L).text());
+    assertEquals("needs 954 MiB on a shared GPU: GPU 0 holds 2 shared jobs (--per-gpu 2)", p.waitReasons().get(1L).text());
     Plan mine = Allocator.plan(List.of(job(1, shared("1G", 3)), job(2, shared("1G", 0))),
         List.of(sharedCard(0, H100, new GpuStatus.Share(4, 1024, 0, 0))), Map.of());
     assertEquals(Map.of(1L, List.of(0), 2L, List.of(0)), placed(mine), "job 1's cap of 3 holds for job 2 too");
@@ -122,7 +122,7 @@ class SharedPlacementTest {
     GpuStatus g = sharedCard(0, H100, new GpuStatus.Share(4, G20, 0, 30_000));
     Plan p = Allocator.plan(List.of(job(1, shared("10G", 0))), List.of(g), Map.of());
     assertTrue(p.reservations().isEmpty());
-    assertEquals("needs 10 GB on a shared GPU: GPU 0: job 4 uses 31.5 GB of its 20 GB, no more jobs go there",
+    assertEquals("needs 9.3 GiB on a shared GPU: GPU 0: job 4 uses 29.3 GiB of its 18.6 GiB, no more jobs go there",
         p.waitReasons().get(1L).text());
     assertEquals("over its share", p.waitReasons().get(1L).brief());
   }
@@ -137,7 +137,7 @@ class SharedPlacementTest {
   @Test
   void aSharedCardsSharesAreShownWithWhatIsLeft() {
     GpuStatus g = sharedCard(0, H100, new GpuStatus.Share(4, G20, 0, 100), new GpuStatus.Share(5, G20, 0, 25_000));
-    assertEquals("jobs 4 (20GB), 5 (20GB, uses 26.2GB: over); 44.4 GB left", SharedFit.describe(g, 1024));
+    assertEquals("jobs 4 (18.6G), 5 (18.6G, uses 24.4G: over); 41.4G left", SharedFit.describe(g, 1024));
   }
 
   @Test

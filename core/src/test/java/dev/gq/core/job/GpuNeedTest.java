@@ -56,9 +56,9 @@ class GpuNeedTest {
 
   @Test
   void aNeedSaysWhatItAsksOfEachGpu() {
-    assertEquals("with ≥ 40 GB", new GpuNeed(GpuNeed.parseMiB("40G"), List.of()).text());
+    assertEquals("with ≥ 37.3 GiB", new GpuNeed(GpuNeed.parseMiB("40G"), List.of()).text());
     assertEquals("of type H100 or A100", new GpuNeed(0, List.of("H100", "A100")).text());
-    assertEquals("of type H100 with ≥ 21.5 GB", new GpuNeed(20480, List.of("H100")).text());
+    assertEquals("of type H100 with ≥ 20.0 GiB", new GpuNeed(20480, List.of("H100")).text());
     assertNull(GpuNeed.of(0, List.of()));
   }
 

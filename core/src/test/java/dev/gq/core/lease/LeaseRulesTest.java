@@ -43,10 +43,10 @@ class LeaseRulesTest {
     List<LeaseShare> three = List.of(share(ALICE, 1, 20480), share(BOB, 2, 20480), share(ALICE, 3, 20480));
     assertNull(LeaseRules.shareRefusal("GPU-a", List.of(), CARD, 20480, 2048, 0, BOB));
     assertNull(LeaseRules.shareRefusal("GPU-a", three, CARD, 20480, 0, 0, BOB), "exactly full");
-    assertEquals("GPU GPU-a cannot hold 20480 MiB more plus 1 MiB of headroom: its shared jobs declare 61440 MiB of its"
-        + " 81920 MiB (alice's job 1 (20480 MiB), bob's job 2 (20480 MiB), alice's job 3 (20480 MiB))",
+    assertEquals("GPU GPU-a cannot hold 20.0 GiB more plus 1 MiB of headroom: its shared jobs declare 60.0 GiB of its"
+        + " 80.0 GiB (alice's job 1 (20.0 GiB), bob's job 2 (20.0 GiB), alice's job 3 (20.0 GiB))",
         LeaseRules.shareRefusal("GPU-a", three, CARD, 20480, 1, 0, BOB));
-    assertEquals("GPU GPU-a has 24576 MiB, less than the 20480 MiB declared plus 8192 MiB of headroom",
+    assertEquals("GPU GPU-a has 24.0 GiB, less than the 20.0 GiB declared plus 8.0 GiB of headroom",
         LeaseRules.shareRefusal("GPU-a", List.of(), 24576, 20480, 8192, 0, BOB));
     assertNotNull(LeaseRules.shareRefusal("GPU-a", List.of(), CARD, Long.MAX_VALUE, Long.MAX_VALUE, 0, BOB), "no overflow");
     assertThrows(IllegalArgumentException.class, () -> LeaseRules.shareRefusal("GPU-a", List.of(), CARD, 0, 0, 0, BOB));
@@ -55,7 +55,7 @@ class LeaseRulesTest {
   @Test
   void aCapCountsTheSharesOfEveryGqWhateverTheirMemory() {
     List<LeaseShare> two = List.of(share(ALICE, 1, 1024), share(BOB, 2, 1024));
-    assertEquals("GPU GPU-a already has 2 shared jobs (alice's job 1 (1024 MiB), bob's job 2 (1024 MiB)), the most allowed"
+    assertEquals("GPU GPU-a already has 2 shared jobs (alice's job 1 (1.0 GiB), bob's job 2 (1.0 GiB)), the most allowed"
         + " per GPU (2)", LeaseRules.shareRefusal("GPU-a", two, CARD, 1024, 0, 2, BOB));
     assertNull(LeaseRules.shareRefusal("GPU-a", two, CARD, 1024, 0, 3, BOB));
     assertNull(LeaseRules.shareRefusal("GPU-a", two, CARD, 1024, 0, 0, BOB), "0: no cap");
@@ -66,7 +66,7 @@ class LeaseRulesTest {
     List<LeaseShare> odd = List.of(LeaseShare.unknown());
     assertEquals(CARD, LeaseRules.declaredMiB(odd, CARD));
     assertEquals(CARD + 1024, LeaseRules.declaredMiB(List.of(LeaseShare.unknown(), share(BOB, 2, 1024)), CARD));
-    assertEquals("GPU GPU-a cannot hold 1 MiB more: its shared jobs declare all of its 81920 MiB (a gq job whose share"
+    assertEquals("GPU GPU-a cannot hold 1 MiB more: its shared jobs declare all of its 80.0 GiB (a gq job whose share"
         + " does not say who it is)", LeaseRules.shareRefusal("GPU-a", odd, CARD, 1, 0, 0, ALICE));
     assertEquals(Long.MAX_VALUE, LeaseRules.declaredMiB(List.of(share(BOB, 1, Long.MAX_VALUE), share(BOB, 2, 5)), CARD));
   }

@@ -34,7 +34,7 @@ class LeaseShareTest {
 
   @Test
   void aShareIsDescribedWithItsMemoryAndAnUnreadableOneSaysSo() {
-    assertEquals("alice's job 12 (20480 MiB)", new LeaseShare(new LeaseHolder(ALICE, 12), 20480).describe(BOB));
+    assertEquals("alice's job 12 (20.0 GiB)", new LeaseShare(new LeaseHolder(ALICE, 12), 20480).describe(BOB));
     assertFalse(LeaseShare.unknown().known());
     assertEquals("a gq job whose share does not say who it is", LeaseShare.unknown().describe(BOB));
     assertThrows(IllegalStateException.class, () -> LeaseShare.unknown().line());
@@ -62,7 +62,7 @@ class LeaseShareTest {
     assertEquals(0, LeaseShare.parse(new LeaseShare(new LeaseHolder(ALICE, 12), 20480).line()).orElseThrow().perGpu());
     assertTrue(LeaseShare.parse("gq-share mib=20480 per-gpu=0 uid=1 user=a job=1 data=/d\n").isEmpty());
     assertTrue(LeaseShare.parse("gq-share mib=20480 per-gpu=x uid=1 user=a job=1 data=/d\n").isEmpty());
-    assertEquals("alice's job 12 (20480 MiB, at most 2 per GPU)", s.describe(BOB));
+    assertEquals("alice's job 12 (20.0 GiB, at most 2 per GPU)", s.describe(BOB));
   }
 
   @Test

@@ -45,10 +45,10 @@ class GpuNeedSubmitTest {
     decide(new Request.Reconciled(Map.of(), 0));
     read(new DeviceReading(0, uuid(0), "NVIDIA GeForce RTX 4090", 24564 * MIB, 0, List.of(), null),
         new DeviceReading(1, uuid(1), "NVIDIA H100 80GB HBM3", 81559 * MIB, 0, List.of(), null));
-    assertEquals("--vram 209.7GB: the largest GPU here has 85.5 GB (GPU 1, NVIDIA H100 80GB HBM3); ask for at most 85G",
+    assertEquals("--vram 195.3 GiB: the largest GPU here has 79.6 GiB (GPU 1, NVIDIA H100 80GB HBM3); ask for at most --vram 79.6GiB",
         decide(new Request.Submit(needing(1, 200_000))).refusal());
     assertTrue(decide(new Request.Submit(needing(1, 0, "A100"))).refusal().startsWith("--gpu-type A100: no GPU here is A100"));
-    assertTrue(decide(new Request.Submit(needing(2, 38147))).refusal().startsWith("-g 2 --vram 40GB: only 1 GPU here fits"));
+    assertTrue(decide(new Request.Submit(needing(2, 38147))).refusal().startsWith("-g 2 --vram 37.3 GiB: only 1 GPU here fits"));
     var batch = decide(new Request.SubmitBatch(List.of(spec(1), needing(1, 0, "A100")), List.of(1, 2), Map.of()));
     assertTrue(batch.refusal().startsWith("line 2: --gpu-type A100"), batch.refusal());
     assertNull(decide(new Request.Submit(needing(1, 38147, "h100"))).refusal());
@@ -63,7 +63,7 @@ class GpuNeedSubmitTest {
     assertNull(decide(new Request.Submit(needing(1, 38147))).refusal());
     long id = l.live().keySet().iterator().next();
     var change = new dev.gq.core.ledger.JobChanges.Change(2, null, false, null);
-    assertEquals("-g 2 --vram 40GB: only 1 GPU here fits (GPU 1); ask for at most -g 1",
+    assertEquals("-g 2 --vram 37.3 GiB: only 1 GPU here fits (GPU 1); ask for at most -g 1",
         decide(new Request.ChangeJob(id, change)).refusal());
     assertTrue(decide(new Request.ChangeJob(id, new dev.gq.core.ledger.JobChanges.Change(0, null, false, null))).refusal()
         .startsWith("--vram and --gpu-type say what each GPU must be, and this job asks for none (-g 0)"));

@@ -164,7 +164,7 @@ class PreemptionTest {
     decide(new Request.Submit(spec(1)));
     decide(new Request.Submit(spec(1).withGpuNeed(dev.gq.core.job.GpuNeed.of(38147, List.of()))));
     assertEquals(JobState.WAITING, l.live().get(3L).state(), "both cards are taken");
-    assertEquals("job 3 needs 1 GPU(s) with ≥ 40 GB but only 0 of the GPUs the jobs preempted hold fit;"
+    assertEquals("job 3 needs 1 GPU(s) with ≥ 37.3 GiB but only 0 of the GPUs the jobs preempted hold fit;"
         + " preempt jobs on GPUs that fit (gq gpu)", preempt(3L, false, 1).refusal());
     assertNull(preempt(3L, false, 2).refusal(), "job 2 holds the H100");
   }
