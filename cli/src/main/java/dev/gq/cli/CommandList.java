@@ -54,6 +54,7 @@ final class CommandList {
           "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all).")),
       new Entry("urgent", JobControlCommand.Urgent::new),
       new Entry("top", TopCommand::new),
+      new Entry("web", WebCommand::new),
       new Entry("modify", JobControlCommand.Modify::new),
       new Entry("adopt", AdoptCommand::new),
       new Entry("mcp", McpCommand::new),

@@ -38,6 +38,7 @@ final class DaemonStatusCommand implements Callable<Integer> {
     if (who != null && who.demandProblem() != null) out.println("Demand:    " + PrintableText.escape(who.demandProblem()));
     QueueNotes.status(inv.api().queueState()).forEach(out::println);
     NotifyCommand.status(inv.api()).forEach(out::println);
+    WebCommand.status(inv.api()).forEach(out::println);
     if (info.warning() != null && !info.warning().isBlank()) inv.err().println("warning: " + info.warning());
     return ExitCode.OK;
   }

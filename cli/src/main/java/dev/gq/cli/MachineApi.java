@@ -119,6 +119,11 @@ public interface MachineApi extends ApiReplies {
     return true;
   }
 
+  /** The daemon's web page and metrics ({@code gq web}); null from a daemon that cannot serve them. */
+  default WebControl web() {
+    return null;
+  }
+
   /** Asks the daemon to stop after this request; running jobs are left running. */
   void shutdown() throws ApiException;
 }

@@ -9,6 +9,7 @@ import dev.gq.cli.GqApi;
 import dev.gq.cli.Notices;
 import dev.gq.cli.NotifyApi;
 import dev.gq.cli.StartSettings;
+import dev.gq.cli.WebControl;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.job.Job;
@@ -80,7 +81,7 @@ public final class DaemonApi implements GqApi {
     this.history = new HistoryRequests(asks, jobHistory, journal, new JobFiles(this.dataDir.resolve("logs"), run));
     this.queue = new QueueRequests(asks, dataDir, warning);
     this.progress = new ProgressRequests(run, clock);
-    this.machine = new MachineRequests(asks);
+    this.machine = new MachineRequests(asks, system);
   }
 
   /**
@@ -191,7 +192,6 @@ public final class DaemonApi implements GqApi {
   @Override public List<String> preempt(Preemptions.Ask ask) throws ApiException { return submits.preempt(ask); }
   @Override public ResumeReport resume(List<Long> ids, String from) throws ApiException { return submits.resume(ids, from); }
   @Override public RetryReport recover() throws ApiException { return submits.recover(); }
-
   @Override public List<Job> jobs(JobQuery q) throws ApiException { return history.jobs(q); }
   @Override public JobPage jobPage(JobQuery q) throws ApiException { return history.jobPage(q); }
   @Override public Optional<Job> job(long id) throws ApiException { return history.job(id); }
@@ -243,6 +243,7 @@ public final class DaemonApi implements GqApi {
   }
   @Override public Map<String, GpuHistory.Trace> gpuTraces() { return machine.gpuTraces(); }
   @Override public Map<Long, ProcessView> processes(Collection<Long> pids) { return machine.processes(pids); }
+  @Override public WebControl web() { return machine.web(this); }
   @Override public WhoReport who() { return fair.who(); }
   @Override public BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
     return fair.book(count, gpus, start, end);

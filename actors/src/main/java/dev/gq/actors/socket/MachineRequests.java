@@ -2,6 +2,8 @@ package dev.gq.actors.socket;
 
 import dev.gq.cli.ApiException;
 import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.cli.GqApi;
+import dev.gq.cli.WebControl;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.proc.ProcessTable;
@@ -9,12 +11,14 @@ import dev.gq.core.report.JobSpan;
 import dev.gq.core.report.UsageFacts;
 import dev.gq.persistence.GpuSpans;
 import dev.gq.persistence.UsageReads;
+import dev.gq.web.LocalWeb;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * What the daemon reads about the machine beyond the queue: the processes {@code gq adopt} takes
@@ -24,13 +28,25 @@ import java.util.Map;
  */
 final class MachineRequests {
   private final SchedulerAsks asks;
+  private final ActorSystem<?> system;
+  private LocalWeb web;
   private volatile AdoptRequests adoptions;
   private volatile Path database;
   private volatile GpuHistory gpuHistory;
   private volatile ProcessTable procs;
 
-  MachineRequests(SchedulerAsks asks) {
+  MachineRequests(SchedulerAsks asks, ActorSystem<?> system) {
     this.asks = asks;
+    this.system = system;
+  }
+
+  /** The page {@code gq web} serves from {@code api}, made at first use; it stops with the daemon. */
+  synchronized WebControl web(GqApi api) {
+    if (web == null) {
+      web = new LocalWeb(api, System.getProperty("user.name"));
+      system.getWhenTerminated().thenRun(web::stop);
+    }
+    return web;
   }
 
   void adoptFrom(ProcessTable procs, long uid, Path leaseDir) {

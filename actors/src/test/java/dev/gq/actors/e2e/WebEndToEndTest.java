@@ -1,0 +1,115 @@
+package dev.gq.actors.e2e;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The page {@code gq web} serves, in a real browser (headless chromium) against the real daemon on
+ * fake GPUs: it loads with the token and is refused without; it shows the GPUs and the jobs; a
+ * submit appears within 2 s without a reload; a job's log follows live; a forged job name shows as
+ * text; the browser's console stays clean; {@code gq web --stop} ends it.
+ */
+class WebEndToEndTest {
+  private static final Duration T = Duration.ofSeconds(45);
+  private static final String FORGED = "<img src=x onerror=alert(1)>";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir Path tmp;
+
+  static HttpResponse<String> get(String url, String method) throws Exception {
+    HttpRequest r = HttpRequest.newBuilder(URI.create(url)).method(method, HttpRequest.BodyPublishers.noBody()).build();
+    return HTTP.send(r, HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void thePageIsLiveInABrowserAndClosedToAnyoneWithoutTheToken() throws Exception {
+    ChromeDriver browser = Browser.start(tmp.resolve("profile"));
+    try (Gqd g = Gqd.start(tmp.resolve("gq"), 2)) {
+      long forged = g.submit("run", "-g", "1", "--name", FORGED, "bash", "-c",
+          "for i in $(seq 1 600); do echo \"line $i\"; sleep 0.2; done");
+      g.awaitState(forged, "RUNNING", T);
+      Gqd.Result web = g.gq("web");
+      assertEquals(0, web.code(), web.err());
+      Matcher m = Pattern.compile("Serving the page at (http://127\\.0\\.0\\.1:([0-9]+)/\\?token=([0-9a-f]{64}))").matcher(web.out());
+      assertTrue(m.find(), web.out());
+      String url = m.group(1), base = "http://127.0.0.1:" + m.group(2), token = m.group(3);
+      assertTrue(web.out().contains("ssh -L " + m.group(2) + ":127.0.0.1:" + m.group(2) + " "), web.out());
+      assertTrue(g.gq("daemon", "status").out().contains("Web:       " + url));
+      refusals(base, token);
+
+      browser.get(url);
+      WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
+      wait.until(d -> d.findElement(By.id("live")).getText().startsWith("Live"));
+      assertEquals(2, browser.findElements(By.cssSelector("[data-live=gpus] tbody tr")).size(), "both fake GPUs");
+      String jobs = browser.findElement(By.cssSelector("[data-live=jobs]")).getText();
+      assertTrue(jobs.contains(FORGED), "the forged name shows as text: " + jobs);
+      assertTrue(browser.findElements(By.tagName("img")).isEmpty(), "and never as an element");
+
+      ((JavascriptExecutor) browser).executeScript("window.gqMarker = 42");
+      long later = g.submit("run", "-g", "0", "--name", "submitted-after-load", "sleep", "30");
+      new WebDriverWait(browser, Duration.ofSeconds(2)).until(d ->
+          d.findElement(By.cssSelector("[data-live=jobs]")).getText().contains("submitted-after-load"));
+      assertEquals(42L, ((JavascriptExecutor) browser).executeScript("return window.gqMarker"), "no reload");
+
+      browser.findElement(By.linkText(Long.toString(forged))).click();
+      wait.until(d -> d.findElement(By.id("log")).getText().contains("line "));
+      ((JavascriptExecutor) browser).executeScript("window.gqMarker = 43");
+      int shown = lastLine(browser.findElement(By.id("log")).getText());
+      wait.until(d -> lastLine(d.findElement(By.id("log")).getText()) >= shown + 5);
+      assertEquals(43L, ((JavascriptExecutor) browser).executeScript("return window.gqMarker"), "the log grew without a reload");
+      assertTrue(browser.findElement(By.tagName("h1")).getText().contains(FORGED));
+
+      List<LogEntry> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+          .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue()).toList();
+      assertEquals(List.of(), problems, "the browser's console");
+
+      assertEquals(0, g.gq("web", "--stop").code());
+      assertThrows(IOException.class, () -> get(url, "GET"), "nothing serves after --stop");
+      g.gq("cancel", Long.toString(forged), Long.toString(later));
+    } finally {
+      browser.quit();
+    }
+  }
+
+  /** Without the token, with a wrong one, with another method or another path: nothing is told. */
+  private static void refusals(String base, String token) throws Exception {
+    for (String u : List.of(base + "/", base + "/?token=" + "0".repeat(64), base + "/metrics", base + "/job/1",
+        base + "/events", base + "/static/page.js")) {
+      HttpResponse<String> r = get(u, "GET");
+      assertEquals(403, r.statusCode(), u);
+      assertEquals("", r.body(), u);
+    }
+    assertEquals(405, get(base + "/?token=" + token, "POST").statusCode());
+    assertEquals(404, get(base + "/static/../../etc/passwd?token=" + token, "GET").statusCode());
+    assertEquals(404, get(base + "/static/?token=" + token, "GET").statusCode());
+    HttpResponse<String> metrics = get(base + "/metrics?token=" + token, "GET");
+    assertEquals(200, metrics.statusCode());
+    assertTrue(metrics.body().contains("gq_gpu_state{gpu=\"0\""), metrics.body());
+    HttpResponse<String> page = get(base + "/?token=" + token, "GET");
+    assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src 'self'"));
+  }
+
+  private static int lastLine(String log) {
+    Matcher m = Pattern.compile("line ([0-9]+)\\s*$").matcher(log);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+}
