@@ -85,8 +85,8 @@ class LeaseSharesTest {
   void aShareThatWouldNotFitBesideTheOthersIsRefusedNamingThem() throws Exception {
     try (var a = shareOf(alice, A, 1, 40960); var b = shareOf(bob, B, 2, 20480)) {
       var e = assertThrows(GpuLeases.Taken.class, () -> shareOf(bob, B, 3, 20480));
-      assertEquals("GPU GPU-a cannot hold 20480 MiB more plus 2048 MiB of headroom: its shared jobs declare 61440 MiB of"
-          + " its 81920 MiB (alice's job 1 (40960 MiB), bob's job 2 (20480 MiB))", e.getMessage());
+      assertEquals("GPU GPU-a cannot hold 20.0 GiB more plus 2.0 GiB of headroom: its shared jobs declare 60.0 GiB of"
+          + " its 80.0 GiB (alice's job 1 (40.0 GiB), bob's job 2 (20.0 GiB))", e.getMessage());
       try (var fits = shareOf(bob, B, 4, 81920 - 61440 - 2048)) {
         assertEquals(3, lease(alice).shares().size());
       }
@@ -100,7 +100,7 @@ class LeaseSharesTest {
   void anExclusiveLeaseAndSharesKeepEachOtherOff() throws Exception {
     try (var a = shareOf(alice, A, 1, 20480)) {
       var e = assertThrows(GpuLeases.Taken.class, () -> bob.take(List.of("GPU-a"), new LeaseHolder(B, 2)));
-      assertEquals("GPU GPU-a is shared by alice's job 1 (20480 MiB), so it cannot be taken alone", e.getMessage());
+      assertEquals("GPU GPU-a is shared by alice's job 1 (20.0 GiB), so it cannot be taken alone", e.getMessage());
     }
     try (var whole = bob.take(List.of("GPU-a"), new LeaseHolder(B, 2))) {
       var e = assertThrows(GpuLeases.Taken.class, () -> shareOf(alice, A, 3, 1024));
@@ -206,7 +206,7 @@ class LeaseSharesTest {
       Files.writeString(dir.resolve("leases/GPU-a.share.0"), "something else\n");
       assertEquals(GpuLease.shared(List.of(LeaseShare.unknown())), lease(bob));
       var e = assertThrows(GpuLeases.Taken.class, () -> shareOf(bob, B, 2, 1024));
-      assertTrue(e.getMessage().contains("declare all of its 81920 MiB"), e.getMessage());
+      assertTrue(e.getMessage().contains("declare all of its 80.0 GiB"), e.getMessage());
     }
   }
 

@@ -51,15 +51,15 @@ class TwoUsersSharesTest {
       assertEquals(List.of(new LeaseShare(new LeaseHolder(ROOT, 1), 30720),
           new LeaseShare(new LeaseHolder(new LeaseHolder.Instance(uid(), USER, "/data/" + USER), 7), 30720)), seen.shares());
       assertEquals(USER, Files.getOwner(dir.resolve("GPU-a.share.1")).getName(), "its share file is its own");
-      assertEquals("SHARED | root's job 1 (30720 MiB) | " + USER + "'s job 7 (30720 MiB)", other.ask("read GPU-a"));
+      assertEquals("SHARED | root's job 1 (30.0 GiB) | " + USER + "'s job 7 (30.0 GiB)", other.ask("read GPU-a"));
 
       String over = other.ask("share GPU-a 8 20480");
-      assertTrue(over.startsWith("taken: GPU GPU-a cannot hold 20480 MiB more plus 2048 MiB of headroom: its shared jobs"
-          + " declare 61440 MiB of its 81920 MiB"), over);
+      assertTrue(over.startsWith("taken: GPU GPU-a cannot hold 20.0 GiB more plus 2.0 GiB of headroom: its shared jobs"
+          + " declare 60.0 GiB of its 80.0 GiB"), over);
       var e = assertThrows(GpuLeases.Taken.class, () -> mine.take(List.of("GPU-a"), new LeaseHolder(ROOT, 2)));
       assertTrue(e.getMessage().contains("so it cannot be taken alone"), e.getMessage());
       String alone = other.ask("take GPU-a 9");
-      assertTrue(alone.startsWith("taken: GPU GPU-a is shared by root's job 1 (30720 MiB), " + USER + "'s job 7"), alone);
+      assertTrue(alone.startsWith("taken: GPU GPU-a is shared by root's job 1 (30.0 GiB), " + USER + "'s job 7"), alone);
 
       // root's share file closed to others (made by hand): a share of root's may be in it, so it blocks
       Path closed = Files.writeString(dir.resolve("GPU-b.share.0"), "");
