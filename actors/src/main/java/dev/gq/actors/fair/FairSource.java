@@ -2,6 +2,7 @@ package dev.gq.actors.fair;
 
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.fair.Demand;
+import dev.gq.core.fair.DemandRules;
 import dev.gq.core.fair.FairView;
 import dev.gq.core.fair.Policy;
 import dev.gq.core.fair.PolicyReading;
@@ -16,6 +17,7 @@ import dev.gq.host.fair.DemandFiles;
 import dev.gq.host.fair.PolicyFile;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +91,7 @@ public final class FairSource {
     this.clock = clock;
     this.own = new OwnDemand(demandFiles, self, pid, procs, clock);
     this.publishing = new Spaced<>(PUBLISH_SPACING_NANOS, blocking, this::publish);
-    this.watch = new DemandWatch(leaseDir.toAbsolutePath(), dev.gq.core.fair.DemandRules::isDemandFile, this::demandsChanged);
+    this.watch = new DemandWatch(leaseDir.toAbsolutePath(), DemandRules::isDemandFile, this::demandsChanged);
   }
 
   /** The policy file named by {@value #POLICY_FILE_VARIABLE} in {@code env}, else /etc/gq/policy.toml. */
@@ -200,14 +203,14 @@ public final class FairSource {
    * is in force (without one nobody reads them): a submit returns once other users' gq can see that
    * this user waits.
    */
-  public void awaitPublished(java.time.Duration max) {
+  public void awaitPublished(Duration max) {
     if (!view.get().active()) return;
     long deadline = System.nanoTime() + max.toNanos();
     synchronized (this) {
       long target = handed;
       try {
         for (long left; written < target && !stopped && (left = deadline - System.nanoTime()) > 0; )
-          wait(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1);
+          wait(TimeUnit.NANOSECONDS.toMillis(left) + 1);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

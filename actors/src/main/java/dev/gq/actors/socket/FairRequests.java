@@ -7,6 +7,7 @@ import dev.gq.cli.ApiReplies.WhoReport;
 import dev.gq.core.fair.Booking;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.schedule.FairWho;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +28,7 @@ final class FairRequests {
   /** Waits briefly until this user's newest counts are in its demand file (a submit's last step). */
   void published() {
     var f = fair;
-    if (f != null) f.awaitPublished(java.time.Duration.ofSeconds(1));
+    if (f != null) f.awaitPublished(Duration.ofSeconds(1));
   }
 
   /** Who shares the machine now; null before the daemon has a source. */
