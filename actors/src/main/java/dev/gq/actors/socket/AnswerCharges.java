@@ -13,7 +13,7 @@ import dev.gq.protocol.ProtocolException;
  */
 final class AnswerCharges {
   /** What one listed job costs while it is held: its decoded record, its command and its cells. */
-  static final int ROW_BYTES = 2048;
+  static final int ROW_BYTES = 1024;
   /** How long an answer waits for room before it is refused. */
   static final long WAIT_MILLIS = 5_000;
   private static final ThreadLocal<FrameBudget.Lease> CURRENT = new ThreadLocal<>();
