@@ -55,7 +55,7 @@ final class HistoryRequests {
   }
 
   List<Job> jobs(JobQuery q) throws ApiException {
-    asks.synced();
+    asks.historySynced();
     try {
       charge(q);
       return jobHistory.listed(q);
@@ -65,7 +65,7 @@ final class HistoryRequests {
   }
 
   JobPage jobPage(JobQuery q) throws ApiException {
-    asks.synced();
+    asks.historySynced();
     try {
       charge(q);
       return jobHistory.page(q);
@@ -104,7 +104,7 @@ final class HistoryRequests {
   }
 
   long count(JobQuery q) throws ApiException {
-    asks.synced();
+    asks.historySynced();
     try {
       return jobHistory.count(q);
     } catch (SQLException e) {
