@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.protocol.RequestMemory;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -97,5 +98,10 @@ public interface Io {
   default InputStream streamStdin() {
     throw new RefusedException("this client cannot stream its standard input to the daemon; run 'gq mcp' with the gq"
         + " command (bin/gq in a checkout, or the installed gq)");
+  }
+
+  /** The memory what this request holds is charged to: the daemon's shared budget; no bound elsewhere. */
+  default RequestMemory memory() {
+    return RequestMemory.UNBOUNDED;
   }
 }

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -69,14 +70,47 @@ final class JobTable {
    * one); returns the widths used.
    */
   static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before) {
+    return print(jobs, layout, ctx, out, width, before, before == null);
+  }
+
+  /**
+   * As above, with the header printed when {@code first} and the layout has one: the first page of a
+   * table whose widths were measured over every page before any was printed ({@link Widths}).
+   */
+  static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before, boolean first) {
+    TextTable table = table(layout);
+    for (Job job : jobs) table.add(layout.columns().stream().map(c -> c.cell(job, ctx)).toList());
+    return table.print(out, width, before, first && layout.header());
+  }
+
+  private static TextTable table(Layout layout) {
     List<JobColumn> columns = layout.columns();
     TextTable table = TextTable.of(columns.stream().map(c -> new TextTable.Column(c.header, c.min)).toList());
     int state = columns.indexOf(JobColumn.STATE);
     if (layout.colour() && state >= 0) table.paint(state, Colour::state);
     int group = columns.indexOf(JobColumn.GROUP);
     if (group >= 0) table.cutInMiddle(group);
-    for (Job job : jobs) table.add(columns.stream().map(c -> c.cell(job, ctx)).toList());
-    return table.print(out, width, before, before == null && layout.header());
+    return table;
+  }
+
+  /**
+   * The widest cell of each column over jobs measured a page at a time, keeping no row: a table
+   * printed page by page in {@link #fitted} widths is the one a whole list prints.
+   */
+  static final class Widths {
+    private final int[] natural = new int[JobColumn.values().length];
+
+    void measure(List<Job> jobs, Iterable<JobColumn> columns, Context ctx) {
+      for (Job job : jobs)
+        for (JobColumn c : columns) natural[c.ordinal()] = Math.max(natural[c.ordinal()], PrintableText.escape(c.cell(job, ctx)).length());
+    }
+
+    /** The widths the whole table of {@code layout} prints in, fitted to {@code width} (0: no limit). */
+    int[] fitted(Layout layout, int width) {
+      TextTable table = table(layout);
+      for (int i = 0; i < layout.columns().size(); i++) table.widen(i, natural[layout.columns().get(i).ordinal()]);
+      return table.fittedWidths(width);
+    }
   }
 
   /** The state to show: HELD for a waiting job of a held group. */

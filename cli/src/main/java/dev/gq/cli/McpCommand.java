@@ -2,6 +2,8 @@ package dev.gq.cli;
 
 import dev.gq.mcp.GqRunner;
 import dev.gq.mcp.McpServer;
+import dev.gq.mcp.ServerBusy;
+import dev.gq.protocol.RequestMemory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -34,6 +36,8 @@ final class McpCommand implements Callable<Integer> {
 
   private final Invocation inv;
   private final Object writing = new Object();
+  /** What the tool call on this thread holds until its answer is written. */
+  private final ThreadLocal<RequestMemory.Charge> answering = new ThreadLocal<>();
 
   McpCommand(Invocation inv) {
     this.inv = inv;
@@ -43,7 +47,7 @@ final class McpCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Io io = inv.io();
     InputStream in = io.streamStdin();
-    return McpServer.serve(in, this::answer, notes(io), this::run, io.cwd().toString());
+    return McpServer.serve(in, this::answer, notes(io), this::run, io.cwd().toString(), io.memory());
   }
 
   /** Loads what a first session needs (the server, its tools and their schemas), once, when the daemon starts. */
@@ -56,18 +60,32 @@ final class McpCommand implements Callable<Integer> {
     }
   }
 
-  /** One answer a line; from two threads (the read loop and the tool calls), never interleaved. */
+  /**
+   * One answer a line; from two threads (the read loop and the tool calls), never interleaved. A tool
+   * call's output is given back to the daemon's budget once its answer is written.
+   */
   private void answer(String line) {
-    synchronized (writing) {
-      inv.io().out().print(line + "\n");
-      inv.io().out().flush();
+    try {
+      synchronized (writing) {
+        inv.io().out().print(line);
+        inv.io().out().print('\n');
+        inv.io().out().flush();
+      }
+    } finally {
+      RequestMemory.Charge held = answering.get();
+      answering.remove();
+      if (held != null) held.close();
     }
   }
 
+  /** Runs one tool's gq command; output the daemon has no room for makes the call busy ({@link ServerBusy}). */
   private GqRunner.Outcome run(List<String> argv, String cwd) {
     Io io = inv.io();
-    CapturedIo captured = new CapturedIo(io.env(), Path.of(cwd), io.width());
+    RequestMemory.Charge held = io.memory().charge();
+    answering.set(held);
+    CapturedIo captured = new CapturedIo(io.env(), Path.of(cwd), io.width(), held);
     int code = Gq.run(argv, captured, inv.api());
+    if (captured.refused() != null) throw new ServerBusy(captured.refused() + " (the answer of " + argv.get(0) + " is too large now)");
     return new GqRunner.Outcome(code, captured.stdout(), captured.stderr());
   }
 

@@ -6,10 +6,8 @@ import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +23,8 @@ import picocli.CommandLine.Parameters;
  * {@code gq ps}: lists jobs, newest first. With no ids, states, limit or {@code --all} it shows
  * every live job plus the {@value #RECENT} most recently submitted ended ones, so the list stays
  * short however long the history; filters combine with AND, ids and ranges with OR. A list without
- * a limit is read and printed in pages of {@value #PAGE}, so no list holds the whole history.
+ * a limit is read and printed in pages of {@value #PAGE}, so no list holds the whole history, and
+ * the default one ({@link PsListing}) holds no more than a page of a queue of any length.
  * The table ({@link JobTable}) fits a terminal and is whole in a pipe; {@code --format} picks its
  * columns, and states are coloured on a terminal unless the caller's environment sets NO_COLOR.
  */
@@ -96,8 +95,11 @@ final class PsCommand implements Callable<Integer> {
     boolean chosen = !ranges.isEmpty() || !states.isEmpty() || limit != null || all;
     Set<JobState> wanted = StateFilter.parse(states);
     JobQuery q = new JobQuery(ranges, wanted, group, limit == null ? 0 : limit);
+    PsListing listing = new PsListing(inv, extras, group, columns, json ? PsListing.Shape.JSON : noHeader ? PsListing.Shape.ROWS : PsListing.Shape.TABLE, unreadable);
     int shown = chosen && limit == null && order == RowOrder.ID ? paged(q)
-        : listed(order.sorted(chosen ? read(q).jobs() : recent()));
+        : chosen ? listed(order.sorted(read(q).jobs()))
+        : order != RowOrder.ID ? listed(order.sorted(listing.whole()))
+        : json ? listing.json() : listing.table();
     if (shown == 0 && !json && unreadable.isEmpty()) printEmpty(ranges);
     if (shown > 0 && !json && group != null) summary();
     if (unreadable.isEmpty()) return ExitCode.OK;
@@ -155,55 +157,6 @@ final class PsCommand implements Callable<Integer> {
     }
     if (array != null) array.end();
     return shown;
-  }
-
-  /**
-   * Every live job and the newest ended ones: 20, or on a terminal as many as fit under the header
-   * and the live jobs, so that those stay on screen. Says on stderr when ended ones are left out
-   * (with how many, when the screen's height cut them).
-   */
-  private List<Job> recent() throws ApiException {
-    List<Job> jobs = new ArrayList<>(read(new JobQuery(List.of(), JobState.live(), group, 0)).jobs());
-    List<Job> done = read(new JobQuery(List.of(), JobState.ended(), group, RECENT + 1)).jobs();
-    int keep = Math.min(RECENT, done.size());
-    // the header, the line saying what was left out, the shell's next prompt, and the lines printed
-    // besides the table (a held group's notice, the group's summary), as many as the terminal wraps them to
-    int room = json || inv.io().height() == 0 ? keep
-        : Math.max(0, inv.io().height() - 3 - besides(jobs) - jobs.size());
-    boolean cut = room < keep;
-    keep = Math.min(keep, room);
-    jobs.addAll(done.subList(0, keep));
-    jobs.sort(Comparator.comparingLong(Job::id).reversed());
-    if (json || done.size() <= keep) return jobs;
-    if (!cut) inv.io().err().println("gq: older ended jobs are not shown; 'gq ps --all' lists them");
-    else {
-      long more = inv.api().count(new JobQuery(List.of(), JobState.ended(), group, 0)) - keep;
-      // one line that fits 80 columns: a line the terminal wraps would push the header off the screen
-      inv.io().err().println("gq: " + more + " more ended " + (more == 1 ? "job is" : "jobs are")
-          + " not shown; 'gq ps --all' lists them");
-    }
-    return jobs;
-  }
-
-  /**
-   * How many lines of the terminal what ps prints besides the table of {@code live} takes, each line
-   * as many as the width wraps it to: the notices of held groups, or --group's summary and notice.
-   */
-  private int besides(List<Job> live) throws ApiException {
-    int width = inv.io().width() > 0 ? inv.io().width() : 80;
-    StringWriter text = new StringWriter();
-    PrintWriter w = new PrintWriter(text);
-    if (group != null) {
-      Optional<GroupSummary> g = inv.api().group(group);
-      if (g.isPresent()) {
-        w.println(GroupText.summary(g.get()));
-        if (g.get().held()) GroupText.holdNotice(w, g.get());
-      }
-    } else {
-      extras.heldNotices(live).forEach(w::println);
-    }
-    w.flush();
-    return text.toString().lines().mapToInt(l -> Math.max(1, (l.length() + width - 1) / width)).sum();
   }
 
   /** The table's look for {@code jobs}, the first page of several when {@code paged}. */

@@ -7,6 +7,7 @@ import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.progress.Estimate;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,10 @@ final class PsContext {
   private final String group;
   /** The groups' holds, once read (null: not yet). */
   private Map<String, String> holds;
+  /** Read once, when first needed (null: not yet): the clusters that do not answer, why jobs wait, now. */
+  private Map<String, String> unreachable;
+  private Map<Long, WaitReason> reasons;
+  private Instant now;
 
   PsContext(Invocation inv, List<JobColumn> columns, String group) {
     this.inv = inv;
@@ -35,9 +40,14 @@ final class PsContext {
 
   /** The notices of the held groups that waiting jobs among {@code jobs} are in (the holds read once). */
   List<String> heldNotices(List<Job> jobs) throws ApiException {
+    return notices(heldGroups(jobs));
+  }
+
+  /** The held groups that waiting jobs among {@code jobs} are in, in order (the holds read once). */
+  Set<String> heldGroups(List<Job> jobs) throws ApiException {
     boolean grouped = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().group() != null);
     if (holds == null) {
-      if (!grouped) return List.of();
+      if (!grouped) return Set.of();
       holds = inv.api().holds();
     }
     Set<String> shown = new TreeSet<>();
@@ -45,19 +55,64 @@ final class PsContext {
       String g = j.spec().group();
       if (j.state() == JobState.WAITING && g != null && holds.containsKey(g)) shown.add(g);
     }
-    return shown.stream().map(g -> "gq: group " + PrintableText.escape(g) + " is held: " + PrintableText.escape(holds.get(g)))
+    return shown;
+  }
+
+  /** The notice of each held group in {@code groups}. */
+  List<String> notices(Set<String> groups) {
+    return groups.stream().map(g -> "gq: group " + PrintableText.escape(g) + " is held: " + PrintableText.escape(holds.get(g)))
         .toList();
   }
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   JobTable.Context context(List<Job> jobs) throws ApiException {
     JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
-    boolean cluster = jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
-    if (!cluster) return c;
-    Map<String, String> down = inv.api().queueState().unreachable();
-    down.forEach((p, why) -> inv.io().err().println("gq: the Slurm cluster of profile " + p + " does not answer (" + why
-        + "); its jobs show UNKNOWN and keep running there"));
-    return c.withUnreachable(down.keySet());
+    if (!clustered(jobs)) return c;
+    sayUnreachable();
+    return c.withUnreachable(unreachable().keySet());
+  }
+
+  /**
+   * What one page of a list printed page by page shows besides its jobs ({@link PsListing}), the
+   * notices said apart, once; {@code positions}: the waiting jobs' places, when POS is shown.
+   */
+  JobTable.Context page(List<Job> jobs, Map<Long, Integer> positions) throws ApiException {
+    boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
+    if (waiting) heldGroups(jobs);
+    JobTable.Context c = new JobTable.Context(waiting ? reasons() : Map.of(), holds == null ? Set.of() : holds.keySet(), now())
+        .withProgress(progress(jobs)).withPositions(positions).withNotes(notes(jobs));
+    return clustered(jobs) ? c.withUnreachable(unreachable().keySet()) : c;
+  }
+
+  /** Whether a live job among {@code jobs} runs on a Slurm cluster. */
+  static boolean clustered(List<Job> jobs) {
+    return jobs.stream().anyMatch(j -> j.clusterId() != null && !j.state().terminal());
+  }
+
+  /** Says which Slurm clusters do not answer, one line each. */
+  void sayUnreachable() throws ApiException {
+    unreachable().forEach((p, why) -> inv.io().err().println("gq: the Slurm cluster of profile " + p + " does not answer ("
+        + why + "); its jobs show UNKNOWN and keep running there"));
+  }
+
+  /** The waiting jobs' places in the queue, counted over every waiting job. */
+  Map<Long, Integer> positions() throws ApiException {
+    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
+  }
+
+  private Map<String, String> unreachable() throws ApiException {
+    if (unreachable == null) unreachable = inv.api().queueState().unreachable();
+    return unreachable;
+  }
+
+  private Map<Long, WaitReason> reasons() throws ApiException {
+    if (reasons == null) reasons = inv.api().waitReasons();
+    return reasons;
+  }
+
+  private Instant now() throws ApiException {
+    if (now == null) now = inv.api().now();
+    return now;
   }
 
   /** The notes of the listed running jobs (idle, on an unwell GPU); none asked when NOTE is not shown. */
@@ -84,7 +139,7 @@ final class PsContext {
     boolean shown = columns != null ? columns.contains(JobColumn.POS)
         : jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0);
     if (!shown || jobs.stream().noneMatch(QueueOrder::queued)) return Map.of();
-    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
+    return positions();
   }
 
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */

@@ -73,8 +73,20 @@ final class TextTable {
   void add(List<String> cells) {
     if (cells.size() != columns.size()) throw new IllegalArgumentException("row has " + cells.size() + " cells");
     List<String> row = cells.stream().map(PrintableText::escape).toList();
-    for (int i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i], row.get(i).length());
+    for (int i = 0; i < natural.length; i++) widen(i, row.get(i).length());
     rows.add(row);
+  }
+
+  /** Makes column {@code i} at least {@code chars} wide, as a row with a cell that long would: a table measured page by page. */
+  void widen(int i, int chars) {
+    natural[i] = Math.max(natural[i], chars);
+  }
+
+  /** The widths {@link #print} uses for the rows added and widened so far, fitted to {@code width} (0 or less: no limit). */
+  int[] fittedWidths(int width) {
+    int[] widths = widths(null, width > 0);
+    if (width > 0) fit(widths, width);
+    return widths;
   }
 
   /** Prints the table; {@code width} at most this many characters a line (0 or less: no limit). */

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.protocol.RequestMemory;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -121,6 +122,12 @@ final class FakeIo implements Io {
 
   /** What the caller streams in (gq mcp); null: a client that cannot stream its input. */
   byte[] streamed;
+  /** The budget what the request holds is charged to (the daemon's is shared). */
+  RequestMemory memory = RequestMemory.UNBOUNDED;
+
+  @Override public RequestMemory memory() {
+    return memory;
+  }
 
   @Override public java.io.InputStream streamStdin() {
     return streamed == null ? Io.super.streamStdin() : new java.io.ByteArrayInputStream(streamed);

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
 import dev.gq.protocol.Json;
+import dev.gq.protocol.ProtocolException;
+import dev.gq.protocol.RequestMemory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,6 +47,36 @@ class McpCommandTest {
     assertEquals(List.of("python", "t.py"), spec.argv());
     assertEquals(dir.toString(), spec.cwd());
     assertEquals("p", spec.env().get("WANDB_PROJECT"));
+  }
+
+  @Test
+  void aToolWhoseOutputTheBudgetHasNoRoomForIsAnsweredBusyAndGivesItsShareBack() throws Exception {
+    Cli cli = new Cli(dir);
+    for (long id = 1; id <= 2000; id++) cli.api.add(Jobs.job(id, JobState.WAITING));
+    int[] held = {0};
+    cli.io.memory = () -> new RequestMemory.Charge() {
+      int mine;
+
+      @Override public void grow(int capacity) throws ProtocolException {
+        if (capacity > (1 << 20)) throw new ProtocolException("the daemon is busy with other large requests; send this one again in a moment");
+        held[0] += Math.max(0, capacity - mine);
+        mine = Math.max(mine, capacity);
+      }
+
+      @Override public void close() {
+        held[0] -= mine;
+        mine = 0;
+      }
+    };
+    String ps = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"ps\",\"arguments\":{\"all\":true}}}";
+    cli.io.streamed = (INIT + "\n" + ps + "\n").getBytes(StandardCharsets.UTF_8);
+    Cli.Result r = cli.run("mcp");
+    assertEquals(0, r.code(), r.err());
+    Map<?, ?> error = (Map<?, ?>) answer(r.out().lines().toList().get(1)).get("error");
+    assertEquals(-32000L, error.get("code"), r.out());
+    assertEquals("the daemon is busy with other large requests; send this one again in a moment (the answer of ps is too large now)",
+        error.get("message"));
+    assertEquals(0, held[0], "the call's share is given back once its answer is written");
   }
 
   @Test

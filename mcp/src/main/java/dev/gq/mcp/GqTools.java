@@ -39,6 +39,8 @@ public final class GqTools {
       return escaped(t.handler().apply(new Args(name, arguments, props.keySet())));
     } catch (BadArgument e) {
       return Reply.error(e.getMessage());
+    } catch (ServerBusy e) {
+      throw e; // answered as a JSON-RPC error: the call may be sent again
     } catch (RuntimeException e) {
       return Reply.error(name + " failed inside gq mcp: " + e + "; the server keeps running");
     }

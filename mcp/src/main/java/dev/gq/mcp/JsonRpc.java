@@ -19,6 +19,8 @@ final class JsonRpc {
   static final int METHOD_NOT_FOUND = -32601;
   static final int INVALID_PARAMS = -32602;
   static final int INTERNAL_ERROR = -32603;
+  /** A server error of JSON-RPC's own range: the server is busy; the request may be sent again. */
+  static final int SERVER_BUSY = -32000;
 
   private JsonRpc() {}
 

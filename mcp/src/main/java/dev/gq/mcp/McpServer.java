@@ -1,5 +1,6 @@
 package dev.gq.mcp;
 
+import dev.gq.protocol.RequestMemory;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Instant;
@@ -22,8 +23,14 @@ public final class McpServer {
    */
   public static int serve(InputStream in, Consumer<String> out, PrintStream err, GqRunner runner, String cwd)
       throws InterruptedException {
+    return serve(in, out, err, runner, cwd, RequestMemory.UNBOUNDED);
+  }
+
+  /** As above, with each long line charged to {@code memory} until it is answered (the daemon's shared budget). */
+  public static int serve(InputStream in, Consumer<String> out, PrintStream err, GqRunner runner, String cwd,
+      RequestMemory memory) throws InterruptedException {
     GqTools tools = new GqTools(runner, cwd, Instant::now);
     StdioServer server = new StdioServer(new McpSession(tools), out, err, McpMain.GRACE);
-    return server.serve(new LineInput(in, StdioServer.MAX_LINE_BYTES));
+    return server.serve(new LineInput(in, StdioServer.MAX_LINE_BYTES, memory));
   }
 }

@@ -3,6 +3,7 @@ package dev.gq.mcp;
 import dev.gq.mcp.LineInput.End;
 import dev.gq.mcp.LineInput.Line;
 import dev.gq.mcp.LineInput.NotUtf8;
+import dev.gq.mcp.LineInput.Refused;
 import dev.gq.mcp.LineInput.Text;
 import dev.gq.mcp.LineInput.TooLong;
 import dev.gq.mcp.McpSession.Answer;
@@ -66,18 +67,36 @@ final class StdioServer {
         case TooLong t -> out.accept(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "invalid request: a line longer than "
             + LineTooLongException.describe(t.maxBytes()) + " was skipped; send smaller messages"));
         case NotUtf8 n -> out.accept(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "parse error: the line is not UTF-8"));
-        case Text t -> handle(session.step(t.text()));
+        case Refused r -> out.accept(JsonRpc.error(null, JsonRpc.SERVER_BUSY, r.message()));
+        case Text t -> handle(t);
       }
     }
   }
 
-  private void handle(Step step) {
+  /** Answers one line; what the line holds is given back once its answer is written. */
+  private void handle(Text t) {
+    Step step;
+    try {
+      step = session.step(t.text());
+    } catch (RuntimeException e) {
+      t.held().close();
+      throw e;
+    }
     switch (step) {
-      case Answer a -> out.accept(a.line());
-      case Nothing n -> { }
+      case Answer a -> {
+        out.accept(a.line());
+        t.held().close();
+      }
+      case Nothing n -> t.held().close();
       case Call c -> {
         opened();
-        calls.execute(() -> answered(answer(c)));
+        calls.execute(() -> {
+          try {
+            answered(answer(c));
+          } finally {
+            t.held().close();
+          }
+        });
       }
     }
   }
@@ -85,6 +104,8 @@ final class StdioServer {
   private String answer(Call c) {
     try {
       return session.answer(c);
+    } catch (ServerBusy e) {
+      return JsonRpc.error(c.id(), JsonRpc.SERVER_BUSY, e.getMessage());
     } catch (RuntimeException e) {
       return JsonRpc.error(c.id(), JsonRpc.INTERNAL_ERROR, "internal error: " + McpSession.clip(c.tool())
           + " failed inside gq mcp (" + e.getClass().getSimpleName() + "); the server keeps running");

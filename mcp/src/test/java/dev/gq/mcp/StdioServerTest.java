@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.mcp.GqRunner.Outcome;
 import dev.gq.protocol.Json;
+import dev.gq.protocol.ProtocolException;
+import dev.gq.protocol.RequestMemory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -136,5 +138,59 @@ class StdioServerTest {
     assertEquals(0, serve(new GqToolsTest.FakeRunner(), StdioServer.MAX_LINE_BYTES, Duration.ofSeconds(30), lines.toArray(String[]::new)));
     assertEquals(11, out.size(), String.join("\n", out));
     for (int i = 1; i < 11; i++) assertEquals((long) i + 1, answer(i).get("id"), "answered in the order sent");
+  }
+
+  /** A budget of {@code limit} bytes shared by every charge, refusing at once what does not fit. */
+  static final class Pool implements RequestMemory {
+    final int limit;
+    int held;
+
+    Pool(int limit) {
+      this.limit = limit;
+    }
+
+    @Override public Charge charge() {
+      return new Charge() {
+        int mine;
+
+        @Override public void grow(int capacity) throws ProtocolException {
+          synchronized (Pool.this) {
+            int want = capacity - mine;
+            if (want <= 0) return;
+            if (held + want > limit) throw new ProtocolException("the daemon is busy with other large requests; send this one again in a moment");
+            held += want;
+            mine += want;
+          }
+        }
+
+        @Override public void close() {
+          synchronized (Pool.this) {
+            held -= mine;
+            mine = 0;
+          }
+        }
+      };
+    }
+  }
+
+  @Test
+  void aLineTheBudgetHasNoRoomForIsAnsweredBusyAndTheNextOneIsServedAndAllIsGivenBack() throws Exception {
+    Pool pool = new Pool(3 << 20);
+    StdioServer server = new StdioServer(new McpSession(new GqTools(new GqToolsTest.FakeRunner(), "/w", () -> Instant.EPOCH)),
+        out::add, new PrintStream(err, true, StandardCharsets.UTF_8), Duration.ofSeconds(30));
+    String pad = "x".repeat(600 * 1024);
+    String fits = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"pad\":\"" + pad + "\"}}";
+    String tooBig = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"pad\":\"" + pad.repeat(3) + "\"}}";
+    String input = String.join("\n", INIT, fits, tooBig, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}") + "\n";
+    int code = server.serve(new LineInput(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+        StdioServer.MAX_LINE_BYTES, pool));
+    assertEquals(0, code, err.toString());
+    assertEquals(4, out.size(), String.join("\n", out));
+    assertEquals(2L, answer(1).get("id"), "a long line the budget has room for is answered");
+    assertError(2, null, JsonRpc.SERVER_BUSY);
+    assertEquals("the daemon is busy with other large requests; send this one again in a moment",
+        ((Map<?, ?>) answer(2).get("error")).get("message"));
+    assertEquals(4L, answer(3).get("id"), "the line after it is served");
+    assertEquals(0, pool.held, "every line's charge is given back once it is answered");
   }
 }

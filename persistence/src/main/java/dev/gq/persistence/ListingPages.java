@@ -3,6 +3,7 @@ package dev.gq.persistence;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
+import dev.gq.core.job.JobState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,6 +13,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A page of the listing ({@code gq ps}): the matching ids read first, the rows decoded before taken
@@ -24,10 +26,10 @@ final class ListingPages {
   private ListingPages() {}
 
   static JobPage page(Connection db, ListingCache listing, JobQuery q) throws SQLException {
-    JobSql w = JobSql.of(q);
     List<Long> ids = new ArrayList<>();
-    try (PreparedStatement ps = db.prepareStatement(JobHistory.select("j.id", w, q))) {
-      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
+    List<Object> args = new ArrayList<>();
+    try (PreparedStatement ps = db.prepareStatement(ids(q, args))) {
+      for (int i = 0; i < args.size(); i++) ps.setObject(i + 1, args.get(i));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) ids.add(rs.getLong(1));
       }
@@ -48,6 +50,28 @@ final class ListingPages {
       else unreadable.add(id);
     }
     return new JobPage(jobs, unreadable);
+  }
+
+  /**
+   * The query of the matching ids, newest first, its arguments added to {@code args}. A page of
+   * several states is read state by state, each a range of the (state, id) index, and merged: one
+   * range over all of them would sort every matching row below the page for each page, so that
+   * reading a long queue page by page would cost its length squared.
+   */
+  static String ids(JobQuery q, List<Object> args) {
+    if (q.limit() <= 0 || q.states().size() < 2) {
+      JobSql w = JobSql.of(q);
+      args.addAll(w.args());
+      return JobHistory.select("j.id", w, q);
+    }
+    List<String> parts = new ArrayList<>();
+    for (JobState s : q.states()) {
+      JobQuery one = new JobQuery(q.ranges(), Set.of(s), q.group(), q.limit(), q.latestOnly(), q.belowId(), q.endedBefore());
+      JobSql w = JobSql.of(one);
+      args.addAll(w.args());
+      parts.add("SELECT id FROM (" + JobHistory.select("j.id AS id", w, one) + ")");
+    }
+    return String.join(" UNION ALL ", parts) + " ORDER BY id DESC LIMIT " + q.limit();
   }
 
   /** Reads and decodes the listing rows of {@code ids} into {@code into} and the cache; an unreadable row is left out. */

@@ -12,6 +12,7 @@ import dev.gq.core.ledger.LedgerEvent.JobsRemoved;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -168,6 +169,24 @@ class JobHistoryTest {
     var page = new JobQuery(List.of(), Set.of(), null, 3, false, 6, null);
     assertEquals(List.of(5L, 4L, 3L), rs.jobs(page).stream().map(Job::id).toList());
     assertEquals(5, rs.count(new JobQuery(List.of(), Set.of(), null, 1, false, 6, null)));
+  }
+
+  @Test
+  void pagesOfSeveralStatesAreTheWholeListingNewestFirstAPageAtATime() throws Exception {
+    sweep();
+    Set<JobState> states = Set.of(JobState.FAILED, JobState.DONE, JobState.WAITING, JobState.CANCELLED);
+    var whole = rs.page(new JobQuery(List.of(), states, null, 0)).jobs().stream().map(Job::id).toList();
+    assertEquals(List.of(7L, 6L, 5L, 4L, 3L, 2L, 1L), whole);
+    List<Long> paged = new ArrayList<>();
+    for (long below = 0; ; ) {
+      var page = rs.page(new JobQuery(List.of(), states, null, 2, false, below, null));
+      page.jobs().forEach(j -> paged.add(j.id()));
+      if (page.rows() < 2) break;
+      below = page.lowestId();
+    }
+    assertEquals(whole, paged);
+    assertEquals(List.of(6L, 4L), rs.page(new JobQuery(List.of(), states, "sweep", 2, false, 7, null)).jobs().stream()
+        .map(Job::id).toList(), "with a group and below an id");
   }
 
   @Test

@@ -99,8 +99,8 @@ public sealed interface ClientRequest {
       throw new ProtocolException("invalid request: 'cwd' must be an absolute path");
     }
     Map<String, String> env = f.stringMap("env");
-    int width = f.has("width") ? f.integer("width", 1, 100_000) : 80;
-    int height = f.has("height") ? f.integer("height", 0, 100_000) : 0;
+    int width = f.has("width") ? ScreenBounds.width(f.integer("width", 1, 100_000)) : 80;
+    int height = f.has("height") ? ScreenBounds.height(f.integer("height", 0, 100_000)) : 0;
     return new Run(requestId, argv, cwd, env, f.bool("stdin_tty", false),
         f.bool("stdout_tty", false), f.bool("stderr_tty", false), width, height, f.bool("screen", false),
         f.bool("stdin_stream", false));

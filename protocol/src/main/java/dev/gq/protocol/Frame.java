@@ -226,7 +226,8 @@ public sealed interface Frame {
       case "stdin_stream": return new StdinStream();
       case "inb": return new InBytes(base64(f.string("b")));
       case "stdin_end": return new StdinEnd();
-      case "size": return new Size(f.integer("width", 1, 100_000), f.integer("height", 1, 100_000));
+      case "size": return new Size(ScreenBounds.width(f.integer("width", 1, 100_000)),
+          ScreenBounds.height(f.integer("height", 1, 100_000)));
       case "pong":
         return new Pong(f.integer("pid"), f.string("version"),
             f.integer("protocol", 0, Integer.MAX_VALUE));

@@ -43,6 +43,14 @@ class RequestTest {
   }
 
   @Test
+  void aTerminalLargerThanAnyIsTakenAsTheLargestOne() throws Exception {
+    var run = new ClientRequest.Run("r", List.of("top"), "/", Map.of(), true, true, true, 65535, 65535, true);
+    var back = (ClientRequest.Run) ClientRequest.decode(run.toJson());
+    assertEquals(ScreenBounds.MAX_WIDTH, back.width());
+    assertEquals(ScreenBounds.MAX_HEIGHT, back.height());
+  }
+
+  @Test
   void aClientThatCanShowAFullScreenSaysSoAndAnOlderOneCannot() throws Exception {
     ClientRequest.Run run = new ClientRequest.Run("id", List.of("top"), "/tmp", Map.of(), true, true, false, 80, 24, true);
     assertTrue(run.toJson().contains(",\"screen\":true"), run.toJson());

@@ -41,6 +41,12 @@ class FrameTest {
   }
 
   @Test
+  void aScreenSizeLargerThanAnyTerminalIsTakenAsTheLargestOne() throws Exception {
+    assertEquals(new Frame.Size(10, ScreenBounds.MAX_HEIGHT), Frame.decode("{\"t\":\"size\",\"width\":10,\"height\":65535}"));
+    assertEquals(new Frame.Size(ScreenBounds.MAX_WIDTH, 24), Frame.decode("{\"t\":\"size\",\"width\":65535,\"height\":24}"));
+  }
+
+  @Test
   void stdoutBytesTravelAsBase64AndComeBackExactly() throws Exception {
     byte[] bytes = new byte[256];
     for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;

@@ -43,6 +43,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** The ledger alone, without the classification and plan a view computes (for the queue's and the groups' holds). */
   public record GetLedger(ActorRef<Ledger> replyTo) implements Command {}
   public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
+  /** The sequence number of the last stored event, for a reader that waits for the history to have it. */
+  public record GetSeqNr(ActorRef<Long> replyTo) implements Command {}
   /** The GPUs as classified from the latest reading, without the plan a view computes (for the usage record); empty before one. */
   public record GetGpus(ActorRef<List<dev.gq.core.gpu.GpuStatus>> replyTo) implements Command {}
   /**
@@ -116,6 +118,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         .onCommand(Ask.class, (l, c) -> queue(l, c, c.request()))
         .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), Views.view(l, state, context(), lastSequenceNumber(ctx), deps)))
         .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
+        .onCommand(GetSeqNr.class, (l, c) -> Effect().reply(c.replyTo(), lastSequenceNumber(ctx)))
         .onCommand(GetGpus.class, (l, c) -> Effect().reply(c.replyTo(), Views.classified(l, state)))
         .onCommand(AwaitReady.class, this::onAwaitReady)
         .onCommand(Report.class, (l, c) -> queue(l, c, received(c.fact())))

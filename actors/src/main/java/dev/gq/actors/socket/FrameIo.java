@@ -8,6 +8,7 @@ import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineTooLongException;
 import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.ProtocolException;
+import dev.gq.protocol.RequestMemory;
 import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,6 +42,8 @@ final class FrameIo implements Io {
   private final ClientRequest.Run req;
   private final SocketChannel channel;
   private final StreamRoom room;
+  /** The daemon's budget for what requests hold at once. */
+  private final RequestMemory memory;
   private final LineWriter writer;
   private final LineReader reader;
   private final PrintWriter out;
@@ -58,7 +61,13 @@ final class FrameIo implements Io {
   private final ByteBuffer probe = ByteBuffer.allocate(256);
 
   FrameIo(ClientRequest.Run req, SocketChannel channel, StreamRoom room, LineWriter writer, LineReader reader) {
+    this(req, channel, room, writer, reader, RequestMemory.UNBOUNDED);
+  }
+
+  FrameIo(ClientRequest.Run req, SocketChannel channel, StreamRoom room, LineWriter writer, LineReader reader,
+      RequestMemory memory) {
     this.req = req;
+    this.memory = memory;
     this.channel = channel;
     this.room = room;
     this.writer = writer;
@@ -88,6 +97,7 @@ final class FrameIo implements Io {
   @Override public int height() { return req.stdoutTty() ? req.height() : 0; }
   @Override public Path cwd() { return Path.of(req.cwd()); }
   @Override public Map<String, String> env() { return req.env(); }
+  @Override public RequestMemory memory() { return memory; }
   /**
    * Whether the client has gone. A command that writes nothing for a while would never learn it
    * from a failed write, so after a second of silence this sends a keepalive frame to find out.

@@ -14,8 +14,13 @@ import java.util.function.Consumer;
 final class FrameStreams {
   private FrameStreams() {}
 
-  /** Collects text and sends it as one out or err frame per flush (or per 64 KiB). */
+  /**
+   * Collects text and sends it as one out or err frame per flush, and a frame each time 64 KiB
+   * gather: a long text printed at once leaves in frames of that size, never copied whole, and
+   * no frame ends inside a character.
+   */
   static final class Text extends Writer {
+    static final int FRAME_CHARS = 65536;
     private final Consumer<Frame> sink;
     private final boolean stderr;
     private final StringBuilder buf = new StringBuilder();
@@ -27,8 +32,29 @@ final class FrameStreams {
 
     @Override
     public void write(char[] cbuf, int off, int len) {
-      buf.append(cbuf, off, len);
-      if (buf.length() >= 65536) flush();
+      for (int end = off + len; off < end; ) {
+        int n = room(end - off, cbuf[Math.min(end, off + FRAME_CHARS - buf.length()) - 1]);
+        buf.append(cbuf, off, n);
+        off += n;
+        if (buf.length() >= FRAME_CHARS - 1) flush();
+      }
+    }
+
+    @Override
+    public void write(String str, int off, int len) {
+      for (int end = off + len; off < end; ) {
+        int n = room(end - off, str.charAt(Math.min(end, off + FRAME_CHARS - buf.length()) - 1));
+        buf.append(str, off, off + n);
+        off += n;
+        if (buf.length() >= FRAME_CHARS - 1) flush();
+      }
+    }
+
+    /** How many of {@code left} chars go into this frame; one fewer when the last would be the first half of a pair. */
+    private int room(int left, char last) {
+      int free = FRAME_CHARS - buf.length();
+      if (left <= free) return left;
+      return Character.isHighSurrogate(last) ? free - 1 : free;
     }
 
     @Override

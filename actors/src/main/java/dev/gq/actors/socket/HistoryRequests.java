@@ -55,8 +55,9 @@ final class HistoryRequests {
   }
 
   List<Job> jobs(JobQuery q) throws ApiException {
-    asks.synced();
+    asks.historySynced();
     try {
+      charge(q);
       return jobHistory.listed(q);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
@@ -64,12 +65,20 @@ final class HistoryRequests {
   }
 
   JobPage jobPage(JobQuery q) throws ApiException {
-    asks.synced();
+    asks.historySynced();
     try {
+      charge(q);
       return jobHistory.page(q);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
+  }
+
+  /** Charges a listing longer than a page to the request before its rows are read ({@link AnswerCharges}). */
+  private void charge(JobQuery q) throws SQLException, ApiException {
+    if (q.limit() > 0 && q.limit() <= PAGE) return;
+    long rows = jobHistory.count(q);
+    AnswerCharges.rows(q.limit() > 0 ? Math.min(rows, q.limit()) : rows);
   }
 
   Optional<Job> job(long id) throws ApiException {
@@ -95,7 +104,7 @@ final class HistoryRequests {
   }
 
   long count(JobQuery q) throws ApiException {
-    asks.synced();
+    asks.historySynced();
     try {
       return jobHistory.count(q);
     } catch (SQLException e) {

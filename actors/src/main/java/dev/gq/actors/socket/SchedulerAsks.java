@@ -58,11 +58,23 @@ final class SchedulerAsks {
   /** The Scheduler's view, once the history has applied every event up to it. */
   SchedulerView synced() throws ApiException {
     SchedulerView v = view();
-    // the history committed these events already (the common case): nothing to wait for
-    if (historyAt.getAsLong() >= v.seqNr()) return v;
-    await(AskPattern.<Projector.Command, Done>ask(projector, r -> new Projector.Sync(v.seqNr(), r), TIMEOUT,
-        system.scheduler()));
+    caughtUp(v.seqNr());
     return v;
+  }
+
+  /**
+   * Returns once the history has every event the Scheduler had stored when asked: for a read of the
+   * history alone, which needs no view (a view plans every waiting job again).
+   */
+  void historySynced() throws ApiException {
+    caughtUp(askPlain(Scheduler.GetSeqNr::new));
+  }
+
+  private void caughtUp(long seqNr) throws ApiException {
+    // the history committed these events already (the common case): nothing to wait for
+    if (historyAt.getAsLong() >= seqNr) return;
+    await(AskPattern.<Projector.Command, Done>ask(projector, r -> new Projector.Sync(seqNr, r), TIMEOUT,
+        system.scheduler()));
   }
 
   private static <T> T await(CompletionStage<T> stage) throws ApiException {

@@ -111,10 +111,12 @@ public final class SocketServer implements AutoCloseable {
   private void serve(SocketChannel c, ClientSlots.Slot slot) {
     clients.add(c);
     try (c; FrameBudget.Lease lease = budget.lease()) {
+      AnswerCharges.bind(lease);
       serveOne(c, slot, lease);
     } catch (IOException e) {
       LOG.debug("cannot close a client connection: {}", e.getMessage());
     } finally {
+      AnswerCharges.unbind();
       clients.remove(c);
     }
   }
@@ -161,7 +163,7 @@ public final class SocketServer implements AutoCloseable {
         return limit.busyStreams();
       }
     };
-    FrameIo io = new FrameIo(req, c, room, w, r);
+    FrameIo io = new FrameIo(req, c, room, w, r, budget);
     String note = firstClientNote.getAndSet(null);
     if (note != null) io.err().println("gq: " + note);
     int code = Gq.run(req.argv(), io, api, trees);

@@ -8,6 +8,7 @@ import dev.gq.cli.ApiReplies.RetryReport;
 import dev.gq.cli.ApiReplies.SubmitResult;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.ledger.BatchParts;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.schedule.Preemptions;
@@ -15,6 +16,7 @@ import dev.gq.core.schedule.Request;
 import dev.gq.protocol.DiskRoom;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +45,25 @@ final class SubmitRequests {
     return new SubmitResult(o.jobId(), o.skipped(), o.state(), o.message(), o.queueing());
   }
 
+  /**
+   * Queues a batch of any length in parts of at most one write each ({@link BatchParts}); a part
+   * refused after others were stored says which lines are queued.
+   */
   List<BatchOutcome> submitBatch(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
+    List<BatchOutcome> out = new ArrayList<>(lines.size());
+    for (int part = 0; part < BatchParts.count(lines.size()); part++) {
+      int start = BatchParts.start(part);
+      try {
+        out.addAll(part(lines.subList(start, BatchParts.end(part, lines.size())), group, maxRunning));
+      } catch (ApiException e) {
+        if (part == 0) throw e;
+        throw new ApiException(BatchParts.partlyQueued(e.getMessage(), lines.get(start).line(), lines.get(start - 1).line(), start));
+      }
+    }
+    return out;
+  }
+
+  private List<BatchOutcome> part(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
     requireRoom("the jobs");
     List<JobSpec> specs = lines.stream().map(BatchLine::spec).toList();
     List<Integer> numbers = lines.stream().map(BatchLine::line).toList();

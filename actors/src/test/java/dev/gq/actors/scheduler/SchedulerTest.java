@@ -128,6 +128,15 @@ class SchedulerTest {
     assertTrue(v.waitReasons().get(1L).text().contains("outside process"), v.waitReasons().toString());
   }
 
+  @Test
+  void theStoredSequenceNumberIsTheOneAViewReflects() {
+    observe(gpus(1));
+    submit(spec(1));
+    long seq = es.<Long>runCommand(Scheduler.GetSeqNr::new).reply();
+    assertTrue(seq > 0);
+    assertEquals(es.<SchedulerView>runCommand(Scheduler.GetView::new).reply().seqNr(), seq);
+  }
+
   /** The runner's report: job {@code id} exited 0, its processes seen gone now, then {@code after} read. */
   private static Scheduler.Report endedWithReading(long id, GpuObservation after) {
     long gone = System.nanoTime();

@@ -2,7 +2,9 @@ package dev.gq.actors.socket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.cli.ApiException;
 import dev.gq.protocol.LineReader;
 import java.io.ByteArrayInputStream;
 import java.nio.channels.Channels;
@@ -78,5 +80,31 @@ class FrameBudgetTest {
     CompletableFuture.allOf(all).get(25, TimeUnit.SECONDS);
     assertEquals(16 * MIB, budget.available());
     assertEquals(16 * MIB, peakHeld[0], "one 15 MiB line (in a 16 MiB buffer) at a time: the others waited");
+  }
+
+  @Test
+  void thePoolIsAQuarterOfTheHeapAndHoldsAtLeastOneLongestLine() {
+    assertEquals(40 * MIB, FrameBudget.poolFor(160L * MIB));
+    assertEquals(256 * MIB, FrameBudget.poolFor(1024L * MIB));
+    assertEquals(16 * MIB, FrameBudget.poolFor(32L * MIB));
+  }
+
+  @Test
+  void aListingTheSharedBudgetHasNoRoomForIsRefusedWithOneLineAndARequestKeepsWhatItWasGranted() throws Exception {
+    FrameBudget budget = new FrameBudget(8 * MIB, MIB, 100);
+    try (FrameBudget.Lease other = budget.lease(); FrameBudget.Lease mine = budget.lease()) {
+      AnswerCharges.bind(mine);
+      AnswerCharges.rows(3000, 10);
+      assertEquals(8 * MIB - 3000 * AnswerCharges.ROW_BYTES, budget.available());
+      AnswerCharges.rows(2000, 10);
+      assertEquals(8 * MIB - 3000 * AnswerCharges.ROW_BYTES, budget.available(), "a smaller listing is within what it holds");
+      assertTrue(other.hold(budget.available(), 10));
+      var e = assertThrows(ApiException.class, () -> AnswerCharges.rows(4000, 10));
+      assertEquals("the daemon is busy answering other large requests (at most 8 MiB at once) and cannot list 4000 jobs now;"
+          + " ask again in a moment, or list fewer (--limit, --state)", e.getMessage());
+    } finally {
+      AnswerCharges.unbind();
+    }
+    assertEquals(8 * MIB, budget.available(), "closed leases give everything back");
   }
 }
