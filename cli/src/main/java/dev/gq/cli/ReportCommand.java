@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * and on request a timeline picture ({@link ReportPlot}, loaded only then). The figures are computed
  * by {@link Usage} from what the daemon hands over in one request.
  */
-@Command(name = "report", description = "Show what the GPUs did over a period: GPU-hours per GPU and group, jobs"
+@Command(name = "report", description = "Show what the GPUs did over a period: GPU-hours per GPU and group (a shared job counts its share of the card), jobs"
     + " done/failed/cancelled, waits, outside and idle time; optionally draw it (--plot).")
 final class ReportCommand implements Callable<Integer> {
   private final Invocation inv;

@@ -72,6 +72,22 @@ class ReportCommandTest {
   }
 
   @Test
+  void sharedJobsCountTheirShareOfTheCardAndTheTableSaysSo() {
+    var big = new JobSpan.GpuRef("GPU-a", 0, 81_920);
+    var quarter = new JobSpan.Share(20_480, 0);
+    cli.api.usage = new UsageFacts(List.of(
+        new JobSpan(1, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter),
+        new JobSpan(2, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter)), List.of(), List.of(big));
+    Cli.Result r = cli.run("report", "--since", "1d");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("\n0    2.00 "), r.out());
+    assertTrue(r.out().contains("GPU-HOURS count each of the 2 shared jobs as its share of the card: its declared memory over the"
+        + " card's total."), r.out());
+    JsonNode n = JsonSchemas.parse(cli.run("report", "--since", "1d", "--json").out());
+    assertEquals(2, n.get("shared_jobs").asInt());
+  }
+
+  @Test
   void theJsonFollowsItsSchemaAndCarriesTheFigures() {
     Cli.Result r = cli.run("report", "--since", "1d", "--json");
     assertEquals(0, r.code(), r.err());
