@@ -14,7 +14,8 @@ import java.util.Set;
  * COMMAND, and GROUP, WAIT, ELAPSED, NOTE and EXIT where a listed job has something there), fitted to the
  * terminal's width and never cut when the output is not a terminal. STATE says HELD for a waiting
  * job of a held group and may be coloured. Long lists are printed in pages that keep the first
- * page's columns.
+ * page's columns. When the width cuts COMMAND, NAME tells unnamed jobs apart
+ * ({@link JobColumn#tellingName}).
  */
 final class JobTable {
   private JobTable() {}
@@ -69,14 +70,25 @@ final class JobTable {
    * one); returns the widths used.
    */
   static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before) {
+    TextTable table = table(jobs, layout, ctx, false);
+    int command = layout.columns().indexOf(JobColumn.COMMAND);
+    // without COMMAND whole on the line, NAME tells unnamed jobs apart by their arguments
+    if (command >= 0 && layout.columns().contains(JobColumn.NAME) && !table.showsWhole(command, width, before))
+      table = table(jobs, layout, ctx, true);
+    return table.print(out, width, before, before == null && layout.header());
+  }
+
+  private static TextTable table(List<Job> jobs, Layout layout, Context ctx, boolean telling) {
     List<JobColumn> columns = layout.columns();
     TextTable table = TextTable.of(columns.stream().map(c -> new TextTable.Column(c.header, c.min)).toList());
     int state = columns.indexOf(JobColumn.STATE);
     if (layout.colour() && state >= 0) table.paint(state, Colour::state);
     int group = columns.indexOf(JobColumn.GROUP);
     if (group >= 0) table.cutInMiddle(group);
-    for (Job job : jobs) table.add(columns.stream().map(c -> c.cell(job, ctx)).toList());
-    return table.print(out, width, before, before == null && layout.header());
+    if (telling) table.cutInMiddle(columns.indexOf(JobColumn.NAME));
+    for (Job job : jobs)
+      table.add(columns.stream().map(c -> telling && c == JobColumn.NAME ? JobColumn.tellingName(job) : c.cell(job, ctx)).toList());
+    return table;
   }
 
   /** The state to show: HELD for a waiting job of a held group. */
