@@ -139,6 +139,17 @@ enum JobColumn {
   }
 
   /**
+   * The NAME cell when COMMAND does not fit on the line: the job's name; for a job without one, its
+   * key when it has one, else its command's arguments after the program ({@code train.py --lr 0.1}),
+   * so that the cells of a sweep are told apart; the program's name when it has no arguments.
+   */
+  static String tellingName(Job job) {
+    List<String> argv = job.spec().argv();
+    if (job.spec().name() != null || job.spec().key() != null || argv.size() < 2) return name(job);
+    return ShellQuote.join(argv.subList(1, argv.size()));
+  }
+
+  /**
    * The COMMAND cell: the command as the user typed it. A first word that gq made a path (a
    * project's {@code .venv/bin/python}) or that was typed as one in a {@code bin} directory shows
    * as its file name; {@code gq show} has the whole command and the venv.

@@ -15,7 +15,8 @@ import java.util.Set;
  * COMMAND, and GROUP, WAIT, ELAPSED, NOTE and EXIT where a listed job has something there), fitted to the
  * terminal's width and never cut when the output is not a terminal. STATE says HELD for a waiting
  * job of a held group and may be coloured. Long lists are printed in pages that keep the first
- * page's columns.
+ * page's columns. When the width cuts COMMAND, NAME tells unnamed jobs apart
+ * ({@link JobColumn#tellingName}).
  */
 final class JobTable {
   private JobTable() {}
@@ -70,17 +71,25 @@ final class JobTable {
    * one); returns the widths used.
    */
   static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before) {
-    return print(jobs, layout, ctx, out, width, before, before == null);
+    TextTable table = table(jobs, layout, ctx, false);
+    // without COMMAND whole on the line, NAME tells unnamed jobs apart by their arguments
+    if (cutsCommand(table, layout, width, before)) table = table(jobs, layout, ctx, true);
+    return table.print(out, width, before, before == null && layout.header());
   }
 
   /**
-   * As above, with the header printed when {@code first} and the layout has one: the first page of a
-   * table whose widths were measured over every page before any was printed ({@link Widths}).
+   * A page of a table whose widths were measured over every page before any was printed
+   * ({@link Widths}): the header when {@code first} and the layout has one; NAME telling unnamed
+   * jobs apart when {@code telling}, as {@link Widths#telling} decided for every page alike.
    */
-  static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before, boolean first) {
-    TextTable table = table(layout);
-    for (Job job : jobs) table.add(layout.columns().stream().map(c -> c.cell(job, ctx)).toList());
-    return table.print(out, width, before, first && layout.header());
+  static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before, boolean first,
+      boolean telling) {
+    return table(jobs, layout, ctx, telling).print(out, width, before, first && layout.header());
+  }
+
+  private static boolean cutsCommand(TextTable table, Layout layout, int width, int[] before) {
+    int command = layout.columns().indexOf(JobColumn.COMMAND);
+    return command >= 0 && layout.columns().contains(JobColumn.NAME) && !table.showsWhole(command, width, before);
   }
 
   private static TextTable table(Layout layout) {
@@ -93,23 +102,47 @@ final class JobTable {
     return table;
   }
 
+  private static TextTable table(List<Job> jobs, Layout layout, Context ctx, boolean telling) {
+    List<JobColumn> columns = layout.columns();
+    TextTable table = table(layout);
+    if (telling) table.cutInMiddle(columns.indexOf(JobColumn.NAME));
+    for (Job job : jobs)
+      table.add(columns.stream().map(c -> telling && c == JobColumn.NAME ? JobColumn.tellingName(job) : c.cell(job, ctx)).toList());
+    return table;
+  }
+
   /**
    * The widest cell of each column over jobs measured a page at a time, keeping no row: a table
    * printed page by page in {@link #fitted} widths is the one a whole list prints.
    */
   static final class Widths {
     private final int[] natural = new int[JobColumn.values().length];
+    private int tellingName;
 
     void measure(List<Job> jobs, Iterable<JobColumn> columns, Context ctx) {
-      for (Job job : jobs)
+      for (Job job : jobs) {
         for (JobColumn c : columns) natural[c.ordinal()] = Math.max(natural[c.ordinal()], PrintableText.escape(c.cell(job, ctx)).length());
+        tellingName = Math.max(tellingName, PrintableText.escape(JobColumn.tellingName(job)).length());
+      }
+    }
+
+    /** Whether the whole table of {@code layout} cuts COMMAND at {@code width}, so NAME tells unnamed jobs apart. */
+    boolean telling(Layout layout, int width) {
+      return cutsCommand(widened(layout, false), layout, width, null);
     }
 
     /** The widths the whole table of {@code layout} prints in, fitted to {@code width} (0: no limit). */
     int[] fitted(Layout layout, int width) {
+      return widened(layout, telling(layout, width)).fittedWidths(width);
+    }
+
+    private TextTable widened(Layout layout, boolean telling) {
       TextTable table = table(layout);
-      for (int i = 0; i < layout.columns().size(); i++) table.widen(i, natural[layout.columns().get(i).ordinal()]);
-      return table.fittedWidths(width);
+      for (int i = 0; i < layout.columns().size(); i++) {
+        JobColumn c = layout.columns().get(i);
+        table.widen(i, telling && c == JobColumn.NAME ? tellingName : natural[c.ordinal()]);
+      }
+      return table;
     }
   }
 

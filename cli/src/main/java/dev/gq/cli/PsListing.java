@@ -80,10 +80,11 @@ final class PsListing {
     JobTable.Layout layout = new JobTable.Layout(m.columns(), shape == Shape.TABLE, Colour.enabled(inv.io()));
     int width = TextTable.width(inv.io());
     int[] widths = m.widths().fitted(layout, width);
+    boolean telling = m.widths().telling(layout, width);
     Map<Long, Integer> positions = m.positions();
     boolean[] first = {true};
     pages(done, page -> {
-      JobTable.print(page, layout, extras.page(page, positions), inv.io().out(), width, widths, first[0]);
+      JobTable.print(page, layout, extras.page(page, positions), inv.io().out(), width, widths, first[0], telling);
       inv.io().out().flush();
       first[0] = false;
     });

@@ -4,6 +4,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.report.GpuSpan;
 import dev.gq.core.report.GpuUse;
 import dev.gq.core.report.JobSpan;
+import dev.gq.core.report.LaneBands;
 import dev.gq.core.report.QueueLength;
 import dev.gq.core.report.Usage;
 import dev.gq.core.report.UsageFacts;
@@ -11,6 +12,7 @@ import dev.gq.core.report.UsageReport;
 import dev.gq.core.report.UsageRow;
 import java.awt.Color;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,7 +35,7 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * The report's picture: on top a timeline with one lane per GPU, a bar per job on each GPU it held
- * (coloured by group, the {@link #GROUP_COLOURS} busiest by GPU-hours each their own, or by end
+ * (a shared job's as high as its share of the card, stacked beside the others: {@link LaneBands}; coloured by group, the {@link #GROUP_COLOURS} busiest by GPU-hours each their own, or by end
  * state) and the time outside processes held it in grey; below, the queue's length over the same
  * time. Everything is clipped to the report's period.
  */
@@ -49,6 +51,7 @@ final class ReportChart {
       new Color(0x76b7b2), "EXITED", new Color(0x86bcb6), "RUNNING", new Color(0x4e79a7));
   static final String OUTSIDE_KEY = "outside processes";
   private static final String OTHER_GROUPS = "other groups";
+  private static final LaneBands.Band WHOLE = new LaneBands.Band(0, 1);
 
   private ReportChart() {}
 
@@ -87,21 +90,11 @@ final class ReportChart {
     Map<String, XYIntervalSeries> series = new LinkedHashMap<>();
     Instant from = r.period().from();
     Instant to = r.period().to();
-    for (JobSpan j : facts.jobs()) {
-      if (j.start() == null || j.gpus().isEmpty() || (r.group() != null && !r.group().equals(j.group()))) continue;
-      Instant end = j.end() == null ? to : j.end();
-      if (!end.isAfter(from) || !j.start().isBefore(to)) continue;
-      String key = byState ? (j.state().terminal() ? j.state().name() : "RUNNING")
-          : keyOf.getOrDefault(j.group() == null ? Usage.NO_GROUP : j.group(), OTHER_GROUPS);
-      for (JobSpan.GpuRef g : j.gpus()) {
-        Integer y = lane.get(g.uuid());
-        if (y != null) bar(series.computeIfAbsent(key, XYIntervalSeries::new), j.start(), end, y, from, to);
-      }
-    }
+    jobBars(series, r, facts, lane, keyOf, byState);
     XYIntervalSeries outside = new XYIntervalSeries(OUTSIDE_KEY);
     for (GpuSpan s : facts.spans()) {
       Integer y = lane.get(s.uuid());
-      if (s.use() == GpuUse.OUTSIDE && y != null) bar(outside, s.start(), s.end(), y, from, to);
+      if (s.use() == GpuUse.OUTSIDE && y != null) bar(outside, s.start(), s.end(), y, WHOLE, from, to);
     }
     XYIntervalSeriesCollection data = new XYIntervalSeriesCollection();
     series.values().stream().sorted(Comparator.comparing(s -> order(s.getKey().toString(), keyOf, byState)))
@@ -123,10 +116,39 @@ final class ReportChart {
     return p;
   }
 
-  private static void bar(XYIntervalSeries s, Instant start, Instant end, int y, Instant from, Instant to) {
+  /** A bar per job on each GPU it held, in its key's series, a shared job's across its share of the lane. */
+  private static void jobBars(Map<String, XYIntervalSeries> series, UsageReport r, UsageFacts facts, Map<String, Integer> lane,
+      Map<String, String> keyOf, boolean byState) {
+    Instant from = r.period().from();
+    Instant to = r.period().to();
+    Map<String, Long> totals = new HashMap<>();
+    for (JobSpan.GpuRef g : facts.gpus()) totals.put(g.uuid(), g.totalMiB());
+    Map<String, List<LaneBands.Bar>> onGpu = new HashMap<>();
+    Map<Long, String> keys = new HashMap<>();
+    for (JobSpan j : facts.jobs()) {
+      if (j.start() == null || j.gpus().isEmpty() || (r.group() != null && !r.group().equals(j.group()))) continue;
+      Instant end = j.end() == null ? to : j.end();
+      if (!end.isAfter(from) || !j.start().isBefore(to)) continue;
+      keys.put(j.id(), byState ? (j.state().terminal() ? j.state().name() : "RUNNING")
+          : keyOf.getOrDefault(j.group() == null ? Usage.NO_GROUP : j.group(), OTHER_GROUPS));
+      for (JobSpan.GpuRef g : j.gpus())
+        onGpu.computeIfAbsent(g.uuid(), u -> new ArrayList<>())
+            .add(new LaneBands.Bar(j.id(), j.start(), end, j.shareOf(totals.getOrDefault(g.uuid(), 0L))));
+    }
+    for (var e : onGpu.entrySet()) {
+      Integer y = lane.get(e.getKey());
+      if (y == null) continue;
+      Map<Long, LaneBands.Band> bands = LaneBands.of(e.getValue());
+      for (LaneBands.Bar b : e.getValue())
+        bar(series.computeIfAbsent(keys.get(b.jobId()), XYIntervalSeries::new), b.start(), b.end(), y, bands.get(b.jobId()), from, to);
+    }
+  }
+
+  /** A bar across {@code band} of lane {@code y} (the whole lane is 0.76 high), clipped to the period. */
+  private static void bar(XYIntervalSeries s, Instant start, Instant end, int y, LaneBands.Band band, Instant from, Instant to) {
     long a = Math.max(start.toEpochMilli(), from.toEpochMilli());
     long b = Math.min(end.toEpochMilli(), to.toEpochMilli());
-    if (b > a) s.add(a, a, b, y, y - 0.38, y + 0.38);
+    if (b > a) s.add(a, a, b, y, y - 0.38 + 0.76 * band.low(), y - 0.38 + 0.76 * band.high());
   }
 
   /** The groups with a colour of their own: the busiest by GPU-hours, each its name as key. */

@@ -18,13 +18,14 @@ import picocli.CommandLine.Option;
  * and on request a timeline picture ({@link ReportPlot}, loaded only then). The figures are computed
  * by {@link Usage} from what the daemon hands over in one request.
  */
-@Command(name = "report", description = "Show what the GPUs did over a period: GPU-hours per GPU and group, jobs"
-    + " done/failed/cancelled, waits, outside and idle time; optionally draw it (--plot).")
+@Command(name = "report", description = "Show what the GPUs did over a period: GPU-hours per GPU and group (a shared"
+    + " job counts its share of the card), jobs done/failed/cancelled, waits, outside and idle time; optionally draw it (--plot).")
 final class ReportCommand implements Callable<Integer> {
+  private static final String DEFAULT_SINCE = "7d";
   private final Invocation inv;
 
-  @Option(names = "--since", paramLabel = "WHEN", defaultValue = "7d",
-      description = "Start of the period: an age (12h, 7d), a date (2026-11-23) or an ISO-8601 time (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--since", paramLabel = "WHEN", description = "Start of the period: an age (12h, 7d), a date (2026-11-23) or an"
+      + " ISO-8601 time (default: 7d, or the first recorded use when that is later).")
   String since;
 
   @Option(names = "--until", paramLabel = "WHEN", description = "End of the period, in the same forms (default: now).")
@@ -52,7 +53,7 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() throws ApiException {
     ZoneId zone = Times.zone(inv.io().env());
     Instant now = inv.api().now();
-    Instant from = Since.parse(since, now, zone, "--since");
+    Instant from = Since.parse(since == null ? DEFAULT_SINCE : since, now, zone, "--since");
     Instant to = until == null ? now : Since.parse(until, now, zone, "--until");
     if (!from.isBefore(to))
       throw new UsageException("--since must be before --until (" + Times.format(from, zone) + " is not before "
@@ -61,8 +62,8 @@ final class ReportCommand implements Callable<Integer> {
       throw new UsageException("--colour-by takes 'group' or 'state', not '" + colourBy + "'");
     Path target = plot == null ? null : ReportFiles.target(inv.io().cwd(), plot);
     String g = group == null ? null : Labels.checkOption("--group", group);
-    Period period = new Period(from, to);
     UsageFacts facts = inv.api().usage(from, to);
+    Period period = since == null ? facts.fromFirstUse(new Period(from, to)) : new Period(from, to);
     UsageReport report = Usage.of(facts.jobs(), facts.spans(), facts.gpus(), period, g);
     if (target != null) {
       var queue = QueueLength.over(g == null ? facts.jobs() : facts.jobs().stream().filter(j -> g.equals(j.group())).toList(),

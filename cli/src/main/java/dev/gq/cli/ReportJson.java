@@ -17,6 +17,7 @@ final class ReportJson {
     n.put("group", r.group());
     n.put("gpu_time_known_from", JsonView.time(r.gpuTimeKnownFrom()));
     n.put("gpu_time_known_seconds", r.gpuTimeKnown().toMillis() / 1000.0);
+    n.put("shared_jobs", r.sharedJobs());
     var gpus = n.putArray("gpus");
     for (UsageRow row : r.gpus()) {
       ObjectNode g = gpus.addObject();

@@ -36,6 +36,9 @@ final class ReportText {
     for (UsageRow row : r.groups()) groups.add(row(TextTable.cutMiddle(PrintableText.escape(row.name()), 32), row, false));
     groups.add(row("all", r.total(), false));
     groups.print(out, width);
+    if (r.sharedJobs() > 0)
+      out.println("GPU-HOURS count each of the " + r.sharedJobs() + " shared job" + (r.sharedJobs() == 1 ? "" : "s")
+          + " as its share of the card: its declared memory over the card's total.");
     if (r.gpuTimeKnownFrom() == null)
       EscapingWriter.of(io.err()).println("gq: outside and idle hours are unknown: the daemon recorded nothing of what the GPUs did in this"
           + " period (it records from its first start with this gq on)");

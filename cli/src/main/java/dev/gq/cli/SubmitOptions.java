@@ -62,7 +62,7 @@ final class SubmitOptions {
   String gpuType;
 
   @Option(names = "--share",
-      description = "Let the job share its GPUs with other --share jobs while their declared memory (--vram) plus a headroom fits each card; never beside a job that did not ask to share.")
+      description = "Let the job share its GPUs with other --share jobs while their declared memory (--vram) plus a headroom fits each card; never beside a job that did not ask to share. Packed best fit: the fullest card that holds it, else the smallest free one.")
   boolean share;
 
   @Option(names = "--per-gpu", paramLabel = "K",

@@ -107,6 +107,19 @@ final class TextTable {
     return widths;
   }
 
+  /**
+   * Whether column {@code i} shows its every cell whole on lines fitted to {@code width} (0 or less:
+   * no limit), in the widths of the page before ({@code atLeast}).
+   */
+  boolean showsWhole(int i, int width, int[] atLeast) {
+    if (width <= 0) return true;
+    int[] widths = widths(atLeast, true);
+    fit(widths, width);
+    int start = 0;
+    for (int c = 0; c < i; c++) start += widths[c] + 2;
+    return widths[i] >= natural[i] && start + natural[i] <= width;
+  }
+
   /** How wide a line is with no column cut. */
   int naturalWidth() {
     int[] widths = widths(null, false);

@@ -72,6 +72,22 @@ class ReportCommandTest {
   }
 
   @Test
+  void sharedJobsCountTheirShareOfTheCardAndTheTableSaysSo() {
+    var big = new JobSpan.GpuRef("GPU-a", 0, 81_920);
+    var quarter = new JobSpan.Share(20_480, 0);
+    cli.api.usage = new UsageFacts(List.of(
+        new JobSpan(1, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter),
+        new JobSpan(2, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter)), List.of(), List.of(big));
+    Cli.Result r = cli.run("report", "--since", "1d");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("\n0    2.00 "), r.out());
+    assertTrue(r.out().contains("GPU-HOURS count each of the 2 shared jobs as its share of the card: its declared memory over the"
+        + " card's total."), r.out());
+    JsonNode n = JsonSchemas.parse(cli.run("report", "--since", "1d", "--json").out());
+    assertEquals(2, n.get("shared_jobs").asInt());
+  }
+
+  @Test
   void theJsonFollowsItsSchemaAndCarriesTheFigures() {
     Cli.Result r = cli.run("report", "--since", "1d", "--json");
     assertEquals(0, r.code(), r.err());
@@ -137,6 +153,34 @@ class ReportCommandTest {
     assertTrue(missing.err().startsWith("gq: cannot write " + dir.resolve("no/such/usage.png") + ": the directory"), missing.err());
     assertEquals(1, missing.err().lines().count());
     assertTrue(cli.api.usageCalls.isEmpty(), "refused before asking the daemon");
+  }
+
+  @Test
+  void withoutSinceTheReportStartsAtTheFirstRecordedUseWhenThatIsLaterThanAWeekAgo() {
+    Cli.Result r = cli.run("report", "--json");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(NOW.minus(Duration.ofDays(7)), cli.api.usageCalls.get(0)[0], "the week is asked for");
+    JsonNode n = JsonSchemas.parse(r.out());
+    assertEquals("2026-11-30T02:00:00Z", n.get("from").asText(), "the first job was submitted 10 h ago");
+    assertTrue(cli.run("report").out().startsWith("From 2026-11-30 02:00:00 to 2026-11-30 12:00:00 (10h)"));
+    assertEquals(NOW.minus(Duration.ofDays(7)).toString(), JsonSchemas.parse(cli.run("report", "--since", "7d", "--json").out())
+        .get("from").asText(), "a chosen start is kept");
+  }
+
+  @Test
+  void sharedJobsAreDrawnAsTheirShareOfTheLane() throws Exception {
+    var big = new JobSpan.GpuRef("GPU-a", 0, 81_920);
+    var quarter = new JobSpan.Share(20_480, 0);
+    cli.api.usage = new UsageFacts(List.of(
+        new JobSpan(1, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter),
+        new JobSpan(2, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter)), List.of(), List.of(big));
+    var report = dev.gq.core.report.Usage.of(cli.api.usage.jobs(), List.of(), cli.api.usage.gpus(),
+        new dev.gq.core.report.Period(ago(24), NOW), null);
+    var plot = (org.jfree.chart.plot.CombinedDomainXYPlot) ReportChart.of(report, cli.api.usage, List.of(), false).getPlot();
+    var bars = (org.jfree.data.xy.XYIntervalSeriesCollection) plot.getSubplots().get(0).getDataset();
+    assertEquals(2, bars.getItemCount(0));
+    assertEquals(0.76 / 4, bars.getEndYValue(0, 0) - bars.getStartYValue(0, 0), 1e-9, "a quarter of the lane");
+    assertEquals(bars.getEndYValue(0, 0), bars.getStartYValue(0, 1), 1e-9, "the second stacked on the first");
   }
 
   @Test

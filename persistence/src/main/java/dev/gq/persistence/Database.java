@@ -23,7 +23,7 @@ import org.sqlite.SQLiteConfig;
  */
 public final class Database {
   /** The schema this gq writes; a file with a higher version was written by a newer gq. */
-  public static final int SCHEMA_VERSION = 3;
+  public static final int SCHEMA_VERSION = 4;
   /** Read at every start-up whatever the history's size: checked whole before the daemon starts. */
   private static final List<String> SMALL_TABLES = List.of("gq_meta", "read_offset", "snapshot");
 

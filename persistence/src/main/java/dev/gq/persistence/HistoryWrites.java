@@ -1,5 +1,6 @@
 package dev.gq.persistence;
 
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
 import dev.gq.core.ledger.JobTransitions;
 import dev.gq.core.ledger.LedgerEvent;
@@ -92,7 +93,7 @@ final class HistoryWrites {
   private void upsert(Job j) throws SQLException {
     if (upsert == null) upsert = db.prepareStatement(
         "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc, submit_ms, start_ms, end_ms,"
-            + " gpu_list) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+            + " gpu_list, share_mib, share_per_gpu) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     PreparedStatement ps = upsert;
     {
       ps.setLong(1, j.id());
@@ -106,6 +107,10 @@ final class HistoryWrites {
       ps.setObject(9, millis(j.startTime()));
       ps.setObject(10, millis(j.endTime()));
       ps.setString(11, UsageReads.gpuList(j.gpus()));
+      GpuNeed need = j.spec().gpuNeed();
+      boolean shared = need != null && need.share();
+      ps.setObject(12, shared ? need.vramMiB() : null);
+      ps.setObject(13, shared ? need.perGpu() : null);
       ps.executeUpdate();
     }
     if (kept.put(j.id(), j) == null) keptOrder.addLast(j.id());

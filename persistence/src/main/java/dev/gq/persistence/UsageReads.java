@@ -17,13 +17,14 @@ import java.util.List;
  * Reads from the history what a usage report over {@code [from, to)} needs of each job that may
  * touch it (ended at or after {@code from}, or not ended; submitted before {@code to}): only the
  * columns the history keeps for it (times in epoch milliseconds and the GPUs as text, written with
- * every row; see schema-3.sql), never a job's document, on a connection of its own so that a long
+ * every row; see schema-3.sql; a shared job's share, schema-4.sql), never a job's document, on a connection of its own so that a long
  * read never holds up the history's writer.
  */
 public final class UsageReads {
   /** Between a GPU list's entries: the ASCII unit separator, which no UUID holds. */
   private static final char SEPARATOR = '\u001f';
-  private static final String COLUMNS = "SELECT id, group_name, state, submit_ms, start_ms, end_ms, gpu_list FROM jobs";
+  private static final String COLUMNS = "SELECT id, group_name, state, submit_ms, start_ms, end_ms, gpu_list, share_mib,"
+      + " share_per_gpu FROM jobs";
 
   private UsageReads() {}
 
@@ -51,10 +52,16 @@ public final class UsageReads {
   private static JobSpan span(ResultSet rs) throws SQLException {
     try {
       return new JobSpan(rs.getLong(1), rs.getString(2), JobState.valueOf(rs.getString(3)), instant(rs, 4),
-          instant(rs, 5), instant(rs, 6), gpus(rs.getString(7)));
+          instant(rs, 5), instant(rs, 6), gpus(rs.getString(7)), share(rs));
     } catch (RuntimeException e) {
       return null;
     }
+  }
+
+  /** What a shared job declared of each card; null for a job that had its cards to itself. */
+  private static JobSpan.Share share(ResultSet rs) throws SQLException {
+    long mib = rs.getLong(8);
+    return rs.wasNull() ? null : new JobSpan.Share(mib, rs.getInt(9));
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {

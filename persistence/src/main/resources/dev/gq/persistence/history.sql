@@ -12,7 +12,9 @@ CREATE TABLE IF NOT EXISTS jobs (
   submit_ms INTEGER,
   start_ms INTEGER,
   end_ms INTEGER,
-  gpu_list TEXT
+  gpu_list TEXT,
+  share_mib INTEGER,
+  share_per_gpu INTEGER
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, id);
 CREATE INDEX IF NOT EXISTS jobs_group ON jobs(group_name, id);

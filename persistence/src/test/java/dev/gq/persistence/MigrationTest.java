@@ -1,6 +1,7 @@
 package dev.gq.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.JobState;
@@ -74,6 +75,11 @@ class MigrationTest {
               "\"startTime\":\"2026-11-29T10:01:00.123456Z\",\"endTime\":\"2026-11-29T10:05:00.25Z\","
                   + "\"gpus\":[{\"uuid\":\"GPU-a\",\"index\":0},{\"uuid\":\"GPU-b\",\"index\":1}]") + "')");
     }
+    try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement()) {
+      st.execute("INSERT INTO jobs (id, state, group_name, end_time, doc) VALUES (4, 'DONE', 'g', '2026-11-29T10:00:01Z', '"
+          + doc(4, "DONE", null).replace("\"key\":null}", "\"key\":null,\"gpuNeed\":{\"vramMiB\":19074,\"types\":[],"
+              + "\"share\":true,\"perGpu\":0}}") + "')");
+    }
     Database.prepare(file);
     var jobs = UsageReads.jobs(file, java.time.Instant.parse("2026-11-29T00:00:00Z"),
         java.time.Instant.parse("2026-11-30T00:00:00Z"));
@@ -83,7 +89,10 @@ class MigrationTest {
     assertEquals(java.time.Instant.parse("2026-11-29T10:05:00.250Z"), three.end());
     assertEquals(List.of(new dev.gq.core.report.JobSpan.GpuRef("GPU-a", 0), new dev.gq.core.report.JobSpan.GpuRef("GPU-b", 1)),
         three.gpus());
-    assertEquals(3, jobs.size());
+    assertNull(three.share());
+    var four = jobs.stream().filter(j -> j.id() == 4).findFirst().orElseThrow();
+    assertEquals(new dev.gq.core.report.JobSpan.Share(19_074, 0), four.share());
+    assertEquals(4, jobs.size());
   }
 
   @Test

@@ -3,10 +3,12 @@ package dev.gq.persistence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.JobExited;
 import dev.gq.core.ledger.LedgerEvent.JobReserved;
+import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
 import dev.gq.core.report.GpuSpan;
 import dev.gq.core.report.GpuUse;
 import dev.gq.core.report.JobSpan;
@@ -53,6 +55,22 @@ class UsageStoreTest {
     assertEquals(List.of(new JobSpan.GpuRef("GPU-a", 0), new JobSpan.GpuRef("GPU-b", 1)), two.gpus());
     assertNull(jobs.get(1).start());
     assertEquals(List.of(), UsageReads.jobs(file, T0.plusSeconds(10), T0).stream().toList());
+  }
+
+  @Test
+  void aSharedJobIsReadWithWhatItDeclaredOfEachCard() throws Exception {
+    try (JobHistory rs = JobHistory.open(file)) {
+      HistoryFixture h = new HistoryFixture(rs);
+      h.apply(new JobSubmitted(4, HistoryFixture.spec("evals", null).withGpuNeed(GpuNeed.of(19_074, List.of(), true, 0)),
+          "tag4", "/d/logs/4.log", null, T0));
+      h.apply(new JobSubmitted(5, HistoryFixture.spec("evals", null).withGpuNeed(GpuNeed.of(0, List.of(), true, 4)),
+          "tag5", "/d/logs/5.log", null, T0));
+      h.ended(6, "train", null, 0, T0.plusSeconds(60));
+    }
+    var jobs = UsageReads.jobs(file, T0, T0.plus(Duration.ofDays(1))).stream().sorted(Comparator.comparingLong(JobSpan::id)).toList();
+    assertEquals(new JobSpan.Share(19_074, 0), jobs.get(0).share());
+    assertEquals(new JobSpan.Share(0, 4), jobs.get(1).share());
+    assertNull(jobs.get(2).share());
   }
 
   @Test

@@ -139,7 +139,7 @@ public final class DaemonApi implements GqApi {
   public UsageFacts usage(Instant from, Instant to) throws ApiException {
     if (!machine.reports()) return GqApi.super.usage(from, to);
     asks.synced();
-    List<JobSpan.GpuRef> now = gpus().gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index())).toList();
+    List<JobSpan.GpuRef> now = gpus().gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index(), g.totalMiB())).toList();
     return machine.usage(from, to, now);
   }
 

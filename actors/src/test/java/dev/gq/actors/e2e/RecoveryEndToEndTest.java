@@ -89,6 +89,28 @@ class RecoveryEndToEndTest {
   }
 
   @Test
+  void aJobThatEndsWhileTheDaemonIsStoppedEndsAtItsExitRecordsTimeNotTheRestarts() throws Exception {
+    Path go = tmp.resolve("go");
+    try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
+      long id = g.submit("-g", "1", "bash", "-c", "while [ ! -e " + go + " ]; do sleep 0.05; done; exit 3");
+      g.awaitState(id, "RUNNING", T);
+      g.stopDaemon();
+      Path exit = g.data.resolve("run").resolve(id + ".exit");
+      Files.writeString(go, "");
+      Gqd.await("the job's exit record", T, () -> Files.exists(exit));
+      java.time.Instant written = Files.getLastModifiedTime(exit).toInstant();
+      java.time.Instant restarted = java.time.Instant.now();
+      g.startDaemon();
+      g.awaitState(id, "FAILED", T);
+      JsonNode job = g.gq("show", String.valueOf(id), "--json").json();
+      assertEquals(3, job.get("exit_code").asInt(), job.toString());
+      java.time.Instant end = java.time.Instant.parse(job.get("end_time").asText());
+      assertEquals(written.toEpochMilli(), end.toEpochMilli(), 1, "the record's time: " + job);
+      assertTrue(end.isBefore(restarted), "not the restart's time: " + job);
+    }
+  }
+
+  @Test
   void heldQueueAndHeldGroupStayHeldAcrossARestart() throws Exception {
     try (Gqd g = Gqd.start(tmp.resolve("d"), 1)) {
       assertEquals(0, g.gq("hold", "--all").code());

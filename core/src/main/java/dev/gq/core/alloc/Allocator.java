@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
  * ahead of an older one that does not), lowest indices, all or nothing, each job only on GPUs
  * that meet its need of memory and type ({@link GpuFit}). CPU-only jobs are placed
  * at once, up to a cap on how many run at once. Backfill has a bound, so that a job needing several GPUs is not passed over for ever by
- * younger jobs needing fewer: once the first job that does not fit has waited {@code gatherAfter}
- * since its submit, GPUs gather for it: no younger job gets a GPU until it has started (each says
+ * younger jobs needing fewer: once the first job needing several GPUs that does not fit has waited
+ * {@code gatherAfter} since its submit, GPUs gather for it: no younger job gets a GPU until it has started (each says
  * so in its wait reason). It gathers only when this gq's own jobs hold enough GPUs to make up what
  * it lacks (GPUs held by outside processes or another gq may never free up). Pure: the Scheduler
  * persists each reservation of the plan as a JobReserved event.
@@ -130,10 +130,11 @@ public final class Allocator {
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
       } else if (gathers(j, n, fitting(j, offered(j, free, rules)).size(), fitting(j, offered(j, gpus, rules)), now, gatherAfter)) {
-        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, fitting(j, offered(j, free, rules)).size(), gpus, said).text()
+        List<GpuStatus> kept4 = fitting(j, offered(j, free, rules));
+        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, kept4.size(), gpus, said).text()
             + "; GPUs gather for it (waiting over " + Durations.format(gatherAfter) + "): younger jobs wait"));
-        gathering = new WaitReason("gathering for " + j.id(),
-            "GPUs gather for job " + j.id() + " (needs " + n + ", waiting over " + Durations.format(gatherAfter) + ")");
+        gathering = new WaitReason("gathering for " + j.id(), "GPUs gather for job " + j.id() + " (needs " + n
+            + " GPUs, waiting over " + Durations.format(gatherAfter) + ")" + keptFree(kept4) + ": younger jobs wait");
       } else reasons.put(j.id(), waiting(j, fitting(j, offered(j, free, rules)).size(), gpus, said));
     }
     return new Plan(placed, reasons);
@@ -208,9 +209,19 @@ public final class Allocator {
     return said.computeIfAbsent(((long) n << 32) | free, k -> new WaitReason("GPUs busy", busy(n, free, gpus)));
   }
 
-  /** Whether GPUs gather for {@code j}: it has waited long enough, and this gq's jobs hold what it lacks. */
+  /** "; GPUs 1,3 are kept free for it": the free GPUs a gathering leaves idle; empty when none. */
+  private static String keptFree(List<GpuStatus> free) {
+    if (free.isEmpty()) return "";
+    String which = free.stream().map(g -> String.valueOf(g.index())).collect(Collectors.joining(","));
+    return free.size() == 1 ? "; GPU " + which + " is kept free for it" : "; GPUs " + which + " are kept free for it";
+  }
+
+  /**
+   * Whether GPUs gather for {@code j}: it needs several GPUs (a 1-GPU job gets the first that frees
+   * anyway, being older), has waited long enough, and this gq's jobs hold what it lacks.
+   */
   private static boolean gathers(Job j, int n, int free, List<GpuStatus> gpus, Instant now, Duration gatherAfter) {
-    if (j.submitTime() == null || now.equals(Instant.MAX)) return false;
+    if (n < 2 || j.submitTime() == null || now.equals(Instant.MAX)) return false;
     if (Duration.between(j.submitTime(), now).compareTo(gatherAfter) < 0) return false;
     long ours = gpus.stream().filter(g -> g.state() == GpuState.RESERVED || g.state() == GpuState.RUNNING
         || g.state() == GpuState.SHARED && !g.shares().isEmpty()).count();

@@ -1,5 +1,6 @@
 package dev.gq.core.launch;
 
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -9,9 +10,10 @@ import java.util.Optional;
  * leader), and {@code alone} when the shim found no process the job started left as it ended
  * ({@link #leftNothing}). Records written before the pid line existed have none: {@code pid} is
  * null. The pid is for display only: it is not a verified identity (no start time, no boot id), so
- * gq never signals it.
+ * gq never signals it. {@code writtenAt} is when the shim wrote the record (the file's modification
+ * time: the shim writes it whole and renames it into place as the job ends); null when not known.
  */
-public record ExitRecord(Kind kind, int code, String text, Long pid) {
+public record ExitRecord(Kind kind, int code, String text, Long pid, Instant writtenAt) {
 
   public enum Kind { EXITED, SIGNALLED, EXEC_FAILED }
 
@@ -24,7 +26,12 @@ public record ExitRecord(Kind kind, int code, String text, Long pid) {
 
   /** A record without a pid, as written before the shim added one. */
   public ExitRecord(Kind kind, int code, String text) {
-    this(kind, code, text, null);
+    this(kind, code, text, null, null);
+  }
+
+  /** A record whose time is not known. */
+  public ExitRecord(Kind kind, int code, String text, Long pid) {
+    this(kind, code, text, pid, null);
   }
 
   public static ExitRecord exited(int code) {
@@ -41,7 +48,21 @@ public record ExitRecord(Kind kind, int code, String text, Long pid) {
 
   /** The same record naming {@code shimPid} (null: none). */
   public ExitRecord withPid(Long shimPid) {
-    return new ExitRecord(kind, code, text, shimPid);
+    return new ExitRecord(kind, code, text, shimPid, writtenAt);
+  }
+
+  /** The same record, written at {@code at} (null: not known). */
+  public ExitRecord writtenAt(Instant at) {
+    return new ExitRecord(kind, code, text, pid, at);
+  }
+
+  /**
+   * When the job ended by this record: when it was written, kept within the job's time ({@code
+   * started}, null: unknown, to {@code now}); {@code now} when it is not known.
+   */
+  public Instant endTime(Instant started, Instant now) {
+    if (writtenAt == null || writtenAt.isAfter(now)) return now;
+    return started != null && writtenAt.isBefore(started) ? started : writtenAt;
   }
 
   /**

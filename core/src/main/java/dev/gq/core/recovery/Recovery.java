@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * The start-up rules for one live job, first match: the machine rebooted → INTERRUPTED; the exit
- * record exists and nothing of it lives → DONE/FAILED with its code (while something lives, watch it);
+ * record exists and nothing of it lives → DONE/FAILED with its code, ended when the record was written (while something lives, watch it);
  * a reserved job never recorded as launched → adopt the processes carrying its tag, else back to
  * WAITING; a GPU it holds is gone (on a good reading) → ORPHANED; alive → reattach; dead with no exit
  * record → INTERRUPTED (an adopted job, which never has one: EXITED, its exit status unknown). An
@@ -88,10 +88,13 @@ public final class Recovery {
     return new JobInterrupted(id, EndReasons.unrecorded(reason, f.diskFull()), now);
   }
 
-  /** The end the record tells; a job never recorded as launched keeps the record's pid, for display only. */
+  /**
+   * The end the record tells, at the time it was written (the job may have ended long before the
+   * daemon looked); a job never recorded as launched keeps the record's pid, for display only.
+   */
   private static JobExited exited(Job j, ExitRecord r, Instant now) {
     String reason = r.kind() == ExitRecord.Kind.EXEC_FAILED ? r.text() : null;
-    return new JobExited(j.id(), r.exitCode(), reason, now, j.identity() == null ? r.pid() : null);
+    return new JobExited(j.id(), r.exitCode(), reason, r.endTime(j.startTime(), now), j.identity() == null ? r.pid() : null);
   }
 
   private static String missing(Job j, RecoveryFacts f) {

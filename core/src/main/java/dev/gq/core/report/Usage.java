@@ -14,7 +14,9 @@ import java.util.TreeMap;
 
 /**
  * Computes a {@link UsageReport}: every interval clipped to the period. A job's GPU time is from the
- * moment it was given its GPUs to its end (or the period's end while it runs), once per GPU it held;
+ * moment it was given its GPUs to its end (or the period's end while it runs), once per GPU it held,
+ * a shared job's counted as its share of each card ({@link JobSpan#shareOf}), so that a card's
+ * hours never exceed the time that passed;
  * a job counts as ended in the period by the state it ended in, and as started when it was given its
  * GPUs in the period, its wait being submission to start. Outside and idle time come from the GPU
  * spans only: before the first span the daemon recorded, they are unknown, not zero. Pure.
@@ -29,20 +31,28 @@ public final class Usage {
       String group) {
     Map<String, Tally> byGpu = new HashMap<>();
     Map<String, Integer> index = new HashMap<>();
-    for (JobSpan.GpuRef g : knownGpus) index.put(g.uuid(), g.index());
+    Map<String, Long> totals = new HashMap<>();
+    for (JobSpan.GpuRef g : knownGpus) {
+      index.put(g.uuid(), g.index());
+      if (g.totalMiB() > 0) totals.put(g.uuid(), g.totalMiB());
+    }
     for (GpuSpan s : spans) index.putIfAbsent(s.uuid(), s.index());
     Map<String, Tally> byGroup = new TreeMap<>();
     Tally total = new Tally();
+    int shared = 0;
     for (JobSpan j : jobs) {
       if (group != null && !group.equals(j.group())) continue;
+      if (j.share() != null && !p.overlap(j.start(), j.end()).isZero()) shared++;
       Duration held = p.overlap(j.start(), j.end());
-      Tally t = byGroup.computeIfAbsent(j.group() == null ? NO_GROUP : j.group(), k -> new Tally());
-      t.add(j, held.multipliedBy(j.gpus().size()), p);
-      total.add(j, held.multipliedBy(j.gpus().size()), p);
+      Duration all = Duration.ZERO;
       for (JobSpan.GpuRef g : j.gpus()) {
         index.putIfAbsent(g.uuid(), g.index());
-        byGpu.computeIfAbsent(g.uuid(), k -> new Tally()).add(j, held, p);
+        Duration part = scaled(held, j.shareOf(g.uuid(), totals));
+        all = all.plus(part);
+        byGpu.computeIfAbsent(g.uuid(), k -> new Tally()).add(j, part, p);
       }
+      byGroup.computeIfAbsent(j.group() == null ? NO_GROUP : j.group(), k -> new Tally()).add(j, all, p);
+      total.add(j, all, p);
     }
     Instant known = null;
     Map<String, Duration[]> gpuTime = new HashMap<>();
@@ -70,7 +80,12 @@ public final class Usage {
         .forEach(e -> groupRows.add(e.getValue().row(e.getKey(), null, null, null)));
     Double outside = known == null ? null : gpuRows.stream().mapToDouble(UsageRow::outsideHours).sum();
     Double idle = known == null ? null : gpuRows.stream().mapToDouble(UsageRow::idleHours).sum();
-    return new UsageReport(p, group, known, covered(spans, p), gpuRows, groupRows, total.row("all", null, outside, idle));
+    return new UsageReport(p, group, known, covered(spans, p), gpuRows, groupRows, total.row("all", null, outside, idle),
+        shared);
+  }
+
+  private static Duration scaled(Duration d, double share) {
+    return share >= 1 ? d : Duration.ofMillis(Math.round(d.toMillis() * share));
   }
 
   /** How much of the period some GPU span covers: the spans clipped to it, their union's length. */

@@ -9,10 +9,11 @@ import java.util.List;
  * {@code gpuTimeKnownFrom} is when the daemon's record of what each GPU did (outside processes, idle)
  * begins within the period; null when it recorded nothing of it, and then those figures are null.
  * {@code gpuTimeKnown} is how much of the period that record covers (zero when none): less than the
- * period when the daemon was stopped for part of it.
+ * period when the daemon was stopped for part of it. {@code sharedJobs} is how many of the jobs
+ * counted were shared ({@code --share}): each counts its share of a card, not the whole card.
  */
 public record UsageReport(Period period, String group, Instant gpuTimeKnownFrom, java.time.Duration gpuTimeKnown, List<UsageRow> gpus,
-    List<UsageRow> groups, UsageRow total) {
+    List<UsageRow> groups, UsageRow total, int sharedJobs) {
   public UsageReport {
     gpus = List.copyOf(gpus);
     groups = List.copyOf(groups);

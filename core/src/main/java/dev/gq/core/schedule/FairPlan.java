@@ -128,8 +128,11 @@ public final class FairPlan {
         g.usedBytes(), detail, by, g.shares());
   }
 
-  /** {@code plan} with the reservations this user may not take now dropped, their jobs waiting for the turn. */
-  public static Plan apply(Plan plan, Ledger l, GpuObservation latest, FairView f, Instant now) {
+  /**
+   * {@code plan} with the reservations this user may not take now moved to free GPUs whose turn has
+   * passed ({@link TurnGpus}) or dropped, their jobs waiting for the turn, told which GPUs wait for it.
+   */
+  public static Plan apply(Plan plan, List<GpuStatus> gpus, Ledger l, GpuObservation latest, FairView f, Instant now) {
     if (!f.active() || latest == null || latest.self() == null || !latest.reading().ok()
         || plan.reservations().stream().allMatch(r -> r.gpus().isEmpty()))
       return plan;
@@ -140,23 +143,33 @@ public final class FairPlan {
     String me = self.user();
     List<Plan.Reservation> kept = new ArrayList<>();
     Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
+    Set<String> taken = new HashSet<>();
+    plan.reservations().forEach(r -> r.gpus().forEach(g -> taken.add(g.uuid())));
+    var offered = BookedPlan.offered(f, me, now);
+    int released = 0;
+    WaitReason turn = null;
     for (Plan.Reservation r : plan.reservations()) {
       int n = r.gpus().size();
       if (n == 0 || BookedPlan.ownBooked(r, f, self.uid(), now)) {
         kept.add(r); // a booker's own booked GPUs count as held already
         continue;
       }
-      List<FairTurn.FreeGpu> free = r.gpus().stream()
-          .map(g -> new FairTurn.FreeGpu(g.uuid(), f.freeSince().getOrDefault(g.uuid(), now))).toList();
+      var free = TurnGpus.candidates(r, l.live().get(r.jobId()), gpus, taken, offered, f, now);
       FairTurn.Turn t = FairTurn.decide(new FairTurn.Situation(me, shared, loads, p, now), n, free);
+      r.gpus().forEach(g -> taken.remove(g.uuid()));
       if (t.taken()) {
-        kept.add(r);
+        kept.add(TurnGpus.onto(r, t.take(), gpus));
+        taken.addAll(t.take());
         UserLoad u = loads.get(me);
         loads.put(me, new UserLoad(me, u.held() + n, Math.max(0, u.wanted() - n), u.nextNeed(), u.oldestWait()));
       } else {
-        reasons.put(r.jobId(), t.reason());
+        WaitReason why = TurnGpus.naming(t.reason(), free, gpus, p.fairTurn(), now);
+        reasons.put(r.jobId(), why);
+        released += n;
+        if (turn == null) turn = why;
       }
     }
+    TurnGpus.busyToTurn(reasons, l.live(), released, turn);
     return new Plan(kept, reasons);
   }
 

@@ -48,7 +48,7 @@ public final class Reservations {
     if (offered != null) rules = rules.offering(offered);
     Plan plan = FailFastGate.plan(l, gpus, c.failFast(), s.ending(), s.backoff().waiting(c.now()), rules);
     plan = BookedPlan.booked(plan, gpus, l, c.fair(), user, c.now());
-    return FairPlan.apply(plan, l, latest, c.fair(), c.now());
+    return FairPlan.apply(plan, gpus, l, latest, c.fair(), c.now());
   }
 
   /**

@@ -383,7 +383,8 @@ class AllocatorTest {
     Plan p = at(1 + 300, List.of(waiting(1, 2), waiting(2, 1), waiting(3, 0)), gpus);
     assertEquals(Map.of(3L, List.of()), placed(p), "only the CPU-only job starts");
     assertTrue(p.waitReasons().get(1L).text().contains("GPUs gather for it"), p.waitReasons().get(1L).text());
-    assertEquals("GPUs gather for job 1 (needs 2, waiting over 5m)", p.waitReasons().get(2L).text());
+    assertEquals("GPUs gather for job 1 (needs 2 GPUs, waiting over 5m); GPU 0 is kept free for it: younger jobs wait",
+        p.waitReasons().get(2L).text());
     assertEquals("gathering for 1", p.waitReasons().get(2L).brief());
   }
 

@@ -95,6 +95,16 @@ class SharedPlacementTest {
   }
 
   @Test
+  void onMixedCardsSharedJobsPackBestFitSoABigCardStaysWholeForABigJob() {
+    List<Job> q = new ArrayList<>();
+    for (long id = 1; id <= 5; id++) q.add(job(id, shared("20G", 0)));
+    q.add(job(6, spec(1).withGpuNeed(GpuNeed.of(GpuNeed.parseMiB("80G"), List.of()))));
+    Plan p = Allocator.plan(q, List.of(card(0, H100), card(1, H100), card(2, RTX4090), card(3, RTX4090)), Map.of());
+    assertEquals(Map.of(1L, List.of(2), 2L, List.of(3), 3L, List.of(0), 4L, List.of(0), 5L, List.of(0), 6L, List.of(1)), placed(p),
+        "the smallest free card that holds a job first, then the fullest shared one: GPU 1 stays whole for job 6");
+  }
+
+  @Test
   void theSmallestCapOfJobsPerGpuOnACardHolds() {
     GpuStatus g = sharedCard(0, H100, new GpuStatus.Share(4, 1024, 2, 0), new GpuStatus.Share(5, 1024, 0, 0));
     Plan p = Allocator.plan(List.of(job(1, shared("1G", 0))), List.of(g), Map.of());

@@ -77,6 +77,28 @@ class RecoveryTest {
   }
 
   @Test
+  void aJobThatEndedWhileTheDaemonWasDownEndsWhenItsRecordWasWrittenNotWhenTheDaemonLooked() {
+    Job j = holding(1, JobState.RUNNING, 0);
+    Instant written = NOW.minusSeconds(8);
+    var v = Recovery.decide(j, facts(BOOT, ExitRecord.exited(3).writtenAt(written), false, null, ALL_GPUS), NOW);
+    JobExited e = assertInstanceOf(JobExited.class, only(v));
+    assertEquals(written, e.at());
+    assertEquals(3, e.exitCode());
+  }
+
+  @Test
+  void aRecordTimeOutsideTheJobsTimeIsKeptWithinIt() {
+    Job j = holding(1, JobState.RUNNING, 0);
+    var future = Recovery.decide(j, facts(BOOT, ExitRecord.exited(0).writtenAt(NOW.plusSeconds(60)), false, null, ALL_GPUS), NOW);
+    assertEquals(NOW, assertInstanceOf(JobExited.class, only(future)).at(), "a clock set back: now");
+    var early = Recovery.decide(j, facts(BOOT, ExitRecord.exited(0).writtenAt(j.startTime().minusSeconds(60)), false, null,
+        ALL_GPUS), NOW);
+    assertEquals(j.startTime(), assertInstanceOf(JobExited.class, only(early)).at(), "never before it started");
+    var unknown = Recovery.decide(j, facts(BOOT, ExitRecord.exited(0), false, null, ALL_GPUS), NOW);
+    assertEquals(NOW, assertInstanceOf(JobExited.class, only(unknown)).at());
+  }
+
+  @Test
   void exitRecordBeatsAMissingGpu() {
     var v = Recovery.decide(holding(1, JobState.RUNNING, 1), facts(BOOT, ExitRecord.exited(0), false, null, GPU_1_GONE), NOW);
     assertEquals(0, assertInstanceOf(JobExited.class, only(v)).exitCode());

@@ -40,6 +40,34 @@ class UsageTest {
   }
 
   @Test
+  void sharedJobsCountTheirShareOfTheCardSoACardNeverHoldsMoreHoursThanPassed() {
+    var big = new JobSpan.GpuRef("GPU-a", 0, 81_920);
+    var small = new JobSpan.GpuRef("GPU-b", 1, 24_576);
+    var quarter = new JobSpan.Share(20_480, 0);
+    List<JobSpan> jobs = new java.util.ArrayList<>();
+    for (int i = 1; i <= 4; i++) jobs.add(shared(i, quarter, 0.0, 10.0, big));  // four quarters of GPU 0 for 10 h
+    jobs.add(shared(5, new JobSpan.Share(0, 2), 0.0, 10.0, small));              // half of GPU 1 (--per-gpu 2)
+    jobs.add(job(6, "a", JobState.DONE, 0, 12.0, 14.0, big, small));             // 2 h on both, exclusive
+    UsageReport r = Usage.of(jobs, List.of(), List.of(big, small), DAY, null);
+    assertEquals(10 + 2, r.gpus().get(0).gpuHours(), 1e-6, "four quarter shares fill the card, not four cards");
+    assertEquals(5 + 2, r.gpus().get(1).gpuHours(), 1e-6);
+    assertEquals(10 + 5 + 4, r.total().gpuHours(), 1e-6, "the 2-GPU job counts twice in all");
+    assertEquals(r.total().gpuHours(), r.groups().get(0).gpuHours(), 1e-6);
+    assertEquals(5, r.sharedJobs());
+  }
+
+  @Test
+  void aSharedJobOnACardOfUnknownSizeCountsTheWholeCard() {
+    var gone = new JobSpan.GpuRef("GPU-z", 7);
+    UsageReport r = Usage.of(List.of(shared(1, new JobSpan.Share(20_480, 0), 0.0, 3.0, gone)), List.of(), List.of(G0), DAY, null);
+    assertEquals(3, r.total().gpuHours(), 1e-9);
+  }
+
+  private static JobSpan shared(long id, JobSpan.Share share, double start, double end, JobSpan.GpuRef gpu) {
+    return new JobSpan(id, "a", JobState.DONE, h(start), h(start), h(end), List.of(gpu), share);
+  }
+
+  @Test
   void jobsCountByTheStateTheyEndedInWithinThePeriod() {
     var jobs = List.of(
         job(1, "a", JobState.DONE, -3, -2.0, -1.0, G0),          // ended before the day: not counted

@@ -6,18 +6,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gq.core.launch.ExitRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ExitFilesTest {
 
+  private static final Instant WRITTEN = Instant.parse("2026-11-30T09:00:00.250Z");
   @TempDir Path dir;
 
+  /** The record read from a file of {@code content} written at {@link #WRITTEN}, its time left out. */
   private Optional<ExitRecord> readContent(String content) throws Exception {
     Path file = dir.resolve("1.exit");
     Files.writeString(file, content);
-    return ExitFiles.read(file);
+    Files.setLastModifiedTime(file, FileTime.from(WRITTEN));
+    Optional<ExitRecord> r = ExitFiles.read(file);
+    r.ifPresent(x -> assertEquals(WRITTEN, x.writtenAt()));
+    return r.map(x -> x.writtenAt(null));
+  }
+
+  @Test
+  void aRecordWasWrittenWhenItsFileWasLastModified() throws Exception {
+    Path file = dir.resolve("2.exit");
+    Files.writeString(file, "exit 0\n");
+    Files.setLastModifiedTime(file, FileTime.from(WRITTEN));
+    assertEquals(Optional.of(ExitRecord.exited(0).writtenAt(WRITTEN)), ExitFiles.read(file));
   }
 
   @Test
