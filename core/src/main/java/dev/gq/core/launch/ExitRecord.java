@@ -1,6 +1,7 @@
 package dev.gq.core.launch;
 
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -129,5 +130,17 @@ public record ExitRecord(Kind kind, int code, String text, Long pid, Instant wri
       case SIGNALLED -> "signal " + code;
       case EXEC_FAILED -> "exec-error " + text;
     };
+  }
+
+  /** The same outcome: kind, code, text and shim pid; when the record was written is not part of it. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ExitRecord r && r.kind == kind && r.code == code && Objects.equals(r.text, text)
+        && Objects.equals(r.pid, pid);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, code, text, pid);
   }
 }
