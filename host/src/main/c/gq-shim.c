@@ -17,7 +17,8 @@
  *   exit N | signal N | exec-error TEXT
  * then a line "pid N" with the shim's own pid (the job's session and group leader: the daemon shows
  * it for a job whose launch it never recorded), then a line "alone" when no process the job started was left (then none of its session
- * or process group can be either), and exits with the child's status (128+N for a signal, 127 when
+ * or process group can be either) followed by "ended SECONDS.NANOSECONDS" (the clock then: the job's
+ * end), and exits with the child's status (128+N for a signal, 127 when
  * CMD could not be run).
  */
 #define _GNU_SOURCE
@@ -33,6 +34,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t last_signal;
@@ -256,7 +258,13 @@ static int subreaper;
 static int finish(const char *exit_file, const char *record, int code)
 {
     char line[1200];
-    snprintf(line, sizeof line, "%spid %ld\n%s", record, (long)getpid(), subreaper && nothing_left() ? "alone\n" : "");
+    int alone = subreaper && nothing_left();
+    /* When nothing the job started is left, this is when its last process had ended. */
+    struct timespec now;
+    char ended[64] = "";
+    if (alone && clock_gettime(CLOCK_REALTIME, &now) == 0)
+        snprintf(ended, sizeof ended, "ended %lld.%09ld\n", (long long)now.tv_sec, now.tv_nsec);
+    snprintf(line, sizeof line, "%spid %ld\n%s%s", record, (long)getpid(), alone ? "alone\n" : "", ended);
     if (write_exit_file(exit_file, line) < 0)
         fprintf(stderr, "gq: cannot write the exit status to '%s': %s\n", exit_file, strerror(errno));
     return code;

@@ -10,7 +10,6 @@ import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.host.fs.DiskSpace;
-import dev.gq.host.launch.ExitFiles;
 import dev.gq.protocol.DiskRoom;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,7 +41,7 @@ final class JobEnd {
   static JobRunner.Members members(Job job, RunnerDeps deps, long pgid, long sid, Runnable release) {
     Path file = deps.exitFile().apply(job.id());
     Optional<String> content = deps.exitContent().apply(file);
-    Optional<ExitRecord> record = content.flatMap(ExitRecord::parse).map(r -> r.writtenAt(ExitFiles.modified(file)));
+    Optional<ExitRecord> record = content.flatMap(ExitRecord::parse);
     // The shim saw nothing the job started left as it ended, so nothing of its session or group
     // can be: only a process carrying the job's tag from elsewhere is left to look for.
     boolean any;
@@ -57,7 +56,7 @@ final class JobEnd {
     if (any) return new JobRunner.Members(true, 0, null, 0, record);
     // the shim may have written its record and ended between the read above and the scan
     if (record.isEmpty())
-      record = deps.exitContent().apply(file).flatMap(ExitRecord::parse).map(r -> r.writtenAt(ExitFiles.modified(file)));
+      record = deps.exitContent().apply(file).flatMap(ExitRecord::parse);
     long ended = System.nanoTime();
     // the daemon's copies go before the reading, which then sees the lease free unless something of
     // the job (a process that left its session and tag behind) still holds it

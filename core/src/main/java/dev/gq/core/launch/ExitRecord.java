@@ -11,8 +11,10 @@ import java.util.Optional;
  * leader), and {@code alone} when the shim found no process the job started left as it ended
  * ({@link #leftNothing}). Records written before the pid line existed have none: {@code pid} is
  * null. The pid is for display only: it is not a verified identity (no start time, no boot id), so
- * gq never signals it. {@code writtenAt} is when the shim wrote the record (the file's modification
- * time: the shim writes it whole and renames it into place as the job ends); null when not known.
+ * gq never signals it. {@code writtenAt} is when the job ended, from the record's {@code ended}
+ * line, which the shim writes (its clock, read after the job's last process had ended) only when it
+ * found nothing the job started left; null when not known (processes of the job were left, or a
+ * shim that wrote no such line): then the end is when gq saw it.
  */
 public record ExitRecord(Kind kind, int code, String text, Long pid, Instant writtenAt) {
 
@@ -24,6 +26,7 @@ public record ExitRecord(Kind kind, int code, String text, Long pid, Instant wri
   private static final int MAX_PID = 4_194_304;
   private static final String ALONE = "alone";
   private static final String PID = "pid ";
+  private static final String ENDED = "ended ";
 
   /** A record without a pid, as written before the shim added one. */
   public ExitRecord(Kind kind, int code, String text) {
@@ -76,6 +79,7 @@ public record ExitRecord(Kind kind, int code, String text, Long pid, Instant wri
     Optional<ExitRecord> record = first(lines[0].strip());
     Long pid = null;
     boolean alone = false;
+    Instant ended = null;
     for (int i = 1; i < lines.length && record.isPresent(); i++) {
       String line = lines[i].strip();
       if (line.equals(ALONE) && !alone) alone = true;
@@ -83,10 +87,28 @@ public record ExitRecord(Kind kind, int code, String text, Long pid, Instant wri
         Optional<Integer> n = number(line.substring(PID.length()), 1, MAX_PID);
         if (n.isEmpty()) return Optional.empty();
         pid = (long) n.get();
+      } else if (line.startsWith(ENDED) && ended == null) {
+        ended = instant(line.substring(ENDED.length()));
+        if (ended == null) return Optional.empty();
       } else return Optional.empty();
     }
     Long shimPid = pid;
-    return record.map(r -> r.withPid(shimPid));
+    // only a shim that saw nothing of the job left knows when its last process ended
+    Instant end = alone ? ended : null;
+    return record.map(r -> r.withPid(shimPid).writtenAt(end));
+  }
+
+  /** "1765000000.123456789" as an instant; null when it is not one. */
+  private static Instant instant(String s) {
+    int dot = s.indexOf('.');
+    if (dot < 1 || s.length() - dot - 1 != 9) return null;
+    try {
+      long sec = Long.parseLong(s.substring(0, dot));
+      long nanos = Long.parseLong(s.substring(dot + 1));
+      return sec < 0 || nanos < 0 ? null : Instant.ofEpochSecond(sec, nanos);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private static Optional<ExitRecord> first(String line) {

@@ -29,7 +29,7 @@ public final class ExitFiles {
    * empty when it is missing, unreadable or not a record.
    */
   public static Optional<ExitRecord> read(Path exitFile) {
-    return content(exitFile).flatMap(ExitRecord::parse).map(r -> r.writtenAt(modified(exitFile)));
+    return content(exitFile).flatMap(ExitRecord::parse);
   }
 
   /** When {@code exitFile} was last written; null when it cannot be told. */

@@ -1,6 +1,7 @@
 package dev.gq.host.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.launch.ExitRecord;
@@ -17,22 +18,25 @@ class ExitFilesTest {
   private static final Instant WRITTEN = Instant.parse("2026-11-30T09:00:00.250Z");
   @TempDir Path dir;
 
-  /** The record read from a file of {@code content} written at {@link #WRITTEN}, its time left out. */
+  /** The record read from a file of {@code content}. */
   private Optional<ExitRecord> readContent(String content) throws Exception {
     Path file = dir.resolve("1.exit");
     Files.writeString(file, content);
-    Files.setLastModifiedTime(file, FileTime.from(WRITTEN));
-    Optional<ExitRecord> r = ExitFiles.read(file);
-    r.ifPresent(x -> assertEquals(WRITTEN, x.writtenAt()));
-    return r.map(x -> x.writtenAt(null));
+    return ExitFiles.read(file);
   }
 
   @Test
-  void aRecordWasWrittenWhenItsFileWasLastModified() throws Exception {
+  void theJobEndedWhenTheShimSawNothingOfItLeftNotWhenTheFileWasLastModified() throws Exception {
     Path file = dir.resolve("2.exit");
-    Files.writeString(file, "exit 0\n");
-    Files.setLastModifiedTime(file, FileTime.from(WRITTEN));
-    assertEquals(Optional.of(ExitRecord.exited(0).writtenAt(WRITTEN)), ExitFiles.read(file));
+    Files.writeString(file, "exit 0\npid 812\nalone\nended 1796029200.250000000\n");
+    Files.setLastModifiedTime(file, FileTime.from(WRITTEN.plusSeconds(60)));
+    assertEquals(WRITTEN, ExitFiles.read(file).orElseThrow().writtenAt());
+    // processes of the job were left when the shim ended: the end is when gq sees them gone
+    Files.writeString(file, "exit 0\npid 812\nended 1796029200.250000000\n");
+    assertNull(ExitFiles.read(file).orElseThrow().writtenAt());
+    Files.writeString(file, "exit 0\npid 812\nalone\n");
+    assertNull(ExitFiles.read(file).orElseThrow().writtenAt(), "a shim that wrote no end time");
+    assertEquals(Optional.empty(), readContent("exit 0\nalone\nended 17644932\n"));
   }
 
   @Test

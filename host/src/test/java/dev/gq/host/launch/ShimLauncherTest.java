@@ -250,7 +250,8 @@ class ShimLauncherTest {
     LaunchSpec spec = jobs.spec("sh", "-c", "exit 5");
     LaunchedProcess job = jobs.launch(spec);
     job.shimExited().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-    assertEquals("exit 5\npid " + job.identity().pid() + "\nalone\n", read(spec.exitFile()));
+    assertTrue(read(spec.exitFile()).matches("exit 5\npid " + job.identity().pid() + "\nalone\nended \\d+\\.\\d{9}\n"),
+        read(spec.exitFile()));
   }
 
   @Test
