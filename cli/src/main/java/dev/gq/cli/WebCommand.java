@@ -37,6 +37,9 @@ final class WebCommand implements Callable<Integer> {
   @Option(names = "--token", description = "With --lab: require a secret token in the address, as your own page does.")
   boolean token;
 
+  @Option(names = "--job-mapping-dir", paramLabel = "DIR", description = "While the page is served, keep dcgm-exporter's job mapping in DIR (its --hpc-job-mapping-dir): a file per GPU index listing the jobs on it.")
+  Path jobMappingDir;
+
   @Option(names = "--stop", description = "Stop serving the page.")
   boolean stop;
 
@@ -62,10 +65,11 @@ final class WebCommand implements Callable<Integer> {
   private WebControl.Options options() {
     if (!lab && listen != null) throw new UsageException("--listen is for the lab's page (--lab); your own page is served on 127.0.0.1 only");
     if (!lab && token) throw new UsageException("--token is for the lab's page (--lab); your own page always needs its token");
-    if (!lab) return WebControl.Options.own(port, metricsOpen);
-    WebControl.Options at = listen == null ? new WebControl.Options(true, "127.0.0.1", port, token, metricsOpen) : listening(listen);
+    String mapping = jobMappingDir == null ? null : inv.io().cwd().resolve(jobMappingDir).normalize().toString();
+    if (!lab) return WebControl.Options.own(port, metricsOpen, mapping);
+    WebControl.Options at = listen == null ? new WebControl.Options(true, "127.0.0.1", port, token, metricsOpen, mapping) : listening(listen);
     if (listen != null && port != 0 && at.port() != 0) throw new UsageException("give the port once, in --listen or with --port");
-    return new WebControl.Options(true, at.host(), at.port() == 0 ? port : at.port(), token, metricsOpen);
+    return new WebControl.Options(true, at.host(), at.port() == 0 ? port : at.port(), token, metricsOpen, mapping);
   }
 
   /** {@code --listen}'s ADDRESS[:PORT]: 0.0.0.0:8080, 127.0.0.1, [::]:8080 or an IPv6 address without a port. */
@@ -81,7 +85,7 @@ final class WebCommand implements Callable<Integer> {
     }
     if (host.isBlank() || (portText != null && !portText.matches("[0-9]{1,5}")) || (portText != null && Integer.parseInt(portText) > 65535))
       throw new UsageException("--listen takes ADDRESS[:PORT] (0.0.0.0:8080, 127.0.0.1, [::]:8080), not '" + s + "'");
-    return new WebControl.Options(true, host, portText == null ? 0 : Integer.parseInt(portText), false, false);
+    return new WebControl.Options(true, host, portText == null ? 0 : Integer.parseInt(portText), false, false, null);
   }
 
   static void print(PrintWriter out, WebControl.Serving s, String host) {
@@ -89,6 +93,7 @@ final class WebCommand implements Callable<Integer> {
     out.println("Anyone who has this address can read the page; 'gq web --stop' or the daemon's stop ends it.");
     out.println("From another computer: ssh -L " + s.port() + ":127.0.0.1:" + s.port() + " " + host + ", then open the address above.");
     out.println("Metrics for Prometheus: " + s.metricsUrl());
+    mapping(out, s);
   }
 
   static void printLab(PrintWriter out, WebControl.Serving s) {
@@ -97,6 +102,11 @@ final class WebCommand implements Callable<Integer> {
     out.println((s.token() == null ? "Anyone who can reach this address" : "Anyone who has this address")
         + " can read the page; 'gq web --stop' or the daemon's stop ends it.");
     out.println("Metrics for Prometheus: " + s.metricsUrl());
+    mapping(out, s);
+  }
+
+  private static void mapping(PrintWriter out, WebControl.Serving s) {
+    if (s.jobMappingDir() != null) out.println("Job mapping for dcgm-exporter: " + s.jobMappingDir() + " (--hpc-job-mapping-dir)");
   }
 
   /** The lines of {@code gq daemon status} about the page: where it serves, or none when it does not. */
@@ -106,6 +116,7 @@ final class WebCommand implements Callable<Integer> {
     List<String> lines = new ArrayList<>();
     if (s != null && s.lab()) lines.add("Web:       " + s.url() + " (the lab's page)");
     else if (s != null) lines.add("Web:       " + s.url() + (s.metricsOpen() ? " (metrics open to this machine)" : ""));
+    if (s != null && s.jobMappingDir() != null) lines.add("Mapping:   " + s.jobMappingDir() + " (dcgm-exporter's job mapping)");
     return lines;
   }
 

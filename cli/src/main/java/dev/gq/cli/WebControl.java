@@ -11,10 +11,11 @@ package dev.gq.cli;
 public interface WebControl {
   /**
    * Where the page is served: the lab's page or this user's, the address and port, the token its
-   * address carries (null: none is needed, the lab's page only), and whether {@code /metrics}
-   * answers without the token.
+   * address carries (null: none is needed, the lab's page only), whether {@code /metrics}
+   * answers without the token, and the folder of dcgm-exporter's job mapping kept beside it (null:
+   * none).
    */
-  record Serving(boolean lab, String host, int port, String token, boolean metricsOpen) {
+  record Serving(boolean lab, String host, int port, String token, boolean metricsOpen, String jobMappingDir) {
     /** The address to open, token included. */
     public String url() {
       return base() + "/" + (token == null ? "" : "?token=" + token);
@@ -33,12 +34,13 @@ public interface WebControl {
   /**
    * What {@code gq web} asks for: the lab's page or this user's, the address (127.0.0.1 for this
    * user's page) and port (0: one the system picks), whether a token is required (always for this
-   * user's page) and whether {@code /metrics} answers without it.
+   * user's page), whether {@code /metrics} answers without it, and an absolute folder to keep
+   * dcgm-exporter's job mapping in (null: none).
    */
-  record Options(boolean lab, String host, int port, boolean token, boolean metricsOpen) {
+  record Options(boolean lab, String host, int port, boolean token, boolean metricsOpen, String jobMappingDir) {
     /** This user's page on 127.0.0.1, behind a token. */
-    public static Options own(int port, boolean metricsOpen) {
-      return new Options(false, "127.0.0.1", port, true, metricsOpen);
+    public static Options own(int port, boolean metricsOpen, String jobMappingDir) {
+      return new Options(false, "127.0.0.1", port, true, metricsOpen, jobMappingDir);
     }
   }
 

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * The daemon's {@link WebControl}: one page server at a time, this user's page on 127.0.0.1 only
@@ -18,6 +20,7 @@ public final class LocalWeb implements WebControl {
   private final GqApi api;
   private final String user;
   private PageServer server;
+  private MappingFeed mapping;
   private Serving serving;
 
   public LocalWeb(GqApi api, String user) {
@@ -44,12 +47,21 @@ public final class LocalWeb implements WebControl {
     } catch (IOException e) {
       throw new ApiException("cannot serve the page on " + where + ": " + e.getMessage());
     }
-    serving = new Serving(lab, where, server.port(), token, options.metricsOpen());
+    if (options.jobMappingDir() != null) {
+      try {
+        mapping = MappingFeed.start(JobMapping.in(Path.of(options.jobMappingDir())), api, PageServer.TICK);
+      } catch (IllegalArgumentException | ApiException | IOException e) {
+        stop();
+        throw new ApiException(e instanceof IOException ? "cannot write the job mapping in " + options.jobMappingDir() + ": " + e.getMessage() : e.getMessage());
+      }
+    }
+    serving = new Serving(lab, where, server.port(), token, options.metricsOpen(), options.jobMappingDir());
     return serving;
   }
 
   private static boolean same(Options o, Serving s) {
     boolean port = o.port() == 0 || o.port() == s.port();
+    if (!Objects.equals(o.jobMappingDir(), s.jobMappingDir())) return false;
     if (!o.lab()) return !s.lab() && port && o.metricsOpen() == s.metricsOpen();
     return s.lab() && port && o.host().equals(s.host()) && o.token() == (s.token() != null) && o.metricsOpen() == s.metricsOpen();
   }
@@ -57,6 +69,8 @@ public final class LocalWeb implements WebControl {
   @Override
   public synchronized boolean stop() {
     if (server == null) return false;
+    if (mapping != null) mapping.close();
+    mapping = null;
     server.close();
     server = null;
     serving = null;

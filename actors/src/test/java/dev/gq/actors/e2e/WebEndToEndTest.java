@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * fake GPUs: it loads with the token and is refused without; it shows the GPUs and the jobs; a
  * submit appears within 2 s without a reload; a job's log follows live; a forged job name shows as
  * text; the browser's console stays clean; {@code gq web --stop} ends it. The lab's page loads
- * without a token and shows the GPUs and everyone's line, and nothing of the jobs.
+ * without a token and shows the GPUs and everyone's line, and nothing of the jobs. dcgm-exporter's
+ * job mapping names a job in its GPU's file while it runs, and nothing once it ends.
  */
 class WebEndToEndTest {
   private static final Duration T = Duration.ofSeconds(45);
@@ -119,6 +121,33 @@ class WebEndToEndTest {
       assertTrue(t.find(), tokened.out());
       assertEquals(403, get(t.group(1) + "/", "GET").statusCode(), "--token: none, no page");
       g.gq("cancel", Long.toString(job));
+    }
+  }
+
+  @Test
+  void theJobMappingNamesARunningJobInItsGpusFileAndNothingOnceItEnds() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("gq"), 2)) {
+      Path dir = Files.createDirectories(tmp.resolve("mapping"));
+      Gqd.Result web = g.gq("web", "--job-mapping-dir", dir.toString());
+      assertEquals(0, web.code(), web.err());
+      assertTrue(web.out().contains("Job mapping for dcgm-exporter: " + dir), web.out());
+      assertEquals(List.of("", ""), mapping(dir), "a file per GPU, empty while free");
+      long job = g.submit("run", "-g", "1", "sleep", "60");
+      g.awaitState(job, "RUNNING", T);
+      Gqd.await("the job in its GPU's file", T, () -> mapping(dir).contains(job + "\n"));
+      assertTrue(mapping(dir).contains(""), "the other GPU's file stays empty: " + mapping(dir));
+      assertTrue(g.gq("daemon", "status").out().contains("Mapping:   " + dir));
+      g.gq("cancel", Long.toString(job));
+      Gqd.await("both files empty once the job ends", T, () -> mapping(dir).equals(List.of("", "")));
+      assertEquals(0, g.gq("web", "--stop").code());
+    }
+  }
+
+  private static List<String> mapping(Path dir) {
+    try {
+      return List.of(Files.readString(dir.resolve("0")), Files.readString(dir.resolve("1")));
+    } catch (IOException e) {
+      return List.of();
     }
   }
 
