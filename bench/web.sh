@@ -3,19 +3,22 @@
 # history, a scrape of /metrics, and what WEB_PAGES (default 10) open pages cost the daemon at rest.
 #   first byte    curl's time to the first byte of / (the whole page is rendered before it is sent),
 #                 WEB_RUNS (default 20) runs after 3 warm-up runs: median and p95
-#   first paint   headless chromium (Debian's) loading the page and printing its DOM, process wall
-#                 time, and the page's own first-contentful-paint is not available headless this way,
-#                 so this is an upper bound: WEB_PAINTS (default 5) runs, median
+#   in the browser  one headless chromium (Debian's), started once and driven through chromedriver's
+#                 WebDriver protocol (what Selenium speaks), loads / WEB_PAINTS (default 20) times
+#                 after 3 warm-up loads, from about:blank each time, and reads the page's own
+#                 Performance API: navigation timing's responseStart and loadEventEnd, and paint
+#                 timing's first-contentful-paint, in ms from the navigation's start: median and p95
 #   /metrics      curl's total time of one scrape, WEB_RUNS runs: median and p95
 #   at rest       the daemon's utime+stime (/proc/PID/stat) over WEB_SECONDS (default 60) with no page,
 #                 then with WEB_PAGES pages following /events (curl), % of one core
 # Fake GPUs (2), temporary directories. Prints a table; nothing is written to docs/.
-# Usage: bench/web.sh     (needs the build: ./mvnw -q -B package -DskipTests; chromium and curl)
+# Usage: bench/web.sh     (needs the build: ./mvnw -q -B package -DskipTests; curl; chromium,
+#                          chromedriver and jq for the browser's rows)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=${WEB_JOBS:-1000}
 runs=${WEB_RUNS:-20}
-paints=${WEB_PAINTS:-5}
+paints=${WEB_PAINTS:-20}
 pages=${WEB_PAGES:-10}
 seconds=${WEB_SECONDS:-60}
 [[ -f $root/actors/target/gq-daemon.jar ]] || { echo "build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
@@ -50,15 +53,29 @@ for ((i = 0; i < 3; i++)); do curl -s -o /dev/null "$url"; curl -s -o /dev/null 
 byte=$(for ((i = 0; i < runs; i++)); do curl -s -o /dev/null -w '%{time_starttransfer}\n' "$url"; done | stats)
 scrape=$(for ((i = 0; i < runs; i++)); do curl -s -o /dev/null -w '%{time_total}\n' "$base/metrics?token=$token"; done | stats)
 size=$(curl -s "$url" | wc -c)
-paint="(no chromium)"
-if command -v chromium >/dev/null; then
-  paint=$(for ((i = 0; i < paints; i++)); do
-    prof=$tmp/profile-$i
-    s=$(date +%s.%N)
-    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
-      --disable-component-update --disable-sync --user-data-dir="$prof" --dump-dom "$url" >/dev/null 2>&1
-    echo "$(date +%s.%N) - $s" | bc
-  done | stats)
+wd() { curl -s -X "$1" -H 'Content-Type: application/json' ${3:+-d "$3"} "http://127.0.0.1:$dport$2"; }
+msstats() { sort -n | awk '{a[NR]=$1} END {printf "%.1f ms median, %.1f ms p95 (%d loads)", a[int((NR+1)/2)], a[int(NR*0.95+0.999)], NR}'; }
+fresp="(no chromium, chromedriver or jq)"; fcp=$fresp; fload=$fresp
+if command -v chromium >/dev/null && command -v chromedriver >/dev/null && command -v jq >/dev/null; then
+  dport=$((20000 + RANDOM % 20000))
+  chromedriver --port="$dport" >/dev/null 2>&1 & followers+=($!)
+  for ((i = 0; i < 100; i++)); do [[ $(wd GET /status | jq -r .value.ready 2>/dev/null) == true ]] && break; sleep 0.1; done
+  args='["--headless","--no-sandbox","--disable-gpu","--disable-quic","--no-first-run","--disable-background-networking",'
+  args+='"--disable-component-update","--disable-sync","--disable-dev-shm-usage","--window-size=1280,900","--user-data-dir='"$tmp"'/profile"]'
+  sid=$(wd POST /session '{"capabilities":{"alwaysMatch":{"goog:chromeOptions":{"binary":"'"$(command -v chromium)"'","args":'"$args"'}}}}' | jq -r .value.sessionId)
+  # waits for the first contentful paint, then answers [responseStart, FCP, loadEventEnd] (ms from the navigation's start)
+  probe='var done = arguments[0]; (function look() { var p = performance.getEntriesByName("first-contentful-paint")[0];'
+  probe+=' var n = performance.getEntriesByType("navigation")[0]; if (p && n && n.loadEventEnd > 0) done([n.responseStart, p.startTime, n.loadEventEnd]);'
+  probe+=' else setTimeout(look, 5); })();'
+  body=$(jq -cn --arg s "$probe" '{script: $s, args: []}')
+  for ((i = 0; i < paints + 3; i++)); do
+    wd POST "/session/$sid/url" '{"url":"about:blank"}' >/dev/null
+    wd POST "/session/$sid/url" "{\"url\":\"$url\"}" >/dev/null
+    t=$(wd POST "/session/$sid/execute/async" "$body" | jq -r '.value | @tsv')
+    ((i >= 3)) && echo "$t"
+  done >"$tmp/timings"
+  wd DELETE "/session/$sid" >/dev/null
+  fresp=$(cut -f1 "$tmp/timings" | msstats); fcp=$(cut -f2 "$tmp/timings" | msstats); fload=$(cut -f3 "$tmp/timings" | msstats)
 fi
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 hz=$(getconf CLK_TCK)
@@ -71,7 +88,9 @@ open=$(echo "scale=2; ($t1 - $t0) * 100 / $hz / $seconds" | bc)
 echo "| measure | figure |"
 echo "|---|---|"
 echo "| first byte of / with $jobs jobs in the history ($size bytes) | $byte |"
-echo "| chromium --headless --dump-dom of / (process start to exit) | $paint |"
+echo "| in the browser: first byte (responseStart) | $fresp |"
+echo "| in the browser: first contentful paint | $fcp |"
+echo "| in the browser: load event end | $fload |"
 echo "| one scrape of /metrics | $scrape |"
 echo "| daemon CPU at rest, no page, ${seconds} s | ${rest} % of a core |"
 echo "| daemon CPU at rest, $pages pages following /events, ${seconds} s | ${open} % of a core |"

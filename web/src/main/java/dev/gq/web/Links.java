@@ -28,7 +28,8 @@ final class Links {
     return "/static/" + name + query(token, '?');
   }
 
+  /** No query at all where no token is needed (the lab's page without one). */
   private static String query(String token, char sep) {
-    return sep + "token=" + token;
+    return token == null ? "" : sep + "token=" + token;
   }
 }

@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
 
 /**
  * The page server, on the JDK's own HTTP server: GET and HEAD only; every address but an open
- * {@code /metrics} needs the token (else 403, empty); the machine page, a job's page, their event
- * streams, the metrics and the jar's two static files, nothing else (404). At most
+ * {@code /metrics} needs the token, when there is one (else 403, empty); the machine page, a job's
+ * page, their event streams, the metrics and the jar's two static files, nothing else (404). The
+ * lab's page has no job pages and reads nothing of the jobs (404 for their addresses). At most
  * {@link #MAX_REQUESTS} answers at once and {@link #MAX_STREAMS} of them event streams; one more is
  * 503.
  */
@@ -41,18 +42,23 @@ final class PageServer implements AutoCloseable {
   private final GqApi api;
   private final String token;
   private final boolean metricsOpen;
+  private final boolean lab;
   private final ViewReads reads;
   private final LiveFeed feed;
   private final JobFeed jobs;
   private final Semaphore requests = new Semaphore(MAX_REQUESTS);
   private final Semaphore streams = new Semaphore(MAX_STREAMS);
 
-  PageServer(GqApi api, InetSocketAddress at, String token, boolean metricsOpen, String user) throws IOException {
+  /** What is served: the lab's page or this user's, the token (null: none needed) and whether {@code /metrics} is open. */
+  record Site(boolean lab, String token, boolean metricsOpen) {}
+
+  PageServer(GqApi api, InetSocketAddress at, Site site, String user) throws IOException {
     this.api = api;
-    this.token = token;
-    this.metricsOpen = metricsOpen;
+    this.token = site.token();
+    this.metricsOpen = site.metricsOpen();
+    this.lab = site.lab();
     this.reads = new ViewReads(api, user);
-    this.feed = new LiveFeed(() -> Pages.sections(look(), token), TICK, HEARTBEAT);
+    this.feed = new LiveFeed(() -> lab ? Pages.labSections(look(), token) : Pages.sections(look(), token), TICK, HEARTBEAT);
     this.jobs = new JobFeed(api, ZoneId.systemDefault(), TICK, HEARTBEAT);
     this.http = HttpServer.create(at, 64);
     http.setExecutor(pool);
@@ -66,7 +72,7 @@ final class PageServer implements AutoCloseable {
 
   private MachineView look() {
     try {
-      return reads.read();
+      return lab ? reads.readPublic() : reads.read();
     } catch (ApiException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
@@ -102,17 +108,20 @@ final class PageServer implements AutoCloseable {
       metrics(ex);
       return;
     }
-    if (!Token.carried(ex.getRequestURI().getRawQuery(), token)) {
+    if (token != null && !Token.carried(ex.getRequestURI().getRawQuery(), token)) {
       Replies.empty(ex, 403);
       return;
     }
     switch (path) {
-      case "/" -> Replies.html(ex, Pages.machine(look(), token));
+      case "/" -> Replies.html(ex, lab ? Pages.lab(look(), token) : Pages.machine(look(), token));
       case "/events" -> stream(ex, out -> feed.serve(out));
       case "/metrics" -> metrics(ex);
       case "/static/page.js" -> Replies.asset(ex, "page.js");
       case "/static/page.css" -> Replies.asset(ex, "page.css");
-      default -> jobRoute(ex, path);
+      default -> {
+        if (lab) Replies.empty(ex, 404);
+        else jobRoute(ex, path);
+      }
     }
   }
 
@@ -153,7 +162,7 @@ final class PageServer implements AutoCloseable {
   }
 
   private void metrics(HttpExchange ex) throws IOException, ApiException {
-    MachineView v = reads.read();
+    MachineView v = look();
     var buf = new ByteArrayOutputStream(8192);
     MetricsText.write(v, new MetricsText.Health(api.journalProblem(), api.partLines()), buf);
     Replies.body(ex, "text/plain; version=0.0.4; charset=utf-8", buf.toByteArray());

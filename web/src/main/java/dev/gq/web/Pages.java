@@ -10,7 +10,9 @@ import java.util.Map;
 /**
  * The whole pages, server-rendered so that they read without JavaScript: the machine's page (its
  * sections, each in an element the live script replaces when the section changes) and a job's
- * page (its facts and the end of its log). Headings, labelled tables and landmarks for screen
+ * page (its facts and the end of its log); and the lab's page, only the GPUs and everyone's line of
+ * {@code gq who} (with the policy and the bookings), which never renders a job's name, command,
+ * directory or log even when the view holds them. Headings, labelled tables and landmarks for screen
  * readers; the script and the style sheet are the jar's own files. Pure.
  */
 final class Pages {
@@ -19,10 +21,18 @@ final class Pages {
   /** The machine page's live sections by name, in page order, with their headings. */
   static Map<String, String> sections(MachineView v, String token) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("gpus", GpuTable.html(v, token));
+    m.put("gpus", GpuTable.html(v, token, true));
     m.put("who", ShareSections.who(v));
     m.put("jobs", JobTable.html(v, token));
     m.put("groups", ShareSections.groups(v));
+    return m;
+  }
+
+  /** The lab's page's live sections: the GPUs, with no links to job pages, and everyone's line. */
+  static Map<String, String> labSections(MachineView v, String token) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("gpus", GpuTable.html(v, token, false));
+    m.put("who", ShareSections.who(v));
     return m;
   }
 
@@ -32,14 +42,24 @@ final class Pages {
   static String machine(MachineView v, String token) {
     StringBuilder sb = head("gq: " + v.user(), token, Links.events(token));
     sb.append("<h1>GPUs and ").append(Html.text(v.user())).append("'s jobs</h1>");
+    return foot(sections(sb, v, sections(v, token)));
+  }
+
+  static String lab(MachineView v, String token) {
+    StringBuilder sb = head("gq: the GPUs of this machine", token, Links.events(token));
+    sb.append("<h1>The GPUs of this machine</h1>");
+    return foot(sections(sb, v, labSections(v, token)));
+  }
+
+  private static StringBuilder sections(StringBuilder sb, MachineView v, Map<String, String> sections) {
     sb.append("<p id=\"live\" role=\"status\">As of ").append(JobTable.time(v.now(), v.zone())).append("</p>");
-    for (Map.Entry<String, String> e : sections(v, token).entrySet()) {
+    for (Map.Entry<String, String> e : sections.entrySet()) {
       String id = e.getKey();
       sb.append("<section aria-labelledby=\"").append(id).append("-h\"><h2 id=\"").append(id).append("-h\">")
           .append(TITLES.get(id)).append("</h2><div data-live=\"").append(id).append("\">").append(e.getValue())
           .append("</div></section>");
     }
-    return foot(sb);
+    return sb;
   }
 
   static String job(Job j, Estimate e, WaitReason wait, ZoneId zone, LogText log, String token) {

@@ -37,11 +37,26 @@ final class ViewReads {
     this.user = user;
   }
 
+  /**
+   * What the lab's page shows now: the GPUs, the users of the processes on them, and everyone's line
+   * of {@code gq who}; nothing of any job (no names, commands, paths or logs is ever read).
+   */
+  MachineView readPublic() throws ApiException {
+    GqApi.GpuReport gpus = api.gpus();
+    return new MachineView(api.now(), ZoneId.systemDefault(), user, gpus, api.processes(pids(gpus)), api.who(), List.of(),
+        Map.of(), Map.of(), List.of(), false);
+  }
+
+  private static Set<Long> pids(GqApi.GpuReport gpus) {
+    Set<Long> pids = new LinkedHashSet<>();
+    for (GpuStatus g : gpus.gpus()) for (GpuProcess p : g.processes()) pids.add(p.pid());
+    return pids;
+  }
+
   /** What the page shows now. */
   synchronized MachineView read() throws ApiException {
     GqApi.GpuReport gpus = api.gpus();
-    Set<Long> pids = new LinkedHashSet<>();
-    for (GpuStatus g : gpus.gpus()) for (GpuProcess p : g.processes()) pids.add(p.pid());
+    Set<Long> pids = pids(gpus);
     long seq = api.eventsTail(null, null, 0);
     boolean running = jobs.stream().anyMatch(j -> j.state() == JobState.RUNNING);
     if (seq != seenSeq || running || looks % GROUPS_EVERY == 0) {

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The page {@code gq web} serves, in a real browser (headless chromium) against the real daemon on
  * fake GPUs: it loads with the token and is refused without; it shows the GPUs and the jobs; a
  * submit appears within 2 s without a reload; a job's log follows live; a forged job name shows as
- * text; the browser's console stays clean; {@code gq web --stop} ends it.
+ * text; the browser's console stays clean; {@code gq web --stop} ends it. The lab's page loads
+ * without a token and shows the GPUs and everyone's line, and nothing of the jobs. dcgm-exporter's
+ * job mapping names a job in its GPU's file while it runs, and nothing once it ends.
  */
 class WebEndToEndTest {
   private static final Duration T = Duration.ofSeconds(45);
@@ -87,6 +90,64 @@ class WebEndToEndTest {
       g.gq("cancel", Long.toString(forged), Long.toString(later));
     } finally {
       browser.quit();
+    }
+  }
+
+  @Test
+  void theLabsPageShowsTheGpusAndEveryoneWithoutATokenAndNothingOfTheJobs() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("gq"), 2)) {
+      long job = g.submit("run", "-g", "1", "--name", "private-name", "sleep", "60");
+      g.awaitState(job, "RUNNING", T);
+      assertEquals(2, g.gq("web", "--listen", "0.0.0.0:8080").code(), "--listen is for the lab's page only");
+      Gqd.Result web = g.gq("web", "--lab", "--listen", "127.0.0.1:0");
+      assertEquals(0, web.code(), web.err());
+      Matcher m = Pattern.compile("Serving the lab's page at (http://127\\.0\\.0\\.1:[0-9]+)/\\n").matcher(web.out());
+      assertTrue(m.find(), web.out());
+      String base = m.group(1);
+      assertTrue(g.gq("daemon", "status").out().contains("Web:       " + base + "/ (the lab's page)"));
+      HttpResponse<String> page = get(base + "/", "GET");
+      assertEquals(200, page.statusCode());
+      for (String s : List.of(Gqd.uuid(0), Gqd.uuid(1), "Everyone on this machine", "root's job " + job, "<th scope=\"row\">root</th>"))
+        assertTrue(page.body().contains(s), s + " in " + page.body());
+      for (String s : List.of("private-name", "sleep 60", g.work.toString(), "/job/"))
+        assertFalse(page.body().contains(s), s + " on the lab's page: " + page.body());
+      assertEquals(404, get(base + "/job/" + job, "GET").statusCode());
+      assertEquals(200, get(base + "/metrics", "GET").statusCode());
+      Gqd.Result other = g.gq("web", "--lab", "--token", "--listen", "127.0.0.1:0");
+      assertEquals(1, other.code(), "a page with other settings is refused while one is served: " + other);
+      assertEquals(0, g.gq("web", "--stop").code());
+      Gqd.Result tokened = g.gq("web", "--lab", "--token");
+      Matcher t = Pattern.compile("at (http://127\\.0\\.0\\.1:[0-9]+)/\\?token=[0-9a-f]{64}").matcher(tokened.out());
+      assertTrue(t.find(), tokened.out());
+      assertEquals(403, get(t.group(1) + "/", "GET").statusCode(), "--token: none, no page");
+      g.gq("cancel", Long.toString(job));
+    }
+  }
+
+  @Test
+  void theJobMappingNamesARunningJobInItsGpusFileAndNothingOnceItEnds() throws Exception {
+    try (Gqd g = Gqd.start(tmp.resolve("gq"), 2)) {
+      Path dir = Files.createDirectories(tmp.resolve("mapping"));
+      Gqd.Result web = g.gq("web", "--job-mapping-dir", dir.toString());
+      assertEquals(0, web.code(), web.err());
+      assertTrue(web.out().contains("Job mapping for dcgm-exporter: " + dir), web.out());
+      assertEquals(List.of("", ""), mapping(dir), "a file per GPU, empty while free");
+      long job = g.submit("run", "-g", "1", "sleep", "60");
+      g.awaitState(job, "RUNNING", T);
+      Gqd.await("the job in its GPU's file", T, () -> mapping(dir).contains(job + "\n"));
+      assertTrue(mapping(dir).contains(""), "the other GPU's file stays empty: " + mapping(dir));
+      assertTrue(g.gq("daemon", "status").out().contains("Mapping:   " + dir));
+      g.gq("cancel", Long.toString(job));
+      Gqd.await("both files empty once the job ends", T, () -> mapping(dir).equals(List.of("", "")));
+      assertEquals(0, g.gq("web", "--stop").code());
+    }
+  }
+
+  private static List<String> mapping(Path dir) {
+    try {
+      return List.of(Files.readString(dir.resolve("0")), Files.readString(dir.resolve("1")));
+    } catch (IOException e) {
+      return List.of();
     }
   }
 
