@@ -65,13 +65,22 @@ class SocketServerThreadsTest {
         assertNotNull(t);
         if (first == null) first = t;
         else assertSame(first, t, "request " + (i + 1) + " served by the thread of the first one");
-        // the thread goes back to wait for the next connection once it has answered
-        Thread.sleep(200);
+        // the thread goes back to wait for the next connection once it has answered: wait until it does
+        awaitIdle(t);
       }
       assertEquals("gq-client", first.getName());
     } finally {
       release.countDown();
       server.close();
+    }
+  }
+
+  /** Waits until {@code t} waits in its pool for the next connection (its stack is in the pool's getTask). */
+  private static void awaitIdle(Thread t) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (java.util.Arrays.stream(t.getStackTrace()).noneMatch(f -> f.getMethodName().equals("getTask"))) {
+      if (System.nanoTime() > end) throw new AssertionError(t.getName() + " did not go back to wait for a connection");
+      TimeUnit.MILLISECONDS.sleep(5);
     }
   }
 
