@@ -39,8 +39,9 @@ class TopReconnectEndToEndTest {
           Gqd.await("the daemon a reconnecting client started", Duration.ofSeconds(90), g::ping);
         }
         long after = g.submit("-g", "0", "--name", "after-restart", "sleep", "300");
+        // the job is drawn as it is submitted (WAITING, STARTING): wait for the frame that shows it running
         String screen = tmux.awaitScreen("the new daemon's jobs on the same screen", s -> s.contains("after-restart")
-            && s.contains("before-restart"));
+            && s.contains("before-restart") && s.lines().anyMatch(l -> l.matches(after + " +RUNNING .*")));
         assertTrue(screen.contains("NAME / WHY") && !screen.contains("top exited"), screen);
         assertTrue(screen.lines().anyMatch(l -> l.matches(after + " +RUNNING .*")), screen);
 
