@@ -3,6 +3,7 @@ package dev.gq.actors.e2e;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gq.core.job.PrintableText;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -125,8 +126,7 @@ class AttackerEndToEndTest {
     });
     List<String> first = new ArrayList<>();
     // what each user is charged with, as the other victim's gq counts it from the leases
-    com.fasterxml.jackson.databind.JsonNode who = Gqd.JSON.readTree(b.gq("who", "--json").out());
-    for (com.fasterxml.jackson.databind.JsonNode u : who.get("users"))
+    for (JsonNode u : b.who().get("users"))
       first.add(u.get("user").asText() + " holds " + u.get("gpus_held").asInt());
     first.sort(null);
     Files.writeString(go, "");

@@ -36,61 +36,6 @@ class FairShareEndToEndTest {
   /** The daemons' GPU reading interval when set (a real machine reads once a second; tests ten times). */
   private String pollMs;
 
-  /** One user's daemon and client. */
-  private record Tenant(String user, Gqd gqd) {
-    Gqd.Result gq(String... args) throws Exception {
-      List<String> cmd = new ArrayList<>(List.of("/usr/sbin/runuser", "-p", "-u", user, "--", NativeClient.binary().toString()));
-      cmd.addAll(List.of(args));
-      ProcessBuilder pb = new ProcessBuilder(cmd).directory(gqd.work.toFile());
-      pb.environment().clear();
-      pb.environment().putAll(gqd.env());
-      pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-      Path out = Files.createTempFile(gqd.root, "out", ".txt");
-      Path err = Files.createTempFile(gqd.root, "err", ".txt");
-      pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-      int code = pb.start().waitFor();
-      return new Gqd.Result(code, Files.readString(out), Files.readString(err));
-    }
-
-    long submit(String... args) throws Exception {
-      List<String> all = new ArrayList<>(List.of("run"));
-      all.addAll(List.of(args));
-      Gqd.Result r = gq(all.toArray(String[]::new));
-      assertEquals(0, r.code(), user + ": submit failed: " + r);
-      String s = r.out().strip();
-      return Long.parseLong(s.substring(s.lastIndexOf(' ') + 1));
-    }
-
-    JsonNode who() throws Exception {
-      Gqd.Result r = gq("who", "--json");
-      assertEquals(0, r.code(), r.toString());
-      return Gqd.JSON.readTree(r.out());
-    }
-
-    /** The start and end (ns since the epoch) job {@code id} wrote in its log, once it ended. */
-    long[] span(long id) throws Exception {
-      Path log = gqd.data.resolve("logs/" + id + ".log");
-      Gqd.await(user + "'s job " + id + " to end", T, () -> {
-        try {
-          return Files.exists(log) && Files.readString(log).contains("end ");
-        } catch (Exception e) {
-          return false;
-        }
-      });
-      long start = 0, end = 0;
-      for (String line : Files.readString(log).lines().toList()) {
-        if (line.startsWith("start ")) start = Long.parseLong(line.substring(6).strip());
-        if (line.startsWith("end ")) end = Long.parseLong(line.substring(4).strip());
-      }
-      return new long[] {start, end};
-    }
-
-    boolean started(long id) throws Exception {
-      Path log = gqd.data.resolve("logs/" + id + ".log");
-      return Files.exists(log) && Files.readString(log).contains("start ");
-    }
-  }
-
   private static String timed(double seconds) {
     return "echo start $(date +%s%N); sleep " + seconds + "; echo end $(date +%s%N)";
   }
@@ -122,7 +67,7 @@ class FairShareEndToEndTest {
     for (Gqd g : daemons) g.close();
   }
 
-  private Tenant daemon(int i) throws Exception {
+  private OtherUser daemon(int i) throws Exception {
     String user = USERS[i];
     Map<String, String> env = new HashMap<>();
     env.put("GQ_FAKE_NVML", fake.toString());
@@ -138,7 +83,7 @@ class FairShareEndToEndTest {
     assertEquals(0, run("chown", "-R", user, root.toString()));
     daemons.add(g);
     g.startDaemon();
-    return new Tenant(user, g);
+    return new OtherUser(user, g);
   }
 
   private void policy(String toml) throws Exception {
@@ -149,8 +94,8 @@ class FairShareEndToEndTest {
   @Test
   void aSweepHoldsEveryGpuUntilAnotherUserWaitsThenTheNextTwoThatFreeUpAreTheirs() throws Exception {
     policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
-    Tenant a = daemon(0);
-    Tenant b = daemon(1);
+    OtherUser a = daemon(0);
+    OtherUser b = daemon(1);
     List<Long> sweep = new ArrayList<>();
     double[] first = {2, 3, 6, 6};
     for (double s : first) sweep.add(a.submit("-g", "1", "bash", "-c", timed(s)));
@@ -182,8 +127,8 @@ class FairShareEndToEndTest {
   void aDemandWrittenJustBeforeGpusFreeUpIsSeenWhenTheyAreHandedOut() throws Exception {
     policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
     pollMs = "1000";
-    Tenant a = daemon(0);
-    Tenant b = daemon(1);
+    OtherUser a = daemon(0);
+    OtherUser b = daemon(1);
     Path go = tmp.resolve("go");
     String untilGo = "echo start $(date +%s%N); while [ ! -e " + go + " ]; do sleep 0.02; done; echo end $(date +%s%N)";
     List<Long> sweep = new ArrayList<>();
@@ -220,8 +165,8 @@ class FairShareEndToEndTest {
   @Test
   void aUserAloneUsesEveryGpuAndSeesThePolicyInWho() throws Exception {
     policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
-    Tenant a = daemon(0);
-    Tenant b = daemon(1);
+    OtherUser a = daemon(0);
+    OtherUser b = daemon(1);
     List<Long> ids = new ArrayList<>();
     for (int i = 0; i < 4; i++) ids.add(a.submit("-g", "1", "bash", "-c", timed(5)));
     Gqd.await("four jobs to start", T, () -> {
@@ -256,7 +201,7 @@ class FairShareEndToEndTest {
   void aPolicyFileOthersCanWriteIsRefusedAndFixingItTakesEffect() throws Exception {
     policy("max_gpus_per_user_always = 1\n");
     assertEquals(0, run("chmod", "0666", policy.toString()));
-    Tenant a = daemon(0);
+    OtherUser a = daemon(0);
     Gqd.Result status = a.gq("daemon", "status");
     assertTrue(status.out().contains("Policy:    the policy file " + policy + " is writable by others"), status.toString());
     long j1 = a.submit("-g", "1", "bash", "-c", timed(2));
@@ -280,8 +225,8 @@ class FairShareEndToEndTest {
   @Test
   void aKilledDaemonsDemandStopsCounting() throws Exception {
     policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
-    Tenant a = daemon(0);
-    Tenant c = daemon(2);
+    OtherUser a = daemon(0);
+    OtherUser c = daemon(2);
     List<Long> ids = new ArrayList<>();
     for (int i = 0; i < 4; i++) ids.add(a.submit("-g", "1", "bash", "-c", timed(30)));
     Gqd.await("four jobs to start", T, () -> {
@@ -327,8 +272,8 @@ class FairShareEndToEndTest {
 
   @Test
   void aBookingKeepsItsGpusFreeOfAJobWithoutTimeAndHandsThemToTheBookerAtItsStart() throws Exception {
-    Tenant a = daemon(0);
-    Tenant b = daemon(1);
+    OtherUser a = daemon(0);
+    OtherUser b = daemon(1);
     Gqd.Result booked = b.gq("book", "--gpu", "0,1", "--at", "8s", "--for", "10m");
     assertEquals(0, booked.code(), booked.toString());
     java.time.Instant start = java.time.Instant.now().plusSeconds(7);

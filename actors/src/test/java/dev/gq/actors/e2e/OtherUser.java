@@ -2,6 +2,7 @@ package dev.gq.actors.e2e;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,5 +53,29 @@ record OtherUser(String user, Gqd gqd) {
     for (String line : Files.readString(gqd.data.resolve("logs/" + id + ".log")).lines().toList())
       if (line.startsWith("start ")) return Long.parseLong(line.substring(6).strip());
     throw new AssertionError("no start line in job " + id + "'s log");
+  }
+
+  JsonNode who() throws Exception {
+    Gqd.Result r = gq("who", "--json");
+    assertEquals(0, r.code(), r.toString());
+    return Gqd.JSON.readTree(r.out());
+  }
+
+  /** The start and end (ns since the epoch) job {@code id} wrote in its log, once it ended. */
+  long[] span(long id) throws Exception {
+    Path log = gqd.data.resolve("logs/" + id + ".log");
+    Gqd.await(user + "'s job " + id + " to end", T, () -> {
+      try {
+        return Files.exists(log) && Files.readString(log).contains("end ");
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    long start = 0, end = 0;
+    for (String line : Files.readString(log).lines().toList()) {
+      if (line.startsWith("start ")) start = Long.parseLong(line.substring(6).strip());
+      if (line.startsWith("end ")) end = Long.parseLong(line.substring(4).strip());
+    }
+    return new long[] {start, end};
   }
 }

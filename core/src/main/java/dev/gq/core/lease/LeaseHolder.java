@@ -29,7 +29,8 @@ public record LeaseHolder(Instance instance, long jobId, Basis basis, String not
   /** One gq instance: a user and a data directory (absolute). */
   public record Instance(int uid, String user, String dataDir) {
     public Instance {
-      if (user == null || user.isBlank() || user.chars().anyMatch(c -> c <= ' ' || c >= 0x7f)) user = "uid-" + uid;
+      if (user == null || user.isBlank() || user.chars().anyMatch(c -> c <= ' ' || PrintableText.hidden((char) c)))
+        user = "uid-" + uid;
     }
   }
 
@@ -60,8 +61,7 @@ public record LeaseHolder(Instance instance, long jobId, Basis basis, String not
   public static Optional<LeaseHolder> parse(String text) {
     if (text == null || !text.startsWith(PREFIX) || !text.endsWith("\n")) return Optional.empty();
     String body = text.substring(PREFIX.length(), text.length() - 1);
-    if (body.chars().anyMatch(c -> c < 0x20 || (c >= 0x7f && c <= 0x9f))
-        || PrintableText.hasHidden(body)) return Optional.empty();
+    if (PrintableText.hasHidden(body)) return Optional.empty();
     String[] parts = body.split(" ", 4);
     if (parts.length != 4 || !parts[0].startsWith("uid=") || !parts[1].startsWith("user=")
         || !parts[2].startsWith("job=") || !parts[3].startsWith("data=")) return Optional.empty();

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -24,21 +23,9 @@ public final class ExitFiles {
 
   private ExitFiles() {}
 
-  /**
-   * The record in {@code exitFile}, with the file's modification time as when it was written, or
-   * empty when it is missing, unreadable or not a record.
-   */
+  /** The record in {@code exitFile}, or empty when it is missing, unreadable or not a record. */
   public static Optional<ExitRecord> read(Path exitFile) {
     return content(exitFile).flatMap(ExitRecord::parse);
-  }
-
-  /** When {@code exitFile} was last written; null when it cannot be told. */
-  public static Instant modified(Path exitFile) {
-    try {
-      return Files.getLastModifiedTime(exitFile, LinkOption.NOFOLLOW_LINKS).toInstant();
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
   }
 
   /** Whether {@code exitFile} holds a record that says the job left no process behind. */

@@ -43,26 +43,27 @@ class LockOwners {
 
   /** One read of /proc/locks, and the users of the pids it names (each looked up once). */
   private final class KernelReading implements Reading {
-    private String text;
+    private Map<ProcLocks.FileKey, ProcLocks.Holders> locks;
     private boolean read;
     private final Map<Long, Optional<LockWitness.Person>> people = new HashMap<>();
 
-    private String text() {
+    /** /proc/locks by file, read and indexed once for every file of this reading; null when unreadable. */
+    private Map<ProcLocks.FileKey, ProcLocks.Holders> locks() {
       if (!read) {
         read = true;
         try {
-          text = Files.readString(proc.resolve("locks"));
+          locks = ProcLocks.index(Files.readString(proc.resolve("locks")));
         } catch (IOException | RuntimeException e) {
-          text = null; // the kernel names nobody: lines are shown, never charged
+          locks = null; // the kernel names nobody: lines are shown, never charged
         }
       }
-      return text;
+      return locks;
     }
 
     @Override
     public LockWitness witness(int fd) {
-      String text = text();
-      if (text == null) return LockWitness.NONE;
+      Map<ProcLocks.FileKey, ProcLocks.Holders> locks = locks();
+      if (locks == null) return LockWitness.NONE;
       Map<String, Object> a;
       try {
         a = Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:dev,ino");
@@ -70,7 +71,8 @@ class LockOwners {
         return LockWitness.NONE;
       }
       long dev = (Long) a.get("dev");
-      ProcLocks.Holders h = ProcLocks.parse(text, ProcLocks.major(dev), ProcLocks.minor(dev), (Long) a.get("ino"));
+      ProcLocks.Holders h = locks.get(new ProcLocks.FileKey(ProcLocks.major(dev), ProcLocks.minor(dev), (Long) a.get("ino")));
+      if (h == null) return LockWitness.NONE;
       List<LockWitness.Person> markers = new ArrayList<>();
       for (long pid : h.posix()) person(pid).filter(p -> !markers.contains(p)).ifPresent(markers::add);
       LockWitness.Person taker = h.flock().stream().map(this::person).flatMap(Optional::stream).findFirst().orElse(null);
