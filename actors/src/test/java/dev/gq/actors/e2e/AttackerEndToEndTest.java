@@ -56,8 +56,7 @@ class AttackerEndToEndTest {
     assumeTrue(new File("/usr/sbin/runuser").canExecute() && new File("/usr/sbin/useradd").canExecute()
         && new File("/usr/bin/flock").canExecute(), "needs runuser, useradd and flock");
     for (String u : USERS) {
-      int made = run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", u);
-      assertTrue(made == 0 || made == 9, "useradd " + u + " failed: " + made);
+      OtherUser.make(u);
     }
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
     Outcome honest = scenario(tmp.resolve("honest"), false);

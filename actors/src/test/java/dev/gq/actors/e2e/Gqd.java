@@ -3,22 +3,26 @@ package dev.gq.actors.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gq.cli.JsonOutputs;
+import dev.gq.protocol.ClientRequest;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -177,12 +181,23 @@ final class Gqd implements AutoCloseable {
 
   /**
    * Makes the daemon's AOT cache next to the built jars ({@code bin/gq-daemon --train}) once a run,
-   * unless one newer than every jar is there; a daemon starts without one when this fails.
+   * unless one newer than every jar is there; a daemon starts without one when this fails. The test
+   * JVMs that run at once take turns through a lock on a file beside it: the first makes the cache,
+   * the others wait for it and then find it fresh.
    */
   private static synchronized void makeCacheOnce() {
     if (cacheLookedAt || Runtime.version().feature() < 25) return;
     cacheLookedAt = true;
     Path jars = CHECKOUT.resolve("actors/target");
+    try (FileChannel lock = FileChannel.open(jars.resolve("gq-daemon.aot.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock held = lock.lock()) {
+      makeCache(jars);
+    } catch (IOException e) {
+      System.err.println("end-to-end daemons: no AOT cache: " + e);
+    }
+  }
+
+  private static void makeCache(Path jars) {
     Path cache = jars.resolve("gq-daemon.aot");
     try {
       if (Files.isRegularFile(cache) && !newerThan(jars.resolve("gq-daemon.jar"), cache)) {
@@ -197,7 +212,7 @@ final class Gqd implements AutoCloseable {
       pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
       Path out = jars.resolve("gq-daemon-train.out");
       Process p = pb.redirectErrorStream(true).redirectOutput(out.toFile()).start();
-      boolean done = p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS);
+      boolean done = p.waitFor(180, TimeUnit.SECONDS);
       if (!done) p.destroyForcibly();
       System.err.printf("end-to-end daemons: %s the AOT cache in %d s (%s)%n", done && p.exitValue() == 0 ? "made" : "could not make",
           (System.nanoTime() - t0) / 1_000_000_000L, out);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,24 @@ import java.util.List;
 /** Another Unix user's daemon ({@code gqd}, run with runuser) and the real client run as that user. */
 record OtherUser(String user, Gqd gqd) {
   private static final Duration T = Duration.ofSeconds(60);
+
+  /**
+   * Makes the system user {@code user} (no home, no shell) unless it exists. Test JVMs running at
+   * once may call useradd together; one that finds the password file locked by another tries again.
+   */
+  static void make(String user) throws Exception {
+    long until = System.nanoTime() + T.toNanos();
+    while (true) {
+      Process p = new ProcessBuilder("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user)
+          .redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      int code = p.waitFor();
+      if (code == 0 || code == 9) return; // 9: the user exists already
+      boolean locked = out.contains("lock");
+      if (!locked || System.nanoTime() > until) throw new AssertionError("useradd " + user + " failed (" + code + "): " + out);
+      Thread.sleep(100);
+    }
+  }
 
   Gqd.Result gq(String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("/usr/sbin/runuser", "-p", "-u", user, "--", NativeClient.binary().toString()));

@@ -34,8 +34,7 @@ class PlantedLeaseEndToEndTest {
     assumeTrue("root".equals(System.getProperty("user.name")), "needs root to make and become another user");
     assumeTrue(new File("/usr/sbin/runuser").canExecute() && new File("/usr/sbin/useradd").canExecute(),
         "needs runuser and useradd");
-    int made = run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER);
-    assertTrue(made == 0 || made == 9, "useradd " + USER + " failed: " + made);
+    OtherUser.make(USER);
     Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
     Path leases = Files.createDirectory(tmp.resolve("leases"));
     Files.setAttribute(leases, "unix:mode", 01777);

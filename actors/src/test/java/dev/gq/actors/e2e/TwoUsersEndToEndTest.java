@@ -35,8 +35,7 @@ class TwoUsersEndToEndTest {
     assumeTrue("root".equals(System.getProperty("user.name")), "needs root to make and become another user");
     assumeTrue(new File("/usr/sbin/runuser").canExecute() && new File("/usr/sbin/useradd").canExecute(),
         "needs runuser and useradd");
-    int made = run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER);
-    assertTrue(made == 0 || made == 9, "useradd " + USER + " failed: " + made); // 9: exists already
+    OtherUser.make(USER);
     Map<String, String> slow = Map.of("GQ_TEST_LAUNCH_DELAY_MS", "300");
     Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
     try (Gqd a = Gqd.start(tmp.resolve("a"), 1, slow)) {
@@ -75,8 +74,7 @@ class TwoUsersEndToEndTest {
     assumeTrue("root".equals(System.getProperty("user.name")), "needs root to make and become another user");
     assumeTrue(new File("/usr/sbin/runuser").canExecute() && new File("/usr/sbin/useradd").canExecute(),
         "needs runuser and useradd");
-    int made = run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER);
-    assertTrue(made == 0 || made == 9, "useradd " + USER + " failed: " + made);
+    OtherUser.make(USER);
     Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
     // each job opens a 1000 MiB "context" on its GPU, notes that it runs, and runs until ./stop exists
     String job = "for u in ${GQ_GPU_UUIDS//,/ }; do echo 1000 > \"$GQ_FAKE_NVML/procs/$u/$$\"; done;"
