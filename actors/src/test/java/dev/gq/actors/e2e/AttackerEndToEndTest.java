@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,7 +84,7 @@ class AttackerEndToEndTest {
     Path shared = Files.createDirectories(root.resolve("shared"));
     assertEquals(0, run("chmod", "0777", shared.toString()));
     Path policy = Files.createDirectories(root.resolve("etc")).resolve("policy.toml");
-    Files.writeString(policy, "max_gpus_per_user = 2\nfair_turn = \"5s\"\ninteractive_gpus = [4, 5]\n");
+    Files.writeString(policy, "max_gpus_per_user = 2\nfair_turn = \"60s\"\ninteractive_gpus = [4, 5]\n");
     String cp = TwoUsersEndToEndTest.readableClassPath(root.resolve("cp"));
     Path homeA = Files.createDirectories(root.resolve("u0"));
     Path precious = Files.writeString(homeA.resolve("precious.txt"), "precious\n");
@@ -129,12 +130,16 @@ class AttackerEndToEndTest {
       first.add(u.get("user").asText() + " holds " + u.get("gpus_held").asInt());
     first.sort(null);
     Files.writeString(go, "");
-    List<long[]> starts = new ArrayList<>(); // start, user
-    for (long id : aNext) starts.add(new long[] {a.startedAt(id), 0});
-    for (long id : bJobs) starts.add(new long[] {b.startedAt(id), 1});
+    // who got each GPU the first user's jobs freed: the user of the first job to start on it (the
+    // fair turn is long, so a GPU kept for the second user stays theirs however slow the machine)
+    List<long[]> starts = new ArrayList<>(); // start, user, GPU
+    for (long id : aNext) starts.add(new long[] {a.startedAt(id), 0, gpu(a, id)});
+    for (long id : bJobs) starts.add(new long[] {b.startedAt(id), 1, gpu(b, id)});
     starts.sort(Comparator.comparingLong(s -> s[0]));
-    long bIn4 = starts.subList(0, 4).stream().filter(s -> s[1] == 1).count();
-    first.add(USERS[1] + " got " + bIn4 + " of the first 4");
+    Map<Long, Long> firstUser = new TreeMap<>();
+    for (long[] s : starts) firstUser.putIfAbsent(s[2], s[1]);
+    long toB = firstUser.values().stream().filter(u -> u == 1).count();
+    first.add(USERS[1] + " got " + toB + " of the " + firstUser.size() + " GPUs freed");
 
     List<String> raw = new ArrayList<>();
     Gqd.Result plot = a.gq("report", "--plot", shared.resolve("week.png").toString());
@@ -157,6 +162,13 @@ class AttackerEndToEndTest {
       assertTrue(gpus.contains(USERS[2]), "the share is charged to the user whose process holds it:\n" + gpus);
     }
     return new Outcome(first, Files.readString(precious), Files.readString(notes), raw);
+  }
+
+  /** The GPU job {@code id} of {@code u} started on. */
+  private static long gpu(OtherUser u, long id) throws Exception {
+    Gqd.Result r = u.gq("show", "--json", String.valueOf(id));
+    assertEquals(0, r.code(), r.toString());
+    return r.json().get("gpu_indices").get(0).asLong();
   }
 
   /** The third user holds a share of GPU 4: the lease locked shared, a share file locked alone with its line. */

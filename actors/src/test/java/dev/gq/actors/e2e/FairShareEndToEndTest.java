@@ -92,12 +92,17 @@ class FairShareEndToEndTest {
 
   @Test
   void aSweepHoldsEveryGpuUntilAnotherUserWaitsThenTheNextTwoThatFreeUpAreTheirs() throws Exception {
-    policy("max_gpus_per_user = 2\nfair_turn = \"5s\"\n");
+    // a long fair turn: a GPU kept for the other user stays theirs however slow the machine is
+    policy("max_gpus_per_user = 2\nfair_turn = \"30s\"\n");
     OtherUser a = daemon(0);
     OtherUser b = daemon(1);
     List<Long> sweep = new ArrayList<>();
-    double[] first = {2, 3, 6, 6};
-    for (double s : first) sweep.add(a.submit("-g", "1", "bash", "-c", timed(s)));
+    // the sweep's first four run on until the other user has asked (go), then free a GPU each
+    Path go = tmp.resolve("go");
+    double[] first = {2, 3, 12, 12};
+    for (double s : first)
+      sweep.add(a.submit("-g", "1", "bash", "-c", "echo start $(date +%s%N); while [ ! -e " + go + " ]; do sleep 0.02; done; sleep " + s
+          + "; echo end $(date +%s%N)"));
     for (int i = 0; i < 6; i++) sweep.add(a.submit("-g", "1", "bash", "-c", timed(1)));
     for (int i = 0; i < 4; i++) {
       long id = sweep.get(i);
@@ -105,6 +110,7 @@ class FairShareEndToEndTest {
     }
     long b1 = b.submit("-g", "1", "bash", "-c", timed(5));
     long b2 = b.submit("-g", "1", "bash", "-c", timed(5));
+    Files.writeString(go, "");
     long[] sb1 = b.span(b1), sb2 = b.span(b2);
     long[] a5 = a.span(sweep.get(4));
     long bothStarted = Math.max(sb1[0], sb2[0]);
