@@ -7,6 +7,7 @@ import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.ledger.Preemption;
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.schedule.Request;
 import java.time.Duration;
@@ -42,9 +43,9 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record Ignored(PreemptIgnored found) implements Command {}
   record Spawned(LaunchedProcess process) implements Command {}
   /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
-  record SpawnFailed(String reason, Integer exitCode) implements Command {
-    SpawnFailed(String reason) {
-      this(reason, null);
+  record SpawnFailed(LaunchProblem problem, Integer exitCode) implements Command {
+    SpawnFailed(LaunchProblem.Cause cause, String detail) {
+      this(new LaunchProblem(cause, detail), null);
     }
   }
   record LeaseTaken(String reason) implements Command {}
@@ -101,7 +102,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     CompletableFuture<Command> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.blocking());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, launch);
-      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
+      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed(LaunchProblem.Cause.RUNNER_FAILED, err.getMessage()) : cmd);
       return r;
     }));
   }
@@ -123,7 +124,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .onMessage(Spawned.class, this::onSpawned)
         .onMessage(SpawnFailed.class, this::onSpawnFailed)
         .onMessage(LeaseTaken.class, m -> {
-          scheduler.tell(new Request.LaunchDeferred(job.id(), m.reason()));
+          scheduler.tell(new Request.LaunchDeferred(job.id(), new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, m.reason())));
           return Behaviors.stopped();
         })
         .onMessage(LeaderExited.class, this::onLeaderExited)
@@ -144,7 +145,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   /** Nothing was started; a command that cannot be run ends the job with the shell's status for it. */
   private Behavior<Command> onSpawnFailed(SpawnFailed m) {
-    scheduler.tell(JobEnd.spawnFailed(job.id(), m.reason(), m.exitCode()));
+    scheduler.tell(JobEnd.spawnFailed(job.id(), m.problem(), m.exitCode()));
     return Behaviors.stopped();
   }
 
