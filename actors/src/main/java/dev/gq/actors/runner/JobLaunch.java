@@ -41,7 +41,7 @@ final class JobLaunch {
         whole = job.withStored(stored.spec(), stored.logPath());
       }
     } catch (RuntimeException e) {
-      return new JobRunner.SpawnFailed(LaunchProblem.Cause.COMMAND_UNREADABLE, e.getMessage());
+      return failed(LaunchProblem.Cause.COMMAND_UNREADABLE, e.getMessage());
     }
     JobSpec full = whole.spec();
     try {
@@ -59,15 +59,19 @@ final class JobLaunch {
           deps.exitFile().apply(job.id()), held.fds(), cmd.note());
       return new JobRunner.Spawned(deps.launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
-      return new JobRunner.LeaseTaken(e.getMessage());
+      return new JobRunner.LeaseTaken(new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, e.getMessage()));
     } catch (LaunchException e) {
       release();
       return new JobRunner.SpawnFailed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, e.getMessage()), e.exitCode());
     } catch (InterruptedException e) {
       release();
       Thread.currentThread().interrupt();
-      return new JobRunner.SpawnFailed(LaunchProblem.Cause.DAEMON_STOPPED, "");
+      return failed(LaunchProblem.Cause.DAEMON_STOPPED, "");
     }
+  }
+
+  private static JobRunner.SpawnFailed failed(LaunchProblem.Cause cause, String detail) {
+    return new JobRunner.SpawnFailed(new LaunchProblem(cause, detail), null);
   }
 
   /**

@@ -4,10 +4,10 @@ import dev.gq.core.end.PreemptIgnored;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.ledger.Preemption;
 import dev.gq.core.alloc.GpuObservation;
-import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.schedule.Request;
 import java.time.Duration;
@@ -43,12 +43,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record Ignored(PreemptIgnored found) implements Command {}
   record Spawned(LaunchedProcess process) implements Command {}
   /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
-  record SpawnFailed(LaunchProblem problem, Integer exitCode) implements Command {
-    SpawnFailed(LaunchProblem.Cause cause, String detail) {
-      this(new LaunchProblem(cause, detail), null);
-    }
-  }
-  record LeaseTaken(String reason) implements Command {}
+  record SpawnFailed(LaunchProblem problem, Integer exitCode) implements Command {}
+  record LeaseTaken(LaunchProblem problem) implements Command {}
   /** The shim exited, with {@code status} (null: unknown). */
   private record LeaderExited(Integer status) implements Command {}
   private record Tick() implements Command {}
@@ -102,7 +98,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     CompletableFuture<Command> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.blocking());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, launch);
-      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed(LaunchProblem.Cause.RUNNER_FAILED, err.getMessage()) : cmd);
+      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed(new LaunchProblem(LaunchProblem.Cause.RUNNER_FAILED, err.getMessage()), null) : cmd);
       return r;
     }));
   }
@@ -124,7 +120,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .onMessage(Spawned.class, this::onSpawned)
         .onMessage(SpawnFailed.class, this::onSpawnFailed)
         .onMessage(LeaseTaken.class, m -> {
-          scheduler.tell(new Request.LaunchDeferred(job.id(), new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, m.reason())));
+          scheduler.tell(new Request.LaunchDeferred(job.id(), m.problem()));
           return Behaviors.stopped();
         })
         .onMessage(LeaderExited.class, this::onLeaderExited)
