@@ -13,9 +13,12 @@ import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code --json} contract in one place: the field names of jobs and GPUs that scripts rely on
@@ -29,10 +32,11 @@ final class JsonView {
 
   /**
    * {@code gq show --json}: the job with {@code idle_since} (when its GPUs last did something, for a
-   * job marked idle; else null) and {@code unwell_gpus} (its GPUs drained as unwell, with the problem).
+   * job marked idle; else null), {@code unwell_gpus} (its GPUs drained as unwell, with the problem)
+   * and {@code wait_reason} ({@code wait}: why it waits; null when it does not).
    */
-  static ObjectNode shownJob(Job job, JobHints hints) {
-    ObjectNode n = job(job);
+  static ObjectNode shownJob(Job job, JobHints hints, WaitReason wait) {
+    ObjectNode n = job(job, wait);
     java.time.Instant since = hints.idleFor(job) == null ? null : hints.idle().get(job.id());
     n.put("idle_since", since == null ? null : since.toString());
     ArrayNode unwell = n.putArray("unwell_gpus");
@@ -47,8 +51,13 @@ final class JsonView {
     return n;
   }
 
-  /** The job object; {@code idle_since} null and {@code unwell_gpus} empty (see {@link #shownJob}). */
+  /** The job object, with no wait reason. */
   static ObjectNode job(Job job) {
+    return job(job, null);
+  }
+
+  /** The job object; {@code idle_since} null and {@code unwell_gpus} empty (see {@link #shownJob}). */
+  static ObjectNode job(Job job, WaitReason wait) {
     ObjectNode n = NODES.objectNode();
     n.put("id", job.id());
     n.put("name", job.displayName());
@@ -88,6 +97,7 @@ final class JsonView {
     n.put("per_gpu", need == null || need.perGpu() == 0 ? null : need.perGpu());
     n.putNull("idle_since");
     n.putArray("unwell_gpus");
+    n.set("wait_reason", wait == null || job.state() != JobState.WAITING ? NODES.nullNode() : WaitJson.of(wait));
     return n;
   }
 
@@ -149,8 +159,13 @@ final class JsonView {
   }
 
   static ArrayNode jobs(List<Job> jobs) {
+    return jobs(jobs, Map.of());
+  }
+
+  /** The jobs, each waiting one with its reason in {@code waits}. */
+  static ArrayNode jobs(List<Job> jobs, Map<Long, WaitReason> waits) {
     ArrayNode a = NODES.arrayNode();
-    jobs.forEach(j -> a.add(job(j)));
+    jobs.forEach(j -> a.add(job(j, waits.get(j.id()))));
     return a;
   }
 

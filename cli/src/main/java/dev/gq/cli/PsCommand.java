@@ -5,6 +5,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,7 +121,7 @@ final class PsCommand implements Callable<Integer> {
   private int listed(List<Job> jobs) throws ApiException {
     PrintWriter out = inv.io().out();
     if (json) {
-      out.println(JsonView.pretty(JsonView.jobs(jobs)));
+      out.println(JsonView.pretty(JsonView.jobs(jobs, extras.reasonsFor(jobs))));
       return jobs.size();
     }
     if (jobs.isEmpty()) return 0;
@@ -143,7 +144,8 @@ final class PsCommand implements Callable<Integer> {
     while (rows.rows() > 0 && !inv.io().closed()) {
       if (array != null) {
         JobHints hints = JobHints.of(inv.api(), page);
-        page.forEach(j -> array.add(JsonView.shownJob(j, hints)));
+        Map<Long, WaitReason> waits = extras.reasonsFor(page);
+        page.forEach(j -> array.add(JsonView.shownJob(j, hints, waits.get(j.id()))));
       }
       else if (!page.isEmpty()) {
         if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(extras.progress(page));

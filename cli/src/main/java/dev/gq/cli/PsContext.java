@@ -105,6 +105,11 @@ final class PsContext {
     return unreachable;
   }
 
+  /** Why the waiting jobs among {@code jobs} wait; none asked when none waits (read once). */
+  Map<Long, WaitReason> reasonsFor(List<Job> jobs) throws ApiException {
+    return jobs.stream().anyMatch(j -> j.state() == JobState.WAITING) ? reasons() : Map.of();
+  }
+
   private Map<Long, WaitReason> reasons() throws ApiException {
     if (reasons == null) reasons = inv.api().waitReasons();
     return reasons;

@@ -5,6 +5,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -55,7 +56,8 @@ final class PsListing {
     JsonView.ArrayStream array = new JsonView.ArrayStream(inv.io().out());
     int[] shown = {0};
     pages(ended(PsCommand.RECENT), page -> {
-      page.forEach(j -> array.add(JsonView.job(j)));
+      Map<Long, WaitReason> waits = extras.reasonsFor(page);
+      page.forEach(j -> array.add(JsonView.job(j, waits.get(j.id()))));
       inv.io().out().flush();
       shown[0] += page.size();
     });

@@ -42,7 +42,8 @@ final class ShowCommand implements Callable<Integer> {
     Job job = find(inv.api(), JobRanges.id(jobId));
     PrintWriter out = inv.out();
     JobHints hints = JobHints.of(inv.api(), java.util.List.of(job));
-    if (json) out.println(JsonView.pretty(JsonView.shownJob(job, hints)));
+    if (json) out.println(JsonView.pretty(JsonView.shownJob(job, hints, job.state() == JobState.WAITING
+        ? inv.api().waitReasons().get(job.id()) : null)));
     else print(job, hints, out);
     return ExitCode.OK;
   }

@@ -1,10 +1,13 @@
 package dev.gq.cli;
 
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.Attempts;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.job.WaitReason.GpuHolder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,9 +31,8 @@ final class FakeApi implements GqApi {
   final List<List<Long>> cancels = new ArrayList<>();
   final List<dev.gq.core.schedule.Preemptions.Ask> preempts = new ArrayList<>();
   final List<String> resumes = new ArrayList<>();
-  /** Why each waiting job waits, whole; its brief form is in {@link #briefs}, else the same text. */
-  final Map<Long, String> reasons = new HashMap<>();
-  final Map<Long, String> briefs = new HashMap<>();
+  /** Why each waiting job waits. */
+  final Map<Long, WaitReason> waits = new HashMap<>();
   final Deque<Job> jobReplies = new ConcurrentLinkedDeque<>();
   SubmitResult nextSubmit;
   ApiException refuseWith;
@@ -200,12 +202,10 @@ final class FakeApi implements GqApi {
     return out;
   }
 
-  @Override public Map<Long, dev.gq.core.job.WaitReason> waitReasons() throws ApiException {
+  @Override public Map<Long, WaitReason> waitReasons() throws ApiException {
     fail();
     waitReasonCalls++;
-    Map<Long, dev.gq.core.job.WaitReason> out = new HashMap<>();
-    reasons.forEach((id, text) -> out.put(id, new dev.gq.core.job.WaitReason(briefs.getOrDefault(id, text), text)));
-    return out;
+    return new HashMap<>(waits);
   }
 
   @Override public GpuReport gpus() throws ApiException {
@@ -438,5 +438,10 @@ final class FakeApi implements GqApi {
     fail();
     cleans.add("clean before " + endedBefore + " " + states);
     return 0;
+  }
+
+  /** What keeps GPU {@code index} from a waiting job, in {@code state}: held by {@code job} (null: none). */
+  static GpuHolder holder(int index, GpuState state, Long job) {
+    return new GpuHolder(index, state, job, List.of(), null, List.of());
   }
 }

@@ -19,6 +19,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.WaitReason;
 import dev.gq.core.report.JobSpan;
 import dev.gq.core.report.UsageFacts;
 import dev.gq.core.schedule.FairWho;
@@ -72,7 +73,7 @@ class ForgedTextTest {
     api.add(new Job(2, spec, JobState.FAILED, failed.submitTime(), failed.startTime(), failed.endTime(), failed.gpus(),
         failed.identity(), 3, F, F, F, null, null, null));
     api.add(Jobs.job(3, JobState.WAITING, spec));
-    api.reasons.put(3L, F);
+    api.waits.put(3L, new WaitReason.SlurmQueued(F));
     api.events.add(new StoredEvent(1, Jobs.T0, "JobFailed", 2L, Map.of("reason", F, "group", F)));
     api.events.add(new StoredEvent(2, Jobs.T0, F, null, Map.of(F, F)));
     api.groupList = List.of(new GroupSummary(F, Map.of(JobState.FAILED, 1, JobState.RUNNING, 1), 0, F, false));

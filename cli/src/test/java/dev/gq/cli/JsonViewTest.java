@@ -32,7 +32,7 @@ class JsonViewTest {
     assertEquals(List.of("id", "name", "state", "argv", "cwd", "requested_gpus", "submit_time", "start_time",
         "end_time", "pid", "pgid", "exit_code", "log_path", "failure_reason", "gpu_uuids", "gpu_indices", "group",
         "key", "retry_of", "after", "retries", "time_limit_seconds", "priority", "begin_time", "resume_arg", "resume_from", "adopted", "backend",
-        "cluster_job_id", "vram_mib", "gpu_types", "share", "per_gpu", "idle_since", "unwell_gpus"), names(n));
+        "cluster_job_id", "vram_mib", "gpu_types", "share", "per_gpu", "idle_since", "unwell_gpus", "wait_reason"), names(n));
   }
 
   @Test

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,7 +65,7 @@ class LogsCommandTest {
   void waitingJobSaysOnATerminalWhatItWaitsFor() {
     cli.io.stderrTty = true;
     cli.api.add(withLog(Jobs.job(1, JobState.WAITING), dir.resolve("missing.log")));
-    cli.api.reasons.put(1L, "group g is held: held by the user");
+    cli.api.waits.put(1L, new WaitReason.GroupHeld("g", "held by the user"));
     Cli.Result r = cli.run("logs", "1");
     assertEquals(0, r.code());
     assertEquals("", r.out());
@@ -75,7 +78,7 @@ class LogsCommandTest {
     cli.api.add(withLog(Jobs.job(1, JobState.WAITING, Jobs.spec(1, null, "g", null, "true")), dir.resolve("missing.log")));
     cli.api.groupList = java.util.List.of(new ApiReplies.GroupSummary("g", java.util.Map.of(JobState.WAITING, 1), 0,
         "held by the user", false));
-    cli.api.reasons.put(1L, "group g is held: held by the user");
+    cli.api.waits.put(1L, new WaitReason.GroupHeld("g", "held by the user"));
     Cli.Result r = cli.run("logs", "1");
     assertEquals("gq: job 1 is HELD: group g is held: held by the user; it has no log yet\n", r.err());
   }
@@ -210,7 +213,7 @@ class LogsCommandTest {
     Path log = dir.resolve("1.log");
     Job waiting = withLog(Jobs.job(1, JobState.WAITING), log);
     cli.api.add(waiting);
-    cli.api.reasons.put(1L, "needs 1 GPU, 0 free (GPU 0: job 4)");
+    cli.api.waits.put(1L, new WaitReason.GpusBusy(1, 0, List.of(FakeApi.holder(0, GpuState.RUNNING, 4L))));
     cli.api.jobReplies.add(waiting);
     cli.api.jobReplies.add(waiting);
     CompletableFuture<Cli.Result> follow = CompletableFuture.supplyAsync(() -> cli.run("logs", "-f", "1"));
@@ -232,7 +235,7 @@ class LogsCommandTest {
     Path log = dir.resolve("1.log");
     Job waiting = withLog(Jobs.job(1, JobState.WAITING), log);
     cli.api.add(waiting);
-    cli.api.reasons.put(1L, "needs 1 GPU, 0 free");
+    cli.api.waits.put(1L, new WaitReason.GpusBusy(1, 0, List.of()));
     cli.api.jobReplies.add(waiting);
     cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.RUNNING), log));
     cli.api.jobReplies.add(withLog(Jobs.job(1, JobState.DONE), log));

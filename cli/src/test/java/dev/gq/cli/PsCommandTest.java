@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -28,8 +29,7 @@ class PsCommandTest {
     cli.api.add(Jobs.job(1, JobState.DONE));
     cli.api.add(Jobs.job(2, JobState.RUNNING, Jobs.spec(2, "train", null, null, "python", "t.py", "--lr", "3")));
     cli.api.add(Jobs.job(3, JobState.WAITING, Jobs.spec(0, null, null, null, "make", "all")));
-    cli.api.reasons.put(3L, "the queue is held; 'gq release --all' lets jobs start");
-    cli.api.briefs.put(3L, "queue held");
+    cli.api.waits.put(3L, new WaitReason.QueueHeld());
     Cli.Result r = cli.run("ps");
     assertEquals(0, r.code(), r.err());
     assertEquals("""

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,8 +36,8 @@ class PsFormatTest {
     cli.api.add(Jobs.job(102, JobState.FAILED, Jobs.spec(1, "resnet50-lr0.01-wd0.0001", "resnet-sweep", null, "python", "train.py", cmd)));
     cli.api.add(Jobs.job(103, JobState.RUNNING, Jobs.spec(2, "resnet50-lr0.1-wd0.001", "resnet-sweep", null, "python", "train.py", cmd)));
     cli.api.add(Jobs.job(104, JobState.WAITING, Jobs.spec(2, "resnet50-lr1.0-wd0.01", "resnet-sweep", null, "python", "train.py", cmd)));
-    cli.api.reasons.put(104L, "needs 2 GPUs, 0 free (GPU 0: job 103; GPU 1: job 103; GPU 2: outside process; GPU 3: UNKNOWN)");
-    cli.api.briefs.put(104L, "GPUs busy");
+    cli.api.waits.put(104L, new WaitReason.GpusBusy(2, 0, List.of(FakeApi.holder(0, GpuState.RUNNING, 103L),
+        FakeApi.holder(1, GpuState.RUNNING, 103L), FakeApi.holder(2, GpuState.EXTERNAL, null), FakeApi.holder(3, GpuState.UNKNOWN, null))));
   }
 
   @Test

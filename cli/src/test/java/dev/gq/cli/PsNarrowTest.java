@@ -3,7 +3,9 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,6 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code gq ps} on a terminal too narrow for COMMAND: NAME tells unnamed jobs apart. */
 class PsNarrowTest {
+  /** "needs 1 GPU, 0 free (GPU 0: job 9; GPU 1: job 10)". */
+  private static final WaitReason BUSY = new WaitReason.GpusBusy(1, 0,
+      List.of(FakeApi.holder(0, GpuState.RUNNING, 9L), FakeApi.holder(1, GpuState.RUNNING, 10L)));
   @TempDir Path dir;
   Cli cli;
 
@@ -23,12 +28,10 @@ class PsNarrowTest {
     cli.api.add(Jobs.job(1, JobState.FAILED, Jobs.spec(1, null, "lr-sweep", null, "python", "train.py", "--lr", "0.1")));
     for (long id = 2; id <= 4; id++) {
       cli.api.add(Jobs.job(id, JobState.WAITING, Jobs.spec(1, null, "lr-sweep", null, "python", "train.py", "--lr", "0." + id)));
-      cli.api.reasons.put(id, "needs 1 GPU, 0 free (GPU 0: job 9; GPU 1: job 10)");
-      cli.api.briefs.put(id, "GPUs busy");
+      cli.api.waits.put(id, BUSY);
     }
     cli.api.add(Jobs.job(5, JobState.WAITING, Jobs.spec(1, null, "lr-sweep", "lr-0.5", "python", "train.py", "--lr", "0.5")));
-    cli.api.reasons.put(5L, "needs 1 GPU, 0 free (GPU 0: job 9; GPU 1: job 10)");
-    cli.api.briefs.put(5L, "GPUs busy");
+    cli.api.waits.put(5L, BUSY);
   }
 
   @Test

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,14 +62,14 @@ class ShowCommandTest {
   @Test
   void aReasonThatBeginsWithWaitingForDoesNotSayItTwice() {
     cli.api.add(Jobs.job(4, JobState.WAITING));
-    cli.api.reasons.put(4L, "waiting for job 19 to end");
+    cli.api.waits.put(4L, new WaitReason.After(19, false));
     assertTrue(cli.run("show", "4").out().endsWith("Waiting for: job 19 to end\n"));
   }
 
   @Test
   void waitingJobSaysWhyAndNeverShowsTheEnvironment() {
     cli.api.add(Jobs.job(4, JobState.WAITING));
-    cli.api.reasons.put(4L, "needs 1 GPU, 0 free");
+    cli.api.waits.put(4L, new WaitReason.GpusBusy(1, 0, List.of()));
     String out = cli.run("show", "4").out();
     assertTrue(out.contains("GPUs:        1 requested\n"), out);
     assertFalse(out.contains("Started:"), out);

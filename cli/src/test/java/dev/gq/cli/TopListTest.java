@@ -37,7 +37,7 @@ class TopListTest {
     for (long i = 1; i <= 40; i++) {
       Job j = Jobs.job(i, i <= 4 ? JobState.RUNNING : i <= 10 ? JobState.WAITING : JobState.DONE);
       if (ended.contains(i)) j = endedNow(j);
-      if (j.state() == JobState.WAITING) waits.put(i, new WaitReason("GPUs busy", "needs 1 GPU, 0 free"));
+      if (j.state() == JobState.WAITING) waits.put(i, new WaitReason.GpusBusy(1, 0, List.of()));
       jobs.add(j);
     }
     List<GpuStatus> gpus = new ArrayList<>();

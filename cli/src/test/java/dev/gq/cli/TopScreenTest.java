@@ -46,7 +46,7 @@ class TopScreenTest {
         new GroupSummary("ablation", Map.of(JobState.FAILED, 2, JobState.DONE, 2), 0, "fail-fast", true));
     return new TopScreen.Data(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), traces,
         Map.of(777L, new ProcessView(777, "bob", "python other.py --big", NOW.minus(Duration.ofMinutes(95)))), jobs,
-        Map.of(3L, new WaitReason("GPUs busy", "needs 1 GPU, 0 free")),
+        Map.of(3L, new WaitReason.GpusBusy(1, 0, List.of())),
         Map.of(1L, new Estimate(53, 100, 53.0, 1, Duration.ofMinutes(84), Source.TQDM)),
         Map.of(), Set.of(), false, groups, events, null, List.of());
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gq.cli.ApiReplies.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -171,7 +172,7 @@ class WaitCommandTest {
   void waitingForAWaitingJobSaysOnATerminalWhatItWaitsForThenThatItStarted() {
     cli.io.stderrTty = true;
     cli.api.add(Jobs.job(1, JobState.WAITING, Jobs.spec(2, null, null, null, "x")));
-    cli.api.reasons.put(1L, "the queue is held; 'gq release --all' lets jobs start");
+    cli.api.waits.put(1L, new WaitReason.QueueHeld());
     later(3, Jobs.job(1, JobState.RUNNING, Jobs.spec(2, null, null, null, "x")));
     later(3, Jobs.job(1, JobState.DONE));
     Cli.Result r = cli.run("wait", "1");
@@ -184,7 +185,7 @@ class WaitCommandTest {
   @Test
   void waitingJobsNoteIsLeftOutWhenStderrIsNotATerminal() {
     cli.api.add(Jobs.job(1, JobState.WAITING));
-    cli.api.reasons.put(1L, "needs 1 GPU, 0 free");
+    cli.api.waits.put(1L, new WaitReason.GpusBusy(1, 0, List.of()));
     later(3, Jobs.job(1, JobState.RUNNING));
     later(3, Jobs.job(1, JobState.DONE));
     Cli.Result r = cli.run("wait", "1");

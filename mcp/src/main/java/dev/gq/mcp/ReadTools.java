@@ -19,7 +19,8 @@ final class ReadTools {
   static List<Tool> all(Commands gq) {
     return List.of(
         new Tool("ps", "List jobs as JSON (gq ps --json): live jobs and recent ended ones, or every job with"
-            + " all: true. Each job has id, name, state, argv, requested_gpus, gpu_indices, group, key, times.",
+            + " all: true. Each job has id, name, state, argv, requested_gpus, gpu_indices, group, key, times, and for a"
+            + " waiting job wait_reason: code (gpus_busy, after, group_held, fair_share, ...), text and the facts.",
             Schema.object()
                 .integers("jobs", "Only these job ids.")
                 .bool("all", "Every matching job, not only live and recent ones.")
@@ -27,7 +28,8 @@ final class ReadTools {
                 .string("state", "Only jobs in this state, e.g. RUNNING, WAITING, FAILED.")
                 .integer("limit", "At most this many jobs, newest first.").build(),
             a -> gq.run(ps(a))),
-        new Tool("show", "One job in detail as JSON (gq show ID --json), including why it waits." + IDS,
+        new Tool("show", "One job in detail as JSON (gq show ID --json), including why it waits (wait_reason: code,"
+            + " brief, text and the facts, such as the GPUs busy and what holds them, or the job it waits for)." + IDS,
             Schema.object().integer("job", "The job id.").required("job").build(),
             a -> gq.run(List.of("show", "--json", String.valueOf(a.jobId("job"))))),
         new Tool("logs", "The last lines of a job's output (gq logs -n N ID): " + DEFAULT_LOG_LINES

@@ -16,13 +16,26 @@ public final class DiskRoom {
 
   /** "the disk holding DIR is full (N KiB free)" when it is, else null (also when it cannot be read). */
   public static String fullNote(Path dir) {
+    long free = freeWhenFull(dir);
+    return free < 0 ? null : note(dir, free);
+  }
+
+  /**
+   * The note of a full disk holding {@code dir} with {@code free} bytes free; the daemon's reports carry
+   * the same facts as core's {@code DiskFull}, which words them alike (the client cannot depend on core).
+   */
+  public static String note(Path dir, long free) {
+    return "the disk holding " + dir + " is full (" + free / 1024 + " KiB free)";
+  }
+
+  /** The bytes free on the disk holding {@code dir} when it counts as full; -1 when it has room or cannot be read. */
+  public static long freeWhenFull(Path dir) {
     try {
       // statvfs on the directory itself: no walk of /proc/mounts as a file store lookup makes
       long free = dir.toFile().getUsableSpace();
-      if (free >= FULL_BELOW || !Files.isDirectory(dir)) return null;
-      return "the disk holding " + dir + " is full (" + free / 1024 + " KiB free)";
+      return free >= FULL_BELOW || !Files.isDirectory(dir) ? -1 : free;
     } catch (RuntimeException e) {
-      return null;
+      return -1;
     }
   }
 }

@@ -25,7 +25,7 @@ class LabPageTest {
         Map.of(4242L, new ProcessView(4242, "dave", "outside-secret --key", Views.NOW, null)), v.who(),
         List.of(Views.job(7, "secret-name", JobState.RUNNING, List.of("python", "secret-train.py")),
             Views.job(8, "secret-name", JobState.WAITING, List.of("python", "secret-train.py"))),
-        Map.of(8L, new WaitReason("GPUs busy", "needs 1 GPU")), Map.of(), List.of(), false);
+        Map.of(8L, new WaitReason.GpusBusy(1, 0, List.of())), Map.of(), List.of(), false);
   }
 
   @Test

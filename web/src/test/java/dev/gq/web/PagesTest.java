@@ -41,12 +41,22 @@ class PagesTest {
   }
 
   @Test
+  void aWaitReasonCarryingHostileTextIsShownEscaped() {
+    MachineView v = Views.view();
+    MachineView slurm = new MachineView(v.now(), v.zone(), v.user(), v.gpus(), v.processes(), v.who(), v.jobs(),
+        Map.of(8L, new WaitReason.SlurmQueued(Views.FORGED)), v.progress(), v.groups(), v.queueHeld());
+    String page = Pages.machine(slurm, TOKEN);
+    assertFalse(page.contains("<img"), page);
+    assertTrue(page.contains("Slurm &lt;img src=x onerror=alert(1)&gt;"), page);
+  }
+
+  @Test
   void aJobPageShowsItsFactsAndItsLogFromWhereTheStreamGoesOn() {
     var j = Views.job(8, "sweep", JobState.WAITING, List.of("echo", "hi"));
-    String page = Pages.job(j, null, new WaitReason("GPUs busy", "needs 1 GPU, none free"), Views.view().zone(),
+    String page = Pages.job(j, null, new WaitReason.GpusBusy(1, 0, List.of()), Views.view().zone(),
         new LogText("step 1\n<b>step 2</b>\n", 1234, null), TOKEN);
     assertTrue(page.contains("<h1>Job 8: sweep</h1>"), page);
-    assertTrue(page.contains("<dt>Why it waits</dt><dd>needs 1 GPU, none free</dd>"), page);
+    assertTrue(page.contains("<dt>Why it waits</dt><dd>needs 1 GPU, 0 free</dd>"), page);
     assertTrue(page.contains("step 1\n&lt;b&gt;step 2&lt;/b&gt;\n</pre>"), page);
     assertTrue(page.contains("data-events=\"/events/job/8?from=1234&amp;token=" + TOKEN + "\""), page);
   }

@@ -43,6 +43,6 @@ final class Views {
     List<Job> jobs = List.of(job(7, FORGED, JobState.RUNNING, List.of("python", "train.py")),
         job(8, null, JobState.WAITING, List.of("echo", FORGED)));
     return new MachineView(NOW, ZoneOffset.UTC, "alice", gpus, Map.of(), who, jobs,
-        Map.of(8L, new WaitReason("GPUs busy " + FORGED, "needs 1 GPU")), Map.of(), List.of(), false);
+        Map.of(8L, new WaitReason.GpusBusy(1, 0, List.of())), Map.of(), List.of(), false);
   }
 }

@@ -4,6 +4,7 @@ import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.cluster.ClusterBatches;
 import dev.gq.core.cluster.ClusterConfig;
 import dev.gq.core.job.Job;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.Request;
 import java.time.Duration;
@@ -120,7 +121,7 @@ public final class ClusterBridge {
   }
 
   /** Tells the Scheduler that jobs could not be sent, for good. */
-  void failed(List<Long> ids, String reason) {
-    for (long id : ids) scheduler.tell(new Scheduler.Report(new Request.LaunchFailed(id, reason)));
+  void failed(List<Long> ids, LaunchProblem problem) {
+    for (long id : ids) scheduler.tell(new Scheduler.Report(new Request.LaunchFailed(id, problem)));
   }
 }

@@ -10,6 +10,7 @@ import dev.gq.core.cluster.SlurmProfile;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.Request;
 import dev.gq.host.config.ConfigFile;
@@ -86,7 +87,7 @@ final class ClusterPass {
     for (ClusterBatches.Batch b : ClusterBatches.plan(l, cells)) {
       SlurmProfile p = config.profile(b.profile());
       if (p == null) {
-        bridge.failed(ids(b.cells()), "no Slurm profile '" + b.profile() + "' in the configuration file any more");
+        bridge.failed(ids(b.cells()), new LaunchProblem(LaunchProblem.Cause.NO_SLURM_PROFILE, b.profile()));
         continue;
       }
       SbatchScript.Places at = files.places(b.cells());
@@ -107,7 +108,7 @@ final class ClusterPass {
           LOG.warn("sbatch: {}; tried again on the next pass", r.firstLine());
           continue;
         }
-        bridge.failed(ids(b.cells()), "sbatch refused it: " + r.firstLine());
+        bridge.failed(ids(b.cells()), new LaunchProblem(LaunchProblem.Cause.SBATCH_REFUSED, r.firstLine()));
         continue;
       }
       String id = r.out().strip().split(";", 2)[0];

@@ -1,5 +1,6 @@
 package dev.gq.actors.reconciler;
 
+import dev.gq.core.end.DiskFull;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
@@ -60,12 +61,13 @@ public final class JobChecks {
     List<ProcInfo> all = procs.all();
     String boot = procs.bootId();
     // a full disk may be why an exit status is missing: the shim could not write it
-    String full = DiskRoom.fullNote(exitFile.apply(active.get(0).id()).getParent());
+    Path run = exitFile.apply(active.get(0).id()).getParent();
+    DiskFull full = DiskFull.of(run, DiskRoom.freeWhenFull(run));
     for (Job j : active) found.put(j.id(), facts(j, all, boot, present, full));
     return found;
   }
 
-  private RecoveryFacts facts(Job j, List<ProcInfo> all, String boot, Set<String> present, String full) {
+  private RecoveryFacts facts(Job j, List<ProcInfo> all, String boot, Set<String> present, DiskFull full) {
     ProcessIdentity id = j.identity();
     // A process with the leader's pid but other start ticks is a recycled pid, not the job.
     boolean alive = id != null && all.stream().anyMatch(p -> !p.zombie()

@@ -3,9 +3,11 @@ package dev.gq.actors.runner;
 import dev.gq.core.schedule.Request;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.end.DiskFull;
 import dev.gq.core.end.EndSeen;
 import dev.gq.core.job.Job;
 import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.proc.JobProcesses;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
@@ -91,22 +93,22 @@ final class JobEnd {
   static Request.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
       Logger log) {
     Path exitFile = deps.exitFile().apply(job.id());
-    String full = DiskRoom.fullNote(exitFile.getParent());
+    DiskFull full = DiskFull.of(exitFile.getParent(), DiskRoom.freeWhenFull(exitFile.getParent()));
     // Room for the events that record this ending.
     if (full != null && DiskSpace.releaseReserve(exitFile.getParent().getParent()))
-      log.warn("{}; gave up the reserve file to record job {}", full, job.id());
+      log.warn("{}; gave up the reserve file to record job {}", full.text(), job.id());
     EndSeen seen = new EndSeen(m.record().orElse(null), shimStatus, full, timedOut, null, null);
     return new Request.Ended(job.id(), seen, m.endedNanos(), m.after(), m.afterNanos(), deps.clock().instant());
   }
 
   /**
-   * The report of a job whose processes could not be started ({@code reason}): a failed launch, or,
+   * The report of a job whose processes could not be started ({@code problem}): a failed launch, or,
    * when a shell reports a status for the same failure ({@code exitCode}, 127: the command cannot be
    * run), the job's end as the shim would have recorded it.
    */
-  static Request.Fact spawnFailed(long jobId, String reason, Integer exitCode) {
-    return exitCode == null ? new Request.LaunchFailed(jobId, reason)
-        : new Request.Ended(jobId, EndSeen.couldNotRun(exitCode, reason));
+  static Request.Fact spawnFailed(long jobId, LaunchProblem problem, Integer exitCode) {
+    return exitCode == null ? new Request.LaunchFailed(jobId, problem)
+        : new Request.Ended(jobId, EndSeen.couldNotRun(exitCode, problem.text()));
   }
 
   /** Whether the process the runner launched (the shim) is gone: no process, a zombie, or another process under its pid. */

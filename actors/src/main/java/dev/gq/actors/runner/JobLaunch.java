@@ -4,6 +4,7 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.launch.LaunchException;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
@@ -40,7 +41,7 @@ final class JobLaunch {
         whole = job.withStored(stored.spec(), stored.logPath());
       }
     } catch (RuntimeException e) {
-      return new JobRunner.SpawnFailed("cannot read the job's command from the database: " + e.getMessage());
+      return failed(LaunchProblem.Cause.COMMAND_UNREADABLE, e.getMessage());
     }
     JobSpec full = whole.spec();
     try {
@@ -52,21 +53,25 @@ final class JobLaunch {
           countedShare(job, deps)));
       if (cmd.problem() != null) {
         release();
-        return new JobRunner.SpawnFailed(cmd.problem(), cmd.exitCode());
+        return new JobRunner.SpawnFailed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, cmd.problem()), cmd.exitCode());
       }
       LaunchSpec spec = new LaunchSpec(job.id(), cmd.argv(), Path.of(full.cwd()), cmd.env(), Path.of(whole.logPath()),
           deps.exitFile().apply(job.id()), held.fds(), cmd.note());
       return new JobRunner.Spawned(deps.launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
-      return new JobRunner.LeaseTaken(e.getMessage());
+      return new JobRunner.LeaseTaken(new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, e.getMessage()));
     } catch (LaunchException e) {
       release();
-      return new JobRunner.SpawnFailed(e.getMessage(), e.exitCode());
+      return new JobRunner.SpawnFailed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, e.getMessage()), e.exitCode());
     } catch (InterruptedException e) {
       release();
       Thread.currentThread().interrupt();
-      return new JobRunner.SpawnFailed("the daemon stopped before the job could start");
+      return failed(LaunchProblem.Cause.DAEMON_STOPPED, "");
     }
+  }
+
+  private static JobRunner.SpawnFailed failed(LaunchProblem.Cause cause, String detail) {
+    return new JobRunner.SpawnFailed(new LaunchProblem(cause, detail), null);
   }
 
   /**

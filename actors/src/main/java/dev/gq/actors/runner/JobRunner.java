@@ -4,6 +4,7 @@ import dev.gq.core.end.PreemptIgnored;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.ledger.Preemption;
 import dev.gq.core.alloc.GpuObservation;
@@ -42,12 +43,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record Ignored(PreemptIgnored found) implements Command {}
   record Spawned(LaunchedProcess process) implements Command {}
   /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
-  record SpawnFailed(String reason, Integer exitCode) implements Command {
-    SpawnFailed(String reason) {
-      this(reason, null);
-    }
-  }
-  record LeaseTaken(String reason) implements Command {}
+  record SpawnFailed(LaunchProblem problem, Integer exitCode) implements Command {}
+  record LeaseTaken(LaunchProblem problem) implements Command {}
   /** The shim exited, with {@code status} (null: unknown). */
   private record LeaderExited(Integer status) implements Command {}
   private record Tick() implements Command {}
@@ -101,7 +98,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     CompletableFuture<Command> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.blocking());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, launch);
-      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed("cannot start the job: " + err.getMessage()) : cmd);
+      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed(new LaunchProblem(LaunchProblem.Cause.RUNNER_FAILED, err.getMessage()), null) : cmd);
       return r;
     }));
   }
@@ -123,7 +120,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .onMessage(Spawned.class, this::onSpawned)
         .onMessage(SpawnFailed.class, this::onSpawnFailed)
         .onMessage(LeaseTaken.class, m -> {
-          scheduler.tell(new Request.LaunchDeferred(job.id(), m.reason()));
+          scheduler.tell(new Request.LaunchDeferred(job.id(), m.problem()));
           return Behaviors.stopped();
         })
         .onMessage(LeaderExited.class, this::onLeaderExited)
@@ -144,7 +141,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
 
   /** Nothing was started; a command that cannot be run ends the job with the shell's status for it. */
   private Behavior<Command> onSpawnFailed(SpawnFailed m) {
-    scheduler.tell(JobEnd.spawnFailed(job.id(), m.reason(), m.exitCode()));
+    scheduler.tell(JobEnd.spawnFailed(job.id(), m.problem(), m.exitCode()));
     return Behaviors.stopped();
   }
 

@@ -30,6 +30,9 @@ class LimitsEndToEndTest {
           () -> g.gq("show", String.valueOf(ids.get(2))).out().contains("GQ_MAX_CPU_JOBS"));
       assertEquals("WAITING", g.state(ids.get(2)));
       assertEquals("WAITING", g.state(ids.get(3)));
+      var why = g.job(ids.get(2)).get("wait_reason");
+      assertEquals("cpu_jobs_at_max", why.get("code").asText(), why.toString());
+      assertEquals("the most CPU-only jobs allowed at once already run (GQ_MAX_CPU_JOBS)", why.get("text").asText());
       Files.writeString(go, "");
       for (long id : ids) g.awaitState(id, "DONE", T);
     }

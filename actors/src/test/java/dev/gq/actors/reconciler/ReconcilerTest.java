@@ -133,7 +133,7 @@ class ReconcilerTest {
       KIT.spawn(Reconciler.create(checks, INTERVAL, BLOCKING)).tell(new Reconciler.Reconcile(List.of(job(2, JobState.RUNNING)),
           scheduler.ref()));
       Request.Reconciled r = (Request.Reconciled) scheduler.expectMessageClass(Scheduler.Report.class, Duration.ofSeconds(10)).fact();
-      String full = r.facts().get(2L).diskFull();
+      String full = r.facts().get(2L).diskFull() == null ? null : r.facts().get(2L).diskFull().text();
       assertTrue(full != null && full.startsWith("the disk holding " + run + " is full ("), full);
     } finally {
       new ProcessBuilder("umount", "-l", small.toString()).start().waitFor();

@@ -2,11 +2,11 @@ package dev.gq.core.alloc;
 
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
-import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.WaitReason;
+import dev.gq.core.job.WaitReason.GpuHolder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,19 +83,16 @@ public final class Allocator {
       Integer room = group == null ? null : groupRoom.get(group);
       if (block != null) reasons.put(j.id(), block);
       else if (j.spec().begin() != null && now.isBefore(j.spec().begin()))
-        reasons.put(j.id(), new WaitReason("begins " + Begin.brief(j.spec().begin(), now), "may not start before "
-            + j.spec().begin().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (--begin)"));
+        reasons.put(j.id(), new WaitReason.Begins(j.spec().begin(), now));
       else if (room != null && room <= 0)
-        reasons.put(j.id(), new WaitReason("group at max",
-            "group " + group + " has its most jobs running at once (--max-running " + rules.maxRunning(group) + ")"));
-      else if (n == 0 && cpuRoom <= 0) reasons.put(j.id(), new WaitReason("CPU jobs at max",
-          "the most CPU-only jobs allowed at once already run (GQ_MAX_CPU_JOBS)"));
+        reasons.put(j.id(), new WaitReason.GroupAtMax(group, rules.maxRunning(group)));
+      else if (n == 0 && cpuRoom <= 0) reasons.put(j.id(), new WaitReason.CpuJobsAtMax());
       else if (n == 0) {
         placed.add(new Plan.Reservation(j.id(), List.of()));
         cpuRoom--;
         if (room != null) groupRoom.put(group, room - 1);
       }
-      else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
+      else if (gpus == null) reasons.put(j.id(), new WaitReason.NoGpuReading());
       else if (GpuNeed.shares(j.spec()) && gathering != null) reasons.put(j.id(), gathering);
       else if (GpuNeed.shares(j.spec())) {
         List<GpuStatus> mine = new ArrayList<>(offered(j, kept.getOrDefault(j.id(), List.of()), rules));
@@ -131,10 +128,8 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       } else if (gathers(j, n, fitting(j, offered(j, free, rules)).size(), fitting(j, offered(j, gpus, rules)), now, gatherAfter)) {
         List<GpuStatus> kept4 = fitting(j, offered(j, free, rules));
-        reasons.put(j.id(), new WaitReason("GPUs gather", waiting(j, kept4.size(), gpus, said).text()
-            + "; GPUs gather for it (waiting over " + Durations.format(gatherAfter) + "): younger jobs wait"));
-        gathering = new WaitReason("gathering for " + j.id(), "GPUs gather for job " + j.id() + " (needs " + n
-            + " GPUs, waiting over " + Durations.format(gatherAfter) + ")" + keptFree(kept4) + ": younger jobs wait");
+        reasons.put(j.id(), new WaitReason.Gathering(waiting(j, kept4.size(), gpus, said), gatherAfter));
+        gathering = new WaitReason.GatheringFor(j.id(), n, gatherAfter, kept4.stream().map(GpuStatus::index).toList());
       } else reasons.put(j.id(), waiting(j, fitting(j, offered(j, free, rules)).size(), gpus, said));
     }
     return new Plan(placed, reasons);
@@ -206,14 +201,7 @@ public final class Allocator {
   private static WaitReason waiting(Job j, int free, List<GpuStatus> gpus, Map<Long, WaitReason> said) {
     int n = j.spec().gpus();
     if (j.spec().gpuNeed() != null) return GpuFit.waiting(n, j.spec().gpuNeed(), free, gpus);
-    return said.computeIfAbsent(((long) n << 32) | free, k -> new WaitReason("GPUs busy", busy(n, free, gpus)));
-  }
-
-  /** "; GPUs 1,3 are kept free for it": the free GPUs a gathering leaves idle; empty when none. */
-  private static String keptFree(List<GpuStatus> free) {
-    if (free.isEmpty()) return "";
-    String which = free.stream().map(g -> String.valueOf(g.index())).collect(Collectors.joining(","));
-    return free.size() == 1 ? "; GPU " + which + " is kept free for it" : "; GPUs " + which + " are kept free for it";
+    return said.computeIfAbsent(((long) n << 32) | free, k -> busyGpus(n, free, gpus));
   }
 
   /**
@@ -228,30 +216,13 @@ public final class Allocator {
     return free + ours >= n;
   }
 
-  /** What keeps a GPU that is not FREE from a job: "job 4", "outside process", "drained", "UNKNOWN". */
-  static String holder(GpuStatus g) {
-    return switch (g.state()) {
-      case RESERVED, RUNNING -> "job " + g.ownerJobId();
-      case SHARED -> g.shares().isEmpty() ? "shared by " + SharedFit.others(g) : "shared by job" + (g.shares().size() == 1 ? " " : "s ")
-          + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(", "))
-          + (g.others().isEmpty() ? "" : " and " + SharedFit.others(g));
-      case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
-      case DRAINED -> "drained";
-      default -> "UNKNOWN";
-    };
+  /** Why a job wanting {@code n} GPUs waits when {@code free} are free: every GPU that is not, and what holds it. */
+  static WaitReason.GpusBusy busyGpus(int n, int free, List<GpuStatus> gpus) {
+    return new WaitReason.GpusBusy(n, free, gpus.stream().filter(g -> g.state() != GpuState.FREE).map(GpuHolder::of).toList());
   }
 
   /** "needs 2 GPUs, 1 free (GPU 0: job 4; GPU 2: outside process)". */
   static String busy(int n, int free, List<GpuStatus> gpus) {
-    List<String> why = new ArrayList<>();
-    for (GpuStatus g : gpus) {
-      if (g.state() == GpuState.FREE) continue;
-      why.add("GPU " + g.index() + ": " + holder(g));
-    }
-    String base = "needs " + n + " GPU" + (n == 1 ? "" : "s") + ", " + free + " free";
-    if (why.isEmpty()) return base;
-    int shown = Math.min(why.size(), 4);
-    String tail = why.size() > shown ? "; +" + (why.size() - shown) + " more" : "";
-    return base + " (" + String.join("; ", why.subList(0, shown)) + tail + ")";
+    return busyGpus(n, free, gpus).text();
   }
 }

@@ -7,7 +7,6 @@ import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.WaitReason;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -61,18 +60,11 @@ public final class GpuFit {
   static WaitReason waiting(int n, GpuNeed need, int freeFitting, List<GpuStatus> gpus) {
     List<GpuStatus> fit = gpus.stream().filter(g -> need.fits(g.name(), g.totalBytes()))
         .sorted(Comparator.comparingInt(GpuStatus::index)).toList();
-    String asked = "needs " + n + " GPU" + (n == 1 ? "" : "s") + " " + need.text();
-    if (fit.isEmpty()) return new WaitReason("no GPU fits", asked + ": no GPU here fits; see 'gq gpu'");
-    String which = (fit.size() == 1 ? "GPU " : "GPUs ") + fit.stream().map(g -> String.valueOf(g.index()))
-        .collect(Collectors.joining(",")) + (fit.size() == 1 ? " fits" : " fit");
-    if (fit.size() < n) return new WaitReason("too few fit", asked + ": only " + which + "; see 'gq gpu'");
-    String free = freeFitting == 0 ? (fit.size() == 1 ? "busy" : fit.size() == 2 ? "both busy" : "all busy")
-        : freeFitting + " free";
-    List<String> why = new ArrayList<>();
-    for (GpuStatus g : fit) if (g.state() != GpuState.FREE) why.add("GPU " + g.index() + ": " + Allocator.holder(g));
-    String tail = why.isEmpty() ? "" : " (" + String.join("; ", why.subList(0, Math.min(4, why.size())))
-        + (why.size() > 4 ? "; +" + (why.size() - 4) + " more" : "") + ")";
-    return new WaitReason("fitting GPUs busy", asked + ": " + which + ", " + free + tail);
+    if (fit.isEmpty()) return new WaitReason.NoGpuFits(n, need);
+    List<Integer> indices = fit.stream().map(GpuStatus::index).toList();
+    if (fit.size() < n) return new WaitReason.TooFewFit(n, need, indices);
+    return new WaitReason.FittingGpusBusy(n, need, indices, freeFitting,
+        fit.stream().filter(g -> g.state() != GpuState.FREE).map(WaitReason.GpuHolder::of).toList());
   }
 
   private static String asked(int n, GpuNeed need) {

@@ -7,6 +7,8 @@ import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.WaitReason;
+import dev.gq.core.job.WaitReason.GpuBlock;
+import dev.gq.core.job.WaitReason.GpuHolder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,23 +37,19 @@ public final class SharedFit {
   }
 
   /** Why a shared job of {@code spec} may not join {@code g} now ("GPU 0 has 12.0 GiB left"), or null. */
-  static String why(JobSpec spec, GpuStatus g, long headroomMiB) {
+  static GpuBlock why(JobSpec spec, GpuStatus g, long headroomMiB) {
     GpuNeed need = spec.gpuNeed();
-    if (!GpuFit.fits(spec, g)) return "GPU " + g.index() + " does not fit";
+    if (!GpuFit.fits(spec, g)) return new GpuBlock.Unfit(g.index());
     if (g.state() != GpuState.FREE && !(g.state() == GpuState.SHARED && g.detail() == null))
-      return "GPU " + g.index() + ": " + (g.state() == GpuState.SHARED ? g.detail() : Allocator.holder(g));
+      return new GpuBlock.Taken(g.index(), GpuHolder.of(g), g.state() == GpuState.SHARED ? g.detail() : null);
     List<GpuStatus.Share> over = g.overShares(headroomMiB);
     if (!over.isEmpty()) {
       GpuStatus.Share s = over.get(0);
-      return "GPU " + g.index() + ": job " + s.jobId() + " uses " + MemoryText.words(s.usedMiB()) + " of its "
-          + MemoryText.words(s.declaredMiB(g.totalMiB(), headroomMiB)) + ", no more jobs go there";
+      return new GpuBlock.OverShare(g.index(), s.jobId(), s.usedMiB(), s.declaredMiB(g.totalMiB(), headroomMiB));
     }
     int cap = cap(need.perGpu(), g);
-    if (cap > 0 && g.shareCount() + 1 > cap)
-      return "GPU " + g.index() + " holds " + g.shareCount() + " shared job" + (g.shareCount() == 1 ? "" : "s")
-          + " (--per-gpu " + cap + ")";
-    if (leftAfter(spec, g, headroomMiB) < 0)
-      return "GPU " + g.index() + " has " + MemoryText.words(Math.max(0, g.leftMiB(headroomMiB))) + " left";
+    if (cap > 0 && g.shareCount() + 1 > cap) return new GpuBlock.AtCap(g.index(), g.shareCount(), cap);
+    if (leftAfter(spec, g, headroomMiB) < 0) return new GpuBlock.NoRoom(g.index(), g.leftMiB(headroomMiB));
     return null;
   }
 
@@ -78,26 +76,15 @@ public final class SharedFit {
   static WaitReason waiting(JobSpec spec, List<GpuStatus> gpus, Map<String, GpuStatus> sharedNow, long headroomMiB) {
     GpuNeed need = spec.gpuNeed();
     int n = spec.gpus();
-    String what = need.vramMiB() > 0 ? MemoryText.words(need.vramMiB()) : "1/" + need.perGpu() + " of a GPU";
-    String asked = "needs " + what + (n == 1 ? " on a shared GPU" : " on each of " + n + " shared GPUs")
-        + (need.types().isEmpty() ? "" : " of type " + String.join(" or ", need.types()));
     List<GpuStatus> fit = gpus.stream().filter(g -> GpuFit.fits(spec, g)).sorted(Comparator.comparingInt(GpuStatus::index)).toList();
-    if (fit.isEmpty()) return new WaitReason("no GPU fits", asked + ": no GPU here fits; see 'gq gpu'");
-    if (fit.size() < n) return new WaitReason("too few fit", asked + ": only " + fit.size() + " GPU"
-        + (fit.size() == 1 ? "" : "s") + " here fit; see 'gq gpu'");
-    List<String> why = new ArrayList<>();
-    boolean over = false;
+    if (fit.isEmpty()) return new WaitReason.NoGpuFits(n, need);
+    if (fit.size() < n) return new WaitReason.TooFewFit(n, need, fit.stream().map(GpuStatus::index).toList());
+    List<GpuBlock> why = new ArrayList<>();
     for (GpuStatus g : fit) {
-      GpuStatus now = sharedNow.getOrDefault(g.uuid(), g);
-      String w = why(spec, now, headroomMiB);
-      if (w == null) continue;
-      over |= w.endsWith("no more jobs go there");
-      why.add(w);
+      GpuBlock w = why(spec, sharedNow.getOrDefault(g.uuid(), g), headroomMiB);
+      if (w != null) why.add(w);
     }
-    if (why.isEmpty()) return new WaitReason("shared GPUs full", asked);
-    int shown = Math.min(4, why.size());
-    String text = asked + ": " + String.join("; ", why.subList(0, shown)) + (why.size() > shown ? "; +" + (why.size() - shown) + " more" : "");
-    return new WaitReason(over ? "over its share" : "shared GPUs full", text);
+    return new WaitReason.SharedGpusFull(n, need, why);
   }
 
   /**

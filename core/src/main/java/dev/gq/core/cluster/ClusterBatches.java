@@ -103,8 +103,7 @@ public final class ClusterBatches {
       if (blocked == null) blocked = l.blocked();
       String id = l.settings().clusterIds().get(j.id());
       WaitReason why = blocked.get(j.id());
-      if (why == null) why = id == null ? new WaitReason("to Slurm", "about to be sent to the Slurm cluster")
-          : new WaitReason("Slurm " + id, "queued on the Slurm cluster as job " + id + " ('squeue -j " + id + "' says why)");
+      if (why == null) why = id == null ? new WaitReason.ToSlurm() : new WaitReason.SlurmQueued(id);
       out.put(j.id(), why);
     }
     return out;

@@ -27,7 +27,7 @@ public final class EndReasons {
 
   /** What the record says, and what a full disk did to it or to the log. */
   private static String recorded(EndSeen s) {
-    String full = s.diskFull();
+    String full = s.diskFull() == null ? null : s.diskFull().text();
     ExitRecord r = s.record();
     if (r == null) {
       if (s.shimStandsIn()) return EndStates.describe(s.shimStatus()) + "; its exit record could not be written (" + full
@@ -58,7 +58,7 @@ public final class EndReasons {
    * {@code reason}, with the note of the full disk that may have kept the job's exit status from being
    * written ({@code diskFull}; null: {@code reason} as it is).
    */
-  public static String unrecorded(String reason, String diskFull) {
-    return diskFull == null ? reason : reason + "; " + diskFull;
+  public static String unrecorded(String reason, DiskFull diskFull) {
+    return diskFull == null ? reason : reason + "; " + diskFull.text();
   }
 }

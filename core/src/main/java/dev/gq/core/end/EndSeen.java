@@ -6,13 +6,13 @@ import dev.gq.core.ledger.Preemption;
 /**
  * What a runner saw of its job's end, and nothing worded: the exit record the shim wrote (null: none
  * could be read; a command that could not be run at all is told as the shim tells it, an
- * {@code exec-error} record); the status the shim itself exited with (null: unknown); the note
- * {@code DiskRoom} gives when the disk holding the job's files was full (null: it had room); whether
+ * {@code exec-error} record); the status the shim itself exited with (null: unknown); the disk
+ * holding the job's files when it was full, with its free bytes (null: it had room); whether
  * the runner stopped the job at its time limit; and the preemption it carried out (null: none) with
  * what it found when the job outlived the preemption's grace (null: it stopped in time). The
  * Scheduler's decision words the end from it ({@link EndReasons}, {@link EndEvents}).
  */
-public record EndSeen(ExitRecord record, Integer shimStatus, String diskFull, boolean timedOut, Preemption preempted,
+public record EndSeen(ExitRecord record, Integer shimStatus, DiskFull diskFull, boolean timedOut, Preemption preempted,
     PreemptIgnored ignored) {
 
   /** The end of a job that left no exit record and nothing else to say (an adopted process, say). */

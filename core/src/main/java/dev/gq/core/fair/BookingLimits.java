@@ -1,5 +1,6 @@
 package dev.gq.core.fair;
 
+import dev.gq.core.job.DayTime;
 import dev.gq.core.job.Durations;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.gq.core.fair;
 
-import dev.gq.core.job.Durations;
+import dev.gq.core.job.DayTime;
 import dev.gq.core.job.WaitReason;
 import java.time.Duration;
 import java.time.Instant;
@@ -97,19 +97,15 @@ public final class BookingRules {
    * kept from other users' jobs for {@code notice} before the window; null when it may. The
    * booker's own jobs may always.
    */
-  public static WaitReason blocks(String gpu, String user, Duration time, Instant now, List<Booking> bookings, Duration notice,
+  public static WaitReason.BookedGpu blocks(String gpu, String user, Duration time, Instant now, List<Booking> bookings, Duration notice,
       ZoneId zone) {
     for (Booking b : bookings) {
       if (!b.gpus().contains(gpu) || b.user().equals(user) || !b.end().isAfter(now)) continue;
-      if (!now.isBefore(b.start()))
-        return new WaitReason("booked", "GPU " + gpu + " is booked by " + b.user() + " " + window(b, now, zone)
-            + "; only " + b.user() + "'s jobs start on it until then");
+      if (!now.isBefore(b.start())) return new WaitReason.BookedGpu(gpu, b.user(), b.start(), b.end(), notice, time == null, now, zone);
       if (now.isBefore(b.start().minus(notice))) continue;
       Instant ends = time == null ? null : TimeLimits.deadline(now, time);
       if (ends == null || ends.isAfter(b.start()))
-        return new WaitReason("booked", "GPU " + gpu + " is booked by " + b.user() + " " + window(b, now, zone) + "; from "
-            + Durations.format(notice) + " before, a job starts on it only with a --time that ends by "
-            + DayTime.of(b.start(), now, zone) + (time == null ? " (this job has no --time)" : ""));
+        return new WaitReason.BookedGpu(gpu, b.user(), b.start(), b.end(), notice, time == null, now, zone);
     }
     return null;
   }
@@ -126,6 +122,6 @@ public final class BookingRules {
 
   /** "from Tue 14:00 to Tue 17:00", with dates for days beyond this week ({@link DayTime}). */
   public static String window(Booking b, Instant now, ZoneId zone) {
-    return "from " + DayTime.of(b.start(), now, zone) + " to " + DayTime.of(b.end(), now, zone);
+    return DayTime.window(b.start(), b.end(), now, zone);
   }
 }

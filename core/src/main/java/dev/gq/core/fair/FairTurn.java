@@ -1,6 +1,5 @@
 package dev.gq.core.fair;
 
-import dev.gq.core.job.Durations;
 import dev.gq.core.job.WaitReason;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,9 +57,7 @@ public final class FairTurn {
     UserLoad me = s.users().getOrDefault(s.self(), new UserLoad(s.self(), 0, 0, 0, null));
     int always = s.policy().maxGpusPerUserAlways();
     if (me.held() + need > always)
-      return new Turn(List.of(), new WaitReason("user limit", "user limit: " + s.self() + " holds " + me.held()
-          + " GPUs and this machine allows " + always + " per user (max_gpus_per_user_always); it starts when one of "
-          + s.self() + "'s jobs ends"), null);
+      return new Turn(List.of(), new WaitReason.UserLimit(s.self(), me.held(), always), null);
     List<FreeGpu> oldestFirst = new ArrayList<>(free);
     oldestFirst.sort(Comparator.comparing(FreeGpu::freeSince));
     int share = share(s);
@@ -91,21 +88,13 @@ public final class FairTurn {
   }
 
   private static Turn take(List<FreeGpu> gpus, int need) {
-    if (gpus.size() < need) return new Turn(List.of(), new WaitReason("GPUs busy", "fewer GPUs free than the job needs"), null);
+    if (gpus.size() < need) return new Turn(List.of(), new WaitReason.FewerFree(need), null);
     return new Turn(gpus.subList(0, need).stream().map(FreeGpu::uuid).toList(), null, null);
   }
 
   /** "fair share: bob waits for 2 GPUs; alice holds 4 (the fair share is 2), so ..." */
   static WaitReason reason(Situation s, UserLoad me, int share, List<UserLoad> waiting) {
-    StringBuilder who = new StringBuilder();
-    List<String> names = new ArrayList<>();
-    for (UserLoad u : waiting) {
-      who.append(who.isEmpty() ? u.user() + " waits for " : ", " + u.user() + " for ")
-          .append(u.wanted()).append(u.wanted() == 1 ? " GPU" : " GPUs");
-      names.add(u.user());
-    }
-    return new WaitReason("fair share", "fair share: " + who + "; " + s.self() + " holds " + me.held() + " of "
-        + s.sharedGpus() + " (the fair share is " + share + "), so each GPU that frees up goes to "
-        + String.join(" or ", names) + " first for " + Durations.format(s.policy().fairTurn()) + ", then to whoever takes it");
+    return new WaitReason.FairShare(s.self(), me.held(), s.sharedGpus(), share,
+        waiting.stream().map(u -> new WaitReason.Wanting(u.user(), u.wanted())).toList(), s.policy().fairTurn());
   }
 }

@@ -60,12 +60,9 @@ public final class Dependencies {
   static WaitReason waitReason(List<Prerequisite> ps) {
     if (ps == null) return null;
     for (Prerequisite p : ps) {
-      if (p.broken()) return new WaitReason(p.jobId() + " ended " + p.ended(),
-          "job " + p.jobId() + ", which had to succeed first, ended " + p.ended());
-      if (p.ended() == JobState.PREEMPTED) return new WaitReason(p.jobId() + " preempted",
-          "job " + p.jobId() + " was preempted; this job waits for its resume ('gq resume " + p.jobId() + "')");
-      if (!p.met()) return new WaitReason((p.okOnly() ? "after-ok " : "after ") + p.jobId(),
-          "waiting for job " + p.jobId() + (p.okOnly() ? " to succeed" : " to end"));
+      if (p.broken()) return new WaitReason.AfterFailed(p.jobId(), p.ended());
+      if (p.ended() == JobState.PREEMPTED) return new WaitReason.AfterPreempted(p.jobId());
+      if (!p.met()) return new WaitReason.After(p.jobId(), p.okOnly());
     }
     return null;
   }

@@ -106,7 +106,6 @@ public final class FailFastGate {
   }
 
   private static WaitReason reason(String group, int open) {
-    return new WaitReason("fail-fast check", "group " + group + " has " + open + " job" + (open == 1 ? "" : "s")
-        + " starting or ending; more start once they are counted (fail-fast)");
+    return new WaitReason.FailFastCheck(group, open);
   }
 }

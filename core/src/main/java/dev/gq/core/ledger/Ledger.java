@@ -96,9 +96,9 @@ public record Ledger(
       if (j.state() != JobState.WAITING) continue;
       String g = j.spec().group();
       if (settings.heldJobs().contains(j.id()))
-        out.put(j.id(), new WaitReason("held", "held by the user; 'gq release " + j.id() + "' lets it start"));
-      else if (queueHeld) out.put(j.id(), new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start"));
-      else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason("group held", "group " + g + " is held: " + holds.get(g)));
+        out.put(j.id(), new WaitReason.Held(j.id()));
+      else if (queueHeld) out.put(j.id(), new WaitReason.QueueHeld());
+      else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason.GroupHeld(g, holds.get(g)));
       else {
         WaitReason dep = Dependencies.waitReason(waits.get(j.id()));
         if (dep != null) out.put(j.id(), dep);

@@ -34,7 +34,7 @@ public final class BookedPlan {
     return (j, g) -> blocks(f, g.uuid(), user, j, now) == null;
   }
 
-  private static WaitReason blocks(FairView f, String gpu, String user, Job j, Instant now) {
+  private static WaitReason.BookedGpu blocks(FairView f, String gpu, String user, Job j, Instant now) {
     return BookingRules.blocks(gpu, user, j.spec().timeLimit(), now, f.bookings(), f.policy().policy().bookingNotice(), f.zone());
   }
 
@@ -47,24 +47,21 @@ public final class BookedPlan {
     Map<Long, WaitReason> reasons = new HashMap<>(plan.waitReasons());
     for (var e : plan.waitReasons().entrySet()) {
       Job j = l.live().get(e.getKey());
-      if (j == null || j.spec().gpus() == 0 || !e.getValue().brief().contains("GPUs busy")) continue;
+      if (j == null || j.spec().gpus() == 0 || !busy(e.getValue())) continue;
       for (GpuStatus g : gpus) {
         if (g.state() != GpuState.FREE) continue;
-        WaitReason b = blocks(f, g.uuid(), user, j, now);
+        WaitReason.BookedGpu b = blocks(f, g.uuid(), user, j, now);
         if (b == null) continue;
-        reasons.put(j.id(), new WaitReason("booked", e.getValue().text() + "; GPU " + g.index() + " is free but "
-            + bookedBy(b.text()) + b.text().substring(Math.max(0, b.text().indexOf(';')))));
+        reasons.put(j.id(), new WaitReason.Booked(e.getValue(), g.index(), b));
         break;
       }
     }
     return new Plan(plan.reservations(), reasons);
   }
 
-  /** "booked by bob from Mon 14:00 to Mon 17:00" of a booking's wait reason. */
-  private static String bookedBy(String text) {
-    int from = text.indexOf("booked by ");
-    int to = text.indexOf(';', Math.max(from, 0));
-    return from < 0 ? "booked" : to < 0 ? text.substring(from) : text.substring(from, to);
+  /** Whether {@code r} says the job waits for busy GPUs (all of them, or those that fit it). */
+  private static boolean busy(WaitReason r) {
+    return r.code() == WaitReason.Code.GPUS_BUSY || r.code() == WaitReason.Code.FITTING_GPUS_BUSY;
   }
 
   /** The booking in {@code f} that holds {@code gpu} at {@code now} (its window has begun); null when none does. */

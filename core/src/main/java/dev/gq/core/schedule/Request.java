@@ -5,6 +5,7 @@ import dev.gq.core.end.EndSeen;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.ledger.HistoryFact;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
@@ -126,11 +127,21 @@ public sealed interface Request<R> {
   /** From a runner: the job's processes run. */
   record Launched(long jobId, ProcessIdentity identity) implements Fact {}
 
-  /** From a runner: the job's processes could not be started ({@code reason}). */
-  record LaunchFailed(long jobId, String reason) implements Fact {}
+  /** From a runner or the Slurm bridge: the job's processes could not be started ({@code problem}). */
+  record LaunchFailed(long jobId, LaunchProblem problem) implements Fact {
+    /** The problem's words, as the stored event keeps them. */
+    public String reason() {
+      return problem.text();
+    }
+  }
 
-  /** From a runner: another gq took a GPU's lease between the reservation and the launch. */
-  record LaunchDeferred(long jobId, String reason) implements Fact {}
+  /** From a runner: another gq took a GPU's lease between the reservation and the launch ({@code problem}). */
+  record LaunchDeferred(long jobId, LaunchProblem problem) implements Fact {
+    /** The problem's words, as the stored event keeps them. */
+    public String reason() {
+      return problem.text();
+    }
+  }
 
   /**
    * From a runner: the job's shim has exited ({@code gone}), so its end is on its way; or, after all,

@@ -1,6 +1,5 @@
 package dev.gq.core.schedule;
 
-import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
@@ -79,9 +78,7 @@ public record StartBackoff(Map<Long, Run> runs) {
     runs.forEach((id, run) -> {
       Instant until = run.lastAt().plus(wait(run.failures()));
       if (!now.isBefore(until)) return;
-      String left = Durations.format(Duration.between(now, until).plusMillis(999).withNanos(0));
-      out.put(id, new WaitReason("start failed " + run.failures() + "x",
-          "failed to start " + run.failures() + " times in a row (last: " + run.reason() + "); tries again in " + left));
+      out.put(id, new WaitReason.StartFailed(run.failures(), run.reason(), Duration.between(now, until).plusMillis(999).withNanos(0)));
     });
     return out;
   }

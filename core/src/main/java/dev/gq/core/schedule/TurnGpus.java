@@ -6,7 +6,6 @@ import dev.gq.core.fair.FairTurn;
 import dev.gq.core.fair.FairView;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
-import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
@@ -65,20 +64,19 @@ final class TurnGpus {
 
   /** {@code reason} naming the free GPUs still in the turn: "...; GPU 1 is free and waits 20s more for another user's turn". */
   static WaitReason naming(WaitReason reason, List<FairTurn.FreeGpu> candidates, List<GpuStatus> gpus, Duration turn, Instant now) {
-    List<String> parts = new ArrayList<>();
+    List<WaitReason.TurnGpu> parts = new ArrayList<>();
     for (FairTurn.FreeGpu g : candidates) {
       Duration left = Duration.between(now, g.freeSince().plus(turn));
       if (left.isNegative() || left.isZero()) continue;
-      long seconds = (left.toMillis() + 999) / 1000;
-      parts.add("GPU " + indexOf(g.uuid(), gpus) + " is free and waits " + Durations.format(Duration.ofSeconds(seconds))
-          + " more for another user's turn");
+      parts.add(new WaitReason.TurnGpu(indexOf(g.uuid(), gpus), g.uuid(), (left.toMillis() + 999) / 1000));
     }
-    return parts.isEmpty() ? reason : new WaitReason(reason.brief(), reason.text() + "; " + String.join("; ", parts));
+    return parts.isEmpty() ? reason : new WaitReason.InTurn(reason, parts);
   }
 
-  private static String indexOf(String uuid, List<GpuStatus> gpus) {
-    if (gpus != null) for (GpuStatus g : gpus) if (g.uuid().equals(uuid)) return String.valueOf(g.index());
-    return uuid;
+  /** The index of GPU {@code uuid} in {@code gpus}; null when it is not there. */
+  private static Integer indexOf(String uuid, List<GpuStatus> gpus) {
+    if (gpus != null) for (GpuStatus g : gpus) if (g.uuid().equals(uuid)) return g.index();
+    return null;
   }
 
   /**
@@ -90,7 +88,7 @@ final class TurnGpus {
     if (turn == null || released == 0) return;
     for (var e : reasons.entrySet()) {
       Job j = live.get(e.getKey());
-      if (j == null || j.spec().gpus() == 0 || j.spec().gpus() > released || !e.getValue().brief().equals("GPUs busy")) continue;
+      if (j == null || j.spec().gpus() == 0 || j.spec().gpus() > released || e.getValue().code() != WaitReason.Code.GPUS_BUSY) continue;
       e.setValue(turn);
     }
   }

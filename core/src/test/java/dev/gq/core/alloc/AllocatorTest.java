@@ -117,17 +117,17 @@ class AllocatorTest {
 
   @Test
   void blockedJobGetsItsReasonAndLeavesTheGpusToOthers() {
-    var blocked = Map.of(1L, new WaitReason("group held", "group 'sweep' is held"), 3L, new WaitReason("queue held", "the queue is held"));
+    Map<Long, WaitReason> blocked = Map.of(1L, new WaitReason.GroupHeld("sweep", "held by the user"), 3L, new WaitReason.QueueHeld());
     Plan p = Allocator.plan(List.of(waiting(1, 1), waiting(2, 1), waiting(3, 0)), List.of(free(0)), blocked);
     assertEquals(Map.of(2L, List.of(0)), placed(p));
-    assertEquals("group 'sweep' is held", p.waitReasons().get(1L).text());
-    assertEquals("the queue is held", p.waitReasons().get(3L).text());
+    assertEquals("group sweep is held: held by the user", p.waitReasons().get(1L).text());
+    assertEquals("the queue is held; 'gq release --all' lets jobs start", p.waitReasons().get(3L).text());
   }
 
   @Test
   void blockedJobKeepsItsReasonBeforeTheFirstReading() {
-    Plan p = Allocator.plan(List.of(waiting(1, 1)), null, Map.of(1L, new WaitReason("queue held", "the queue is held")));
-    assertEquals("the queue is held", p.waitReasons().get(1L).text());
+    Plan p = Allocator.plan(List.of(waiting(1, 1)), null, Map.of(1L, new WaitReason.QueueHeld()));
+    assertEquals("the queue is held; 'gq release --all' lets jobs start", p.waitReasons().get(1L).text());
   }
 
   @Test
@@ -167,7 +167,7 @@ class AllocatorTest {
       int jobs = rnd.nextInt(10);
       for (long id = 1; id <= jobs; id++) {
         queue.add(waiting(id, rnd.nextInt(5)));
-        if (rnd.nextInt(6) == 0) blocked.put(id, new WaitReason("held", "held"));
+        if (rnd.nextInt(6) == 0) blocked.put(id, new WaitReason.Held(id));
       }
       check(queue, gpus, blocked, Allocator.plan(queue, gpus, blocked));
     }
@@ -207,7 +207,7 @@ class AllocatorTest {
         var spec = spec(1 + rnd.nextInt(3)).withGpuNeed(need);
         queue.add(new Job(id, spec, dev.gq.core.job.JobState.WAITING, T0.plusSeconds(id), null, null, List.of(), null,
             null, null, null, tag(id), null));
-        if (rnd.nextInt(6) == 0) blocked.put(id, new WaitReason("held", "held"));
+        if (rnd.nextInt(6) == 0) blocked.put(id, new WaitReason.Held(id));
       }
       checkFits(queue, gpus, blocked, Allocator.plan(queue, gpus, blocked));
     }
@@ -265,7 +265,7 @@ class AllocatorTest {
         var spec = spec(1 + (rnd.nextInt(4) == 0 ? 1 : 0)).withGpuNeed(need);
         queue.add(new Job(id, spec, dev.gq.core.job.JobState.WAITING, T0.plusSeconds(id), null, null, List.of(), null,
             null, null, null, tag(id), null));
-        if (rnd.nextInt(8) == 0) blocked.put(id, new WaitReason("held", "held"));
+        if (rnd.nextInt(8) == 0) blocked.put(id, new WaitReason.Held(id));
       }
       checkShares(queue, gpus, blocked, Allocator.plan(queue, gpus, blocked), headroom);
     }
@@ -404,7 +404,7 @@ class AllocatorTest {
   @Test
   void aBlockedOldJobGathersNothing() {
     var gpus = List.of(free(0), gpu(1, GpuState.RUNNING));
-    Plan p = Allocator.plan(List.of(waiting(1, 2), waiting(2, 1)), gpus, Map.of(1L, new dev.gq.core.job.WaitReason("group held", "group g is held")),
+    Plan p = Allocator.plan(List.of(waiting(1, 2), waiting(2, 1)), gpus, Map.of(1L, new WaitReason.GroupHeld("g", "held by the user")),
         new PlanRules(T0.plusSeconds(1000), GATHER, 100));
     assertEquals(Map.of(2L, List.of(0)), placed(p));
   }

@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 class EndReasonsTest {
   private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
   private static final String FULL = "the disk holding /data/run is full (512 KiB free)";
+  /** The disk that note is of: what a runner or the reconciler reports. */
+  private static final DiskFull DISK = new DiskFull("/data/run", 512 * 1024);
   private static final Preemption TERM = new Preemption(15, false, Duration.ofMinutes(1), null, false, T);
 
-  private static EndSeen seen(ExitRecord record, Integer shim, String full) {
+  private static EndSeen seen(ExitRecord record, Integer shim, DiskFull full) {
     return new EndSeen(record, shim, full, false, null, null);
   }
 
@@ -34,7 +36,7 @@ class EndReasonsTest {
 
   @Test
   void aFullDiskThatKeptTheRecordFromBeingWrittenGivesTheShimsStatus() {
-    EndSeen s = seen(null, 3, FULL);
+    EndSeen s = seen(null, 3, DISK);
     assertEquals(3, s.exitCode());
     assertEquals("exited with status 3; its exit record could not be written (" + FULL
         + "), so the status is the one its shim exited with", EndReasons.reason(s));
@@ -42,7 +44,7 @@ class EndReasonsTest {
 
   @Test
   void theShims127IsNotTakenForTheJobsStatus() {
-    EndSeen s = seen(null, 127, FULL);
+    EndSeen s = seen(null, 127, DISK);
     assertNull(s.exitCode(), "127: the shim could not wait for the job");
     assertEquals("the job ended but its exit status could not be written: " + FULL, EndReasons.reason(s));
   }
@@ -57,12 +59,12 @@ class EndReasonsTest {
   @Test
   void aFailedJobOnAFullDiskSaysItsLogMayBeCutShort() {
     assertEquals("exited with status 2; " + FULL + ", so its log may be cut short",
-        EndReasons.reason(seen(ExitRecord.exited(2), null, FULL)));
+        EndReasons.reason(seen(ExitRecord.exited(2), null, DISK)));
     assertEquals("killed by signal 9 (exit code 137); " + FULL + ", so its log may be cut short",
-        EndReasons.reason(seen(ExitRecord.signalled(9), null, FULL)));
+        EndReasons.reason(seen(ExitRecord.signalled(9), null, DISK)));
     assertEquals("cannot run 'x'; " + FULL + ", so its log may be cut short",
-        EndReasons.reason(seen(ExitRecord.execFailed("cannot run 'x'"), null, FULL)));
-    assertNull(EndReasons.reason(seen(ExitRecord.exited(0), null, FULL)), "a job that succeeded is DONE");
+        EndReasons.reason(seen(ExitRecord.execFailed("cannot run 'x'"), null, DISK)));
+    assertNull(EndReasons.reason(seen(ExitRecord.exited(0), null, DISK)), "a job that succeeded is DONE");
   }
 
   @Test
@@ -73,7 +75,7 @@ class EndReasonsTest {
         .preempted(new Preemption(10, true, Duration.ofSeconds(30), null, false, T), null)));
     assertEquals("preempted (SIGTERM); ended without an exit status", EndReasons.reason(EndSeen.NOTHING.preempted(TERM, null)));
     assertEquals("preempted (SIGTERM); exited with status 2; " + FULL + ", so its log may be cut short",
-        EndReasons.reason(seen(ExitRecord.exited(2), null, FULL).preempted(TERM, null)));
+        EndReasons.reason(seen(ExitRecord.exited(2), null, DISK).preempted(TERM, null)));
   }
 
   @Test
@@ -102,7 +104,7 @@ class EndReasonsTest {
 
   @Test
   void aMissingExitStatusSaysWhenAFullDiskKeptItFromBeingWritten() {
-    assertEquals("gone; " + FULL, EndReasons.unrecorded("gone", FULL));
+    assertEquals("gone; " + FULL, EndReasons.unrecorded("gone", DISK));
     assertEquals("gone", EndReasons.unrecorded("gone", null));
   }
 }

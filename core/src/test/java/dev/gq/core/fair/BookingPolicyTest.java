@@ -2,6 +2,7 @@ package dev.gq.core.fair;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.core.job.DayTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;

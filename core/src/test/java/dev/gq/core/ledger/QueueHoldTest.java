@@ -33,7 +33,8 @@ class QueueHoldTest {
   @Test
   void heldGroupBlocksOnlyItsOwnJobs() {
     Ledger l = withJobs().apply(new GroupHeld("sweep", "held by the user", false, T));
-    assertEquals(Map.of(1L, new WaitReason("group held", "group sweep is held: held by the user")), l.blocked());
+    assertEquals(Map.of(1L, new WaitReason.GroupHeld("sweep", "held by the user")), l.blocked());
+    assertEquals("group sweep is held: held by the user", l.blocked().get(1L).text());
     assertTrue(l.apply(new GroupReleased("sweep", T)).blocked().isEmpty());
   }
 

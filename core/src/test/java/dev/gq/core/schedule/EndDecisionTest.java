@@ -3,6 +3,7 @@ package dev.gq.core.schedule;
 import static dev.gq.core.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.core.end.DiskFull;
 import dev.gq.core.end.EndSeen;
 import dev.gq.core.end.PreemptIgnored;
 import dev.gq.core.job.JobSpec;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.Test;
 /** A runner's report of an end goes through the decision function to the event and the reason the user reads. */
 class EndDecisionTest {
   private static final String FULL = "the disk holding /data/run is full (512 KiB free)";
+  /** The disk that note is of: what a runner or the reconciler reports. */
+  private static final DiskFull DISK = new DiskFull("/data/run", 512 * 1024);
   private Ledger l = Ledger.empty();
   private SchedulerState s = SchedulerState.initial();
   private long nanos = 100;
@@ -57,7 +60,7 @@ class EndDecisionTest {
   @Test
   void aFullDiskThatKeptTheRecordFromBeingWrittenEndsItWithTheShimsStatusAndSaysSo() {
     running(spec(0));
-    var e = (JobExited) end(new EndSeen(null, 3, FULL, false, null, null));
+    var e = (JobExited) end(new EndSeen(null, 3, DISK, false, null, null));
     assertEquals(3, e.exitCode());
     assertEquals("exited with status 3; its exit record could not be written (" + FULL
         + "), so the status is the one its shim exited with", e.reason());
@@ -66,7 +69,7 @@ class EndDecisionTest {
   @Test
   void aFullDiskAndNoStatusAtAllEndsItFailedWithTheNote() {
     running(spec(0));
-    var e = (JobExited) end(new EndSeen(null, null, FULL, false, null, null));
+    var e = (JobExited) end(new EndSeen(null, null, DISK, false, null, null));
     assertNull(e.exitCode());
     assertEquals("the job ended but its exit status could not be written: " + FULL, e.reason());
   }

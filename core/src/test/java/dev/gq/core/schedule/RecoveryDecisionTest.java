@@ -3,6 +3,7 @@ package dev.gq.core.schedule;
 import static dev.gq.core.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.core.end.DiskFull;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.launch.ExitRecord;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.Test;
 class RecoveryDecisionTest {
   private static final Instant NOW = T0.plusSeconds(60);
   private static final String FULL = "the disk holding /data/run is full (512 KiB free)";
+  /** The disk that note is of: what a runner or the reconciler reports. */
+  private static final DiskFull DISK = new DiskFull("/data/run", 512 * 1024);
   private Ledger l;
   private SchedulerState s = SchedulerState.initial();
 
@@ -45,11 +48,11 @@ class RecoveryDecisionTest {
   }
 
   /** What the reconciler finds of a job on this boot, with its GPU 0 present. */
-  private static RecoveryFacts found(boolean alive, Optional<ExitRecord> exit, String diskFull) {
+  private static RecoveryFacts found(boolean alive, Optional<ExitRecord> exit, DiskFull diskFull) {
     return new RecoveryFacts(BOOT, exit, alive, Optional.empty(), Set.of(uuid(0)), diskFull);
   }
 
-  private static RecoveryFacts dead(String diskFull) {
+  private static RecoveryFacts dead(DiskFull diskFull) {
     return found(false, Optional.empty(), diskFull);
   }
 
@@ -70,8 +73,8 @@ class RecoveryDecisionTest {
   @Test
   void aFullDiskIsNamedInEveryInterruptionItMayExplain() {
     jobs(holding(1, JobState.RUNNING, 0), holding(2, JobState.RUNNING, 0));
-    var rebooted = new RecoveryFacts("boot-2", Optional.empty(), false, Optional.empty(), Set.of(uuid(0)), FULL);
-    var d = decide(new Request.Reconciled(new TreeMap<>(Map.of(1L, dead(FULL), 2L, rebooted)), 0));
+    var rebooted = new RecoveryFacts("boot-2", Optional.empty(), false, Optional.empty(), Set.of(uuid(0)), DISK);
+    var d = decide(new Request.Reconciled(new TreeMap<>(Map.of(1L, dead(DISK), 2L, rebooted)), 0));
     assertEquals(List.of(
         new JobInterrupted(1, "the job's processes ended while the daemon was down and left no exit status; " + FULL, NOW),
         new JobInterrupted(2, "the machine rebooted while the job was RUNNING; " + FULL, NOW)), d.events());
@@ -80,7 +83,7 @@ class RecoveryDecisionTest {
   @Test
   void anExitRecordEndsItWithItsStatusAndNoDiskNote() {
     jobs(holding(1, JobState.RUNNING, 0));
-    var d = decide(new Request.Reconciled(Map.of(1L, found(false, Optional.of(ExitRecord.exited(3)), FULL)), 0));
+    var d = decide(new Request.Reconciled(Map.of(1L, found(false, Optional.of(ExitRecord.exited(3)), DISK)), 0));
     assertEquals(List.of(new JobExited(1, 3, null, NOW)), d.events());
   }
 
@@ -112,7 +115,7 @@ class RecoveryDecisionTest {
   void thePeriodicPassInterruptsAJobNoRunnerWatchedWithItsOwnReason() {
     jobs(holding(1, JobState.RUNNING, 0));
     decide(new Request.Reconciled(Map.of(), 0));
-    var d = drifted(1, JobState.RUNNING, dead(FULL), Set.of());
+    var d = drifted(1, JobState.RUNNING, dead(DISK), Set.of());
     assertEquals(List.of(new JobInterrupted(1,
         "the job's processes ended while no runner watched them and left no exit status; " + FULL, NOW)), d.events());
   }

@@ -11,6 +11,7 @@ import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
@@ -100,7 +101,8 @@ class SchedulingInvariantTest {
   private static void end(World w, Job j) {
     long id = j.id();
     Request<?> r = switch (j.state()) {
-      case STARTING -> w.rnd.nextBoolean() ? new Request.LaunchDeferred(id, "lease taken") : new Request.LaunchFailed(id, "f");
+      case STARTING -> w.rnd.nextBoolean() ? new Request.LaunchDeferred(id, new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, "lease taken"))
+          : new Request.LaunchFailed(id, new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, "f"));
       case RUNNING -> w.rnd.nextInt(4) == 0
           ? new Request.Reconciled(Map.of(id, gpusGone()), 0)
           : new Request.Ended(id, EndSeen.exited(j.adopted() ? null : w.rnd.nextInt(3)), w.nanos++, null, 0);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.GpuReading;
+import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
@@ -36,7 +37,7 @@ class StartBackoffTest {
   }
 
   private void failToStart() {
-    var d = decide(new Request.LaunchDeferred(1, "cannot make the lease file"));
+    var d = decide(new Request.LaunchDeferred(1, new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, "cannot make the lease file")));
     assertTrue(d.events().stream().anyMatch(JobRequeued.class::isInstance), d.events().toString());
   }
 

@@ -1,4 +1,4 @@
-package dev.gq.core.fair;
+package dev.gq.core.job;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -28,5 +28,10 @@ public final class DayTime {
     LocalDate today = now.atZone(zone).toLocalDate();
     boolean thisWeek = !day.isBefore(today) && day.isBefore(today.plusDays(7));
     return (thisWeek ? WEEKDAY : DATE).format(t.atZone(zone));
+  }
+
+  /** "from Tue 14:00 to Tue 17:00": a window from {@code start} to {@code end}, each as {@link #of} writes it. */
+  public static String window(Instant start, Instant end, Instant now, ZoneId zone) {
+    return "from " + of(start, now, zone) + " to " + of(end, now, zone);
   }
 }
