@@ -33,20 +33,23 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.Terminated;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The actor system's root. It waits for {@link Start}, sent by the daemon once the job history has
  * caught up with the journal, then spawns its children in the order recovery needs: the Projector
  * (on the blocking dispatcher), the Notifier (which follows the journal on its own thread), the
  * Reconciler, the Scheduler (which replays its events and asks the Reconciler for the start-up
- * pass), the cluster bridge and the GpuWatcher, and replies with the references the socket server
- * needs. Each child runs under {@link Supervision}: a part that fails is logged, shown in
- * {@link PartHealth} and started again after a back-off; the guardian watches them all, and one
- * that stops (the Scheduler on any failure, another part after too many) makes it call
- * {@code Parts.stopDaemon} with the one line that says why. Stopping the system stops them all,
+ * pass), the cluster bridge, the GpuWatcher and the GpuTimeline, and replies with the references the
+ * socket server needs. Each child runs under {@link Supervision}: a part that fails is logged, shown
+ * in {@link PartHealth} and started again after a back-off; the guardian watches them all, and an
+ * essential one that stops (the Scheduler on any failure, another part after too many) makes it
+ * call {@code Parts.stopDaemon} with the one line that says why. Stopping the system stops them all,
  * children first.
  */
 final class Guardian {
+  private static final Logger LOG = LoggerFactory.getLogger(Guardian.class);
   sealed interface Command {}
   /** Spawn the children from {@code parts} and reply with the references. */
   record Start(Parts parts, ActorRef<Started> replyTo) implements Command {}
@@ -90,9 +93,9 @@ final class Guardian {
         s.runnerDeps().stored(), System.getenv(), health.beat(Part.CLUSTER)), DispatcherSelector.blocking()));
     watcher.set(spawn(ctx, s, watched, Part.GPU_WATCHER, GpuWatcher.create(s.observe(), s.probe(), scheduler,
         s.cfg().pollInterval(), s.blocking(), s.clock(), health.beat(Part.GPU_WATCHER)), Props.empty()));
-    // what each GPU did, for 'gq report': restarted on a failure, never a reason to stop the daemon
-    ActorRef<GpuTimeline.Command> timeline = ctx.spawn(Behaviors.supervise(GpuTimeline.create(scheduler, s.cfg().paths().database(), s.cfg().pollInterval(),
-        s.clock())).onFailure(org.apache.pekko.actor.typed.SupervisorStrategy.restart()), "gpu-timeline",
+    // what each GPU did, for 'gq report': started again like the others, but never a reason to stop the daemon
+    ActorRef<GpuTimeline.Command> timeline = spawn(ctx, s, watched, Part.GPU_TIMELINE, GpuTimeline.create(scheduler,
+        s.cfg().paths().database(), s.cfg().pollInterval(), s.clock(), health.beat(Part.GPU_TIMELINE)),
         DispatcherSelector.blocking());
     m.replyTo().tell(new Started(scheduler, projector, timeline));
     return watching(s.health(), s.backoff(), s.stopDaemon(), watched);
@@ -114,8 +117,9 @@ final class Guardian {
 
   /**
    * A part that stops while the daemon runs has failed for good (the Scheduler on any failure,
-   * another after too many restarts): the daemon must not go on without it, so {@code stopDaemon}
-   * hears the one line that says why.
+   * another after too many restarts): the daemon must not go on without an essential part, so
+   * {@code stopDaemon} hears the one line that says why; a part it can do without (the GPU
+   * timeline) stays stopped, logged and shown so.
    */
   static <C> Behavior<C> watching(PartHealth health, Supervision.Backoff backoff, Consumer<String> stopDaemon,
       Map<ActorRef<?>, Part> watched) {
@@ -126,7 +130,9 @@ final class Guardian {
       String why = t instanceof ChildFailed f ? Supervision.why(f.getCause()) : "it stopped";
       health.stopped(part, why);
       String times = part.restartable() ? " after " + backoff.maxRestarts() + " restarts" : "";
-      stopDaemon.accept("the " + part.text() + " failed" + times + " (" + why + ")");
+      String line = "the " + part.text() + " failed" + times + " (" + why + ")";
+      if (part.essential()) stopDaemon.accept(line);
+      else LOG.error("{}; the daemon goes on without it until the daemon is restarted", line);
       return Behaviors.same();
     });
   }
