@@ -13,7 +13,7 @@ import java.nio.file.Path;
 /**
  * Connects to the daemon's unix socket. "Not running" (no socket file, connection refused) is an
  * ordinary answer, null, because the client may then start the daemon; anything else (a path
- * over the kernel's limit, another user's socket or listener) is a {@link Failure} that says what
+ * over the kernel's limit, another user's socket or listener) is a {@link ClientFailure} that says what
  * to change.
  * Uses {@link NativeSocket} when its library is loaded, else the JDK's channel.
  */
@@ -24,16 +24,16 @@ final class Connector {
   private final Path socket;
   private final boolean useNative;
 
-  Connector(Path socket) throws Failure {
+  Connector(Path socket) throws ClientFailure {
     this(socket, NativeSocket.available());
   }
 
-  Connector(Path socket, boolean useNative) throws Failure {
+  Connector(Path socket, boolean useNative) throws ClientFailure {
     this.socket = socket;
     this.useNative = useNative;
     int bytes = socket.toString().getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_PATH_BYTES) {
-      throw new Failure("the socket path " + socket + " is " + bytes + " bytes, over the "
+      throw new ClientFailure("the socket path " + socket + " is " + bytes + " bytes, over the "
           + MAX_PATH_BYTES + "-byte limit of unix sockets; set GQ_RUNTIME_DIR to a shorter directory");
     }
   }
@@ -44,9 +44,9 @@ final class Connector {
 
   /**
    * A connected blocking channel to a listener of this user, or null when no daemon is listening;
-   * a listener of another user is a {@link Failure}, found before anything is sent.
+   * a listener of another user is a {@link ClientFailure}, found before anything is sent.
    */
-  ByteChannel connect() throws Failure {
+  ByteChannel connect() throws ClientFailure {
     return checked(useNative ? connectNative() : connectJdk());
   }
 
@@ -55,7 +55,7 @@ final class Connector {
    * file is gone by the time it is checked: a stopping daemon removes its socket just before it
    * closes, so a connection it accepted meanwhile leads nowhere, as a refused one.
    */
-  ByteChannel checked(ByteChannel ch) throws Failure {
+  ByteChannel checked(ByteChannel ch) throws ClientFailure {
     if (ch == null) return null;
     String problem = SocketPeer.problem(socket, ch);
     if (problem == null) return ch;
@@ -65,10 +65,10 @@ final class Connector {
       // refused anyway
     }
     if (Files.notExists(socket, LinkOption.NOFOLLOW_LINKS)) return null;
-    throw new Failure(problem);
+    throw new ClientFailure(problem);
   }
 
-  private ByteChannel connectJdk() throws Failure {
+  private ByteChannel connectJdk() throws ClientFailure {
     if (Files.notExists(socket)) return null;
     try {
       return SocketChannel.open(UnixDomainSocketAddress.of(socket));
@@ -79,7 +79,7 @@ final class Connector {
     }
   }
 
-  private ByteChannel connectNative() throws Failure {
+  private ByteChannel connectNative() throws ClientFailure {
     try {
       return NativeSocket.connect(socket.toString());
     } catch (NativeSocket.Refused e) {
@@ -90,7 +90,7 @@ final class Connector {
   }
 
   /** Whether a daemon accepts connections now; the probe connection is closed at once. */
-  boolean answers() throws Failure {
+  boolean answers() throws ClientFailure {
     ByteChannel ch = connect();
     if (ch == null) return false;
     try {
@@ -101,16 +101,16 @@ final class Connector {
     return true;
   }
 
-  ByteChannel classify(IOException e) throws Failure {
+  ByteChannel classify(IOException e) throws ClientFailure {
     String msg = e.getMessage() == null ? "" : e.getMessage();
     if (msg.contains("No such file") || msg.contains("Connection refused")) return null;
     if (msg.contains("Permission denied")) throw permissionDenied();
-    throw new Failure("cannot connect to " + socket + ": " + msg
+    throw new ClientFailure("cannot connect to " + socket + ": " + msg
         + "; check the socket path or set GQ_RUNTIME_DIR");
   }
 
-  private Failure permissionDenied() {
-    return new Failure("cannot connect to " + socket
+  private ClientFailure permissionDenied() {
+    return new ClientFailure("cannot connect to " + socket
         + ": permission denied (is it another user's daemon? set GQ_RUNTIME_DIR)");
   }
 }

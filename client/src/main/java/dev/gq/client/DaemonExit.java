@@ -36,11 +36,11 @@ final class DaemonExit {
   }
 
   /** Waits until the socket refuses, so that a start right after works (the daemon may still be closing). */
-  private void awaitSocketClosed() throws Failure {
+  private void awaitSocketClosed() throws ClientFailure {
     long deadline = System.nanoTime() + STOP_TIMEOUT_MILLIS * 1_000_000L;
     while (connector.answers()) {
       if (System.nanoTime() > deadline) {
-        throw new Failure("the daemon still accepts connections " + STOP_TIMEOUT_MILLIS / 1000
+        throw new ClientFailure("the daemon still accepts connections " + STOP_TIMEOUT_MILLIS / 1000
             + " s after stopping; see " + paths.daemonLog());
       }
       DaemonLauncher.sleep(20);
@@ -51,13 +51,13 @@ final class DaemonExit {
    * Waits until the socket refuses, the lock is let go and the process has exited; {@code then}
    * ends the line said when that takes longer than the bound (normally {@link #EXIT_TIMEOUT_MILLIS}).
    */
-  void awaitExited(String then) throws Failure {
+  void awaitExited(String then) throws ClientFailure {
     awaitSocketClosed();
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     while (holdsLock() || (pid > 0 && running(pid, Path.of("/proc")))) {
       if (System.nanoTime() > deadline) {
         String who = pid > 0 ? "the daemon (pid " + pid + ")" : "the daemon";
-        throw new Failure(who + " has not exited " + timeoutMillis / 1000 + " s after it was asked to stop" + then
+        throw new ClientFailure(who + " has not exited " + timeoutMillis / 1000 + " s after it was asked to stop" + then
             + "; see " + paths.daemonLog());
       }
       DaemonLauncher.sleep(20);

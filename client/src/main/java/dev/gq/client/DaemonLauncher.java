@@ -41,10 +41,10 @@ final class DaemonLauncher {
   }
 
   /** Starts the daemon and returns the first connection it accepts. */
-  ByteChannel start() throws Failure {
+  ByteChannel start() throws ClientFailure {
     String cmd = env.get(DAEMON_CMD);
     if (cmd == null || cmd.isEmpty()) {
-      throw new Failure("no daemon is running and " + DAEMON_CMD
+      throw new ClientFailure("no daemon is running and " + DAEMON_CMD
           + " is not set, so gq cannot start one; run gq through its launcher script bin/gq");
     }
     makeDirectories();
@@ -52,7 +52,7 @@ final class DaemonLauncher {
     return await(launch(cmd), logStart);
   }
 
-  private void makeDirectories() throws Failure {
+  private void makeDirectories() throws ClientFailure {
     try {
       for (Path dir : new Path[] {paths.dataDir(), paths.runtimeDir()}) {
         Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
@@ -66,15 +66,15 @@ final class DaemonLauncher {
     } catch (FileSystemException e) {
       String why = e.getReason() != null ? e.getReason()
           : e instanceof AccessDeniedException ? "permission denied" : e.getClass().getSimpleName();
-      throw new Failure("cannot create " + e.getFile() + ": " + why
+      throw new ClientFailure("cannot create " + e.getFile() + ": " + why
           + "; check GQ_DATA_DIR and GQ_RUNTIME_DIR");
     } catch (IOException e) {
-      throw new Failure("cannot create the gq directories: " + e.getMessage()
+      throw new ClientFailure("cannot create the gq directories: " + e.getMessage()
           + "; check GQ_DATA_DIR and GQ_RUNTIME_DIR");
     }
   }
 
-  private Process launch(String cmd) throws Failure {
+  private Process launch(String cmd) throws ClientFailure {
     List<String> command = new ArrayList<>(2);
     if (new File(SETSID).canExecute()) command.add(SETSID);
     command.add(cmd);
@@ -95,12 +95,12 @@ final class DaemonLauncher {
     try {
       return pb.start();
     } catch (IOException e) {
-      throw new Failure("cannot start the daemon with " + DAEMON_CMD + "=" + cmd + ": "
+      throw new ClientFailure("cannot start the daemon with " + DAEMON_CMD + "=" + cmd + ": "
           + e.getMessage() + "; check that it is an executable file");
     }
   }
 
-  private ByteChannel await(Process daemon, long logStart) throws Failure {
+  private ByteChannel await(Process daemon, long logStart) throws ClientFailure {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     while (true) {
       ByteChannel ch = connector.connect();
@@ -125,10 +125,10 @@ final class DaemonLauncher {
   /** How the daemon begins the line that says why it stops. */
   private static final String REASON = "gq daemon: ";
 
-  private Failure notStarted(long logStart, String why) {
+  private ClientFailure notStarted(long logStart, String why) {
     // A full disk leaves the daemon no room even to write why: say it here, in one line.
     String full = DiskRoom.fullNote(paths.dataDir());
-    if (full != null) return new Failure("the daemon did not start: " + full + "; free some space there and try again");
+    if (full != null) return new ClientFailure("the daemon did not start: " + full + "; free some space there and try again");
     Path log = paths.daemonLog();
     List<String> lines = tail(log, 10, logStart);
     StringBuilder sb = new StringBuilder("the daemon did not start");
@@ -141,7 +141,7 @@ final class DaemonLauncher {
     sb.append("; last lines of ").append(log).append(':');
     if (lines.isEmpty()) sb.append("\n(nothing new in it").append(why).append(')');
     for (String line : lines) sb.append('\n').append(line);
-    return new Failure(sb.toString());
+    return new ClientFailure(sb.toString());
   }
 
   /**

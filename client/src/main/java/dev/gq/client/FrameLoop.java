@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * One connection's conversation from the client side: sends the request line once, then copies
  * out/err frames to stdout/stderr (flushed per frame; outb bytes unchanged), answers prompts from the {@link Terminal}
- * and stdin requests from standard input, and returns the exit frame's code. Whatever goes wrong on the way is a {@link Failure} that
+ * and stdin requests from standard input, and returns the exit frame's code. Whatever goes wrong on the way is a {@link ClientFailure} that
  * points at the daemon log.
  */
 final class FrameLoop {
@@ -79,7 +79,7 @@ final class FrameLoop {
   }
 
   /** Sends {@code requestJson} (never again) and plays the frames until the exit frame. */
-  int run(String requestJson) throws Failure {
+  int run(String requestJson) throws ClientFailure {
     try {
       writer.write(requestJson);
     } catch (IOException e) {
@@ -98,7 +98,7 @@ final class FrameLoop {
   }
 
   /** Sends one line; the connection already closed is a failure. */
-  void send(String json) throws Failure {
+  void send(String json) throws ClientFailure {
     try {
       writer.write(json);
     } catch (IOException e) {
@@ -107,20 +107,20 @@ final class FrameLoop {
   }
 
   /** The next frame; the connection closing first is a failure. */
-  Frame next() throws Failure {
+  Frame next() throws ClientFailure {
     String line;
     if (watchdog != null) watchdog.waiting(channel);
     try {
       line = reader.readLine();
     } catch (LineTooLongException e) {
-      throw new Failure("the daemon sent a frame larger than "
+      throw new ClientFailure("the daemon sent a frame larger than "
           + LineTooLongException.describe(e.maxBytes()) + "; see " + daemonLog);
     } catch (IOException e) {
       line = null;
     } finally {
       if (watchdog != null) watchdog.answered();
     }
-    if (line == null && watchdog != null && watchdog.verdict() != null) throw new Failure(watchdog.verdict());
+    if (line == null && watchdog != null && watchdog.verdict() != null) throw new ClientFailure(watchdog.verdict());
     if (line == null) {
       closedEarly = true;
       throw closedEarly(daemonLog);
@@ -128,15 +128,15 @@ final class FrameLoop {
     try {
       return Frame.decode(line);
     } catch (ProtocolException e) {
-      throw new Failure("the daemon sent an " + e.getMessage() + "; see " + daemonLog);
+      throw new ClientFailure("the daemon sent an " + e.getMessage() + "; see " + daemonLog);
     }
   }
 
-  static Failure closedEarly(Path daemonLog) {
-    return new Failure("the daemon closed the connection before answering; see " + daemonLog);
+  static ClientFailure closedEarly(Path daemonLog) {
+    return new ClientFailure("the daemon closed the connection before answering; see " + daemonLog);
   }
 
-  private void answer(String question) throws Failure {
+  private void answer(String question) throws ClientFailure {
     String line;
     try {
       line = terminal.ask(question);
@@ -151,7 +151,7 @@ final class FrameLoop {
   }
 
   /** Answers a stdin request with the whole of standard input, or with why it cannot be sent. */
-  private void sendStdin() throws Failure {
+  private void sendStdin() throws ClientFailure {
     String error = null;
     List<byte[]> chunks = null;
     try {
@@ -174,12 +174,12 @@ final class FrameLoop {
    * quietly with 141, as SIGPIPE ends other tools; any other failure to write stdout (a full disk,
    * an I/O error) ends it with 1 and the reason on stderr.
    */
-  private void writeStdout(String text) throws Failure {
+  private void writeStdout(String text) throws ClientFailure {
     writeStdout(text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Writes stdout bytes exactly as they came (a job's log), as {@link #writeStdout(String)}. */
-  private void writeStdout(byte[] bytes) throws Failure {
+  private void writeStdout(byte[] bytes) throws ClientFailure {
     stdoutBytes += bytes.length;
     int skip = (int) Math.min(bytes.length, Math.max(0, skipStdout));
     skipStdout -= skip;
@@ -192,10 +192,10 @@ final class FrameLoop {
     }
   }
 
-  static Failure stdoutFailed(IOException e) {
+  static ClientFailure stdoutFailed(IOException e) {
     String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    if (why.contains("Broken pipe")) return new Failure(null, CLOSED_PIPE);
-    return new Failure("cannot write to standard output: " + why, 1);
+    if (why.contains("Broken pipe")) return new ClientFailure(null, CLOSED_PIPE);
+    return new ClientFailure("cannot write to standard output: " + why, 1);
   }
 
   /** A failing stderr has nowhere to be reported. */

@@ -63,7 +63,7 @@ public final class Main {
       Main main = new Main(raw.env(), cwd,
           new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out), err, "/dev/tty");
       code = main.run(raw.args().toArray(new String[0]));
-    } catch (Failure f) {
+    } catch (ClientFailure f) {
       tell(err, "gq: " + f.getMessage() + "\n");
       code = f.code();
     }
@@ -77,13 +77,13 @@ public final class Main {
       ClientCall inv = ClientCall.of(args, env, cwd);
       GqPaths paths = GqPaths.fromEnvironment(env);
       String unsafe = PrivateDirectory.checkBoth(paths);
-      if (unsafe != null) throw new Failure(unsafe);
+      if (unsafe != null) throw new ClientFailure(unsafe);
       Connector connector = new Connector(paths.socket());
       watchdog = new Watchdog(connector, paths.daemonLog(), Watchdog.timeoutMillis(env.get(Watchdog.ENV_TIMEOUT)));
       watchdog.start();
       String action = inv.daemonAction();
       if ("run".equals(action)) {
-        throw new Failure("'gq daemon run' is done by the launcher script, which runs the daemon in the"
+        throw new ClientFailure("'gq daemon run' is done by the launcher script, which runs the daemon in the"
             + " foreground; run it through bin/gq, or run bin/gq-daemon", 2);
       }
       ByteChannel ch = connector.connect();
@@ -99,7 +99,7 @@ public final class Main {
       int code = inv.resumable() ? playResuming(ch, inv, paths, connector) : play(ch, inv, paths);
       if (exit != null && code == 0 && inv.waitsForExit()) exit.awaitExited("");
       return code;
-    } catch (Failure f) {
+    } catch (ClientFailure f) {
       if (f.getMessage() != null) tell(err, "gq: " + f.getMessage() + "\n");
       return f.code();
     } finally {
@@ -107,7 +107,7 @@ public final class Main {
     }
   }
 
-  private int play(ByteChannel ch, ClientCall inv, GqPaths paths) throws Failure {
+  private int play(ByteChannel ch, ClientCall inv, GqPaths paths) throws ClientFailure {
     FrameLoop loop = loop(ch, inv, paths);
     try {
       return loop.run(inv.request(RequestIds.next()).toJson());
@@ -130,7 +130,7 @@ public final class Main {
    * printed. A daemon that does not come back within {@link #RECONNECT_MILLIS}, or that keeps
    * closing the connection, ends it with one line.
    */
-  private int playResuming(ByteChannel ch, ClientCall inv, GqPaths paths, Connector connector) throws Failure {
+  private int playResuming(ByteChannel ch, ClientCall inv, GqPaths paths, Connector connector) throws ClientFailure {
     long printed = 0;
     int quick = 0;
     while (true) {
@@ -138,7 +138,7 @@ public final class Main {
       long opened = System.nanoTime();
       try {
         return loop.run(inv.request(RequestIds.next()).toJson());
-      } catch (Failure f) {
+      } catch (ClientFailure f) {
         if (!loop.closedEarly()) throw f;
         printed = Math.max(printed, loop.stdoutBytes());
       } finally {
@@ -146,20 +146,20 @@ public final class Main {
       }
       quick = System.nanoTime() - opened < reconnectMillis * 1_000_000L ? quick + 1 : 1;
       if (quick > MAX_QUICK_RECONNECTS) {
-        throw new Failure("the daemon closed the connection " + quick + " times in a row; see " + paths.daemonLog());
+        throw new ClientFailure("the daemon closed the connection " + quick + " times in a row; see " + paths.daemonLog());
       }
       ch = reconnect(connector, paths);
     }
   }
 
-  private ByteChannel reconnect(Connector connector, GqPaths paths) throws Failure {
+  private ByteChannel reconnect(Connector connector, GqPaths paths) throws ClientFailure {
     tell(err, "gq: the daemon closed the connection; reconnecting (it may be restarting)\n");
     long deadline = System.nanoTime() + reconnectMillis * 1_000_000L;
     while (true) {
       ByteChannel ch = connector.connect();
       if (ch != null) return ch;
       if (System.nanoTime() > deadline) {
-        throw new Failure("the daemon stopped and did not come back within " + reconnectMillis / 1000
+        throw new ClientFailure("the daemon stopped and did not come back within " + reconnectMillis / 1000
             + " s; start it with 'gq daemon start' and run the command again (see " + paths.daemonLog() + ")");
       }
       DaemonLauncher.sleep(100);
@@ -167,7 +167,7 @@ public final class Main {
   }
 
   private int daemonStart(ByteChannel ch, GqPaths paths, Connector connector, ClientCall inv)
-      throws Failure {
+      throws ClientFailure {
     String verb = "is already running";
     if (ch == null) {
       ch = launcher(paths, connector, inv).start();
@@ -182,7 +182,7 @@ public final class Main {
    * exited, whatever clients it served, and starts a new one.
    */
   private int daemonRestart(ByteChannel ch, GqPaths paths, Connector connector, ClientCall inv)
-      throws Failure {
+      throws ClientFailure {
     if (ch != null) {
       DaemonExit exit = DaemonExit.before(connector, paths, exitTimeoutMillis);
       int code = play(ch, inv, paths);
@@ -193,7 +193,7 @@ public final class Main {
   }
 
   /** The daemon's pid from a ping; an error frame (another protocol version) is passed on. */
-  private long ping(ByteChannel ch, GqPaths paths) throws Failure {
+  private long ping(ByteChannel ch, GqPaths paths) throws ClientFailure {
     FrameLoop loop = new FrameLoop(ch, out, err, null, paths.daemonLog()).watchedBy(watchdog);
     try {
       loop.send(new ClientRequest.Ping().toJson());
@@ -201,7 +201,7 @@ public final class Main {
         Frame f = loop.next();
         if (f instanceof Frame.Pong p) return p.pid();
         if (f instanceof Frame.Err e) tell(err, e.text());
-        if (f instanceof Frame.Exit x) throw new Failure(null, x.code() == 0 ? 1 : x.code());
+        if (f instanceof Frame.Exit x) throw new ClientFailure(null, x.code() == 0 ? 1 : x.code());
       }
     } finally {
       loop.close();

@@ -23,7 +23,7 @@ import java.util.Map;
  * {@code /proc/self/cmdline} and {@code /proc/self/environ}, because the JVM decodes both with the
  * locale's charset and silently replaces what does not decode. gq sends text over its protocol, so
  * each is decoded as strict UTF-8: an argument that is not UTF-8 is refused with one line naming
- * it ({@link Failure}, exit 2), an environment variable that is not is left out and named in
+ * it ({@link ClientFailure}, exit 2), an environment variable that is not is left out and named in
  * {@link #droppedEnv}. Without /proc the JVM's view is used as it is.
  */
 final class RawCommandLine {
@@ -40,7 +40,7 @@ final class RawCommandLine {
   }
 
   /** Reads this process's own command line and environment. */
-  static RawCommandLine ofThisProcess(String[] jvmArgs, Map<String, String> jvmEnv) throws Failure {
+  static RawCommandLine ofThisProcess(String[] jvmArgs, Map<String, String> jvmEnv) throws ClientFailure {
     return of(jvmArgs, read("/proc/self/cmdline"), jvmEnv, read("/proc/self/environ"));
   }
 
@@ -50,7 +50,7 @@ final class RawCommandLine {
    * its bad bytes replaced, and would run jobs elsewhere or nowhere. Such a directory is refused
    * with one line naming it (from {@code $PWD} when that has the raw bytes).
    */
-  String workingDirectory(String userDir) throws Failure {
+  String workingDirectory(String userDir) throws ClientFailure {
     if (ascii(userDir)) return userDir;
     try {
       if (Files.isSameFile(Path.of(userDir), Path.of("."))) return userDir;
@@ -58,7 +58,7 @@ final class RawCommandLine {
       // not the same directory by that name: refused below
     }
     String name = pwd != null && utf8(pwd) == null ? shown(pwd) : userDir;
-    throw new Failure("the working directory " + name + " cannot be named in UTF-8 (or was removed); gq runs jobs"
+    throw new ClientFailure("the working directory " + name + " cannot be named in UTF-8 (or was removed); gq runs jobs"
         + " in directories it can name as UTF-8 text: rename it, or cd to another directory", 2);
   }
 
@@ -73,7 +73,7 @@ final class RawCommandLine {
    * the last {@code jvmArgs.length} entries of {@code cmdline} are the caller's arguments.
    */
   static RawCommandLine of(String[] jvmArgs, byte[] cmdline, Map<String, String> jvmEnv, byte[] environ)
-      throws Failure {
+      throws ClientFailure {
     List<String> args = arguments(jvmArgs, cmdline);
     if (environ == null) return new RawCommandLine(args, jvmEnv, List.of(), null);
     byte[] pwd = null;
@@ -104,7 +104,7 @@ final class RawCommandLine {
     return droppedEnv;
   }
 
-  private static List<String> arguments(String[] jvmArgs, byte[] cmdline) throws Failure {
+  private static List<String> arguments(String[] jvmArgs, byte[] cmdline) throws ClientFailure {
     List<byte[]> entries = cmdline == null ? List.of() : split(cmdline);
     if (entries.size() < jvmArgs.length) return List.of(jvmArgs);
     List<String> args = new ArrayList<>(jvmArgs.length);
@@ -113,7 +113,7 @@ final class RawCommandLine {
       byte[] raw = entries.get(first + i);
       String text = utf8(raw);
       if (text == null) {
-        throw new Failure("argument " + (i + 1) + " is not valid UTF-8: " + shown(raw)
+        throw new ClientFailure("argument " + (i + 1) + " is not valid UTF-8: " + shown(raw)
             + "; gq passes commands to jobs as UTF-8 text only: re-encode it (e.g. with iconv -t UTF-8)", 2);
       }
       args.add(text);

@@ -129,7 +129,7 @@ final class Watchdog extends Thread {
         if (channel == null) return;
         new LineWriter(channel).write(new ClientRequest.Ping().toJson());
         answered = new LineReader(channel).readLine() != null;
-      } catch (Failure | IOException e) {
+      } catch (ClientFailure | IOException e) {
         answered = false;
       } finally {
         if (channel != null) {

@@ -62,15 +62,15 @@ class PiecesTest {
   }
 
   @Test
-  void connectErrorsAreSortedIntoNotRunningAndFailures() throws Failure {
+  void connectErrorsAreSortedIntoNotRunningAndFailures() throws ClientFailure {
     Connector c = new Connector(dir.resolve("gq.sock"));
     assertNull(c.connect(), "no socket file");
     assertNull(c.classify(new ConnectException("Connection refused")));
     assertNull(c.classify(new SocketException("No such file or directory")));
-    Failure denied = assertThrows(Failure.class, () -> c.classify(new BindException("Permission denied")));
+    ClientFailure denied = assertThrows(ClientFailure.class, () -> c.classify(new BindException("Permission denied")));
     assertEquals("cannot connect to " + dir.resolve("gq.sock")
         + ": permission denied (is it another user's daemon? set GQ_RUNTIME_DIR)", denied.getMessage());
-    Failure other = assertThrows(Failure.class, () -> c.classify(new SocketException("Protocol wrong type")));
+    ClientFailure other = assertThrows(ClientFailure.class, () -> c.classify(new SocketException("Protocol wrong type")));
     assertEquals(1, other.code());
   }
 
@@ -111,10 +111,10 @@ class PiecesTest {
   }
 
   @Test
-  void theLongestAllowedSocketPathIsAccepted() throws Failure {
+  void theLongestAllowedSocketPathIsAccepted() throws ClientFailure {
     String base = dir.toString() + "/";
     String name = "s".repeat(Connector.MAX_PATH_BYTES - base.length());
     new Connector(Path.of(base + name));
-    assertThrows(Failure.class, () -> new Connector(Path.of(base + name + "s")));
+    assertThrows(ClientFailure.class, () -> new Connector(Path.of(base + name + "s")));
   }
 }

@@ -27,7 +27,7 @@ class RawCommandLineTest {
   private static final byte[] CAFE_LATIN1 = {'c', 'a', 'f', (byte) 0xe9};
 
   @Test
-  void utf8ArgumentsAreTakenFromTheLastEntriesOfTheCommandLine() throws Failure {
+  void utf8ArgumentsAreTakenFromTheLastEntriesOfTheCommandLine() throws ClientFailure {
     byte[] cmdline = proc(b("java"), b("-cp"), b("x.jar"), b("dev.gq.client.Main"), b("-g"), b("0"), b("echo"), b("café"), b(""));
     // the JVM's decoding (a C locale) lost the é; the bytes did not
     RawCommandLine raw = RawCommandLine.of(new String[] {"-g", "0", "echo", "caf??", ""}, cmdline, Map.of(), null);
@@ -37,7 +37,7 @@ class RawCommandLineTest {
   @Test
   void anArgumentThatIsNotUtf8IsRefusedNamingIt() {
     byte[] cmdline = proc(b("java"), b("Main"), b("-g"), b("0"), b("printf"), b("%s"), CAFE_LATIN1);
-    Failure f = assertThrows(Failure.class,
+    ClientFailure f = assertThrows(ClientFailure.class,
         () -> RawCommandLine.of(new String[] {"-g", "0", "printf", "%s", "caf\uFFFD"}, cmdline, Map.of(), null));
     assertEquals(2, f.code());
     assertEquals("argument 5 is not valid UTF-8: caf\\xe9; gq passes commands to jobs as UTF-8 text only:"
@@ -45,13 +45,13 @@ class RawCommandLineTest {
   }
 
   @Test
-  void withoutProcTheJvmsArgumentsAreUsed() throws Failure {
+  void withoutProcTheJvmsArgumentsAreUsed() throws ClientFailure {
     assertEquals(List.of("ps"), RawCommandLine.of(new String[] {"ps"}, null, Map.of(), null).args());
     assertEquals(List.of("ps"), RawCommandLine.of(new String[] {"ps"}, new byte[0], Map.of(), null).args());
   }
 
   @Test
-  void environmentIsReadFromTheBytesAndAVariableThatIsNotUtf8IsLeftOutByName() throws Failure {
+  void environmentIsReadFromTheBytesAndAVariableThatIsNotUtf8IsLeftOutByName() throws ClientFailure {
     byte[] environ = proc(b("HOME=/home/ana"), b("LANGUAGE=fr_FR:é"), concat(b("OLD="), CAFE_LATIN1),
         concat(new byte[] {'N', (byte) 0xff, '='}, b("x")), b("EMPTY="), b("noequals"));
     RawCommandLine raw = RawCommandLine.of(new String[0], proc(b("java")), Map.of("JVM", "view"), environ);
@@ -60,7 +60,7 @@ class RawCommandLineTest {
   }
 
   @Test
-  void withoutProcTheJvmsEnvironmentIsUsed() throws Failure {
+  void withoutProcTheJvmsEnvironmentIsUsed() throws ClientFailure {
     RawCommandLine raw = RawCommandLine.of(new String[0], null, Map.of("A", "b"), null);
     assertEquals(Map.of("A", "b"), raw.env());
     assertTrue(raw.droppedEnv().isEmpty());
@@ -74,10 +74,10 @@ class RawCommandLineTest {
   }
 
   @Test
-  void aWorkingDirectoryWhoseNameDoesNotLeadBackIsRefusedNamingItsBytes() throws Failure {
+  void aWorkingDirectoryWhoseNameDoesNotLeadBackIsRefusedNamingItsBytes() throws ClientFailure {
     byte[] environ = proc(concat(b("PWD=/tmp/x"), new byte[] {(byte) 0xff}));
     RawCommandLine raw = RawCommandLine.of(new String[0], null, Map.of(), environ);
-    Failure f = assertThrows(Failure.class, () -> raw.workingDirectory("/tmp/x\uFFFD"));
+    ClientFailure f = assertThrows(ClientFailure.class, () -> raw.workingDirectory("/tmp/x\uFFFD"));
     assertEquals(2, f.code());
     assertTrue(f.getMessage().startsWith("the working directory /tmp/x\\xff cannot be named in UTF-8"), f.getMessage());
     assertEquals(System.getProperty("user.dir"), raw.workingDirectory(System.getProperty("user.dir")));

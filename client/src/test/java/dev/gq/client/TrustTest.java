@@ -80,7 +80,7 @@ class TrustTest {
     try (FakeDaemon d = new FakeDaemon(h.socket(), (req, in, out) -> out.send(Frame.exit(0)))) {
       chown(h.socket(), OTHER);
       for (boolean useNative : new boolean[] {true, false}) {
-        Failure f = assertThrows(Failure.class, () -> new Connector(h.socket(), useNative).connect());
+        ClientFailure f = assertThrows(ClientFailure.class, () -> new Connector(h.socket(), useNative).connect());
         assertTrue(f.getMessage().startsWith("the socket " + h.socket() + " belongs to uid " + OTHER), f.getMessage());
       }
       assertEquals(1, h.run("ps"));
@@ -118,11 +118,11 @@ class TrustTest {
     // the socket of another user's listener, moved into the user's own directory and given to the user
     Files.move(otherDir.resolve("gq.sock"), h.socket());
     chown(h.socket(), 0);
-    Failure nat = assertThrows(Failure.class, () -> new Connector(h.socket(), true).connect());
+    ClientFailure nat = assertThrows(ClientFailure.class, () -> new Connector(h.socket(), true).connect());
     assertEquals("the socket " + h.socket() + " is served by uid " + OTHER + ", not by you (uid 0); nothing was sent;"
         + " remove it, or set GQ_RUNTIME_DIR to a directory of your own", nat.getMessage());
     assertEquals("got 0", said.readLine(), "the listener received bytes");
-    Failure jdk = assertThrows(Failure.class, () -> new Connector(h.socket(), false).connect());
+    ClientFailure jdk = assertThrows(ClientFailure.class, () -> new Connector(h.socket(), false).connect());
     assertTrue(jdk.getMessage().contains(" is served by user nobody, not by you (uid 0); nothing was sent;"), jdk.getMessage());
     assertEquals("got 0", said.readLine());
     h.env.put("HF_TOKEN", "secret");

@@ -180,7 +180,7 @@ public final class DaemonApi implements GqApi {
   @Override public RetryReport retry(List<Long> ids, Set<JobState> states, String group) throws ApiException {
     return submits.retry(ids, states, group);
   }
-  @Override public List<String> preempt(Preemptions.Ask ask) throws ApiException { return submits.preempt(ask); }
+  @Override public List<String> preempt(Preemptions.PreemptAsk ask) throws ApiException { return submits.preempt(ask); }
   @Override public ResumeReport resume(List<Long> ids, String from) throws ApiException { return submits.resume(ids, from); }
   @Override public RetryReport recover() throws ApiException { return submits.recover(); }
   @Override public List<Job> jobs(JobQuery q) throws ApiException { return history.jobs(q); }

@@ -5,15 +5,15 @@ package dev.gq.client;
  * none when there is nothing to say (stdout was closed), and the exit code. No stack trace: it is
  * an answer for the user, not a bug report.
  */
-final class Failure extends Exception {
+final class ClientFailure extends Exception {
   private final int code;
 
-  Failure(String message, int code) {
+  ClientFailure(String message, int code) {
     super(message, null, false, false);
     this.code = code;
   }
 
-  Failure(String message) {
+  ClientFailure(String message) {
     this(message, 1);
   }
 
