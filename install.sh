@@ -3,11 +3,9 @@
 #   PREFIX/lib/gq/bin/      gq (the native client, the command itself), gq-daemon and gq-generic
 #                           (the launcher scripts: the daemon; gq daemon run, and gq mcp's JVM server
 #                           where the daemon cannot serve its session) and gq-jdk.sh
-#   PREFIX/lib/gq/client/   the Java client's jars (the library gq mcp's JVM server uses; the
-#                           command's stand-in where no native client was built)
 #   PREFIX/lib/gq/daemon/   the daemon jar and its libraries (+ an AOT cache on JDK 25+, and
 #                           sqlite-jdbc's native libraries for Linux in sqlite/ARCH/)
-#   PREFIX/lib/gq/mcp/      gq mcp's jar and its libraries (the client's, the protocol's and core's jars)
+#   PREFIX/lib/gq/mcp/      gq mcp's jar and its libraries (the protocol's and core's jars)
 #   PREFIX/lib/gq/gq-shim   the job shim
 #   PREFIX/bin/gq           a link to PREFIX/lib/gq/bin/gq
 #   PREFIX/share/man/man1/  gq.1 and gq-COMMAND.1, one manual page per command
@@ -59,14 +57,12 @@ if ((build)); then
   rm -f "$build_log"
 fi
 
-client_jars=("$src/client/target/gq-client.jar" "$src/protocol/target/gq-protocol.jar")
 daemon_jar=$src/actors/target/gq-daemon.jar
 mcp_jar=$src/mcp/target/gq-mcp.jar
 shim=$src/host/target/gq-shim
-client_lib=$src/client/target/libgq-client-socket.so
 native=$src/client/target/gq
 shell_files=$src/cli/target/shell
-for f in "${client_jars[@]}" "$client_lib" "$native" "$daemon_jar" "$mcp_jar" "$shim" "$shell_files/completions/gq.bash" "$shell_files/man/man1/gq.1"; do
+for f in "$native" "$daemon_jar" "$mcp_jar" "$shim" "$shell_files/completions/gq.bash" "$shell_files/man/man1/gq.1"; do
   [[ -f $f ]] || { echo "install.sh: $f is missing; build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 done
 
@@ -76,14 +72,12 @@ lib=$prefix/lib/gq
 # build the new tree beside the old one, then swap, so a half-copied install never runs
 stage=$(mktemp -d "$prefix/lib/.gq-install.XXXXXX")
 trap 'rm -rf "$stage" "$stage.old"' EXIT
-mkdir -p "$stage/bin" "$stage/client" "$stage/daemon"
+mkdir -p "$stage/bin" "$stage/daemon"
 # the command is the native client; the launcher script stays beside it for gq daemon run and gq mcp's JVM server
 install -m 0755 "$native" "$stage/bin/gq"
 install -m 0755 "$src/bin/gq" "$stage/bin/gq-generic"
 install -m 0755 "$src/bin/gq-daemon" "$stage/bin/"
 install -m 0644 "$src/bin/gq-jdk.sh" "$stage/bin/"
-install -m 0644 "${client_jars[@]}" "$stage/client/"
-install -m 0755 "$client_lib" "$stage/client/"
 install -m 0644 "$daemon_jar" "$src"/actors/target/lib/*.jar "$stage/daemon/"
 # gq mcp's server in a JVM of its own (where the daemon cannot serve it): its jar and its libraries
 mkdir -p "$stage/mcp"

@@ -38,8 +38,7 @@ pack() {
   [[ -f $root/pom.xml && -f $root/bin/gq-jdk.sh ]] || die "pack runs from bench/ of a gq source checkout"
   local build_cmd="cd $root && ./mvnw -q -B package -DskipTests"
   local f
-  for f in client/target/gq-client.jar protocol/target/gq-protocol.jar \
-    actors/target/gq-daemon.jar host/target/gq-shim; do
+  for f in client/target/gq actors/target/gq-daemon.jar host/target/gq-shim; do
     [[ -f $root/$f ]] || die "$f is missing: build gq first: $build_cmd"
   done
   compgen -G "$root/actors/target/lib/*.jar" >/dev/null || die "actors/target/lib is empty: build gq first: $build_cmd"
@@ -53,13 +52,12 @@ pack() {
 
   local out=$root/bench/out/gpu-check
   rm -rf "$out" "$out.tar.gz"
-  mkdir -p "$out/lib/gq/bin" "$out/lib/gq/client" "$out/lib/gq/daemon"
+  mkdir -p "$out/lib/gq/bin" "$out/lib/gq/daemon"
 
   # the modules: what jdeps finds in every jar, plus what is only reached by reflection or
   # service loading (SQLite's JDBC driver, peer credentials of the socket, Unsafe, JNDI/JMX of
   # the connection pool, logback's XML)
-  local jars=("$root/actors/target/gq-daemon.jar" "$root"/actors/target/lib/*.jar
-    "$root/client/target/gq-client.jar" "$root/protocol/target/gq-protocol.jar")
+  local jars=("$root/actors/target/gq-daemon.jar" "$root"/actors/target/lib/*.jar)
   echo "finding the JDK modules with jdeps ..."
   local found
   found=$("$jdk/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release "$java_version" \
@@ -87,17 +85,12 @@ pack() {
   fi
 
   # the installed layout (as install.sh makes it, without the AOT cache, which only fits the JDK it
-  # was made with): lib/gq/{bin,client,daemon,gq-shim}
+  # was made with): lib/gq/{bin,daemon,gq-shim}
   install -m 0755 "$root/bin/gq-daemon" "$out/lib/gq/bin/"
-  if [[ -x $root/client/target/gq ]]; then
-    # the command is the native client (static: it runs on the GPU machine as it is)
-    install -m 0755 "$root/client/target/gq" "$out/lib/gq/bin/gq"
-    install -m 0755 "$root/bin/gq" "$out/lib/gq/bin/gq-generic"
-  else
-    install -m 0755 "$root/bin/gq" "$out/lib/gq/bin/"
-  fi
+  # the command is the native client (static: it runs on the GPU machine as it is)
+  install -m 0755 "$root/client/target/gq" "$out/lib/gq/bin/gq"
+  install -m 0755 "$root/bin/gq" "$out/lib/gq/bin/gq-generic"
   install -m 0644 "$root/bin/gq-jdk.sh" "$out/lib/gq/bin/"
-  install -m 0644 "$root/client/target/gq-client.jar" "$root/protocol/target/gq-protocol.jar" "$out/lib/gq/client/"
   install -m 0644 "$root/actors/target/gq-daemon.jar" "$root"/actors/target/lib/*.jar "$out/lib/gq/daemon/"
   install -m 0755 "$root/host/target/gq-shim" "$out/lib/gq/gq-shim"
   install -m 0755 "$self" "$out/gpu-check.sh"
@@ -117,7 +110,7 @@ pack() {
     trimmed=yes
   fi
 
-  # does it run? the bundled java, and the client with it
+  # does it run? the bundled java, and the gq command with it
   "$out/runtime/bin/java" -version >/dev/null 2>&1 || die "the bundled runtime does not start"
   local t
   t=$(mktemp -d /tmp/gq-pack.XXXXXX)

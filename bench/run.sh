@@ -155,15 +155,14 @@ fi
 
 # ---- the build must exist ----------------------------------------------------------------------
 build_cmd="cd $root && export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow && ./mvnw -q -B package -DskipTests"
-for f in client/target/gq client/target/gq-client.jar protocol/target/gq-protocol.jar \
-  actors/target/gq-daemon.jar host/target/gq-shim; do
+for f in client/target/gq actors/target/gq-daemon.jar host/target/gq-shim; do
   [[ -f $root/$f ]] || die "$f is missing: build gq first:
   $build_cmd"
 done
 compgen -G "$root/actors/target/lib/*.jar" >/dev/null || die "actors/target/lib is empty: build gq first:
   $build_cmd"
 
-# the Java that bin/gq and bin/gq-daemon pick, and the client's JVM flags
+# the Java that bin/gq and bin/gq-daemon pick
 # shellcheck source-path=SCRIPTDIR/.. source=bin/gq-jdk.sh
 . "$root/bin/gq-jdk.sh"
 gq_find_java

@@ -70,38 +70,6 @@ gq_search_java() {
   exit 1
 }
 
-# The Java client's JVM flags (the command's stand-in where no native client was built): C1 only
-# with one compiler thread (one thread fewer to start: 5-10 ms of `gq ps` here), a small serial
-# heap (64 MiB: room for a 16 MiB frame, the protocol's limit; 32 MiB fails at 8 MiB). The build
-# records the Java client's AOT cache with these same flags (the JVM ignores a cache made with others).
-# shellcheck disable=SC2034 # used by bin/gq and the client module's build
-gq_client_flags=(-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC -Xmx64m -Xss512k -XX:-UsePerfData)
-
-# gq_client_lib_flags LIB: sets gq_lib_flags to what makes the client use its socket library LIB
-# (built beside the client jar; without it the client uses the JDK's slower-starting channel).
-gq_client_lib_flags() {
-  gq_lib_flags=()
-  if [[ -n ${1-} && -f $1 ]]; then
-    gq_lib_flags=(--enable-native-access=ALL-UNNAMED "-Dgq.client.socketlib=$1")
-  fi
-}
-
-# gq_make_client_cache OUT CLASSPATH [LIB]: records the client's AOT cache OUT (JDK 25+) for the
-# client jars in CLASSPATH with the flags bin/gq uses, by a training run that talks to a stand-in
-# daemon; fails, leaving no file, on older JDKs or when the run fails. The JVM ignores a cache
-# whose jars or flags no longer match, so a stale one costs time, never correctness.
-gq_make_client_cache() {
-  local out=$1 cp=$2
-  rm -f -- "$out"
-  ((java_version >= 25)) || return 1
-  gq_client_lib_flags "${3-}"
-  if ! "$java" "${gq_client_flags[@]}" "${gq_lib_flags[@]}" "-XX:AOTCacheOutput=$out" -cp "$cp" \
-    dev.gq.client.ClientCacheTraining >/dev/null 2>&1 || [[ ! -s $out ]]; then
-    rm -f -- "$out"
-    return 1
-  fi
-}
-
 # Sets gq_root and gq_checkout (1 when $1, the scripts' folder, is bin/ of a source checkout; 0 when
 # it is PREFIX/lib/gq/bin of an installed copy).
 gq_layout() {

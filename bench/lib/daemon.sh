@@ -6,18 +6,15 @@
 # while the benchmark runs cannot change or break the jars under a starting daemon.
 snapshot_build() {
   local snap=$work/checkout before after f
-  local files=(bin/gq bin/gq-daemon bin/gq-jdk.sh install.sh pom.xml client/target/gq client/target/gq-client.jar
-    protocol/target/gq-protocol.jar actors/target/gq-daemon.jar host/target/gq-shim)
+  local files=(bin/gq bin/gq-daemon bin/gq-jdk.sh install.sh pom.xml client/target/gq actors/target/gq-daemon.jar
+    host/target/gq-shim)
   for _ in 1 2 3 4 5; do
     rm -rf "$snap"
-    mkdir -p "$snap/bin" "$snap/client/target" "$snap/protocol/target" "$snap/actors/target/lib" "$snap/host/target"
+    mkdir -p "$snap/bin" "$snap/client/target" "$snap/actors/target/lib" "$snap/host/target"
     before=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
     for f in "${files[@]}"; do cp -p "$root/$f" "$snap/$f"; done
     cp -p "$root"/actors/target/lib/*.jar "$snap/actors/target/lib/"
     if [[ -d $root/actors/target/sqlite ]]; then cp -pR "$root/actors/target/sqlite" "$snap/actors/target/"; fi
-    if [[ -f $root/client/target/libgq-client-socket.so ]]; then
-      cp -p "$root/client/target/libgq-client-socket.so" "$snap/client/target/"
-    fi
     after=$(cd "$root" && stat -c '%n %s %Y' "${files[@]}" actors/target/lib/*.jar)
     if [[ $before == "$after" ]]; then
       snapshot=$snap

@@ -1,8 +1,7 @@
 /*
- * One gq command line as the daemon will see it (the Java client's ClientCall and
- * RawCommandLine): the arguments and environment as the bytes Linux gave the process, each
- * checked as strict UTF-8 (an argument that is not is refused with one line, a variable that is
- * not is left out and named), the working directory (the one it was, when it was deleted), which
+ * One gq command line as the daemon will see it: the arguments and environment as the bytes Linux
+ * gave the process, each checked as strict UTF-8 (an argument that is not is refused with one line,
+ * a variable that is not is left out and named), the working directory (the one it was, when it was deleted), which
  * standard streams are terminals and the terminal's width.
  */
 #define _GNU_SOURCE
@@ -16,8 +15,8 @@
 
 #include "gq.h"
 
-/* Set by a launcher script in front of the client (and GQ_MCP_SERVER, which says how gq mcp runs);
- * never passed on. */
+/* Set by what runs the client (a launcher script, gq mcp's JVM server for each tool's command; and
+ * GQ_MCP_SERVER, which says how gq mcp runs); never passed on. */
 static const char *LAUNCHER_VARS[] = {"GQ_CLIENT_TTY_IN=", "GQ_CLIENT_TTY_OUT=", "GQ_CLIENT_TTY_ERR=",
                                       "GQ_CLIENT_COLUMNS=", "GQ_CLIENT_LINES=", "GQ_CLIENT_CWD_GONE=",
                                       "GQ_CLIENT_STDIN_CLOSED=", "GQ_MCP_SERVER="};

@@ -1,9 +1,8 @@
 /*
  * The connection to the daemon. Connecting checks who listens before anything is sent (the
  * request carries the whole environment): the peer must run as this user (SO_PEERCRED) and the
- * socket file must be a socket this user owns. Reading watches the daemon as the Java client's
- * Watchdog does: silence is normal (gq wait hears nothing until its job ends), but after half of
- * GQ_ANSWER_TIMEOUT of it a ping goes out on a second connection; a pong (or a frame on the first
+ * socket file must be a socket this user owns. Reading watches the daemon: silence is normal (gq
+ * wait hears nothing until its job ends), but after half of GQ_ANSWER_TIMEOUT of it a ping goes out on a second connection; a pong (or a frame on the first
  * one) restarts the count, and no answer within the other half ends the client with one line.
  */
 #define _GNU_SOURCE

@@ -1,8 +1,8 @@
 /*
  * gq: the command users type, in C. It sends its command line to the gq daemon over the unix
- * socket and plays back the daemon's frames, starting the daemon when none answers; the same
- * conversation as the Java client (dev.gq.client), whose classes stay the library that gq mcp's
- * JVM server uses in-process. docs/protocol.md describes the wire format; docs/architecture.md the client.
+ * socket and plays back the daemon's frames, starting the daemon when none answers. It is gq's only
+ * client: gq mcp's JVM server runs it for each tool's command. docs/protocol.md describes the wire
+ * format; docs/architecture.md the client.
  */
 #ifndef GQ_H
 #define GQ_H

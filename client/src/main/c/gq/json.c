@@ -123,7 +123,7 @@ static void put_code_point(struct buf *b, unsigned cp) {
 }
 
 /* A string at r->pos (its quote) into out (may be NULL to skip); a lone surrogate becomes '?', as
- * the Java client's encoder writes it. */
+ * the protocol's Java encoder writes it. */
 int json_string(struct json_reader *r, struct buf *out) {
   struct buf sink = {0};
   if (!out) out = &sink;

@@ -1,7 +1,6 @@
 /*
- * Starts the daemon when none answers (the Java client's DaemonLauncher and LockProbe): makes the
- * data and runtime directories (0700), runs GQ_DAEMON_CMD in a session of its own with stdin from
- * /dev/null, output appended to the daemon log and the environment less a surrounding job's
+ * Starts the daemon when none answers: makes the data and runtime directories (0700), runs
+ * GQ_DAEMON_CMD in a session of its own with stdin from /dev/null, output appended to the daemon log and the environment less a surrounding job's
  * identity, then connects every 20 ms until it answers. When it exits first (and no other daemon
  * holds the lock) or does not answer in time, the failure quotes the last lines of the daemon log.
  */

@@ -1,7 +1,7 @@
 /*
- * One connection's conversation (the Java client's FrameLoop and Terminal): sends the request
- * once, then copies out/outb/err frames to stdout/stderr as they come, answers prompts from the
- * terminal and a stdin request with the whole of standard input, and returns the exit frame's code.
+ * One connection's conversation: sends the request once, then copies out/outb/err frames to
+ * stdout/stderr as they come, answers prompts from the terminal and a stdin request with the whole
+ * of standard input, and returns the exit frame's code.
  * Stdout closed by its reader (gq ps | head) ends the client quietly with 141, as SIGPIPE ends
  * other tools; any other failure to write it ends the client with 1 and the reason.
  */

@@ -22,10 +22,10 @@ import picocli.CommandLine.Parameters;
  * several jobs when some of them run asks first on a terminal; without one it needs {@code --yes}.
  * Waiting jobs are dropped; running ones get SIGTERM, then SIGKILL after the daemon's grace period.
  */
-@Command(name = "cancel", description = "Cancel jobs: waiting ones never start, running ones are stopped.")
+@Command(name = "cancel", aliases = "kill", description = "Cancel jobs: waiting ones never start, running ones are stopped.")
 final class CancelCommand implements Callable<Integer> {
-  private static final Set<JobState> CANCELLABLE = EnumSet.of(JobState.WAITING, JobState.STARTING, JobState.RUNNING,
-      JobState.PREEMPTING);
+  /** The states a cancel acts on, by core's rule. */
+  private static final Set<JobState> CANCELLABLE = JobState.where(JobState::cancellable);
   private final Invocation inv;
 
   @Parameters(paramLabel = "JOB", arity = "0..*", description = "Job ids or ranges: 12, 300-440, 12,14.")

@@ -6,61 +6,72 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
- * gq's commands: each one's name, aliases and how it is built, in one list that the command tree,
- * the choice of a one-command tree ({@link Gq#only}), help, completions and manual pages all read.
- * Holds no state; every call builds new command objects.
+ * gq's commands: in the order help lists them, and how each is built. Each command's name and
+ * aliases are those of its class's {@code @Command} annotation, read here, so that they are written
+ * once; only the class that serves two commands (hold and release) has their names given here. The
+ * command tree, the choice of a one-command tree ({@link Gq#only}), help, completions and manual
+ * pages all read this list. Holds no state; every call builds new command objects.
  */
 final class CommandList {
   private CommandList() {}
 
   /** One command of the tree: its name, what builds it, and the other names it answers to. */
   private record Entry(String name, Function<Invocation, Object> make, List<String> aliases) {
-    Entry(String name, Function<Invocation, Object> make, String... aliases) {
-      this(name, make, List.of(aliases));
+    /** The command {@code type} builds: its name and aliases as its annotation gives them. */
+    static Entry of(Class<?> type, Function<Invocation, Object> make) {
+      Command c = type.getAnnotation(Command.class);
+      if (c == null || c.name().equals("<main class>"))
+        throw new IllegalStateException(type.getName() + " names no command: give it @Command(name = ...)");
+      return new Entry(c.name(), make, List.of(c.aliases()));
+    }
+
+    /** A command whose class serves two commands (hold and release), so names neither: its name given here. */
+    static Entry named(String name, Function<Invocation, Object> make) {
+      return new Entry(name, make, List.of());
     }
   }
 
   /**
-   * Every command, in the order help lists them: the one list of gq's command names and aliases
-   * (the tree and {@link Gq#only} both read it). The names users bring from other queues (pueue,
-   * task-spooler, Slurm) are aliases.
+   * Every command, in the order help lists them. The names users bring from other queues (pueue,
+   * task-spooler, Slurm) are aliases, in the annotations.
    */
   private static final List<Entry> COMMANDS = List.of(
-      new Entry("run", RunCommand::new),
-      new Entry("submit", SubmitCommand::new),
-      new Entry("ps", PsCommand::new, "ls", "list", "status"),
-      new Entry("show", ShowCommand::new),
-      new Entry("eta", EtaCommand::new),
-      new Entry("logs", LogsCommand::new, "log"),
-      new Entry("gpu", CommandList::gpu),
-      new Entry("cancel", CancelCommand::new, "kill"),
-      new Entry("events", EventsCommand::new),
-      new Entry("groups", GroupsCommand::new),
-      new Entry("report", ReportCommand::new),
-      new Entry("who", WhoCommand::new),
-      new Entry("book", BookCommand::new),
-      new Entry("wait", WaitCommand::new),
-      new Entry("retry", RetryCommand::new),
-      new Entry("preempt", PreemptCommand::new),
-      new Entry("resume", ResumeCommand::new),
-      new Entry("recover", RecoverCommand::new),
-      new Entry("rm", RmCommand::new),
-      new Entry("clean", CleanCommand::new),
-      new Entry("hold", inv -> described(new JobControlCommand.Hold(inv, true),
+      Entry.of(RunCommand.class, RunCommand::new),
+      Entry.of(SubmitCommand.class, SubmitCommand::new),
+      Entry.of(PsCommand.class, PsCommand::new),
+      Entry.of(ShowCommand.class, ShowCommand::new),
+      Entry.of(EtaCommand.class, EtaCommand::new),
+      Entry.of(LogsCommand.class, LogsCommand::new),
+      Entry.of(GpuCommand.class, CommandList::gpu),
+      Entry.of(CancelCommand.class, CancelCommand::new),
+      Entry.of(EventsCommand.class, EventsCommand::new),
+      Entry.of(GroupsCommand.class, GroupsCommand::new),
+      Entry.of(ReportCommand.class, ReportCommand::new),
+      Entry.of(WhoCommand.class, WhoCommand::new),
+      Entry.of(BookCommand.class, BookCommand::new),
+      Entry.of(WaitCommand.class, WaitCommand::new),
+      Entry.of(RetryCommand.class, RetryCommand::new),
+      Entry.of(PreemptCommand.class, PreemptCommand::new),
+      Entry.of(ResumeCommand.class, ResumeCommand::new),
+      Entry.of(RecoverCommand.class, RecoverCommand::new),
+      Entry.of(RmCommand.class, RmCommand::new),
+      Entry.of(CleanCommand.class, CleanCommand::new),
+      Entry.named("hold", inv -> described(new JobControlCommand.Hold(inv, true),
           "Keep waiting jobs from starting until 'gq release': some jobs, a --group, or the whole queue (--all).")),
-      new Entry("release", inv -> described(new JobControlCommand.Hold(inv, false),
+      Entry.named("release", inv -> described(new JobControlCommand.Hold(inv, false),
           "Let held jobs start again: some jobs, a --group (also one held by fail-fast), or the whole queue (--all).")),
-      new Entry("urgent", JobControlCommand.Urgent::new),
-      new Entry("top", TopCommand::new),
-      new Entry("web", WebCommand::new),
-      new Entry("modify", JobControlCommand.Modify::new),
-      new Entry("adopt", AdoptCommand::new),
-      new Entry("mcp", McpCommand::new),
-      new Entry("daemon", CommandList::daemon),
-      new Entry("notify", CommandList::notify),
-      new Entry("completion", CompletionCommand::new));
+      Entry.of(JobControlCommand.Urgent.class, JobControlCommand.Urgent::new),
+      Entry.of(TopCommand.class, TopCommand::new),
+      Entry.of(WebCommand.class, WebCommand::new),
+      Entry.of(JobControlCommand.Modify.class, JobControlCommand.Modify::new),
+      Entry.of(AdoptCommand.class, AdoptCommand::new),
+      Entry.of(McpCommand.class, McpCommand::new),
+      Entry.of(DaemonCommand.class, CommandList::daemon),
+      Entry.of(NotifyCommand.class, CommandList::notify),
+      Entry.of(CompletionCommand.class, CompletionCommand::new));
 
   /** Each command's first name, by every name it answers to. */
   private static final Map<String, String> NAMES = names();
@@ -102,7 +113,7 @@ final class CommandList {
   private static CommandLine gpu(Invocation inv) {
     CommandLine gpu = new CommandLine(new GpuCommand(inv));
     gpu.addSubcommand(new GpuDrainCommand.Drain(inv));
-    gpu.addSubcommand(new GpuDrainCommand.Resume(inv));
+    gpu.addSubcommand(new GpuDrainCommand.GpuResume(inv));
     return gpu;
   }
 

@@ -61,7 +61,7 @@ final class GpuDrainCommand {
   }
 
   @Command(name = "resume", description = "Give drained GPUs back to new jobs (--all-users: undo a drain for every user's gq).")
-  static final class Resume implements Callable<Integer> {
+  static final class GpuResume implements Callable<Integer> {
     private final Invocation inv;
 
     @Parameters(arity = "1..*", paramLabel = "GPU", description = "A GPU index or UUID, as 'gq gpu' shows them.")
@@ -70,7 +70,7 @@ final class GpuDrainCommand {
     @Option(names = "--all-users", description = "Remove your drain for every user's gq (root: anyone's).")
     boolean allUsers;
 
-    Resume(Invocation inv) {
+    GpuResume(Invocation inv) {
       this.inv = inv;
     }
 

@@ -80,7 +80,7 @@ public interface GqApi extends ApiReplies, MachineApi {
    * Preempts running jobs, all or none: each goes to PREEMPTING and keeps its GPUs while the signal
    * lets it save, and is stopped after the grace; one line per job, or the reason none is.
    */
-  default List<String> preempt(Preemptions.Ask ask) throws ApiException {
+  default List<String> preempt(Preemptions.PreemptAsk ask) throws ApiException {
     throw new ApiException("this daemon cannot preempt jobs; restart it with 'gq daemon restart'");
   }
 

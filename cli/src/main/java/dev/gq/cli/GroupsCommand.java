@@ -7,7 +7,6 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.QueueControl;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -23,8 +22,8 @@ import picocli.CommandLine.Option;
 final class GroupsCommand implements Callable<Integer> {
   private static final int GROUP_WIDTH = 32;
   private static final int BAR_WIDTH = 20;
-  private static final Set<JobState> RUNNING = EnumSet.of(JobState.STARTING, JobState.RUNNING, JobState.CANCELLING,
-      JobState.PREEMPTING);
+  /** The RUNNING column: the active states (core's rule, which group caps count), but ORPHANED, which has its own column. */
+  private static final Set<JobState> RUNNING = JobState.where(s -> s.active() && s != JobState.ORPHANED);
   private static final List<JobState> ALWAYS = List.of(JobState.DONE, JobState.FAILED, JobState.CANCELLED);
   private final Invocation inv;
 

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  * and stops once the job has ended and its last bytes are out, or when the caller goes away. On a
  * terminal, stderr says what a job that has not started waits for ({@link StartNote}).
  */
-@Command(name = "logs", description = "Print a job's output (default: the newest job's); -f keeps following it until the job ends.")
+@Command(name = "logs", aliases = "log", description = "Print a job's output (default: the newest job's); -f keeps following it until the job ends.")
 final class LogsCommand implements Callable<Integer> {
   // a poll is one size check of an open file; 50 ms keeps the shown line within ~25 ms of the written one
   static final long FILE_POLL_MS = 50;

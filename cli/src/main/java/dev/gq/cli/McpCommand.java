@@ -19,8 +19,9 @@ import picocli.CommandLine.Command;
  * {@code gq mcp}: the Model Context Protocol server for AI assistants, served here in the daemon on
  * the standard input the client streams to it (the native client), so that no JVM starts for it.
  * Each tool runs its gq command in-process through this command tree, with the caller's
- * environment and directory, as the client library would send it; the answers are those of the
- * server the launcher starts in a JVM of its own where this path cannot be taken (dev.gq.mcp).
+ * environment and directory, as the gq command would send it; the answers are those of the server
+ * the launcher starts in a JVM of its own where this path cannot be taken (dev.gq.mcp), which runs
+ * the gq command for each tool.
  */
 @Command(name = "mcp", description = "Serve AI assistants: a Model Context Protocol server on stdin/stdout"
     + " (register the command gq with the arguments [\"mcp\"]); its write tools act only with confirm: true.",

@@ -59,7 +59,7 @@ final class PreemptCommand implements Callable<Integer> {
       target = Scheduling.jobId(forJob);
       if (target == null) throw new UsageException("invalid job id '" + forJob + "' for --for; use a job number like 12");
     }
-    List<String> lines = inv.api().preempt(new Preemptions.Ask(ids, signal(signal), groupSignal, g, target, requeue));
+    List<String> lines = inv.api().preempt(new Preemptions.PreemptAsk(ids, signal(signal), groupSignal, g, target, requeue));
     if (json) {
       ObjectNode o = JsonView.object();
       ArrayNode a = o.putArray("preempted");

@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
  * The table ({@link JobTable}) fits a terminal and is whole in a pipe; {@code --format} picks its
  * columns, and states are coloured on a terminal unless the caller's environment sets NO_COLOR.
  */
-@Command(name = "ps", description = "List live jobs and the last " + PsCommand.RECENT + " ended ones (--all: every job).")
+@Command(name = "ps", aliases = {"ls", "list", "status"}, description = "List live jobs and the last " + PsCommand.RECENT + " ended ones (--all: every job).")
 final class PsCommand implements Callable<Integer> {
   static final int RECENT = 20;
   static final int PAGE = 500;

@@ -173,7 +173,7 @@ final class TopCommand implements Callable<Integer> {
         }
         case HOLD -> api.holdJobs(ids, true);
         case RELEASE -> api.holdJobs(ids, false);
-        case PREEMPT -> String.join("; ", api.preempt(new Preemptions.Ask(ids, PreemptCommand.signal(null), false,
+        case PREEMPT -> String.join("; ", api.preempt(new Preemptions.PreemptAsk(ids, PreemptCommand.signal(null), false,
             PreemptCommand.DEFAULT_GRACE, null, false)));
       };
     } catch (ApiException e) {

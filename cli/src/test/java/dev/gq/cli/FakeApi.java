@@ -29,7 +29,7 @@ final class FakeApi implements GqApi {
   final List<JobSpec> submitted = new ArrayList<>();
   final List<JobQuery> queries = new ArrayList<>();
   final List<List<Long>> cancels = new ArrayList<>();
-  final List<dev.gq.core.schedule.Preemptions.Ask> preempts = new ArrayList<>();
+  final List<dev.gq.core.schedule.Preemptions.PreemptAsk> preempts = new ArrayList<>();
   final List<String> resumes = new ArrayList<>();
   /** Why each waiting job waits. */
   final Map<Long, WaitReason> waits = new HashMap<>();
@@ -213,7 +213,7 @@ final class FakeApi implements GqApi {
     return gpus;
   }
 
-  @Override public List<String> preempt(dev.gq.core.schedule.Preemptions.Ask ask) throws ApiException {
+  @Override public List<String> preempt(dev.gq.core.schedule.Preemptions.PreemptAsk ask) throws ApiException {
     preempts.add(ask);
     return ask.ids().stream().map(id -> "job " + id + ": preempting").toList();
   }

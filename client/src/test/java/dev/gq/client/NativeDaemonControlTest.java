@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gq.protocol.Frame;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -36,6 +37,17 @@ class NativeDaemonControlTest {
     Files.writeString(p, "#!/bin/sh\n" + body + "\n");
     Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
     return p;
+  }
+
+  /** Whether process {@code pid} runs: it is there and not a zombie. */
+  private static boolean running(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      int close = stat.lastIndexOf(')');
+      return close < 0 || close + 2 >= stat.length() || stat.charAt(close + 2) != 'Z';
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private String fakeDaemonCommand(String arg) {
@@ -70,7 +82,7 @@ class NativeDaemonControlTest {
     long pid = Long.parseLong(start.out().replaceAll("\\D", ""));
     NativeGq.Result stop = gq.run("daemon", "stop", "--wait");
     assertEquals(0, stop.code(), stop.err());
-    assertTrue(!DaemonExit.running(pid, Path.of("/proc")), "the daemon's process is gone");
+    assertTrue(!running(pid), "the daemon's process is gone");
   }
 
   @Test
@@ -194,6 +206,38 @@ class NativeDaemonControlTest {
       assertEquals(1, r.code());
       assertEquals("gq: the daemon closed the connection before answering; see " + gq.log() + "\n", r.err());
       assertEquals(1, d.requests.size(), "a submit is sent once");
+    }
+  }
+
+  @Test
+  void aDaemonThatKeepsClosingUnderAWaitIsNotFollowedForever() throws Exception {
+    try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> { })) {
+      NativeGq.Result r = gq.run("wait", "1");
+      assertEquals(1, r.code());
+      assertTrue(r.err().endsWith("gq: the daemon closed the connection 6 times in a row; see " + gq.log() + "\n"), r.err());
+      assertEquals(6, d.requests.size(), "sent again 5 times, then given up");
+    }
+  }
+
+  @Test
+  void aStandardOutputThatCannotBeWrittenIsSaidOnStderrAndAClosedOneEndsQuietly() throws Exception {
+    try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> {
+      out.send(Frame.out("line\n".repeat(20_000)));
+      out.send(Frame.exit(0));
+    })) {
+      ProcessBuilder full = new ProcessBuilder("bash", "-c", "exec \"$0\" ps >/dev/full", NativeGq.BINARY.toString());
+      full.environment().clear();
+      full.environment().putAll(gq.env);
+      NativeGq.Result r = NativeGq.finish(full.directory(gq.work.toFile()).start(), new byte[0]);
+      assertEquals(1, r.code());
+      assertEquals("gq: cannot write to standard output: No space left on device\n", r.err());
+      ProcessBuilder closed = new ProcessBuilder("bash", "-c", "\"$0\" ps | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
+          NativeGq.BINARY.toString());
+      closed.environment().clear();
+      closed.environment().putAll(gq.env);
+      NativeGq.Result quiet = NativeGq.finish(closed.directory(gq.work.toFile()).start(), new byte[0]);
+      assertEquals(141, quiet.code(), quiet.err());
+      assertEquals("", quiet.err(), "quiet, as tools killed by SIGPIPE are");
     }
   }
 

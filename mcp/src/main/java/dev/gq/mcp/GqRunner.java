@@ -1,13 +1,12 @@
 package dev.gq.mcp;
 
-import dev.gq.client.CapturedCall;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Runs one gq command line (without the leading "gq") and returns what it printed: the port
- * between the tools and the daemon. The real one runs it through the client library in this JVM;
- * tests script a fake.
+ * between the tools and the daemon. The real one runs the gq command itself, the native client
+ * ({@link NativeRuns}), so that one program speaks to the daemon; tests script a fake.
  */
 public interface GqRunner {
 
@@ -17,11 +16,11 @@ public interface GqRunner {
   /** Runs {@code argv} from {@code cwd}. */
   Outcome run(List<String> argv, String cwd);
 
-  /** The real runner: the gq client in this JVM, with this process's environment. */
+  /**
+   * The real runner: the native client {@value NativeRuns#CLIENT_VARIABLE} names (the launcher
+   * script sets it), with this process's environment {@code env}.
+   */
   static GqRunner client(Map<String, String> env) {
-    return (argv, cwd) -> {
-      CapturedCall.Result r = CapturedCall.run(argv, env, cwd);
-      return new Outcome(r.exitCode(), r.stdout(), r.stderr());
-    };
+    return new NativeRuns(env);
   }
 }

@@ -10,8 +10,8 @@ import java.time.Duration;
 
 /**
  * {@code gq mcp} in a JVM of its own: a Model Context Protocol server on standard input and output,
- * JSON-RPC 2.0 one message a line ({@link McpServer}). Each tool call runs one gq command through
- * the client library in this process ({@link GqRunner#client}). The gq command serves the same
+ * JSON-RPC 2.0 one message a line ({@link McpServer}). Each tool call runs one gq command: the
+ * native client, as a process ({@link GqRunner#client}). The gq command serves the same
  * session inside the daemon instead and starts this only where it cannot (docs/reference.md). The server ends at the end of its
  * input, once the calls read before have their answers or {@link #GRACE} has passed. Standard
  * output carries only the protocol; standard error at most one line of the server's own.

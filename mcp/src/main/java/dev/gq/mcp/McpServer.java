@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 /**
  * The {@code gq mcp} server over one pair of streams, wherever it runs: in a JVM of its own on
  * standard input and output ({@link McpMain}), or inside the daemon on the input a client streams
- * to it. The same tools and answers in both; only the {@link GqRunner} differs (the client library,
- * or the daemon's command tree in-process).
+ * to it. The same tools and answers in both; only the {@link GqRunner} differs (the gq command, the
+ * native client, run for each call, or the daemon's command tree in-process).
  */
 public final class McpServer {
   private McpServer() {}

@@ -36,8 +36,8 @@ public record LedgerSnapshot(
     Map<String, String> holds,
     Set<String> autoHeld,
     Map<Long, List<Prerequisite>> waits,
-    Map<String, List<Ledger.Failure>> streaks,
-    List<Ledger.Ending> recentEnds,
+    Map<String, List<Ledger.StreakFailure>> streaks,
+    List<Ledger.RecentEnd> recentEnds,
     QueueSettings settings) {
 
   /** A waiting job: its id, spec without command, submit time, tag and lineage. */

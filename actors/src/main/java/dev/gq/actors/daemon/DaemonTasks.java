@@ -50,16 +50,12 @@ final class DaemonTasks {
   /**
    * Notes every running job's progress every {@code every} (GQ_PROGRESS_SAMPLE_MS), on the blocking
    * pool, so that a rate from two moments is there the first time someone asks. A job whose files
-   * have not changed costs a few stat calls; nothing is read.
+   * have not changed costs a few stat calls; nothing is read. A failure is logged at WARN once a run
+   * ({@link ProgressSampling}).
    */
   private static void sampleProgress(ActorSystem<?> system, DaemonApi api, Duration every) {
-    system.scheduler().scheduleWithFixedDelay(every, every, () -> {
-      try {
-        api.sampleProgress();
-      } catch (Exception | LinkageError e) {
-        LOG.debug("progress sample failed: {}", e.toString());
-      }
-    }, system.dispatchers().lookup(DispatcherSelector.blocking()));
+    system.scheduler().scheduleWithFixedDelay(every, every, new ProgressSampling(api::sampleProgress, LOG),
+        system.dispatchers().lookup(DispatcherSelector.blocking()));
   }
 
   /**

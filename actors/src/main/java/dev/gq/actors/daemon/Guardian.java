@@ -6,25 +6,19 @@ import dev.gq.actors.health.Part;
 import dev.gq.actors.health.PartHealth;
 import dev.gq.actors.health.Supervision;
 import dev.gq.actors.notify.Notifier;
-import dev.gq.actors.notify.Notifications;
 import dev.gq.actors.projector.Projector;
-import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.reconciler.Reconciler;
-import dev.gq.actors.runner.RunnerDeps;
+import dev.gq.actors.runner.RunnerSettings;
 import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.actors.scheduler.SchedulerSettings;
 import dev.gq.actors.watcher.GpuTimeline;
 import dev.gq.actors.watcher.GpuWatcher;
-import dev.gq.core.alloc.GpuObservation;
-import dev.gq.core.gpu.GpuProbe;
-import dev.gq.persistence.JournalReader;
-import dev.gq.persistence.JobHistory;
+import dev.gq.core.lease.LeaseHolder;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.ChildFailed;
@@ -33,31 +27,47 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.Terminated;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The actor system's root. It waits for {@link Start}, sent by the daemon once the job history has
  * caught up with the journal, then spawns its children in the order recovery needs: the Projector
  * (on the blocking dispatcher), the Notifier (which follows the journal on its own thread), the
  * Reconciler, the Scheduler (which replays its events and asks the Reconciler for the start-up
- * pass), the cluster bridge and the GpuWatcher, and replies with the references the socket server
- * needs. Each child runs under {@link Supervision}: a part that fails is logged, shown in
- * {@link PartHealth} and started again after a back-off; the guardian watches them all, and one
- * that stops (the Scheduler on any failure, another part after too many) makes it call
- * {@code Parts.stopDaemon} with the one line that says why. Stopping the system stops them all,
+ * pass), the cluster bridge, the GpuWatcher and the GpuTimeline, and replies with the references the
+ * socket server needs. Each child runs under {@link Supervision}: a part that fails is logged, shown
+ * in {@link PartHealth} and started again after a back-off; the guardian watches them all, and an
+ * essential one that stops (the Scheduler on any failure, another part after too many) makes it
+ * tell {@link PartFailures#failed} the one line that says why. Stopping the system stops them all,
  * children first.
  */
 final class Guardian {
+  private static final Logger LOG = LoggerFactory.getLogger(Guardian.class);
   sealed interface Command {}
-  /** Spawn the children from {@code parts} and reply with the references. */
-  record Start(Parts parts, ActorRef<Started> replyTo) implements Command {}
   /**
-   * What the children are made of; {@code replayFailed} hears a Scheduler that cannot replay,
-   * {@code stopDaemon} a part that stopped for good.
+   * Spawn the children with {@code settings}, working through {@code ports}, and reply with the
+   * references; {@code failures} hears a Scheduler that cannot replay and a part that stopped for good.
    */
-  record Parts(DaemonConfig cfg, RunnerDeps runnerDeps, JobChecks checks, JobHistory jobHistory, JournalReader journal,
-      Supplier<GpuObservation> observe, GpuProbe probe, Executor blocking, JobFileScan files,
-      Consumer<Throwable> replayFailed, Clock clock, Notifications notifications, PartHealth health, Faults faults,
-      Supervision.Backoff backoff, Consumer<String> stopDaemon, dev.gq.actors.fair.FairSource fair) {}
+  record Start(Settings settings, DaemonPorts ports, PartFailures failures, ActorRef<Started> replyTo) implements Command {}
+
+  /**
+   * How the children are set up, built once when the daemon starts: the daemon's configuration, the
+   * Scheduler's and the runners' settings taken from it, the restart back-off, the failures tests
+   * inject, and the job files found at start-up.
+   */
+  record Settings(DaemonConfig cfg, SchedulerSettings scheduling, RunnerSettings running, Supervision.Backoff backoff,
+      Faults faults, JobFileScan files) {
+
+    /** The settings of a daemon configured by {@code cfg}, whose instance is {@code self} in the GPU leases. */
+    static Settings of(DaemonConfig cfg, JobFileScan files, Faults faults, LeaseHolder.Instance self, Clock clock) {
+      var scheduling = new SchedulerSettings(clock, cfg.paths(), cfg.snapshotEvery(), files.highestId(), cfg.failFast(),
+          cfg.gatherAfter(), cfg.idleAfter(), cfg.maxCpuJobs(), cfg.shareHeadroomMiB());
+      var running = new RunnerSettings(cfg.paths(), cfg.cancelGrace(), cfg.livenessPoll(), cfg.shareHeadroomMiB(), self, clock);
+      return new Settings(cfg, scheduling, running, Supervision.Backoff.DEFAULT, faults, files);
+    }
+  }
+
   /** The children the rest of the daemon talks to. */
   record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
       ActorRef<GpuTimeline.Command> timeline) {}
@@ -69,38 +79,43 @@ final class Guardian {
   }
 
   private static Behavior<Command> start(ActorContext<Command> ctx, Start m) {
-    Parts s = m.parts();
+    Settings s = m.settings();
+    DaemonPorts p = m.ports();
+    Clock clock = s.scheduling().clock();
+    PartHealth health = m.failures().health();
     Map<ActorRef<?>, Part> watched = new HashMap<>();
-    var health = s.health();
-    ActorRef<Projector.Command> projector = spawn(ctx, s, watched, Part.HISTORY,
-        Projector.create(s.jobHistory(), s.journal(), health.beat(Part.HISTORY)), DispatcherSelector.blocking());
-    ActorRef<Notifier.Command> notifier = spawn(ctx, s, watched, Part.NOTIFIER, Notifier.create(s.notifications(),
-        s.jobHistory(), s.journal(), projector, s.cfg().paths().dataDir(), s.notifications().poll(),
+    Spawner spawner = new Spawner(ctx, s, health, watched);
+    ActorRef<Projector.Command> projector = spawner.spawn(Part.HISTORY,
+        Projector.create(p.history(), p.journal(), health.beat(Part.HISTORY)), DispatcherSelector.blocking());
+    ActorRef<Notifier.Command> notifier = spawner.spawn(Part.NOTIFIER, Notifier.create(p.notifications(),
+        p.history(), p.journal(), projector, s.cfg().paths().dataDir(), p.notifications().poll(),
         health.beat(Part.NOTIFIER)), Props.empty());
     AtomicReference<ActorRef<Scheduler.Command>> known = new AtomicReference<>();
-    ActorRef<Reconciler.Command> reconciler = spawn(ctx, s, watched, Part.RECONCILER, Reconciler.create(s.checks(),
-        s.cfg().reconcileInterval(), s.blocking(), known::get, health.beat(Part.RECONCILER)), Props.empty());
+    ActorRef<Reconciler.Command> reconciler = spawner.spawn(Part.RECONCILER, Reconciler.create(p.checks(),
+        s.cfg().reconcileInterval(), p.blocking(), known::get, health.beat(Part.RECONCILER)), Props.empty());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
     AtomicReference<ActorRef<ClusterBridge.Command>> cluster = new AtomicReference<>();
-    var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.files(), s.replayFailed(), s.clock(),
-        notifier, cluster, s.faults(), s.fair());
-    ActorRef<Scheduler.Command> scheduler = spawn(ctx, s, watched, Part.SCHEDULER, Scheduler.create(deps), Props.empty());
+    var effects = new Wiring(s, p, m.failures(), new Wiring.Children(reconciler, projector, notifier, watcher, cluster));
+    ActorRef<Scheduler.Command> scheduler = spawner.spawn(Part.SCHEDULER, Scheduler.create(s.scheduling(), effects),
+        Props.empty());
     known.set(scheduler);
-    cluster.set(spawn(ctx, s, watched, Part.CLUSTER, ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),
-        s.runnerDeps().stored(), System.getenv(), health.beat(Part.CLUSTER)), DispatcherSelector.blocking()));
-    watcher.set(spawn(ctx, s, watched, Part.GPU_WATCHER, GpuWatcher.create(s.observe(), s.probe(), scheduler,
-        s.cfg().pollInterval(), s.blocking(), s.clock(), health.beat(Part.GPU_WATCHER)), Props.empty()));
-    // what each GPU did, for 'gq report': restarted on a failure, never a reason to stop the daemon
-    ActorRef<GpuTimeline.Command> timeline = ctx.spawn(Behaviors.supervise(GpuTimeline.create(scheduler, s.cfg().paths().database(), s.cfg().pollInterval(),
-        s.clock())).onFailure(org.apache.pekko.actor.typed.SupervisorStrategy.restart()), "gpu-timeline",
+    cluster.set(spawner.spawn(Part.CLUSTER, ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),
+        p::stored, System.getenv(), health.beat(Part.CLUSTER)), DispatcherSelector.blocking()));
+    watcher.set(spawner.spawn(Part.GPU_WATCHER, GpuWatcher.create(p.observe(), p.probe(), scheduler,
+        s.cfg().pollInterval(), p.blocking(), clock, health.beat(Part.GPU_WATCHER)), Props.empty()));
+    // what each GPU did, for 'gq report': started again like the others, but never a reason to stop the daemon
+    ActorRef<GpuTimeline.Command> timeline = spawner.spawn(Part.GPU_TIMELINE, GpuTimeline.create(scheduler,
+        s.cfg().paths().database(), s.cfg().pollInterval(), clock, health.beat(Part.GPU_TIMELINE)),
         DispatcherSelector.blocking());
     m.replyTo().tell(new Started(scheduler, projector, timeline));
-    return watching(s.health(), s.backoff(), s.stopDaemon(), watched);
+    return watching(health, s.backoff(), m.failures()::failed, watched);
   }
 
-  private static <T> ActorRef<T> spawn(ActorContext<Command> ctx, Parts s, Map<ActorRef<?>, Part> watched, Part part,
-      Behavior<T> behavior, Props props) {
-    return spawnPart(ctx, part, Supervision.supervised(part, behavior, s.health(), s.faults(), s.backoff()), props, watched);
+  /** Spawns each part under {@link Supervision} and watches it. */
+  private record Spawner(ActorContext<Command> ctx, Settings s, PartHealth health, Map<ActorRef<?>, Part> watched) {
+    <T> ActorRef<T> spawn(Part part, Behavior<T> behavior, Props props) {
+      return spawnPart(ctx, part, Supervision.supervised(part, behavior, health, s.faults(), s.backoff()), props, watched);
+    }
   }
 
   /** Spawns the supervised {@code part} and watches it. */
@@ -114,8 +129,9 @@ final class Guardian {
 
   /**
    * A part that stops while the daemon runs has failed for good (the Scheduler on any failure,
-   * another after too many restarts): the daemon must not go on without it, so {@code stopDaemon}
-   * hears the one line that says why.
+   * another after too many restarts): the daemon must not go on without an essential part, so
+   * {@code stopDaemon} hears the one line that says why; a part it can do without (the GPU
+   * timeline) stays stopped, logged and shown so.
    */
   static <C> Behavior<C> watching(PartHealth health, Supervision.Backoff backoff, Consumer<String> stopDaemon,
       Map<ActorRef<?>, Part> watched) {
@@ -126,7 +142,9 @@ final class Guardian {
       String why = t instanceof ChildFailed f ? Supervision.why(f.getCause()) : "it stopped";
       health.stopped(part, why);
       String times = part.restartable() ? " after " + backoff.maxRestarts() + " restarts" : "";
-      stopDaemon.accept("the " + part.text() + " failed" + times + " (" + why + ")");
+      String line = "the " + part.text() + " failed" + times + " (" + why + ")";
+      if (part.essential()) stopDaemon.accept(line);
+      else LOG.error("{}; the daemon goes on without it until the daemon is restarted", line);
       return Behaviors.same();
     });
   }

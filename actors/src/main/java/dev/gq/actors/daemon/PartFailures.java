@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * the daemon before this one stopped, read from {@link StopNote} at start), and what happens when
  * a part fails for good. During start-up the start fails with the reason; once the daemon serves,
  * the failure is logged in one line, kept for the next daemon, and the daemon is stopped with a
- * failure status, so that it never answers requests while no longer doing its work.
+ * failure status, so that it never answers requests while no longer doing its work. A Scheduler that
+ * cannot replay its events stops the start too ({@link #replayFailed}).
  */
 final class PartFailures {
   private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
@@ -26,6 +27,7 @@ final class PartFailures {
   private final String previousStop;
   private final Runnable stopDaemon;
   private final CompletableFuture<String> duringStart = new CompletableFuture<>();
+  private final CompletableFuture<Throwable> replayFailure = new CompletableFuture<>();
   private volatile String failure;
   private volatile boolean serving;
 
@@ -55,6 +57,16 @@ final class PartFailures {
   /** Completes with the reason when a part fails for good during start-up. */
   CompletableFuture<String> duringStart() {
     return duringStart;
+  }
+
+  /** The Scheduler could not replay its events, or start-up must not go on ({@link LostHistory.Refused}). */
+  void replayFailed(Throwable cause) {
+    replayFailure.complete(cause);
+  }
+
+  /** Completes with the cause when the Scheduler could not replay its events. */
+  CompletableFuture<Throwable> replayFailure() {
+    return replayFailure;
   }
 
   /** Start-up is over; throws when a part failed for good during it. */

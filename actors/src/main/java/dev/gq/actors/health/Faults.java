@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Failures injected into the daemon's parts, for tests only: with {@code GQ_TEST_FAULT_DIR} set, a
  * part that finds a file named after its actor ({@code gpu-watcher}, {@code projector},
- * {@code reconciler}, {@code notifier}, {@code cluster-bridge}, {@code scheduler}; {@code job-runner}
+ * {@code reconciler}, {@code notifier}, {@code cluster-bridge}, {@code gpu-timeline}, {@code scheduler}; {@code job-runner}
  * for any job's runner) in that directory when it receives a message throws {@link Injected}
  * instead of handling it, and removes the file, unless the file says {@code always}. Unset (as it is outside tests), nothing is ever looked at.
  */

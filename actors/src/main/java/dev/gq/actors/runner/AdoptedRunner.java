@@ -71,7 +71,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   public static Behavior<JobRunner.Command> watch(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler) {
     Behavior<Object> b = Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       AdoptedRunner r = new AdoptedRunner(ctx, t, job, deps, scheduler);
-      t.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
+      t.startTimerWithFixedDelay("tick", new Tick(), deps.settings().livenessPoll());
       ctx.getSelf().tell(new Tick());
       if (job.state() == dev.gq.core.job.JobState.CANCELLING) ctx.getSelf().tell(new JobRunner.Cancel());
       return r;
@@ -97,7 +97,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
     if (looking) return this;
     looking = true;
     Set<ProcessRef> known = tree;
-    getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> looked(known), deps.blocking()),
+    getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> looked(known), deps.effects().blocking()),
         (m, err) -> err != null ? new Looked(known, 0, null, 0) : m);
     return this;
   }
@@ -105,8 +105,8 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   /** What is left of the tree, and once nothing is, a GPU reading taken after. Blocks. */
   private Looked looked(Set<ProcessRef> known) {
     if (leases.get() == null && !job.gpus().isEmpty()) takeLeases();
-    boolean sameBoot = deps.procs().bootId().equals(root.bootId());
-    List<ProcInfo> all = sameBoot ? deps.procs().all() : List.of();
+    boolean sameBoot = deps.effects().procs().bootId().equals(root.bootId());
+    List<ProcInfo> all = sameBoot ? deps.effects().procs().all() : List.of();
     Set<ProcessRef> alive = ProcessTree.alive(known, all);
     if (!alive.isEmpty()) return new Looked(alive, 0, null, 0);
     long ended = System.nanoTime();
@@ -115,7 +115,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
     long taken = Math.max(System.nanoTime(), ended + 1);
     GpuObservation after;
     try {
-      after = deps.readGpus().get();
+      after = deps.effects().readGpus();
     } catch (RuntimeException e) {
       after = null; // the Scheduler then asks the watcher for one
     }
@@ -130,7 +130,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   private void takeLeases() {
     List<String> uuids = job.gpus().stream().map(dev.gq.core.job.GpuSlot::uuid).toList();
     try {
-      leases.set(deps.leases().take(uuids, new dev.gq.core.lease.LeaseHolder(deps.self(), job.id())));
+      leases.set(deps.effects().leases().take(uuids, new dev.gq.core.lease.LeaseHolder(deps.settings().self(), job.id())));
     } catch (dev.gq.core.lease.GpuLeases.Taken e) {
       leases.set(NOTHING);
       LOG.warn("job {}: cannot hold its GPUs' machine-wide leases: {}", job.id(), e.getMessage());
@@ -155,14 +155,14 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
     if (cancelled) return this;
     cancelled = true;
     signal(15);
-    timers.startSingleTimer("kill", new KillNow(), deps.cancelGrace());
+    timers.startSingleTimer("kill", new KillNow(), deps.settings().cancelGrace());
     return this;
   }
 
   /** Signals the processes of the tree as last seen, plus what /proc shows of it now. */
   private Behavior<Object> signal(int sig) {
-    Set<ProcessRef> now = ProcessTree.alive(tree, deps.procs().all());
-    int sent = deps.signals().signalTree(root, now, sig);
+    Set<ProcessRef> now = ProcessTree.alive(tree, deps.effects().procs().all());
+    int sent = deps.effects().signals().signalTree(root, now, sig);
     getContext().getLog().info("job {}: signal {} to {} adopted process(es), each proved by its start ticks", job.id(), sig, sent);
     if (!now.isEmpty()) tree = now;
     return look();

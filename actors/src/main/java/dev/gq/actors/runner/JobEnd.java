@@ -41,24 +41,24 @@ final class JobEnd {
    * its leases go. Blocks.
    */
   static JobRunner.Members members(Job job, RunnerDeps deps, long pgid, long sid, Runnable release) {
-    Path file = deps.exitFile().apply(job.id());
-    Optional<String> content = deps.exitContent().apply(file);
+    Path file = deps.settings().exitFile(job.id());
+    Optional<String> content = deps.effects().exitContent(file);
     Optional<ExitRecord> record = content.flatMap(ExitRecord::parse);
     // The shim saw nothing the job started left as it ended, so nothing of its session or group
     // can be: only a process carrying the job's tag from elsewhere is left to look for.
     boolean any;
     if (content.map(ExitRecord::leftNothing).orElse(false)) {
       // one scan of every process's tag, shared with the runners whose jobs end at the same time
-      any = job.tag() != null && deps.procs().valuesCarried(TAG, SELF).contains(job.tag());
+      any = job.tag() != null && deps.effects().procs().valuesCarried(TAG, SELF).contains(job.tag());
     } else {
-      List<ProcInfo> all = deps.procs().all();
+      List<ProcInfo> all = deps.effects().procs().all();
       any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), SELF,
           pid -> carriesTag(job, deps, pid));
     }
     if (any) return new JobRunner.Members(true, 0, null, 0, record);
     // the shim may have written its record and ended between the read above and the scan
     if (record.isEmpty())
-      record = deps.exitContent().apply(file).flatMap(ExitRecord::parse);
+      record = deps.effects().exitContent(file).flatMap(ExitRecord::parse);
     long ended = System.nanoTime();
     // the daemon's copies go before the reading, which then sees the lease free unless something of
     // the job (a process that left its session and tag behind) still holds it
@@ -70,13 +70,13 @@ final class JobEnd {
   }
 
   private static boolean carriesTag(Job job, RunnerDeps deps, long pid) {
-    return job.tag() != null && deps.procs().carries(pid, TAG, job.tag());
+    return job.tag() != null && deps.effects().procs().carries(pid, TAG, job.tag());
   }
 
   /** A GPU reading, or null when taking it failed (the Scheduler then asks the watcher for one). */
   private static GpuObservation readGpus(Job job, RunnerDeps deps) {
     try {
-      return deps.readGpus().get();
+      return deps.effects().readGpus();
     } catch (RuntimeException e) {
       // off the actor's thread: its context must not be touched here
       LOG.warn("job {}: GPU reading after its end failed: {}", job.id(), e.toString());
@@ -92,13 +92,13 @@ final class JobEnd {
    */
   static Request.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
       Logger log) {
-    Path exitFile = deps.exitFile().apply(job.id());
+    Path exitFile = deps.settings().exitFile(job.id());
     DiskFull full = DiskFull.of(exitFile.getParent(), DiskRoom.freeWhenFull(exitFile.getParent()));
     // Room for the events that record this ending.
     if (full != null && DiskSpace.releaseReserve(exitFile.getParent().getParent()))
       log.warn("{}; gave up the reserve file to record job {}", full.text(), job.id());
     EndSeen seen = new EndSeen(m.record().orElse(null), shimStatus, full, timedOut, null, null);
-    return new Request.Ended(job.id(), seen, m.endedNanos(), m.after(), m.afterNanos(), deps.clock().instant());
+    return new Request.Ended(job.id(), seen, m.endedNanos(), m.after(), m.afterNanos(), deps.settings().clock().instant());
   }
 
   /**
@@ -113,13 +113,13 @@ final class JobEnd {
 
   /** Whether the process the runner launched (the shim) is gone: no process, a zombie, or another process under its pid. */
   static boolean leaderGone(RunnerDeps deps, ProcessIdentity identity) {
-    Optional<ProcInfo> leader = deps.procs().info(identity.pid());
-    return leader.isEmpty() || leader.get().zombie() || !identity.matches(leader.get(), deps.procs().bootId());
+    Optional<ProcInfo> leader = deps.effects().procs().info(identity.pid());
+    return leader.isEmpty() || leader.get().zombie() || !identity.matches(leader.get(), deps.effects().procs().bootId());
   }
 
   /** {@link #members} of the job of {@code identity}, looked for off the actor's thread. */
   static CompletableFuture<JobRunner.Members> membersLater(Job job, RunnerDeps deps, ProcessIdentity identity, Runnable release) {
     long pgid = identity.pgid(), sid = identity.sid();
-    return CompletableFuture.supplyAsync(() -> members(job, deps, pgid, sid, release), deps.blocking());
+    return CompletableFuture.supplyAsync(() -> members(job, deps, pgid, sid, release), deps.effects().blocking());
   }
 }

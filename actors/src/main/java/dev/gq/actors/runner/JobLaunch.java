@@ -1,5 +1,6 @@
 package dev.gq.actors.runner;
 
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
@@ -9,6 +10,8 @@ import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -21,14 +24,14 @@ import java.util.concurrent.atomic.AtomicReference;
 final class JobLaunch {
   private final Job job;
   private final RunnerDeps deps;
-  private final java.util.Map<String, Long> totalMiB;
+  private final Map<String, Long> totalMiB;
   private final AtomicReference<GpuLeases.Held> leases = new AtomicReference<>();
 
   /** {@code totalMiB}: the total memory of each of the job's GPUs, by UUID, from the reading it was reserved on. */
-  JobLaunch(Job job, RunnerDeps deps, java.util.Map<String, Long> totalMiB) {
+  JobLaunch(Job job, RunnerDeps deps, Map<String, Long> totalMiB) {
     this.job = job;
     this.deps = deps;
-    this.totalMiB = java.util.Map.copyOf(totalMiB);
+    this.totalMiB = Map.copyOf(totalMiB);
   }
 
   /** Launches the job; the outcome is the runner's next message. Blocks. */
@@ -37,7 +40,7 @@ final class JobLaunch {
     try {
       if (job.spec().hasCommand() && job.logPath() != null) whole = job;
       else {
-        Job stored = deps.stored().apply(job.id());
+        Job stored = deps.effects().stored(job.id());
         whole = job.withStored(stored.spec(), stored.logPath());
       }
     } catch (RuntimeException e) {
@@ -45,28 +48,23 @@ final class JobLaunch {
     }
     JobSpec full = whole.spec();
     try {
-      if (!deps.testLaunchDelay().isZero()) Thread.sleep(deps.testLaunchDelay().toMillis());
-      LeaseHolder me = new LeaseHolder(deps.self(), job.id());
-      GpuLeases.Held held = ShareLeases.take(deps.leases(), job, me, totals(), deps.shareHeadroomMiB());
+      LeaseHolder me = new LeaseHolder(deps.settings().self(), job.id());
+      GpuLeases.Held held = ShareLeases.take(deps.effects().leases(), job, me, totals(), deps.settings().shareHeadroomMiB());
       leases.set(held);
-      LaunchCommand cmd = LaunchCommand.of(full, JobEnvironment.of(whole, progressFile(deps.exitFile().apply(job.id()), job.id()),
+      LaunchCommand cmd = LaunchCommand.of(full, JobEnvironment.of(whole, deps.settings().progressFile(job.id()),
           countedShare(job, deps)));
       if (cmd.problem() != null) {
         release();
         return new JobRunner.SpawnFailed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, cmd.problem()), cmd.exitCode());
       }
       LaunchSpec spec = new LaunchSpec(job.id(), cmd.argv(), Path.of(full.cwd()), cmd.env(), Path.of(whole.logPath()),
-          deps.exitFile().apply(job.id()), held.fds(), cmd.note());
-      return new JobRunner.Spawned(deps.launcher().launch(spec));
+          deps.settings().exitFile(job.id()), held.fds(), cmd.note());
+      return new JobRunner.Spawned(deps.effects().launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
       return new JobRunner.LeaseTaken(new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, e.getMessage()));
     } catch (LaunchException e) {
       release();
       return new JobRunner.SpawnFailed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, e.getMessage()), e.exitCode());
-    } catch (InterruptedException e) {
-      release();
-      Thread.currentThread().interrupt();
-      return failed(LaunchProblem.Cause.DAEMON_STOPPED, "");
     }
   }
 
@@ -78,12 +76,12 @@ final class JobLaunch {
    * The total memory of the job's GPUs as its reservation saw them; for a shared job reserved without
    * them (a Scheduler that did not pass them), from a reading taken now.
    */
-  private java.util.Map<String, Long> totals() {
-    if (!dev.gq.core.job.GpuNeed.shares(job.spec()) || job.gpus().stream().allMatch(s -> totalMiB.containsKey(s.uuid())))
+  private Map<String, Long> totals() {
+    if (!GpuNeed.shares(job.spec()) || job.gpus().stream().allMatch(s -> totalMiB.containsKey(s.uuid())))
       return totalMiB;
-    java.util.Map<String, Long> now = new java.util.HashMap<>(totalMiB);
+    Map<String, Long> now = new HashMap<>(totalMiB);
     try {
-      var reading = deps.readGpus().get().reading();
+      var reading = deps.effects().readGpus().reading();
       if (reading.ok())
         for (var d : reading.devices()) if (d.error() == null) now.putIfAbsent(d.uuid(), d.totalBytes() >> 20);
     } catch (RuntimeException e) {
@@ -97,28 +95,23 @@ final class JobLaunch {
    * the smallest of its cards, from a reading taken now; null for any other job, or when the reading
    * does not show its cards.
    */
-  static Long countedShare(dev.gq.core.job.Job job, RunnerDeps deps) {
+  static Long countedShare(Job job, RunnerDeps deps) {
     var need = job.spec().gpuNeed();
     if (need == null || !need.share() || need.vramMiB() > 0 || need.perGpu() <= 0 || job.gpus().isEmpty()) return null;
     try {
-      var reading = deps.readGpus().get().reading();
+      var reading = deps.effects().readGpus().reading();
       if (!reading.ok()) return null;
       Long least = null;
       for (GpuSlot s : job.gpus()) {
         var d = reading.devices().stream().filter(x -> x.uuid().equals(s.uuid()) && x.error() == null).findFirst();
         if (d.isEmpty()) return null;
-        long mib = need.declaredMiB(d.get().totalBytes() >> 20, deps.shareHeadroomMiB());
+        long mib = need.declaredMiB(d.get().totalBytes() >> 20, deps.settings().shareHeadroomMiB());
         if (least == null || mib < least) least = mib;
       }
       return least;
     } catch (RuntimeException e) {
       return null;
     }
-  }
-
-  /** The job's progress file: {@code ID.progress} beside its exit record, in the data directory's run/. */
-  static Path progressFile(Path exitFile, long id) {
-    return exitFile.resolveSibling(id + ".progress");
   }
 
   /** Lets go of this daemon's copies of the job's leases (the job's processes keep theirs). */

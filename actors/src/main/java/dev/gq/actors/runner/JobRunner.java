@@ -83,7 +83,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     this.scheduler = scheduler;
     this.launch = launch;
     this.signals = new JobSignals(job, deps, ctx.getLog());
-    this.limit = new LimitWatch(job, deps.clock());
+    this.limit = new LimitWatch(job, deps.settings().clock());
   }
 
   /**
@@ -95,7 +95,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler,
       Map<String, Long> totalMiB) {
     JobLaunch launch = new JobLaunch(job, deps, totalMiB);
-    CompletableFuture<Command> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.blocking());
+    CompletableFuture<Command> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.effects().blocking());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, launch);
       ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed(new LaunchProblem(LaunchProblem.Cause.RUNNER_FAILED, err.getMessage()), null) : cmd);
@@ -107,7 +107,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, new JobLaunch(job, deps, Map.of()));
       r.identity = job.identity();
-      t.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
+      t.startTimerWithFixedDelay("tick", new Tick(), deps.settings().livenessPoll());
       if (job.state() == JobState.CANCELLING) r.cancel();
       else r.watchLimit();
       return r;
@@ -197,7 +197,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     checking = false;
     if (m.anyLeft()) {
       ending(false);
-      if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.livenessPoll());
+      if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.settings().livenessPoll());
       return this;
     }
     Request.Ended ended = JobEnd.report(job, deps, m, timedOut, shimStatus, getContext().getLog());
@@ -222,7 +222,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   /** SIGTERM to the job now (or once it has launched), SIGKILL after the grace. */
   private Behavior<Command> stop() {
     if (identity != null) signal(15);
-    timers.startSingleTimer("kill", new KillNow(), deps.cancelGrace());
+    timers.startSingleTimer("kill", new KillNow(), deps.settings().cancelGrace());
     return this;
   }
 
@@ -232,7 +232,7 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     preempting = new Preempting(p);
     timers.cancel("limit");
     if (identity != null) askToSave();
-    timers.startSingleTimer("grace", new GraceOver(), preempting.graceLeft(deps.clock().instant()));
+    timers.startSingleTimer("grace", new GraceOver(), preempting.graceLeft(deps.settings().clock().instant()));
     return this;
   }
 

@@ -24,9 +24,9 @@ final class JobSignals {
 
   /** Sends {@code sig} to the job; false when its group was not signalled (it may be gone: look now). */
   boolean all(ProcessIdentity identity, int sig) {
-    Signals.Outcome o = deps.signals().signalGroup(identity, sig);
+    Signals.Outcome o = deps.effects().signals().signalGroup(identity, sig);
     log.info("job {}: signal {} to process group {}: {}", job.id(), sig, identity.pgid(), o);
-    int detached = deps.signals().signalTagged(identity, job.tag(), sig);
+    int detached = deps.effects().signals().signalTagged(identity, job.tag(), sig);
     if (detached > 0) log.info("job {}: signal {} to {} process(es) outside its session carrying its tag", job.id(), sig, detached);
     return o == Signals.Outcome.SENT;
   }
@@ -34,7 +34,7 @@ final class JobSignals {
   /** Sends the preemption's signal as it asks; false when it was not sent (the job may be gone: look now). */
   boolean preempt(ProcessIdentity identity, Preemption p) {
     if (p.group()) return all(identity, p.signal());
-    Signals.Outcome o = deps.signals().signalMain(identity, job.tag(), p.signal());
+    Signals.Outcome o = deps.effects().signals().signalMain(identity, job.tag(), p.signal());
     log.info("job {}: preempted: SIG{} to its main process: {}", job.id(), p.signalName(), o);
     return o == Signals.Outcome.SENT;
   }

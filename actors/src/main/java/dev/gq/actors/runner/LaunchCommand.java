@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * What a launch runs, beyond the stored command: the checkpoint an attempt that resumes a stopped
- * run takes ({@link Resume}), and the conda environment {@code --conda} named, which conda's own
+ * run takes ({@link ResumeLaunch}), and the conda environment {@code --conda} named, which conda's own
  * functions activate before the command ({@link Conda#wrap}). {@code problem} (with the exit code a
  * shell would give) when it cannot start: a checkpoint given that is gone, a conda environment that
  * is gone. Blocking (a directory listing at most); the launch runs it off the actor threads.
@@ -22,7 +22,7 @@ record LaunchCommand(List<String> argv, Map<String, String> env, String note, St
     String note = null;
     env.remove("GQ_RESUME_FROM");
     if (spec.resumes()) {
-      Resume r = Resume.of(spec);
+      ResumeLaunch r = ResumeLaunch.of(spec);
       if (r.missing() != null) return failed(r.missing(), null);
       argv = r.argv();
       if (r.from() != null) env.put("GQ_RESUME_FROM", r.from());

@@ -36,13 +36,13 @@ final class Preempting {
 
   /** What the runner finds of a job still running when the grace is over, looked for off the actor's thread. */
   CompletableFuture<PreemptIgnored> ignored(Job job, RunnerDeps deps) {
-    Instant now = deps.clock().instant();
+    Instant now = deps.settings().clock().instant();
     return CompletableFuture.supplyAsync(() -> {
-      Job stored = job.spec().hasCommand() ? job : deps.stored().apply(job.id());
+      Job stored = job.spec().hasCommand() ? job : deps.effects().stored(job.id());
       return CheckpointFiles.newest(stored.spec().argv(), stored.spec().cwd())
           .map(f -> PreemptIgnored.found(now, f.dir().getFileName().toString(), f.saved()))
           .orElse(PreemptIgnored.none(now));
-    }, deps.blocking()).handle((found, err) -> err != null ? PreemptIgnored.unreadable(now) : found);
+    }, deps.effects().blocking()).handle((found, err) -> err != null ? PreemptIgnored.unreadable(now) : found);
   }
 
   void ignored(PreemptIgnored found) {

@@ -11,18 +11,18 @@ import java.util.List;
  * process's.
  */
 public final class JournalWrites {
-  private record Failure(String cause, Instant since) {}
+  private record WriteFailure(String cause, Instant since) {}
 
-  private static volatile Failure failure;
+  private static volatile WriteFailure failure;
 
   private JournalWrites() {}
 
   /** A write failed; {@code cause}: why, in words (null when not known). The first failure's moment is kept. */
   static void failed(String cause) {
-    Failure f = failure;
+    WriteFailure f = failure;
     Instant since = f == null ? Instant.now() : f.since();
     String why = cause != null ? cause : f != null ? f.cause() : "the journal refused the write";
-    failure = new Failure(why, since);
+    failure = new WriteFailure(why, since);
   }
 
   /** A write succeeded. */
@@ -32,13 +32,13 @@ public final class JournalWrites {
 
   /** Why the journal cannot be written, or null when its last write succeeded. */
   public static String problem() {
-    Failure f = failure;
+    WriteFailure f = failure;
     return f == null ? null : f.cause();
   }
 
   /** Since when writes fail, or null. */
   public static Instant failingSince() {
-    Failure f = failure;
+    WriteFailure f = failure;
     return f == null ? null : f.since();
   }
 
@@ -57,7 +57,7 @@ public final class JournalWrites {
    * and what gq does; null while the journal takes writes.
    */
   public static String status(java.nio.file.Path journal, String full) {
-    Failure f = failure;
+    WriteFailure f = failure;
     if (f == null) return null;
     return "cannot be written since " + f.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (" + journal + "): "
         + (full != null ? full : f.cause()) + "; requests that change anything are refused, and the ends of jobs are"

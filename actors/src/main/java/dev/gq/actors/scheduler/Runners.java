@@ -32,14 +32,14 @@ final class Runners {
   private static final int MAX_QUICK_CHECKS = 3;
 
   private final ActorContext<Scheduler.Command> ctx;
-  private final SchedulerDeps deps;
+  private final SchedulerEffects effects;
   private final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
   /** How many runners of each job stopped without reporting its end. */
   private final Map<Long, Integer> failures = new HashMap<>();
 
-  Runners(ActorContext<Scheduler.Command> ctx, SchedulerDeps deps) {
+  Runners(ActorContext<Scheduler.Command> ctx, SchedulerEffects effects) {
     this.ctx = ctx;
-    this.deps = deps;
+    this.effects = effects;
   }
 
   /** The jobs a runner watches. */
@@ -100,7 +100,7 @@ final class Runners {
       return;
     }
     ctx.getLog().warn("job {}: its runner stopped without reporting the job's end; checking the job now", id);
-    deps.checkNow(ctx, List.of(j), ctx.getSelf());
+    effects.checkNow(ctx, List.of(j), ctx.getSelf());
   }
 
   private void tell(long id, JobRunner.Command c) {
@@ -110,7 +110,7 @@ final class Runners {
 
   /** Starts {@code j}'s runner and watches it, so that a runner that stops leaves its job unwatched. */
   private void start(Job j, boolean reattach, Map<String, Long> totalMiB) {
-    ActorRef<JobRunner.Command> r = deps.startRunner(ctx, j, reattach, totalMiB);
+    ActorRef<JobRunner.Command> r = effects.startRunner(ctx, j, reattach, totalMiB);
     ctx.watchWith(r, new Scheduler.RunnerStopped(j.id(), r));
     runners.put(j.id(), r);
   }

@@ -9,7 +9,6 @@ import dev.gq.core.schedule.Request;
 import dev.gq.core.schedule.SchedulerState;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -62,9 +61,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private record Pending(Command command, Request<?> request) {}
 
   private final ActorContext<Command> ctx;
-  private final SchedulerDeps deps;
+  private final SchedulerSettings settings;
+  private final SchedulerEffects effects;
   private final Runners runners;
-  private final StoredEffects effects;
+  private final StoredEffects stored;
   private final List<ActorRef<Done>> awaitingReady = new ArrayList<>();
   private final UnstoredWrites unstored = new UnstoredWrites();
   private SchedulerState state = SchedulerState.initial();
@@ -73,7 +73,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** Whether a Flush is on its way: what comes until then waits in {@link #pending}. */
   private boolean flushing;
 
-  private Scheduler(ActorContext<Command> ctx, SchedulerDeps deps) {
+  private Scheduler(ActorContext<Command> ctx, SchedulerSettings settings, SchedulerEffects effects) {
     // A write the journal refuses restarts the actor, which replays its events; its runners keep
     // watching their jobs meanwhile (their reports wait in the restart's stash). The failure is
     // logged in one line with its cause (writeFailed), not as a stack trace at every retry.
@@ -81,9 +81,10 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         SupervisorStrategy.restartWithBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(5), 0.2)
             .withStopChildren(false).withLoggingEnabled(false));
     this.ctx = ctx;
-    this.deps = deps;
-    this.runners = new Runners(ctx, deps);
-    this.effects = new StoredEffects(ctx, deps, runners);
+    this.settings = settings;
+    this.effects = effects;
+    this.runners = new Runners(ctx, effects);
+    this.stored = new StoredEffects(ctx, effects, runners);
   }
 
   /** Where a runner of this Scheduler's tells its facts: each comes as a {@link Report}. */
@@ -91,8 +92,8 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     return ctx.messageAdapter(Request.Fact.class, Report::new);
   }
 
-  public static Behavior<Command> create(SchedulerDeps deps) {
-    return Behaviors.setup(ctx -> new Scheduler(ctx, deps));
+  public static Behavior<Command> create(SchedulerSettings settings, SchedulerEffects effects) {
+    return Behaviors.setup(ctx -> new Scheduler(ctx, settings, effects));
   }
 
   @Override
@@ -102,21 +103,21 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(deps.snapshotEvery(), 2);
+    return RetentionCriteria.snapshotEvery(settings.snapshotEvery(), 2);
   }
 
   @Override
   public SignalHandler<Ledger> signalHandler() {
     return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::onRecovered)
         .onSignal(PreRestart.instance(), l -> writeFailed())
-        .onSignal(RecoveryFailed.class, (l, failed) -> deps.replayFailed(failed.getFailure())).build();
+        .onSignal(RecoveryFailed.class, (l, failed) -> effects.replayFailed(failed.getFailure())).build();
   }
 
   @Override
   public CommandHandlerWithReply<Command, LedgerEvent, Ledger> commandHandler() {
     return newCommandHandlerWithReplyBuilder().forAnyState()
         .onCommand(Ask.class, (l, c) -> queue(l, c, c.request()))
-        .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), Views.view(l, state, context(), lastSequenceNumber(ctx), deps)))
+        .onCommand(GetView.class, (l, c) -> Effect().reply(c.replyTo(), Views.view(l, state, context(), lastSequenceNumber(ctx), settings)))
         .onCommand(GetLedger.class, (l, c) -> Effect().reply(c.replyTo(), l))
         .onCommand(GetSeqNr.class, (l, c) -> Effect().reply(c.replyTo(), lastSequenceNumber(ctx)))
         .onCommand(GetGpus.class, (l, c) -> Effect().reply(c.replyTo(), Views.classified(l, state)))
@@ -140,12 +141,12 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   private void onRecovered(Ledger l) {
     writeFailed();
     if (!state.ready()) {
-      String lost = deps.lostHistory(l);
+      String lost = effects.lostHistory(l);
       if (lost != null) {
-        deps.refuseStart(lost);
+        effects.refuseStart(lost);
         return;
       }
-      deps.startReconciler(ctx, l, ctx.getSelf());
+      effects.startReconciler(ctx, l, ctx.getSelf());
     }
     for (Command c : unstored.takeRetries()) ctx.getSelf().tell(c);
     // what waited through the restart is handed over only when a message comes: one comes now
@@ -154,7 +155,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   /** The write under way failed (see {@link UnstoredWrites#fail}); the Scheduler's memory never moved. */
   private void writeFailed() {
-    if (unstored.failed()) unstored.fail(deps, ctx.getLog());
+    if (unstored.failed()) unstored.fail(settings, effects, ctx.getLog());
   }
 
   /** The jobs the periodic pass leaves alone: those a runner watches, and those whose end a runner reported and waits to be stored. */
@@ -180,7 +181,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
         runners.ended(e.jobId());
         yield e;
       }
-      case Request.Reconciled r -> new Request.Reconciled(r.facts(), deps.highestJobFileId());
+      case Request.Reconciled r -> new Request.Reconciled(r.facts(), settings.highestJobFileId());
       case Request.Drifted d -> new Request.Drifted(d.seen(), d.facts(), watched());
       default -> f;
     };
@@ -221,7 +222,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   }
 
   private void stored(List<Pending> batch, DecidedBatch b) {
-    unstored.stored(deps, ctx.getLog());
+    unstored.stored(effects, ctx.getLog());
     state = b.next();
     applied(batch, b);
     // what came during the write is decided next, together
@@ -238,13 +239,13 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
   /** The effects of a stored (or empty) batch; at the end of start-up, requests are let in. */
   private void applied(List<Pending> batch, DecidedBatch b) {
     long seq = b.nothingToWrite() ? 0 : lastSequenceNumber(ctx);
-    if (!effects.run(batch.stream().map(Pending::command).toList(), b, seq, state)) return;
+    if (!stored.run(batch.stream().map(Pending::command).toList(), b, seq, state)) return;
     awaitingReady.forEach(r -> r.tell(Done.getInstance()));
     awaitingReady.clear();
   }
 
   private DecisionContext context() {
-    return Views.context(deps);
+    return Views.context(settings, effects);
   }
 
   @Override

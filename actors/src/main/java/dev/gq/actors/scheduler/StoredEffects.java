@@ -20,12 +20,12 @@ import org.apache.pekko.pattern.StatusReply;
  */
 final class StoredEffects {
   private final ActorContext<Scheduler.Command> ctx;
-  private final SchedulerDeps deps;
+  private final SchedulerEffects effects;
   private final Runners runners;
 
-  StoredEffects(ActorContext<Scheduler.Command> ctx, SchedulerDeps deps, Runners runners) {
+  StoredEffects(ActorContext<Scheduler.Command> ctx, SchedulerEffects effects, Runners runners) {
     this.ctx = ctx;
-    this.deps = deps;
+    this.effects = effects;
     this.runners = runners;
   }
 
@@ -36,23 +36,23 @@ final class StoredEffects {
    */
   boolean run(List<Scheduler.Command> commands, DecidedBatch b, long lastSeq, SchedulerState state) {
     List<LedgerEvent> events = b.events();
-    if (!events.isEmpty()) deps.project(lastSeq - events.size() + 1, events);
+    if (!events.isEmpty()) effects.project(lastSeq - events.size() + 1, events);
     Map<Long, JobSubmitted> inHand = CommandsInHand.inHand(events);
     boolean read = false;
     boolean readied = b.decided().stream().anyMatch(Decided::readied);
     // the counts go to the demand file before any answer: a submit that returns can wait for them
-    if (!events.isEmpty() || readied) deps.demand(b.after().get(b.after().size() - 1));
+    if (!events.isEmpty() || readied) effects.demand(b.after().get(b.after().size() - 1));
     for (int i = 0; i < commands.size(); i++) {
       Decided<?> d = b.decided().get(i);
       Ledger after = b.after().get(i);
       runners.follow(after, d.events(), inHand, r -> Views.totals(state, r));
-      if (d.reconcile() != null) deps.startReconciler(ctx, d.reconcile(), ctx.getSelf());
+      if (d.reconcile() != null) effects.startReconciler(ctx, d.reconcile(), ctx.getSelf());
       runners.watch(after, d);
       read |= d.readGpus();
       if (commands.get(i) instanceof Scheduler.Ask<?> ask) answer(ask, d);
     }
-    if (!events.isEmpty()) deps.logEvents(events);
-    if (read) deps.pollNow();
+    if (!events.isEmpty()) effects.logEvents(events);
+    if (read) effects.pollNow();
     return readied;
   }
 

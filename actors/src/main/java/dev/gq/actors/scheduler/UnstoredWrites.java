@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
+import org.slf4j.Logger;
 
 /**
  * The Scheduler's write under way and what a failure of it leaves to do. The Scheduler writes one
@@ -25,12 +26,12 @@ final class UnstoredWrites {
   }
 
   /** The write is stored; after failures, the journal takes writes again, and the daemon hears so. */
-  void stored(SchedulerDeps deps, org.slf4j.Logger log) {
+  void stored(SchedulerEffects effects, Logger log) {
     writing = null;
     if (JournalWrites.problem() == null) return;
     JournalWrites.stored();
     log.info("the journal takes writes again");
-    deps.journalWritable();
+    effects.journalWritable();
   }
 
   /**
@@ -38,12 +39,12 @@ final class UnstoredWrites {
    * runner's report it held waits to be decided again, and a job's end that waits to be stored gets
    * the disk's reserve.
    */
-  void fail(SchedulerDeps deps, org.slf4j.Logger log) {
+  void fail(SchedulerSettings settings, SchedulerEffects effects, Logger log) {
     JournalWrites.failed(null);
     String problem = JournalWrites.problem();
-    fail(JournalWrites.refusal(deps.journalPath(), deps.diskFullNote(), problem));
-    log.error("cannot write the journal ({}): {}; the daemon retries", deps.journalPath(), problem);
-    if (!endsWaiting().isEmpty()) deps.giveUpReserve();
+    fail(JournalWrites.refusal(settings.journal(), effects.diskFullNote(), problem));
+    log.error("cannot write the journal ({}): {}; the daemon retries", settings.journal(), problem);
+    if (!endsWaiting().isEmpty()) effects.giveUpReserve();
   }
 
   /** Whether a write was under way (so it failed, when the actor restarts). */

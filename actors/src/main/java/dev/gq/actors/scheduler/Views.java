@@ -18,19 +18,19 @@ final class Views {
   private Views() {}
 
   /** The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait reasons, the figures. */
-  static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerDeps deps) {
+  static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerSettings settings) {
     var registry = state.gpus();
     var gpus = registry.classified(l); // once: the plan places on the same classification
     var plan = Reservations.plan(l, state, c, gpus);
     return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), seq, registry.probe(), registry.fake(),
-        registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), deps.idleAfter()),
-        deps.shareHeadroomMiB());
+        registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), settings.idleAfter()),
+        settings.shareHeadroomMiB());
   }
 
-  /** What a decision takes from outside: the time now, fresh tags, the daemon's settings. */
-  static DecisionContext context(SchedulerDeps deps) {
-    return new DecisionContext(deps.clock().instant(), System.nanoTime(), () -> UUID.randomUUID().toString(), deps::logPath,
-        deps.failFast(), deps.gatherAfter(), deps.maxCpuJobs(), deps.shareHeadroomMiB(), deps.idleAfter(), deps.fair());
+  /** What a decision takes from outside: the time now, fresh tags, the daemon's settings, the shared machine. */
+  static DecisionContext context(SchedulerSettings s, SchedulerEffects effects) {
+    return new DecisionContext(s.clock().instant(), System.nanoTime(), () -> UUID.randomUUID().toString(), s::logPath,
+        s.failFast(), s.gatherAfter(), s.maxCpuJobs(), s.shareHeadroomMiB(), s.idleAfter(), effects.fair());
   }
 
   /** The GPUs as classified from the latest reading; none before one. */

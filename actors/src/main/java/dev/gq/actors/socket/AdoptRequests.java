@@ -37,7 +37,7 @@ final class AdoptRequests {
   }
 
   AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
-    return asks.ask(new Request.Adopt(new Adoption.Ask(read(pid), name, group, key)));
+    return asks.ask(new Request.Adopt(new Adoption.AdoptAsk(read(pid), name, group, key)));
   }
 
   /** The candidate as /proc shows it now. Blocks (a few small reads). */

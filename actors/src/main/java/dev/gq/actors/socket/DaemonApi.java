@@ -28,6 +28,8 @@ import dev.gq.core.report.UsageFacts;
 import dev.gq.core.schedule.Preemptions;
 import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JournalReader;
+import dev.gq.protocol.DiskRoom;
+import dev.gq.protocol.GqPaths;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -48,15 +50,38 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * {@link SubmitRequests}; the history and the journal read in {@link HistoryRequests}; what the
  * Scheduler answers alone in {@link QueueRequests}; running jobs' progress in
  * {@link ProgressRequests}; the machine beyond the queue in {@link MachineRequests}; the shared
- * machine in {@link FairRequests}. Every one reaches the actors through {@link SchedulerAsks}. The
- * parts the daemon starts later are handed over by the {@code ...From} methods.
+ * machine in {@link FairRequests}. Every one reaches the actors through {@link SchedulerAsks}. Made
+ * once the daemon's parts are started, with all it answers from ({@link Actors}, {@link Stores},
+ * {@link Machine}, {@link Host}).
  */
 public final class DaemonApi implements GqApi {
+  /** The actor system and the actors requests go to. */
+  public record Actors(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector) {}
+
+  /** The job history, the journal, and where the data directory keeps the database, logs and run files. */
+  public record Stores(JobHistory history, JournalReader journal, GqPaths paths) {}
+
+  /**
+   * The machine beyond the queue: /proc (for {@code gq adopt}, whose processes the caller's uid owns
+   * as the socket serves only the daemon's user, and {@code gq top}), where every gq keeps its GPU
+   * leases (a process holding one is a job's), the GPUs' recent figures, the shared machine, and the
+   * notification targets.
+   */
+  public record Machine(ProcessTable procs, long uid, Path leaseDir, GpuHistory gpuHistory, FairSource fair,
+      NotifyApi notifications) {}
+
+  /**
+   * What the daemon itself answers: how each of its parts is doing, the warning its clients are told,
+   * how to stop it, and its clock, which job times are taken from.
+   */
+  public record Host(Supplier<List<String>> partLines, Supplier<String> warning, Runnable shutdown, Clock clock) {}
+
   /** The start-up settings from the daemon's environment, as it read them when it started. */
   private static final Map<String, String> START_SETTINGS = startSettings(System.getenv());
 
   private final Clock clock;
   private final Path dataDir;
+  private final Path database;
   private final Runnable shutdown;
   private final Notices notices = new Notices(1000);
   private final SchedulerAsks asks;
@@ -65,59 +90,27 @@ public final class DaemonApi implements GqApi {
   private final QueueRequests queue;
   private final ProgressRequests progress;
   private final MachineRequests machine;
-  private final FairRequests fair = new FairRequests();
-  private volatile NotifyApi notifications;
-  private volatile Supplier<List<String>> parts = List::of;
+  private final FairRequests fair;
+  private final NotifyApi notifications;
+  private final Supplier<List<String>> parts;
 
-  public DaemonApi(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
-      JobHistory jobHistory, JournalReader journal, String dataDir, Runnable shutdown, Supplier<String> warning,
-      Clock clock) {
-    this.clock = clock;
-    this.dataDir = Path.of(dataDir);
-    this.shutdown = shutdown;
-    this.asks = new SchedulerAsks(system, scheduler, projector, jobHistory::committed);
-    Path run = this.dataDir.resolve("run");
-    this.submits = new SubmitRequests(asks, new SweepRequests(jobHistory), this.dataDir);
-    this.history = new HistoryRequests(asks, jobHistory, journal, new JobFiles(this.dataDir.resolve("logs"), run));
-    this.queue = new QueueRequests(asks, dataDir, warning);
+  public DaemonApi(Actors actors, Stores stores, Machine machine, Host host) {
+    this.clock = host.clock();
+    this.dataDir = stores.paths().dataDir();
+    this.database = stores.paths().database();
+    this.shutdown = host.shutdown();
+    this.parts = host.partLines();
+    this.notifications = machine.notifications();
+    this.fair = new FairRequests(machine.fair());
+    JobHistory jobHistory = stores.history();
+    this.asks = new SchedulerAsks(actors.system(), actors.scheduler(), actors.projector(), jobHistory::committed);
+    Path run = stores.paths().exitDir();
+    this.submits = new SubmitRequests(asks, new SweepRequests(jobHistory), dataDir);
+    this.history = new HistoryRequests(asks, jobHistory, stores.journal(), new JobFiles(stores.paths().logDir(), run));
+    this.queue = new QueueRequests(asks, dataDir.toString(), host.warning());
     this.progress = new ProgressRequests(run, clock);
-    this.machine = new MachineRequests(asks, system);
-  }
-
-  /**
-   * Where {@code gq adopt} reads processes, whose uid the caller has (the socket serves only the
-   * daemon's user), and where every gq keeps its GPU leases (a process holding one is a job's).
-   */
-  public void adoptFrom(ProcessTable procs, long uid, Path leaseDir) {
-    machine.adoptFrom(procs, uid, leaseDir);
-  }
-
-  /** The database {@code gq report} reads the history and the GPU spans from. */
-  public void usageFrom(Path database) {
-    machine.usageFrom(database);
-  }
-
-  /**
-   * Where {@code gq top} reads the GPUs' recent figures (kept from the daemon's own readings) and
-   * the user, command and start of the processes a GPU lists.
-   */
-  public void topFrom(GpuHistory gpuHistory, ProcessTable procs) {
-    machine.topFrom(gpuHistory, procs);
-  }
-
-  /** Where {@code gq daemon status} reads how each part of the daemon is doing. */
-  public void partsFrom(Supplier<List<String>> lines) {
-    this.parts = lines;
-  }
-
-  /** Where {@code gq notify} finds the targets and their deliveries. */
-  public void notifyThrough(NotifyApi notifications) {
-    this.notifications = notifications;
-  }
-
-  /** Where {@code gq who} and {@code gq daemon status} read the shared machine: the policy, everyone's demand. */
-  public void fairFrom(FairSource source) {
-    fair.from(source);
+    this.machine = new MachineRequests(actors.system(), new AdoptRequests(asks, machine.procs(), machine.uid(),
+        machine.leaseDir()), database, machine.gpuHistory(), machine.procs());
   }
 
   /**
@@ -137,16 +130,14 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public UsageFacts usage(Instant from, Instant to) throws ApiException {
-    if (!machine.reports()) return GqApi.super.usage(from, to);
     asks.synced();
     List<JobSpan.GpuRef> now = gpus().gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index(), g.totalMiB())).toList();
     return machine.usage(from, to, now);
   }
 
   @Override
-  public NotifyApi notifications() throws ApiException {
-    var n = notifications;
-    return n == null ? GqApi.super.notifications() : n;
+  public NotifyApi notifications() {
+    return notifications;
   }
 
   @Override
@@ -162,7 +153,7 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public String journalProblem() {
-    return JournalWrites.status(dataDir.resolve("gq.db"), dev.gq.protocol.DiskRoom.fullNote(dataDir));
+    return JournalWrites.status(database, DiskRoom.fullNote(dataDir));
   }
 
   static Map<String, String> startSettings(Map<String, String> env) {
@@ -189,7 +180,7 @@ public final class DaemonApi implements GqApi {
   @Override public RetryReport retry(List<Long> ids, Set<JobState> states, String group) throws ApiException {
     return submits.retry(ids, states, group);
   }
-  @Override public List<String> preempt(Preemptions.Ask ask) throws ApiException { return submits.preempt(ask); }
+  @Override public List<String> preempt(Preemptions.PreemptAsk ask) throws ApiException { return submits.preempt(ask); }
   @Override public ResumeReport resume(List<Long> ids, String from) throws ApiException { return submits.resume(ids, from); }
   @Override public RetryReport recover() throws ApiException { return submits.recover(); }
   @Override public List<Job> jobs(JobQuery q) throws ApiException { return history.jobs(q); }

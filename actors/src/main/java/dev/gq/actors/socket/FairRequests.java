@@ -15,26 +15,24 @@ import java.util.Map;
 
 /**
  * The shared machine as {@code gq who} and {@code gq book} see it: the policy, everyone's demand,
- * and the bookings, each with its GPUs' indices in the latest reading. Answers from the
- * {@link FairSource} the daemon hands it once it has started.
+ * and the bookings, each with its GPUs' indices in the latest reading. Answers from the daemon's
+ * {@link FairSource}.
  */
 final class FairRequests {
-  private volatile FairSource fair;
+  private final FairSource fair;
 
-  void from(FairSource source) {
-    this.fair = source;
+  FairRequests(FairSource fair) {
+    this.fair = fair;
   }
 
   /** Waits briefly until this user's newest counts are in its demand file (a submit's last step). */
   void published() {
-    var f = fair;
-    if (f != null) f.awaitPublished(Duration.ofSeconds(1));
+    fair.awaitPublished(Duration.ofSeconds(1));
   }
 
-  /** Who shares the machine now; null before the daemon has a source. */
+  /** Who shares the machine now. */
   WhoReport who() {
-    var f = fair;
-    if (f == null) return null;
+    FairSource f = fair;
     var view = f.view();
     return new WhoReport(f.policyLine(), view.active() && view.policy().problem() == null,
         FairWho.rows(f.latest(), view.demands(), f.published(), f.self()), view.ignored(),
@@ -42,27 +40,19 @@ final class FairRequests {
   }
 
   BookingLine book(int count, List<String> gpus, Instant start, Instant end) throws ApiException {
-    var f = fair();
-    return line(f.requests().book(count, gpus, start, end), f);
+    return line(fair.requests().book(count, gpus, start, end), fair);
   }
 
   List<BookingLine> bookings() throws ApiException {
-    var f = fair();
-    return f.requests().bookings().stream().map(b -> line(b, f)).toList();
+    return fair.requests().bookings().stream().map(b -> line(b, fair)).toList();
   }
 
   String cancel(String id) throws ApiException {
-    return fair().requests().cancel(id);
+    return fair.requests().cancel(id);
   }
 
   String drainForEveryone(String uuid, int index, String reason) throws ApiException {
-    return fair().requests().drainForEveryone(uuid, index, reason);
-  }
-
-  private FairSource fair() throws ApiException {
-    var f = fair;
-    if (f == null) throw new ApiException("the daemon is still starting; try again in a moment");
-    return f;
+    return fair.requests().drainForEveryone(uuid, index, reason);
   }
 
   /** "GPU 0" (or the UUID of a GPU this machine does not show) → by whom and why, for each GPU drained for every user. */

@@ -23,21 +23,28 @@ import org.apache.pekko.actor.typed.ActorSystem;
 /**
  * What the daemon reads about the machine beyond the queue: the processes {@code gq adopt} takes
  * over, the GPUs' recent figures and processes for {@code gq top}, and the history and GPU spans
- * {@code gq report} counts. Each source is handed over once the daemon has started it; until then
- * the request says the daemon cannot answer it.
+ * {@code gq report} counts.
  */
 final class MachineRequests {
-  private final SchedulerAsks asks;
   private final ActorSystem<?> system;
   private LocalWeb web;
-  private volatile AdoptRequests adoptions;
-  private volatile Path database;
-  private volatile GpuHistory gpuHistory;
-  private volatile ProcessTable procs;
+  private final AdoptRequests adoptions;
+  private final Path database;
+  private final GpuHistory gpuHistory;
+  private final ProcessTable procs;
 
-  MachineRequests(SchedulerAsks asks, ActorSystem<?> system) {
-    this.asks = asks;
+  /**
+   * {@code database}: where {@code gq report} reads the history and the GPU spans; {@code gpuHistory}
+   * and {@code procs}: where {@code gq top} reads the GPUs' recent figures (kept from the daemon's own
+   * readings) and the user, command and start of the processes a GPU lists.
+   */
+  MachineRequests(ActorSystem<?> system, AdoptRequests adoptions, Path database, GpuHistory gpuHistory,
+      ProcessTable procs) {
     this.system = system;
+    this.adoptions = adoptions;
+    this.database = database;
+    this.gpuHistory = gpuHistory;
+    this.procs = procs;
   }
 
   /** The page {@code gq web} serves from {@code api}, made at first use; it stops with the daemon. */
@@ -49,24 +56,6 @@ final class MachineRequests {
     return web;
   }
 
-  void adoptFrom(ProcessTable procs, long uid, Path leaseDir) {
-    this.adoptions = new AdoptRequests(asks, procs, uid, leaseDir);
-  }
-
-  void usageFrom(Path database) {
-    this.database = database;
-  }
-
-  void topFrom(GpuHistory history, ProcessTable procs) {
-    this.gpuHistory = history;
-    this.procs = procs;
-  }
-
-  /** Whether {@code gq report} can be answered (the database is known). */
-  boolean reports() {
-    return database != null;
-  }
-
   UsageFacts usage(Instant from, Instant to, List<JobSpan.GpuRef> now) throws ApiException {
     try {
       return new UsageFacts(UsageReads.jobs(database, from, to), GpuSpans.read(database, from, to), now);
@@ -76,19 +65,14 @@ final class MachineRequests {
   }
 
   Map<String, GpuHistory.Trace> gpuTraces() {
-    var h = gpuHistory;
-    return h == null ? Map.of() : h.traces();
+    return gpuHistory.traces();
   }
 
   Map<Long, ProcessView> processes(Collection<Long> pids) {
-    var table = procs;
-    return table == null ? Map.of() : ProcessViews.of(table, pids);
+    return ProcessViews.of(procs, pids);
   }
 
   AdoptOutcome adopt(long pid, String name, String group, String key) throws ApiException {
-    var a = adoptions;
-    if (a == null)
-      throw new ApiException("this daemon cannot adopt a process; restart it with 'gq daemon stop' (jobs keep running)");
-    return a.adopt(pid, name, group, key);
+    return adoptions.adopt(pid, name, group, key);
   }
 }

@@ -81,7 +81,7 @@ final class SubmitRequests {
     return SweepRequests.report(asks.ask(r));
   }
 
-  List<String> preempt(Preemptions.Ask ask) throws ApiException {
+  List<String> preempt(Preemptions.PreemptAsk ask) throws ApiException {
     return asks.ask(new Request.Preempt(ask));
   }
 

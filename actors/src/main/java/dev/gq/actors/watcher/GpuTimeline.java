@@ -1,5 +1,7 @@
 package dev.gq.actors.watcher;
 
+import dev.gq.actors.health.Beat;
+import dev.gq.actors.health.Supervision;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.report.GpuSpan;
@@ -10,7 +12,9 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -23,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * Scheduler for the GPUs as last classified, feeds their coarse use ({@link GpuUse}) to a
  * {@link SpanRecorder}, and writes the changed spans to the database in one transaction every
  * {@link #writeEvery} (30 polls, between 1 s and 60 s) and when it stops. It decides nothing and
- * never touches the journal; a failed write is kept for the next. Runs on the blocking dispatcher.
+ * never touches the journal; a failed write is kept for the next. Each write beats (a failed one says
+ * why); the guardian supervises it like the daemon's other parts. Runs on the blocking dispatcher.
  */
 public final class GpuTimeline {
   private static final Logger LOG = LoggerFactory.getLogger(GpuTimeline.class);
@@ -37,21 +42,22 @@ public final class GpuTimeline {
 
   private GpuTimeline() {}
 
-  /** How often the spans are written, for a poll interval of {@code poll}. */
   /** How long the Scheduler may take to answer: long, as only one question is out at a time. */
   static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
 
   private static void loaded(Class<?> c) {
-    java.util.Objects.requireNonNull(c);
+    Objects.requireNonNull(c);
   }
 
+  /** How often the spans are written, for a poll interval of {@code poll}. */
   public static Duration writeEvery(Duration poll) {
     Duration d = poll.multipliedBy(30);
     return d.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
         : d.compareTo(Duration.ofMinutes(1)) > 0 ? Duration.ofMinutes(1) : d;
   }
 
-  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, Path database, Duration poll, Clock clock) {
+  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, Path database, Duration poll, Clock clock,
+      Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       // the writer's class is loaded now, not at the first write: a daemon whose descriptors a flood
       // of clients has taken may be unable to open a class file then, and an error loading a class
@@ -66,15 +72,16 @@ public final class GpuTimeline {
       boolean[] asking = {false};
       Runnable write = () -> {
         List<GpuSpan> spans = recorder.drain();
-        if (spans.isEmpty()) return;
         try {
-          GpuSpans.write(database, spans, clock.instant());
+          if (!spans.isEmpty()) GpuSpans.write(database, spans, clock.instant());
           if (failing[0]) LOG.info("GPU usage record written again");
           failing[0] = false;
+          beat.worked();
         } catch (SQLException e) {
           recorder.retry(spans);
           if (!failing[0]) LOG.warn("cannot write the GPU usage record ({}); gq retries", e.getMessage());
           failing[0] = true;
+          beat.failing("cannot write the GPU usage record: " + Supervision.why(e));
         }
       };
       return Behaviors.receive(Command.class)
@@ -89,7 +96,7 @@ public final class GpuTimeline {
           })
           .onMessage(Classified.class, m -> {
             asking[0] = false;
-            if (m.gpus() != null) recorder.seen(uses(m.gpus()), java.time.Instant.ofEpochMilli(m.at()));
+            if (m.gpus() != null) recorder.seen(uses(m.gpus()), Instant.ofEpochMilli(m.at()));
             return Behaviors.same();
           })
           .onMessage(Write.class, m -> {

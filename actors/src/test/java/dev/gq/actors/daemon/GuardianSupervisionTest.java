@@ -131,6 +131,28 @@ class GuardianSupervisionTest {
   }
 
   @Test
+  void aGpuTimelineThatKeepsFailingStopsAloneAndTheDaemonGoesOn() throws Exception {
+    ActorRef<Work> timeline = supervised(Part.GPU_TIMELINE, Faults.in(faultDir));
+    TestProbe<Integer> replies = KIT.createTestProbe();
+    timeline.tell(new Work(false, replies.ref()));
+    assertEquals(1, replies.receiveMessage());
+    timeline.tell(new Work(true, replies.ref()));
+    replies.awaitAssert(Duration.ofSeconds(5), () -> {
+      assertEquals(1, status(Part.GPU_TIMELINE).restarts());
+      return null;
+    });
+    Files.writeString(faultDir.resolve("gpu-timeline"), "always");
+    for (int i = 0; i < 4; i++) timeline.tell(new Work(false, replies.ref()));
+    replies.awaitAssert(Duration.ofSeconds(10), () -> {
+      assertEquals(PartStatus.State.STOPPED, status(Part.GPU_TIMELINE).state());
+      return null;
+    });
+    assertEquals("gpu timeline: stopped after failure (gpu timeline: failure injected for a test (always))",
+        status(Part.GPU_TIMELINE).line(health.now()));
+    assertEquals(List.of(), stops, "the daemon does not stop for its GPU record");
+  }
+
+  @Test
   void aSchedulerThatFailsStopsTheDaemonAtOnce() {
     ActorRef<Work> scheduler = supervised(Part.SCHEDULER, Faults.NONE);
     TestProbe<Integer> replies = KIT.createTestProbe();

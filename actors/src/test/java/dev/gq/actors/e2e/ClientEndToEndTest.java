@@ -60,7 +60,7 @@ class ClientEndToEndTest {
     Path root = Path.of(System.getProperty("user.dir")).getParent();
     Path launcher = root.resolve("bin/gq");
     org.junit.jupiter.api.Assumptions.assumeTrue(
-        Files.isRegularFile(root.resolve("client/target/gq-client.jar")),
+        Files.isRegularFile(root.resolve("client/target/gq")),
         "the client is not built in this reactor run (bin/gq needs client/target)");
     try (Gqd g = Gqd.start(tmp, 1)) {
       Path script = daemonScript(g);

@@ -125,8 +125,7 @@ class DiskFullEndToEndTest {
           + "' --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xmx128m -XX:TieredStopAtLevel=1 -Dgq.shim='" + shim
           + "' -cp '" + System.getProperty("java.class.path") + "' dev.gq.actors.daemon.DaemonMain\n");
       Files.setPosixFilePermissions(daemon, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-      ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), "dev.gq.client.Main", "ps");
+      ProcessBuilder pb = new ProcessBuilder(NativeClient.binary().toString(), "ps");
       pb.environment().clear();
       pb.environment().putAll(g.env());
       pb.environment().put("GQ_DAEMON_CMD", daemon.toString());

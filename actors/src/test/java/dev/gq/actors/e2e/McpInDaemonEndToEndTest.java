@@ -138,6 +138,10 @@ class McpInDaemonEndToEndTest {
         assertTrue(mcp.handle().info().command().orElseThrow().endsWith("/java"), "the JVM server answered");
         List<String> names = mcp.request("tools/list", Map.of()).at("/result/tools").findValuesAsText("name");
         assertTrue(names.contains("submit"), names.toString());
+        // its tool's command runs through the native client, which meets the other version's refusal
+        JsonNode ps = mcp.call("ps", Map.of());
+        assertTrue(ps.at("/result/isError").asBoolean(false), ps.toString());
+        assertTrue(ps.toString().contains("the client speaks protocol 2 and this daemon 1"), ps.toString());
       }
     }
   }

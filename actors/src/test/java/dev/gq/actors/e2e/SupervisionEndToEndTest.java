@@ -43,7 +43,7 @@ class SupervisionEndToEndTest {
       Gqd.await("every part to have worked", T, () -> !g.gq("daemon", "status").out().contains(" yet"));
       assertTrue(part(g, "gpu watcher").matches("gpu watcher: ok, last reading [0-9.]+ s ago"), part(g, "gpu watcher"));
       Map<String, String> parts = Map.of("gpu-watcher", "gpu watcher", "projector", "history", "reconciler", "reconciler",
-          "notifier", "notifier", "cluster-bridge", "cluster bridge");
+          "notifier", "notifier", "cluster-bridge", "cluster bridge", "gpu-timeline", "gpu timeline");
       for (var p : parts.entrySet()) {
         Files.writeString(dir.resolve(p.getKey()), "");
         // the history and the notifier act on stored events: a job makes some

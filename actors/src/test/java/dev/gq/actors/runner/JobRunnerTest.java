@@ -5,6 +5,7 @@ import dev.gq.core.schedule.Request;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.alloc.PlanRules;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
@@ -13,10 +14,12 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
-import dev.gq.host.launch.ExitFiles;
 import dev.gq.host.launch.ShimLauncher;
 import dev.gq.host.proc.ProcFs;
 import dev.gq.host.signal.GroupSignals;
+import dev.gq.protocol.GqPaths;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,13 +66,18 @@ class JobRunnerTest {
 
   private RunnerDeps deps(Signals signals, java.util.function.LongFunction<Job> stored, java.time.Clock clock) {
     Path shim = Path.of(System.getProperty("user.dir")).resolve("../host/target/gq-shim").normalize();
-    return new RunnerDeps(new ShimLauncher(shim, PROCS), PROCS, signals,
-        id -> tmp.resolve(id + ".exit"), ExitFiles::content, Duration.ofMillis(200),
-        Duration.ofMillis(50),
-        Duration.ZERO, Executors.newCachedThreadPool(), () -> {
+    GqPaths paths = new GqPaths(tmp, tmp);
+    try {
+      Files.createDirectories(paths.exitDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    var settings = new RunnerSettings(paths, Duration.ofMillis(200), Duration.ofMillis(50), PlanRules.HEADROOM_MIB, null, clock);
+    return new RunnerDeps(settings, new TestRunnerEffects(new ShimLauncher(shim, PROCS), PROCS, signals,
+        Executors.newCachedThreadPool(), () -> {
           readAt.set(System.nanoTime());
           return READING;
-        }, stored, dev.gq.core.lease.GpuLeases.NONE, null, clock);
+        }, stored));
   }
 
   @Test

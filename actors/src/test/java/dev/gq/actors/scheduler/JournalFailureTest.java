@@ -62,7 +62,7 @@ class JournalFailureTest {
 
   /** A Scheduler of its own for this test (one at a time writes the journal: the last test's is stopped). */
   private ActorRef<Scheduler.Command> spawn() {
-    ActorRef<Scheduler.Command> s = KIT.spawn(Scheduler.create(deps));
+    ActorRef<Scheduler.Command> s = KIT.spawn(Scheduler.create(NoEffects.settings(1000), deps));
     spawned.add(s);
     return s;
   }
@@ -277,17 +277,13 @@ class JournalFailureTest {
   }
 
   /** Runners that report the job's end with exit status 5 when told to cancel. */
-  static final class Deps implements SchedulerDeps {
+  static final class Deps extends NoEffects {
     final List<ActorRef<JobRunner.Command>> runners = new CopyOnWriteArrayList<>();
     final List<LedgerEvent> projected = new CopyOnWriteArrayList<>();
 
-    @Override public Clock clock() { return Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC); }
-    @Override public int snapshotEvery() { return 1000; }
-    @Override public String logPath(long jobId) { return "/tmp/" + jobId + ".log"; }
-    @Override public java.nio.file.Path journalPath() { return java.nio.file.Path.of("/data/gq.db"); }
-
     @Override
-    public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
+    public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach,
+        Map<String, Long> totalMiB) {
       ActorRef<Scheduler.Command> scheduler = ctx.getSelf();
       ActorRef<JobRunner.Command> r = ctx.spawnAnonymous(Behaviors.receive(JobRunner.Command.class)
           .onMessage(JobRunner.Cancel.class, c -> {
@@ -298,9 +294,6 @@ class JournalFailureTest {
       return r;
     }
 
-    @Override public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger l, ActorRef<Scheduler.Command> s) {}
     @Override public void project(long firstSeq, List<LedgerEvent> events) { projected.addAll(events); }
-    @Override public void pollNow() {}
-    @Override public void logEvents(List<LedgerEvent> events) {}
   }
 }

@@ -51,7 +51,7 @@ class SchedulerSweepTest {
 
   @BeforeEach
   void setUp() {
-    es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(deps),
+    es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(NoEffects.settings(3), deps),
         new EventSourcedBehaviorTestKit.SerializationSettings(true, true, false, true, true));
     es.clear();
     es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));

@@ -62,7 +62,7 @@ class SchedulerTest {
 
   @BeforeEach
   void setUp() {
-    es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(deps),
+    es = EventSourcedBehaviorTestKit.create(KIT.system(), Scheduler.create(NoEffects.settings(3), deps),
         new EventSourcedBehaviorTestKit.SerializationSettings(true, true, false, true, true));
     es.clear();
     es.runCommand(new Scheduler.Report(new Request.Reconciled(Map.of())));
@@ -343,7 +343,7 @@ class SchedulerTest {
   }
 
   /** Records what the Scheduler asks of the rest of the daemon. */
-  static final class FakeDeps implements SchedulerDeps {
+  static final class FakeDeps extends NoEffects {
     final List<Long> started = new ArrayList<>();
     final List<Job> startedJobs = new ArrayList<>();
     /** Runners that stop at once, as one that crashed. */
@@ -353,23 +353,18 @@ class SchedulerTest {
     final List<LedgerEvent> projected = new ArrayList<>();
     int polls;
 
-    @Override public Clock clock() { return Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC); }
-    @Override public int snapshotEvery() { return 3; }
-    @Override public String logPath(long jobId) { return "/tmp/" + jobId + ".log"; }
-
     @Override
-    public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach) {
+    public ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach,
+        Map<String, Long> totalMiB) {
       started.add(job.id());
       startedJobs.add(job);
       return ctx.spawnAnonymous(runnersStop ? Behaviors.<JobRunner.Command>stopped() : Behaviors.<JobRunner.Command>ignore());
     }
 
-    @Override public void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger l, ActorRef<Scheduler.Command> s) {}
     @Override public void checkNow(ActorContext<Scheduler.Command> ctx, List<Job> jobs, ActorRef<Scheduler.Command> s) {
       checked.addAll(jobs);
     }
     @Override public void project(long firstSeq, List<LedgerEvent> events) { projected.addAll(events); }
     @Override public void pollNow() { polls++; }
-    @Override public void logEvents(List<LedgerEvent> events) {}
   }
 }

@@ -1,14 +1,20 @@
 package dev.gq.actors.watcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.actors.health.Beat;
+import dev.gq.actors.health.Part;
+import dev.gq.actors.health.PartHealth;
 import dev.gq.actors.scheduler.Scheduler;
+import dev.gq.core.health.PartStatus;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.report.GpuSpan;
 import dev.gq.core.report.GpuUse;
 import dev.gq.persistence.Database;
 import dev.gq.persistence.GpuSpans;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,7 +73,7 @@ class GpuTimelineTest {
     Path db = tmp.resolve("gq.db");
     Database.prepare(db);
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
-    ActorRef<GpuTimeline.Command> timeline = KIT.spawn(GpuTimeline.create(scheduler.ref(), db, POLL, clock));
+    ActorRef<GpuTimeline.Command> timeline = KIT.spawn(GpuTimeline.create(scheduler.ref(), db, POLL, clock, Beat.NONE));
     poll(scheduler, T0, GpuState.FREE);
     poll(scheduler, T0.plusSeconds(1), GpuState.EXTERNAL);
     for (int i = 2; i < 30; i++) poll(scheduler, T0.plusSeconds(i), GpuState.EXTERNAL);
@@ -101,7 +107,7 @@ class GpuTimelineTest {
     Path db = tmp.resolve("gq.db");
     Database.prepare(db);
     TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
-    ActorRef<GpuTimeline.Command> timeline = KIT.spawn(GpuTimeline.create(scheduler.ref(), db, POLL, clock));
+    ActorRef<GpuTimeline.Command> timeline = KIT.spawn(GpuTimeline.create(scheduler.ref(), db, POLL, clock, Beat.NONE));
     poll(scheduler, T0, GpuState.FREE);
     poll(scheduler, T0.plusSeconds(1), GpuState.EXTERNAL);
     poll(scheduler, T0.plusSeconds(2), GpuState.EXTERNAL);
@@ -114,5 +120,35 @@ class GpuTimelineTest {
         new GpuSpan("GPU-a", 0, GpuUse.OUTSIDE, T0.plusSeconds(1), T0.plusSeconds(3))),
         GpuSpans.read(db, T0, T0.plusSeconds(100)));
     KIT.stop(timeline);
+  }
+
+  @Test
+  void aWriteThatFailsShowsInTheHealthLineUntilAWriteWorks() throws Exception {
+    Path db = tmp.resolve("gq.db");
+    // no tables yet: the write fails
+    Files.createFile(db);
+    PartHealth health = new PartHealth(clock);
+    TestProbe<Scheduler.Command> scheduler = KIT.createTestProbe();
+    ActorRef<GpuTimeline.Command> timeline =
+        KIT.spawn(GpuTimeline.create(scheduler.ref(), db, POLL, clock, health.beat(Part.GPU_TIMELINE)));
+    poll(scheduler, T0, GpuState.FREE);
+    poll(scheduler, T0.plusSeconds(1), GpuState.EXTERNAL);
+    TestProbe<Boolean> done = KIT.createTestProbe();
+    timeline.tell(new GpuTimeline.Flush(done.ref()));
+    done.receiveMessage();
+    PartStatus failing = timeline(health);
+    assertEquals(PartStatus.State.FAILING, failing.state());
+    assertTrue(failing.problem().startsWith("cannot write the GPU usage record: "), failing.problem());
+    Database.prepare(db);
+    timeline.tell(new GpuTimeline.Flush(done.ref()));
+    done.receiveMessage();
+    assertEquals(PartStatus.State.OK, timeline(health).state());
+    // the spans the failed write held were kept for the next
+    assertEquals(GpuUse.IDLE, GpuSpans.read(db, T0, T0.plusSeconds(100)).get(0).use());
+    KIT.stop(timeline);
+  }
+
+  private static PartStatus timeline(PartHealth health) {
+    return health.status().stream().filter(s -> s.part().equals("gpu timeline")).findFirst().orElseThrow();
   }
 }

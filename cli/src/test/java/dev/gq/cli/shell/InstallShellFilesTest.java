@@ -27,8 +27,7 @@ class InstallShellFilesTest {
     Files.createDirectories(src.resolve("bin"));
     Files.copy(CHECKOUT.resolve("install.sh"), src.resolve("install.sh"));
     for (String f : List.of("gq", "gq-daemon", "gq-jdk.sh")) Files.copy(CHECKOUT.resolve("bin/" + f), src.resolve("bin/" + f));
-    for (String f : List.of("client/target/gq-client.jar", "protocol/target/gq-protocol.jar",
-        "client/target/libgq-client-socket.so", "client/target/gq", "actors/target/gq-daemon.jar", "actors/target/lib/stand-in.jar",
+    for (String f : List.of("client/target/gq", "actors/target/gq-daemon.jar", "actors/target/lib/stand-in.jar",
         "host/target/gq-shim", "mcp/target/gq-mcp.jar", "mcp/target/lib/stand-in.jar")) {
       Files.createDirectories(src.resolve(f).getParent());
       Files.writeString(src.resolve(f), "stand-in\n");

@@ -29,9 +29,9 @@ public final class Adoption {
   private Adoption() {}
 
   /** What the user asked: the process and the labels to give the job (each may be null). */
-  public record Ask(Candidate candidate, String name, String group, String key) {}
+  public record AdoptAsk(Candidate candidate, String name, String group, String key) {}
 
-  public static Decision<AdoptOutcome> decide(Ledger l, Ask ask, GpuObservation obs, List<GpuStatus> classified,
+  public static Decision<AdoptOutcome> decide(Ledger l, AdoptAsk ask, GpuObservation obs, List<GpuStatus> classified,
       Instant now, Supplier<String> tags) {
     Candidate c = ask.candidate();
     String bad = processProblem(l, c);

@@ -5,7 +5,7 @@ import java.time.Instant;
 
 /**
  * How one part of the daemon (the GPU watcher, the history, the reconciler, the notifier, the
- * cluster bridge) is doing, as {@code gq daemon status} shows it: its state, when it last did its
+ * cluster bridge, the GPU timeline) is doing, as {@code gq daemon status} shows it: its state, when it last did its
  * work ({@code work} names a unit of it: "reading", "update", "pass"; null {@code lastWork}: not
  * yet), and while it is not OK, why ({@code problem}, one line) and since when. {@code restarts}
  * counts the restarts after failures since the daemon started.
@@ -20,7 +20,7 @@ public record PartStatus(String part, State state, String work, Instant lastWork
     FAILING,
     /** It failed and is being started again after a back-off. */
     RESTARTING,
-    /** It failed for good; the daemon stops. */
+    /** It failed for good; the daemon stops, unless the part is one it can do without (the GPU timeline). */
     STOPPED
   }
 

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A job's state. WAITING → STARTING (reserved) → RUNNING → DONE | FAILED; CANCELLING while a
@@ -55,9 +56,21 @@ public enum JobState {
         || this == PREEMPTED || this == EXITED;
   }
 
-  /** Ended without success, so its key may be used again and it may be retried: FAILED, CANCELLED, INTERRUPTED, TIMEOUT. */
+  /**
+   * Ended without success, so its key may be used again: FAILED, CANCELLED, INTERRUPTED, TIMEOUT.
+   * Each may be retried, and so may a PREEMPTED job (its retry resumes it; {@code Retries.RETRYABLE}),
+   * which keeps its key: it stopped to make room, not for a failure.
+   */
   public boolean unsuccessful() {
     return this == FAILED || this == CANCELLED || this == INTERRUPTED || this == TIMEOUT;
+  }
+
+  /**
+   * A cancel acts on it: WAITING (it never starts), STARTING, RUNNING, PREEMPTING (it is stopped).
+   * CANCELLING is already being cancelled; an ORPHANED job's GPUs are gone, and ended jobs are over.
+   */
+  public boolean cancellable() {
+    return this == WAITING || this == STARTING || this == RUNNING || this == PREEMPTING;
   }
 
   /** Has (or may have) processes: STARTING, RUNNING, CANCELLING, PREEMPTING, ORPHANED. */
@@ -68,6 +81,13 @@ public enum JobState {
   /** Being stopped on request, its runner's signals under way: CANCELLING or PREEMPTING. */
   public boolean stopping() {
     return this == CANCELLING || this == PREEMPTING;
+  }
+
+  /** The states {@code rule} holds for, such as {@code JobState::cancellable}. */
+  public static Set<JobState> where(Predicate<JobState> rule) {
+    EnumSet<JobState> out = EnumSet.noneOf(JobState.class);
+    for (JobState s : values()) if (rule.test(s)) out.add(s);
+    return Collections.unmodifiableSet(out);
   }
 
   /** Holds GPU reservations: the active states. */

@@ -3,7 +3,7 @@ package dev.gq.core.ledger;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
-import dev.gq.core.ledger.Ledger.Failure;
+import dev.gq.core.ledger.Ledger.StreakFailure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,15 +32,15 @@ public record FailFast(int count, Duration within) {
   }
 
   /** The run of failures after {@code j} ended (grouped jobs only). */
-  static Map<String, List<Failure>> record(Map<String, List<Failure>> streaks, Job j) {
+  static Map<String, List<StreakFailure>> record(Map<String, List<StreakFailure>> streaks, Job j) {
     String g = j.spec().group();
     if (g == null) return streaks;
-    PersistentMap<String, List<Failure>> m = Ledger.map(streaks);
+    PersistentMap<String, List<StreakFailure>> m = Ledger.map(streaks);
     if (j.state() == JobState.DONE) return m.minus(g);
     if (j.state() != JobState.FAILED) return m;
-    List<Failure> run = new ArrayList<>(m.getOrDefault(g, List.of()));
+    List<StreakFailure> run = new ArrayList<>(m.getOrDefault(g, List.of()));
     long ran = j.startTime() == null || j.endTime() == null ? 0 : Duration.between(j.startTime(), j.endTime()).toMillis();
-    run.add(new Failure(j.id(), ran, shortened(j.failureReason())));
+    run.add(new StreakFailure(j.id(), ran, shortened(j.failureReason())));
     if (run.size() > MAX_COUNT) run = run.subList(run.size() - MAX_COUNT, run.size());
     return m.plus(g, List.copyOf(run));
   }
@@ -48,11 +48,11 @@ public record FailFast(int count, Duration within) {
   /** The hold reason when {@code group}'s last {@code count} ended jobs all failed quickly; null otherwise. */
   String holdReason(Ledger l, String group) {
     if (off() || group == null || l.holds().containsKey(group)) return null;
-    List<Failure> run = l.streaks().getOrDefault(group, List.of());
+    List<StreakFailure> run = l.streaks().getOrDefault(group, List.of());
     if (run.size() < count) return null;
-    List<Failure> last = run.subList(run.size() - count, run.size());
+    List<StreakFailure> last = run.subList(run.size() - count, run.size());
     if (last.stream().anyMatch(f -> f.ranMillis() >= within.toMillis())) return null;
-    String ids = last.stream().map(Failure::jobId).sorted().map(String::valueOf).collect(Collectors.joining(", "));
+    String ids = last.stream().map(StreakFailure::jobId).sorted().map(String::valueOf).collect(Collectors.joining(", "));
     String reason = count + " jobs in a row failed within " + seconds() + " of starting (" + ids + ")";
     String common = last.get(0).reason();
     boolean shared = common != null && last.stream().allMatch(f -> Objects.equals(f.reason(), common));
@@ -65,7 +65,7 @@ public record FailFast(int count, Duration within) {
    * (which sit in the run but hold nothing) will not bring.
    */
   int quickFailures(Ledger l, String group) {
-    List<Failure> run = l.streaks().getOrDefault(group, List.of());
+    List<StreakFailure> run = l.streaks().getOrDefault(group, List.of());
     int n = 0;
     for (int i = run.size() - 1; i >= 0 && run.get(i).ranMillis() < within.toMillis(); i--) n++;
     return Math.min(n, count - 1);

@@ -36,8 +36,8 @@ public record Ledger(
     Map<String, String> holds,
     Set<String> autoHeld,
     Map<Long, List<Prerequisite>> waits,
-    Map<String, List<Failure>> streaks,
-    List<Ending> recentEnds,
+    Map<String, List<StreakFailure>> streaks,
+    List<RecentEnd> recentEnds,
     QueueSettings settings) {
 
   /** How many endings {@link #recentEnds} keeps (for a dependency whose job ends while its submit is on its way). */
@@ -51,10 +51,10 @@ public record Ledger(
    * (its failure reason, cut to {@link FailFast#REASON_CHARS}; null when none is known, as in runs
    * stored before reasons were kept).
    */
-  public record Failure(long jobId, long ranMillis, String reason) {}
+  public record StreakFailure(long jobId, long ranMillis, String reason) {}
 
   /** A job that ended lately, and how. */
-  public record Ending(long jobId, JobState state) {}
+  public record RecentEnd(long jobId, JobState state) {}
 
   public Ledger {
     live = PersistentMap.of(live);
@@ -69,7 +69,7 @@ public record Ledger(
 
   /** A ledger without queue settings (as stored before they existed). */
   public Ledger(long nextId, Map<Long, Job> live, Map<String, KeyHolder> keys, boolean queueHeld, Map<String, String> holds,
-      Set<String> autoHeld, Map<Long, List<Prerequisite>> waits, Map<String, List<Failure>> streaks, List<Ending> recentEnds) {
+      Set<String> autoHeld, Map<Long, List<Prerequisite>> waits, Map<String, List<StreakFailure>> streaks, List<RecentEnd> recentEnds) {
     this(nextId, live, keys, queueHeld, holds, autoHeld, waits, streaks, recentEnds, QueueSettings.NONE);
   }
 
@@ -119,14 +119,11 @@ public record Ledger(
     List<LedgerEvent> events = new ArrayList<>();
     for (long id : ids) {
       Job j = live.get(id);
-      if (j == null) continue;
-      switch (j.state()) {
-        // a cluster job Slurm holds is cancelled there first (scancel); its end comes from Slurm
-        case WAITING -> events.add(settings.clusterIds().containsKey(id) ? new JobCancelRequested(id, now)
-            : new JobCancelled(id, "cancelled before it started", now));
-        case STARTING, RUNNING, PREEMPTING -> events.add(new JobCancelRequested(id, now));
-        default -> {}
-      }
+      if (j == null || !j.state().cancellable()) continue;
+      // a cluster job Slurm holds is cancelled there first (scancel); its end comes from Slurm
+      if (j.state() == JobState.WAITING && !settings.clusterIds().containsKey(id))
+        events.add(new JobCancelled(id, "cancelled before it started", now));
+      else events.add(new JobCancelRequested(id, now));
     }
     return events;
   }
@@ -155,7 +152,7 @@ public record Ledger(
 
   /** How job {@code id} ended, when it is among the last few endings; null otherwise. */
   public JobState recentEnd(long id) {
-    for (Ending e : recentEnds) if (e.jobId() == id) return e.state();
+    for (RecentEnd e : recentEnds) if (e.jobId() == id) return e.state();
     return null;
   }
 

@@ -2,7 +2,7 @@ package dev.gq.core.ledger;
 
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
-import dev.gq.core.ledger.Ledger.Ending;
+import dev.gq.core.ledger.Ledger.RecentEnd;
 import dev.gq.core.ledger.Ledger.KeyHolder;
 import dev.gq.core.ledger.LedgerEvent.JobAdopted;
 import dev.gq.core.ledger.LedgerEvent.JobChanged;
@@ -56,11 +56,11 @@ final class LedgerJobEvents {
     return f != null && f.state() == JobState.WAITING;
   }
 
-  private static List<Ending> endingsWith(List<Ending> recentEnds, Job j) {
-    List<Ending> out = new ArrayList<>(recentEnds.size() + 1);
+  private static List<RecentEnd> endingsWith(List<RecentEnd> recentEnds, Job j) {
+    List<RecentEnd> out = new ArrayList<>(recentEnds.size() + 1);
     int from = recentEnds.size() >= Ledger.RECENT ? recentEnds.size() - Ledger.RECENT + 1 : 0;
     out.addAll(recentEnds.subList(from, recentEnds.size()));
-    out.add(new Ending(j.id(), j.state()));
+    out.add(new RecentEnd(j.id(), j.state()));
     return out;
   }
 

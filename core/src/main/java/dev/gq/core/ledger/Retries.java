@@ -36,9 +36,9 @@ public final class Retries {
    * checkpoint; with {@code all}, every job's does ({@code gq resume}), from {@code from} when it is
    * not null (an absolute path).
    */
-  public record Resume(boolean all, String from) {
+  public record ResumeMode(boolean all, String from) {
     /** A retry: only a PREEMPTED job's attempt resumes. */
-    public static final Resume PREEMPTED_ONLY = new Resume(false, null);
+    public static final ResumeMode PREEMPTED_ONLY = new ResumeMode(false, null);
   }
 
   public record Retried(long originalId, long newId) {}
@@ -55,12 +55,12 @@ public final class Retries {
    */
   public static Decision<Outcome> decide(Ledger l, List<Long> ids, java.util.Map<Long, Job> found, Set<Long> cwdGone,
       Set<JobState> states, String group, SubmitContext in) {
-    return decide(l, ids, found, cwdGone, states, group, Resume.PREEMPTED_ONLY, in);
+    return decide(l, ids, found, cwdGone, states, group, ResumeMode.PREEMPTED_ONLY, in);
   }
 
   /** As above, the new attempts resuming as {@code resume} says. */
   public static Decision<Outcome> decide(Ledger l, List<Long> ids, java.util.Map<Long, Job> found, Set<Long> cwdGone,
-      Set<JobState> states, String group, Resume resume, SubmitContext in) {
+      Set<JobState> states, String group, ResumeMode resume, SubmitContext in) {
     List<Job> originals = new ArrayList<>();
     List<Skipped> early = new ArrayList<>();
     for (long id : new LinkedHashSet<>(ids)) {
@@ -87,11 +87,11 @@ public final class Retries {
 
   /** As above, for a retry that names {@code group} (null: none), whose fail-fast hold it then releases. */
   public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, SubmitContext in) {
-    return decide(l, originals, states, group, Resume.PREEMPTED_ONLY, in);
+    return decide(l, originals, states, group, ResumeMode.PREEMPTED_ONLY, in);
   }
 
   /** As above, the new attempts resuming as {@code resume} says. */
-  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, Resume resume,
+  public static Decision<Outcome> decide(Ledger l, List<Job> originals, Set<JobState> states, String group, ResumeMode resume,
       SubmitContext in) {
     Set<JobState> allowed = states == null || states.isEmpty() ? RETRYABLE : EnumSet.copyOf(states);
     List<LedgerEvent> events = new ArrayList<>();

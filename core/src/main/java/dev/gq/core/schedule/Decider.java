@@ -56,7 +56,7 @@ public final class Decider {
       case Cancel r -> settled(l, s, Decision.accept(l.cancel(r.ids(), c.now()), CancelResults.of(l, r.ids())), c);
       case Preempt r -> settled(l, s, Preemptions.decide(l, r.ask(), c.now(), s.gpus().lastKnown()), c);
       case ResumeJobs r -> settled(l, s, Retries.decide(l, r.ids(), r.found(), r.cwdGone(), Set.of(), null,
-          new Retries.Resume(true, r.from()), intake(s, c, r.facts())), c);
+          new Retries.ResumeMode(true, r.from()), intake(s, c, r.facts())), c);
       case HoldQueue r -> settled(l, s, QueueControl.hold(l, r.group(), c.now()), c);
       case ReleaseQueue r -> settled(l, s, QueueControl.release(l, r.group(), c.now()), c);
       case LimitGroup r -> settled(l, s, QueueControl.limit(l, r.group(), r.maxRunning(), c.now()), c);

@@ -27,13 +27,13 @@ public final class Preemptions {
   private Preemptions() {}
 
   /** What the user asked: which jobs, the signal, to the group or the main process, the grace, the job to make room for, and whether to queue the resume at once. */
-  public record Ask(List<Long> ids, int signal, boolean group, Duration grace, Long forJob, boolean requeue) {
-    public Ask {
+  public record PreemptAsk(List<Long> ids, int signal, boolean group, Duration grace, Long forJob, boolean requeue) {
+    public PreemptAsk {
       ids = List.copyOf(ids);
     }
   }
 
-  public static Decision<List<String>> decide(Ledger l, Ask a, Instant now) {
+  public static Decision<List<String>> decide(Ledger l, PreemptAsk a, Instant now) {
     return decide(l, a, now, List.of());
   }
 
@@ -41,7 +41,7 @@ public final class Preemptions {
    * Decides a preemption; {@code devices} (the last good reading) tell whether the GPUs freed fit
    * what the job {@code --for} names needs of each GPU (none known: any fits).
    */
-  public static Decision<List<String>> decide(Ledger l, Ask a, Instant now, List<dev.gq.core.gpu.DeviceReading> devices) {
+  public static Decision<List<String>> decide(Ledger l, PreemptAsk a, Instant now, List<dev.gq.core.gpu.DeviceReading> devices) {
     if (a.ids().isEmpty()) return Decision.refuse("name the job to preempt: gq preempt JOB");
     if (a.grace() == null || a.grace().isNegative() || a.grace().isZero())
       return Decision.refuse("--grace must be longer than 0 (for example 5m): the job needs time to save");
@@ -133,7 +133,7 @@ public final class Preemptions {
   }
 
   /** "job 3: preempting (SIGTERM to its main process; stopped after 5m if it has not ended); its GPUs go to job 7". */
-  private static String line(Job j, Ask a, Job forJob) {
+  private static String line(Job j, PreemptAsk a, Job forJob) {
     String to = a.group() ? "its process group" : "its main process";
     String s = "job " + j.id() + ": preempting (SIG" + Preemption.signalName(a.signal()) + " to " + to + "; stopped after "
         + Durations.format(a.grace()) + " if it has not ended)";

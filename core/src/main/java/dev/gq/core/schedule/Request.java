@@ -73,7 +73,7 @@ public sealed interface Request<R> {
   record Cancel(List<Long> ids) implements Request<List<CancelResult>> {}
 
   /** Preempts running jobs as {@link Preemptions} decides; answered with one line per job. */
-  record Preempt(Preemptions.Ask ask) implements Request<List<String>> {}
+  record Preempt(Preemptions.PreemptAsk ask) implements Request<List<String>> {}
 
   /**
    * Continues ended jobs from their checkpoints as new attempts of their lineages ({@code gq resume}):
@@ -107,7 +107,7 @@ public sealed interface Request<R> {
   record DrainGpu(String uuid, int index, String reason) implements Request<String> {}
 
   /** Makes a process started by hand a RUNNING job on the GPUs it uses ({@code gq adopt}). */
-  record Adopt(dev.gq.core.adopt.Adoption.Ask ask) implements Request<dev.gq.core.adopt.AdoptOutcome> {}
+  record Adopt(dev.gq.core.adopt.Adoption.AdoptAsk ask) implements Request<dev.gq.core.adopt.AdoptOutcome> {}
 
   /**
    * A report: a fact from a runner, the GPU watcher, the reconciler or the cluster bridge, decided like

@@ -78,6 +78,6 @@ final class AdoptWorld {
   }
 
   static Request.Adopt adopt(Candidate c) {
-    return new Request.Adopt(new Adoption.Ask(c, null, null, null));
+    return new Request.Adopt(new Adoption.AdoptAsk(c, null, null, null));
   }
 }

@@ -214,9 +214,9 @@ class AdoptionTest {
   void aTakenKeyIsRefusedAndLabelsAreKept() {
     w.read(facts(), device(0));
     w.decide(new Request.Submit(keyed(0, "k")));
-    var d = w.decide(new Request.Adopt(new Adoption.Ask(candidate(), "run-a", "g", "k")));
+    var d = w.decide(new Request.Adopt(new Adoption.AdoptAsk(candidate(), "run-a", "g", "k")));
     assertEquals("key 'k' is already STARTING as job 1; adopt with another --key, or none", d.refusal());
-    var ok = w.decide(new Request.Adopt(new Adoption.Ask(candidate(), "run-a", "g", "k2")));
+    var ok = w.decide(new Request.Adopt(new Adoption.AdoptAsk(candidate(), "run-a", "g", "k2")));
     Job j = w.l.live().get(ok.answer().jobId());
     assertEquals("run-a", j.displayName());
     assertEquals("g", j.spec().group());

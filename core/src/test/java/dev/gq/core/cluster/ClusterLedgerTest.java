@@ -172,7 +172,7 @@ class ClusterLedgerTest {
   @Test
   void aClusterJobIsNotPreempted() {
     Ledger l = apply(sent(submitted(Ledger.empty(), onCluster(1)), 1, "5"), List.of(new JobClusterStarted(1, "n", T0)));
-    var d = dev.gq.core.schedule.Preemptions.decide(l, new dev.gq.core.schedule.Preemptions.Ask(List.of(1L), 15, false,
+    var d = dev.gq.core.schedule.Preemptions.decide(l, new dev.gq.core.schedule.Preemptions.PreemptAsk(List.of(1L), 15, false,
         java.time.Duration.ofMinutes(5), null, false), T0);
     assertTrue(d.refused());
     assertTrue(d.refusal().contains("Slurm cluster"), d.refusal());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.core.ledger.Retries;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,21 @@ class JobStateTest {
   void theSetsCannotBeChangedByACaller() {
     assertFalse(isChangeable(JobState.live()));
     assertFalse(isChangeable(JobState.ended()));
+  }
+
+  @Test
+  void aCancelActsOnWaitingAndRunningJobsAndOnThoseBeingPreempted() {
+    assertEquals(EnumSet.of(JobState.WAITING, JobState.STARTING, JobState.RUNNING, JobState.PREEMPTING),
+        JobState.where(JobState::cancellable));
+    assertFalse(isChangeable(JobState.where(JobState::cancellable)));
+  }
+
+  @Test
+  void theUnsuccessfulStatesAndPreemptedAreThoseARetryTakes() {
+    Set<JobState> retried = EnumSet.copyOf(JobState.where(JobState::unsuccessful));
+    retried.add(JobState.PREEMPTED);
+    assertEquals(retried, Retries.RETRYABLE);
+    assertFalse(JobState.PREEMPTED.unsuccessful(), "a preempted job keeps its key");
   }
 
   private static boolean isChangeable(Set<JobState> s) {

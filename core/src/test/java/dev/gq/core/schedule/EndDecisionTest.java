@@ -98,7 +98,7 @@ class EndDecisionTest {
   @Test
   void aPreemptedJobEndsPreemptedWithTheSignalAndWhatItsCheckpointsLookedLike() {
     running(spec(0));
-    var asked = decide(new Request.Preempt(new Preemptions.Ask(List.of(1L), 15, false, Duration.ofMinutes(1), null, false)));
+    var asked = decide(new Request.Preempt(new Preemptions.PreemptAsk(List.of(1L), 15, false, Duration.ofMinutes(1), null, false)));
     Preemption p = ((JobPreemptRequested) asked.events().get(0)).preemption();
     var ignored = PreemptIgnored.found(T0.plusSeconds(60), "checkpoint-150", T0.minusSeconds(180));
     var e = (JobExited) end(EndSeen.exited(143).atTimeLimit().preempted(p, ignored));
@@ -109,7 +109,7 @@ class EndDecisionTest {
   @Test
   void aPreemptedJobThatStoppedInTimeSaysWhichSignalAskedIt() {
     running(spec(0));
-    var asked = decide(new Request.Preempt(new Preemptions.Ask(List.of(1L), 10, true, Duration.ofMinutes(1), null, false)));
+    var asked = decide(new Request.Preempt(new Preemptions.PreemptAsk(List.of(1L), 10, true, Duration.ofMinutes(1), null, false)));
     Preemption p = ((JobPreemptRequested) asked.events().get(0)).preemption();
     assertEquals(new JobExited(1, 0, "preempted (SIGUSR1); exited with status 0", T0.plusSeconds(60)),
         end(EndSeen.exited(0).preempted(p, null)));

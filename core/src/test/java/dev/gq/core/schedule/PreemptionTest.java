@@ -48,7 +48,7 @@ class PreemptionTest {
 
   private Decided<List<String>> preempt(Long forJob, boolean requeue, long... ids) {
     List<Long> list = java.util.Arrays.stream(ids).boxed().toList();
-    return decide(new Request.Preempt(new Preemptions.Ask(list, 15, false, Duration.ofMinutes(5), forJob, requeue)));
+    return decide(new Request.Preempt(new Preemptions.PreemptAsk(list, 15, false, Duration.ofMinutes(5), forJob, requeue)));
   }
 
   /** The job's processes are gone; the runner's reading after that shows every GPU idle. */
@@ -198,9 +198,9 @@ class PreemptionTest {
     assertTrue(preempt(1L, false, 1).refusal().contains("cannot make room for itself"));
     assertTrue(preempt(null, false, 9).refusal().contains("job 9 is not running"));
     decide(new Request.HoldJobs(List.of(2L), true));
-    var held = decide(new Request.Preempt(new Preemptions.Ask(List.of(1L), 15, false, Duration.ofMinutes(5), 2L, false)));
+    var held = decide(new Request.Preempt(new Preemptions.PreemptAsk(List.of(1L), 15, false, Duration.ofMinutes(5), 2L, false)));
     assertTrue(held.refusal().contains("may not start now"), held.refusal());
-    var zero = decide(new Request.Preempt(new Preemptions.Ask(List.of(1L), 15, false, Duration.ZERO, null, false)));
+    var zero = decide(new Request.Preempt(new Preemptions.PreemptAsk(List.of(1L), 15, false, Duration.ZERO, null, false)));
     assertTrue(zero.refusal().contains("--grace"));
     assertEquals(JobState.RUNNING, l.live().get(1L).state());
     assertTrue(preempt(null, false, 1).refusal() == null);

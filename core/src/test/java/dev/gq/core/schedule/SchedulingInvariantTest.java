@@ -85,7 +85,7 @@ class SchedulingInvariantTest {
       case 5 -> decide(w, new Request.Cancel(List.of(1L + rnd.nextInt((int) w.l.nextId()))), w.nanos++);
       case 6, 8 -> pick(w, JobState.RUNNING).ifPresent(j -> {
         Long forJob = pick(w, JobState.WAITING).map(Job::id).orElse(null);
-        decide(w, new Request.Preempt(new Preemptions.Ask(List.of(j.id()), 15, false, Duration.ofMinutes(1),
+        decide(w, new Request.Preempt(new Preemptions.PreemptAsk(List.of(j.id()), 15, false, Duration.ofMinutes(1),
             rnd.nextBoolean() ? forJob : null, rnd.nextBoolean())), w.nanos++);
       });
       case 7 -> adoptOutsider(w);
@@ -123,7 +123,7 @@ class SchedulingInvariantTest {
     var info = new dev.gq.core.proc.ProcInfo(pid, 1, pid, pid, 1, 'S', "python");
     var c = new dev.gq.core.adopt.Candidate(pid, info, 1000, 1000, List.of("python"), "/", null, T0, BOOT, null,
         outsider(pid).lineage(), List.of());
-    decide(w, new Request.Adopt(new dev.gq.core.adopt.Adoption.Ask(c, null, null, null)), w.nanos++);
+    decide(w, new Request.Adopt(new dev.gq.core.adopt.Adoption.AdoptAsk(c, null, null, null)), w.nanos++);
   }
 
   /** An outside process: no job's session, group or tag; its own lineage, so that it can be adopted. */

@@ -16,27 +16,27 @@ import java.util.Optional;
  * checkpoint and the run starts from scratch. A given checkpoint that is gone fails the launch
  * ({@code missing}). Blocking (one directory listing); the launch runs it off the actor threads.
  */
-record Resume(List<String> argv, String from, String note, String missing) {
+record ResumeLaunch(List<String> argv, String from, String note, String missing) {
 
-  static Resume of(JobSpec spec) {
+  static ResumeLaunch of(JobSpec spec) {
     if (!spec.resumesFromNewest()) {
       Path given = Path.of(spec.resumeFrom());
       if (!Files.exists(given))
-        return new Resume(spec.argv(), null, null, "the checkpoint to resume from is gone: " + given);
+        return new ResumeLaunch(spec.argv(), null, null, "the checkpoint to resume from is gone: " + given);
       return resumed(spec, given.toString());
     }
     Optional<CheckpointFiles.Found> newest = CheckpointFiles.newest(spec.argv(), spec.cwd());
     if (newest.isEmpty()) {
       Path root = Checkpoints.root(spec.argv(), spec.cwd());
-      return new Resume(spec.argv(), null, "no complete checkpoint (checkpoint-N/" + Checkpoints.COMPLETE + ") under "
+      return new ResumeLaunch(spec.argv(), null, "no complete checkpoint (checkpoint-N/" + Checkpoints.COMPLETE + ") under "
           + root + "; starting from scratch", null);
     }
     return resumed(spec, newest.get().dir().toString());
   }
 
-  private static Resume resumed(JobSpec spec, String ckpt) {
+  private static ResumeLaunch resumed(JobSpec spec, String ckpt) {
     List<String> argv = ResumeArgs.apply(spec.argv(), spec.resumeArg(), ckpt);
     String how = argv.equals(spec.argv()) ? " (in GQ_RESUME_FROM; the command is unchanged)" : "";
-    return new Resume(argv, ckpt, "resuming from " + ckpt + how, null);
+    return new ResumeLaunch(argv, ckpt, "resuming from " + ckpt + how, null);
   }
 }
