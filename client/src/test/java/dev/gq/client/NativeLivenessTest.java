@@ -2,9 +2,12 @@ package dev.gq.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gq.protocol.ClientRequest;
 import dev.gq.protocol.Frame;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -81,6 +84,37 @@ class NativeLivenessTest {
       assertEquals(0, r.code(), r.err());
       assertEquals("job 1 ended\n", r.out());
       assertEquals("", r.err());
+    }
+  }
+
+  @Test
+  void aDaemonThatTakesNoConnectionEndsTheCommandWithOneLine() throws Exception {
+    // a stopped daemon's queue of connections waiting to be taken (here 1 long) fills up, and a
+    // connect then waits for room in it
+    try (NativeGq.MuteDaemon d = new NativeGq.MuteDaemon(gq.socket(), 1, false);
+        SocketChannel first = SocketChannel.open(UnixDomainSocketAddress.of(gq.socket()));
+        SocketChannel second = SocketChannel.open(UnixDomainSocketAddress.of(gq.socket()))) {
+      long start = System.nanoTime();
+      NativeGq.Result r = gq.runWithin(30, "ps");
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertEquals(1, r.code(), r.err());
+      assertEquals("gq: the daemon at " + gq.socket() + " took no connection for 2 s (its queue of waiting connections"
+          + " is full)" + String.format(HUNG, gq.log()), r.err());
+      assertTrue(millis >= 1500, "gave up after " + millis + " ms, before the timeout");
+    }
+  }
+
+  @Test
+  void aDaemonThatReadsNothingEndsTheCommandWithOneLine() throws Exception {
+    // a request larger than what the socket holds: sending it waits for the daemon to read
+    long buffer = Long.parseLong(Files.readString(Path.of("/proc/sys/net/core/wmem_default")).strip());
+    assumeTrue(buffer < 400_000, "a socket buffer of " + buffer + " bytes holds the largest environment a process can have");
+    for (int i = 0; i < 8; i++) gq.env.put("LARGE_" + i, "x".repeat(120_000));
+    try (NativeGq.MuteDaemon d = new NativeGq.MuteDaemon(gq.socket(), 50, true)) {
+      NativeGq.Result r = gq.runWithin(30, "ps");
+      assertEquals(1, r.code(), r.err());
+      assertEquals("gq: the daemon read nothing gq sent for 2 s, nor answered a ping on a second connection"
+          + String.format(HUNG, gq.log()), r.err());
     }
   }
 
