@@ -4,6 +4,8 @@
  * socket file must be a socket this user owns. Reading watches the daemon: silence is normal (gq
  * wait hears nothing until its job ends), but after half of GQ_ANSWER_TIMEOUT of it a ping goes out on a second connection; a pong (or a frame on the first
  * one) restarts the count, and no answer within the other half ends the client with one line.
+ * Writing is watched the same way (a daemon that reads nothing more), and a connection its full
+ * queue does not take within GQ_ANSWER_TIMEOUT ends the client too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -28,6 +31,9 @@ void conn_set_timeout(const char *seconds) {
   long ms = n == 0 || n > 6 || v <= 0 ? 30000 : v * 1000;
   half_ms = ms / 2 > 0 ? ms / 2 : 1;
 }
+
+#define HUNG "; it may be stopped (see 'gq daemon status' and %s; 'kill -CONT PID' resumes a stopped one); raise" \
+             " GQ_ANSWER_TIMEOUT (seconds) to wait longer"
 
 static const char *own_it = "remove it, or set GQ_RUNTIME_DIR to a directory of your own";
 
@@ -74,6 +80,9 @@ int conn_open(const struct paths *p, struct conn *c, int nonblock, struct buf *w
     buf_fmt(why, "cannot open a unix socket: %s", strerror(errno));
     return -2;
   }
+  /* a daemon that takes no connections (stopped) and whose queue is full: connect waits this long */
+  struct timeval limit = {2 * half_ms / 1000, 2 * half_ms % 1000 * 1000};
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
   int rc;
   do rc = connect(fd, (struct sockaddr *)&addr, sizeof(addr));
   while (rc < 0 && errno == EINTR);
@@ -84,12 +93,14 @@ int conn_open(const struct paths *p, struct conn *c, int nonblock, struct buf *w
     if (e == EACCES)
       buf_fmt(why, "cannot connect to %s: permission denied (is it another user's daemon? set GQ_RUNTIME_DIR)", p->sock);
     else if (e == EAGAIN)
-      buf_fmt(why, "the daemon at %s accepts no more connections now", p->sock);
+      buf_fmt(why, "the daemon at %s took no connection for %ld s (its queue of waiting connections is full)" HUNG,
+              p->sock, (2 * half_ms + 500) / 1000, p->log);
     else
       buf_fmt(why, "cannot connect to %s: %s; check the socket path or set GQ_RUNTIME_DIR", p->sock, strerror(e));
     return -2;
   }
   c->fd = fd;
+  c->paths = p;
   if (peer_problem(p, c, why)) {
     struct stat gone;
     close(fd);
@@ -126,24 +137,8 @@ int conn_answers(const struct paths *p) {
   return 1;
 }
 
-int conn_write(struct conn *c, const char *data, size_t n) {
-  while (n > 0) {
-    ssize_t w = send(c->fd, data, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0 && errno == EAGAIN) {
-      struct pollfd pf = {c->fd, POLLOUT, 0};
-      poll(&pf, 1, -1);
-      continue;
-    }
-    if (w <= 0) return -1;
-    data += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 /* Whether a ping on a new connection is answered within half the timeout; a frame arriving on
- * `main_fd` meanwhile counts as an answer too (the daemon is alive). */
+ * `main_fd` (when not -1) meanwhile counts as an answer too (the daemon is alive). */
 static int answers_ping(const struct paths *p, int main_fd) {
   struct conn probe;
   struct buf why = {0};
@@ -177,6 +172,30 @@ static int answers_ping(const struct paths *p, int main_fd) {
   return alive;
 }
 
+/* Writes all bytes; no progress for half the timeout sends a ping, as fill does. */
+int conn_write(struct conn *c, const char *data, size_t n) {
+  long long since = now_ms();
+  while (n > 0) {
+    ssize_t w = send(c->fd, data, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno == EAGAIN) {
+      struct pollfd pf = {c->fd, POLLOUT, 0};
+      long long left = since + half_ms - now_ms();
+      if (poll(&pf, 1, left > 0 ? (int)left : 0) != 0) continue;
+      if (!answers_ping(c->paths, -1))
+        die(1, "the daemon read nothing gq sent for %ld s, nor answered a ping on a second connection" HUNG,
+            (2 * half_ms + 500) / 1000, c->paths->log);
+      since = now_ms();
+      continue;
+    }
+    if (w <= 0) return -1;
+    since = now_ms();
+    data += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
 /* Fills the read buffer: the bytes read, 0 at the end of the stream. */
 static ssize_t fill(struct conn *c, const struct paths *p) {
   long long since = now_ms();
@@ -197,9 +216,8 @@ static ssize_t fill(struct conn *c, const struct paths *p) {
         continue;
       }
       shutdown(c->fd, SHUT_RDWR);
-      die(1, "the daemon did not answer for %ld s, nor a ping on a second connection; it may be stopped (see"
-          " 'gq daemon status' and %s; 'kill -CONT PID' resumes a stopped one); raise GQ_ANSWER_TIMEOUT"
-          " (seconds) to wait longer", (2 * half_ms + 500) / 1000, p->log);
+      die(1, "the daemon did not answer for %ld s, nor a ping on a second connection" HUNG, (2 * half_ms + 500) / 1000,
+          p->log);
     }
     ssize_t n = read(c->fd, c->rbuf, RBUF);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;

@@ -90,13 +90,15 @@ struct conn {
   struct buf line;
   uid_t peer_uid;
   pid_t peer_pid;
+  const struct paths *paths; /* for the watchdog's ping and its message */
 };
 /* Connects: 0 with c filled, -1 when no daemon listens, -2 with the one-line problem in why. */
 int conn_open(const struct paths *p, struct conn *c, int nonblock, struct buf *why);
 /* As conn_open, but a problem ends the client. */
 int conn_open_or_die(const struct paths *p, struct conn *c);
 void conn_close(struct conn *c);
-/* Writes all bytes (no SIGPIPE); -1 when the connection is gone. */
+/* Writes all bytes (no SIGPIPE); -1 when the connection is gone. A daemon that reads nothing for
+ * GQ_ANSWER_TIMEOUT and answers no ping ends the client, as in conn_read_line. */
 int conn_write(struct conn *c, const char *data, size_t n);
 /* The next line into c->line (without its newline): 1, or 0 when the connection ended first.
  * While waiting it watches the daemon (the watchdog's rules); a hung daemon ends the client. */

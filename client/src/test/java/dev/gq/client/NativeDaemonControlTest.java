@@ -2,15 +2,12 @@ package dev.gq.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gq.protocol.Frame;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,8 +16,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The native client around the daemon's life: starting it on demand, a daemon that hangs, one
- * that restarts under gq wait and gq logs -f, one of another protocol version, another user's.
+ * The native client around the daemon's life: starting it on demand, stopping and restarting it,
+ * one that restarts under gq wait and gq logs -f, one of another protocol version. A daemon that
+ * hangs is NativeLivenessTest's; another user's, NativeTrustTest's.
  */
 @Timeout(90)
 class NativeDaemonControlTest {
@@ -145,39 +143,6 @@ class NativeDaemonControlTest {
   }
 
   @Test
-  void aHungDaemonEndsTheWaitWithOneLine() throws Exception {
-    gq.env.put("GQ_ANSWER_TIMEOUT", "2");
-    try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> Thread.sleep(60_000))) {
-      long t0 = System.nanoTime();
-      NativeGq.Result r = gq.run("wait", "1");
-      long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
-      assertEquals(1, r.code());
-      assertTrue(r.err().startsWith("gq: the daemon did not answer for 2 s, nor a ping on a second connection; it"
-          + " may be stopped (see 'gq daemon status' and " + gq.log()), r.err());
-      assertTrue(seconds < 20, "gave up after " + seconds + " s");
-    }
-  }
-
-  @Test
-  void aSilentDaemonThatAnswersPingsIsWaitedFor() throws Exception {
-    gq.env.put("GQ_ANSWER_TIMEOUT", "2");
-    try (FakeDaemon d = new FakeDaemon(gq.socket(), (req, in, out) -> {
-      if (req instanceof dev.gq.protocol.ClientRequest.Ping) {
-        out.send(Frame.pong(1, "t"));
-        return;
-      }
-      Thread.sleep(3_500);
-      out.send(Frame.out("job 1 ended\n"));
-      out.send(Frame.exit(0));
-    })) {
-      NativeGq.Result r = gq.run("wait", "1");
-      assertEquals(0, r.code(), r.err());
-      assertEquals("job 1 ended\n", r.out());
-      assertTrue(d.requests.size() >= 2, "pinged while it waited: " + d.requests);
-    }
-  }
-
-  @Test
   void logsFollowIsSentAgainAcrossARestartWithoutPrintingTwice() throws Exception {
     CountDownLatch first = new CountDownLatch(1);
     FakeDaemon[] old = new FakeDaemon[1];
@@ -263,29 +228,6 @@ class NativeDaemonControlTest {
       assertEquals(1, gq.run("daemon", "status").code());
     } finally {
       old.destroyForcibly();
-    }
-  }
-
-  @Test
-  void anotherUsersListenerIsRefusedBeforeAnythingIsSent() throws Exception {
-    assumeTrue("root".equals(System.getProperty("user.name")) && new File("/usr/bin/setpriv").canExecute(),
-        "needs root and setpriv to run the client as another user");
-    // the client runs as nobody in directories of its own; the listener is root's
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Files.createDirectories(gq.runtime);
-    Files.createDirectories(gq.data);
-    for (Path p : List.of(gq.runtime, gq.data, gq.work)) {
-      assertEquals(0, new ProcessBuilder("chown", "65534", p.toString()).inheritIO().start().waitFor());
-    }
-    try (var listener = new NativeGq.RawDaemon(gq.socket(), null)) {
-      Files.setPosixFilePermissions(gq.socket(), PosixFilePermissions.fromString("rwxrwxrwx"));
-      assertEquals(0, new ProcessBuilder("chown", "65534", gq.socket().toString()).inheritIO().start().waitFor());
-      gq.wrapper = List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
-      NativeGq.Result r = gq.run("ps");
-      assertEquals(1, r.code(), r.err());
-      assertEquals("gq: the socket " + gq.socket() + " is served by uid 0, not by you (uid 65534); nothing was sent;"
-          + " remove it, or set GQ_RUNTIME_DIR to a directory of your own\n", r.err());
-      assertEquals(0, listener.awaitReceived().length, "nothing was sent");
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.gq.client;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,6 +29,7 @@ final class NativeGq {
   static final Path BINARY = Path.of("target/gq").toAbsolutePath();
 
   final Map<String, String> env = new HashMap<>();
+  final Path home;
   final Path data;
   final Path runtime;
   final Path work;
@@ -41,6 +44,7 @@ final class NativeGq {
 
   NativeGq(Path dir) throws IOException {
     assertTrue(Files.isExecutable(BINARY), BINARY + " is not built (the client module's compile phase builds it)");
+    home = dir;
     data = dir.resolve("data");
     runtime = dir.resolve("run");
     work = Files.createDirectories(dir.resolve("work"));
@@ -74,6 +78,22 @@ final class NativeGq {
 
   Result run(String... args) throws Exception {
     return run(new byte[0], args);
+  }
+
+  /**
+   * Runs the client with empty standard input and its output in files, so that a client that hangs
+   * fails the test (and is killed) after {@code seconds} instead of holding it.
+   */
+  Result runWithin(long seconds, String... args) throws Exception {
+    Path out = Files.createTempFile(home, "out", "");
+    Path err = Files.createTempFile(home, "err", "");
+    Process p = builder(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    p.getOutputStream().close();
+    if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly().waitFor();
+      fail("the client still ran after " + seconds + " s; it said: " + Files.readString(err));
+    }
+    return new Result(p.exitValue(), Files.readAllBytes(out), Files.readString(err));
   }
 
   static Result finish(Process p, byte[] stdin) throws Exception {
@@ -148,6 +168,39 @@ final class NativeGq {
 
     @Override public void close() throws IOException {
       server.close();
+    }
+  }
+
+  /**
+   * A listener that never answers: one that takes no connection at all (they wait in its queue of
+   * {@code backlog}, as for a stopped daemon), or one that takes each and never reads from it.
+   */
+  static final class MuteDaemon implements AutoCloseable {
+    private final Path socket;
+    private final ServerSocketChannel server;
+    final List<SocketChannel> taken = new CopyOnWriteArrayList<>();
+
+    MuteDaemon(Path socket, int backlog, boolean accepts) throws IOException {
+      this.socket = socket;
+      Files.createDirectories(socket.getParent());
+      server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+      server.bind(UnixDomainSocketAddress.of(socket), backlog);
+      if (!accepts) return;
+      Thread t = new Thread(() -> {
+        try {
+          while (true) taken.add(server.accept());
+        } catch (IOException e) {
+          // closed
+        }
+      }, "mute-daemon");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    @Override public void close() throws IOException {
+      Files.deleteIfExists(socket);
+      server.close();
+      for (SocketChannel ch : taken) ch.close();
     }
   }
 }
