@@ -5,8 +5,9 @@ import dev.gq.actors.health.Faults;
 import dev.gq.actors.health.Part;
 import dev.gq.actors.health.PartHealth;
 import dev.gq.actors.health.Supervision;
-import dev.gq.actors.notify.Notifier;
 import dev.gq.actors.notify.Notifications;
+import dev.gq.actors.notify.Notifier;
+import dev.gq.actors.notify.WriteEnds;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.reconciler.Reconciler;
@@ -74,8 +75,9 @@ final class Guardian {
     var health = s.health();
     ActorRef<Projector.Command> projector = spawn(ctx, s, watched, Part.HISTORY,
         Projector.create(s.jobHistory(), s.journal(), health.beat(Part.HISTORY)), DispatcherSelector.blocking());
+    WriteEnds writes = new WriteEnds();
     ActorRef<Notifier.Command> notifier = spawn(ctx, s, watched, Part.NOTIFIER, Notifier.create(s.notifications(),
-        s.jobHistory(), s.journal(), projector, s.cfg().paths().dataDir(), s.notifications().poll(),
+        s.jobHistory(), s.journal(), writes, projector, s.cfg().paths().dataDir(), s.notifications().poll(),
         health.beat(Part.NOTIFIER)), Props.empty());
     AtomicReference<ActorRef<Scheduler.Command>> known = new AtomicReference<>();
     ActorRef<Reconciler.Command> reconciler = spawn(ctx, s, watched, Part.RECONCILER, Reconciler.create(s.checks(),
@@ -83,7 +85,7 @@ final class Guardian {
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
     AtomicReference<ActorRef<ClusterBridge.Command>> cluster = new AtomicReference<>();
     var deps = new Wiring(s.cfg(), s.runnerDeps(), reconciler, projector, watcher, s.files(), s.replayFailed(), s.clock(),
-        notifier, cluster, s.faults(), s.fair());
+        notifier, writes, cluster, s.faults(), s.fair());
     ActorRef<Scheduler.Command> scheduler = spawn(ctx, s, watched, Part.SCHEDULER, Scheduler.create(deps), Props.empty());
     known.set(scheduler);
     cluster.set(spawn(ctx, s, watched, Part.CLUSTER, ClusterBridge.create(scheduler, s.cfg().paths().dataDir(),

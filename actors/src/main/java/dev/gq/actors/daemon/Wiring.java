@@ -1,5 +1,6 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.actors.notify.WriteEnds;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.Reconciler;
 import dev.gq.actors.runner.JobRunner;
@@ -35,6 +36,7 @@ final class Wiring implements SchedulerDeps {
   private final java.util.function.Consumer<Throwable> replayFailed;
   private final Clock clock;
   private final ActorRef<dev.gq.actors.notify.Notifier.Command> notifier;
+  private final WriteEnds writes;
   private final AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster;
   private final dev.gq.actors.health.Faults faults;
   private final dev.gq.actors.fair.FairSource fair;
@@ -42,7 +44,7 @@ final class Wiring implements SchedulerDeps {
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
       AtomicReference<ActorRef<GpuWatcher.Command>> watcher, JobFileScan files,
       java.util.function.Consumer<Throwable> replayFailed, Clock clock, ActorRef<dev.gq.actors.notify.Notifier.Command> notifier,
-      AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster, dev.gq.actors.health.Faults faults,
+      WriteEnds writes, AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster, dev.gq.actors.health.Faults faults,
       dev.gq.actors.fair.FairSource fair) {
     this.fair = fair;
     this.cluster = cluster;
@@ -56,6 +58,7 @@ final class Wiring implements SchedulerDeps {
     this.replayFailed = replayFailed;
     this.clock = clock;
     this.notifier = notifier;
+    this.writes = writes;
   }
 
   @Override public Clock clock() { return clock; }
@@ -130,6 +133,8 @@ final class Wiring implements SchedulerDeps {
   @Override
   public void project(long firstSeq, List<LedgerEvent> events) {
     projector.tell(new Projector.Project(firstSeq, events));
+    // said before the next write is stored, so that the notifier knows where this one ended
+    writes.stored(firstSeq + events.size() - 1);
     notifier.tell(new dev.gq.actors.notify.Notifier.Poke());
     var bridge = cluster.get();
     if (bridge != null && events.stream().anyMatch(Wiring::concernsCluster)) bridge.tell(new dev.gq.actors.cluster.ClusterBridge.Poke());
