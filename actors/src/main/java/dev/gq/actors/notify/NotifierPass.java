@@ -50,6 +50,7 @@ final class NotifierPass {
   private record InFlight(CursorFile.State before, CompletableFuture<Void> sent) {}
 
   private final JournalReader journal;
+  private final JobHistory history;
   private final NoticeFacts facts;
   private final WriteEnds writes;
   private final Notifications notifications;
@@ -71,6 +72,7 @@ final class NotifierPass {
   NotifierPass(JournalReader journal, JobHistory history, WriteEnds writes, Notifications notifications,
       java.nio.file.Path dataDir, Serialization serialization, LongConsumer historyAtLeast, Runnable wake) {
     this.journal = journal;
+    this.history = history;
     this.writes = writes;
     this.facts = new FactsAfter(new HistoryFacts(history, journal, writes, notifications.failFastWithin()));
     this.notifications = notifications;
@@ -96,6 +98,9 @@ final class NotifierPass {
     long high = stored();
     while (state.cursor() < high) {
       historyAtLeast.accept(high);
+      // a history that could not catch up would say that jobs ended since still run: try again later
+      if (history.committed() < high && history.offset() < high)
+        throw new IllegalStateException("the job history is behind the journal (at event " + history.offset() + " of " + high + ")");
       List<StoredEvent> page = journal.stored(state.cursor(), PAGE);
       if (page.isEmpty()) break;
       // the page may hold events stored since the history was synced: those wait for the next sync,
