@@ -19,10 +19,14 @@ import java.util.Map;
 final class GroupTally {
   private GroupTally() {}
 
-  /** Every group (or only {@code group} when not null), sorted by name. */
-  static List<GroupCounts> count(Connection db, String group) throws SQLException {
-    String sql = "SELECT j.group_name, j.state, " + JobSql.SUPERSEDED + " AS replaced, count(*) FROM jobs j"
+  /**
+   * Every group (or only {@code group} when not null), sorted by name, over the jobs with an id
+   * below {@code idBelow} (Long.MAX_VALUE: all), an attempt replaced only by one of those.
+   */
+  static List<GroupCounts> count(Connection db, String group, long idBelow) throws SQLException {
+    String sql = "SELECT j.group_name, j.state, " + JobSql.supersededBelow(idBelow) + " AS replaced, count(*) FROM jobs j"
         + " WHERE j.group_name " + (group == null ? "IS NOT NULL" : "= ?")
+        + (idBelow == Long.MAX_VALUE ? "" : " AND j.id < " + idBelow)
         + " GROUP BY j.group_name, j.state, replaced ORDER BY j.group_name";
     Map<String, Map<JobState, Integer>> counts = new LinkedHashMap<>();
     Map<String, Integer> retried = new LinkedHashMap<>();

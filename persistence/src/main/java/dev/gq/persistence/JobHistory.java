@@ -161,18 +161,8 @@ public final class JobHistory implements AutoCloseable {
   /** Jobs matching {@code q}, newest first. */
   public synchronized List<Job> jobs(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    return query(select("j.doc", w, q), w.args());
+    return query(JobSql.select("j.doc", w, q), w.args());
   }
-
-  /** The listing query: {@code columns} of the jobs matching {@code w}, newest first, {@code q}'s limit. */
-  static String select(String columns, JobSql w, JobQuery q) {
-    return "SELECT " + columns + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
-        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-  }
-
-  /** A job's document without its environment; a document that is not JSON stays as it is. */
-  static final String WITHOUT_ENV =
-      "CASE WHEN json_valid(j.doc) THEN json_set(j.doc, '$.spec.env', json('{}')) ELSE j.doc END";
 
   /**
    * Jobs matching {@code q}, newest first, for listing (without their environments, as
@@ -190,7 +180,7 @@ public final class JobHistory implements AutoCloseable {
    */
   public synchronized List<Job> listed(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    return query(select(WITHOUT_ENV, w, q), w.args());
+    return query(JobSql.select(JobSql.WITHOUT_ENV, w, q), w.args());
   }
 
   /** How many jobs match {@code q} (its limit ignored). */
@@ -206,19 +196,7 @@ public final class JobHistory implements AutoCloseable {
 
   /** Id, state and log path of the jobs matching {@code q}, oldest first, without reading their documents. */
   public synchronized List<JobRef> refs(JobQuery q) throws SQLException {
-    JobSql w = JobSql.of(q);
-    String sql = "SELECT j.id, j.state, json_extract(j.doc, '$.logPath'), j.end_time FROM jobs j WHERE " + w.where()
-        + " ORDER BY j.id" + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-    try (PreparedStatement ps = db.prepareStatement(sql)) {
-      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
-      List<JobRef> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next())
-          out.add(new JobRef(rs.getLong(1), dev.gq.core.job.JobState.valueOf(rs.getString(2)), rs.getString(3),
-              JobRef.endTime(rs.getString(4))));
-      }
-      return out;
-    }
+    return JobRef.matching(db, q);
   }
 
   /** Id, state and log path of those of {@code ids} that exist, by ascending id. */
@@ -236,7 +214,22 @@ public final class JobHistory implements AutoCloseable {
 
   /** Each group's counts over latest attempts, sorted by name; only {@code group}'s when not null. */
   public synchronized List<GroupCounts> groups(String group) throws SQLException {
-    return GroupTally.count(db, group);
+    return GroupTally.count(db, group, Long.MAX_VALUE);
+  }
+
+  /** The same over the jobs with an id below {@code idBelow} alone, as if no later one were stored. */
+  public synchronized List<GroupCounts> groups(String group, long idBelow) throws SQLException {
+    return GroupTally.count(db, group, idBelow);
+  }
+
+  /** Reads made while the history takes no event: {@code reads} is handed the offset they all see. */
+  public interface Still<T> {
+    T read(long offset) throws SQLException;
+  }
+
+  /** Runs {@code reads} under the history's lock, so that no event is applied between its reads. */
+  public synchronized <T> T still(Still<T> reads) throws SQLException {
+    return reads.read(offset());
   }
 
   private List<Job> query(String sql, List<Object> args) throws SQLException {

@@ -23,6 +23,21 @@ record JobSql(String where, List<Object> args) {
       "(EXISTS (SELECT 1 FROM jobs k WHERE k.retry_of = coalesce(j.retry_of, j.id) AND k.id > j.id)"
       + " OR (j.job_key IS NOT NULL AND EXISTS (SELECT 1 FROM jobs k WHERE k.job_key = j.job_key AND k.id > j.id)))";
 
+  /** {@link #SUPERSEDED} as if no job with an id of {@code idBelow} or more were stored. */
+  static String supersededBelow(long idBelow) {
+    return idBelow == Long.MAX_VALUE ? SUPERSEDED : SUPERSEDED.replace("k.id > j.id", "k.id > j.id AND k.id < " + idBelow);
+  }
+
+  /** A job's document without its environment; a document that is not JSON stays as it is. */
+  static final String WITHOUT_ENV =
+      "CASE WHEN json_valid(j.doc) THEN json_set(j.doc, '$.spec.env', json('{}')) ELSE j.doc END";
+
+  /** The listing query: {@code columns} of the jobs matching {@code w}, newest first, {@code q}'s limit. */
+  static String select(String columns, JobSql w, JobQuery q) {
+    return "SELECT " + columns + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
+        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
+  }
+
   private static final DateTimeFormatter SECONDS =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC);
 

@@ -155,6 +155,18 @@ class JobHistoryTest {
   }
 
   @Test
+  void aGroupIsCountedAsItWasBeforeItsLaterJobsWereStored() throws Exception {
+    h.ended(1, "sweep", "cell/a", null, 3, T0.plusSeconds(1));
+    h.ended(2, "sweep", "cell/b", null, 0, T0.plusSeconds(2));
+    h.ended(3, "sweep", "cell/a", null, 0, T0.plusSeconds(3));
+    assertEquals(List.of(new GroupCounts("sweep", Map.of(JobState.FAILED, 1, JobState.DONE, 1), 0)), rs.groups("sweep", 3),
+        "before job 3 was stored, cell/a's first attempt was its latest");
+    assertEquals(rs.groups("sweep"), rs.groups("sweep", Long.MAX_VALUE));
+    assertEquals(List.of(), rs.groups("sweep", 1));
+    assertEquals(rs.offset(), (long) rs.<Long>still(at -> at), "the offset the reads see");
+  }
+
+  @Test
   void latestOnlyLeavesOutReplacedAttempts() throws Exception {
     sweep();
     var q = new JobQuery(List.of(), Set.of(JobState.FAILED, JobState.DONE), "sweep", 0, true, 0, null);

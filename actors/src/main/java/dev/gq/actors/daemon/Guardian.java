@@ -6,6 +6,7 @@ import dev.gq.actors.health.Part;
 import dev.gq.actors.health.PartHealth;
 import dev.gq.actors.health.Supervision;
 import dev.gq.actors.notify.Notifier;
+import dev.gq.actors.notify.WriteEnds;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.Reconciler;
 import dev.gq.actors.runner.RunnerSettings;
@@ -87,15 +88,16 @@ final class Guardian {
     Spawner spawner = new Spawner(ctx, s, health, watched);
     ActorRef<Projector.Command> projector = spawner.spawn(Part.HISTORY,
         Projector.create(p.history(), p.journal(), health.beat(Part.HISTORY)), DispatcherSelector.blocking());
+    WriteEnds writes = new WriteEnds();
     ActorRef<Notifier.Command> notifier = spawner.spawn(Part.NOTIFIER, Notifier.create(p.notifications(),
-        p.history(), p.journal(), projector, s.cfg().paths().dataDir(), p.notifications().poll(),
+        p.history(), p.journal(), writes, projector, s.cfg().paths().dataDir(), p.notifications().poll(),
         health.beat(Part.NOTIFIER)), Props.empty());
     AtomicReference<ActorRef<Scheduler.Command>> known = new AtomicReference<>();
     ActorRef<Reconciler.Command> reconciler = spawner.spawn(Part.RECONCILER, Reconciler.create(p.checks(),
         s.cfg().reconcileInterval(), p.blocking(), known::get, health.beat(Part.RECONCILER)), Props.empty());
     AtomicReference<ActorRef<GpuWatcher.Command>> watcher = new AtomicReference<>();
     AtomicReference<ActorRef<ClusterBridge.Command>> cluster = new AtomicReference<>();
-    var effects = new Wiring(s, p, m.failures(), new Wiring.Children(reconciler, projector, notifier, watcher, cluster));
+    var effects = new Wiring(s, p, m.failures(), new Wiring.Children(reconciler, projector, notifier, writes, watcher, cluster));
     ActorRef<Scheduler.Command> scheduler = spawner.spawn(Part.SCHEDULER, Scheduler.create(s.scheduling(), effects),
         Props.empty());
     known.set(scheduler);

@@ -2,6 +2,7 @@ package dev.gq.actors.daemon;
 
 import dev.gq.actors.cluster.ClusterBridge;
 import dev.gq.actors.notify.Notifier;
+import dev.gq.actors.notify.WriteEnds;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.Reconciler;
 import dev.gq.actors.runner.AdoptedRunner;
@@ -34,7 +35,7 @@ final class Wiring implements SchedulerEffects {
 
   /** The guardian's other children the Scheduler talks to; the watcher and the bridge are spawned after it. */
   record Children(ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
-      ActorRef<Notifier.Command> notifier, AtomicReference<ActorRef<GpuWatcher.Command>> watcher,
+      ActorRef<Notifier.Command> notifier, WriteEnds writes, AtomicReference<ActorRef<GpuWatcher.Command>> watcher,
       AtomicReference<ActorRef<ClusterBridge.Command>> cluster) {}
 
   private final Guardian.Settings settings;
@@ -112,6 +113,8 @@ final class Wiring implements SchedulerEffects {
   @Override
   public void project(long firstSeq, List<LedgerEvent> events) {
     children.projector().tell(new Projector.Project(firstSeq, events));
+    // said before the next write is stored, so that the notifier knows where this one ended
+    children.writes().stored(firstSeq + events.size() - 1);
     children.notifier().tell(new Notifier.Poke());
     var bridge = children.cluster().get();
     if (bridge != null && events.stream().anyMatch(Wiring::concernsCluster)) bridge.tell(new ClusterBridge.Poke());

@@ -42,12 +42,16 @@ public final class Notifier {
 
   public static Behavior<Command> create(Notifications notifications, JobHistory history, JournalReader journal,
       ActorRef<Projector.Command> projector, java.nio.file.Path dataDir, Duration every) {
-    return create(notifications, history, journal, projector, dataDir, every, dev.gq.actors.health.Beat.NONE);
+    return create(notifications, history, journal, new WriteEnds(), projector, dataDir, every, dev.gq.actors.health.Beat.NONE);
   }
 
-  /** The same, telling {@code beat} of each pass and each that failed. */
+  /**
+   * The same, told the end of each write by {@code writes} (which the Scheduler's writes feed), and
+   * telling {@code beat} of each pass and each that failed.
+   */
   public static Behavior<Command> create(Notifications notifications, JobHistory history, JournalReader journal,
-      ActorRef<Projector.Command> projector, java.nio.file.Path dataDir, Duration every, dev.gq.actors.health.Beat beat) {
+      WriteEnds writes, ActorRef<Projector.Command> projector, java.nio.file.Path dataDir, Duration every,
+      dev.gq.actors.health.Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "gq-notifier");
@@ -55,7 +59,7 @@ public final class Notifier {
         return t;
       });
       ActorRef<Command> self = ctx.getSelf();
-      var pass = new NotifierPass(journal, history, notifications, dataDir,
+      var pass = new NotifierPass(journal, history, writes, notifications, dataDir,
           SerializationExtension.get(Adapter.toClassic(ctx.getSystem())), seq -> sync(ctx, projector, seq), () -> self.tell(new Poke()));
       notifications.behindFrom(pass::behind);
       timers.startTimerWithFixedDelay(new Tick(), every);

@@ -1,7 +1,9 @@
 package dev.gq.actors.notify;
 
 import dev.gq.core.ledger.LedgerEvent;
+import dev.gq.core.notify.FactsAfter;
 import dev.gq.core.notify.Notice;
+import dev.gq.core.notify.NoticeFacts;
 import dev.gq.core.notify.NoticeRules;
 import dev.gq.core.notify.NotifierMemory;
 import dev.gq.persistence.JobHistory;
@@ -21,7 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One delivery pass: reads the stored events after the cursor, has the history caught up with
- * them, decides each one's messages ({@link NoticeRules}) and hands them to the targets' lanes
+ * them, decides each one's messages ({@link NoticeRules}, from the facts right after the event
+ * whatever later events the history took since: {@link FactsAfter}; a group's message and the
+ * drained queue at the end of each write: {@link WriteEnds}) and hands them to the targets' lanes
  * ({@link Notifications#deliver}), and stores the cursor past an event only once its messages were
  * delivered or given up: the cursor stored is the event before the oldest one whose messages are
  * still on their way (with the memory deciding up to it left). So a message is sent at least once (a
@@ -46,7 +50,9 @@ final class NotifierPass {
   private record InFlight(CursorFile.State before, CompletableFuture<Void> sent) {}
 
   private final JournalReader journal;
-  private final HistoryFacts facts;
+  private final JobHistory history;
+  private final NoticeFacts facts;
+  private final WriteEnds writes;
   private final Notifications notifications;
   private final CursorFile file;
   private final Serialization serialization;
@@ -59,11 +65,16 @@ final class NotifierPass {
   private final CursorSaves saves = new CursorSaves(SAVE_SPACING_NANOS, System.nanoTime());
   private String unstored;
 
-  /** {@code wake}: told when an event's messages are all sent, so that the cursor is stored past it at once. */
-  NotifierPass(JournalReader journal, JobHistory history, Notifications notifications, java.nio.file.Path dataDir,
-      Serialization serialization, LongConsumer historyAtLeast, Runnable wake) {
+  /**
+   * {@code writes}: the ends of the writes stored; {@code wake}: told when an event's messages are
+   * all sent, so that the cursor is stored past it at once.
+   */
+  NotifierPass(JournalReader journal, JobHistory history, WriteEnds writes, Notifications notifications,
+      java.nio.file.Path dataDir, Serialization serialization, LongConsumer historyAtLeast, Runnable wake) {
     this.journal = journal;
-    this.facts = new HistoryFacts(history, notifications.failFastWithin());
+    this.history = history;
+    this.writes = writes;
+    this.facts = new FactsAfter(new HistoryFacts(history, journal, writes, notifications.failFastWithin()));
     this.notifications = notifications;
     this.file = new CursorFile(dataDir);
     this.serialization = serialization;
@@ -84,10 +95,12 @@ final class NotifierPass {
   void run() throws SQLException, InterruptedException {
     if (state == null) state = start();
     if (settle()) save();
-    long high = journal.highestSeq();
+    long high = stored();
     while (state.cursor() < high) {
       historyAtLeast.accept(high);
-      facts.syncedTo(high);
+      // a history that could not catch up would say that jobs ended since still run: try again later
+      if (history.committed() < high && history.offset() < high)
+        throw new IllegalStateException("the job history is behind the journal (at event " + history.offset() + " of " + high + ")");
       List<StoredEvent> page = journal.stored(state.cursor(), PAGE);
       if (page.isEmpty()) break;
       // the page may hold events stored since the history was synced: those wait for the next sync,
@@ -96,9 +109,16 @@ final class NotifierPass {
         if (stored.seq() > high) break;
         step(stored);
       }
-      high = journal.highestSeq();
+      high = stored();
     }
     if (saves.due(System.nanoTime())) save();
+  }
+
+  /** The last event stored, which ends a write: a write is stored whole or not at all. */
+  private long stored() throws SQLException {
+    long high = journal.highestSeq();
+    writes.stored(high);
+    return high;
   }
 
   /** Stores the cursor when it moved past events not yet stored (the notifier's tick and its stop). */
@@ -128,6 +148,7 @@ final class NotifierPass {
       });
     }
     state = new CursorFile.State(stored.seq(), o.memory());
+    writes.decided(stored.seq());
     // stored at once after a delivery, so that it is not sent again; a memory that only counted the
     // event is rebuilt by deciding the event again from the stored one
     if (saves.afterEvent(settle(), System.nanoTime())) save();

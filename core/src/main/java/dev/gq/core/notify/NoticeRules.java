@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,7 +21,11 @@ import java.util.Set;
  * 6h12m"); a group held by fail-fast; the queue drained (nothing live after jobs ended, once until
  * something is queued again), unless it would say no more than was said: the one job ended since the
  * queue last ran dry ran less than {@link #LONE_JOB}, or every job ended since then is in one group
- * whose message or fail-fast hold told them. Which targets get each message is {@link Routing}'s. Pure.
+ * whose message or fail-fast hold told them. A group's message and the drained queue are decided at
+ * the last event of the write (after the retries and fail-fast holds its ends caused), from the facts
+ * right after that event ({@link NoticeFacts}): both from the same events, so that the same events in
+ * the same writes always give the same messages, whenever the history took them. Which targets get
+ * each message is {@link Routing}'s. Pure.
  */
 public final class NoticeRules {
   /** The messages and the memory to store with the cursor after them. */
@@ -50,7 +55,7 @@ public final class NoticeRules {
   public static Outcome byType(long seq, Class<?> type, NoticeFacts facts, NotifierMemory memory) {
     if (readsContent(type)) throw new IllegalArgumentException(type.getSimpleName() + " is decided from its content");
     boolean queued = type == LedgerEvent.JobSubmitted.class || type == LedgerEvent.JobAdopted.class;
-    return drained(seq, facts, groups(seq, facts, new Outcome(List.of(), queued ? memory.queued() : memory)));
+    return atWriteEnd(seq, facts, new Outcome(List.of(), queued ? memory.queued() : memory));
   }
 
   public static Outcome decide(long seq, LedgerEvent event, NoticeFacts facts, NotifierMemory memory) {
@@ -68,7 +73,12 @@ public final class NoticeRules {
       case LedgerEvent.JobIdleNoted e -> new Outcome(idle(seq, e, facts), memory);
       default -> new Outcome(List.of(), memory);
     };
-    return drained(seq, facts, groups(seq, facts, o));
+    return atWriteEnd(seq, facts, o);
+  }
+
+  /** At the write's last event: the groups' messages due, then the drained queue, from the facts right after it. */
+  private static Outcome atWriteEnd(long seq, NoticeFacts facts, Outcome o) {
+    return facts.endsWrite(seq) ? drained(seq, facts, groups(seq, facts, o)) : o;
   }
 
   private static Outcome ended(long seq, long id, NoticeFacts facts, NotifierMemory memory) {
@@ -78,55 +88,54 @@ public final class NoticeRules {
     List<Notice> out = new ArrayList<>();
     out.add(jobNotice(seq, j, byGroup(j, facts.failFastWithin())));
     NotifierMemory m = memory.ended(j.state().name(), j.group(), j.runtime());
-    if (j.group() != null && finished(facts.group(j.group()), m, j.group())) m = m.due(j.group(), j.id());
+    // the last of the group's jobs to end in this write: its group's message is decided at the write's end
+    if (j.group() != null) m = m.due(j.group(), j.id());
     return new Outcome(out, m);
   }
 
   /** Whether {@code g} has no live job and ended jobs its last message did not count. */
-  private static boolean finished(java.util.Optional<GroupFacts> g, NotifierMemory m, String group) {
+  private static boolean finished(Optional<GroupFacts> g, NotifierMemory m, String group) {
     return g.isPresent() && g.get().live() == 0 && g.get().ended() > 0
         && !Integer.valueOf(g.get().ended()).equals(m.announced().get(group));
   }
 
   /**
-   * The groups' messages due, made at the last event the history holds (after any fail-fast hold of
-   * the same write), except for a group fail-fast held since its last release.
+   * The messages of the groups some of whose jobs ended in the write, for those left with no live
+   * job right after its last event {@code seq} (after any retry or fail-fast hold of the same write),
+   * except for a group fail-fast held since its last release.
    */
   private static Outcome groups(long seq, NoticeFacts facts, Outcome o) {
     NotifierMemory m = o.memory();
-    if (m.due().isEmpty() || !facts.latest(seq)) return o;
+    if (m.due().isEmpty()) return o;
     List<Notice> out = new ArrayList<>(o.notices());
     for (var due : m.due().entrySet()) {
       String group = due.getKey();
-      var g = facts.group(group);
+      var g = facts.group(group, seq);
       if (finished(g, m, group)) {
         // a group fail-fast held has had its outcome told by the hold: its end is not told again until a release
         if (!m.held().contains(group))
-          out.add(groupNotice(seq, facts.times(g.get()), facts.job(due.getValue()).map(NoticeRules::choice).orElse(null)));
+          out.add(groupNotice(seq, facts.times(g.get(), seq), facts.job(due.getValue()).map(NoticeRules::choice).orElse(null)));
         m = m.announce(group, g.get().ended());
       } else {
-        m = m.notDue(group); // live again (a retry landed in it): its next end will say it
+        m = m.notDue(group); // still live, or live again (a retry landed in it): its next end will say it
       }
     }
-    // the history took a later write while the groups were read: their counts may hold its events
-    // (a fail-fast hold among them, say), so they are decided at the last event instead
-    if (!facts.latest(seq)) return o;
     return new Outcome(out, m);
   }
 
   /**
-   * The queue ran dry: decided at the last event the history holds (the facts are those after it,
-   * so every end of the write that emptied the queue is counted first), once until something is
-   * queued again, and said only when it tells more than the messages before it.
+   * The queue ran dry: decided at the write's last event {@code seq}, from the facts right after it
+   * (so every end of the write that emptied the queue is counted, and the messages of the groups it
+   * ended were decided just before), once until something is queued again, and said only when it
+   * tells more than the messages before it.
    */
   private static Outcome drained(long seq, NoticeFacts facts, Outcome o) {
     NotifierMemory m = o.memory();
-    if (m.drained() || m.endedSinceDrain().isEmpty() || !facts.latest(seq) || facts.liveJobs() != 0) return o;
+    if (m.drained() || m.endedSinceDrain().isEmpty() || facts.liveJobs(seq) != 0) return o;
     boolean loneQuick = m.endedCount() == 1 && m.longest().compareTo(LONE_JOB) < 0;
     // every job ended since the queue last ran dry is in one group, whose message or fail-fast hold told them
-    boolean oneSweep = m.sweep() != null && (m.held().contains(m.sweep()) || facts.group(m.sweep())
+    boolean oneSweep = m.sweep() != null && (m.held().contains(m.sweep()) || facts.group(m.sweep(), seq)
         .map(g -> Integer.valueOf(g.ended()).equals(m.announced().get(m.sweep()))).orElse(false));
-    if (!facts.latest(seq)) return o; // as for the groups: decided at the last event
     List<Notice> out = o.notices();
     if (!loneQuick && !oneSweep) {
       out = new ArrayList<>(out);

@@ -16,8 +16,8 @@ import java.util.TreeSet;
  * and of the jobs ended since the queue last ran dry: their count by state, the one group they all
  * belong to ({@code sweep}; null when they belong to none or to several), and the longest run among
  * them ({@code longest}), which say whether a drained message would tell anything new. Besides: the
- * groups left with no live job whose message waits for the last event of the write that ended them
- * ({@code due}, with the job that closed each), and the groups held by fail-fast since their last
+ * groups some of whose jobs ended in the write being decided, whose message is decided at its last
+ * event ({@code due}, with the last of them to end), and the groups held by fail-fast since their last
  * release ({@code held}): the hold told their outcome, so their end is not told again until a
  * release. At most {@link #MAX_GROUPS} groups are kept, oldest announcement dropped first.
  */
@@ -54,7 +54,7 @@ public record NotifierMemory(Map<String, Integer> announced, boolean drained, Ma
     return new NotifierMemory(m, drained, endedSinceDrain, sweep, longest, notDue(group).due(), held);
   }
 
-  /** {@code group} has no live job since {@code closer} ended: its message waits for the write's last event. */
+  /** {@code closer}, of {@code group}, ended: the group's message is decided at the write's last event. */
   NotifierMemory due(String group, long closer) {
     TreeMap<String, Long> d = new TreeMap<>(due);
     d.put(group, closer);

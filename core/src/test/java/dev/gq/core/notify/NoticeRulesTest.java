@@ -15,21 +15,24 @@ import org.junit.jupiter.api.Test;
 class NoticeRulesTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-  /** A history held in maps. */
+  /**
+   * The facts right after the events decided, held in maps (set by each test as its events go), and
+   * {@code writeEnd}: the events from it on each end their write; those before it are in one write with it.
+   */
   static class Facts implements NoticeFacts {
     final Map<Long, JobFacts> jobs = new HashMap<>();
     final Map<String, GroupFacts> groups = new HashMap<>();
     long live;
     int timesAsked;
     Duration failFastWithin = Duration.ZERO;
-    long syncedTo;
+    long writeEnd;
 
     @Override public Optional<JobFacts> job(long id) { return Optional.ofNullable(jobs.get(id)); }
-    @Override public Optional<GroupFacts> group(String g) { return Optional.ofNullable(groups.get(g)); }
-    @Override public GroupFacts times(GroupFacts g) { timesAsked++; return g; }
-    @Override public long liveJobs() { return live; }
+    @Override public Optional<GroupFacts> group(String g, long seq) { return Optional.ofNullable(groups.get(g)); }
+    @Override public GroupFacts times(GroupFacts g, long seq) { timesAsked++; return g; }
+    @Override public long liveJobs(long seq) { return live; }
     @Override public Duration failFastWithin() { return failFastWithin; }
-    @Override public boolean latest(long seq) { return seq >= syncedTo; }
+    @Override public boolean endsWrite(long seq) { return seq >= writeEnd; }
   }
 
   private static JobFacts job(long id, String group, JobState s, Duration ran, String asked) {
@@ -49,6 +52,7 @@ class NoticeRulesTest {
     f.groups.put("xsum-ablation", new GroupFacts("xsum-ablation", Map.of(JobState.DONE, 18, JobState.FAILED, 2), T0,
         T0.plus(Duration.ofMinutes(372))));
     f.live = 3; // other groups still run
+    f.writeEnd = 101; // both ends in one write
     var first = NoticeRules.decide(100, exited(19), f, NotifierMemory.EMPTY);
     var second = NoticeRules.decide(101, exited(20), f, first.memory());
     List<Notice> groupNotices = new java.util.ArrayList<>();
@@ -73,32 +77,6 @@ class NoticeRulesTest {
     f.groups.put("g", new GroupFacts("g", Map.of(JobState.DONE, 3), T0, T0)); // a retry joined and ended
     var again = NoticeRules.decide(3, exited(1), f, done.memory());
     assertEquals("g: 3 DONE in 0s", again.notices().stream().filter(n -> n.kind() == NoticeKind.GROUP).findFirst().orElseThrow().text());
-  }
-
-  @Test
-  void aGroupReadWhileTheHistoryTakesTheNextWriteIsDecidedAtTheLastEventNotBefore() {
-    // The history takes the write with the sweep's fail-fast hold while the notifier reads the group
-    // at the event before: the counts already hold the last end, but the hold has not been read yet.
-    Facts f = new Facts() {
-      int reads;
-
-      @Override public Optional<GroupFacts> group(String g) {
-        if (++reads == 2) syncedTo = 19; // the next write is applied while the due group is read
-        return super.group(g);
-      }
-    };
-    f.syncedTo = 15;
-    f.failFastWithin = Duration.ofMinutes(1);
-    for (long id = 1; id <= 4; id++) f.jobs.put(id, job(id, "ff", JobState.FAILED, Duration.ZERO, null));
-    f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4), T0, T0));
-    var early = NoticeRules.decide(15, exited(3), f, NotifierMemory.EMPTY);
-    assertTrue(early.notices().stream().noneMatch(n -> n.kind() == NoticeKind.GROUP), early.notices().toString());
-    var hold = NoticeRules.decide(17, new LedgerEvent.GroupHeld("ff", "3 jobs in a row failed", true, T0), f, early.memory());
-    var last = NoticeRules.decide(19, exited(4), f, hold.memory());
-    List<NoticeKind> told = new java.util.ArrayList<>();
-    for (var o : List.of(early, hold, last)) o.notices().forEach(n -> told.add(n.kind()));
-    assertEquals(List.of(NoticeKind.HELD), told.stream().filter(k -> k != NoticeKind.FAILED).toList(),
-        "the hold tells the sweep's outcome alone");
   }
 
   @Test
@@ -160,7 +138,7 @@ class NoticeRulesTest {
     f.live = 0;
     int n = 500;
     for (long id = 1; id <= n; id++) f.jobs.put(id, job(id, "big", JobState.CANCELLED, Duration.ZERO, null));
-    // the history holds the whole cancelling write when its first event is decided
+    f.writeEnd = n; // one write cancels them all
     f.groups.put("big", new GroupFacts("big", Map.of(JobState.CANCELLED, n), null, null));
     NotifierMemory m = NotifierMemory.EMPTY;
     int groupNotices = 0;
@@ -192,20 +170,20 @@ class NoticeRulesTest {
   void aSweepThatWasTheWholeQueueIsOneMessageAndADrainCountsEveryEndOfItsWrite() {
     Facts f = new Facts();
     f.live = 0;
-    f.syncedTo = 3; // one write ended the last jobs: the history already holds all three ends
+    f.writeEnd = 3; // one write ended the last jobs
     f.jobs.put(1L, job(1, "sw", JobState.DONE, Duration.ofMinutes(5), null));
     f.jobs.put(2L, job(2, "sw", JobState.FAILED, Duration.ofMinutes(5), null));
     f.jobs.put(3L, job(3, null, JobState.DONE, Duration.ofMinutes(5), null));
     f.groups.put("sw", new GroupFacts("sw", Map.of(JobState.DONE, 1, JobState.FAILED, 1), T0, T0));
     var one = NoticeRules.decide(1, exited(1), f, NotifierMemory.EMPTY);
-    assertEquals(List.of(NoticeKind.END), kinds(one), "not the last event the history holds: the sweep's message waits");
+    assertEquals(List.of(NoticeKind.END), kinds(one), "not the last event of its write: the sweep's message waits");
     var two = NoticeRules.decide(2, exited(2), f, one.memory());
     assertEquals(List.of(NoticeKind.FAILED), kinds(two));
     var three = NoticeRules.decide(3, exited(3), f, two.memory());
     assertEquals(List.of(NoticeKind.END, NoticeKind.GROUP, NoticeKind.DRAINED), kinds(three));
     assertEquals("queue drained: 2 DONE, 1 FAILED", three.notices().get(2).text(), "every end of the write counted");
 
-    f.syncedTo = 2; // the sweep alone was the queue: its message says it all
+    f.writeEnd = 2; // the sweep alone was the queue: its message says it all
     var sweepOnly = NoticeRules.decide(2, exited(2), f, one.memory());
     assertEquals(List.of(NoticeKind.FAILED, NoticeKind.GROUP), kinds(sweepOnly));
     assertTrue(sweepOnly.memory().drained());
@@ -245,7 +223,7 @@ class NoticeRulesTest {
     Facts f = new Facts();
     f.live = 0;
     f.failFastWithin = Duration.ofSeconds(60);
-    f.syncedTo = 5; // four ends, then the hold they caused, in one write
+    f.writeEnd = 5; // four ends, then the hold they caused, in one write
     for (long id = 1; id <= 4; id++) f.jobs.put(id, job(id, "ff", JobState.FAILED, Duration.ofSeconds(1), null));
     f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4), T0, T0));
     NotifierMemory m = NotifierMemory.EMPTY;
@@ -266,13 +244,13 @@ class NoticeRulesTest {
         NotifierMemory.EMPTY.ended("FAILED", "ff", Duration.ofSeconds(1)).ended("FAILED", "ff", Duration.ofSeconds(1)));
     assertEquals(List.of(NoticeKind.HELD), kinds(heldOnly));
     // a cell that was still running ends after the hold: the hold told the outcome already
-    f.syncedTo = 6;
+    f.writeEnd = 6;
     f.jobs.put(6L, job(6, "ff", JobState.FAILED, Duration.ofSeconds(2), null));
     f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 5), T0, T0));
     var late = NoticeRules.decide(6, exited(6), f, held.memory().queued());
     assertTrue(late.notices().stream().noneMatch(x -> x.kind() == NoticeKind.GROUP), late.toString());
     // released and retried: the group's next end is told
-    f.syncedTo = 0;
+    f.writeEnd = 0;
     var released = NoticeRules.decide(7, new LedgerEvent.GroupReleased("ff", T0), f, late.memory());
     f.jobs.put(8L, job(8, "ff", JobState.DONE, Duration.ofMinutes(3), null));
     f.groups.put("ff", new GroupFacts("ff", Map.of(JobState.FAILED, 4, JobState.DONE, 2), T0, T0));
@@ -292,7 +270,7 @@ class NoticeRulesTest {
     Facts behind = new Facts();
     behind.jobs.putAll(f.jobs);
     behind.groups.putAll(f.groups);
-    behind.syncedTo = 100; // the group's end is decided at a later event
+    behind.writeEnd = 100; // the group's end is decided at the last event of its write
     NotifierMemory ended = NoticeRules.decide(1, exited(1), behind, NotifierMemory.EMPTY).memory();
     assertFalse(ended.due().isEmpty(), "the group is due");
     assertFalse(NoticeRules.byType(9, LedgerEvent.JobReserved.class, f, ended).notices().isEmpty(),
