@@ -29,7 +29,8 @@ import java.util.List;
  * 20 groups, all in the last day; a span per GPU use), then, in this JVM, after full collections:
  * the lists the report held before its rows were folded (every job and span of the period), the fold
  * it holds now, and what a plot keeps (its rows, then its chart built). Also the thread's CPU time
- * of each reading, and a check that both give the same report.
+ * of each way (reading the rows and computing the figures; the collections excluded), and a check
+ * that both give the same report.
  * Usage: java -XX:+UseSerialGC -cp JARS ReportMemory.java JOBS DIR
  */
 public class ReportMemory {
@@ -58,9 +59,11 @@ public class ReportMemory {
     List<GpuSpan> spanList = new ArrayList<>();
     GpuSpans.read(db, from, NOW, spanList::add);
     UsageReads.jobs(db, from, NOW, jobs::add);
-    long listCpu = cpu() - cpu;
+    cpu = cpu() - cpu;
     long lists = used() - base;
+    long computeCpu = cpu();
     UsageReport old = Usage.of(jobs, spanList, gpus, p, null);
+    long listCpu = cpu + cpu() - computeCpu;
     jobs = null;
     spanList = null;
 
@@ -71,7 +74,9 @@ public class ReportMemory {
     UsageReads.jobs(db, from, NOW, fold::job);
     long foldCpu = cpu() - cpu;
     long folded = used() - base;
+    computeCpu = cpu();
     UsageReport now = fold.report();
+    foldCpu += cpu() - computeCpu;
     fold = null;
 
     base = used();
