@@ -29,8 +29,8 @@ import java.util.List;
  * 20 groups, all in the last day; a span per GPU use), then, in this JVM, after full collections:
  * the lists the report held before its rows were folded (every job and span of the period), the fold
  * it holds now, and what a plot keeps (its rows, then its chart built). Also the thread's CPU time
- * of each way (reading the rows and computing the figures; the collections excluded), and a check
- * that both give the same report.
+ * of each way (reading the rows and computing the figures, the fold's count of the rows first
+ * included; the collections excluded), and a check that both give the same report.
  * Usage: java -XX:+UseSerialGC -cp JARS ReportMemory.java JOBS DIR
  */
 public class ReportMemory {
@@ -69,6 +69,9 @@ public class ReportMemory {
 
     base = used();
     cpu = cpu();
+    // as the daemon does: the rows counted and the first use found first, then read
+    UsageReads.Extent counted = UsageReads.extent(db, from, NOW);
+    GpuSpans.extent(db, from, NOW);
     Usage fold = new Usage(gpus, p, null);
     GpuSpans.read(db, from, NOW, fold::span);
     UsageReads.jobs(db, from, NOW, fold::job);
@@ -104,7 +107,7 @@ public class ReportMemory {
     System.out.printf("jobs=%d spans=%d same=%b%n", n, spans, old.equals(now));
     System.out.printf("lists_mib=%.1f fold_kib=%.0f plot_rows_mib=%.1f plot_chart_mib=%.1f per_row_plot_b=%.0f%n",
         lists / 1048576.0, folded / 1024.0, kept / 1048576.0, charted / 1048576.0, (double) charted / (n + spans));
-    System.out.printf("lists_cpu_ms=%.0f fold_cpu_ms=%.0f%n", listCpu / 1e6, foldCpu / 1e6);
+    System.out.printf("lists_cpu_ms=%.0f fold_cpu_ms=%.0f counted=%d%n", listCpu / 1e6, foldCpu / 1e6, counted.rows());
     if (chart.hashCode() == rows.hashCode()) System.out.print("");
   }
 

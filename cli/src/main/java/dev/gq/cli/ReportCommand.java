@@ -69,7 +69,10 @@ final class ReportCommand implements Callable<Integer> {
     // the daemon counted the first use from the rows as stored; the rows read decide it, which differs
     // only when a row could not be read or was deleted meanwhile: then they are read again
     Period seen = asked.fromFirstUse(rows.firstUse());
-    if (since == null && !rows.period().equals(seen)) rows = read(asked, g, target != null, seen);
+    if (since == null && !rows.period().equals(seen)) {
+      rows = null;   // a plot's rows of the first reading are let go before the second is read
+      rows = read(asked, g, target != null, seen);
+    }
     UsageReport report = rows.report();
     if (target != null)
       ReportPlot.write(target, report, rows.held(), QueueLength.over(rows.held().jobs(), report.period()), colourBy.equals("state"));
