@@ -23,7 +23,6 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.Preemption;
 import dev.gq.core.proc.ProcessTable;
 import dev.gq.core.progress.Estimate;
-import dev.gq.core.report.JobSpan;
 import dev.gq.core.report.UsageFacts;
 import dev.gq.core.report.UsageRows;
 import dev.gq.core.schedule.Preemptions;
@@ -139,13 +138,8 @@ public final class DaemonApi implements GqApi {
 
   @Override
   public void usage(Instant from, Instant to, boolean held, Function<UsageFacts, UsageRows> reader) throws ApiException {
-    if (!machine.reports()) {
-      GqApi.super.usage(from, to, held, reader);
-      return;
-    }
-    asks.synced();
-    List<JobSpan.GpuRef> now = gpus().gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index(), g.totalMiB())).toList();
-    machine.usage(from, to, held, now, reader);
+    if (machine.reports()) asks.synced();
+    machine.usage(from, to, held, gpus(), reader);
   }
 
   @Override

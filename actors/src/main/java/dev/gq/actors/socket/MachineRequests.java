@@ -1,6 +1,7 @@
 package dev.gq.actors.socket;
 
 import dev.gq.cli.ApiException;
+import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.cli.ApiReplies.ProcessView;
 import dev.gq.cli.GqApi;
 import dev.gq.cli.WebControl;
@@ -70,12 +71,16 @@ final class MachineRequests {
   }
 
   /**
-   * Reads a report's rows to what {@code reader} answers, one at a time: first counts them and finds
-   * the first use (a cheap pass in SQLite), charges them when the caller keeps them ({@code held}),
-   * then streams the GPU spans in order of start and the jobs, each read on a connection of its own.
+   * Reads a report's rows to what {@code reader} answers, one at a time, the GPUs seen now being
+   * {@code gpus}: first counts them and finds the first use (a cheap pass in SQLite), charges them
+   * when the caller keeps them ({@code held}), then streams the GPU spans in order of start and the
+   * jobs, each read on a connection of its own.
    */
-  void usage(Instant from, Instant to, boolean held, List<JobSpan.GpuRef> now, Function<UsageFacts, UsageRows> reader)
+  void usage(Instant from, Instant to, boolean held, GpuReport gpus, Function<UsageFacts, UsageRows> reader)
       throws ApiException {
+    if (database == null)
+      throw new ApiException("this daemon cannot report usage; restart it with 'gq daemon stop' (jobs keep running)");
+    List<JobSpan.GpuRef> now = gpus.gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index(), g.totalMiB())).toList();
     try {
       UsageReads.Extent jobs = UsageReads.extent(database, from, to);
       UsageReads.Extent spans = GpuSpans.extent(database, from, to);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.cli.ApiException;
+import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.core.report.GpuSpan;
 import dev.gq.core.report.GpuUse;
 import dev.gq.core.report.JobSpan;
@@ -19,6 +20,7 @@ import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +34,7 @@ class UsageRequestsTest {
   private static final int MIB = 1 << 20;
   private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
   private static final int JOBS = 3000;
+  private static final GpuReport NO_GPUS = new GpuReport(List.of(), "fake", true, null, Map.of(), Map.of(), 0);
   @TempDir Path dir;
   Path db;
   MachineRequests machine;
@@ -81,7 +84,7 @@ class UsageRequestsTest {
   @Test
   void theFactsComeFirstThenTheSpansInOrderOfStartThenEachJob() throws Exception {
     Recorder r = new Recorder();
-    machine.usage(T0, T0.plusSeconds(86_400 * 3), false, List.of(), f -> {
+    machine.usage(T0, T0.plusSeconds(86_400 * 3), false, NO_GPUS, f -> {
       r.facts = f;
       return r;
     });
@@ -97,18 +100,26 @@ class UsageRequestsTest {
     try (FrameBudget.Lease lease = budget.lease()) {
       AnswerCharges.bind(lease);
       Recorder r = new Recorder();
-      var e = assertThrows(ApiException.class, () -> machine.usage(T0, T0.plusSeconds(86_400 * 3), true, List.of(), f -> r));
+      var e = assertThrows(ApiException.class, () -> machine.usage(T0, T0.plusSeconds(86_400 * 3), true, NO_GPUS, f -> r));
       assertTrue(e.getMessage().startsWith("cannot plot " + (JOBS + 2) + " jobs and GPU spans at once"), e.getMessage());
       assertEquals(List.of(), r.rows);
-      machine.usage(T0, T0.plusSeconds(86_400 * 3), false, List.of(), f -> r);
+      machine.usage(T0, T0.plusSeconds(86_400 * 3), false, NO_GPUS, f -> r);
       assertEquals(2 + JOBS, r.rows.size(), "the same rows are read when they are folded, not kept");
       assertEquals(2 * MIB, budget.available(), "and charged nothing");
       r.rows.clear();
-      machine.usage(T0, T0.plusSeconds(60L * 1000), true, List.of(), f -> r);
+      machine.usage(T0, T0.plusSeconds(60L * 1000), true, NO_GPUS, f -> r);
       assertEquals(2 + 999, r.rows.size(), "a shorter period fits");
       assertEquals(2 * MIB - (2 + 999) * AnswerCharges.ROW_BYTES, budget.available());
     } finally {
       AnswerCharges.unbind();
     }
+  }
+
+  @Test
+  void aDaemonThatKeepsNoHistoryRefusesInOneLine() {
+    Recorder r = new Recorder();
+    var e = assertThrows(ApiException.class, () -> new MachineRequests(null, null).usage(T0, T0.plusSeconds(60), false, NO_GPUS,
+        f -> r));
+    assertEquals("this daemon cannot report usage; restart it with 'gq daemon stop' (jobs keep running)", e.getMessage());
   }
 }
