@@ -2,10 +2,12 @@ package dev.gq.cli;
 
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.report.UsageFacts;
+import dev.gq.core.report.UsageRows;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * What the command tree needs from the daemon about the machine rather than the queue: the clock,
@@ -23,11 +25,14 @@ public interface MachineApi extends ApiReplies {
   GpuReport gpus() throws ApiException;
 
   /**
-   * What a usage report over {@code [from, to)} needs ({@code gq report}): the jobs that may touch the
-   * period as the history has them once it has caught up, the recorded GPU spans that overlap it,
-   * and the GPUs seen now.
+   * Reads what a usage report over {@code [from, to)} needs ({@code gq report}) from the history once
+   * it has caught up: first the GPUs seen now and the first recorded use, handed to {@code reader},
+   * which answers where the rows go; then each recorded GPU span that overlaps the period, in order of
+   * start, and each job that may touch it, one at a time, to those {@link UsageRows}: nothing is held
+   * on the way. {@code held}: the caller keeps the rows it is given (a plot), so they are charged to
+   * the request first, and refused in one line when the daemon cannot hold them.
    */
-  default UsageFacts usage(Instant from, Instant to) throws ApiException {
+  default void usage(Instant from, Instant to, boolean held, Function<UsageFacts, UsageRows> reader) throws ApiException {
     throw new ApiException("this daemon cannot report usage; restart it with 'gq daemon stop' (jobs keep running)");
   }
 

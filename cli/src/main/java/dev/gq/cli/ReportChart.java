@@ -7,7 +7,6 @@ import dev.gq.core.report.JobSpan;
 import dev.gq.core.report.LaneBands;
 import dev.gq.core.report.QueueLength;
 import dev.gq.core.report.Usage;
-import dev.gq.core.report.UsageFacts;
 import dev.gq.core.report.UsageReport;
 import dev.gq.core.report.UsageRow;
 import java.awt.Color;
@@ -59,7 +58,7 @@ final class ReportChart {
     return 260 + 34 * Math.max(1, Math.min(gpus, 32));
   }
 
-  static JFreeChart of(UsageReport r, UsageFacts facts, List<QueueLength.Point> queue, boolean byState) {
+  static JFreeChart of(UsageReport r, ReportRows.Held facts, List<QueueLength.Point> queue, boolean byState) {
     DateAxis time = new DateAxis("time (UTC)");
     time.setTimeZone(TimeZone.getTimeZone("UTC"));
     time.setRange(r.period().from().toEpochMilli(), r.period().to().toEpochMilli());
@@ -78,7 +77,7 @@ final class ReportChart {
     return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(java.time.ZoneOffset.UTC).format(t);
   }
 
-  private static XYPlot timeline(UsageReport r, UsageFacts facts, boolean byState) {
+  private static XYPlot timeline(UsageReport r, ReportRows.Held facts, boolean byState) {
     Map<String, Integer> lane = new HashMap<>();
     String[] names = new String[Math.max(1, r.gpus().size())];
     names[0] = "no GPU";
@@ -117,7 +116,7 @@ final class ReportChart {
   }
 
   /** A bar per job on each GPU it held, in its key's series, a shared job's across its share of the lane. */
-  private static void jobBars(Map<String, XYIntervalSeries> series, UsageReport r, UsageFacts facts, Map<String, Integer> lane,
+  private static void jobBars(Map<String, XYIntervalSeries> series, UsageReport r, ReportRows.Held facts, Map<String, Integer> lane,
       Map<String, String> keyOf, boolean byState) {
     Instant from = r.period().from();
     Instant to = r.period().to();

@@ -1,7 +1,6 @@
 package dev.gq.cli;
 
 import dev.gq.core.report.QueueLength;
-import dev.gq.core.report.UsageFacts;
 import dev.gq.core.report.UsageReport;
 import java.awt.Rectangle;
 import java.io.IOException;
@@ -34,7 +33,7 @@ final class ReportPlot {
 
   private ReportPlot() {}
 
-  static void write(Path target, UsageReport r, UsageFacts facts, List<QueueLength.Point> queue, boolean byState) {
+  static void write(Path target, UsageReport r, ReportRows.Held facts, List<QueueLength.Point> queue, boolean byState) {
     if (System.getProperty("java.awt.headless") == null) System.setProperty("java.awt.headless", "true");
     JFreeChart chart = ReportChart.of(r, facts, queue, byState);
     int width = 1400;

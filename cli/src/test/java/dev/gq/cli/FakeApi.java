@@ -8,6 +8,10 @@ import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.job.WaitReason.GpuHolder;
+import dev.gq.core.report.GpuSpan;
+import dev.gq.core.report.JobSpan;
+import dev.gq.core.report.UsageFacts;
+import dev.gq.core.report.UsageRows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,11 +19,14 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /** The daemon in memory: holds jobs, records every call, answers like the real scheduler would. */
 final class FakeApi implements GqApi {
@@ -168,14 +175,29 @@ final class FakeApi implements GqApi {
     return queue;
   }
 
-  /** What {@code gq report} is handed; the periods it was asked for. */
-  dev.gq.core.report.UsageFacts usage = new dev.gq.core.report.UsageFacts(List.of(), List.of(), List.of());
-  final List<java.time.Instant[]> usageCalls = new ArrayList<>();
+  /**
+   * What {@code gq report} is handed: the rows, the GPUs seen now, and the first use the daemon
+   * counts (unless given: the earliest submission or span start, as the real one counts it).
+   */
+  record UsageData(List<JobSpan> jobs, List<GpuSpan> spans, List<JobSpan.GpuRef> gpus, Instant firstUse) {
+    UsageData(List<JobSpan> jobs, List<GpuSpan> spans, List<JobSpan.GpuRef> gpus) {
+      this(jobs, spans, gpus, Stream.concat(jobs.stream().map(JobSpan::submit).filter(Objects::nonNull),
+          spans.stream().map(GpuSpan::start)).min(Comparator.naturalOrder()).orElse(null));
+    }
+  }
 
-  @Override public dev.gq.core.report.UsageFacts usage(java.time.Instant from, java.time.Instant to) throws ApiException {
+  UsageData usage = new UsageData(List.of(), List.of(), List.of());
+  /** The periods {@code gq report} asked for, and whether it kept the rows. */
+  final List<Instant[]> usageCalls = new ArrayList<>();
+  final List<Boolean> usageHeld = new ArrayList<>();
+
+  @Override public void usage(Instant from, Instant to, boolean held, Function<UsageFacts, UsageRows> reader) throws ApiException {
     fail();
-    usageCalls.add(new java.time.Instant[] {from, to});
-    return usage;
+    usageCalls.add(new Instant[] {from, to});
+    usageHeld.add(held);
+    UsageRows rows = reader.apply(new UsageFacts(usage.firstUse(), usage.gpus()));
+    usage.spans().stream().sorted(Comparator.comparing(GpuSpan::start)).forEach(rows::span);
+    usage.jobs().forEach(rows::job);
   }
 
   /** The daemon's clock; null: the real one. */

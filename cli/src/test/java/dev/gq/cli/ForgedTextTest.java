@@ -21,7 +21,6 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.report.JobSpan;
-import dev.gq.core.report.UsageFacts;
 import dev.gq.core.schedule.FairWho;
 import dev.gq.protocol.Json;
 import java.nio.charset.StandardCharsets;
@@ -84,7 +83,7 @@ class ForgedTextTest {
     api.info = new DaemonInfo(4242, F, 1, F, F, true, F, 4, 1, 1, F);
     api.parts = List.of(F);
     api.journal = F;
-    api.usage = new UsageFacts(List.of(new JobSpan(1, F, JobState.DONE, Jobs.T0, Jobs.T0.plusSeconds(1), NOW, List.of(
+    api.usage = new FakeApi.UsageData(List.of(new JobSpan(1, F, JobState.DONE, Jobs.T0, Jobs.T0.plusSeconds(1), NOW, List.of(
         new JobSpan.GpuRef("GPU-0", 0)))), List.of(), List.of(new JobSpan.GpuRef("GPU-0", 0)));
   }
 

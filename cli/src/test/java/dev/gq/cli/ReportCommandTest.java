@@ -10,7 +10,6 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.report.GpuSpan;
 import dev.gq.core.report.GpuUse;
 import dev.gq.core.report.JobSpan;
-import dev.gq.core.report.UsageFacts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +39,7 @@ class ReportCommandTest {
     cli.io.env.put("TZ", "UTC");
     cli.io.stdoutTty = false;
     cli.api.now = NOW;
-    cli.api.usage = new UsageFacts(List.of(
+    cli.api.usage = new FakeApi.UsageData(List.of(
         new JobSpan(1, "sweep", JobState.DONE, ago(10), ago(9), ago(5), List.of(G0)),
         new JobSpan(2, "sweep", JobState.FAILED, ago(10), ago(8), ago(7), List.of(G1)),
         new JobSpan(3, "eval", JobState.CANCELLED, ago(6), null, ago(5), List.of()),
@@ -75,7 +74,7 @@ class ReportCommandTest {
   void sharedJobsCountTheirShareOfTheCardAndTheTableSaysSo() {
     var big = new JobSpan.GpuRef("GPU-a", 0, 81_920);
     var quarter = new JobSpan.Share(20_480, 0);
-    cli.api.usage = new UsageFacts(List.of(
+    cli.api.usage = new FakeApi.UsageData(List.of(
         new JobSpan(1, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter),
         new JobSpan(2, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter)), List.of(), List.of(big));
     Cli.Result r = cli.run("report", "--since", "1d");
@@ -168,15 +167,37 @@ class ReportCommandTest {
   }
 
   @Test
+  void aFirstUseCountedFromARowThatCouldNotBeReadDoesNotMoveThePeriod() {
+    var u = cli.api.usage;
+    cli.api.usage = new FakeApi.UsageData(u.jobs(), u.spans(), u.gpus(), ago(30));
+    JsonNode n = JsonSchemas.parse(cli.run("report", "--json").out());
+    assertEquals("2026-11-30T02:00:00Z", n.get("from").asText(), "the first job read was submitted 10 h ago");
+    assertEquals(9.0, n.get("total").get("gpu_hours").asDouble(), 1e-9);
+    assertEquals(2, cli.api.usageCalls.size(), "read again over the period the rows gave");
+    cli.api.usage = u;
+    cli.api.usageCalls.clear();
+    assertEquals(0, cli.run("report", "--json").code());
+    assertEquals(1, cli.api.usageCalls.size(), "one reading when the daemon's count agrees");
+  }
+
+  @Test
+  void onlyAPlotAsksTheDaemonToHoldTheRows() {
+    assertEquals(0, cli.run("report", "--since", "1d", "--json").code());
+    assertEquals(0, cli.run("report", "--since", "1d").code());
+    assertEquals(0, cli.run("report", "--since", "1d", "--plot", "usage.png").code());
+    assertEquals(List.of(false, false, true), cli.api.usageHeld);
+  }
+
+  @Test
   void sharedJobsAreDrawnAsTheirShareOfTheLane() throws Exception {
     var big = new JobSpan.GpuRef("GPU-a", 0, 81_920);
     var quarter = new JobSpan.Share(20_480, 0);
-    cli.api.usage = new UsageFacts(List.of(
+    cli.api.usage = new FakeApi.UsageData(List.of(
         new JobSpan(1, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter),
         new JobSpan(2, "evals", JobState.DONE, ago(10), ago(8), ago(4), List.of(big), quarter)), List.of(), List.of(big));
     var report = dev.gq.core.report.Usage.of(cli.api.usage.jobs(), List.of(), cli.api.usage.gpus(),
         new dev.gq.core.report.Period(ago(24), NOW), null);
-    var plot = (org.jfree.chart.plot.CombinedDomainXYPlot) ReportChart.of(report, cli.api.usage, List.of(), false).getPlot();
+    var plot = (org.jfree.chart.plot.CombinedDomainXYPlot) ReportChart.of(report, new ReportRows.Held(cli.api.usage.jobs(), List.of(), cli.api.usage.gpus()), List.of(), false).getPlot();
     var bars = (org.jfree.data.xy.XYIntervalSeriesCollection) plot.getSubplots().get(0).getDataset();
     assertEquals(2, bars.getItemCount(0));
     assertEquals(0.76 / 4, bars.getEndYValue(0, 0) - bars.getStartYValue(0, 0), 1e-9, "a quarter of the lane");

@@ -10,8 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The {@code gpu_spans} table: what each GPU was doing over time, for usage reports. A span is
@@ -24,6 +24,9 @@ public final class GpuSpans {
   public static final Duration KEEP = Duration.ofDays(400);
   /** The most spans kept; the oldest go first. */
   public static final int MAX_ROWS = 500_000;
+
+  /** The spans a period reads: those that end after its start and begin before its end. */
+  private static final String OVERLAP = " WHERE end_ms > ? AND start_ms < ?";
 
   private GpuSpans() {}
 
@@ -68,14 +71,32 @@ public final class GpuSpans {
     }
   }
 
-  /** The spans that overlap {@code [from, to)}, oldest first. */
-  public static List<GpuSpan> read(Path file, Instant from, Instant to) throws SQLException {
+  /** How many spans {@link #read} would hand over for {@code [from, to)}, and the earliest start among them. */
+  public static UsageReads.Extent extent(Path file, Instant from, Instant to) throws SQLException {
     try (Connection c = DriverManager.getConnection(Database.url(file));
-        PreparedStatement ps = c.prepareStatement("SELECT uuid, gpu_index, gpu_use, start_ms, end_ms FROM gpu_spans"
-            + " WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms")) {
+        PreparedStatement ps = c.prepareStatement("SELECT count(*), min(start_ms) FROM gpu_spans" + OVERLAP)) {
       ps.setLong(1, from.toEpochMilli());
       ps.setLong(2, to.toEpochMilli());
-      List<GpuSpan> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        long rows = rs.getLong(1);
+        long first = rs.getLong(2);
+        return new UsageReads.Extent(rows, rs.wasNull() ? null : Instant.ofEpochMilli(first));
+      }
+    }
+  }
+
+  /**
+   * Hands each span that overlaps {@code [from, to)} to {@code each} as it is read, in order of start,
+   * holding none: the table may keep {@link #MAX_ROWS} of them.
+   */
+  public static void read(Path file, Instant from, Instant to, Consumer<GpuSpan> each) throws SQLException {
+    try (Connection c = DriverManager.getConnection(Database.url(file));
+        PreparedStatement ps = c.prepareStatement("SELECT uuid, gpu_index, gpu_use, start_ms, end_ms FROM gpu_spans" + OVERLAP
+            + " ORDER BY start_ms")) {
+      ps.setLong(1, from.toEpochMilli());
+      ps.setLong(2, to.toEpochMilli());
+      ps.setFetchSize(1000);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           GpuUse use;
@@ -84,11 +105,10 @@ public final class GpuSpans {
           } catch (IllegalArgumentException e) {
             use = GpuUse.UNKNOWN;   // written by a newer gq
           }
-          out.add(new GpuSpan(rs.getString(1), rs.getInt(2), use, Instant.ofEpochMilli(rs.getLong(4)),
+          each.accept(new GpuSpan(rs.getString(1), rs.getInt(2), use, Instant.ofEpochMilli(rs.getLong(4)),
               Instant.ofEpochMilli(rs.getLong(5))));
         }
       }
-      return out;
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.JobState;
+import dev.gq.core.report.JobSpan;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,8 +83,9 @@ class MigrationTest {
               + "\"share\":true,\"perGpu\":0}}") + "')");
     }
     Database.prepare(file);
-    var jobs = UsageReads.jobs(file, java.time.Instant.parse("2026-11-29T00:00:00Z"),
-        java.time.Instant.parse("2026-11-30T00:00:00Z"));
+    var jobs = new ArrayList<JobSpan>();
+    UsageReads.jobs(file, java.time.Instant.parse("2026-11-29T00:00:00Z"),
+        java.time.Instant.parse("2026-11-30T00:00:00Z"), jobs::add);
     var three = jobs.stream().filter(j -> j.id() == 3).findFirst().orElseThrow();
     assertEquals(java.time.Instant.parse("2026-11-29T10:00:00Z"), three.submit());
     assertEquals(java.time.Instant.parse("2026-11-29T10:01:00.123Z"), three.start());

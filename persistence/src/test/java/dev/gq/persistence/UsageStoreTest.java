@@ -1,7 +1,9 @@
 package dev.gq.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
@@ -13,8 +15,13 @@ import dev.gq.core.report.GpuSpan;
 import dev.gq.core.report.GpuUse;
 import dev.gq.core.report.JobSpan;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,7 +50,7 @@ class UsageStoreTest {
           new JobExited(2, 1, "exit 1", T0.plusSeconds(3600)));
       h.submit(3, null, null);                                       // still waiting
     }
-    List<JobSpan> jobs = UsageReads.jobs(file, T0.plusSeconds(10), T0.plus(Duration.ofDays(1)));
+    List<JobSpan> jobs = jobs(T0.plusSeconds(10), T0.plus(Duration.ofDays(1)));
     jobs = jobs.stream().sorted(Comparator.comparingLong(JobSpan::id)).toList();
     assertEquals(List.of(2L, 3L), jobs.stream().map(JobSpan::id).toList());
     JobSpan two = jobs.get(0);
@@ -54,7 +61,9 @@ class UsageStoreTest {
     assertEquals(T0.plusSeconds(3600), two.end());
     assertEquals(List.of(new JobSpan.GpuRef("GPU-a", 0), new JobSpan.GpuRef("GPU-b", 1)), two.gpus());
     assertNull(jobs.get(1).start());
-    assertEquals(List.of(), UsageReads.jobs(file, T0.plusSeconds(10), T0).stream().toList());
+    assertEquals(List.of(), jobs(T0.plusSeconds(10), T0));
+    assertEquals(new UsageReads.Extent(2, T0), UsageReads.extent(file, T0.plusSeconds(10), T0.plus(Duration.ofDays(1))));
+    assertEquals(new UsageReads.Extent(0, null), UsageReads.extent(file, T0.plusSeconds(10), T0));
   }
 
   @Test
@@ -67,7 +76,7 @@ class UsageStoreTest {
           "tag5", "/d/logs/5.log", null, T0));
       h.ended(6, "train", null, 0, T0.plusSeconds(60));
     }
-    var jobs = UsageReads.jobs(file, T0, T0.plus(Duration.ofDays(1))).stream().sorted(Comparator.comparingLong(JobSpan::id)).toList();
+    var jobs = jobs(T0, T0.plus(Duration.ofDays(1))).stream().sorted(Comparator.comparingLong(JobSpan::id)).toList();
     assertEquals(new JobSpan.Share(19_074, 0), jobs.get(0).share());
     assertEquals(new JobSpan.Share(0, 4), jobs.get(1).share());
     assertNull(jobs.get(2).share());
@@ -79,12 +88,15 @@ class UsageStoreTest {
     GpuSpans.write(file, List.of(idle), T0);
     GpuSpans.write(file, List.of(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(90)),
         new GpuSpan("GPU-a", 0, GpuUse.OUTSIDE, T0.plusSeconds(90), T0.plusSeconds(100))), T0);
-    List<GpuSpan> all = GpuSpans.read(file, T0, T0.plusSeconds(1000));
+    List<GpuSpan> all = spans(T0, T0.plusSeconds(1000));
     assertEquals(2, all.size());
     assertEquals(T0.plusSeconds(90), all.get(0).end());
     assertEquals(GpuUse.OUTSIDE, all.get(1).use());
-    assertEquals(1, GpuSpans.read(file, T0.plusSeconds(95), T0.plusSeconds(1000)).size());
-    assertEquals(0, GpuSpans.read(file, T0.plusSeconds(100), T0.plusSeconds(1000)).size());
+    assertEquals(1, spans(T0.plusSeconds(95), T0.plusSeconds(1000)).size());
+    assertEquals(0, spans(T0.plusSeconds(100), T0.plusSeconds(1000)).size());
+    assertEquals(new UsageReads.Extent(2, T0), GpuSpans.extent(file, T0, T0.plusSeconds(1000)));
+    assertEquals(new UsageReads.Extent(1, T0.plusSeconds(90)), GpuSpans.extent(file, T0.plusSeconds(95), T0.plusSeconds(1000)));
+    assertEquals(new UsageReads.Extent(0, null), GpuSpans.extent(file, T0.plusSeconds(100), T0.plusSeconds(1000)));
   }
 
   @Test
@@ -92,7 +104,64 @@ class UsageStoreTest {
     GpuSpans.write(file, List.of(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(30))), T0);
     Instant later = T0.plus(GpuSpans.KEEP).plusSeconds(60);
     GpuSpans.write(file, List.of(new GpuSpan("GPU-a", 0, GpuUse.JOBS, later, later.plusSeconds(1))), later);
-    List<GpuSpan> left = GpuSpans.read(file, Instant.EPOCH, later.plusSeconds(10));
+    List<GpuSpan> left = spans(Instant.EPOCH, later.plusSeconds(10));
     assertEquals(List.of(GpuUse.JOBS), left.stream().map(GpuSpan::use).toList());
+  }
+
+  @Test
+  void jobsAreHandedOverOneAtATimeAndAnUnreadableRowIsSkippedButCounted() throws Exception {
+    try (JobHistory rs = JobHistory.open(file)) {
+      HistoryFixture h = new HistoryFixture(rs);
+      for (long id = 1; id <= 1200; id++) h.ended(id, "g" + id % 3, null, 0, T0.plusSeconds(60 + id));
+    }
+    try (Connection c = DriverManager.getConnection(Database.url(file)); Statement st = c.createStatement()) {
+      st.execute("UPDATE jobs SET state = 'NEWER', submit_ms = submit_ms - 1000 WHERE id = 7");   // a state this gq does not know
+    }
+    Instant from = T0.plusSeconds(10);
+    Instant to = T0.plus(Duration.ofDays(1));
+    List<Long> ids = new ArrayList<>();
+    UsageReads.jobs(file, from, to, j -> ids.add(j.id()));
+    assertEquals(1199, ids.size());
+    assertFalse(ids.contains(7L));
+    assertEquals(new UsageReads.Extent(1200, T0.minusSeconds(1)), UsageReads.extent(file, from, to),
+        "the count and first submission are the rows', read or not");
+  }
+
+  @Test
+  void aReaderThatStopsLeavesTheDatabaseFree() throws Exception {
+    try (JobHistory rs = JobHistory.open(file)) {
+      HistoryFixture h = new HistoryFixture(rs);
+      for (long id = 1; id <= 50; id++) h.submit(id, "g", null);
+    }
+    List<Long> seen = new ArrayList<>();
+    var e = assertThrows(IllegalStateException.class, () -> UsageReads.jobs(file, T0, T0.plus(Duration.ofDays(1)), j -> {
+      seen.add(j.id());
+      if (seen.size() == 3) throw new IllegalStateException("enough");
+    }));
+    assertEquals("enough", e.getMessage());
+    assertEquals(3, seen.size(), "no row is read past the one that stopped the reader");
+    GpuSpans.write(file, List.of(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(30))), T0);
+    assertEquals(1, spans(T0, T0.plusSeconds(60)).size());
+  }
+
+  @Test
+  void spansAreHandedOverInOrderOfStart() throws Exception {
+    GpuSpans.write(file, List.of(new GpuSpan("GPU-b", 1, GpuUse.IDLE, T0.plusSeconds(50), T0.plusSeconds(60)),
+        new GpuSpan("GPU-a", 0, GpuUse.JOBS, T0.plusSeconds(10), T0.plusSeconds(70)),
+        new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0.plusSeconds(70), T0.plusSeconds(80))), T0);
+    assertEquals(List.of(T0.plusSeconds(10), T0.plusSeconds(50), T0.plusSeconds(70)),
+        spans(T0, T0.plusSeconds(100)).stream().map(GpuSpan::start).toList());
+  }
+
+  private List<JobSpan> jobs(Instant from, Instant to) throws SQLException {
+    List<JobSpan> out = new ArrayList<>();
+    UsageReads.jobs(file, from, to, out::add);
+    return out;
+  }
+
+  private List<GpuSpan> spans(Instant from, Instant to) throws SQLException {
+    List<GpuSpan> out = new ArrayList<>();
+    GpuSpans.read(file, from, to, out::add);
+    return out;
   }
 }

@@ -37,13 +37,35 @@ final class AnswerCharges {
   /** As {@link #rows(long)}, waiting up to {@code waitMillis} for room. */
   static void rows(long rows, long waitMillis) throws ApiException {
     FrameBudget.Lease lease = CURRENT.get();
+    if (lease == null || hold(lease, rows * ROW_BYTES, waitMillis)) return;
+    throw new ApiException("the daemon is busy answering other large requests (at most " + (lease.poolBytes() >> 20)
+        + " MiB at once) and cannot list " + rows + " jobs now; ask again in a moment, or list fewer (--limit, --state)");
+  }
+
+  /**
+   * Charges the {@code rows} jobs and GPU spans a plot keeps until it is drawn ({@code gq report
+   * --plot}) to this thread's request, at {@link #ROW_BYTES} each: refused in one line when they
+   * would take more than the whole budget (a listing is charged at most the whole budget instead,
+   * but a plot keeps every row it is given), or when no room is found within {@code waitMillis}.
+   */
+  static void plotRows(long rows, long waitMillis) throws ApiException {
+    FrameBudget.Lease lease = CURRENT.get();
     if (lease == null) return;
+    long bytes = rows * ROW_BYTES;
+    if (bytes > lease.poolBytes())
+      throw new ApiException("cannot plot " + rows + " jobs and GPU spans at once: they need about " + ((bytes + (1 << 20) - 1) >> 20)
+          + " MiB, more than the daemon keeps for large answers (" + (lease.poolBytes() >> 20) + " MiB, a quarter of its heap);"
+          + " plot a shorter period (--since, --until) or one group (--group), or give the daemon more (GQ_DAEMON_HEAP)");
+    if (hold(lease, bytes, waitMillis)) return;
+    throw new ApiException("the daemon is busy answering other large requests (at most " + (lease.poolBytes() >> 20)
+        + " MiB at once) and cannot hold the " + rows + " jobs and GPU spans of this plot now; ask again in a moment");
+  }
+
+  private static boolean hold(FrameBudget.Lease lease, long bytes, long waitMillis) throws ApiException {
     try {
-      if (lease.hold(rows * ROW_BYTES, waitMillis)) return;
+      return lease.hold(bytes, waitMillis);
     } catch (ProtocolException e) {
       throw new ApiException(e.getMessage());
     }
-    throw new ApiException("the daemon is busy answering other large requests (at most " + (lease.poolBytes() >> 20)
-        + " MiB at once) and cannot list " + rows + " jobs now; ask again in a moment, or list fewer (--limit, --state)");
   }
 }

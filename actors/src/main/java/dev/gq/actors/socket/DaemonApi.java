@@ -23,8 +23,8 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.Preemption;
 import dev.gq.core.proc.ProcessTable;
 import dev.gq.core.progress.Estimate;
-import dev.gq.core.report.JobSpan;
 import dev.gq.core.report.UsageFacts;
+import dev.gq.core.report.UsageRows;
 import dev.gq.core.schedule.Preemptions;
 import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JournalReader;
@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -129,10 +130,9 @@ public final class DaemonApi implements GqApi {
   }
 
   @Override
-  public UsageFacts usage(Instant from, Instant to) throws ApiException {
+  public void usage(Instant from, Instant to, boolean held, Function<UsageFacts, UsageRows> reader) throws ApiException {
     asks.synced();
-    List<JobSpan.GpuRef> now = gpus().gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index(), g.totalMiB())).toList();
-    return machine.usage(from, to, now);
+    machine.usage(from, to, held, gpus(), reader);
   }
 
   @Override

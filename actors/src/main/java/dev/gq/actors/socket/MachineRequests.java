@@ -1,6 +1,7 @@
 package dev.gq.actors.socket;
 
 import dev.gq.cli.ApiException;
+import dev.gq.cli.ApiReplies.GpuReport;
 import dev.gq.cli.ApiReplies.ProcessView;
 import dev.gq.cli.GqApi;
 import dev.gq.cli.WebControl;
@@ -9,6 +10,7 @@ import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.proc.ProcessTable;
 import dev.gq.core.report.JobSpan;
 import dev.gq.core.report.UsageFacts;
+import dev.gq.core.report.UsageRows;
 import dev.gq.persistence.GpuSpans;
 import dev.gq.persistence.UsageReads;
 import dev.gq.web.LocalWeb;
@@ -18,6 +20,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
@@ -56,12 +59,29 @@ final class MachineRequests {
     return web;
   }
 
-  UsageFacts usage(Instant from, Instant to, List<JobSpan.GpuRef> now) throws ApiException {
+  /**
+   * Reads a report's rows to what {@code reader} answers, one at a time, the GPUs seen now being
+   * {@code gpus}: first counts them and finds the first use (a cheap pass in SQLite), charges them
+   * when the caller keeps them ({@code held}), then streams the GPU spans in order of start and the
+   * jobs, each read on a connection of its own.
+   */
+  void usage(Instant from, Instant to, boolean held, GpuReport gpus, Function<UsageFacts, UsageRows> reader)
+      throws ApiException {
+    List<JobSpan.GpuRef> now = gpus.gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index(), g.totalMiB())).toList();
     try {
-      return new UsageFacts(UsageReads.jobs(database, from, to), GpuSpans.read(database, from, to), now);
+      UsageReads.Extent jobs = UsageReads.extent(database, from, to);
+      UsageReads.Extent spans = GpuSpans.extent(database, from, to);
+      if (held) AnswerCharges.plotRows(jobs.rows() + spans.rows(), AnswerCharges.WAIT_MILLIS);
+      UsageRows rows = reader.apply(new UsageFacts(earlier(jobs.first(), spans.first()), now));
+      GpuSpans.read(database, from, to, rows::span);
+      UsageReads.jobs(database, from, to, rows::job);
     } catch (SQLException e) {
       throw HistoryRequests.failed(e);
     }
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || (b != null && b.isBefore(a)) ? b : a;
   }
 
   Map<String, GpuHistory.Trace> gpuTraces() {

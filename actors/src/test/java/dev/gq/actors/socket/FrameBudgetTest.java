@@ -107,4 +107,26 @@ class FrameBudgetTest {
     }
     assertEquals(8 * MIB, budget.available(), "closed leases give everything back");
   }
+
+  @Test
+  void aPlotIsChargedEveryRowItKeepsAndOneLargerThanTheWholeBudgetIsRefusedInOneLine() throws Exception {
+    FrameBudget budget = new FrameBudget(8 * MIB, MIB, 100);
+    try (FrameBudget.Lease other = budget.lease(); FrameBudget.Lease mine = budget.lease()) {
+      AnswerCharges.bind(mine);
+      var e = assertThrows(ApiException.class, () -> AnswerCharges.plotRows(9000, 10));
+      assertEquals("cannot plot 9000 jobs and GPU spans at once: they need about 9 MiB, more than the daemon keeps for large"
+          + " answers (8 MiB, a quarter of its heap); plot a shorter period (--since, --until) or one group (--group), or give the"
+          + " daemon more (GQ_DAEMON_HEAP)", e.getMessage());
+      assertEquals(8 * MIB, budget.available(), "a refused plot holds nothing");
+      AnswerCharges.plotRows(3000, 10);
+      assertEquals(8 * MIB - 3000 * AnswerCharges.ROW_BYTES, budget.available());
+      assertTrue(other.hold(budget.available(), 10));
+      var busy = assertThrows(ApiException.class, () -> AnswerCharges.plotRows(4000, 10));
+      assertEquals("the daemon is busy answering other large requests (at most 8 MiB at once) and cannot hold the 4000 jobs and"
+          + " GPU spans of this plot now; ask again in a moment", busy.getMessage());
+    } finally {
+      AnswerCharges.unbind();
+    }
+    assertEquals(8 * MIB, budget.available(), "closed leases give everything back");
+  }
 }

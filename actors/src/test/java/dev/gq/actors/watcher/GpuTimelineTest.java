@@ -16,11 +16,13 @@ import dev.gq.persistence.Database;
 import dev.gq.persistence.GpuSpans;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -80,7 +82,7 @@ class GpuTimelineTest {
     // written at the 30th poll's moment, with the last answer before or after it
     scheduler.awaitAssert(Duration.ofSeconds(10), () -> {
       try {
-        List<GpuSpan> written = GpuSpans.read(db, T0, T0.plusSeconds(100));
+        List<GpuSpan> written = written(db);
         assertEquals(2, written.size(), written.toString());
         assertEquals(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(1)), written.get(0));
         assertEquals(GpuUse.OUTSIDE, written.get(1).use());
@@ -99,7 +101,7 @@ class GpuTimelineTest {
     assertEquals(List.of(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(1)),
         new GpuSpan("GPU-a", 0, GpuUse.OUTSIDE, T0.plusSeconds(1), T0.plusSeconds(30)),
         new GpuSpan("GPU-a", 0, GpuUse.JOBS, T0.plusSeconds(30), T0.plusSeconds(31))),
-        GpuSpans.read(db, T0, T0.plusSeconds(100)));
+        written(db));
   }
 
   @Test
@@ -118,7 +120,7 @@ class GpuTimelineTest {
     // written by then, long before the thirtieth poll, with the outside process's time up to the flush
     assertEquals(List.of(new GpuSpan("GPU-a", 0, GpuUse.IDLE, T0, T0.plusSeconds(1)),
         new GpuSpan("GPU-a", 0, GpuUse.OUTSIDE, T0.plusSeconds(1), T0.plusSeconds(3))),
-        GpuSpans.read(db, T0, T0.plusSeconds(100)));
+        written(db));
     KIT.stop(timeline);
   }
 
@@ -144,11 +146,18 @@ class GpuTimelineTest {
     done.receiveMessage();
     assertEquals(PartStatus.State.OK, timeline(health).state());
     // the spans the failed write held were kept for the next
-    assertEquals(GpuUse.IDLE, GpuSpans.read(db, T0, T0.plusSeconds(100)).get(0).use());
+    assertEquals(GpuUse.IDLE, written(db).get(0).use());
     KIT.stop(timeline);
   }
 
   private static PartStatus timeline(PartHealth health) {
     return health.status().stream().filter(s -> s.part().equals("gpu timeline")).findFirst().orElseThrow();
+  }
+
+  /** The spans written over the first 100 s. */
+  private static List<GpuSpan> written(Path db) throws SQLException {
+    List<GpuSpan> out = new ArrayList<>();
+    GpuSpans.read(db, T0, T0.plusSeconds(100), out::add);
+    return out;
   }
 }

@@ -2,6 +2,7 @@ package dev.gq.core.report;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /** The half-open span of time a report covers, {@code [from, to)}; {@code from} is before {@code to}. */
 public record Period(Instant from, Instant to) {
@@ -20,6 +21,16 @@ public record Period(Instant from, Instant to) {
   /** Whether {@code at} lies in this period. */
   public boolean contains(Instant at) {
     return at != null && !at.isBefore(from) && at.isBefore(to);
+  }
+
+  /**
+   * This period, or from {@code firstUse} (cut to the minute) when that lies inside it: a report of
+   * a box that has been in use for a day is not mostly empty. {@code firstUse} null: this period.
+   */
+  public Period fromFirstUse(Instant firstUse) {
+    if (firstUse == null) return this;
+    Instant minute = firstUse.truncatedTo(ChronoUnit.MINUTES);
+    return minute.isAfter(from) && minute.isBefore(to) ? new Period(minute, to) : this;
   }
 
   /** Hours in {@code d}, as a report shows them. */
