@@ -2,15 +2,18 @@
 # Measures gq top: how long the first screen takes, and what one running gq top costs the daemon.
 # The native client runs in a pseudo-terminal of TOP_COLS x TOP_ROWS (default 80 x 24) made by a
 # small Python helper (pty, no terminal emulator in between). With 2 fake GPUs, TOP_JOBS (default
-# 20) jobs (half running on -g 0, half waiting behind a held group) and TOP_HISTORY (default 200)
-# ended jobs:
+# 20) live jobs (up to 10 of them, and at most half, running on -g 0; the rest waiting, queued by one
+# `gq submit --batch` into a held group) and TOP_HISTORY (default 200) ended jobs:
 #   first screen  `gq top` started .. the first screen's title read from the terminal, TOP_RUNS
 #                 (default 20) runs after 3 warm-up runs, each ended with q: median and p95
 #   daemon CPU    the daemon's utime+stime (/proc/PID/stat) over TOP_SECONDS (default 60) with
-#                 no client, then over as long with one gq top open, % of one core; and the bytes
-#                 a second gq top sends to its terminal (only what changed is sent)
-# Fake GPUs, temporary directories. Writes its table into docs/benchmarks.md between the top:begin
-# and top:end markers.
+#                 no client, then over as long with one gq top open, % of one core; the frames that
+#                 gq top drew meanwhile (bursts of output after a pause) and the CPU each cost the
+#                 daemon (with less without, over the frames); and the bytes it sent its terminal
+#                 (only what changed is sent)
+# Fake GPUs, temporary directories. Writes its table into docs/benchmarks.md between the
+# TOP_MARK:begin and TOP_MARK:end markers (TOP_MARK default top; the long queue's table is top-long:
+# TOP_JOBS=100000 TOP_COLS=200 TOP_ROWS=60 TOP_RUNS=5 TOP_SECONDS=30 TOP_MARK=top-long bench/top.sh).
 # Usage: bench/top.sh     (needs the build: ./mvnw -q -B package -DskipTests; TOP_KEEP=1 keeps the directory)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,6 +23,8 @@ jobs=${TOP_JOBS:-20}
 history=${TOP_HISTORY:-200}
 cols=${TOP_COLS:-80}
 rows=${TOP_ROWS:-24}
+mark=${TOP_MARK:-top}
+running=$((jobs / 2 < 10 ? jobs / 2 : 10))
 [[ -f $root/actors/target/gq-daemon.jar ]] || { echo "build first: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 [[ -x $root/client/target/gq ]] || { echo "the native client is not built: ./mvnw -q -B package -DskipTests" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "python3 is needed for the pseudo-terminal" >&2; exit 1; }
@@ -47,13 +52,13 @@ for ((n = 1; n <= history; n++)); do printf '{"argv": ["true"], "gpus": 0}\n'; d
   "$gq" submit --batch - --group history >/dev/null
 "$gq" wait --group history >/dev/null || true
 "$gq" hold --group later >/dev/null
-for ((n = 1; n <= jobs; n++)); do
-  if ((n % 2)); then "$gq" run -g 0 --group bench-top --name "train-$n" sleep 3600 >/dev/null
-  else "$gq" run -g 1 --group later --name "wait-$n" sleep 3600 >/dev/null 2>&1; fi
-done
+for ((n = 1; n <= running; n++)); do "$gq" run -g 0 --group bench-top --name "train-$n" sleep 3600 >/dev/null; done
+for ((n = 1; n <= jobs - running; n++)); do printf '{"argv": ["sleep", "3600"], "name": "wait-%d"}\n' "$n"; done >"$tmp/batch.txt"
+"$gq" submit --batch "$tmp/batch.txt" -g 1 --group later >/dev/null
 
 # The helper: runs gq top in a pseudo-terminal; "first" prints the seconds until the title shows,
-# "hold S" keeps it open S seconds and prints the bytes it sent.
+# "hold S" keeps it open S seconds and prints the bytes it sent and the frames it drew (a frame:
+# output after at least 0.3 s without any).
 cat >"$tmp/top_pty.py" <<'PY'
 import fcntl, os, pty, select, struct, sys, termios, time
 mode, gq, cols, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -62,8 +67,8 @@ pid, fd = pty.fork()
 if pid == 0:
     fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     os.execv(gq, [gq, "top"])
-seen, got, first = b"", 0, None
-deadline = t0 + (float(sys.argv[5]) if mode == "hold" else 30)
+seen, got, first, frames, last = b"", 0, None, 0, 0.0
+deadline = t0 + (float(sys.argv[5]) if mode == "hold" else 120)
 while time.monotonic() < deadline:
     r, _, _ = select.select([fd], [], [], 0.05)
     if not r:
@@ -73,6 +78,10 @@ while time.monotonic() < deadline:
     except OSError:
         break
     got += len(chunk)
+    now = time.monotonic()
+    if now - last >= 0.3:
+        frames += 1
+    last = now
     seen = (seen + chunk)[-4096:]
     if first is None and b"gq top" in seen:
         first = time.monotonic() - t0
@@ -80,7 +89,7 @@ while time.monotonic() < deadline:
             break
 os.write(fd, b"q")
 os.waitpid(pid, 0)
-print(f"{first:.4f}" if mode == "first" else got)
+print((f"{first:.4f}" if first is not None else "120") if mode == "first" else f"{got} {frames}")
 PY
 client=$root/client/target/gq
 for ((i = 0; i < 3; i++)); do python3 "$tmp/top_pty.py" first "$client" "$cols" "$rows" >/dev/null; done
@@ -93,29 +102,34 @@ hz=$(getconf CLK_TCK)
 sleep 5
 a=$(ticks); sleep "$seconds"; b=$(ticks)
 idle=$(awk -v d=$((b - a)) -v hz="$hz" -v s="$seconds" 'BEGIN {printf "%.2f", d / hz / s * 100}')
+idle_ticks=$((b - a))
 python3 "$tmp/top_pty.py" hold "$client" "$cols" "$rows" $((seconds + 10)) >"$tmp/bytes" &
 helper=$!
 sleep 5
 a=$(ticks); sleep "$seconds"; b=$(ticks)
 wait "$helper"
 busy=$(awk -v d=$((b - a)) -v hz="$hz" -v s="$seconds" 'BEGIN {printf "%.2f", d / hz / s * 100}')
-bytes=$(cat "$tmp/bytes")
+read -r bytes frames <"$tmp/bytes"
 rate=$(awk -v b="$bytes" -v s=$((seconds + 10)) 'BEGIN {printf "%.0f", b / s}')
 extra=$(awk -v a="$busy" -v b="$idle" 'BEGIN {printf "%.2f", a - b}')
+# the frames drawn in the measured seconds: those of the whole run, in proportion
+inside=$(awk -v f="$frames" -v s="$seconds" -v t=$((seconds + 10)) 'BEGIN {printf "%.0f", f * s / t}')
+per=$(awk -v d=$((b - a - idle_ticks)) -v hz="$hz" -v f="$inside" 'BEGIN {printf "%.1f", f > 0 ? d / hz / f * 1000 : 0}')
 
 table=$(cat <<MD
 _Generated by \`bench/top.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), gq $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')._
 
 | measure | value |
 |---|---|
-| first screen of \`gq top\` (${cols}x${rows}, ${jobs} live jobs, ${history} ended), median / p95 of ${runs} | ${median} ms / ${p95} ms |
+| first screen of \`gq top\` (${cols}x${rows}, ${jobs} live jobs: ${running} running, $((jobs - running)) waiting; ${history} ended), median / p95 of ${runs} | ${median} ms / ${p95} ms |
 | daemon CPU, no client, ${seconds} s | ${idle} % of one core |
 | daemon CPU with one \`gq top\` open, ${seconds} s | ${busy} % of one core (+${extra}) |
+| frames one \`gq top\` drew in ${seconds} s, and the daemon CPU each cost | ${inside}, ${per} ms a frame |
 | bytes one \`gq top\` sends its terminal | ${rate} B/s |
 MD
 )
 doc=$root/docs/benchmarks.md
-if grep -q '<!-- top:begin -->' "$doc"; then
-  TABLE=$table perl -0pi -e 's/<!-- top:begin -->.*<!-- top:end -->/<!-- top:begin -->\n$ENV{TABLE}\n<!-- top:end -->/s' "$doc"
+if grep -q "<!-- $mark:begin -->" "$doc"; then
+  TABLE=$table MARK=$mark perl -0pi -e 's/<!-- \Q$ENV{MARK}\E:begin -->.*<!-- \Q$ENV{MARK}\E:end -->/<!-- $ENV{MARK}:begin -->\n$ENV{TABLE}\n<!-- $ENV{MARK}:end -->/s' "$doc"
 fi
 echo "$table"

@@ -16,6 +16,9 @@ import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +31,10 @@ import java.util.regex.Pattern;
  * {@code gq ps}, {@code gq gpu}, {@code gq groups} and {@code gq events}: the GPUs and their
  * processes, the live jobs and the newest ended ones, the newest events, the groups (every few
  * screens: they are counted over the whole history) and, on the log page, the end of the selected
- * job's log as lines a screen can show. One per {@code gq top} run.
+ * job's log as lines a screen can show. The live jobs come as the scheduler holds them, to count
+ * and place; only the running ones and those whose rows the screen draws are read whole, with why
+ * they wait, so a screen costs the daemon what it shows however long the queue. One per
+ * {@code gq top} run.
  */
 final class TopReads {
   /** Ended jobs shown under the live ones. */
@@ -37,6 +43,8 @@ final class TopReads {
   /** Groups are counted over the whole history: every few screens is often enough. */
   private static final int GROUPS_EVERY = 5;
   private static final int LOG_BYTES = 256 * 1024;
+  /** Beyond this many jobs to read whole, one listing of the live jobs reads them (a screen printed as text). */
+  private static final int WHOLE_BY_ID = 500;
   /** A terminal's escape sequence (colours, cursor moves) in a log: left out of the screen. */
   private static final Pattern ANSI = Pattern.compile("\u001b(\\[[0-9;?]*[ -/]*[@-~]|[@-Z\\\\-_])");
 
@@ -48,16 +56,21 @@ final class TopReads {
     this.inv = inv;
   }
 
-  /** What one screen shows, read from the daemon in one pass. */
-  TopScreen.Data gather(TopView view) throws ApiException {
+  /**
+   * What one screen of {@code width} x {@code height} shows, read from the daemon in one pass: the
+   * live jobs as the scheduler holds them (to count and place them), then whole, with why they
+   * wait, only the jobs whose rows the screen draws and those that run.
+   */
+  TopScreen.Data gather(TopView view, int width, int height) throws ApiException {
     GqApi api = inv.api();
     GqApi.GpuReport gpus = api.gpus();
     Set<Long> pids = new LinkedHashSet<>();
     for (GpuStatus g : gpus.gpus()) for (GpuProcess p : g.processes()) pids.add(p.pid());
-    List<Job> jobs = new ArrayList<>(api.jobs(new JobQuery(List.of(), JobState.live(), null, 0)));
-    jobs.addAll(api.jobs(new JobQuery(List.of(), JobState.ended(), null, RECENT)));
-    List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING)
-        .map(Job::id).toList();
+    List<Job> jobs = new ArrayList<>(api.liveJobs());
+    List<Job> ended = api.jobPage(new JobQuery(List.of(), JobState.ended(), null, RECENT)).jobs();
+    jobs.addAll(ended);
+    Set<Long> whole = new HashSet<>();
+    for (Job j : ended) whole.add(j.id());
     QueueState q = api.queueState();
     if (ticks++ % GROUPS_EVERY == 0) groups = api.groups();
     long after = api.eventsTail(null, null, EVENTS);
@@ -68,9 +81,59 @@ final class TopReads {
       logJob = api.job(view.selected()).orElse(null);
       if (logJob != null && logJob.logPath() != null) log = lastLines(api, Path.of(logJob.logPath()));
     }
-    return new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, api.waitReasons(),
-        running.isEmpty() ? Map.of() : api.progress(running), running.isEmpty() ? Map.of() : api.idleJobs(),
-        q.holds().keySet(), q.queueHeld(), groups, events, logJob, log, api.who());
+    boolean running = jobs.stream().anyMatch(j -> j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING);
+    TopScreen.Data d = new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, Map.of(),
+        Map.of(), running ? api.idleJobs() : Map.of(), q.holds().keySet(), q.queueHeld(), groups, events, logJob, log,
+        api.who(), whole);
+    List<Long> wanted = new ArrayList<>();
+    for (Job j : jobs) if (!j.state().terminal() && j.state() != JobState.WAITING) wanted.add(j.id());
+    return detail(d, view, width, height, wanted);
+  }
+
+  /**
+   * {@code d} with the jobs whose rows the screen now draws read whole, with why each waits and how
+   * far each running one has got: after a key moved the list, only those not read yet.
+   */
+  TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height) throws ApiException {
+    return detail(d, view, width, height, List.of());
+  }
+
+  private TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height, List<Long> also) throws ApiException {
+    Set<Long> ids = new LinkedHashSet<>(also);
+    ids.addAll(TopScreen.drawn(d, view, width, height));
+    ids.removeIf(d::whole);
+    if (ids.isEmpty()) return d;
+    GqApi api = inv.api();
+    Map<Long, Job> read = new HashMap<>();
+    if (ids.size() > WHOLE_BY_ID) {
+      // a screen printed as text shows every job: one listing of the live ones
+      for (Job j : api.jobPage(new JobQuery(List.of(), JobState.live(), null, 0)).jobs()) if (ids.contains(j.id())) read.put(j.id(), j);
+    } else {
+      for (Job j : api.jobPage(new JobQuery(ranges(ids), Set.of(), null, 0)).jobs()) read.put(j.id(), j);
+    }
+    List<Long> waiting = new ArrayList<>();
+    List<Long> running = new ArrayList<>();
+    for (Job j : read.values()) {
+      if (j.state() == JobState.WAITING) waiting.add(j.id());
+      else if (j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING) running.add(j.id());
+    }
+    // a job no longer in the history is read as it is, so that it is not asked for again
+    for (Job j : d.jobs()) if (ids.contains(j.id()) && !read.containsKey(j.id())) read.put(j.id(), j);
+    return d.with(read, waiting.isEmpty() ? Map.of() : api.waitReasons(waiting),
+        running.isEmpty() ? Map.of() : api.progress(running));
+  }
+
+  /** {@code ids} as the fewest ranges of consecutive ids. */
+  static List<long[]> ranges(Collection<Long> ids) {
+    List<Long> sorted = new ArrayList<>(ids);
+    sorted.sort(null);
+    List<long[]> out = new ArrayList<>();
+    for (long id : sorted) {
+      long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && last[1] + 1 == id) last[1] = id;
+      else out.add(new long[] {id, id});
+    }
+    return out;
   }
 
   private ZoneId zone() {

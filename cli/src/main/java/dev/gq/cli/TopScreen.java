@@ -35,6 +35,8 @@ import dev.gq.core.progress.Estimate;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,17 +55,50 @@ import org.jline.utils.AttributedStyle;
  * one frame printed as text). What a small screen gives up first is {@link TopLayout}'s to say.
  */
 final class TopScreen {
-  /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
+  /**
+   * Everything one screen shows, gathered by {@link TopReads}: every live job and the newest ended
+   * ones, where only the jobs in {@code detailed} are whole records (the others are as the scheduler
+   * holds them, without their commands: enough to count, filter and place them, and read whole once
+   * a row shows them), and why each shown waiting job waits.
+   */
   record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
       Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
       Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who) {
+      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who, Set<Long> detailed) {
+    /** A screen whose jobs are all whole records. */
+    Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
+        Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
+        Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
+        List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who) {
+      this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, who,
+          null);
+    }
+
     /** A screen without everyone's part of the machine (a daemon that does not say). */
     Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
         Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
         Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
         List<StoredEvent> events, Job logJob, List<String> log) {
       this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, null);
+    }
+
+    /** Whether job {@code id} is a whole record here (null {@code detailed}: every job is). */
+    boolean whole(long id) {
+      return detailed == null || detailed.contains(id);
+    }
+
+    /** This screen with {@code whole} records in place of the jobs they are, and more wait reasons and estimates. */
+    Data with(Map<Long, Job> whole, Map<Long, WaitReason> moreWaits, Map<Long, Estimate> moreProgress) {
+      List<Job> all = new ArrayList<>(jobs.size());
+      for (Job j : jobs) all.add(whole.getOrDefault(j.id(), j));
+      Set<Long> now = new HashSet<>(detailed == null ? Set.of() : detailed);
+      now.addAll(whole.keySet());
+      Map<Long, WaitReason> w = new HashMap<>(waits);
+      w.putAll(moreWaits);
+      Map<Long, Estimate> p = new HashMap<>(progress);
+      p.putAll(moreProgress);
+      return new Data(this.now, zone, gpus, traces, processes, all, w, p, idle, heldGroups, queueHeld, groups, events, logJob,
+          log, who, detailed == null ? null : now);
     }
 
     /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
@@ -77,20 +112,37 @@ final class TopScreen {
   /** The jobs the list shows, in its order: live jobs (running first, then by id), then ended ones, newest end first. */
   static List<Job> shown(Data d, TopView v) {
     List<Job> live = new ArrayList<>();
+    List<Job> waiting = new ArrayList<>();
     List<Job> ended = new ArrayList<>();
     for (Job j : d.jobs()) {
       if (!v.shows(j, d.heldGroups())) continue;
-      (j.state().terminal() ? ended : live).add(j);
+      (j.state().terminal() ? ended : j.state() == JobState.WAITING ? waiting : live).add(j);
     }
-    live.sort((a, b) -> a.state() == JobState.WAITING != (b.state() == JobState.WAITING)
-        ? (a.state() == JobState.WAITING ? 1 : -1) : Long.compare(a.id(), b.id()));
+    // each part by id: a long queue comes in id order already, which the sort only checks
+    live.sort((a, b) -> Long.compare(a.id(), b.id()));
+    waiting.sort((a, b) -> Long.compare(a.id(), b.id()));
     ended.sort((a, b) -> {
       Instant ea = a.endTime() == null ? Instant.EPOCH : a.endTime();
       Instant eb = b.endTime() == null ? Instant.EPOCH : b.endTime();
       return eb.compareTo(ea) != 0 ? eb.compareTo(ea) : Long.compare(b.id(), a.id());
     });
+    live.addAll(waiting);
     live.addAll(ended);
     return live;
+  }
+
+  /**
+   * The ids of the jobs whose rows this screen draws, in order: what {@link TopReads} reads whole
+   * (and why they wait) before the screen is drawn. None on the log and help pages.
+   */
+  static List<Long> drawn(Data d, TopView v, int width, int height) {
+    if (v.mode() == TopView.Mode.LOG || v.mode() == TopView.Mode.HELP) return List.of();
+    List<Job> shown = shown(d, v);
+    v.settle(shown);
+    int[] w = TopJobRows.window(shown, v, parts(d, v, shown, width, height).room().jobs(), height > 0);
+    List<Long> ids = new ArrayList<>(Math.max(0, w[1] - w[0]));
+    for (int i = w[0]; i < w[1]; i++) ids.add(shown.get(i).id());
+    return ids;
   }
 
   static List<AttributedString> render(Data d, TopView v, int width, int height) {
@@ -106,9 +158,11 @@ final class TopScreen {
 
   // ---------------------------------------------------------------- the main screen
 
-  private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
-    List<Job> shown = shown(d, v);
-    v.settle(shown);
+  /** The parts of the main screen besides the jobs, and the lines each gets. */
+  private record Parts(List<List<AttributedString>> gpuRows, List<List<AttributedString>> procRows,
+      List<AttributedString> groups, List<AttributedString> events, List<AttributedString> users, TopLayout room) {}
+
+  private static Parts parts(Data d, TopView v, List<Job> shown, int width, int height) {
     // each GPU's row with its notes (shares, a drain, the problem of an unwell GPU): kept on any screen
     List<List<AttributedString>> gpuRows = new ArrayList<>();
     List<List<AttributedString>> procRows = new ArrayList<>();
@@ -127,36 +181,41 @@ final class TopScreen {
     List<AttributedString> events = eventRows(d, width);
     List<AttributedString> users = userRows(d);
     int procs = procRows.stream().mapToInt(List::size).sum();
-
-    int live = (int) shown.stream().filter(j -> !j.state().terminal()).count();
+    int live = 0;
+    for (Job j : shown) if (!j.state().terminal()) live++;
     TopLayout room = TopLayout.of(height, gpuLines,
         new TopLayout.Counts(shown.size(), live, users.size(), groups.size(), events.size(), procs));
-    int jobRows = room.jobs();
-    int procShown = room.processes();
-    int groupShown = room.groups();
-    int eventShown = room.events();
-    int userShown = room.users();
+    return new Parts(gpuRows, procRows, groups, events, users, room);
+  }
+
+  private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
+    List<Job> shown = shown(d, v);
+    v.settle(shown);
+    Parts p = parts(d, v, shown, width, height);
+    int procShown = p.room().processes();
+    int groupShown = p.room().groups();
+    int eventShown = p.room().events();
 
     List<AttributedString> lines = new ArrayList<>();
     lines.add(bar(title(d, v, shown, width), width, TITLE));
-    lines.addAll(gpuRows.get(0));
-    for (int i = 1; i < gpuRows.size(); i++) {
-      lines.addAll(gpuRows.get(i));
-      if (i - 1 < procRows.size()) {
-        for (AttributedString p : procRows.get(i - 1)) {
+    lines.addAll(p.gpuRows().get(0));
+    for (int i = 1; i < p.gpuRows().size(); i++) {
+      lines.addAll(p.gpuRows().get(i));
+      if (i - 1 < p.procRows().size()) {
+        for (AttributedString r : p.procRows().get(i - 1)) {
           if (procShown-- <= 0) break;
-          lines.add(p);
+          lines.add(r);
         }
       }
     }
-    lines.addAll(users.subList(0, userShown));
+    lines.addAll(p.users().subList(0, p.room().users()));
     lines.add(bar(jobHeader(width), width, HEAD));
-    lines.addAll(jobLines(d, v, shown, jobRows, width, height > 0));
+    lines.addAll(jobLines(d, v, shown, p.room().jobs(), width, height > 0));
     if (height > 0) {
       while (lines.size() < height - 1 - groupShown - eventShown) lines.add(AttributedString.EMPTY);
     }
-    lines.addAll(groups.subList(0, groupShown));
-    lines.addAll(events.subList(events.size() - eventShown, events.size()));
+    lines.addAll(p.groups().subList(0, groupShown));
+    lines.addAll(p.events().subList(p.events().size() - eventShown, p.events().size()));
     if (height > 0) lines.add(footer(v, width));
     return lines;
   }

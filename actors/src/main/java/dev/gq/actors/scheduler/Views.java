@@ -12,17 +12,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /** What the Scheduler shows readers, computed from its stored ledger and its memory. Pure. */
 final class Views {
   private Views() {}
 
-  /** The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait reasons, the figures. */
+  /**
+   * The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait
+   * reasons (planned when first asked for: everything it reads is immutable), the figures.
+   */
   static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerDeps deps) {
     var registry = state.gpus();
     var gpus = registry.classified(l); // once: the plan places on the same classification
-    var plan = Reservations.plan(l, state, c, gpus);
-    return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), seq, registry.probe(), registry.fake(),
+    var reasons = new Once<>(() -> Reservations.plan(l, state, c, gpus).waitReasons());
+    return new SchedulerView(l, gpus == null ? List.of() : gpus, reasons, seq, registry.probe(), registry.fake(),
         registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), deps.idleAfter()),
         deps.shareHeadroomMiB());
   }
@@ -53,5 +57,24 @@ final class Views {
     Map<String, GpuFigures> out = new HashMap<>();
     registry.latest().reading().devices().forEach(d -> out.put(d.uuid(), d.figures()));
     return out;
+  }
+
+  /** A value made the first time it is asked for, by whichever thread asks first; later asks get the same. */
+  private static final class Once<T> implements Supplier<T> {
+    private Supplier<T> make;
+    private T value;
+
+    Once(Supplier<T> make) {
+      this.make = make;
+    }
+
+    @Override
+    public synchronized T get() {
+      if (make != null) {
+        value = make.get();
+        make = null;
+      }
+      return value;
+    }
   }
 }

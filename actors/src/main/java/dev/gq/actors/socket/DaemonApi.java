@@ -28,6 +28,7 @@ import dev.gq.core.report.UsageFacts;
 import dev.gq.core.schedule.Preemptions;
 import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JournalReader;
+import dev.gq.protocol.DiskRoom;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -135,35 +136,28 @@ public final class DaemonApi implements GqApi {
     return history.jobs(new JobQuery(List.of(), Set.of(JobState.RUNNING), null, 0));
   }
 
-  @Override
-  public UsageFacts usage(Instant from, Instant to) throws ApiException {
+  @Override public UsageFacts usage(Instant from, Instant to) throws ApiException {
     if (!machine.reports()) return GqApi.super.usage(from, to);
     asks.synced();
     List<JobSpan.GpuRef> now = gpus().gpus().stream().map(g -> new JobSpan.GpuRef(g.uuid(), g.index(), g.totalMiB())).toList();
     return machine.usage(from, to, now);
   }
 
-  @Override
-  public NotifyApi notifications() throws ApiException {
+  @Override public NotifyApi notifications() throws ApiException {
     var n = notifications;
     return n == null ? GqApi.super.notifications() : n;
   }
 
-  @Override
-  public Map<Long, Estimate> progress(List<Long> ids) throws ApiException {
+  @Override public Map<Long, Estimate> progress(List<Long> ids) throws ApiException {
     return ids.isEmpty() ? Map.of() : progress.estimates(ids, running());
   }
 
-  @Override
-  public Map<Long, Preemption> preemptions() throws ApiException {
+  @Override public Map<Long, Preemption> preemptions() throws ApiException {
     // the ledger alone: no classification or plan is needed
     return asks.askPlain(Scheduler.GetLedger::new).settings().preempting();
   }
 
-  @Override
-  public String journalProblem() {
-    return JournalWrites.status(dataDir.resolve("gq.db"), dev.gq.protocol.DiskRoom.fullNote(dataDir));
-  }
+  @Override public String journalProblem() { return JournalWrites.status(dataDir.resolve("gq.db"), DiskRoom.fullNote(dataDir)); }
 
   static Map<String, String> startSettings(Map<String, String> env) {
     Map<String, String> m = new HashMap<>();
@@ -217,6 +211,11 @@ public final class DaemonApi implements GqApi {
 
   @Override public QueueState queueState() throws ApiException { return queue.queueState(); }
   @Override public Map<Long, WaitReason> waitReasons() throws ApiException { return queue.waitReasons(); }
+  @Override public Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException { return queue.waitReasons(ids); }
+  /** The Scheduler's memory, as it is: no history read, nothing decoded. */
+  @Override public List<Job> liveJobs() throws ApiException {
+    return List.copyOf(asks.askPlain(Scheduler.GetLedger::new).live().values());
+  }
   @Override public Map<Long, Instant> idleJobs() throws ApiException { return queue.idleJobs(); }
   @Override public Map<String, String> holds() throws ApiException { return queue.holds(); }
   @Override public GpuReport gpus() throws ApiException { return queue.gpus(); }
