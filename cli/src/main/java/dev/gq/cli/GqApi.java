@@ -242,7 +242,7 @@ public interface GqApi extends ApiReplies, MachineApi {
    * Nothing is read or decoded for it, so {@code gq top} and {@code gq web} can count and place a
    * long queue without listing it.
    */
-  default List<Job> liveJobs() throws ApiException {
+  default Collection<Job> liveJobs() throws ApiException {
     List<Job> out = new ArrayList<>(jobs(new JobQuery(List.of(), JobState.live(), null, 0)));
     out.sort((a, b) -> Long.compare(a.id(), b.id()));
     return out;

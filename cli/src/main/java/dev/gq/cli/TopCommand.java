@@ -133,7 +133,7 @@ final class TopCommand implements Callable<Integer> {
           case ScreenInput.Typed t -> {
             TopView.Mode before = view.mode();
             for (TopKeys.Key k : TopKeys.parse(t.text())) {
-              TopView.Effect e = view.press(k, TopScreen.shown(data, view));
+              TopView.Effect e = view.press(k, TopScreen.shown(data, view), data::whole);
               if (e instanceof TopView.Quit) return;
               if (e instanceof TopView.Act a) {
                 view.say(act(a));

@@ -157,7 +157,7 @@ final class TopGpuRows {
       if (job != null) {
         // a job's process: the job's name says more than the launcher's command line
         Job j = d.jobs().stream().filter(x -> x.id() == job).findFirst().orElse(null);
-        sb.append(j == null ? "" : PrintableText.escape(JobColumn.name(j)));
+        sb.append(j == null ? "" : PrintableText.escape(JobColumn.name(d.whole(j))));
       } else {
         if (pv != null && pv.started() != null)
           sb.append(pad(Durations.format(coarse(Duration.between(pv.started(), d.now()))), 8));

@@ -58,9 +58,7 @@ final class TopJobRows {
   /** Which of the {@code shown} jobs the list's rows show, as [start, end): around the selected one on a screen, all of them as text. */
   static int[] window(List<Job> shown, TopView v, int rows, boolean fixed) {
     if (!fixed) return new int[] {0, shown.size()};
-    int sel = 0;
-    for (int i = 0; i < shown.size(); i++) if (v.selected() != null && shown.get(i).id() == v.selected()) sel = i;
-    return window(shown.size(), sel, rows);
+    return window(shown.size(), Math.max(0, v.selectedIndex(shown)), rows);
   }
 
   /**
@@ -80,7 +78,9 @@ final class TopJobRows {
     return new int[] {start, start + rows - 2};
   }
 
-  static String jobText(Data d, Job j, int width) {
+  /** Job {@code listed}'s row, from its whole record when it was read whole. */
+  static String jobText(Data d, Job listed, int width) {
+    Job j = d.whole(listed);
     String state = JobTable.state(j, d.heldGroups());
     String progress = JobColumn.progress(j, d.progress());
     String why = "";

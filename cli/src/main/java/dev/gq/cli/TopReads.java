@@ -8,6 +8,8 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.progress.Estimate;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,7 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +53,11 @@ final class TopReads {
   private final Invocation inv;
   private List<GroupSummary> groups = List.of();
   private int ticks;
+  /** The live jobs as last read, the newest ended ones, the list made of them and those of them that are active (not waiting). */
+  private Collection<Job> lastLive;
+  private List<Job> lastEnded = List.of();
+  private List<Job> jobs = List.of();
+  private List<Job> active = List.of();
 
   TopReads(Invocation inv) {
     this.inv = inv;
@@ -66,11 +73,12 @@ final class TopReads {
     GqApi.GpuReport gpus = api.gpus();
     Set<Long> pids = new LinkedHashSet<>();
     for (GpuStatus g : gpus.gpus()) for (GpuProcess p : g.processes()) pids.add(p.pid());
-    List<Job> jobs = new ArrayList<>(api.liveJobs());
+    // the ended ones first: the scheduler is never behind the history, so no job is in both
     List<Job> ended = api.jobPage(new JobQuery(List.of(), JobState.ended(), null, RECENT)).jobs();
-    jobs.addAll(ended);
-    Set<Long> whole = new HashSet<>();
-    for (Job j : ended) whole.add(j.id());
+    Collection<Job> live = api.liveJobs();
+    if (live != lastLive || !ended.equals(lastEnded)) listed(live, ended);
+    Map<Long, Job> whole = new HashMap<>();
+    for (Job j : ended) whole.put(j.id(), j);
     QueueState q = api.queueState();
     if (ticks++ % GROUPS_EVERY == 0) groups = api.groups();
     long after = api.eventsTail(null, null, EVENTS);
@@ -81,13 +89,29 @@ final class TopReads {
       logJob = api.job(view.selected()).orElse(null);
       if (logJob != null && logJob.logPath() != null) log = lastLines(api, Path.of(logJob.logPath()));
     }
-    boolean running = jobs.stream().anyMatch(j -> j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING);
     TopScreen.Data d = new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, Map.of(),
-        Map.of(), running ? api.idleJobs() : Map.of(), q.holds().keySet(), q.queueHeld(), groups, events, logJob, log,
-        api.who(), whole);
-    List<Long> wanted = new ArrayList<>();
-    for (Job j : jobs) if (!j.state().terminal() && j.state() != JobState.WAITING) wanted.add(j.id());
-    return detail(d, view, width, height, wanted);
+        Map.of(), active.isEmpty() ? Map.of() : api.idleJobs(), q.holds().keySet(), q.queueHeld(), groups, events, logJob,
+        log, api.who(), whole);
+    return detail(d, view, width, height, active);
+  }
+
+  /**
+   * The list of jobs a screen shows, made afresh only when the live jobs or the newest ended ones
+   * changed: while a long queue stands still each screen reuses it (and {@link TopListing} the
+   * order worked out from it).
+   */
+  private void listed(Collection<Job> live, List<Job> ended) {
+    List<Job> all = new ArrayList<>(live.size() + ended.size());
+    List<Job> act = new ArrayList<>();
+    for (Job j : live) {
+      all.add(j);
+      if (j.state() != JobState.WAITING && !j.state().terminal()) act.add(j);
+    }
+    all.addAll(ended);
+    jobs = all;
+    active = act;
+    lastLive = live;
+    lastEnded = ended;
   }
 
   /**
@@ -98,29 +122,32 @@ final class TopReads {
     return detail(d, view, width, height, List.of());
   }
 
-  private TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height, List<Long> also) throws ApiException {
-    Set<Long> ids = new LinkedHashSet<>(also);
-    ids.addAll(TopScreen.drawn(d, view, width, height));
-    ids.removeIf(d::whole);
-    if (ids.isEmpty()) return d;
+  private TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height, List<Job> also) throws ApiException {
+    Map<Long, Job> wanted = new LinkedHashMap<>();
+    for (Job j : also) if (!d.isWhole(j.id())) wanted.put(j.id(), j);
+    for (Job j : TopScreen.drawn(d, view, width, height)) if (!d.isWhole(j.id())) wanted.put(j.id(), j);
+    if (wanted.isEmpty()) return d;
     GqApi api = inv.api();
     Map<Long, Job> read = new HashMap<>();
-    if (ids.size() > WHOLE_BY_ID) {
-      // a screen printed as text shows every job: one listing of the live ones
-      for (Job j : api.jobPage(new JobQuery(List.of(), JobState.live(), null, 0)).jobs()) if (ids.contains(j.id())) read.put(j.id(), j);
-    } else {
-      for (Job j : api.jobPage(new JobQuery(ranges(ids), Set.of(), null, 0)).jobs()) read.put(j.id(), j);
-    }
+    JobQuery q = wanted.size() > WHOLE_BY_ID ? new JobQuery(List.of(), JobState.live(), null, 0) // a screen printed as text
+        : new JobQuery(ranges(wanted.keySet()), Set.of(), null, 0);
+    for (Job j : api.jobPage(q).jobs()) if (wanted.containsKey(j.id())) read.put(j.id(), j);
     List<Long> waiting = new ArrayList<>();
     List<Long> running = new ArrayList<>();
     for (Job j : read.values()) {
       if (j.state() == JobState.WAITING) waiting.add(j.id());
       else if (j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING) running.add(j.id());
     }
-    // a job no longer in the history is read as it is, so that it is not asked for again
-    for (Job j : d.jobs()) if (ids.contains(j.id()) && !read.containsKey(j.id())) read.put(j.id(), j);
-    return d.with(read, waiting.isEmpty() ? Map.of() : api.waitReasons(waiting),
-        running.isEmpty() ? Map.of() : api.progress(running));
+    // a job no longer in the history is shown as it was listed, and not asked for again
+    wanted.forEach(read::putIfAbsent);
+    Map<Long, Job> whole = new HashMap<>(d.whole());
+    whole.putAll(read);
+    Map<Long, WaitReason> waits = new HashMap<>(d.waits());
+    if (!waiting.isEmpty()) waits.putAll(api.waitReasons(waiting));
+    Map<Long, Estimate> progress = new HashMap<>(d.progress());
+    if (!running.isEmpty()) progress.putAll(api.progress(running));
+    return new TopScreen.Data(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), waits, progress, d.idle(),
+        d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log(), d.who(), whole);
   }
 
   /** {@code ids} as the fewest ranges of consecutive ids. */

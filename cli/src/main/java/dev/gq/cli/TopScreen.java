@@ -35,8 +35,6 @@ import dev.gq.core.progress.Estimate;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,14 +55,14 @@ import org.jline.utils.AttributedStyle;
 final class TopScreen {
   /**
    * Everything one screen shows, gathered by {@link TopReads}: every live job and the newest ended
-   * ones, where only the jobs in {@code detailed} are whole records (the others are as the scheduler
-   * holds them, without their commands: enough to count, filter and place them, and read whole once
-   * a row shows them), and why each shown waiting job waits.
+   * ones, and in {@code whole} (by id) the whole records of those read whole: the others are as the
+   * scheduler holds them, without their commands, enough to count, filter and place them (null
+   * {@code whole}: every job is whole); why each shown waiting job waits.
    */
   record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
       Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
       Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who, Set<Long> detailed) {
+      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who, Map<Long, Job> whole) {
     /** A screen whose jobs are all whole records. */
     Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
         Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
@@ -82,23 +80,14 @@ final class TopScreen {
       this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, null);
     }
 
-    /** Whether job {@code id} is a whole record here (null {@code detailed}: every job is). */
-    boolean whole(long id) {
-      return detailed == null || detailed.contains(id);
+    /** Whether job {@code id} was read whole. */
+    boolean isWhole(long id) {
+      return whole == null || whole.containsKey(id);
     }
 
-    /** This screen with {@code whole} records in place of the jobs they are, and more wait reasons and estimates. */
-    Data with(Map<Long, Job> whole, Map<Long, WaitReason> moreWaits, Map<Long, Estimate> moreProgress) {
-      List<Job> all = new ArrayList<>(jobs.size());
-      for (Job j : jobs) all.add(whole.getOrDefault(j.id(), j));
-      Set<Long> now = new HashSet<>(detailed == null ? Set.of() : detailed);
-      now.addAll(whole.keySet());
-      Map<Long, WaitReason> w = new HashMap<>(waits);
-      w.putAll(moreWaits);
-      Map<Long, Estimate> p = new HashMap<>(progress);
-      p.putAll(moreProgress);
-      return new Data(this.now, zone, gpus, traces, processes, all, w, p, idle, heldGroups, queueHeld, groups, events, logJob,
-          log, who, detailed == null ? null : now);
+    /** Listed job {@code j} as its whole record, when it was read whole; else as it is. */
+    Job whole(Job j) {
+      return whole == null ? j : whole.getOrDefault(j.id(), j);
     }
 
     /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
@@ -111,10 +100,22 @@ final class TopScreen {
 
   /** The jobs the list shows, in its order: live jobs (running first, then by id), then ended ones, newest end first. */
   static List<Job> shown(Data d, TopView v) {
+    return listing(d, v).jobs();
+  }
+
+  /** The list with its counts, worked out once for each list of jobs read, held groups and filter. */
+  static TopListing.Listed listing(Data d, TopView v) {
+    return v.listing().of(d.jobs(), d.heldGroups(), v.filter(), () -> listed(d, v));
+  }
+
+  private static TopListing.Listed listed(Data d, TopView v) {
     List<Job> live = new ArrayList<>();
     List<Job> waiting = new ArrayList<>();
     List<Job> ended = new ArrayList<>();
+    int running = 0, waits = 0;
     for (Job j : d.jobs()) {
+      if (j.state() == JobState.WAITING) waits++;
+      else if (!j.state().terminal()) running++;
       if (!v.shows(j, d.heldGroups())) continue;
       (j.state().terminal() ? ended : j.state() == JobState.WAITING ? waiting : live).add(j);
     }
@@ -126,23 +127,22 @@ final class TopScreen {
       Instant eb = b.endTime() == null ? Instant.EPOCH : b.endTime();
       return eb.compareTo(ea) != 0 ? eb.compareTo(ea) : Long.compare(b.id(), a.id());
     });
+    int liveShown = live.size() + waiting.size();
     live.addAll(waiting);
     live.addAll(ended);
-    return live;
+    return new TopListing.Listed(live, liveShown, running, waits);
   }
 
   /**
-   * The ids of the jobs whose rows this screen draws, in order: what {@link TopReads} reads whole
+   * The jobs whose rows this screen draws, in order: what {@link TopReads} reads whole
    * (and why they wait) before the screen is drawn. None on the log and help pages.
    */
-  static List<Long> drawn(Data d, TopView v, int width, int height) {
+  static List<Job> drawn(Data d, TopView v, int width, int height) {
     if (v.mode() == TopView.Mode.LOG || v.mode() == TopView.Mode.HELP) return List.of();
     List<Job> shown = shown(d, v);
     v.settle(shown);
-    int[] w = TopJobRows.window(shown, v, parts(d, v, shown, width, height).room().jobs(), height > 0);
-    List<Long> ids = new ArrayList<>(Math.max(0, w[1] - w[0]));
-    for (int i = w[0]; i < w[1]; i++) ids.add(shown.get(i).id());
-    return ids;
+    int[] w = TopJobRows.window(shown, v, parts(d, v, width, height).room().jobs(), height > 0);
+    return shown.subList(w[0], w[1]);
   }
 
   static List<AttributedString> render(Data d, TopView v, int width, int height) {
@@ -162,7 +162,7 @@ final class TopScreen {
   private record Parts(List<List<AttributedString>> gpuRows, List<List<AttributedString>> procRows,
       List<AttributedString> groups, List<AttributedString> events, List<AttributedString> users, TopLayout room) {}
 
-  private static Parts parts(Data d, TopView v, List<Job> shown, int width, int height) {
+  private static Parts parts(Data d, TopView v, int width, int height) {
     // each GPU's row with its notes (shares, a drain, the problem of an unwell GPU): kept on any screen
     List<List<AttributedString>> gpuRows = new ArrayList<>();
     List<List<AttributedString>> procRows = new ArrayList<>();
@@ -181,17 +181,16 @@ final class TopScreen {
     List<AttributedString> events = eventRows(d, width);
     List<AttributedString> users = userRows(d);
     int procs = procRows.stream().mapToInt(List::size).sum();
-    int live = 0;
-    for (Job j : shown) if (!j.state().terminal()) live++;
+    TopListing.Listed listed = listing(d, v);
     TopLayout room = TopLayout.of(height, gpuLines,
-        new TopLayout.Counts(shown.size(), live, users.size(), groups.size(), events.size(), procs));
+        new TopLayout.Counts(listed.jobs().size(), listed.live(), users.size(), groups.size(), events.size(), procs));
     return new Parts(gpuRows, procRows, groups, events, users, room);
   }
 
   private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
     List<Job> shown = shown(d, v);
     v.settle(shown);
-    Parts p = parts(d, v, shown, width, height);
+    Parts p = parts(d, v, width, height);
     int procShown = p.room().processes();
     int groupShown = p.room().groups();
     int eventShown = p.room().events();
@@ -224,11 +223,8 @@ final class TopScreen {
   private static String title(Data d, TopView v, List<Job> shown, int width) {
     int free = 0;
     for (GpuStatus g : d.gpus().gpus()) if (g.state() == GpuState.FREE) free++;
-    int running = 0, waiting = 0;
-    for (Job j : d.jobs()) {
-      if (j.state() == JobState.WAITING) waiting++;
-      else if (!j.state().terminal()) running++;
-    }
+    TopListing.Listed listed = listing(d, v);
+    int running = listed.running(), waiting = listed.waiting();
     StringBuilder sb = new StringBuilder(" gq top  ").append(CLOCK.format(d.now().atZone(d.zone())));
     sb.append("  ").append(d.gpus().gpus().size()).append(" GPUs, ").append(free).append(" free");
     sb.append("  ").append(running).append(" running, ").append(waiting).append(" waiting");

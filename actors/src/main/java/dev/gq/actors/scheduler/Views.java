@@ -19,14 +19,15 @@ final class Views {
   private Views() {}
 
   /**
-   * The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait
-   * reasons (planned when first asked for: everything it reads is immutable), the figures.
+   * The view of {@code l} at sequence number {@code seq}: the GPUs classified and the plan's wait
+   * reasons (each worked out when first asked for: everything they read is immutable), the figures.
    */
   static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerDeps deps) {
     var registry = state.gpus();
-    var gpus = registry.classified(l); // once: the plan places on the same classification
-    var reasons = new Once<>(() -> Reservations.plan(l, state, c, gpus).waitReasons());
-    return new SchedulerView(l, gpus == null ? List.of() : gpus, reasons, seq, registry.probe(), registry.fake(),
+    var classified = new Once<>(() -> registry.classified(l)); // once: the plan places on the same classification
+    var reasons = new Once<>(() -> Reservations.plan(l, state, c, classified.get()).waitReasons());
+    Supplier<List<GpuStatus>> gpus = () -> classified.get() == null ? List.of() : classified.get();
+    return new SchedulerView(l, gpus, reasons, seq, registry.probe(), registry.fake(),
         registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), deps.idleAfter()),
         deps.shareHeadroomMiB());
   }

@@ -212,9 +212,9 @@ public final class DaemonApi implements GqApi {
   @Override public QueueState queueState() throws ApiException { return queue.queueState(); }
   @Override public Map<Long, WaitReason> waitReasons() throws ApiException { return queue.waitReasons(); }
   @Override public Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException { return queue.waitReasons(ids); }
-  /** The Scheduler's memory, as it is: no history read, nothing decoded. */
-  @Override public List<Job> liveJobs() throws ApiException {
-    return List.copyOf(asks.askPlain(Scheduler.GetLedger::new).live().values());
+  /** The Scheduler's memory, as it is (immutable): no history read, nothing decoded or copied. */
+  @Override public Collection<Job> liveJobs() throws ApiException {
+    return asks.askPlain(Scheduler.GetLedger::new).live().values();
   }
   @Override public Map<Long, Instant> idleJobs() throws ApiException { return queue.idleJobs(); }
   @Override public Map<String, String> holds() throws ApiException { return queue.holds(); }
