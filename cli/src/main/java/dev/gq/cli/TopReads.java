@@ -130,7 +130,7 @@ final class TopReads {
     GqApi api = inv.api();
     Map<Long, Job> read = new HashMap<>();
     JobQuery q = wanted.size() > WHOLE_BY_ID ? new JobQuery(List.of(), JobState.live(), null, 0) // a screen printed as text
-        : new JobQuery(ranges(wanted.keySet()), Set.of(), null, 0);
+        : JobQuery.ids(wanted.keySet(), Set.of());
     for (Job j : api.jobPage(q).jobs()) if (wanted.containsKey(j.id())) read.put(j.id(), j);
     List<Long> waiting = new ArrayList<>();
     List<Long> running = new ArrayList<>();
@@ -148,19 +148,6 @@ final class TopReads {
     if (!running.isEmpty()) progress.putAll(api.progress(running));
     return new TopScreen.Data(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), waits, progress, d.idle(),
         d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log(), d.who(), whole);
-  }
-
-  /** {@code ids} as the fewest ranges of consecutive ids. */
-  static List<long[]> ranges(Collection<Long> ids) {
-    List<Long> sorted = new ArrayList<>(ids);
-    sorted.sort(null);
-    List<long[]> out = new ArrayList<>();
-    for (long id : sorted) {
-      long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
-      if (last != null && last[1] + 1 == id) last[1] = id;
-      else out.add(new long[] {id, id});
-    }
-    return out;
   }
 
   private ZoneId zone() {

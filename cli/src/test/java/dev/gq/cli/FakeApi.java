@@ -200,6 +200,28 @@ final class FakeApi implements GqApi {
     return out;
   }
 
+  /** Every call for some jobs' wait reasons, with the ids it asked for. */
+  final List<List<Long>> waitAsks = new CopyOnWriteArrayList<>();
+  int liveCalls;
+
+  /** The live jobs as the scheduler holds them: by id, without their commands and log paths. */
+  @Override public java.util.Collection<Job> liveJobs() throws ApiException {
+    fail();
+    liveCalls++;
+    return jobs.values().stream().filter(j -> !j.state().terminal()).map(Job::withoutCommand).toList();
+  }
+
+  @Override public Map<Long, dev.gq.core.job.WaitReason> waitReasons(java.util.Collection<Long> ids) throws ApiException {
+    fail();
+    waitAsks.add(List.copyOf(ids));
+    Map<Long, dev.gq.core.job.WaitReason> out = new HashMap<>();
+    for (long id : ids) {
+      String text = reasons.get(id);
+      if (text != null) out.put(id, new dev.gq.core.job.WaitReason(briefs.getOrDefault(id, text), text));
+    }
+    return out;
+  }
+
   @Override public Map<Long, dev.gq.core.job.WaitReason> waitReasons() throws ApiException {
     fail();
     waitReasonCalls++;
