@@ -46,10 +46,6 @@ final class HistoryRequests {
   private final JobHistory jobHistory;
   private final JournalReader journal;
   private final JobFiles files;
-  /** The last count of every group, with the event the history had committed when it was read. */
-  private volatile Tally tally;
-
-  private record Tally(long at, List<GroupCounts> counts) {}
 
   HistoryRequests(SchedulerAsks asks, JobHistory jobHistory, JournalReader journal, JobFiles files) {
     this.asks = asks;
@@ -127,7 +123,7 @@ final class HistoryRequests {
     Map<String, Integer> perGpu = ledger.settings().perGpu();
     Map<String, GroupSummary> out = new TreeMap<>();
     try {
-      for (GroupCounts c : counts(only)) {
+      for (GroupCounts c : jobHistory.groups(only)) {
         String reason = holds.get(c.group());
         out.put(c.group(), new GroupSummary(c.group(), c.counts(), c.retried(), reason,
             reason != null && ledger.autoHeld().contains(c.group()), caps.get(c.group()), perGpu.get(c.group())));
@@ -144,21 +140,6 @@ final class HistoryRequests {
             caps.get(g), perGpu.get(g)));
     }
     return new ArrayList<>(out.values());
-  }
-
-  /**
-   * Each group's counts ({@code only}'s when not null): every group's are counted again only when
-   * the history has committed an event since they were, so that the screens that show them every
-   * few seconds ({@code gq top}, {@code gq web}) cost a long history nothing while it stands still.
-   */
-  private List<GroupCounts> counts(String only) throws SQLException {
-    if (only != null) return jobHistory.groups(only);
-    long at = jobHistory.committed(); // before the count: a write meanwhile makes the next call count again
-    Tally t = tally;
-    if (t != null && t.at() == at) return t.counts();
-    List<GroupCounts> counts = jobHistory.groups(null);
-    tally = new Tally(at, counts);
-    return counts;
   }
 
   /** Deletes exactly {@code ids}, or nothing with the first reason why not. */
