@@ -136,4 +136,28 @@ final class FakeIo implements Io {
   @Override public boolean closed() {
     return closed;
   }
+
+  /** Whether this client shows a full screen ({@code gq top}); what it types and its sizes come from {@link #inputs}. */
+  volatile boolean screen;
+  final java.util.concurrent.BlockingQueue<ScreenInput> inputs = new java.util.concurrent.LinkedBlockingQueue<>();
+
+  @Override public boolean screen() {
+    return screen;
+  }
+
+  @Override public void enterScreen() {
+    if (!screen) Io.super.enterScreen();
+  }
+
+  @Override public Optional<ScreenInput> nextInput(java.time.Duration timeout) throws InterruptedException {
+    ScreenInput in = inputs.poll(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    if (in instanceof ScreenInput.Gone) inputs.add(in);
+    return Optional.ofNullable(in);
+  }
+
+  /** The client goes, as the daemon sees it: closed from now, and the end of its input. */
+  void leave() {
+    closed = true;
+    inputs.add(new ScreenInput.Gone());
+  }
 }

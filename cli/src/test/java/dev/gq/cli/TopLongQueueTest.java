@@ -106,4 +106,25 @@ class TopLongQueueTest {
     assertEquals(selected, v.selected());
     assertNotNull(row(screen, selected), String.join("\n", screen));
   }
+
+  @Test
+  void aClientThatGoesWhileTheScreenIsReadGetsNothingMoreDrawn() throws Exception {
+    cli.io.screen = true;
+    cli.io.height = 40;
+    Thread top = Thread.ofVirtual().start(() -> cli.run("top"));
+    long until = System.nanoTime() + 20_000_000_000L;
+    while (!cli.io.stdout().contains("gq top") && System.nanoTime() < until) Thread.sleep(10);
+    assertTrue(cli.io.stdout().contains("gq top"), "the first screen");
+    // the client goes while the next screen is read, and a job arrives that that screen would show
+    java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger(-1);
+    cli.api.steps.add(() -> {
+      cli.api.add(Jobs.job(1, JobState.DONE));
+      cli.io.leave();
+      sent.set(cli.io.stdout().length());
+    });
+    top.join(20_000);
+    assertFalse(top.isAlive(), "gq top ended once its client went");
+    assertTrue(sent.get() >= 0, "the next screen was read");
+    assertEquals(sent.get(), cli.io.stdout().length(), "nothing drawn after the client went");
+  }
 }
