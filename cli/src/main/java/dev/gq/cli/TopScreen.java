@@ -90,6 +90,13 @@ final class TopScreen {
       return whole == null ? j : whole.getOrDefault(j.id(), j);
     }
 
+    /** Job {@code id}, whole when it was read whole (as every running one is), looked for in the list otherwise; null when neither has it. */
+    Job find(long id) {
+      if (whole != null && whole.containsKey(id)) return whole.get(id);
+      for (Job j : jobs) if (j.id() == id) return j;
+      return null;
+    }
+
     /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
     JobHints hints() {
       return new JobHints(idle, gpus.unwell(), now);
