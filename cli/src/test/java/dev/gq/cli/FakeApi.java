@@ -5,8 +5,10 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -205,19 +207,19 @@ final class FakeApi implements GqApi {
   int liveCalls;
 
   /** The live jobs as the scheduler holds them: by id, without their commands and log paths. */
-  @Override public java.util.Collection<Job> liveJobs() throws ApiException {
+  @Override public Collection<Job> liveJobs() throws ApiException {
     fail();
     liveCalls++;
     return jobs.values().stream().filter(j -> !j.state().terminal()).map(Job::withoutCommand).toList();
   }
 
-  @Override public Map<Long, dev.gq.core.job.WaitReason> waitReasons(java.util.Collection<Long> ids) throws ApiException {
+  @Override public Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException {
     fail();
     waitAsks.add(List.copyOf(ids));
-    Map<Long, dev.gq.core.job.WaitReason> out = new HashMap<>();
+    Map<Long, WaitReason> out = new HashMap<>();
     for (long id : ids) {
       String text = reasons.get(id);
-      if (text != null) out.put(id, new dev.gq.core.job.WaitReason(briefs.getOrDefault(id, text), text));
+      if (text != null) out.put(id, new WaitReason(briefs.getOrDefault(id, text), text));
     }
     return out;
   }

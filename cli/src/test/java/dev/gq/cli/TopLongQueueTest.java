@@ -6,6 +6,7 @@ import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jline.utils.AttributedString;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -116,7 +117,7 @@ class TopLongQueueTest {
     while (!cli.io.stdout().contains("gq top") && System.nanoTime() < until) Thread.sleep(10);
     assertTrue(cli.io.stdout().contains("gq top"), "the first screen");
     // the client goes while the next screen is read, and a job arrives that that screen would show
-    java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger(-1);
+    AtomicInteger sent = new AtomicInteger(-1);
     cli.api.steps.add(() -> {
       cli.api.add(Jobs.job(1, JobState.DONE));
       cli.io.leave();

@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class LongQueueTest {
 
   /** A daemon with jobs 1 and 2 running and {@code waiting} more waiting, answering only what the page asks. */
   private GqApi daemon(int waiting) {
-    Map<Long, Job> live = new java.util.TreeMap<>();
+    Map<Long, Job> live = new TreeMap<>();
     live.put(1L, Views.job(1, "train", JobState.RUNNING, List.of("python", "train.py")));
     live.put(2L, Views.job(2, "eval", JobState.RUNNING, List.of("python", "eval.py")));
     for (long id = 3; id < 3 + waiting; id++) live.put(id, Views.job(id, "cell-" + id, JobState.WAITING, List.of("python", "cell.py")));

@@ -4,6 +4,7 @@ import static dev.gq.core.Fixtures.free;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.alloc.Plan;
+import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -35,7 +36,7 @@ class BlockedJobTest {
     l = l.apply(new JobSubmitted(3, spec(null), "t3", "/l/3", null, List.of(new Prerequisite(1, 1, false, null)), T, null));
     l = l.apply(new JobSubmitted(4, spec(null), "t4", "/l/4", null, T));
     l = l.apply(new JobSubmitted(5, spec(null), "t5", "/l/5", null, T));
-    l = l.apply(new JobReserved(5, List.of(new dev.gq.core.job.GpuSlot("GPU-1", 1)), T));
+    l = l.apply(new JobReserved(5, List.of(new GpuSlot("GPU-1", 1)), T));
     l = l.apply(new JobsHeld(List.of(1L), true, T));
     return l.apply(new GroupHeld("sweep", "held by the user", false, T));
   }
