@@ -85,11 +85,11 @@ final class ViewReads {
   private void readJobs() throws ApiException {
     // the ended ones first: the scheduler is never behind the history, so no job is in both
     List<Job> ended = api.jobPage(new JobQuery(List.of(), JobState.ended(), null, RECENT)).jobs();
-    Map<JobState, Integer> byState = new EnumMap<>(JobState.class);
+    int[] byState = new int[JobState.values().length];
     List<Long> listed = new ArrayList<>();
     List<Long> waiting = new ArrayList<>();
     for (Job j : api.liveJobs()) {
-      byState.merge(j.state(), 1, Integer::sum);
+      byState[j.state().ordinal()]++;
       if (j.state() != JobState.WAITING) listed.add(j.id());
       else if (waiting.size() < WAITING_SHOWN) waiting.add(j.id());
     }
@@ -102,7 +102,9 @@ final class ViewReads {
     List<Job> all = new ArrayList<>(live);
     all.addAll(ended);
     jobs = all;
-    counts = byState;
+    Map<JobState, Integer> counted = new EnumMap<>(JobState.class);
+    for (JobState st : JobState.values()) if (byState[st.ordinal()] > 0) counted.put(st, byState[st.ordinal()]);
+    counts = counted;
     waits = waiting.isEmpty() ? Map.of() : api.waitReasons(waiting);
   }
 }
