@@ -15,6 +15,9 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -232,4 +235,25 @@ public interface GqApi extends ApiReplies, MachineApi {
 
   /** The sequence number to read {@link #events} after so that only the last {@code count} matching ones follow; 0 when there are no more. */
   long eventsTail(Long jobId, Instant since, int count) throws ApiException;
+
+  /**
+   * The live jobs as the scheduler holds them now, by ascending id, each without its command, log
+   * path and environment (a listing that shows a job's name or command reads it with {@link #jobs}).
+   * Nothing is read or decoded for it, so {@code gq top} and {@code gq web} can count and place a
+   * long queue without listing it.
+   */
+  default Collection<Job> liveJobs() throws ApiException {
+    List<Job> out = new ArrayList<>(jobs(new JobQuery(List.of(), JobState.live(), null, 0)));
+    out.sort((a, b) -> Long.compare(a.id(), b.id()));
+    return out;
+  }
+
+  /** Why each WAITING job among {@code ids} waits, as {@link #waitReasons()} says it, without planning more of the queue than needed. */
+  default Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException {
+    if (ids.isEmpty()) return Map.of();
+    Map<Long, WaitReason> all = waitReasons();
+    Map<Long, WaitReason> out = new HashMap<>();
+    for (Long id : ids) if (all.containsKey(id)) out.put(id, all.get(id));
+    return out;
+  }
 }

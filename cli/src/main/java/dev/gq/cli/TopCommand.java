@@ -27,8 +27,9 @@ import picocli.CommandLine.Parameters;
  * ({@link Io#enterScreen}) and sends keys and sizes; this loop gathers what the daemon knows about
  * once a second ({@link TopReads}), draws it with {@link TopScreen}, and sends only what changed since the last screen
  * (JLine's {@link Display} over a terminal of the client's size that writes into a buffer). A key or
- * a new size redraws at once. A client that cannot show a full screen, or output that is not a
- * terminal, gets one screen as plain text.
+ * a new size redraws at once, reading first the jobs it brings into view. A client that cannot show
+ * a full screen, or output that is not a terminal, gets one screen as plain text. A client that goes
+ * ends the loop at its next turn: no screen is read or drawn for it after that.
  */
 @Command(name = "top", description = "Watch the GPUs, jobs, groups and events live, full screen; keys act on jobs.",
     footer = {"", "Keys: arrows or j/k move, Enter or l opens the job's log (q/Esc back), c/h/r/p cancel, hold, release"
@@ -60,15 +61,16 @@ final class TopCommand implements Callable<Integer> {
     }
     Io io = inv.io();
     if (!io.screen()) {
-      TopScreen.Data d = reads.gather(view);
-      for (AttributedString l : TopScreen.render(d, view, Math.max(40, io.width()), 0)) io.out().println(l.toString().stripTrailing());
+      int width = Math.max(40, io.width());
+      TopScreen.Data d = reads.gather(view, width, 0);
+      for (AttributedString l : TopScreen.render(d, view, width, 0)) io.out().println(l.toString().stripTrailing());
       if (io.stdoutTty())
         io.err().println("gq: this client cannot show the live view, so this is one screen; the gq command"
             + " (the native client) shows it live in a terminal");
       return ExitCode.OK;
     }
     // the first screen's data before the full screen: a daemon that cannot answer says so on the normal screen
-    TopScreen.Data first = reads.gather(view);
+    TopScreen.Data first = reads.gather(view, Math.max(20, io.width()), io.height() > 0 ? io.height() : 24);
     io.enterScreen();
     live(io, first);
     return ExitCode.OK;
@@ -89,7 +91,7 @@ final class TopCommand implements Callable<Integer> {
       while (!io.closed()) {
         if (System.nanoTime() - next >= 0) {
           try {
-            data = reads.gather(view);
+            data = reads.gather(view, width, height);
           } catch (ApiException e) {
             // shown on the last line; the screen keeps the last data and tries again in a second
             view.say("gq: " + e.getMessage());
@@ -97,7 +99,14 @@ final class TopCommand implements Callable<Integer> {
           next = System.nanoTime() + TICK.toNanos();
           dirty = true;
         }
+        if (io.closed()) return; // the client went while the daemon was read: nothing more to draw
         if (dirty) {
+          try {
+            // a key or a new size may bring rows into view that were not read whole yet
+            data = reads.detail(data, view, width, height);
+          } catch (ApiException e) {
+            view.say("gq: " + e.getMessage());
+          }
           display.update(TopScreen.render(data, view, width, height), 0);
           term.flush();
           if (sent.size() > 0) {
@@ -124,7 +133,7 @@ final class TopCommand implements Callable<Integer> {
           case ScreenInput.Typed t -> {
             TopView.Mode before = view.mode();
             for (TopKeys.Key k : TopKeys.parse(t.text())) {
-              TopView.Effect e = view.press(k, TopScreen.shown(data, view));
+              TopView.Effect e = view.press(k, TopScreen.shown(data, view), data::whole);
               if (e instanceof TopView.Quit) return;
               if (e instanceof TopView.Act a) {
                 view.say(act(a));

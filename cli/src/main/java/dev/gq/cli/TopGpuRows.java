@@ -156,7 +156,7 @@ final class TopGpuRows {
       sb.append(padLeft(p.usedBytes() < 0 ? "" : MemoryText.brief(MemoryText.mib(p.usedBytes())), 7)).append("  ");
       if (job != null) {
         // a job's process: the job's name says more than the launcher's command line
-        Job j = d.jobs().stream().filter(x -> x.id() == job).findFirst().orElse(null);
+        Job j = d.find(job);
         sb.append(j == null ? "" : PrintableText.escape(JobColumn.name(j)));
       } else {
         if (pv != null && pv.started() != null)
@@ -181,7 +181,8 @@ final class TopGpuRows {
         : g.shares().stream().map(GpuStatus.Share::jobId).toList();
     if (pv != null && pv.facts() != null) {
       for (long id : holders) {
-        for (Job j : d.jobs()) if (j.id() == id && Ownership.owns(j, pv.facts())) return id;
+        Job j = d.find(id);
+        if (j != null && Ownership.owns(j, pv.facts())) return id;
       }
     }
     if (!g.shares().isEmpty()) return null;

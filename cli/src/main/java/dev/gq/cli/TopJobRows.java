@@ -41,9 +41,7 @@ final class TopJobRows {
           ? "  no jobs yet; submit one with 'gq run -g 1 CMD'" : "  no job matches the filter '" + v.filter() + "' (f to change it)", DIM));
       return out;
     }
-    int sel = 0;
-    for (int i = 0; i < shown.size(); i++) if (v.selected() != null && shown.get(i).id() == v.selected()) sel = i;
-    int[] w = fixed ? window(shown.size(), sel, rows) : new int[] {0, shown.size()};
+    int[] w = window(shown, v, rows, fixed);
     v.page(Math.max(1, w[1] - w[0] - 1));
     if (w[0] > 0) out.add(new AttributedString("  ↑ " + w[0] + " more (Page Up)", DIM));
     for (int i = w[0]; i < w[1]; i++) {
@@ -55,6 +53,12 @@ final class TopJobRows {
     }
     if (w[1] < shown.size()) out.add(new AttributedString("  ↓ " + (shown.size() - w[1]) + " more (Page Down)", DIM));
     return out;
+  }
+
+  /** Which of the {@code shown} jobs the list's rows show, as [start, end): around the selected one on a screen, all of them as text. */
+  static int[] window(List<Job> shown, TopView v, int rows, boolean fixed) {
+    if (!fixed) return new int[] {0, shown.size()};
+    return window(shown.size(), Math.max(0, v.selectedIndex(shown)), rows);
   }
 
   /**
@@ -74,7 +78,9 @@ final class TopJobRows {
     return new int[] {start, start + rows - 2};
   }
 
-  static String jobText(Data d, Job j, int width) {
+  /** Job {@code listed}'s row, from its whole record when it was read whole. */
+  static String jobText(Data d, Job listed, int width) {
+    Job j = d.whole(listed);
     String state = JobTable.state(j, d.heldGroups());
     String progress = JobColumn.progress(j, d.progress());
     String why = "";

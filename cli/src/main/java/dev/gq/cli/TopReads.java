@@ -8,6 +8,8 @@ import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
+import dev.gq.core.progress.Estimate;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,6 +18,9 @@ import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +33,10 @@ import java.util.regex.Pattern;
  * {@code gq ps}, {@code gq gpu}, {@code gq groups} and {@code gq events}: the GPUs and their
  * processes, the live jobs and the newest ended ones, the newest events, the groups (every few
  * screens: they are counted over the whole history) and, on the log page, the end of the selected
- * job's log as lines a screen can show. One per {@code gq top} run.
+ * job's log as lines a screen can show. The live jobs come as the scheduler holds them, to count
+ * and place; only the running ones and those whose rows the screen draws are read whole, with why
+ * they wait, so a screen costs the daemon what it shows however long the queue. One per
+ * {@code gq top} run.
  */
 final class TopReads {
   /** Ended jobs shown under the live ones. */
@@ -37,27 +45,40 @@ final class TopReads {
   /** Groups are counted over the whole history: every few screens is often enough. */
   private static final int GROUPS_EVERY = 5;
   private static final int LOG_BYTES = 256 * 1024;
+  /** Beyond this many jobs to read whole, one listing of the live jobs reads them (a screen printed as text). */
+  private static final int WHOLE_BY_ID = 500;
   /** A terminal's escape sequence (colours, cursor moves) in a log: left out of the screen. */
   private static final Pattern ANSI = Pattern.compile("\u001b(\\[[0-9;?]*[ -/]*[@-~]|[@-Z\\\\-_])");
 
   private final Invocation inv;
   private List<GroupSummary> groups = List.of();
   private int ticks;
+  /** The live jobs as last read, the newest ended ones, the list made of them and those of them that are active (not waiting). */
+  private Collection<Job> lastLive;
+  private List<Job> lastEnded = List.of();
+  private List<Job> jobs = List.of();
+  private List<Job> active = List.of();
 
   TopReads(Invocation inv) {
     this.inv = inv;
   }
 
-  /** What one screen shows, read from the daemon in one pass. */
-  TopScreen.Data gather(TopView view) throws ApiException {
+  /**
+   * What one screen of {@code width} x {@code height} shows, read from the daemon in one pass: the
+   * live jobs as the scheduler holds them (to count and place them), then whole, with why they
+   * wait, only the jobs whose rows the screen draws and those that run.
+   */
+  TopScreen.Data gather(TopView view, int width, int height) throws ApiException {
     GqApi api = inv.api();
     GqApi.GpuReport gpus = api.gpus();
     Set<Long> pids = new LinkedHashSet<>();
     for (GpuStatus g : gpus.gpus()) for (GpuProcess p : g.processes()) pids.add(p.pid());
-    List<Job> jobs = new ArrayList<>(api.jobs(new JobQuery(List.of(), JobState.live(), null, 0)));
-    jobs.addAll(api.jobs(new JobQuery(List.of(), JobState.ended(), null, RECENT)));
-    List<Long> running = jobs.stream().filter(j -> j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING)
-        .map(Job::id).toList();
+    // the ended ones first: the scheduler is never behind the history, so no job is in both
+    List<Job> ended = api.jobPage(new JobQuery(List.of(), JobState.ended(), null, RECENT)).jobs();
+    Collection<Job> live = api.liveJobs();
+    if (live != lastLive || !ended.equals(lastEnded)) listed(live, ended);
+    Map<Long, Job> whole = new HashMap<>();
+    for (Job j : ended) whole.put(j.id(), j);
     QueueState q = api.queueState();
     if (ticks++ % GROUPS_EVERY == 0) groups = api.groups();
     long after = api.eventsTail(null, null, EVENTS);
@@ -68,9 +89,65 @@ final class TopReads {
       logJob = api.job(view.selected()).orElse(null);
       if (logJob != null && logJob.logPath() != null) log = lastLines(api, Path.of(logJob.logPath()));
     }
-    return new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, api.waitReasons(),
-        running.isEmpty() ? Map.of() : api.progress(running), running.isEmpty() ? Map.of() : api.idleJobs(),
-        q.holds().keySet(), q.queueHeld(), groups, events, logJob, log, api.who());
+    TopScreen.Data d = new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, Map.of(),
+        Map.of(), active.isEmpty() ? Map.of() : api.idleJobs(), q.holds().keySet(), q.queueHeld(), groups, events, logJob,
+        log, api.who(), whole);
+    return detail(d, view, width, height, active);
+  }
+
+  /**
+   * The list of jobs a screen shows, made afresh only when the live jobs or the newest ended ones
+   * changed: while a long queue stands still each screen reuses it (and {@link TopListing} the
+   * order worked out from it).
+   */
+  private void listed(Collection<Job> live, List<Job> ended) {
+    List<Job> all = new ArrayList<>(live.size() + ended.size());
+    List<Job> act = new ArrayList<>();
+    for (Job j : live) {
+      all.add(j);
+      if (j.state() != JobState.WAITING && !j.state().terminal()) act.add(j);
+    }
+    all.addAll(ended);
+    jobs = all;
+    active = act;
+    lastLive = live;
+    lastEnded = ended;
+  }
+
+  /**
+   * {@code d} with the jobs whose rows the screen now draws read whole, with why each waits and how
+   * far each running one has got: after a key moved the list, only those not read yet.
+   */
+  TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height) throws ApiException {
+    return detail(d, view, width, height, List.of());
+  }
+
+  private TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height, List<Job> also) throws ApiException {
+    Map<Long, Job> wanted = new LinkedHashMap<>();
+    for (Job j : also) if (!d.isWhole(j.id())) wanted.put(j.id(), j);
+    for (Job j : TopScreen.drawn(d, view, width, height)) if (!d.isWhole(j.id())) wanted.put(j.id(), j);
+    if (wanted.isEmpty()) return d;
+    GqApi api = inv.api();
+    Map<Long, Job> read = new HashMap<>();
+    JobQuery q = wanted.size() > WHOLE_BY_ID ? new JobQuery(List.of(), JobState.live(), null, 0) // a screen printed as text
+        : JobQuery.ids(wanted.keySet(), Set.of());
+    for (Job j : api.jobPage(q).jobs()) if (wanted.containsKey(j.id())) read.put(j.id(), j);
+    List<Long> waiting = new ArrayList<>();
+    List<Long> running = new ArrayList<>();
+    for (Job j : read.values()) {
+      if (j.state() == JobState.WAITING) waiting.add(j.id());
+      else if (j.state() == JobState.RUNNING || j.state() == JobState.PREEMPTING) running.add(j.id());
+    }
+    // a job no longer in the history is shown as it was listed, and not asked for again
+    wanted.forEach(read::putIfAbsent);
+    Map<Long, Job> whole = new HashMap<>(d.whole());
+    whole.putAll(read);
+    Map<Long, WaitReason> waits = new HashMap<>(d.waits());
+    if (!waiting.isEmpty()) waits.putAll(api.waitReasons(waiting));
+    Map<Long, Estimate> progress = new HashMap<>(d.progress());
+    if (!running.isEmpty()) progress.putAll(api.progress(running));
+    return new TopScreen.Data(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), waits, progress, d.idle(),
+        d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log(), d.who(), whole);
   }
 
   private ZoneId zone() {

@@ -53,17 +53,48 @@ import org.jline.utils.AttributedStyle;
  * one frame printed as text). What a small screen gives up first is {@link TopLayout}'s to say.
  */
 final class TopScreen {
-  /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
+  /**
+   * Everything one screen shows, gathered by {@link TopReads}: every live job and the newest ended
+   * ones, and in {@code whole} (by id) the whole records of those read whole: the others are as the
+   * scheduler holds them, without their commands, enough to count, filter and place them (null
+   * {@code whole}: every job is whole); why each shown waiting job waits.
+   */
   record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
       Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
       Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who) {
+      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who, Map<Long, Job> whole) {
+    /** A screen whose jobs are all whole records. */
+    Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
+        Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
+        Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
+        List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who) {
+      this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, who,
+          null);
+    }
+
     /** A screen without everyone's part of the machine (a daemon that does not say). */
     Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
         Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
         Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
         List<StoredEvent> events, Job logJob, List<String> log) {
       this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, null);
+    }
+
+    /** Whether job {@code id} was read whole. */
+    boolean isWhole(long id) {
+      return whole == null || whole.containsKey(id);
+    }
+
+    /** Listed job {@code j} as its whole record, when it was read whole; else as it is. */
+    Job whole(Job j) {
+      return whole == null ? j : whole.getOrDefault(j.id(), j);
+    }
+
+    /** Job {@code id}, whole when it was read whole (as every running one is), looked for in the list otherwise; null when neither has it. */
+    Job find(long id) {
+      if (whole != null && whole.containsKey(id)) return whole.get(id);
+      for (Job j : jobs) if (j.id() == id) return j;
+      return null;
     }
 
     /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
@@ -76,21 +107,49 @@ final class TopScreen {
 
   /** The jobs the list shows, in its order: live jobs (running first, then by id), then ended ones, newest end first. */
   static List<Job> shown(Data d, TopView v) {
+    return listing(d, v).jobs();
+  }
+
+  /** The list with its counts, worked out once for each list of jobs read, held groups and filter. */
+  static TopListing.Listed listing(Data d, TopView v) {
+    return v.listing().of(d.jobs(), d.heldGroups(), v.filter(), () -> listed(d, v));
+  }
+
+  private static TopListing.Listed listed(Data d, TopView v) {
     List<Job> live = new ArrayList<>();
+    List<Job> waiting = new ArrayList<>();
     List<Job> ended = new ArrayList<>();
+    int running = 0, waits = 0;
     for (Job j : d.jobs()) {
+      if (j.state() == JobState.WAITING) waits++;
+      else if (!j.state().terminal()) running++;
       if (!v.shows(j, d.heldGroups())) continue;
-      (j.state().terminal() ? ended : live).add(j);
+      (j.state().terminal() ? ended : j.state() == JobState.WAITING ? waiting : live).add(j);
     }
-    live.sort((a, b) -> a.state() == JobState.WAITING != (b.state() == JobState.WAITING)
-        ? (a.state() == JobState.WAITING ? 1 : -1) : Long.compare(a.id(), b.id()));
+    // each part by id: a long queue comes in id order already, which the sort only checks
+    live.sort((a, b) -> Long.compare(a.id(), b.id()));
+    waiting.sort((a, b) -> Long.compare(a.id(), b.id()));
     ended.sort((a, b) -> {
       Instant ea = a.endTime() == null ? Instant.EPOCH : a.endTime();
       Instant eb = b.endTime() == null ? Instant.EPOCH : b.endTime();
       return eb.compareTo(ea) != 0 ? eb.compareTo(ea) : Long.compare(b.id(), a.id());
     });
+    int liveShown = live.size() + waiting.size();
+    live.addAll(waiting);
     live.addAll(ended);
-    return live;
+    return new TopListing.Listed(live, liveShown, running, waits);
+  }
+
+  /**
+   * The jobs whose rows this screen draws, in order: what {@link TopReads} reads whole
+   * (and why they wait) before the screen is drawn. None on the log and help pages.
+   */
+  static List<Job> drawn(Data d, TopView v, int width, int height) {
+    if (v.mode() == TopView.Mode.LOG || v.mode() == TopView.Mode.HELP) return List.of();
+    List<Job> shown = shown(d, v);
+    v.settle(shown);
+    int[] w = TopJobRows.window(shown, v, parts(d, v, width, height).room().jobs(), height > 0);
+    return shown.subList(w[0], w[1]);
   }
 
   static List<AttributedString> render(Data d, TopView v, int width, int height) {
@@ -106,9 +165,11 @@ final class TopScreen {
 
   // ---------------------------------------------------------------- the main screen
 
-  private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
-    List<Job> shown = shown(d, v);
-    v.settle(shown);
+  /** The parts of the main screen besides the jobs, and the lines each gets. */
+  private record Parts(List<List<AttributedString>> gpuRows, List<List<AttributedString>> procRows,
+      List<AttributedString> groups, List<AttributedString> events, List<AttributedString> users, TopLayout room) {}
+
+  private static Parts parts(Data d, TopView v, int width, int height) {
     // each GPU's row with its notes (shares, a drain, the problem of an unwell GPU): kept on any screen
     List<List<AttributedString>> gpuRows = new ArrayList<>();
     List<List<AttributedString>> procRows = new ArrayList<>();
@@ -127,36 +188,40 @@ final class TopScreen {
     List<AttributedString> events = eventRows(d, width);
     List<AttributedString> users = userRows(d);
     int procs = procRows.stream().mapToInt(List::size).sum();
-
-    int live = (int) shown.stream().filter(j -> !j.state().terminal()).count();
+    TopListing.Listed listed = listing(d, v);
     TopLayout room = TopLayout.of(height, gpuLines,
-        new TopLayout.Counts(shown.size(), live, users.size(), groups.size(), events.size(), procs));
-    int jobRows = room.jobs();
-    int procShown = room.processes();
-    int groupShown = room.groups();
-    int eventShown = room.events();
-    int userShown = room.users();
+        new TopLayout.Counts(listed.jobs().size(), listed.live(), users.size(), groups.size(), events.size(), procs));
+    return new Parts(gpuRows, procRows, groups, events, users, room);
+  }
+
+  private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
+    List<Job> shown = shown(d, v);
+    v.settle(shown);
+    Parts p = parts(d, v, width, height);
+    int procShown = p.room().processes();
+    int groupShown = p.room().groups();
+    int eventShown = p.room().events();
 
     List<AttributedString> lines = new ArrayList<>();
     lines.add(bar(title(d, v, shown, width), width, TITLE));
-    lines.addAll(gpuRows.get(0));
-    for (int i = 1; i < gpuRows.size(); i++) {
-      lines.addAll(gpuRows.get(i));
-      if (i - 1 < procRows.size()) {
-        for (AttributedString p : procRows.get(i - 1)) {
+    lines.addAll(p.gpuRows().get(0));
+    for (int i = 1; i < p.gpuRows().size(); i++) {
+      lines.addAll(p.gpuRows().get(i));
+      if (i - 1 < p.procRows().size()) {
+        for (AttributedString r : p.procRows().get(i - 1)) {
           if (procShown-- <= 0) break;
-          lines.add(p);
+          lines.add(r);
         }
       }
     }
-    lines.addAll(users.subList(0, userShown));
+    lines.addAll(p.users().subList(0, p.room().users()));
     lines.add(bar(jobHeader(width), width, HEAD));
-    lines.addAll(jobLines(d, v, shown, jobRows, width, height > 0));
+    lines.addAll(jobLines(d, v, shown, p.room().jobs(), width, height > 0));
     if (height > 0) {
       while (lines.size() < height - 1 - groupShown - eventShown) lines.add(AttributedString.EMPTY);
     }
-    lines.addAll(groups.subList(0, groupShown));
-    lines.addAll(events.subList(events.size() - eventShown, events.size()));
+    lines.addAll(p.groups().subList(0, groupShown));
+    lines.addAll(p.events().subList(p.events().size() - eventShown, p.events().size()));
     if (height > 0) lines.add(footer(v, width));
     return lines;
   }
@@ -165,11 +230,8 @@ final class TopScreen {
   private static String title(Data d, TopView v, List<Job> shown, int width) {
     int free = 0;
     for (GpuStatus g : d.gpus().gpus()) if (g.state() == GpuState.FREE) free++;
-    int running = 0, waiting = 0;
-    for (Job j : d.jobs()) {
-      if (j.state() == JobState.WAITING) waiting++;
-      else if (!j.state().terminal()) running++;
-    }
+    TopListing.Listed listed = listing(d, v);
+    int running = listed.running(), waiting = listed.waiting();
     StringBuilder sb = new StringBuilder(" gq top  ").append(CLOCK.format(d.now().atZone(d.zone())));
     sb.append("  ").append(d.gpus().gpus().size()).append(" GPUs, ").append(free).append(" free");
     sb.append("  ").append(running).append(" running, ").append(waiting).append(" waiting");

@@ -38,8 +38,11 @@ final class TopSelection {
     remember(shown);
   }
 
+  /** Where the selected job is in {@code shown}, looked for first where it was last (a long list is searched only when it moved); -1 when it is not there. */
   int indexIn(List<Job> shown) {
-    for (int i = 0; i < shown.size(); i++) if (selected != null && shown.get(i).id() == selected) return i;
+    if (selected == null) return -1;
+    if (at < shown.size() && shown.get(at).id() == selected) return at;
+    for (int i = 0; i < shown.size(); i++) if (shown.get(i).id() == selected) return i;
     return -1;
   }
 

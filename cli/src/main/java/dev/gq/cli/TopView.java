@@ -6,6 +6,7 @@ import dev.gq.core.job.JobState;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Where the user is in {@code gq top}: which screen (the list, a job's log, the help, a question, the
@@ -51,6 +52,7 @@ final class TopView {
   private String message;
   /** Rows the list moves on Page Up/Down: the rows it showed last. */
   private int page = 10;
+  private final TopListing listing = new TopListing();
 
   Mode mode() {
     return mode;
@@ -86,6 +88,16 @@ final class TopView {
     page = Math.max(1, rows);
   }
 
+  /** The list as last worked out, kept while its jobs, the held groups and the filter stay. */
+  TopListing listing() {
+    return listing;
+  }
+
+  /** Where the selected job is in {@code shown}; -1 when it is not there. */
+  int selectedIndex(List<Job> shown) {
+    return selection.indexIn(shown);
+  }
+
   /** Keeps the selection on a shown job, as {@link TopSelection#settle} says. */
   void settle(List<Job> shown) {
     selection.settle(shown);
@@ -106,12 +118,17 @@ final class TopView {
   }
 
   Effect press(Key key, List<Job> shown) {
+    return press(key, shown, j -> j);
+  }
+
+  /** As above, {@code whole} giving a listed job's whole record (whose name a question shows). */
+  Effect press(Key key, List<Job> shown, UnaryOperator<Job> whole) {
     settle(shown);
     if (key.kind() == TopKeys.Kind.INTERRUPT) return QUIT;
     String said = message;
     message = null;
     return switch (mode) {
-      case LIST -> list(key, shown, said);
+      case LIST -> list(key, shown, said, whole);
       case LOG -> {
         if (key.kind() == TopKeys.Kind.ESC || isChar(key, 'q') || isChar(key, 'h')) mode = Mode.LIST;
         yield REDRAW;
@@ -125,8 +142,8 @@ final class TopView {
     };
   }
 
-  private Effect list(Key key, List<Job> shown, String said) {
-    int at = indexOf(shown);
+  private Effect list(Key key, List<Job> shown, String said, UnaryOperator<Job> whole) {
+    int at = selection.indexIn(shown);
     switch (key.kind()) {
       case UP -> move(shown, at - 1);
       case DOWN -> move(shown, at + 1);
@@ -140,14 +157,14 @@ final class TopView {
         else message = said;
       }
       case CHAR -> {
-        return listChar(key.ch(), shown, at);
+        return listChar(key.ch(), shown, at, whole);
       }
       default -> { }
     }
     return REDRAW;
   }
 
-  private Effect listChar(int c, List<Job> shown, int at) {
+  private Effect listChar(int c, List<Job> shown, int at, UnaryOperator<Job> whole) {
     switch (c) {
       case 'q' -> {
         return QUIT;
@@ -163,10 +180,10 @@ final class TopView {
         typing.append(filter);
         mode = Mode.FILTER;
       }
-      case 'c' -> ask(Action.CANCEL, shown, at);
-      case 'h' -> ask(Action.HOLD, shown, at);
-      case 'r' -> ask(Action.RELEASE, shown, at);
-      case 'p' -> ask(Action.PREEMPT, shown, at);
+      case 'c' -> ask(Action.CANCEL, whole, shown, at);
+      case 'h' -> ask(Action.HOLD, whole, shown, at);
+      case 'r' -> ask(Action.RELEASE, whole, shown, at);
+      case 'p' -> ask(Action.PREEMPT, whole, shown, at);
       default -> { }
     }
     return REDRAW;
@@ -178,12 +195,12 @@ final class TopView {
   }
 
   /** Asks before acting; a job the action cannot apply to gets the reason instead. */
-  private void ask(Action a, List<Job> shown, int at) {
+  private void ask(Action a, UnaryOperator<Job> whole, List<Job> shown, int at) {
     if (at < 0) {
       message = "no job selected; move to one with the arrows";
       return;
     }
-    Job job = shown.get(at);
+    Job job = whole.apply(shown.get(at));
     String why = refusal(a, job);
     if (why != null) {
       message = why;
@@ -231,10 +248,6 @@ final class TopView {
       default -> { }
     }
     return REDRAW;
-  }
-
-  private int indexOf(List<Job> shown) {
-    return selection.indexIn(shown);
   }
 
   private void move(List<Job> shown, int to) {

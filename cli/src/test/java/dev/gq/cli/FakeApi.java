@@ -14,6 +14,7 @@ import dev.gq.core.report.UsageFacts;
 import dev.gq.core.report.UsageRows;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -220,6 +221,28 @@ final class FakeApi implements GqApi {
     for (long id : ids) {
       Job j = jobs.get(id);
       if (j != null && j.state() == JobState.RUNNING && estimates.containsKey(id)) out.put(id, estimates.get(id));
+    }
+    return out;
+  }
+
+  /** Every call for some jobs' wait reasons, with the ids it asked for. */
+  final List<List<Long>> waitAsks = new CopyOnWriteArrayList<>();
+  int liveCalls;
+
+  /** The live jobs as the scheduler holds them: by id, without their commands and log paths. */
+  @Override public Collection<Job> liveJobs() throws ApiException {
+    fail();
+    liveCalls++;
+    return jobs.values().stream().filter(j -> !j.state().terminal()).map(Job::withoutCommand).toList();
+  }
+
+  @Override public Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException {
+    fail();
+    waitAsks.add(List.copyOf(ids));
+    Map<Long, WaitReason> out = new HashMap<>();
+    for (long id : ids) {
+      WaitReason why = waits.get(id);
+      if (why != null) out.put(id, why);
     }
     return out;
   }

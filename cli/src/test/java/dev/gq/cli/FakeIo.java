@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,6 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /** A terminal in memory: captures stdout and stderr, answers prompts from a script, records questions. */
 final class FakeIo implements Io {
@@ -135,5 +139,29 @@ final class FakeIo implements Io {
 
   @Override public boolean closed() {
     return closed;
+  }
+
+  /** Whether this client shows a full screen ({@code gq top}); what it types and its sizes come from {@link #inputs}. */
+  volatile boolean screen;
+  final BlockingQueue<ScreenInput> inputs = new LinkedBlockingQueue<>();
+
+  @Override public boolean screen() {
+    return screen;
+  }
+
+  @Override public void enterScreen() {
+    if (!screen) Io.super.enterScreen();
+  }
+
+  @Override public Optional<ScreenInput> nextInput(Duration timeout) throws InterruptedException {
+    ScreenInput in = inputs.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    if (in instanceof ScreenInput.Gone) inputs.add(in);
+    return Optional.ofNullable(in);
+  }
+
+  /** The client goes, as the daemon sees it: closed from now, and the end of its input. */
+  void leave() {
+    closed = true;
+    inputs.add(new ScreenInput.Gone());
   }
 }

@@ -117,7 +117,8 @@ class ForgedTextTest {
   @Test
   void theLiveScreenDrawsForgedTextEscaped() throws ApiException {
     TopReads reads = new TopReads(new Invocation(cli.io, cli.api));
-    List<String> lines = TopScreen.render(reads.gather(new TopView()), new TopView(), 160, 60).stream()
+    TopView view = new TopView();
+    List<String> lines = TopScreen.render(reads.gather(view, 160, 60), view, 160, 60).stream()
         .map(Object::toString).toList();
     for (String l : lines) assertEquals("", hidden(l), l);
     assertTrue(lines.stream().anyMatch(l -> l.contains("x\\x1b]0;PWN\\x07")), String.join("\n", lines));

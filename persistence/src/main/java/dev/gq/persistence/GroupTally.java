@@ -14,10 +14,23 @@ import java.util.Map;
 /**
  * Counts each group's jobs in one GROUP BY over the {@code jobs} table: by group, state and
  * whether a later retry replaced the attempt. Reads no job documents, so its cost is an index
- * walk however long the history is.
+ * walk however long the history is. An instance keeps the last count of every group with the event
+ * the history had committed when it was made, and counts again only once the history has moved:
+ * the screens that show the groups every few seconds ({@code gq top}, {@code gq web}) then cost a
+ * long history nothing while it stands still. Used under the history's lock.
  */
 final class GroupTally {
-  private GroupTally() {}
+  private List<GroupCounts> all;
+  private long at = -1;
+
+  /** Every group's counts, sorted by name, with the history at event {@code committed}: counted again only when it moved. */
+  List<GroupCounts> all(Connection db, long committed) throws SQLException {
+    if (all == null || at != committed) {
+      all = List.copyOf(count(db, null, Long.MAX_VALUE));
+      at = committed;
+    }
+    return all;
+  }
 
   /**
    * Every group (or only {@code group} when not null), sorted by name, over the jobs with an id

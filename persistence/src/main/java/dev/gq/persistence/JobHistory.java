@@ -4,6 +4,7 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.ledger.JobTransitions;
+import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.LedgerEvent;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -36,8 +37,9 @@ public final class JobHistory implements AutoCloseable {
   private final HistoryWrites writes;
   private final Map<String, PreparedStatement> statements = new HashMap<>();
   private volatile long committed;
-  /** The decoded listing rows; room for a long queue of waiting jobs and the ended ones shown with it. */
+  /** The decoded listing rows (room for a long queue of waiting jobs and the ended ones shown with it); every group's last count. */
   private final ListingCache listing = new ListingCache(LISTING_CACHE);
+  private final GroupTally tally = new GroupTally();
   static final int LISTING_CACHE = 8192;
 
   private JobHistory(Connection db, Path file) {
@@ -77,10 +79,7 @@ public final class JobHistory implements AutoCloseable {
     }
   }
 
-  /**
-   * The sequence number of the last event this history committed since it was opened (0 before
-   * its first write): what every read sees at least, known without a query or its lock.
-   */
+  /** The last event this history committed since it was opened (0 before its first write): every read sees it, without a query or lock. */
   public long committed() {
     return committed;
   }
@@ -208,13 +207,13 @@ public final class JobHistory implements AutoCloseable {
    * For each of {@code ids} that exists: its retry lineage, the newest attempt of that lineage and
    * that attempt's state (what a retry or a wait needs to know about jobs no longer live).
    */
-  public synchronized Map<Long, dev.gq.core.ledger.LineageFact> lineages(List<Long> ids) throws SQLException {
+  public synchronized Map<Long, LineageFact> lineages(List<Long> ids) throws SQLException {
     return Lineages.facts(db, ids);
   }
 
-  /** Each group's counts over latest attempts, sorted by name; only {@code group}'s when not null. */
+  /** Each group's counts over latest attempts, sorted by name; only {@code group}'s when not null (all: counted once per event). */
   public synchronized List<GroupCounts> groups(String group) throws SQLException {
-    return GroupTally.count(db, group, Long.MAX_VALUE);
+    return group == null ? tally.all(db, committed) : GroupTally.count(db, group, Long.MAX_VALUE);
   }
 
   /** The same over the jobs with an id below {@code idBelow} alone, as if no later one were stored. */

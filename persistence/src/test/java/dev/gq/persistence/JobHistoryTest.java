@@ -2,6 +2,7 @@ package dev.gq.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.core.job.Job;
@@ -142,6 +143,18 @@ class JobHistoryTest {
     assertEquals(2, sweep.retried());
     assertEquals(List.of(new GroupCounts("other", Map.of(JobState.CANCELLED, 1), 0)), rs.groups("other"));
     assertEquals(List.of(), rs.groups("nope"));
+  }
+
+  @Test
+  void everyGroupIsCountedAgainOnlyOnceTheHistoryHasMoved() throws Exception {
+    sweep();
+    List<GroupCounts> first = rs.groups(null);
+    assertSame(first, rs.groups(null), "nothing committed since: the same count");
+    h.submit(8, "other", null);
+    List<GroupCounts> after = rs.groups(null);
+    assertEquals(Map.of(JobState.CANCELLED, 1, JobState.WAITING, 1), after.get(0).counts(), "a submit is counted at once");
+    h.apply(new dev.gq.core.ledger.LedgerEvent.JobsRemoved(List.of(5L), T0.plusSeconds(20)));
+    assertEquals(Map.of(JobState.WAITING, 1), rs.groups(null).get(0).counts(), "so is a removal");
   }
 
   @Test

@@ -39,7 +39,7 @@ final class JobFeed {
       if (job.isEmpty()) return;
       Job j = job.get();
       boolean said = false;
-      String now = Pages.facts(j, progress(j), api.waitReasons().get(id), zone);
+      String now = Pages.facts(j, progress(j), api.waitReasons(List.of(id)).get(id), zone);
       if (!now.equals(facts)) {
         out.send("section", "job\n" + now);
         facts = now;

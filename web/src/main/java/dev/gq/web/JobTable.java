@@ -8,11 +8,13 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The page's table of this user's jobs, as {@code gq ps} lists them: the live jobs, then the newest
- * ended ones; each with its state, GPUs, group, progress and ETA while it runs, and why it waits or
- * how it ended. Each id links to the job's own page. Pure.
+ * The page's table of this user's jobs: the live jobs (the active ones, then at most
+ * {@link ViewReads#WAITING_SHOWN} waiting ones, oldest first, and a row that counts the waiting ones
+ * left out), then the newest ended ones; each with its state, GPUs, group, progress and ETA while it
+ * runs, and why it waits or how it ended. Each id links to the job's own page. Pure.
  */
 final class JobTable {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -23,12 +25,26 @@ final class JobTable {
     if (v.jobs().isEmpty()) return "<p>No jobs.</p>";
     StringBuilder sb = new StringBuilder();
     if (v.queueHeld()) sb.append("<p class=\"problem\">The queue is held: waiting jobs start after 'gq release --all'.</p>");
-    sb.append("<table><caption>Your live jobs, then the newest ended ones</caption><thead><tr>");
+    sb.append("<table><caption>Your live jobs (the active ones, then the waiting ones oldest first), then the newest ended"
+        + " ones</caption><thead><tr>");
     for (String h : List.of("Job", "Name", "State", "GPUs", "Group", "Submitted", "Progress", "Why it waits, or how it ended"))
       sb.append("<th scope=\"col\">").append(h).append("</th>");
     sb.append("</tr></thead><tbody>");
-    for (Job j : v.jobs()) row(sb, v, j, token);
+    int more = v.waitingNotListed();
+    boolean counted = false;
+    for (Job j : v.jobs()) {
+      if (more > 0 && !counted && j.state().terminal()) counted = more(sb, more);
+      row(sb, v, j, token);
+    }
+    if (more > 0 && !counted) more(sb, more);
     return sb.append("</tbody></table>").toString();
+  }
+
+  /** The row that counts the waiting jobs the table leaves out, under the listed ones. */
+  private static boolean more(StringBuilder sb, int more) {
+    sb.append("<tr class=\"more\"><td colspan=\"8\">and ").append(String.format(Locale.ROOT, "%,d", more))
+        .append(" more waiting: gq ps lists them all</td></tr>");
+    return true;
   }
 
   private static void row(StringBuilder sb, MachineView v, Job j, String token) {

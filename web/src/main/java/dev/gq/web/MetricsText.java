@@ -3,7 +3,6 @@ package dev.gq.web;
 import dev.gq.cli.GqApi;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;
-import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.schedule.FairWho;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -78,8 +77,7 @@ final class MetricsText {
 
   private void queue(MachineView v) {
     Map<JobState, Integer> live = new EnumMap<>(JobState.class);
-    for (JobState s : JobState.live()) live.put(s, 0);
-    for (Job j : v.jobs()) if (!j.state().terminal()) live.merge(j.state(), 1, Integer::sum);
+    for (JobState s : JobState.live()) live.put(s, v.live(s));
     live.forEach((s, n) -> add("gq_jobs", "This user's live jobs by state.", n, "user", v.user(), "state", s.name()));
     GqApi.WhoReport who = v.who();
     if (who == null) return;

@@ -137,7 +137,7 @@ final class PageServer implements AutoCloseable {
     if (page.matches()) {
       var e = j.state() == JobState.RUNNING ? api.progress(List.of(j.id())).get(j.id()) : null;
       LogText log = LogText.tail(api, j.logPath());
-      Replies.html(ex, Pages.job(j, e, api.waitReasons().get(j.id()), ZoneId.systemDefault(), log, token));
+      Replies.html(ex, Pages.job(j, e, api.waitReasons(List.of(j.id())).get(j.id()), ZoneId.systemDefault(), log, token));
       return;
     }
     String from = Token.param(ex.getRequestURI().getRawQuery(), "from");

@@ -12,17 +12,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /** What the Scheduler shows readers, computed from its stored ledger and its memory. Pure. */
 final class Views {
   private Views() {}
 
-  /** The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait reasons, the figures. */
+  /**
+   * The view of {@code l} at sequence number {@code seq}: the GPUs classified and the plan's wait
+   * reasons (each worked out when first asked for: everything they read is immutable), the figures.
+   */
   static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerSettings settings) {
     var registry = state.gpus();
-    var gpus = registry.classified(l); // once: the plan places on the same classification
-    var plan = Reservations.plan(l, state, c, gpus);
-    return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), seq, registry.probe(), registry.fake(),
+    var classified = new Once<>(() -> registry.classified(l)); // once: the plan places on the same classification
+    var reasons = new Once<>(() -> Reservations.plan(l, state, c, classified.get()).waitReasons());
+    Supplier<List<GpuStatus>> gpus = () -> classified.get() == null ? List.of() : classified.get();
+    return new SchedulerView(l, gpus, reasons, seq, registry.probe(), registry.fake(),
         registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), settings.idleAfter()),
         settings.shareHeadroomMiB());
   }
@@ -53,5 +58,24 @@ final class Views {
     Map<String, GpuFigures> out = new HashMap<>();
     registry.latest().reading().devices().forEach(d -> out.put(d.uuid(), d.figures()));
     return out;
+  }
+
+  /** A value made the first time it is asked for, by whichever thread asks first; later asks get the same. */
+  private static final class Once<T> implements Supplier<T> {
+    private Supplier<T> make;
+    private T value;
+
+    Once(Supplier<T> make) {
+      this.make = make;
+    }
+
+    @Override
+    public synchronized T get() {
+      if (make != null) {
+        value = make.get();
+        make = null;
+      }
+      return value;
+    }
   }
 }

@@ -140,13 +140,11 @@ public final class DaemonApi implements GqApi {
     return notifications;
   }
 
-  @Override
-  public Map<Long, Estimate> progress(List<Long> ids) throws ApiException {
+  @Override public Map<Long, Estimate> progress(List<Long> ids) throws ApiException {
     return ids.isEmpty() ? Map.of() : progress.estimates(ids, running());
   }
 
-  @Override
-  public Map<Long, Preemption> preemptions() throws ApiException {
+  @Override public Map<Long, Preemption> preemptions() throws ApiException {
     // the ledger alone: no classification or plan is needed
     return asks.askPlain(Scheduler.GetLedger::new).settings().preempting();
   }
@@ -208,6 +206,11 @@ public final class DaemonApi implements GqApi {
 
   @Override public QueueState queueState() throws ApiException { return queue.queueState(); }
   @Override public Map<Long, WaitReason> waitReasons() throws ApiException { return queue.waitReasons(); }
+  @Override public Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException { return queue.waitReasons(ids); }
+  /** The Scheduler's memory, as it is (immutable): no history read, nothing decoded or copied. */
+  @Override public Collection<Job> liveJobs() throws ApiException {
+    return asks.askPlain(Scheduler.GetLedger::new).live().values();
+  }
   @Override public Map<Long, Instant> idleJobs() throws ApiException { return queue.idleJobs(); }
   @Override public Map<String, String> holds() throws ApiException { return queue.holds(); }
   @Override public GpuReport gpus() throws ApiException { return queue.gpus(); }

@@ -19,6 +19,8 @@ import dev.gq.core.schedule.CancelResult;
 import dev.gq.core.schedule.Request;
 import dev.gq.protocol.Protocol;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,28 @@ final class QueueRequests {
     Map<Long, WaitReason> all = new HashMap<>(view.waitReasons());
     all.putAll(cluster);
     return all;
+  }
+
+  /**
+   * Why each waiting job among {@code ids} waits: from the ledger alone when a hold, a dependency or
+   * the Slurm cluster keeps it (as the plan would say), and from a plan only for the others. A
+   * screen of held jobs in a long queue then plans nothing.
+   */
+  Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException {
+    Ledger l = asks.askPlain(Scheduler.GetLedger::new);
+    Map<Long, WaitReason> out = new HashMap<>();
+    List<Long> planned = new ArrayList<>();
+    for (Long id : ids) {
+      Job j = l.live().get(id);
+      if (j == null || j.state() != JobState.WAITING) continue;
+      WaitReason why = j.spec().onCluster() ? ClusterBatches.waitReason(l, j) : l.blocked(j);
+      if (why != null) out.put(id, why);
+      else planned.add(id);
+    }
+    if (planned.isEmpty()) return out;
+    Map<Long, WaitReason> all = asks.view().waitReasons();
+    for (Long id : planned) if (all.containsKey(id)) out.put(id, all.get(id));
+    return out;
   }
 
   Map<Long, Instant> idleJobs() throws ApiException {

@@ -129,6 +129,20 @@ class SchedulerTest {
   }
 
   @Test
+  void aViewAskedEarlierSaysWhatHeldAtItsMomentWhenItsGpusAndReasonsAreReadLater() {
+    observe(gpus(1, 4242));
+    submit(spec(1));
+    SchedulerView before = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
+    observe(gpus(1)); // the outside process is gone: job 1 is placed
+    SchedulerView after = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
+    assertEquals(JobState.STARTING, after.ledger().live().get(1L).state());
+    assertTrue(before.waitReasons().get(1L).text().contains("outside process"), before.waitReasons().toString());
+    assertEquals(GpuState.EXTERNAL, before.gpus().get(0).state());
+    assertFalse(after.waitReasons().containsKey(1L));
+    assertNotEquals(GpuState.EXTERNAL, after.gpus().get(0).state());
+  }
+
+  @Test
   void theStoredSequenceNumberIsTheOneAViewReflects() {
     observe(gpus(1));
     submit(spec(1));

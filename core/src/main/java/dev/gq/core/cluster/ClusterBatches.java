@@ -97,15 +97,19 @@ public final class ClusterBatches {
    */
   public static Map<Long, WaitReason> waitReasons(Ledger l) {
     Map<Long, WaitReason> out = new LinkedHashMap<>();
-    Map<Long, WaitReason> blocked = null;
     for (Job j : l.live().values()) {
-      if (!j.spec().onCluster() || j.state() != JobState.WAITING) continue;
-      if (blocked == null) blocked = l.blocked();
-      String id = l.settings().clusterIds().get(j.id());
-      WaitReason why = blocked.get(j.id());
-      if (why == null) why = id == null ? new WaitReason.ToSlurm() : new WaitReason.SlurmQueued(id);
-      out.put(j.id(), why);
+      WaitReason why = waitReason(l, j);
+      if (why != null) out.put(j.id(), why);
     }
     return out;
+  }
+
+  /** Why job {@code j} waits, as {@link #waitReasons} says it; null when it is not a waiting cluster job. */
+  public static WaitReason waitReason(Ledger l, Job j) {
+    if (!j.spec().onCluster() || j.state() != JobState.WAITING) return null;
+    WaitReason why = l.blocked(j);
+    if (why != null) return why;
+    String id = l.settings().clusterIds().get(j.id());
+    return id == null ? new WaitReason.ToSlurm() : new WaitReason.SlurmQueued(id);
   }
 }

@@ -1,6 +1,8 @@
 package dev.gq.core.job;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
@@ -26,5 +28,18 @@ public record JobQuery(List<long[]> ranges, Set<JobState> states, String group, 
   /** The same selection, at most {@code n} jobs with ids below {@code id}: the next page. */
   public JobQuery page(long id, int n) {
     return new JobQuery(ranges, states, group, n, latestOnly, id, endedBefore);
+  }
+
+  /** The jobs among {@code ids} in {@code states} (empty: any), the ids asked as the fewest ranges of consecutive ids. */
+  public static JobQuery ids(Collection<Long> ids, Set<JobState> states) {
+    List<Long> sorted = new ArrayList<>(ids);
+    sorted.sort(null);
+    List<long[]> ranges = new ArrayList<>();
+    for (long id : sorted) {
+      long[] last = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
+      if (last != null && (last[1] == id || last[1] + 1 == id)) last[1] = id;
+      else ranges.add(new long[] {id, id});
+    }
+    return new JobQuery(ranges, states, null, 0);
   }
 }

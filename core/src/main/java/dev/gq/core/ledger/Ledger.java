@@ -93,18 +93,20 @@ public record Ledger(
   public Map<Long, WaitReason> blocked() {
     Map<Long, WaitReason> out = new HashMap<>();
     for (Job j : live.values()) {
-      if (j.state() != JobState.WAITING) continue;
-      String g = j.spec().group();
-      if (settings.heldJobs().contains(j.id()))
-        out.put(j.id(), new WaitReason.Held(j.id()));
-      else if (queueHeld) out.put(j.id(), new WaitReason.QueueHeld());
-      else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason.GroupHeld(g, holds.get(g)));
-      else {
-        WaitReason dep = Dependencies.waitReason(waits.get(j.id()));
-        if (dep != null) out.put(j.id(), dep);
-      }
+      WaitReason why = blocked(j);
+      if (why != null) out.put(j.id(), why);
     }
     return out;
+  }
+
+  /** Why job {@code j} may not start now, as {@link #blocked()} says it; null when it is not waiting or nothing holds it. */
+  public WaitReason blocked(Job j) {
+    if (j.state() != JobState.WAITING) return null;
+    String g = j.spec().group();
+    if (settings.heldJobs().contains(j.id())) return new WaitReason.Held(j.id());
+    if (queueHeld) return new WaitReason.QueueHeld();
+    if (g != null && holds.containsKey(g)) return new WaitReason.GroupHeld(g, holds.get(g));
+    return Dependencies.waitReason(waits.get(j.id()));
   }
 
   /** Outcome of a submit: the new job, or the holder of the key when skipped. */

@@ -64,4 +64,17 @@ class ClusterBatchesTest {
     l = l.apply(new LedgerEvent.QueuePaused(ClusterLedgerTest.T0));
     assertEquals("queue held", ClusterBatches.waitReasons(l).get(2L).brief());
   }
+
+  @Test
+  void oneJobsReasonIsTheOneTheWholeMapGives() {
+    JobSpec s = new JobSpec(List.of("true"), "/w", Map.of(), 0, null, null, null).withCluster("default");
+    JobSpec here = new JobSpec(List.of("true"), "/w", Map.of(), 0, null, null, null);
+    Ledger l = ClusterLedgerTest.submitted(ClusterLedgerTest.submitted(ClusterLedgerTest.submitted(Ledger.empty(), s), s), here);
+    l = ClusterLedgerTest.sent(l, 2, "77");
+    for (Ledger at : List.of(l, l.apply(new LedgerEvent.QueuePaused(ClusterLedgerTest.T0)))) {
+      var all = ClusterBatches.waitReasons(at);
+      for (var j : at.live().values()) assertEquals(all.get(j.id()), ClusterBatches.waitReason(at, j), "job " + j.id());
+    }
+    assertNull(ClusterBatches.waitReason(l, l.live().get(3L)), "job 3 runs here: the plan says why it waits");
+  }
 }
