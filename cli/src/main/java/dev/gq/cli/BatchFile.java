@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.GqApi;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.CommandFault;
 import java.nio.file.Path;

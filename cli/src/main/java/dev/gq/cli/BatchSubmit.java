@@ -2,7 +2,9 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.ApiReplies.BatchOutcome;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.BatchOutcome;
+import dev.gq.api.GqApi;
 import dev.gq.core.ledger.KeyTaken;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,14 +1,16 @@
 package dev.gq.cli;
 
+import dev.gq.api.GqApi;
+import dev.gq.api.StartSettings;
 import dev.gq.protocol.Release;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * The entry point of the command tree. The daemon calls {@link #run} once per client request with

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.GqApi;
 import java.io.PrintWriter;
 
 /**

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.PrintableText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

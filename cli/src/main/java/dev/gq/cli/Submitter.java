@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.KeyTaken;
 import dev.gq.core.ledger.Queueing;

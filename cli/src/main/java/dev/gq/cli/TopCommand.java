@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.CancelOutcome;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.CancelOutcome;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.Preemptions;
 import java.io.ByteArrayOutputStream;

@@ -6,7 +6,7 @@ import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
-import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.ProcessView;
 import dev.gq.cli.TopScreen.Data;
 import dev.gq.core.alloc.Ownership;
 import dev.gq.core.alloc.SharedFit;

@@ -7,8 +7,8 @@ import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.cli.TopScreen.Data;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;

@@ -1,8 +1,10 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.QueueState;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.QueueState;
+import dev.gq.api.ApiReplies.StoredEvent;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;

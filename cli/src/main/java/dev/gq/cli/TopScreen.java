@@ -21,10 +21,11 @@ import static dev.gq.cli.TopPages.helpScreen;
 import static dev.gq.cli.TopPages.logScreen;
 import static dev.gq.cli.TopUserRows.userRows;
 
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.StoredEvent;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;

@@ -5,6 +5,7 @@ import static dev.gq.cli.ScreenText.cut;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
+import dev.gq.api.GqApi;
 import dev.gq.cli.TopScreen.Data;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.FairWho;

@@ -1,7 +1,7 @@
 package dev.gq.actors.notify;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.NotifyApi;
+import dev.gq.api.ApiException;
+import dev.gq.api.NotifyApi;
 import dev.gq.core.notify.Notice;
 import dev.gq.core.notify.NotifyTarget;
 import dev.gq.core.notify.Routing;

@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 import dev.gq.core.job.PrintableText;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ public final class StartSettings {
       "GQ_NOTIFY_POLL_MS", "GQ_LOG_LEVEL", "GQ_MAX_CLIENTS", "GQ_MAX_STREAMS", "GQ_DAEMON_HEAP", "GQ_POLICY_FILE");
 
   /** The note for a caller whose environment is {@code shell} and a daemon started with {@code daemon}; null when they agree. */
-  static String note(Map<String, String> shell, Map<String, String> daemon) {
+  public static String note(Map<String, String> shell, Map<String, String> daemon) {
     List<String> differ = new ArrayList<>();
     for (String name : NAMES) {
       String mine = shell.get(name);
