@@ -1,6 +1,5 @@
 package dev.gq.actors.runner;
 
-import dev.gq.actors.watcher.FreshReadings;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessTable;
 import java.time.Instant;
