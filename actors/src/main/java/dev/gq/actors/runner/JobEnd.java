@@ -106,7 +106,7 @@ final class JobEnd {
    */
   static Request.Fact spawnFailed(long jobId, String reason, Integer exitCode) {
     return exitCode == null ? new Request.LaunchFailed(jobId, reason)
-        : new Request.Ended(jobId, EndSeen.couldNotRun(exitCode, reason));
+        : new Request.Ended(jobId, EndSeen.couldNotRun(exitCode, reason), System.nanoTime(), null, 0);
   }
 
   /** Whether the process the runner launched (the shim) is gone: no process, a zombie, or another process under its pid. */

@@ -19,8 +19,12 @@ import java.util.regex.Pattern;
 final class DocNames {
   private DocNames() {}
 
-  /** A mention: {@code Outer.Inner} chain, optionally a member or arguments after it. */
-  private static final Pattern TYPE = Pattern.compile("([A-Z][A-Za-z0-9]*(?:\\.[A-Z][A-Za-z0-9]*)*)(?:[.#][a-z_]\\w*)?(?:\\(.*\\))?");
+  /**
+   * A mention: an {@code Outer.Inner} chain, optionally a member after it (a method, a field, a
+   * constant in capitals: {@code Policy.NONE}) and arguments.
+   */
+  private static final Pattern TYPE = Pattern.compile(
+      "([A-Z][A-Za-z0-9]*(?:\\.[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)*)(?:[.#](?:[a-z_]\\w*|[A-Z][A-Z0-9_]*))?(?:\\(.*\\))?");
   private static final Pattern FILE = Pattern.compile("(?:[\\w./-]*/)?([A-Z][A-Za-z0-9]*)\\.java");
   private static final Pattern SPAN = Pattern.compile("`([^`\\n]+)`");
 

@@ -70,7 +70,7 @@ class SchedulerSweepTest {
   /** The job (CPU-only, so reserved at submit) launches and ends with {@code code}; returns what the end wrote. */
   private List<LedgerEvent> runAndEnd(long id, int code) {
     es.runCommand(new Scheduler.Report(new Request.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot"))));
-    return es.runCommand(new Scheduler.Report(new Request.Ended(id, EndSeen.exited(code)))).events();
+    return es.runCommand(new Scheduler.Report(new Request.Ended(id, EndSeen.exited(code), System.nanoTime(), null, 0))).events();
   }
 
   @Test
