@@ -125,7 +125,7 @@ final class PsCommand implements Callable<Integer> {
       return jobs.size();
     }
     if (jobs.isEmpty()) return 0;
-    JobTable.Context ctx = extras.context(jobs);
+    JobTableContext ctx = extras.context(jobs);
     JobTable.print(jobs, layout(jobs, false, ctx), ctx, out, TextTable.width(inv.io()), null);
     return jobs.size();
   }
@@ -137,7 +137,7 @@ final class PsCommand implements Callable<Integer> {
     List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
-    JobTable.Context ctx = json ? null : extras.context(page);
+    JobTableContext ctx = json ? null : extras.context(page);
     JobTable.Layout layout = layout(page, true, ctx);
     int[] widths = null;
     int shown = 0;
@@ -161,7 +161,7 @@ final class PsCommand implements Callable<Integer> {
   }
 
   /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
-  private JobTable.Layout layout(List<Job> jobs, boolean paged, JobTable.Context ctx) {
+  private JobTable.Layout layout(List<Job> jobs, boolean paged, JobTableContext ctx) {
     List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null,
         ctx == null ? Map.of() : ctx.progress(), ctx == null ? Map.of() : ctx.notes());
     return new JobTable.Layout(shown, !noHeader, Colour.enabled(inv.io()));

@@ -111,7 +111,7 @@ final class PsListing {
     JobTable.Widths widths = new JobTable.Widths();
     boolean[] clustered = {false};
     pages(done, page -> {
-      JobTable.Context ctx = extras.page(page, positions == null ? Map.of() : positions);
+      JobTableContext ctx = extras.page(page, positions == null ? Map.of() : positions);
       widths.measure(page, candidates, ctx);
       if (columns == null) chosen.addAll(JobColumn.defaults(page, false, group != null, ctx.progress(), ctx.notes()));
       clustered[0] |= PsContext.clustered(page);

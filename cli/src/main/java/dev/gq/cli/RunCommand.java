@@ -49,6 +49,12 @@ final class RunCommand implements Callable<Integer> {
     if (fault != null) throw new UsageException(problem(fault));
   }
 
+  /** Checks a batch line's command by the one rule for commands, in the command line's words. */
+  static void checkLineCommand(List<String> argv) {
+    CommandFault fault = CommandFault.of(argv);
+    if (fault != null) throw new IllegalArgumentException(problem(fault));
+  }
+
   /** The CLI's words for a command's fault, on the command line or a batch line. */
   static String problem(CommandFault fault) {
     return switch (fault.kind()) {

@@ -51,7 +51,7 @@ final class TopReads {
   }
 
   /** What one screen shows, read from the daemon in one pass. */
-  TopScreen.Data gather(TopView view) throws ApiException {
+  TopData gather(TopView view) throws ApiException {
     GqApi api = inv.api();
     GqApi.GpuReport gpus = api.gpus();
     Set<Long> pids = new LinkedHashSet<>();
@@ -70,7 +70,7 @@ final class TopReads {
       logJob = api.job(view.selected()).orElse(null);
       if (logJob != null && logJob.logPath() != null) log = lastLines(api, Path.of(logJob.logPath()));
     }
-    return new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, api.waitReasons(),
+    return new TopData(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, api.waitReasons(),
         running.isEmpty() ? Map.of() : api.progress(running), running.isEmpty() ? Map.of() : api.idleJobs(),
         q.holds().keySet(), q.queueHeld(), groups, events, logJob, log, api.who());
   }

@@ -21,29 +21,18 @@ import static dev.gq.cli.TopPages.helpScreen;
 import static dev.gq.cli.TopPages.logScreen;
 import static dev.gq.cli.TopUserRows.userRows;
 
-import dev.gq.api.ApiReplies.GpuReport;
-import dev.gq.api.ApiReplies.GroupSummary;
-import dev.gq.api.ApiReplies.ProcessView;
-import dev.gq.api.ApiReplies.StoredEvent;
-import dev.gq.api.GqApi;
-import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
-import dev.gq.core.job.WaitReason;
-import dev.gq.core.progress.Estimate;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStyle;
 
 /**
- * Draws one screen of {@code gq top} from what the daemon knows at one moment ({@link Data}) and where
+ * Draws one screen of {@code gq top} from what the daemon knows at one moment ({@link TopData}) and where
  * the user is ({@link TopView}): a title line, the GPUs (state, holder, figures, a sparkline of
  * utilisation, a note under a shared, drained or unwell one, the processes on each under the job
  * that owns them), the jobs (with the idle hint), the groups, the newest events at the bottom and a
@@ -54,29 +43,10 @@ import org.jline.utils.AttributedStyle;
  * one frame printed as text). What a small screen gives up first is {@link TopLayout}'s to say.
  */
 final class TopScreen {
-  /** Everything one screen shows, gathered by {@link TopCommand} in one pass. */
-  record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
-      Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
-      Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who) {
-    /** A screen without everyone's part of the machine (a daemon that does not say). */
-    Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
-        Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
-        Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-        List<StoredEvent> events, Job logJob, List<String> log) {
-      this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, null);
-    }
-
-    /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
-    JobHints hints() {
-      return new JobHints(idle, gpus.unwell(), now);
-    }
-  }
-
   private TopScreen() {}
 
   /** The jobs the list shows, in its order: live jobs (running first, then by id), then ended ones, newest end first. */
-  static List<Job> shown(Data d, TopView v) {
+  static List<Job> shown(TopData d, TopView v) {
     List<Job> live = new ArrayList<>();
     List<Job> ended = new ArrayList<>();
     for (Job j : d.jobs()) {
@@ -94,7 +64,7 @@ final class TopScreen {
     return live;
   }
 
-  static List<AttributedString> render(Data d, TopView v, int width, int height) {
+  static List<AttributedString> render(TopData d, TopView v, int width, int height) {
     List<AttributedString> out = switch (v.mode()) {
       case LOG -> logScreen(d, v, width, height);
       case HELP -> helpScreen(d, v, width, height);
@@ -107,7 +77,7 @@ final class TopScreen {
 
   // ---------------------------------------------------------------- the main screen
 
-  private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
+  private static List<AttributedString> mainScreen(TopData d, TopView v, int width, int height) {
     List<Job> shown = shown(d, v);
     v.settle(shown);
     // each GPU's row with its notes (shares, a drain, the problem of an unwell GPU): kept on any screen
@@ -163,7 +133,7 @@ final class TopScreen {
   }
 
   /** The title: the counts, a held queue and the filter whole; "(fake GPUs)" goes first when it does not fit. */
-  private static String title(Data d, TopView v, List<Job> shown, int width) {
+  private static String title(TopData d, TopView v, List<Job> shown, int width) {
     int free = 0;
     for (GpuStatus g : d.gpus().gpus()) if (g.state() == GpuState.FREE) free++;
     int running = 0, waiting = 0;

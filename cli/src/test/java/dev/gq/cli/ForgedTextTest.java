@@ -117,7 +117,7 @@ class ForgedTextTest {
   /** The live screen shows the same rows escaped: its text is gq's own drawing and escaped cells. */
   @Test
   void theLiveScreenDrawsForgedTextEscaped() throws ApiException {
-    TopReads reads = new TopReads(new Invocation(cli.io, cli.api));
+    TopReads reads = new TopReads(new Invocation(cli.io, cli.api, null));
     List<String> lines = TopScreen.render(reads.gather(new TopView()), new TopView(), 160, 60).stream()
         .map(Object::toString).toList();
     for (String l : lines) assertEquals("", hidden(l), l);

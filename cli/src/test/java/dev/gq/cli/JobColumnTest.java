@@ -50,7 +50,7 @@ class JobColumnTest {
 
   @Test
   void waitShowsTheBriefReasonOfAWaitingJobOnly() {
-    var ctx = new JobTable.Context(Map.of(1L, new WaitReason("after 7", "waiting for job 7 to end"),
+    var ctx = new JobTableContext(Map.of(1L, new WaitReason("after 7", "waiting for job 7 to end"),
         2L, new WaitReason("queue held", "the queue is held")), Set.of(), Jobs.T0);
     assertEquals("after 7", JobColumn.WAIT.cell(Jobs.job(1, JobState.WAITING), ctx));
     assertEquals("-", JobColumn.WAIT.cell(Jobs.job(2, JobState.RUNNING), ctx));

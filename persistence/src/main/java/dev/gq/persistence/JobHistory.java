@@ -11,7 +11,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,7 +72,7 @@ public final class JobHistory implements AutoCloseable {
     if (kept != null) return Optional.of(kept);
     synchronized (launchLock) {
       if (launchReader == null) launchReader = DriverManager.getConnection(Database.url(file));
-      return jobOn(launchReader, id);
+      return JobDocuments.jobOn(launchReader, id);
     }
   }
 
@@ -149,30 +148,11 @@ public final class JobHistory implements AutoCloseable {
     }
   }
 
-  static Optional<Job> jobOn(Connection c, long id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT doc FROM jobs WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(JobDocuments.read(rs.getString(1))) : Optional.empty();
-      }
-    }
-  }
-
   /** Jobs matching {@code q}, newest first. */
   public synchronized List<Job> jobs(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    return query(select("j.doc", w, q), w.args());
+    return query(w.select("j.doc", q), w.args());
   }
-
-  /** The listing query: {@code columns} of the jobs matching {@code w}, newest first, {@code q}'s limit. */
-  static String select(String columns, JobSql w, JobQuery q) {
-    return "SELECT " + columns + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
-        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-  }
-
-  /** A job's document without its environment; a document that is not JSON stays as it is. */
-  static final String WITHOUT_ENV =
-      "CASE WHEN json_valid(j.doc) THEN json_set(j.doc, '$.spec.env', json('{}')) ELSE j.doc END";
 
   /**
    * Jobs matching {@code q}, newest first, for listing (without their environments, as
@@ -190,7 +170,7 @@ public final class JobHistory implements AutoCloseable {
    */
   public synchronized List<Job> listed(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    return query(select(WITHOUT_ENV, w, q), w.args());
+    return query(w.select(JobSql.WITHOUT_ENV, q), w.args());
   }
 
   /** How many jobs match {@code q} (its limit ignored). */

@@ -23,6 +23,10 @@ record JobSql(String where, List<Object> args) {
       "(EXISTS (SELECT 1 FROM jobs k WHERE k.retry_of = coalesce(j.retry_of, j.id) AND k.id > j.id)"
       + " OR (j.job_key IS NOT NULL AND EXISTS (SELECT 1 FROM jobs k WHERE k.job_key = j.job_key AND k.id > j.id)))";
 
+  /** A job's document without its environment; a document that is not JSON stays as it is. */
+  static final String WITHOUT_ENV =
+      "CASE WHEN json_valid(j.doc) THEN json_set(j.doc, '$.spec.env', json('{}')) ELSE j.doc END";
+
   private static final DateTimeFormatter SECONDS =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC);
 
@@ -66,5 +70,11 @@ record JobSql(String where, List<Object> args) {
    */
   static String endBound(Instant t) {
     return SECONDS.format(t.truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  /** The listing query: {@code columns} of the jobs matching this clause, newest first, {@code q}'s limit. */
+  String select(String columns, JobQuery q) {
+    return "SELECT " + columns + " FROM jobs j WHERE " + where + " ORDER BY j.id DESC"
+        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
   }
 }

@@ -62,14 +62,14 @@ final class ListingPages {
     if (q.limit() <= 0 || q.states().size() < 2) {
       JobSql w = JobSql.of(q);
       args.addAll(w.args());
-      return JobHistory.select("j.id", w, q);
+      return w.select("j.id", q);
     }
     List<String> parts = new ArrayList<>();
     for (JobState s : q.states()) {
       JobQuery one = new JobQuery(q.ranges(), Set.of(s), q.group(), q.limit(), q.latestOnly(), q.belowId(), q.endedBefore());
       JobSql w = JobSql.of(one);
       args.addAll(w.args());
-      parts.add("SELECT id FROM (" + JobHistory.select("j.id AS id", w, one) + ")");
+      parts.add("SELECT id FROM (" + w.select("j.id AS id", one) + ")");
     }
     return String.join(" UNION ALL ", parts) + " ORDER BY id DESC LIMIT " + q.limit();
   }
@@ -79,7 +79,7 @@ final class ListingPages {
     for (int from = 0; from < ids.size(); from += DECODE_CHUNK) {
       List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + DECODE_CHUNK));
       String marks = String.join(",", Collections.nCopies(chunk.size(), "?"));
-      try (PreparedStatement ps = db.prepareStatement("SELECT j.id, " + JobHistory.WITHOUT_ENV + " FROM jobs j WHERE j.id IN ("
+      try (PreparedStatement ps = db.prepareStatement("SELECT j.id, " + JobSql.WITHOUT_ENV + " FROM jobs j WHERE j.id IN ("
           + marks + ")")) {
         for (int i = 0; i < chunk.size(); i++) ps.setLong(i + 1, chunk.get(i));
         try (ResultSet rs = ps.executeQuery()) {

@@ -116,7 +116,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void wire(DaemonConfig cfg, Map<String, String> env, JobFileScan files) throws IOException {
-    parts = PartFailures.open(cfg.paths().dataDir(), Clock.systemUTC(), this::requestStop);
+    parts = PartFailures.open(cfg.paths().dataDir(), Clock.systemUTC(), this::requestStop, LOG);
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");

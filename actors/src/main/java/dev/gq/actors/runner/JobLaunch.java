@@ -74,7 +74,7 @@ final class JobLaunch {
    * them (a Scheduler that did not pass them), from a reading taken now.
    */
   private java.util.Map<String, Long> totals() {
-    if (!dev.gq.core.job.GpuNeed.shares(job.spec()) || job.gpus().stream().allMatch(s -> totalMiB.containsKey(s.uuid())))
+    if (!job.spec().shares() || job.gpus().stream().allMatch(s -> totalMiB.containsKey(s.uuid())))
       return totalMiB;
     java.util.Map<String, Long> now = new java.util.HashMap<>(totalMiB);
     try {

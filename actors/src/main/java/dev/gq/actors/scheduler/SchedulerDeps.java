@@ -94,7 +94,7 @@ public interface SchedulerDeps {
 
   /** How long the first job that does not fit waits before GPUs gather for it (GQ_GATHER_AFTER_SECONDS). */
   default java.time.Duration gatherAfter() {
-    return dev.gq.core.alloc.Allocator.GATHER_AFTER;
+    return dev.gq.core.alloc.PlanRules.GATHER_AFTER;
   }
 
   /** How long a running job's GPUs show 0 % utilisation before it is idle (GQ_IDLE_AFTER_SECONDS; zero: never). */

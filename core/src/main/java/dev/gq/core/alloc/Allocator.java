@@ -3,7 +3,6 @@ package dev.gq.core.alloc;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Durations;
-import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.WaitReason;
@@ -35,9 +34,6 @@ import java.util.stream.Collectors;
  * so never join a SHARED one.
  */
 public final class Allocator {
-  /** How long the first job that does not fit waits before GPUs gather for it, unless set. */
-  public static final Duration GATHER_AFTER = Duration.ofMinutes(5);
-
   private Allocator() {}
 
   /** As below, with no bounds (unbounded backfill, any number of CPU-only jobs at once). */
@@ -96,8 +92,8 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gpus == null) reasons.put(j.id(), new WaitReason("no GPU reading", "waiting for the first GPU reading"));
-      else if (GpuNeed.shares(j.spec()) && gathering != null) reasons.put(j.id(), gathering);
-      else if (GpuNeed.shares(j.spec())) {
+      else if (j.spec().shares() && gathering != null) reasons.put(j.id(), gathering);
+      else if (j.spec().shares()) {
         List<GpuStatus> mine = new ArrayList<>(offered(j, kept.getOrDefault(j.id(), List.of()), rules));
         mine.addAll(offered(j, free, rules));
         List<GpuStatus> fit = shareable(j, mine, offered(j, sharedNow, rules), headroom);
@@ -228,25 +224,12 @@ public final class Allocator {
     return free + ours >= n;
   }
 
-  /** What keeps a GPU that is not FREE from a job: "job 4", "outside process", "drained", "UNKNOWN". */
-  static String holder(GpuStatus g) {
-    return switch (g.state()) {
-      case RESERVED, RUNNING -> "job " + g.ownerJobId();
-      case SHARED -> g.shares().isEmpty() ? "shared by " + SharedFit.others(g) : "shared by job" + (g.shares().size() == 1 ? " " : "s ")
-          + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(", "))
-          + (g.others().isEmpty() ? "" : " and " + SharedFit.others(g));
-      case EXTERNAL -> g.heldBy() != null ? g.heldBy() : "outside process";
-      case DRAINED -> "drained";
-      default -> "UNKNOWN";
-    };
-  }
-
   /** "needs 2 GPUs, 1 free (GPU 0: job 4; GPU 2: outside process)". */
   static String busy(int n, int free, List<GpuStatus> gpus) {
     List<String> why = new ArrayList<>();
     for (GpuStatus g : gpus) {
       if (g.state() == GpuState.FREE) continue;
-      why.add("GPU " + g.index() + ": " + holder(g));
+      why.add("GPU " + g.index() + ": " + GpuHolders.holder(g));
     }
     String base = "needs " + n + " GPU" + (n == 1 ? "" : "s") + ", " + free + " free";
     if (why.isEmpty()) return base;

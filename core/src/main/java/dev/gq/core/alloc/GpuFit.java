@@ -69,7 +69,7 @@ public final class GpuFit {
     String free = freeFitting == 0 ? (fit.size() == 1 ? "busy" : fit.size() == 2 ? "both busy" : "all busy")
         : freeFitting + " free";
     List<String> why = new ArrayList<>();
-    for (GpuStatus g : fit) if (g.state() != GpuState.FREE) why.add("GPU " + g.index() + ": " + Allocator.holder(g));
+    for (GpuStatus g : fit) if (g.state() != GpuState.FREE) why.add("GPU " + g.index() + ": " + GpuHolders.holder(g));
     String tail = why.isEmpty() ? "" : " (" + String.join("; ", why.subList(0, Math.min(4, why.size())))
         + (why.size() > 4 ? "; +" + (why.size() - 4) + " more" : "") + ")";
     return new WaitReason("fitting GPUs busy", asked + ": " + which + ", " + free + tail);

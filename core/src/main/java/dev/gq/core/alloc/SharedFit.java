@@ -39,7 +39,7 @@ public final class SharedFit {
     GpuNeed need = spec.gpuNeed();
     if (!GpuFit.fits(spec, g)) return "GPU " + g.index() + " does not fit";
     if (g.state() != GpuState.FREE && !(g.state() == GpuState.SHARED && g.detail() == null))
-      return "GPU " + g.index() + ": " + (g.state() == GpuState.SHARED ? g.detail() : Allocator.holder(g));
+      return "GPU " + g.index() + ": " + (g.state() == GpuState.SHARED ? g.detail() : GpuHolders.holder(g));
     List<GpuStatus.Share> over = g.overShares(headroomMiB);
     if (!over.isEmpty()) {
       GpuStatus.Share s = over.get(0);
@@ -115,11 +115,5 @@ public final class SharedFit {
       parts.add(o.holder() + " (" + (o.mib() >= g.totalMiB() && o.holder().startsWith("a gq job") ? "all"
           : MemoryText.brief(o.mib())) + ")");
     return String.join(", ", parts) + "; " + MemoryText.brief(Math.max(0, g.leftMiB(headroomMiB))) + " left";
-  }
-
-  /** "bob's job 3, bob's job 4": who else shares {@code g}; null when nobody. */
-  public static String others(GpuStatus g) {
-    if (g.others().isEmpty()) return null;
-    return g.others().stream().map(GpuStatus.Other::holder).collect(Collectors.joining(", "));
   }
 }

@@ -57,11 +57,6 @@ public record GpuNeed(long vramMiB, List<String> types, boolean share, int perGp
     return new GpuNeed(Math.max(0, vramMiB), types, share, perGpu);
   }
 
-  /** Whether a job of {@code spec} may share its GPUs with other shared jobs. */
-  public static boolean shares(JobSpec spec) {
-    return spec.gpuNeed() != null && spec.gpuNeed().share();
-  }
-
   /**
    * What this shared need declares of a GPU of {@code totalMiB}, {@code headroomMiB} being kept free
    * on every shared GPU: its {@code vramMiB}, or without it (total − headroom) / K for {@code
