@@ -25,11 +25,15 @@ import org.slf4j.LoggerFactory;
  * saw, a full disk among it (which may have kept the exit status or the log from being written).
  */
 final class JobEnd {
-  // The daemon is never a job's process, though one started from inside a job carries its tag.
-  static final long SELF = ProcessHandle.current().pid();
-  /** The variable the shim gives a job's processes, which every process it starts inherits. */
-  static final String TAG = "GQ_JOB_TAG";
-  private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+  /** The runner's log. */
+  private static final Logger LOG = LoggerFactory.getLogger("dev.gq.actors.runner.JobRunner");
+
+  /**
+   * What was found of a job's processes: whether any is left; if none, when every one was seen gone
+   * ({@code endedNanos}), a GPU reading taken after that ({@code after}, null: none) and when it began,
+   * and the job's exit record.
+   */
+  record Members(boolean anyLeft, long endedNanos, GpuObservation after, long afterNanos, Optional<ExitRecord> record) {}
 
   private JobEnd() {}
 
@@ -38,7 +42,7 @@ final class JobEnd {
    * lives and the job held GPUs, a GPU reading taken after {@code release} let the daemon's copies of
    * its leases go. Blocks.
    */
-  static JobRunner.Members members(Job job, RunnerDeps deps, long pgid, long sid, Runnable release) {
+  static Members members(Job job, RunnerDeps deps, long pgid, long sid, Runnable release) {
     Path file = deps.exitFile().apply(job.id());
     Optional<String> content = deps.exitContent().apply(file);
     Optional<ExitRecord> record = content.flatMap(ExitRecord::parse);
@@ -47,13 +51,13 @@ final class JobEnd {
     boolean any;
     if (content.map(ExitRecord::leftNothing).orElse(false)) {
       // one scan of every process's tag, shared with the runners whose jobs end at the same time
-      any = job.tag() != null && deps.procs().valuesCarried(TAG, SELF).contains(job.tag());
+      any = job.tag() != null && deps.procs().valuesCarried(JobEnvironment.TAG, JobEnvironment.SELF).contains(job.tag());
     } else {
       List<ProcInfo> all = deps.procs().all();
-      any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), SELF,
+      any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), JobEnvironment.SELF,
           pid -> carriesTag(job, deps, pid));
     }
-    if (any) return new JobRunner.Members(true, 0, null, 0, record);
+    if (any) return new Members(true, 0, null, 0, record);
     // the shim may have written its record and ended between the read above and the scan
     if (record.isEmpty())
       record = deps.exitContent().apply(file).flatMap(ExitRecord::parse);
@@ -61,14 +65,14 @@ final class JobEnd {
     // the daemon's copies go before the reading, which then sees the lease free unless something of
     // the job (a process that left its session and tag behind) still holds it
     release.run();
-    if (job.gpus().isEmpty()) return new JobRunner.Members(false, ended, null, 0, record);
+    if (job.gpus().isEmpty()) return new Members(false, ended, null, 0, record);
     // begun after the processes were seen gone, so strictly later, even on a clock that did not tick
     long taken = Math.max(System.nanoTime(), ended + 1);
-    return new JobRunner.Members(false, ended, readGpus(job, deps), taken, record);
+    return new Members(false, ended, readGpus(job, deps), taken, record);
   }
 
   private static boolean carriesTag(Job job, RunnerDeps deps, long pid) {
-    return job.tag() != null && deps.procs().carries(pid, TAG, job.tag());
+    return job.tag() != null && deps.procs().carries(pid, JobEnvironment.TAG, job.tag());
   }
 
   /** A GPU reading, or null when taking it failed (the Scheduler then asks the watcher for one). */
@@ -88,7 +92,7 @@ final class JobEnd {
    * a full disk; gives up the reserve file when the disk is full, so the end can be recorded. The
    * Scheduler's decision words it.
    */
-  static Request.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
+  static Request.Ended report(Job job, RunnerDeps deps, Members m, boolean timedOut, Integer shimStatus,
       Logger log) {
     Path exitFile = deps.exitFile().apply(job.id());
     String full = DiskRoom.fullNote(exitFile.getParent());
@@ -116,7 +120,7 @@ final class JobEnd {
   }
 
   /** {@link #members} of the job of {@code identity}, looked for off the actor's thread. */
-  static CompletableFuture<JobRunner.Members> membersLater(Job job, RunnerDeps deps, ProcessIdentity identity, Runnable release) {
+  static CompletableFuture<Members> membersLater(Job job, RunnerDeps deps, ProcessIdentity identity, Runnable release) {
     long pgid = identity.pgid(), sid = identity.sid();
     return CompletableFuture.supplyAsync(() -> members(job, deps, pgid, sid, release), deps.blocking());
   }

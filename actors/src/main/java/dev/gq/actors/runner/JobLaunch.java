@@ -4,9 +4,11 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.launch.LaunchException;
+import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.schedule.Request;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -30,8 +32,42 @@ final class JobLaunch {
     this.totalMiB = java.util.Map.copyOf(totalMiB);
   }
 
+  /** What a launch came to: the job's processes run, they could not be started, or another gq took a lease first. */
+  sealed interface Outcome {
+    /** What the Scheduler is told of job {@code jobId} when nothing was started; null when the job runs. */
+    Request.Fact refusal(long jobId);
+  }
+
+  record Started(LaunchedProcess process) implements Outcome {
+    @Override
+    public Request.Fact refusal(long jobId) {
+      return null;
+    }
+  }
+
+  /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
+  record Failed(String reason, Integer exitCode) implements Outcome {
+    Failed(String reason) {
+      this(reason, null);
+    }
+
+    /** The launch failed; a command that cannot be run ends the job with the shell's status for it. */
+    @Override
+    public Request.Fact refusal(long jobId) {
+      return JobEnd.spawnFailed(jobId, reason, exitCode);
+    }
+  }
+
+  /** Another gq took a GPU's lease between the reservation and the launch: the job goes back to the queue. */
+  record Deferred(String reason) implements Outcome {
+    @Override
+    public Request.Fact refusal(long jobId) {
+      return new Request.LaunchDeferred(jobId, reason);
+    }
+  }
+
   /** Launches the job; the outcome is the runner's next message. Blocks. */
-  JobRunner.Command spawn() {
+  Outcome spawn() {
     Job whole;
     try {
       if (job.spec().hasCommand() && job.logPath() != null) whole = job;
@@ -40,7 +76,7 @@ final class JobLaunch {
         whole = job.withStored(stored.spec(), stored.logPath());
       }
     } catch (RuntimeException e) {
-      return new JobRunner.SpawnFailed("cannot read the job's command from the database: " + e.getMessage());
+      return new Failed("cannot read the job's command from the database: " + e.getMessage());
     }
     JobSpec full = whole.spec();
     try {
@@ -52,20 +88,20 @@ final class JobLaunch {
           countedShare(job, deps)));
       if (cmd.problem() != null) {
         release();
-        return new JobRunner.SpawnFailed(cmd.problem(), cmd.exitCode());
+        return new Failed(cmd.problem(), cmd.exitCode());
       }
       LaunchSpec spec = new LaunchSpec(job.id(), cmd.argv(), Path.of(full.cwd()), cmd.env(), Path.of(whole.logPath()),
           deps.exitFile().apply(job.id()), held.fds(), cmd.note());
-      return new JobRunner.Spawned(deps.launcher().launch(spec));
+      return new Started(deps.launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
-      return new JobRunner.LeaseTaken(e.getMessage());
+      return new Deferred(e.getMessage());
     } catch (LaunchException e) {
       release();
-      return new JobRunner.SpawnFailed(e.getMessage(), e.exitCode());
+      return new Failed(e.getMessage(), e.exitCode());
     } catch (InterruptedException e) {
       release();
       Thread.currentThread().interrupt();
-      return new JobRunner.SpawnFailed("the daemon stopped before the job could start");
+      return new Failed("the daemon stopped before the job could start");
     }
   }
 

@@ -28,7 +28,7 @@ final class SharedTagScans implements ProcessTable {
 
   /** The runners' process table for this daemon: job tags shared, the daemon itself left out. */
   static ProcessTable of(ProcessTable procs) {
-    return new SharedTagScans(procs, JobEnd.TAG, JobEnd.SELF);
+    return new SharedTagScans(procs, JobEnvironment.TAG, JobEnvironment.SELF);
   }
 
   @Override

@@ -34,7 +34,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,7 +52,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
  */
 public final class DaemonApi implements GqApi {
   /** The start-up settings from the daemon's environment, as it read them when it started. */
-  private static final Map<String, String> START_SETTINGS = startSettings(System.getenv());
+  private static final Map<String, String> START_SETTINGS = StartSettings.of(System.getenv());
 
   private final Clock clock;
   private final Path dataDir;
@@ -163,12 +162,6 @@ public final class DaemonApi implements GqApi {
   @Override
   public String journalProblem() {
     return JournalWrites.status(dataDir.resolve("gq.db"), dev.gq.protocol.DiskRoom.fullNote(dataDir));
-  }
-
-  static Map<String, String> startSettings(Map<String, String> env) {
-    Map<String, String> m = new HashMap<>();
-    for (String name : StartSettings.NAMES) if (env.get(name) != null) m.put(name, env.get(name));
-    return Map.copyOf(m);
   }
 
   // Each of these is answered by one of the classes above, as it is.
