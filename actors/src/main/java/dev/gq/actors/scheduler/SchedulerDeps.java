@@ -23,25 +23,25 @@ public interface SchedulerDeps {
   String logPath(long jobId);
 
   /** Spawns the runner of {@code job}: launching it, or (reattach) watching processes that already run. */
-  ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach);
+  ActorRef<JobRunner.Command> startRunner(ActorContext<SchedulerProtocol.Command> ctx, Job job, boolean reattach);
 
   /**
    * As above for a job just reserved, with the total memory of its GPUs (MiB by UUID) in the reading
    * its reservation was made on: a shared job takes its shares against them.
    */
-  default ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach,
+  default ActorRef<JobRunner.Command> startRunner(ActorContext<SchedulerProtocol.Command> ctx, Job job, boolean reattach,
       java.util.Map<String, Long> totalMiB) {
     return startRunner(ctx, job, reattach);
   }
 
   /** Asks the reconciler to reconcile {@code ledger}'s live jobs once; its result comes back as Reconciled. */
-  void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler);
+  void startReconciler(ActorContext<SchedulerProtocol.Command> ctx, Ledger ledger, ActorRef<SchedulerProtocol.Command> scheduler);
 
   /**
    * Asks the reconciler to check {@code jobs} now, with the periodic pass's rules (their runner
    * stopped without reporting their end); its verdicts come back as Drifted.
    */
-  default void checkNow(ActorContext<Scheduler.Command> ctx, List<Job> jobs, ActorRef<Scheduler.Command> scheduler) {}
+  default void checkNow(ActorContext<SchedulerProtocol.Command> ctx, List<Job> jobs, ActorRef<SchedulerProtocol.Command> scheduler) {}
 
   /** Hands persisted events, numbered from {@code firstSeq}, to the history. */
   void project(long firstSeq, List<LedgerEvent> events);

@@ -7,12 +7,15 @@ import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +26,15 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   static final int MAX_LINES = 260;
+
+  /**
+   * The one tangle of files known and not untied yet, and why: the test fails when it grows or
+   * changes, when another appears, and when it is gone (then remove it from here).
+   */
+  private static final Map<Set<String>, String> KNOWN_TANGLES = Map.of(
+      Set.of("core.ledger.Dependencies", "core.ledger.FailFast", "core.ledger.Ledger", "core.ledger.LedgerJobEvents"),
+      "Ledger.apply hands job events to LedgerJobEvents, which builds the next Ledger; its helpers read the ledger's"
+          + " nested records (KeyHolder, Failure, Ending), which snapshots store");
 
   @Test
   void packagesFormNoCycle() {
@@ -37,7 +49,11 @@ class ArchitectureTest {
       }
     }
     List<String> violations = new ArrayList<>();
+    Set<Set<String>> seen = new HashSet<>();
     for (Set<String> tangle : graph.tangles()) {
+      Set<String> shown = tangle.stream().map(ArchitectureTest::shortName).collect(Collectors.toSet());
+      seen.add(shown);
+      if (KNOWN_TANGLES.containsKey(shown)) continue;
       List<String> cycle = graph.cycle(tangle);
       List<String> uses = new ArrayList<>();
       for (int i = 0; i + 1 < cycle.size(); i++) uses.add(example.get(cycle.get(i) + " " + cycle.get(i + 1)));
@@ -54,17 +70,25 @@ class ArchitectureTest {
       for (Dependency d : c.getDirectDependenciesFromSelf()) {
         JavaClass target = d.getTargetClass().getBaseComponentType();
         if (!target.getPackageName().startsWith("dev.gq.")) continue;
-        graph.add(topLevel(c), topLevel(target));
-        example.putIfAbsent(topLevel(c) + " " + topLevel(target), d.getSourceCodeLocation() + " uses " + target.getSimpleName());
+        graph.add(file(c), file(target));
+        example.putIfAbsent(file(c) + " " + file(target), d.getSourceCodeLocation() + " uses " + target.getSimpleName());
       }
     }
     List<String> violations = new ArrayList<>();
+    Set<Set<String>> seen = new HashSet<>();
     for (Set<String> tangle : graph.tangles()) {
+      Set<String> shown = tangle.stream().map(ArchitectureTest::shortName).collect(Collectors.toSet());
+      seen.add(shown);
+      if (KNOWN_TANGLES.containsKey(shown)) continue;
       List<String> cycle = graph.cycle(tangle);
       List<String> uses = new ArrayList<>();
       for (int i = 0; i + 1 < cycle.size(); i++) uses.add(example.get(cycle.get(i) + " " + cycle.get(i + 1)));
       violations.add("file cycle: " + String.join(" -> ", cycle.stream().map(ArchitectureTest::shortName).toList())
           + " (" + String.join("; ", uses) + ")" + more(tangle, cycle));
+    }
+    for (Set<String> known : KNOWN_TANGLES.keySet()) {
+      if (!seen.contains(known)) violations.add("file cycle listed as known is gone or changed: " + new TreeSet<>(known)
+          + "; take it out of KNOWN_TANGLES");
     }
     report("files whose classes use each other", violations);
   }
@@ -168,6 +192,12 @@ class ArchitectureTest {
     String name = c.getName();
     int dollar = name.indexOf('$');
     return dollar < 0 ? name : name.substring(0, dollar);
+  }
+
+  /** The source file of {@code c} (nested classes and a file's other top-level classes count as its file), as package.File. */
+  private static String file(JavaClass c) {
+    return c.getSource().flatMap(s -> s.getFileName()).map(f -> c.getPackageName() + "." + f.replaceFirst("\\.java$", ""))
+        .orElse(topLevel(c));
   }
 
   private static String shortName(String className) {

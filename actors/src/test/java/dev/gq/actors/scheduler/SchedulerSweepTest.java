@@ -36,7 +36,7 @@ class SchedulerSweepTest {
             "dev.gq.core.ledger.Ledger" = jackson-json
             "dev.gq.persistence.LedgerSnapshot" = jackson-json
           }
-          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.Scheduler$Command" = java
+          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.SchedulerProtocol$Command" = java
           pekko.actor.allow-java-serialization = on
           pekko.actor.warn-about-java-serializer-usage = off
           """)));
