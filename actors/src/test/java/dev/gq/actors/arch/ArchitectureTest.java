@@ -48,6 +48,12 @@ class ArchitectureTest {
         example.putIfAbsent(c.getPackageName() + " " + target.getPackageName(), topLevel(c) + " uses " + topLevel(target));
       }
     }
+    for (SourceUses.Use u : SourceUses.all()) {
+      String from = packageOf(u.from());
+      String to = packageOf(u.to());
+      graph.add(from, to);
+      example.putIfAbsent(from + " " + to, u.where() + " uses " + u.to());
+    }
     List<String> violations = new ArrayList<>();
     Set<Set<String>> seen = new HashSet<>();
     for (Set<String> tangle : graph.tangles()) {
@@ -73,6 +79,10 @@ class ArchitectureTest {
         graph.add(file(c), file(target));
         example.putIfAbsent(file(c) + " " + file(target), d.getSourceCodeLocation() + " uses " + target.getSimpleName());
       }
+    }
+    for (SourceUses.Use u : SourceUses.all()) {
+      graph.add(u.from(), u.to());
+      example.putIfAbsent(u.from() + " " + u.to(), "(" + u.where() + ") uses " + u.to().substring(u.to().lastIndexOf('.') + 1));
     }
     List<String> violations = new ArrayList<>();
     Set<Set<String>> seen = new HashSet<>();
@@ -186,6 +196,10 @@ class ArchitectureTest {
 
   private static boolean jdk(String name) {
     return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.");
+  }
+
+  private static String packageOf(String file) {
+    return file.substring(0, file.lastIndexOf('.'));
   }
 
   private static String topLevel(JavaClass c) {
