@@ -163,7 +163,9 @@ class ArchitectureTest {
         if (!exists(loader, q.name())) continue;
         if (clashes == null) clashes = new Clashes(source, loader);
         if (clashes.otherwiseKnown(q)) continue;
-        violations.add(MainCode.shown(file) + ":" + q.line() + ": " + q.name() + " written in full; import it");
+        boolean bare = q.pkg().equals("java.lang") || source.contains("package " + q.pkg() + ";");
+        violations.add(MainCode.shown(file) + ":" + q.line() + ": " + q.name() + " written in full; write " + q.simple()
+            + (bare ? "" : " and import it"));
       }
     }
     report("classes written with their package in code", violations);
