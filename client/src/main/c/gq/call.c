@@ -21,8 +21,6 @@ static const char *LAUNCHER_VARS[] = {"GQ_CLIENT_TTY_IN=", "GQ_CLIENT_TTY_OUT=",
                                       "GQ_CLIENT_COLUMNS=", "GQ_CLIENT_LINES=", "GQ_CLIENT_CWD_GONE=",
                                       "GQ_CLIENT_STDIN_CLOSED=", "GQ_MCP_SERVER="};
 
-static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
-
 /* A flag from the launcher ("1"/"0"), else whether the descriptor is a terminal. */
 static int tty(const char *flag, int fd) {
   if (flag && strcmp(flag, "1") == 0) return 1;
@@ -147,7 +145,7 @@ void call_init(struct call *c, int argc, char **argv, char **environ) {
     const char *eq = strchr(e, '=');
     if (!eq || eq == e) continue;
     int launcher = 0;
-    for (size_t k = 0; k < sizeof(LAUNCHER_VARS) / sizeof(*LAUNCHER_VARS); k++) launcher |= starts(e, LAUNCHER_VARS[k]);
+    for (size_t k = 0; k < sizeof(LAUNCHER_VARS) / sizeof(*LAUNCHER_VARS); k++) launcher |= starts_with(e, LAUNCHER_VARS[k]);
     if (launcher) continue;
     size_t name = (size_t)(eq - e);
     if (!utf8_valid((const unsigned char *)e, strlen(e))) {
@@ -162,7 +160,7 @@ void call_init(struct call *c, int argc, char **argv, char **environ) {
     int seen = 0; /* the first of two with one name wins, as the C library's getenv */
     for (int k = 0; k < c->nenv && !seen; k++) seen = strncmp(c->env[k], e, name + 1) == 0;
     if (seen) continue;
-    has_cmd |= starts(e, "GQ_DAEMON_CMD=");
+    has_cmd |= starts_with(e, "GQ_DAEMON_CMD=");
     c->env[c->nenv++] = (char *)e;
   }
   if (!has_cmd) {
@@ -182,108 +180,3 @@ const char *call_getenv(const struct call *c, const char *name) {
     if (strncmp(c->env[i], name, n) == 0 && c->env[i][n] == '=') return c->env[i] + n + 1;
   return NULL;
 }
-
-const char *call_daemon_action(const struct call *c) {
-  for (int i = 0; i < c->argc; i++) {
-    if (strcmp(c->argv[i], "--") == 0) break;
-    if (strcmp(c->argv[i], "-h") == 0 || strcmp(c->argv[i], "--help") == 0) return NULL;
-  }
-  const char *first = NULL;
-  for (int i = 0; i < c->argc; i++) {
-    const char *a = c->argv[i];
-    if (a[0] == '-') {
-      if (strcmp(a, "--") == 0) return NULL;
-      continue;
-    }
-    if (first) return a;
-    if (strcmp(a, "daemon") != 0) return NULL;
-    first = a;
-  }
-  return first ? "" : NULL;
-}
-
-/* The index of the first word that is not an option (the subcommand), or -1. */
-static int command(const struct call *c) {
-  for (int i = 0; i < c->argc; i++) {
-    if (strcmp(c->argv[i], "--") == 0) return -1;
-    if (c->argv[i][0] != '-') return i;
-  }
-  return -1;
-}
-
-int call_follows_log(const struct call *c) {
-  int at = command(c);
-  if (at < 0 || (strcmp(c->argv[at], "logs") != 0 && strcmp(c->argv[at], "log") != 0)) return 0;
-  int follow = 0, job = 0, lines = 0;
-  for (int i = at + 1; i < c->argc; i++) {
-    const char *a = c->argv[i];
-    if (strcmp(a, "-f") == 0 || strcmp(a, "--follow") == 0) follow = 1;
-    else if (strcmp(a, "-n") == 0 || strcmp(a, "--lines") == 0) {
-      lines = 1;
-      i++;
-    } else if (starts(a, "--lines=") || (a[0] == '-' && a[1] != '-' && strchr(a, 'n'))) lines = 1;
-    else if (a[0] != '-') job = 1;
-  }
-  return follow && job && !lines;
-}
-
-int call_waits_for_exit(const struct call *c) {
-  int wait = 1;
-  for (int i = 0; i < c->argc; i++) {
-    if (strcmp(c->argv[i], "--") == 0) break;
-    if (strcmp(c->argv[i], "--wait") == 0) wait = 1;
-    else if (strcmp(c->argv[i], "--no-wait") == 0) wait = 0;
-  }
-  return wait;
-}
-
-int call_resumable(const struct call *c) {
-  int at = command(c);
-  if (at >= 0 && strcmp(c->argv[at], "top") == 0) return c->screen;
-  return (at >= 0 && strcmp(c->argv[at], "wait") == 0) || call_follows_log(c);
-}
-
-/* A random (version 4) UUID. */
-static void request_id(struct buf *b) {
-  unsigned char r[16] = {0};
-  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  ssize_t got = fd >= 0 ? read(fd, r, 16) : -1;
-  if (fd >= 0) close(fd);
-  if (got != 16) {
-    long long t = now_ms() ^ ((long long)getpid() << 20);
-    for (int i = 0; i < 16; i++) r[i] ^= (unsigned char)(t >> (i % 8 * 8));
-  }
-  r[6] = (unsigned char)((r[6] & 0x0f) | 0x40);
-  r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
-  buf_ch(b, '"');
-  for (int i = 0; i < 16; i++) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) buf_ch(b, '-');
-    buf_fmt(b, "%02x", r[i]);
-  }
-  buf_ch(b, '"');
-}
-
-void call_request(const struct call *c, struct buf *b) {
-  buf_fmt(b, "{\"protocol\":%d,\"type\":\"run\",\"request_id\":", GQ_PROTOCOL);
-  request_id(b);
-  buf_str(b, ",\"argv\":[");
-  for (int i = 0; i < c->argc; i++) {
-    if (i) buf_ch(b, ',');
-    json_quote(b, c->argv[i], strlen(c->argv[i]));
-  }
-  buf_str(b, "],\"cwd\":");
-  json_quote(b, c->cwd, strlen(c->cwd));
-  buf_str(b, ",\"env\":{");
-  for (int i = 0; i < c->nenv; i++) {
-    const char *eq = strchr(c->env[i], '=');
-    if (i) buf_ch(b, ',');
-    json_quote(b, c->env[i], (size_t)(eq - c->env[i]));
-    buf_ch(b, ':');
-    json_quote(b, eq + 1, strlen(eq + 1));
-  }
-  buf_fmt(b, "},\"stdin_tty\":%s,\"stdout_tty\":%s,\"stderr_tty\":%s,\"width\":%d,\"height\":%d%s%s}",
-          c->stdin_tty ? "true" : "false", c->stdout_tty ? "true" : "false", c->stderr_tty ? "true" : "false", c->width,
-          c->height, c->screen ? ",\"screen\":true" : "", c->stdin_stream ? ",\"stdin_stream\":true" : "");
-}
-
-void ping_request(struct buf *b) { buf_fmt(b, "{\"protocol\":%d,\"type\":\"ping\"}", GQ_PROTOCOL); }

@@ -36,6 +36,8 @@ void say_err(const char *text, size_t n);
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
 long long now_ms(void);
+/* Whether s begins with prefix. */
+int starts_with(const char *s, const char *prefix);
 void sleep_ms(long ms);
 /* Whether the process exists and has not ended (a zombie has ended), from /proc/PID/stat. */
 int process_running(pid_t pid);
@@ -118,6 +120,7 @@ struct call {
 };
 void call_init(struct call *c, int argc, char **argv, char **environ);
 const char *call_getenv(const struct call *c, const char *name);
+/* words.c: what the command line asks of the client itself */
 /* "start", "stop", "" ... for gq daemon ACTION, else NULL (as ClientCall.daemonAction). */
 const char *call_daemon_action(const struct call *c);
 int call_follows_log(const struct call *c);
@@ -125,6 +128,7 @@ int call_follows_log(const struct call *c);
  * the last of --wait and --no-wait counting). */
 int call_waits_for_exit(const struct call *c);
 int call_resumable(const struct call *c);
+/* request.c: the lines sent to the daemon */
 void call_request(const struct call *c, struct buf *b);
 void ping_request(struct buf *b);
 

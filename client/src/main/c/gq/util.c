@@ -129,3 +129,5 @@ int process_running(pid_t pid) {
   char *close = strrchr(stat, ')');
   return !close || close[1] != ' ' || close[2] != 'Z';
 }
+
+int starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.api.ApiException;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.job.GpuSlot;
 import java.util.List;

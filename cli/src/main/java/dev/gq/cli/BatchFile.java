@@ -1,11 +1,9 @@
 package dev.gq.cli;
 
+import dev.gq.api.GqApi;
 import dev.gq.core.job.JobSpec;
-import dev.gq.core.ledger.CommandFault;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The jobs of a batch ({@code gq submit --batch FILE}), one per line: a JSON object (see
@@ -15,17 +13,9 @@ import java.util.Map;
  * all. Pure but for checking {@code cwd} directories.
  */
 final class BatchFile {
-  /** What a line does not say: the command line's options, the caller's directory and environment. */
-  record Defaults(int gpus, String name, String group, String cwd, Path callerDir, Map<String, String> env,
-      Scheduling scheduling) {
-    Defaults {
-      env = Map.copyOf(env);
-    }
-  }
-
   private BatchFile() {}
 
-  static List<GqApi.BatchLine> parse(String text, Defaults d) {
+  static List<GqApi.BatchLine> parse(String text, BatchDefaults d) {
     List<GqApi.BatchLine> out = new ArrayList<>();
     int n = 0;
     for (String raw : (Iterable<String>) text.lines()::iterator) {
@@ -43,16 +33,10 @@ final class BatchFile {
   }
 
   /** A plain command line's spec; null when only a comment was left. */
-  private static JobSpec plain(String line, Defaults d) {
+  private static JobSpec plain(String line, BatchDefaults d) {
     List<String> argv = ShellWords.split(line);
     if (argv.isEmpty()) return null;
-    checkCommand(argv);
+    RunCommand.checkLineCommand(argv);
     return d.scheduling().applyTo(new JobSpec(argv, d.cwd(), d.env(), d.gpus(), d.name(), d.group(), null));
-  }
-
-  /** Checks a line's command by the one rule for commands, in the command line's words. */
-  static void checkCommand(List<String> argv) {
-    CommandFault fault = CommandFault.of(argv);
-    if (fault != null) throw new IllegalArgumentException(RunCommand.problem(fault));
   }
 }

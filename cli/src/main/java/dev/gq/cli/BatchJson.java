@@ -32,7 +32,7 @@ final class BatchJson {
   private BatchJson() {}
 
   /** The spec a JSON line asks for; a problem is an {@link IllegalArgumentException} in one line. */
-  static JobSpec spec(String text, BatchFile.Defaults d) {
+  static JobSpec spec(String text, BatchDefaults d) {
     Map<String, Object> n = parse(text);
     for (String f : n.keySet()) {
       if (!FIELDS.contains(f)) throw new IllegalArgumentException("unknown member '" + f + "'; use " + String.join(", ", FIELDS));
@@ -122,7 +122,7 @@ final class BatchJson {
       if (!(a instanceof String s)) throw new IllegalArgumentException("'argv' must be a non-empty list of strings");
       out.add(s);
     }
-    BatchFile.checkCommand(out);
+    RunCommand.checkLineCommand(out);
     return out;
   }
 

@@ -2,7 +2,9 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.ApiReplies.BatchOutcome;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.BatchOutcome;
+import dev.gq.api.GqApi;
 import dev.gq.core.ledger.KeyTaken;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,7 +41,7 @@ final class BatchSubmit {
     Submitter submitter = new Submitter(inv);
     EnvFilter.Result env = submitter.environment(options);
     String cwd = Submitter.workingDirectory(inv.io().cwd());
-    var defaults = new BatchFile.Defaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
+    var defaults = new BatchDefaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
         cwd, inv.io().cwd(), NotifyOption.apply(Submitter.conda(env.kept(), inv.io().env(), cwd, options), options.notify),
         options.scheduling(inv));
     List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
@@ -82,7 +84,7 @@ final class BatchSubmit {
       return inv.io().readStdin().orElseThrow(() -> new RefusedException("there is no standard input to read the batch from;"
           + " pipe the jobs in, or pass --batch FILE"));
     }
-    Path path = SubmitCommand.resolve(source, inv.io().cwd(), inv.io().env());
+    Path path = Submitter.resolve(source, inv.io().cwd(), inv.io().env());
     try {
       if (!Files.isRegularFile(path)) throw new RefusedException("batch file " + path + " does not exist or is not a regular file");
       long size = Files.size(path);

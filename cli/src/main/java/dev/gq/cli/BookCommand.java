@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.CancelOutcome;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.CancelOutcome;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;

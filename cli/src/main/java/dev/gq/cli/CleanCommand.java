@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;

@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import picocli.CommandLine;
 
 /**
@@ -72,15 +73,18 @@ public final class CommandTrees implements AutoCloseable {
     }
   }
 
-  /** Has a tree for command {@code name} built for its next request, unless one is there or on its way. */
-  void refill(String name) {
+  /**
+   * Has a tree for command {@code name} built by {@code build} for its next request, unless one is
+   * there or on its way.
+   */
+  void refill(String name, Function<String, Ready> build) {
     if (name == null || builder == null) return;
     CompletableFuture<Ready> s = new CompletableFuture<>();
     if (spares.putIfAbsent(name, s) != null) return;
     try {
       builder.execute(() -> {
         try {
-          s.complete(Gq.unbound(name));
+          s.complete(build.apply(name));
         } catch (RuntimeException | LinkageError e) {
           s.completeExceptionally(e);
         }

@@ -33,7 +33,7 @@ final class CompletionCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CommandTree tree = CommandTree.of(Gq.model()); // the whole tree: a command line gets only the command it names
+    CommandTree tree = CommandTree.of(inv.runner().model()); // the whole tree: a command line gets only the command it names
     String script = switch (shell) {
       case "bash" -> BashCompletion.script(tree);
       case "zsh" -> ZshCompletion.script(tree);

@@ -1,6 +1,6 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 

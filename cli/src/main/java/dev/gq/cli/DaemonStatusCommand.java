@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

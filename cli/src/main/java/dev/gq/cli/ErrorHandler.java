@@ -1,11 +1,11 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
 import java.util.Arrays;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.Model.ArgSpec;
@@ -13,6 +13,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * The one place where failures become output and exit codes. Usage errors print one line and a

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.api.ApiException;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;

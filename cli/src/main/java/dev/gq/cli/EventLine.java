@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.core.job.PrintableText;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

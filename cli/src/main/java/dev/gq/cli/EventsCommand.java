@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.core.gpu.GpuStatus;
 import java.io.PrintWriter;
 import java.time.Instant;

@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.gpu.GpuStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

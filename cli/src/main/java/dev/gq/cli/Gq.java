@@ -1,14 +1,16 @@
 package dev.gq.cli;
 
+import dev.gq.api.GqApi;
+import dev.gq.api.StartSettings;
 import dev.gq.protocol.Release;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * The entry point of the command tree. The daemon calls {@link #run} once per client request with
@@ -48,13 +50,26 @@ public final class Gq {
     } finally {
       io.out().flush();
       io.err().flush();
-      trees.refill(one);
+      trees.refill(one, Gq::unbound);
     }
   }
 
+  /** What commands that describe or run other commands ({@code gq completion}, {@code gq mcp}) use: this tree. */
+  private static final CommandRunner RUNNER = new CommandRunner() {
+    @Override
+    public CommandLine model() {
+      return Gq.model();
+    }
+
+    @Override
+    public int run(List<String> argv, Io io, GqApi api) {
+      return Gq.run(argv, io, api);
+    }
+  };
+
   /** The tree for command {@code one} alone (null: the whole tree), its invocation not yet bound to a request. */
   static CommandTrees.Ready unbound(String one) {
-    Invocation inv = Invocation.unbound();
+    Invocation inv = Invocation.unbound(RUNNER);
     return new CommandTrees.Ready(tree(new GqCommand(), inv, one == null ? name -> true : one::equals), inv);
   }
 
@@ -92,7 +107,7 @@ public final class Gq {
 
   /** The command tree as {@link #run} builds it, for reading its model (which command has which option); nothing runs. */
   static CommandLine tree(Io io, GqApi api) {
-    return build(new GqCommand(), new Invocation(io, api), new ErrorHandler(io));
+    return build(new GqCommand(), new Invocation(io, api, RUNNER), new ErrorHandler(io));
   }
 
   private static CommandLine build(GqCommand top, Invocation inv, ErrorHandler handler) {
@@ -114,7 +129,7 @@ public final class Gq {
    * option, with nothing bound to a terminal or a daemon (nothing in it can run).
    */
   public static CommandLine model() {
-    return tree(new GqCommand(), new Invocation(null, null));
+    return tree(new GqCommand(), new Invocation(null, null, RUNNER));
   }
 
   private static CommandLine tree(GqCommand top, Invocation inv) {

@@ -1,10 +1,11 @@
 package dev.gq.cli;
 
+import dev.gq.protocol.Release;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine;
 
 /**
  * The root {@code gq} command: owns {@code --help}, {@code --version} and {@code --verbose} (the
@@ -36,7 +37,7 @@ final class GqCommand implements Callable<Integer> {
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      return new String[] {"gq " + Gq.VERSION};
+      return new String[] {"gq " + Release.VERSION};
     }
   }
 }

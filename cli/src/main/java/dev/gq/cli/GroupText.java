@@ -1,6 +1,6 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.GroupSummary;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;

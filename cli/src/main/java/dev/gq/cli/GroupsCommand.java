@@ -2,7 +2,8 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.QueueControl;
 import java.io.PrintWriter;

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.GqApi;
 import java.io.PrintWriter;
 
 /**
@@ -11,18 +12,22 @@ final class Invocation {
   private Io io;
   private GqApi api;
   private boolean bound;
+  private final CommandRunner runner;
 
-  Invocation(Io io, GqApi api) {
+  Invocation(Io io, GqApi api, CommandRunner runner) {
     this.io = io;
     this.api = api;
     this.bound = true;
+    this.runner = runner;
   }
 
-  private Invocation() {}
+  private Invocation(CommandRunner runner) {
+    this.runner = runner;
+  }
 
   /** One for a tree built before its request: nothing can run until {@link #bind}. */
-  static Invocation unbound() {
-    return new Invocation();
+  static Invocation unbound(CommandRunner runner) {
+    return new Invocation(runner);
   }
 
   /** Gives this invocation its request's terminal and API; a second binding is a mistake in gq. */
@@ -39,6 +44,11 @@ final class Invocation {
 
   GqApi api() {
     return api;
+  }
+
+  /** The command tree, for a command that describes or runs other commands. */
+  CommandRunner runner() {
+    return runner;
   }
 
   /**

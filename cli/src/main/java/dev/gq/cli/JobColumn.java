@@ -109,10 +109,10 @@ enum JobColumn {
     return c;
   }
 
-  String cell(Job job, JobTable.Context ctx) {
+  String cell(Job job, JobTableContext ctx) {
     return switch (this) {
       case ID -> String.valueOf(job.id());
-      case STATE -> JobTable.state(job, ctx);
+      case STATE -> ctx.state(job);
       case POS -> ctx.positions().containsKey(job.id()) ? String.valueOf(ctx.positions().get(job.id())) : "-";
       case PRIORITY -> String.valueOf(job.spec().priority());
       case GPUS -> gpus(job);
@@ -176,7 +176,7 @@ enum JobColumn {
     return job.spec().gpus() == 0 ? "-" : "(" + job.spec().gpus() + ")";
   }
 
-  private static String wait(Job job, JobTable.Context ctx) {
+  private static String wait(Job job, JobTableContext ctx) {
     if (job.state() != JobState.WAITING) return "-";
     WaitReason reason = ctx.waitReasons().get(job.id());
     return reason == null || reason.brief().isBlank() ? "-" : reason.brief();

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.SpecRules;

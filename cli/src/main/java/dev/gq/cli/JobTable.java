@@ -1,13 +1,9 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Job;
-import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
-import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,48 +25,11 @@ final class JobTable {
   }
 
   /**
-   * What the table shows besides the jobs: why each waiting job waits, the held groups, now (for
-   * ELAPSED), the running jobs' estimates (for PROGRESS), the waiting jobs' places in the queue
-   * (for POS) and the running jobs' notes (for NOTE: idle, on an unwell GPU).
-   */
-  record Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now,
-      Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable, Map<Long, Integer> positions,
-      Map<Long, String> notes) {
-    Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now) {
-      this(waitReasons, heldGroups, now, Map.of(), Set.of(), Map.of(), Map.of());
-    }
-
-    Context(Map<Long, WaitReason> waitReasons, Set<String> heldGroups, Instant now,
-        Map<Long, dev.gq.core.progress.Estimate> progress, Set<String> unreachable, Map<Long, Integer> positions) {
-      this(waitReasons, heldGroups, now, progress, unreachable, positions, Map.of());
-    }
-
-    Context withProgress(Map<Long, dev.gq.core.progress.Estimate> p) {
-      return new Context(waitReasons, heldGroups, now, p, unreachable, positions, notes);
-    }
-
-    /** With the Slurm profiles whose clusters do not answer. */
-    Context withUnreachable(Set<String> profiles) {
-      return new Context(waitReasons, heldGroups, now, progress, Set.copyOf(profiles), positions, notes);
-    }
-
-    /** With each waiting job's place in the queue (POS). */
-    Context withPositions(Map<Long, Integer> p) {
-      return new Context(waitReasons, heldGroups, now, progress, unreachable, Map.copyOf(p), notes);
-    }
-
-    /** With each running job's note (NOTE): idle, or on an unwell GPU. */
-    Context withNotes(Map<Long, String> n) {
-      return new Context(waitReasons, heldGroups, now, progress, unreachable, positions, Map.copyOf(n));
-    }
-  }
-
-  /**
    * Prints one page in {@code layout}, fitted to {@code width} (0: no limit), in the widths of the
    * page before ({@code before}; null for the first, which prints the header when the layout has
    * one); returns the widths used.
    */
-  static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before) {
+  static int[] print(List<Job> jobs, Layout layout, JobTableContext ctx, PrintWriter out, int width, int[] before) {
     TextTable table = table(jobs, layout, ctx, false);
     // without COMMAND whole on the line, NAME tells unnamed jobs apart by their arguments
     if (cutsCommand(table, layout, width, before)) table = table(jobs, layout, ctx, true);
@@ -82,7 +41,7 @@ final class JobTable {
    * ({@link Widths}): the header when {@code first} and the layout has one; NAME telling unnamed
    * jobs apart when {@code telling}, as {@link Widths#telling} decided for every page alike.
    */
-  static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before, boolean first,
+  static int[] print(List<Job> jobs, Layout layout, JobTableContext ctx, PrintWriter out, int width, int[] before, boolean first,
       boolean telling) {
     return table(jobs, layout, ctx, telling).print(out, width, before, first && layout.header());
   }
@@ -102,7 +61,7 @@ final class JobTable {
     return table;
   }
 
-  private static TextTable table(List<Job> jobs, Layout layout, Context ctx, boolean telling) {
+  private static TextTable table(List<Job> jobs, Layout layout, JobTableContext ctx, boolean telling) {
     List<JobColumn> columns = layout.columns();
     TextTable table = table(layout);
     if (telling) table.cutInMiddle(columns.indexOf(JobColumn.NAME));
@@ -119,7 +78,7 @@ final class JobTable {
     private final int[] natural = new int[JobColumn.values().length];
     private int tellingName;
 
-    void measure(List<Job> jobs, Iterable<JobColumn> columns, Context ctx) {
+    void measure(List<Job> jobs, Iterable<JobColumn> columns, JobTableContext ctx) {
       for (Job job : jobs) {
         for (JobColumn c : columns) natural[c.ordinal()] = Math.max(natural[c.ordinal()], PrintableText.escape(c.cell(job, ctx)).length());
         tellingName = Math.max(tellingName, PrintableText.escape(JobColumn.tellingName(job)).length());
@@ -148,13 +107,6 @@ final class JobTable {
 
   /** The state to show: HELD for a waiting job of a held group. */
   static String state(Job job, Set<String> heldGroups) {
-    boolean held = job.state() == JobState.WAITING && job.spec().group() != null && heldGroups.contains(job.spec().group());
-    return held ? "HELD" : job.state().name();
-  }
-
-  /** As {@link #state(Job, Set)}; UNKNOWN for a live job Slurm holds whose cluster does not answer. */
-  static String state(Job job, Context ctx) {
-    if (job.clusterId() != null && !job.state().terminal() && ctx.unreachable().contains(job.spec().cluster())) return "UNKNOWN";
-    return state(job, ctx.heldGroups());
+    return JobTableContext.state(job, heldGroups);
   }
 }

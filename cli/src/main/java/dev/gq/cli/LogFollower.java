@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;

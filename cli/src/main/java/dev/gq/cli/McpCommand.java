@@ -85,7 +85,7 @@ final class McpCommand implements Callable<Integer> {
     RequestMemory.Charge held = io.memory().charge();
     answering.set(held);
     CapturedIo captured = new CapturedIo(io.env(), Path.of(cwd), io.width(), held);
-    int code = Gq.run(argv, captured, inv.api());
+    int code = inv.runner().run(argv, captured, inv.api());
     if (captured.refused() != null) throw new ServerBusy(captured.refused() + " (the answer of " + argv.get(0) + " is too large now)");
     return new GqRunner.Outcome(code, captured.stdout(), captured.stderr());
   }

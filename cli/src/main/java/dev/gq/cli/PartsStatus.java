@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import java.util.ArrayList;
 import java.util.List;
 

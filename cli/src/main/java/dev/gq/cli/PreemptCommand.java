@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.api.ApiException;
 import dev.gq.core.schedule.Preemptions;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
@@ -22,17 +23,15 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code gq ps}: lists jobs, newest first. With no ids, states, limit or {@code --all} it shows
- * every live job plus the {@value #RECENT} most recently submitted ended ones, so the list stays
+ * every live job plus the {@value PsListing#RECENT} most recently submitted ended ones, so the list stays
  * short however long the history; filters combine with AND, ids and ranges with OR. A list without
- * a limit is read and printed in pages of {@value #PAGE}, so no list holds the whole history, and
+ * a limit is read and printed in pages of {@value PsListing#PAGE}, so no list holds the whole history, and
  * the default one ({@link PsListing}) holds no more than a page of a queue of any length.
  * The table ({@link JobTable}) fits a terminal and is whole in a pipe; {@code --format} picks its
  * columns, and states are coloured on a terminal unless the caller's environment sets NO_COLOR.
  */
-@Command(name = "ps", aliases = {"ls", "list", "status"}, description = "List live jobs and the last " + PsCommand.RECENT + " ended ones (--all: every job).")
+@Command(name = "ps", aliases = {"ls", "list", "status"}, description = "List live jobs and the last " + PsListing.RECENT + " ended ones (--all: every job).")
 final class PsCommand implements Callable<Integer> {
-  static final int RECENT = 20;
-  static final int PAGE = 500;
   private final Invocation inv;
   private final Set<Long> unreadable = new TreeSet<>();
   /** What the table shows besides the jobs; made once the columns are known. */
@@ -125,19 +124,19 @@ final class PsCommand implements Callable<Integer> {
       return jobs.size();
     }
     if (jobs.isEmpty()) return 0;
-    JobTable.Context ctx = extras.context(jobs);
+    JobTableContext ctx = extras.context(jobs);
     JobTable.print(jobs, layout(jobs, false, ctx), ctx, out, TextTable.width(inv.io()), null);
     return jobs.size();
   }
 
   /** Prints every job of {@code q} page by page, newest first; returns how many there were. */
   private int paged(JobQuery q) throws ApiException {
-    JobPage rows = read(q.page(0, PAGE));
-    if (rows.rows() < PAGE) return listed(rows.jobs());
+    JobPage rows = read(q.page(0, PsListing.PAGE));
+    if (rows.rows() < PsListing.PAGE) return listed(rows.jobs());
     List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
-    JobTable.Context ctx = json ? null : extras.context(page);
+    JobTableContext ctx = json ? null : extras.context(page);
     JobTable.Layout layout = layout(page, true, ctx);
     int[] widths = null;
     int shown = 0;
@@ -154,7 +153,7 @@ final class PsCommand implements Callable<Integer> {
       }
       out.flush();
       shown += page.size();
-      rows = rows.rows() < PAGE ? new JobPage(List.of(), List.of()) : read(q.page(rows.lowestId(), PAGE));
+      rows = rows.rows() < PsListing.PAGE ? new JobPage(List.of(), List.of()) : read(q.page(rows.lowestId(), PsListing.PAGE));
       page = rows.jobs();
     }
     if (array != null) array.end();
@@ -162,7 +161,7 @@ final class PsCommand implements Callable<Integer> {
   }
 
   /** The table's look for {@code jobs}, the first page of several when {@code paged}. */
-  private JobTable.Layout layout(List<Job> jobs, boolean paged, JobTable.Context ctx) {
+  private JobTable.Layout layout(List<Job> jobs, boolean paged, JobTableContext ctx) {
     List<JobColumn> shown = columns != null ? columns : JobColumn.defaults(jobs, paged, group != null,
         ctx == null ? Map.of() : ctx.progress(), ctx == null ? Map.of() : ctx.notes());
     return new JobTable.Layout(shown, !noHeader, Colour.enabled(inv.io()));

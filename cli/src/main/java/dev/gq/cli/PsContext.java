@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
@@ -65,8 +66,8 @@ final class PsContext {
   }
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
-  JobTable.Context context(List<Job> jobs) throws ApiException {
-    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
+  JobTableContext context(List<Job> jobs) throws ApiException {
+    JobTableContext c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
     if (!clustered(jobs)) return c;
     sayUnreachable();
     return c.withUnreachable(unreachable().keySet());
@@ -76,10 +77,10 @@ final class PsContext {
    * What one page of a list printed page by page shows besides its jobs ({@link PsListing}), the
    * notices said apart, once; {@code positions}: the waiting jobs' places, when POS is shown.
    */
-  JobTable.Context page(List<Job> jobs, Map<Long, Integer> positions) throws ApiException {
+  JobTableContext page(List<Job> jobs, Map<Long, Integer> positions) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
     if (waiting) heldGroups(jobs);
-    JobTable.Context c = new JobTable.Context(waiting ? reasons() : Map.of(), holds == null ? Set.of() : holds.keySet(), now())
+    JobTableContext c = new JobTableContext(waiting ? reasons() : Map.of(), holds == null ? Set.of() : holds.keySet(), now())
         .withProgress(progress(jobs)).withPositions(positions).withNotes(notes(jobs));
     return clustered(jobs) ? c.withUnreachable(unreachable().keySet()) : c;
   }
@@ -148,12 +149,12 @@ final class PsContext {
   }
 
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
-  private JobTable.Context waits(List<Job> jobs) throws ApiException {
+  private JobTableContext waits(List<Job> jobs) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
-    if (!waiting) return new JobTable.Context(Map.of(), Set.of(), inv.api().now());
+    if (!waiting) return new JobTableContext(Map.of(), Set.of(), inv.api().now());
     Map<Long, WaitReason> reasons = inv.api().waitReasons();
     List<String> notices = heldNotices(jobs);
     if (group == null) notices.forEach(inv.io().err()::println);
-    return new JobTable.Context(reasons, holds == null ? Set.of() : holds.keySet(), inv.api().now());
+    return new JobTableContext(reasons, holds == null ? Set.of() : holds.keySet(), inv.api().now());
   }
 }

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
@@ -26,6 +27,10 @@ import java.util.TreeSet;
  * and the live jobs are shown, so that those stay on screen.
  */
 final class PsListing {
+  /** How many ended jobs, the most recently submitted, {@code gq ps} lists beside the live ones. */
+  static final int RECENT = 20;
+  /** How many jobs one read of a long list takes. */
+  static final int PAGE = 500;
   private final Invocation inv;
   private final PsContext extras;
   private final String group;
@@ -55,7 +60,7 @@ final class PsListing {
   int json() throws ApiException {
     JsonView.ArrayStream array = new JsonView.ArrayStream(inv.io().out());
     int[] shown = {0};
-    pages(ended(PsCommand.RECENT), page -> {
+    pages(ended(RECENT), page -> {
       Map<Long, WaitReason> waits = extras.reasonsFor(page);
       page.forEach(j -> array.add(JsonView.job(j, waits.get(j.id()))));
       inv.io().out().flush();
@@ -112,7 +117,7 @@ final class PsListing {
     JobTable.Widths widths = new JobTable.Widths();
     boolean[] clustered = {false};
     pages(done, page -> {
-      JobTable.Context ctx = extras.page(page, positions == null ? Map.of() : positions);
+      JobTableContext ctx = extras.page(page, positions == null ? Map.of() : positions);
       widths.measure(page, candidates, ctx);
       if (columns == null) chosen.addAll(JobColumn.defaults(page, false, group != null, ctx.progress(), ctx.notes()));
       clustered[0] |= PsContext.clustered(page);
@@ -128,7 +133,7 @@ final class PsListing {
    */
   private void pages(List<Job> ended, PageAction each) throws ApiException {
     JobQuery q = new JobQuery(List.of(), JobState.live(), group, 0);
-    JobPage rows = read(q.page(0, PsCommand.PAGE));
+    JobPage rows = read(q.page(0, PAGE));
     int e = 0;
     while (!inv.io().closed()) {
       List<Job> page = new ArrayList<>(rows.jobs().size());
@@ -136,11 +141,11 @@ final class PsListing {
         while (e < ended.size() && ended.get(e).id() > j.id()) page.add(ended.get(e++));
         page.add(j);
       }
-      boolean last = rows.rows() < PsCommand.PAGE;
+      boolean last = rows.rows() < PAGE;
       if (last) page.addAll(ended.subList(e, ended.size()));
       if (!page.isEmpty()) each.accept(page);
       if (last) return;
-      rows = read(q.page(rows.lowestId(), PsCommand.PAGE));
+      rows = read(q.page(rows.lowestId(), PAGE));
     }
   }
 
@@ -150,8 +155,8 @@ final class PsListing {
    * the screen's height cut them).
    */
   private List<Job> kept(long live, Set<String> held) throws ApiException {
-    List<Job> done = ended(PsCommand.RECENT + 1);
-    int keep = Math.min(PsCommand.RECENT, done.size());
+    List<Job> done = ended(RECENT + 1);
+    int keep = Math.min(RECENT, done.size());
     // the header, the line saying what was left out, the shell's next prompt, and the lines printed
     // besides the table (a held group's notice, the group's summary), as many as the terminal wraps them to
     long room = shape == Shape.JSON || inv.io().height() == 0 ? keep : Math.max(0, inv.io().height() - 3 - besides(held) - live);

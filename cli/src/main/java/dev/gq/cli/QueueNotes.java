@@ -1,6 +1,6 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.QueueState;
+import dev.gq.api.ApiReplies.QueueState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.report.Period;
 import dev.gq.core.report.QueueLength;
 import dev.gq.core.report.Usage;

@@ -2,9 +2,10 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.ApiReplies.ResumeReport;
-import dev.gq.cli.ApiReplies.Retried;
-import dev.gq.cli.ApiReplies.RetrySkip;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.ResumeReport;
+import dev.gq.api.ApiReplies.Retried;
+import dev.gq.api.ApiReplies.RetrySkip;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;

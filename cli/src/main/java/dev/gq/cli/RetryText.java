@@ -1,7 +1,8 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.Retried;
-import dev.gq.cli.ApiReplies.RetrySkip;
+import dev.gq.api.ApiReplies.Retried;
+import dev.gq.api.ApiReplies.RetrySkip;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.ledger.CommandFault;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,12 @@ final class RunCommand implements Callable<Integer> {
   static void checkCommand(List<String> argv) {
     CommandFault fault = CommandFault.of(argv);
     if (fault != null) throw new UsageException(problem(fault));
+  }
+
+  /** Checks a batch line's command by the one rule for commands, in the command line's words. */
+  static void checkLineCommand(List<String> argv) {
+    CommandFault fault = CommandFault.of(argv);
+    if (fault != null) throw new IllegalArgumentException(problem(fault));
   }
 
   /** The CLI's words for a command's fault, on the command line or a batch line. */

@@ -1,5 +1,7 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuSlot;
@@ -89,7 +91,7 @@ final class ShowCommand implements Callable<Integer> {
     if (job.spec().priority() != 0) line(out, "Priority", String.valueOf(job.spec().priority()));
     if (job.spec().begin() != null) line(out, "Begins", Times.format(job.spec().begin(), zone));
     if (job.spec().gpuNeed() != null && !job.spec().gpuNeed().text().isEmpty()) line(out, "Each GPU", job.spec().gpuNeed().text());
-    if (dev.gq.core.job.GpuNeed.shares(job.spec())) line(out, "Shares", shares(job));
+    if (job.spec().shares()) line(out, "Shares", shares(job));
     if (job.state() == JobState.WAITING) line(out, "Waiting for", waitText(inv.api().waitReasons().get(job.id())));
     if (job.spec().onCluster()) line(out, "Runs on", cluster(job));
     if (job.spec().resumeArg() != null) line(out, "Resume arg", job.spec().resumeArg());

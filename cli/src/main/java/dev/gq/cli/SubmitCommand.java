@@ -1,14 +1,13 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.PrintableText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,7 +58,7 @@ final class SubmitCommand implements Callable<Integer> {
     String name = Labels.checkOption("--name", options.name);
     String group = Labels.checkOption("--group", options.group);
     String key = Labels.checkOption("--key", options.key);
-    Path path = resolve(script, inv.io().cwd(), inv.io().env());
+    Path path = Submitter.resolve(script, inv.io().cwd(), inv.io().env());
     if (!Files.isRegularFile(path) && !script.contains("/")
         && ProgramLookup.missing(script, inv.io().env().get("PATH"), inv.io().cwd().toString()) == null)
       // 'gq submit python train.py', 'gq submit -- bash -c ...': a command where a script belongs
@@ -101,19 +100,6 @@ final class SubmitCommand implements Callable<Integer> {
     return pythonLine || String.valueOf(script.getFileName()).endsWith(".py");
   }
 
-  /** The script's path: {@code ~} from HOME, relative to the caller's directory. */
-  static Path resolve(String script, Path cwd, Map<String, String> env) {
-    String home = env.get("HOME");
-    String expanded = script;
-    if (home != null && !home.isEmpty() && (script.equals("~") || script.startsWith("~/"))) {
-      expanded = home + script.substring(1);
-    }
-    try {
-      return cwd.resolve(expanded).normalize();
-    } catch (InvalidPathException e) {
-      throw new RefusedException("script does not exist or is not a regular file: " + script);
-    }
-  }
 
   private static Path existingScript(Path path) {
     if (!Files.isRegularFile(path)) {

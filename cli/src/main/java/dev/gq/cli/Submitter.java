@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.KeyTaken;
 import dev.gq.core.ledger.Queueing;
@@ -8,6 +10,7 @@ import dev.gq.core.ledger.SpecRules;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -224,5 +227,19 @@ final class Submitter {
     n.put("state", result.state() == null ? null : result.state().name());
     n.put("message", result.message());
     inv.io().out().println(JsonView.pretty(n));
+  }
+
+  /** The path of a script or batch file the caller named: {@code ~} from HOME, relative to the caller's directory. */
+  static Path resolve(String script, Path cwd, Map<String, String> env) {
+    String home = env.get("HOME");
+    String expanded = script;
+    if (home != null && !home.isEmpty() && (script.equals("~") || script.startsWith("~/"))) {
+      expanded = home + script.substring(1);
+    }
+    try {
+      return cwd.resolve(expanded).normalize();
+    } catch (InvalidPathException e) {
+      throw new RefusedException("script does not exist or is not a regular file: " + script);
+    }
   }
 }

@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.CancelOutcome;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.CancelOutcome;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.Preemptions;
 import java.io.ByteArrayOutputStream;
@@ -62,7 +64,7 @@ final class TopCommand implements Callable<Integer> {
     Io io = inv.io();
     if (!io.screen()) {
       int width = Math.max(40, io.width());
-      TopScreen.Data d = reads.gather(view, width, 0);
+      TopData d = reads.gather(view, width, 0);
       for (AttributedString l : TopScreen.render(d, view, width, 0)) io.out().println(l.toString().stripTrailing());
       if (io.stdoutTty())
         io.err().println("gq: this client cannot show the live view, so this is one screen; the gq command"
@@ -70,13 +72,13 @@ final class TopCommand implements Callable<Integer> {
       return ExitCode.OK;
     }
     // the first screen's data before the full screen: a daemon that cannot answer says so on the normal screen
-    TopScreen.Data first = reads.gather(view, Math.max(20, io.width()), io.height() > 0 ? io.height() : 24);
+    TopData first = reads.gather(view, Math.max(20, io.width()), io.height() > 0 ? io.height() : 24);
     io.enterScreen();
     live(io, first);
     return ExitCode.OK;
   }
 
-  private void live(Io io, TopScreen.Data first) throws Exception {
+  private void live(Io io, TopData first) throws Exception {
     ByteArrayOutputStream sent = new ByteArrayOutputStream(16 * 1024);
     int width = Math.max(20, io.width());
     int height = io.height() > 0 ? io.height() : 24;
@@ -85,7 +87,7 @@ final class TopCommand implements Callable<Integer> {
       Display display = new Display(term, true);
       display.resize(height, width);
       display.clear();
-      TopScreen.Data data = first;
+      TopData data = first;
       long next = System.nanoTime() + TICK.toNanos();
       boolean dirty = true;
       while (!io.closed()) {
@@ -155,7 +157,7 @@ final class TopCommand implements Callable<Integer> {
    */
   static void warm() {
     GqApi.GpuReport none = new GqApi.GpuReport(List.of(), "", false, null);
-    TopScreen.Data d = new TopScreen.Data(Instant.EPOCH, ZoneOffset.UTC, none, Map.of(), Map.of(),
+    TopData d = new TopData(Instant.EPOCH, ZoneOffset.UTC, none, Map.of(), Map.of(),
         List.of(), Map.of(), Map.of(), Map.of(), Set.of(), false, List.of(), List.of(), null, List.of());
     try (Terminal term = new LineDisciplineTerminal("gq-top", "xterm-256color", new ByteArrayOutputStream(),
         StandardCharsets.UTF_8)) {

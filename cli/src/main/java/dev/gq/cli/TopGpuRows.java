@@ -6,8 +6,7 @@ import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.TopScreen.Data;
+import dev.gq.api.ApiReplies.ProcessView;
 import dev.gq.core.alloc.Ownership;
 import dev.gq.core.alloc.SharedFit;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
@@ -71,7 +70,7 @@ final class TopGpuRows {
     return sb.toString();
   }
 
-  static AttributedString gpuRow(Data d, GpuStatus g, int width) {
+  static AttributedString gpuRow(TopData d, GpuStatus g, int width) {
     GpuHistory.Trace trace = d.traces().get(g.uuid());
     GpuFigures f = trace == null ? d.gpus().figures(g.uuid()) : trace.latest();
     AttributedStringBuilder b = new AttributedStringBuilder();
@@ -93,7 +92,7 @@ final class TopGpuRows {
    * beside them, "other gq" when only others share it), another gq's job or user, an outside user, or
    * why it is unknown or drained (the whole reason is on the note under it).
    */
-  static String holder(Data d, GpuStatus g) {
+  static String holder(TopData d, GpuStatus g) {
     if (g.heldBy() != null) return g.heldBy();
     if (g.state() == GpuState.SHARED) {
       List<String> ids = g.shares().stream().map(s -> String.valueOf(s.jobId())).toList();
@@ -123,7 +122,7 @@ final class TopGpuRows {
    * using more than it declared marked "over"); the problem of an unwell
    * GPU; a drain with its reason and how to undo it.
    */
-  static List<AttributedString> noteRows(Data d, GpuStatus g) {
+  static List<AttributedString> noteRows(TopData d, GpuStatus g) {
     List<AttributedString> out = new ArrayList<>();
     long headroom = d.gpus().shareHeadroomMiB();
     if (!g.shares().isEmpty() || !g.others().isEmpty()) {
@@ -145,7 +144,7 @@ final class TopGpuRows {
     return out;
   }
 
-  static List<AttributedString> processRows(Data d, GpuStatus g, int width) {
+  static List<AttributedString> processRows(TopData d, GpuStatus g, int width) {
     List<AttributedString> rows = new ArrayList<>();
     for (GpuProcess p : g.processes()) {
       ProcessView pv = d.processes().get(p.pid());
@@ -175,7 +174,7 @@ final class TopGpuRows {
    * one only when its job owns every process on it, so that job owns one /proc no longer shows too;
    * on a shared GPU such a process is nobody's (null).
    */
-  static Long jobOf(Data d, GpuStatus g, ProcessView pv) {
+  static Long jobOf(TopData d, GpuStatus g, ProcessView pv) {
     List<Long> holders = g.shares().isEmpty()
         ? (g.ownerJobId() == null ? List.of() : List.of(g.ownerJobId()))
         : g.shares().stream().map(GpuStatus.Share::jobId).toList();

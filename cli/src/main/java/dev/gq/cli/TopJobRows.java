@@ -7,9 +7,8 @@ import static dev.gq.cli.ScreenText.cutWords;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.StoredEvent;
-import dev.gq.cli.TopScreen.Data;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
@@ -34,7 +33,7 @@ final class TopJobRows {
         + (width >= 100 ? pad("GROUP", 16) : pad("GROUP", 9)) + "NAME / WHY";
   }
 
-  static List<AttributedString> jobLines(Data d, TopView v, List<Job> shown, int rows, int width, boolean fixed) {
+  static List<AttributedString> jobLines(TopData d, TopView v, List<Job> shown, int rows, int width, boolean fixed) {
     List<AttributedString> out = new ArrayList<>();
     if (shown.isEmpty()) {
       if (rows > 0) out.add(new AttributedString(v.filter().isEmpty()
@@ -79,7 +78,7 @@ final class TopJobRows {
   }
 
   /** Job {@code listed}'s row, from its whole record when it was read whole. */
-  static String jobText(Data d, Job listed, int width) {
+  static String jobText(TopData d, Job listed, int width) {
     Job j = d.whole(listed);
     String state = JobTable.state(j, d.heldGroups());
     String progress = JobColumn.progress(j, d.progress());
@@ -120,7 +119,7 @@ final class TopJobRows {
     };
   }
 
-  static List<AttributedString> groupRows(Data d, int width) {
+  static List<AttributedString> groupRows(TopData d, int width) {
     List<AttributedString> rows = new ArrayList<>();
     int barWidth = width >= 120 ? 30 : 12;
     for (GroupSummary g : d.groups()) {
@@ -142,14 +141,14 @@ final class TopJobRows {
     return rows;
   }
 
-  static List<AttributedString> eventRows(Data d, int width) {
+  static List<AttributedString> eventRows(TopData d, int width) {
     List<AttributedString> rows = new ArrayList<>();
     for (StoredEvent e : d.events()) rows.add(new AttributedString(eventText(d, e), DIM));
     return rows;
   }
 
   /** "12:30:01 JobLaunched job 4": the newest events, in local time, one line each. */
-  static String eventText(Data d, StoredEvent e) {
+  static String eventText(TopData d, StoredEvent e) {
     StringBuilder sb = new StringBuilder(CLOCK.format(e.time().atZone(d.zone()))).append(' ').append(pad(e.type(), 20));
     if (e.jobId() != null) sb.append("job ").append(e.jobId());
     String control = ControlEvents.text(e, d.gpus().gpus(), d.jobs());

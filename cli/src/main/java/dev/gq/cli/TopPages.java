@@ -5,7 +5,6 @@ import static dev.gq.cli.ScreenText.TITLE;
 import static dev.gq.cli.ScreenText.bar;
 import static dev.gq.cli.ScreenText.plain;
 
-import dev.gq.cli.TopScreen.Data;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.PrintableText;
 import java.util.ArrayList;
@@ -20,7 +19,7 @@ import org.jline.utils.AttributedString;
 final class TopPages {
   private TopPages() {}
 
-  static List<AttributedString> helpScreen(Data d, TopView v, int width, int height) {
+  static List<AttributedString> helpScreen(TopData d, TopView v, int width, int height) {
     List<AttributedString> lines = new ArrayList<>();
     lines.add(bar(" gq top: keys", width, TITLE));
     for (String l : List.of(
@@ -51,7 +50,7 @@ final class TopPages {
     return lines;
   }
 
-  static List<AttributedString> logScreen(Data d, TopView v, int width, int height) {
+  static List<AttributedString> logScreen(TopData d, TopView v, int width, int height) {
     List<AttributedString> lines = new ArrayList<>();
     Job j = d.logJob();
     String head = j == null ? " log: job " + v.selected() + " is gone"

@@ -1,8 +1,10 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.QueueState;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.QueueState;
+import dev.gq.api.ApiReplies.StoredEvent;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
@@ -68,7 +70,7 @@ final class TopReads {
    * live jobs as the scheduler holds them (to count and place them), then whole, with why they
    * wait, only the jobs whose rows the screen draws and those that run.
    */
-  TopScreen.Data gather(TopView view, int width, int height) throws ApiException {
+  TopData gather(TopView view, int width, int height) throws ApiException {
     GqApi api = inv.api();
     GqApi.GpuReport gpus = api.gpus();
     Set<Long> pids = new LinkedHashSet<>();
@@ -89,7 +91,7 @@ final class TopReads {
       logJob = api.job(view.selected()).orElse(null);
       if (logJob != null && logJob.logPath() != null) log = lastLines(api, Path.of(logJob.logPath()));
     }
-    TopScreen.Data d = new TopScreen.Data(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, Map.of(),
+    TopData d = new TopData(api.now(), zone(), gpus, api.gpuTraces(), api.processes(pids), jobs, Map.of(),
         Map.of(), active.isEmpty() ? Map.of() : api.idleJobs(), q.holds().keySet(), q.queueHeld(), groups, events, logJob,
         log, api.who(), whole);
     return detail(d, view, width, height, active);
@@ -118,11 +120,11 @@ final class TopReads {
    * {@code d} with the jobs whose rows the screen now draws read whole, with why each waits and how
    * far each running one has got: after a key moved the list, only those not read yet.
    */
-  TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height) throws ApiException {
+  TopData detail(TopData d, TopView view, int width, int height) throws ApiException {
     return detail(d, view, width, height, List.of());
   }
 
-  private TopScreen.Data detail(TopScreen.Data d, TopView view, int width, int height, List<Job> also) throws ApiException {
+  private TopData detail(TopData d, TopView view, int width, int height, List<Job> also) throws ApiException {
     Map<Long, Job> wanted = new LinkedHashMap<>();
     for (Job j : also) if (!d.isWhole(j.id())) wanted.put(j.id(), j);
     for (Job j : TopScreen.drawn(d, view, width, height)) if (!d.isWhole(j.id())) wanted.put(j.id(), j);
@@ -146,7 +148,7 @@ final class TopReads {
     if (!waiting.isEmpty()) waits.putAll(api.waitReasons(waiting));
     Map<Long, Estimate> progress = new HashMap<>(d.progress());
     if (!running.isEmpty()) progress.putAll(api.progress(running));
-    return new TopScreen.Data(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), waits, progress, d.idle(),
+    return new TopData(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), waits, progress, d.idle(),
         d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log(), d.who(), whole);
   }
 

@@ -21,28 +21,18 @@ import static dev.gq.cli.TopPages.helpScreen;
 import static dev.gq.cli.TopPages.logScreen;
 import static dev.gq.cli.TopUserRows.userRows;
 
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.ApiReplies.StoredEvent;
-import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
-import dev.gq.core.job.WaitReason;
-import dev.gq.core.progress.Estimate;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStyle;
 
 /**
- * Draws one screen of {@code gq top} from what the daemon knows at one moment ({@link Data}) and where
+ * Draws one screen of {@code gq top} from what the daemon knows at one moment ({@link TopData}) and where
  * the user is ({@link TopView}): a title line, the GPUs (state, holder, figures, a sparkline of
  * utilisation, a note under a shared, drained or unwell one, the processes on each under the job
  * that owns them), the jobs (with the idle hint), the groups, the newest events at the bottom and a
@@ -53,69 +43,19 @@ import org.jline.utils.AttributedStyle;
  * one frame printed as text). What a small screen gives up first is {@link TopLayout}'s to say.
  */
 final class TopScreen {
-  /**
-   * Everything one screen shows, gathered by {@link TopReads}: every live job and the newest ended
-   * ones, and in {@code whole} (by id) the whole records of those read whole: the others are as the
-   * scheduler holds them, without their commands, enough to count, filter and place them (null
-   * {@code whole}: every job is whole); why each shown waiting job waits.
-   */
-  record Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
-      Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
-      Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-      List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who, Map<Long, Job> whole) {
-    /** A screen whose jobs are all whole records. */
-    Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
-        Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
-        Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-        List<StoredEvent> events, Job logJob, List<String> log, GqApi.WhoReport who) {
-      this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, who,
-          null);
-    }
-
-    /** A screen without everyone's part of the machine (a daemon that does not say). */
-    Data(Instant now, ZoneId zone, GpuReport gpus, Map<String, GpuHistory.Trace> traces,
-        Map<Long, ProcessView> processes, List<Job> jobs, Map<Long, WaitReason> waits, Map<Long, Estimate> progress,
-        Map<Long, Instant> idle, Set<String> heldGroups, boolean queueHeld, List<GroupSummary> groups,
-        List<StoredEvent> events, Job logJob, List<String> log) {
-      this(now, zone, gpus, traces, processes, jobs, waits, progress, idle, heldGroups, queueHeld, groups, events, logJob, log, null);
-    }
-
-    /** Whether job {@code id} was read whole. */
-    boolean isWhole(long id) {
-      return whole == null || whole.containsKey(id);
-    }
-
-    /** Listed job {@code j} as its whole record, when it was read whole; else as it is. */
-    Job whole(Job j) {
-      return whole == null ? j : whole.getOrDefault(j.id(), j);
-    }
-
-    /** Job {@code id}, whole when it was read whole (as every running one is), looked for in the list otherwise; null when neither has it. */
-    Job find(long id) {
-      if (whole != null && whole.containsKey(id)) return whole.get(id);
-      for (Job j : jobs) if (j.id() == id) return j;
-      return null;
-    }
-
-    /** What gq notices about the running jobs: idle since when, on which unwell GPU. */
-    JobHints hints() {
-      return new JobHints(idle, gpus.unwell(), now);
-    }
-  }
-
   private TopScreen() {}
 
   /** The jobs the list shows, in its order: live jobs (running first, then by id), then ended ones, newest end first. */
-  static List<Job> shown(Data d, TopView v) {
+  static List<Job> shown(TopData d, TopView v) {
     return listing(d, v).jobs();
   }
 
   /** The list with its counts, worked out once for each list of jobs read, held groups and filter. */
-  static TopListing.Listed listing(Data d, TopView v) {
+  static TopListing.Listed listing(TopData d, TopView v) {
     return v.listing().of(d.jobs(), d.heldGroups(), v.filter(), () -> listed(d, v));
   }
 
-  private static TopListing.Listed listed(Data d, TopView v) {
+  private static TopListing.Listed listed(TopData d, TopView v) {
     List<Job> live = new ArrayList<>();
     List<Job> waiting = new ArrayList<>();
     List<Job> ended = new ArrayList<>();
@@ -144,7 +84,7 @@ final class TopScreen {
    * The jobs whose rows this screen draws, in order: what {@link TopReads} reads whole
    * (and why they wait) before the screen is drawn. None on the log and help pages.
    */
-  static List<Job> drawn(Data d, TopView v, int width, int height) {
+  static List<Job> drawn(TopData d, TopView v, int width, int height) {
     if (v.mode() == TopView.Mode.LOG || v.mode() == TopView.Mode.HELP) return List.of();
     List<Job> shown = shown(d, v);
     v.settle(shown);
@@ -152,7 +92,7 @@ final class TopScreen {
     return shown.subList(w[0], w[1]);
   }
 
-  static List<AttributedString> render(Data d, TopView v, int width, int height) {
+  static List<AttributedString> render(TopData d, TopView v, int width, int height) {
     List<AttributedString> out = switch (v.mode()) {
       case LOG -> logScreen(d, v, width, height);
       case HELP -> helpScreen(d, v, width, height);
@@ -169,7 +109,7 @@ final class TopScreen {
   private record Parts(List<List<AttributedString>> gpuRows, List<List<AttributedString>> procRows,
       List<AttributedString> groups, List<AttributedString> events, List<AttributedString> users, TopLayout room) {}
 
-  private static Parts parts(Data d, TopView v, int width, int height) {
+  private static Parts parts(TopData d, TopView v, int width, int height) {
     // each GPU's row with its notes (shares, a drain, the problem of an unwell GPU): kept on any screen
     List<List<AttributedString>> gpuRows = new ArrayList<>();
     List<List<AttributedString>> procRows = new ArrayList<>();
@@ -194,7 +134,7 @@ final class TopScreen {
     return new Parts(gpuRows, procRows, groups, events, users, room);
   }
 
-  private static List<AttributedString> mainScreen(Data d, TopView v, int width, int height) {
+  private static List<AttributedString> mainScreen(TopData d, TopView v, int width, int height) {
     List<Job> shown = shown(d, v);
     v.settle(shown);
     Parts p = parts(d, v, width, height);
@@ -227,7 +167,7 @@ final class TopScreen {
   }
 
   /** The title: the counts, a held queue and the filter whole; "(fake GPUs)" goes first when it does not fit. */
-  private static String title(Data d, TopView v, List<Job> shown, int width) {
+  private static String title(TopData d, TopView v, List<Job> shown, int width) {
     int free = 0;
     for (GpuStatus g : d.gpus().gpus()) if (g.state() == GpuState.FREE) free++;
     TopListing.Listed listed = listing(d, v);

@@ -5,7 +5,7 @@ import static dev.gq.cli.ScreenText.cut;
 import static dev.gq.cli.ScreenText.pad;
 import static dev.gq.cli.ScreenText.padLeft;
 
-import dev.gq.cli.TopScreen.Data;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.FairWho;
 import java.time.format.DateTimeFormatter;
@@ -29,7 +29,7 @@ final class TopUserRows {
    * (6 GPUs)" a line each, then the policy and the bookings in one line; none when this user is alone
    * on it without a policy or booking in force.
    */
-  static List<AttributedString> userRows(Data d) {
+  static List<AttributedString> userRows(TopData d) {
     List<AttributedString> rows = new ArrayList<>();
     GqApi.WhoReport who = d.who();
     if (!WhoCommand.shared(who)) return rows;

@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;

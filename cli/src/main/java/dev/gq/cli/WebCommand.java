@@ -1,5 +1,8 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
+import dev.gq.api.WebControl;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

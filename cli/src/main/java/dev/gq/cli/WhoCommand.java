@@ -2,6 +2,8 @@ package dev.gq.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.schedule.FairWho;
 import java.io.PrintWriter;

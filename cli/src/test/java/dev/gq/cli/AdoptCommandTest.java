@@ -2,6 +2,8 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.job.GpuSlot;
 import java.lang.reflect.InvocationHandler;

@@ -25,8 +25,8 @@ class BatchLineSchemaTest {
   private static final String SCHEMA = "batch-line.schema.json";
   @TempDir Path dir;
 
-  private BatchFile.Defaults defaults() {
-    return new BatchFile.Defaults(1, null, null, dir.toString(), dir, Map.of(), Scheduling.NONE);
+  private BatchDefaults defaults() {
+    return new BatchDefaults(1, null, null, dir.toString(), dir, Map.of(), Scheduling.NONE);
   }
 
   @Test

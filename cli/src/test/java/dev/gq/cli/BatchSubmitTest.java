@@ -3,8 +3,10 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.ApiReplies.BatchLine;
-import dev.gq.cli.ApiReplies.BatchOutcome;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.BatchLine;
+import dev.gq.api.ApiReplies.BatchOutcome;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;

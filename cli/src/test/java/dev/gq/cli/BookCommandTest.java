@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.api.GqApi;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,8 +3,8 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.ApiReplies.CancelOutcome;
-import dev.gq.cli.ApiReplies.CancelOutcome.Kind;
+import dev.gq.api.ApiReplies.CancelOutcome.Kind;
+import dev.gq.api.ApiReplies.CancelOutcome;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
 import java.util.List;

@@ -81,7 +81,7 @@ class CommandTreesTest {
     CommandTrees.Ready show = trees.take("show");
     assertNotNull(show);
     assertNull(trees.take("show"), "a tree is handed to one request only");
-    trees.refill("show");
+    trees.refill("show", Gq::unbound);
     later.runAll();
     assertNotSame(show, trees.take("show"));
   }
@@ -91,7 +91,7 @@ class CommandTreesTest {
     CommandTrees trees = CommandTrees.builtBy(r -> {
       throw new java.util.concurrent.RejectedExecutionException("stopped");
     });
-    trees.refill("ps");
+    trees.refill("ps", Gq::unbound);
     assertEquals(0, trees.waiting(), "a build the builder refused leaves nothing behind");
     assertNull(trees.take("ps"));
   }
@@ -100,7 +100,7 @@ class CommandTreesTest {
   void theBackgroundBuilderRunsItsStartHookOnItsOwnThreadFirst() throws Exception {
     java.util.concurrent.CompletableFuture<String> hook = new java.util.concurrent.CompletableFuture<>();
     try (CommandTrees trees = CommandTrees.inBackground(() -> hook.complete(Thread.currentThread().getName()))) {
-      trees.refill("ps");
+      trees.refill("ps", Gq::unbound);
       assertEquals("gq-command-trees", hook.get(10, java.util.concurrent.TimeUnit.SECONDS));
       for (int i = 0; i < 1000 && trees.waiting() == 0; i++) Thread.sleep(10);
       assertNotNull(trees.take("ps"), "the tree was built after the hook ran");

@@ -3,8 +3,8 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
@@ -46,7 +46,7 @@ class ControlEventsTest {
   @Test
   void topsEventLineSaysWhichGpuWasDrained() {
     StoredEvent drained = event("GpuDrained", Map.of("uuid", "GPU-uuid-0", "reason", "for bob"));
-    TopScreen.Data d = new TopScreen.Data(Jobs.T0, ZoneOffset.UTC, new GpuReport(List.of(gpu(GpuState.DRAINED)), "fake", true, null),
+    TopData d = new TopData(Jobs.T0, ZoneOffset.UTC, new GpuReport(List.of(gpu(GpuState.DRAINED)), "fake", true, null),
         Map.of(), Map.of(), List.of(Jobs.job(4, JobState.RUNNING)), Map.of(), Map.of(), Map.of(), Set.of(), false, List.of(),
         List.of(drained), null, List.of());
     assertEquals("GpuDrained          GPU 0 (GPU-uuid-0) drained: for bob; job 4 keeps running there",

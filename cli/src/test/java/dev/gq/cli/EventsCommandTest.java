@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.StoredEvent;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package dev.gq.cli;
 
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
+import dev.gq.api.Notices;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.Attempts;
 import dev.gq.core.job.Job;

@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.gq.cli.ApiReplies.BookingLine;
-import dev.gq.cli.ApiReplies.DaemonInfo;
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.ApiReplies.QueueState;
-import dev.gq.cli.ApiReplies.StoredEvent;
-import dev.gq.cli.ApiReplies.WhoReport;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.BookingLine;
+import dev.gq.api.ApiReplies.DaemonInfo;
+import dev.gq.api.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.QueueState;
+import dev.gq.api.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.WhoReport;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
@@ -116,7 +117,7 @@ class ForgedTextTest {
   /** The live screen shows the same rows escaped: its text is gq's own drawing and escaped cells. */
   @Test
   void theLiveScreenDrawsForgedTextEscaped() throws ApiException {
-    TopReads reads = new TopReads(new Invocation(cli.io, cli.api));
+    TopReads reads = new TopReads(new Invocation(cli.io, cli.api, null));
     TopView view = new TopView();
     List<String> lines = TopScreen.render(reads.gather(view, 160, 60), view, 160, 60).stream()
         .map(Object::toString).toList();

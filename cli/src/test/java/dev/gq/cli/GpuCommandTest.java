@@ -3,6 +3,7 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;

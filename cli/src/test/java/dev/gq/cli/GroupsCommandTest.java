@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.GroupSummary;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
 import java.util.List;

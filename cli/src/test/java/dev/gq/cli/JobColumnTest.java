@@ -50,7 +50,7 @@ class JobColumnTest {
 
   @Test
   void waitShowsTheBriefReasonOfAWaitingJobOnly() {
-    var ctx = new JobTable.Context(Map.of(1L, new WaitReason.After(7, false),
+    var ctx = new JobTableContext(Map.of(1L, new WaitReason.After(7, false),
         2L, new WaitReason.QueueHeld()), Set.of(), Jobs.T0);
     assertEquals("after 7", JobColumn.WAIT.cell(Jobs.job(1, JobState.WAITING), ctx));
     assertEquals("-", JobColumn.WAIT.cell(Jobs.job(2, JobState.RUNNING), ctx));

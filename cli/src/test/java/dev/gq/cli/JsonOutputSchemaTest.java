@@ -8,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gq.cli.ApiReplies.BatchOutcome;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.StoredEvent;
-import dev.gq.cli.ApiReplies.SubmitResult;
+import dev.gq.api.ApiReplies.BatchOutcome;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.SubmitResult;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;

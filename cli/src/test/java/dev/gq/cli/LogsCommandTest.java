@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.api.ApiReplies;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;

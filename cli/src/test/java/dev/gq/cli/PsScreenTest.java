@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.api.ApiReplies;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
 import java.util.List;

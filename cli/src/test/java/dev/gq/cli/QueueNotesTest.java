@@ -3,7 +3,7 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gq.cli.ApiReplies.QueueState;
+import dev.gq.api.ApiReplies.QueueState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,9 +2,10 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gq.cli.ApiReplies.Retried;
-import dev.gq.cli.ApiReplies.RetryReport;
-import dev.gq.cli.ApiReplies.RetrySkip;
+import dev.gq.api.ApiReplies.Retried;
+import dev.gq.api.ApiReplies.RetryReport;
+import dev.gq.api.ApiReplies.RetrySkip;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Retries;

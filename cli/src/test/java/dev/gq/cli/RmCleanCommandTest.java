@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;

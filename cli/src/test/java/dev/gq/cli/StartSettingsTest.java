@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.api.StartSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.gq.cli.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.GpuReport;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
@@ -18,12 +18,12 @@ import org.junit.jupiter.api.Test;
 class TopCutTest {
   private static final long GIB = 1L << 30;
 
-  private static TopScreen.Data data(List<Job> jobs, List<GpuStatus> gpus) {
-    return new TopScreen.Data(Jobs.T0.plusSeconds(600), ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), Map.of(),
+  private static TopData data(List<Job> jobs, List<GpuStatus> gpus) {
+    return new TopData(Jobs.T0.plusSeconds(600), ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), Map.of(),
         Map.of(), jobs, Map.of(), Map.of(), Map.of(), Set.of(), false, List.of(), List.of(), null, List.of());
   }
 
-  private static List<String> render(TopScreen.Data d, TopView v, int width) {
+  private static List<String> render(TopData d, TopView v, int width) {
     return TopScreen.render(d, v, width, 24).stream().map(AttributedString::toString).toList();
   }
 
@@ -46,7 +46,7 @@ class TopCutTest {
     GpuStatus g = new GpuStatus(0, "GPU-0", "NVIDIA H100 80GB HBM3", GpuState.SHARED, 1041L, List.of(), 80 * GIB, GIB,
         null, null, List.of(new GpuStatus.Share(1041, 10_000, 0, 0), new GpuStatus.Share(1042, 10_000, 0, 0),
             new GpuStatus.Share(1043, 10_000, 0, 0), new GpuStatus.Share(1044, 10_000, 0, 0)));
-    TopScreen.Data d = data(List.of(), List.of(g));
+    TopData d = data(List.of(), List.of(g));
     assertTrue(row(render(d, new TopView(), 200), "0 ").contains("jobs 1041,1042,1043,1044 "), String.join("\n", render(d, new TopView(), 200)));
     String narrow = row(render(d, new TopView(), 80), "0 ");
     assertTrue(narrow.matches("0 +SHARED +jobs 1041,(1042,)?… .*"), narrow);
@@ -55,7 +55,7 @@ class TopCutTest {
   @Test
   void theTitleKeepsTheWholeFilterAtEightyColumns() {
     TopView v = new TopView();
-    TopScreen.Data d = data(List.of(Jobs.job(1, JobState.RUNNING)), List.of());
+    TopData d = data(List.of(Jobs.job(1, JobState.RUNNING)), List.of());
     for (TopKeys.Key k : TopKeys.parse("frunning\r")) v.press(k, TopScreen.shown(d, v));
     String title = render(d, v, 80).get(0);
     assertTrue(title.contains("filter: running (1)"), title);

@@ -2,10 +2,10 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
@@ -31,7 +31,7 @@ class TopListTest {
   private static final long GIB = 1L << 30;
 
   /** Jobs 1-4 running, 5-10 waiting (each with a reason), 11-40 ended; {@code ended} have ended just now. */
-  private static TopScreen.Data busy(Set<Long> ended) {
+  private static TopData busy(Set<Long> ended) {
     List<Job> jobs = new ArrayList<>();
     Map<Long, WaitReason> waits = new HashMap<>();
     for (long i = 1; i <= 40; i++) {
@@ -52,7 +52,7 @@ class TopListTest {
         new GroupSummary("c", Map.of(JobState.DONE, 2, JobState.RUNNING, 1), 0, null, false));
     Map<Long, ProcessView> procs = Map.of(2000L, new ProcessView(2000, "ann", "python a.py", NOW),
         2001L, new ProcessView(2001, "ann", "python b.py", NOW), 2002L, new ProcessView(2002, "ann", "python c.py", NOW));
-    return new TopScreen.Data(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), Map.of(), procs,
+    return new TopData(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), Map.of(), procs,
         jobs, waits, Map.of(), Map.of(), Set.of(), false, groups, events, null, List.of());
   }
 
@@ -61,7 +61,7 @@ class TopListTest {
         j.logPath(), null, j.tag(), null);
   }
 
-  private static List<String> render(TopScreen.Data d, TopView v, int width, int height) {
+  private static List<String> render(TopData d, TopView v, int width, int height) {
     return TopScreen.render(d, v, width, height).stream().map(AttributedString::toString).toList();
   }
 
@@ -84,7 +84,7 @@ class TopListTest {
   @Test
   void afterOneMoveTheSelectionStillFollowsLiveJobs() {
     TopView v = new TopView();
-    TopScreen.Data d = busy(Set.of());
+    TopData d = busy(Set.of());
     render(d, v, 80, 24);
     v.press(TopKeys.Key.ch('j'), TopScreen.shown(d, v));
     assertEquals(2L, v.selected());
@@ -96,7 +96,7 @@ class TopListTest {
   @Test
   void anEndedJobChosenByTheUserStaysSelectedAndRowsAboveAreCounted() {
     TopView v = new TopView();
-    TopScreen.Data d = busy(Set.of());
+    TopData d = busy(Set.of());
     render(d, v, 80, 24);
     v.press(TopKeys.Key.of(TopKeys.Kind.END), TopScreen.shown(d, v));
     List<String> t = render(d, v, 80, 24);

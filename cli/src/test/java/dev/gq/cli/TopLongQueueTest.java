@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
@@ -35,10 +36,10 @@ class TopLongQueueTest {
       cli.api.add(Jobs.job(id, JobState.WAITING));
       cli.api.waits.put(id, new WaitReason.GpusBusy(1, 0, List.of()));
     }
-    reads = new TopReads(new Invocation(cli.io, cli.api));
+    reads = new TopReads(new Invocation(cli.io, cli.api, null));
   }
 
-  private static List<String> render(TopScreen.Data d, TopView v) {
+  private static List<String> render(TopData d, TopView v) {
     return TopScreen.render(d, v, 200, 60).stream().map(AttributedString::toString).toList();
   }
 
@@ -75,9 +76,9 @@ class TopLongQueueTest {
   @Test
   void theEndKeyReachesTheLastJobAndItsRowIsReadWhole() throws ApiException {
     TopView v = new TopView();
-    TopScreen.Data d = reads.gather(v, 200, 60);
+    TopData d = reads.gather(v, 200, 60);
     render(d, v);
-    TopScreen.Data shown = d;
+    TopData shown = d;
     for (TopKeys.Key k : TopKeys.parse("G")) v.press(k, TopScreen.shown(shown, v), shown::whole);
     assertEquals(LAST, v.selected());
     d = reads.detail(d, v, 200, 60);
@@ -92,10 +93,10 @@ class TopLongQueueTest {
   @Test
   void pageDownStaysOnItsJobAsJobsAboveItEnd() throws ApiException {
     TopView v = new TopView();
-    TopScreen.Data d = reads.gather(v, 200, 60);
+    TopData d = reads.gather(v, 200, 60);
     render(d, v);
     for (int i = 0; i < 3; i++) {
-      TopScreen.Data at = d;
+      TopData at = d;
       for (TopKeys.Key k : TopKeys.parse("\u001b[6~")) v.press(k, TopScreen.shown(at, v), at::whole);
       d = reads.detail(d, v, 200, 60);
       render(d, v);

@@ -2,10 +2,11 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.ApiReplies.StoredEvent;
+import dev.gq.api.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.StoredEvent;
+import dev.gq.api.GqApi;
 import dev.gq.core.alloc.ProcessFacts;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
@@ -37,21 +38,21 @@ class TopScreenTest {
     return new GpuStatus(i, "GPU-" + i, "NVIDIA H100 80GB HBM3", s, owner, procs, 80 * GIB, 10 * GIB, null);
   }
 
-  private static TopScreen.Data data(List<Job> jobs, List<GpuStatus> gpus, Map<String, GpuHistory.Trace> traces) {
+  private static TopData data(List<Job> jobs, List<GpuStatus> gpus, Map<String, GpuHistory.Trace> traces) {
     List<StoredEvent> events = new ArrayList<>();
     for (int i = 0; i < 12; i++)
       events.add(new StoredEvent(i + 1, Jobs.T0.plusSeconds(i), "JobLaunched", (long) i, Map.of()));
     List<GroupSummary> groups = List.of(
         new GroupSummary("sweep", Map.of(JobState.DONE, 3, JobState.RUNNING, 1, JobState.WAITING, 6), 0, null, false),
         new GroupSummary("ablation", Map.of(JobState.FAILED, 2, JobState.DONE, 2), 0, "fail-fast", true));
-    return new TopScreen.Data(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), traces,
+    return new TopData(NOW, ZoneOffset.UTC, new GpuReport(gpus, "fake", true, null), traces,
         Map.of(777L, new ProcessView(777, "bob", "python other.py --big", NOW.minus(Duration.ofMinutes(95)))), jobs,
         Map.of(3L, new WaitReason.GpusBusy(1, 0, List.of())),
         Map.of(1L, new Estimate(53, 100, 53.0, 1, Duration.ofMinutes(84), Source.TQDM)),
         Map.of(), Set.of(), false, groups, events, null, List.of());
   }
 
-  private static TopScreen.Data sample() {
+  private static TopData sample() {
     List<Job> jobs = new ArrayList<>();
     jobs.add(Jobs.job(1, JobState.RUNNING, Jobs.spec(1, "train", "sweep", null, "python", "train.py")));
     jobs.add(Jobs.job(2, JobState.FAILED));
@@ -121,7 +122,7 @@ class TopScreenTest {
   void theListKeepsTheSelectedJobInViewAndSaysHowManyMore() {
     List<Job> jobs = new ArrayList<>();
     for (long i = 1; i <= 40; i++) jobs.add(Jobs.job(i, JobState.WAITING));
-    TopScreen.Data d = data(jobs, List.of(), Map.of());
+    TopData d = data(jobs, List.of(), Map.of());
     TopView v = new TopView();
     List<Job> shown = TopScreen.shown(d, v);
     v.press(new TopKeys.Key(TopKeys.Kind.END, 0), shown);
@@ -134,7 +135,7 @@ class TopScreenTest {
 
   @Test
   void liveJobsComeFirstRunningBeforeWaitingThenTheNewestEnded() {
-    TopScreen.Data d = sample();
+    TopData d = sample();
     assertEquals(List.of(1L, 3L, 2L), TopScreen.shown(d, new TopView()).stream().map(Job::id).toList());
   }
 
@@ -164,13 +165,13 @@ class TopScreenTest {
         TopReads.logLines("epoch 1\n10%\r50%\r100%\n\u001b[31mred\u001b[0m\na\tb\n"));
   }
 
-  private static TopScreen.Data with(TopScreen.Data d, GpuReport gpus, Map<Long, ProcessView> procs, Map<Long, Instant> idle) {
-    return new TopScreen.Data(d.now(), d.zone(), gpus, d.traces(), procs, d.jobs(), d.waits(), d.progress(), idle,
+  private static TopData with(TopData d, GpuReport gpus, Map<Long, ProcessView> procs, Map<Long, Instant> idle) {
+    return new TopData(d.now(), d.zone(), gpus, d.traces(), procs, d.jobs(), d.waits(), d.progress(), idle,
         d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log());
   }
 
-  private static TopScreen.Data withWho(TopScreen.Data d, GqApi.WhoReport who) {
-    return new TopScreen.Data(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), d.waits(), d.progress(),
+  private static TopData withWho(TopData d, GqApi.WhoReport who) {
+    return new TopData(d.now(), d.zone(), d.gpus(), d.traces(), d.processes(), d.jobs(), d.waits(), d.progress(),
         d.idle(), d.heldGroups(), d.queueHeld(), d.groups(), d.events(), d.logJob(), d.log(), who);
   }
 
@@ -239,7 +240,7 @@ class TopScreenTest {
         new GpuProcess(2003, 5_000L << 20));
     GpuStatus shared = new GpuStatus(0, "GPU-0", "NVIDIA H100 80GB HBM3", GpuState.SHARED, 4L, procs, 81559L << 20,
         37_000L << 20, null, null, shares);
-    TopScreen.Data d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null,
+    TopData d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null,
         Map.of(), Map.of(), 1024), Map.of(2001L, proc(2001, 1004, null), 2002L, proc(2002, 1, "tag5"),
         2003L, proc(2003, 1005, null)), Map.of());
     for (int height : new int[] {24, 0}) {
@@ -261,7 +262,7 @@ class TopScreenTest {
     List<Job> jobs = List.of(Jobs.job(4, JobState.RUNNING));
     GpuStatus shared = new GpuStatus(0, "GPU-0", "NVIDIA H100 80GB HBM3", GpuState.SHARED, 4L,
         List.of(new GpuProcess(2001, 1L << 30)), 80 * GIB, GIB, null, null, List.of(new GpuStatus.Share(4, 19074, 0, 0)));
-    TopScreen.Data d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null),
+    TopData d = with(data(jobs, List.of(shared), Map.of()), new GpuReport(List.of(shared), "fake", true, null),
         Map.of(2001L, proc(2001, 77, null)), Map.of());
     assertNull(TopGpuRows.jobOf(d, shared, d.processes().get(2001L)));
     assertNull(TopGpuRows.jobOf(d, shared, null));
@@ -279,7 +280,7 @@ class TopScreenTest {
         80 * GIB, GIB, "drained (unwell: ECC: 2 uncorrectable errors): no new job after this; 'gq gpu resume 1' gives it back", null);
     GpuReport report = new GpuReport(List.of(drained, running), "fake", true, null, Map.of(),
         Map.of("GPU-uuid-0", "Xid 79: fell off the bus", "GPU-uuid-1", "ECC: 2 uncorrectable errors"));
-    TopScreen.Data d = with(data(jobs, List.of(), Map.of()), report, Map.of(), Map.of());
+    TopData d = with(data(jobs, List.of(), Map.of()), report, Map.of(), Map.of());
     List<String> t = text(TopScreen.render(d, new TopView(), 80, 24));
     String all = String.join("\n", t);
     assertTrue(t.stream().anyMatch(l -> l.startsWith("0   DRAINED   unwell")), all);
@@ -292,7 +293,7 @@ class TopScreenTest {
 
   @Test
   void aJobWhoseGpusDoNothingIsMarkedIdle() {
-    TopScreen.Data d = sample();
+    TopData d = sample();
     d = with(d, d.gpus(), d.processes(), Map.of(1L, NOW.minus(Duration.ofMinutes(45))));
     List<String> t = text(TopScreen.render(d, new TopView(), 80, 24));
     assertTrue(t.stream().anyMatch(l -> l.startsWith("1 ") && l.contains("train  (idle 45m)")), String.join("\n", t));
@@ -303,7 +304,7 @@ class TopScreenTest {
   @Test
   void figuresComeFromTheReportWhenTheDaemonKeptNoHistory() {
     GpuStatus g = gpu(0, GpuState.FREE, null, List.of());
-    TopScreen.Data d = data(List.of(), List.of(g), Map.of());
+    TopData d = data(List.of(), List.of(g), Map.of());
     d = with(d, new GpuReport(List.of(g), "fake", true, null, Map.of("GPU-0", new GpuFigures(37, 12, 61, 210, 700)),
         Map.of()), Map.of(), Map.of());
     String row = text(TopScreen.render(d, new TopView(), 80, 24)).stream().filter(l -> l.startsWith("0   FREE"))
@@ -319,7 +320,7 @@ class TopScreenTest {
         2000L << 20, null, null, List.of(new GpuStatus.Share(4, 19074, 0, 1000)), List.of(new GpuStatus.Other("bob's job 3", 19074)));
     GpuStatus theirs = new GpuStatus(1, "GPU-1", "NVIDIA H100 80GB HBM3", GpuState.SHARED, null, List.of(), 81559L << 20,
         0, null, null, List.of(), List.of(new GpuStatus.Other("bob's job 7", 19074)));
-    TopScreen.Data d = with(data(jobs, List.of(both, theirs), Map.of()), new GpuReport(List.of(both, theirs), "fake", true,
+    TopData d = with(data(jobs, List.of(both, theirs), Map.of()), new GpuReport(List.of(both, theirs), "fake", true,
         null, Map.of(), Map.of(), 1024), Map.of(2001L, proc(2001, 1004, null), 3001L,
         new ProcessView(3001, "bob", "python bob.py", NOW.minusSeconds(90), new ProcessFacts(3001, 3001, 3001, null))),
         Map.of());

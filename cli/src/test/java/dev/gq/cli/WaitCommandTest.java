@@ -3,7 +3,7 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.GroupSummary;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.gq.api.WebControl;
 import org.junit.jupiter.api.Test;
 
 /** {@code gq web --lab --listen ADDRESS[:PORT]}: the address and port it names, and the ones it refuses. */

@@ -6,25 +6,18 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 /**
  * {@code gq mcp} in a JVM of its own: a Model Context Protocol server on standard input and output,
  * JSON-RPC 2.0 one message a line ({@link McpServer}). Each tool call runs one gq command: the
  * native client, as a process ({@link GqRunner#client}). The gq command serves the same
  * session inside the daemon instead and starts this only where it cannot (docs/reference.md). The server ends at the end of its
- * input, once the calls read before have their answers or {@link #GRACE} has passed. Standard
+ * input, once the calls read before have their answers or {@link McpServer#GRACE} has passed. Standard
  * output carries only the protocol; standard error at most one line of the server's own.
  */
 public final class McpMain {
   static final String USAGE = "usage: gq mcp   (a Model Context Protocol server on stdin/stdout for an AI assistant;"
       + " register it with the command gq and the arguments [\"mcp\"]; see 'man gq-mcp')";
-  static final String INSTRUCTIONS = "gq queues commands for whole GPUs of this machine. Never guess a job id: find it"
-      + " with ps. The write tools (submit, cancel, retry, preempt, resume) only act with confirm: true; call them"
-      + " without it first, show the user what would happen, and confirm only after the user agrees. Give each"
-      + " cell of a sweep a key and the sweep a group.";
-  /** How long the calls read before the input ended may still take to be answered. */
-  static final Duration GRACE = Duration.ofSeconds(5);
 
   private McpMain() {}
 

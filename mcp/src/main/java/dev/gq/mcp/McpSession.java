@@ -23,6 +23,11 @@ final class McpSession {
   /** The revisions this server speaks, newest first; a client asking for another gets the newest. */
   static final List<String> PROTOCOL_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
   private static final int MAX_NAME_CHARS = 80;
+  /** What the server tells the assistant when it starts: how to use the tools safely. */
+  static final String INSTRUCTIONS = "gq queues commands for whole GPUs of this machine. Never guess a job id: find it"
+      + " with ps. The write tools (submit, cancel, retry, preempt, resume) only act with confirm: true; call them"
+      + " without it first, show the user what would happen, and confirm only after the user agrees. Give each"
+      + " cell of a sweep a key and the sweep a group.";
 
   /** What to do with one message. */
   sealed interface Step {}
@@ -92,7 +97,7 @@ final class McpSession {
     info.put("name", "gq");
     info.put("version", Release.VERSION);
     result.put("serverInfo", info);
-    result.put("instructions", McpMain.INSTRUCTIONS);
+    result.put("instructions", INSTRUCTIONS);
     return new Answer(JsonRpc.result(id, result));
   }
 

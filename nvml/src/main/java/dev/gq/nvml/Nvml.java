@@ -5,7 +5,6 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.gq.nvml.raw.NvmlLibrary;
 import dev.gq.nvml.raw.NvmlReturn;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -63,7 +62,7 @@ public final class Nvml implements AutoCloseable {
   public String driverVersion() throws NvmlException {
     byte[] buf = new byte[NvmlLibrary.DRIVER_VERSION_BUFFER_SIZE];
     check("nvmlSystemGetDriverVersion", raw().nvmlSystemGetDriverVersion(buf, buf.length));
-    return cString(buf);
+    return NvmlCalls.cString(buf);
   }
 
   public int deviceCount() throws NvmlException {
@@ -76,10 +75,10 @@ public final class Nvml implements AutoCloseable {
   public NvmlDevice device(int index) throws NvmlException {
     PointerByReference handle = new PointerByReference();
     check("nvmlDeviceGetHandleByIndex_v2", raw().nvmlDeviceGetHandleByIndex_v2(index, handle));
-    return new NvmlDevice(this, index, handle.getValue());
+    return new NvmlDevice(raw(), index, handle.getValue());
   }
 
-  /** The binding, for {@link NvmlDevice}; fails when the library was never loaded. */
+  /** The binding, for {@link NvmlDevice} and {@link XidEvents}; fails when the library was never loaded. */
   synchronized NvmlLibrary raw() throws NvmlException {
     if (lib == null) {
       throw new NvmlException("nvmlInit_v2", NvmlReturn.NVML_ERROR_UNINITIALIZED.code(),
@@ -90,18 +89,7 @@ public final class Nvml implements AutoCloseable {
 
   /** Throws an {@link NvmlException} naming {@code function} unless {@code rc} is NVML_SUCCESS. */
   void check(String function, int rc) throws NvmlException {
-    if (rc == NvmlReturn.NVML_SUCCESS.code()) return;
-    throw new NvmlException(function, rc,
-        function + " failed: " + NvmlReturn.nameOf(rc) + " (" + errorString(rc) + ")");
-  }
-
-  private String errorString(int rc) {
-    try {
-      String text = lib == null ? null : lib.nvmlErrorString(rc);
-      return text == null ? "no description" : text;
-    } catch (RuntimeException | LinkageError e) {
-      return "no description";
-    }
+    NvmlCalls.check(lib, function, rc);
   }
 
   private NvmlLibrary loaded() throws NvmlException {
@@ -132,12 +120,5 @@ public final class Nvml implements AutoCloseable {
         : String.join("; ", reasons);
     return "NVIDIA NVML (" + library + ") is not available: no NVIDIA driver on this machine? ("
         + why + ")";
-  }
-
-  /** A NUL-terminated C string from a fixed buffer. */
-  static String cString(byte[] buf) {
-    int end = 0;
-    while (end < buf.length && buf[end] != 0) end++;
-    return new String(buf, 0, end, StandardCharsets.UTF_8);
   }
 }

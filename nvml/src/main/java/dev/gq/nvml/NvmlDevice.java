@@ -23,12 +23,12 @@ public final class NvmlDevice {
   static final int SPARE_PROCESS_ENTRIES = 8;
   private static final int PROCESS_QUERY_ATTEMPTS = 4;
 
-  private final Nvml nvml;
+  private final NvmlLibrary lib;
   private final int index;
   private final Pointer handle;
 
-  NvmlDevice(Nvml nvml, int index, Pointer handle) {
-    this.nvml = nvml;
+  NvmlDevice(NvmlLibrary lib, int index, Pointer handle) {
+    this.lib = lib;
     this.index = index;
     this.handle = handle;
   }
@@ -40,19 +40,19 @@ public final class NvmlDevice {
   /** The device UUID, e.g. {@code GPU-8e1d…}: the GPU's identity for gq. */
   public String uuid() throws NvmlException {
     byte[] buf = new byte[NvmlLibrary.DEVICE_STRING_BUFFER_SIZE];
-    nvml.check("nvmlDeviceGetUUID", nvml.raw().nvmlDeviceGetUUID(handle, buf, buf.length));
-    return Nvml.cString(buf);
+    NvmlCalls.check(lib, "nvmlDeviceGetUUID", lib.nvmlDeviceGetUUID(handle, buf, buf.length));
+    return NvmlCalls.cString(buf);
   }
 
   public String name() throws NvmlException {
     byte[] buf = new byte[NvmlLibrary.DEVICE_STRING_BUFFER_SIZE];
-    nvml.check("nvmlDeviceGetName", nvml.raw().nvmlDeviceGetName(handle, buf, buf.length));
-    return Nvml.cString(buf);
+    NvmlCalls.check(lib, "nvmlDeviceGetName", lib.nvmlDeviceGetName(handle, buf, buf.length));
+    return NvmlCalls.cString(buf);
   }
 
   public NvmlMemory memory() throws NvmlException {
     nvmlMemory_t mem = new nvmlMemory_t();
-    nvml.check("nvmlDeviceGetMemoryInfo", nvml.raw().nvmlDeviceGetMemoryInfo(handle, mem));
+    NvmlCalls.check(lib, "nvmlDeviceGetMemoryInfo", lib.nvmlDeviceGetMemoryInfo(handle, mem));
     return new NvmlMemory(mem.total, mem.free, mem.used);
   }
 
@@ -62,7 +62,6 @@ public final class NvmlDevice {
    */
   public List<NvmlProcess> computeProcesses() throws NvmlException {
     String function = "nvmlDeviceGetComputeRunningProcesses_v3";
-    NvmlLibrary lib = nvml.raw();
     IntByReference count = new IntByReference(0);
     int rc = lib.nvmlDeviceGetComputeRunningProcesses_v3(handle, count, null);
     for (int i = 0; i < PROCESS_QUERY_ATTEMPTS && rc == insufficientSize(); i++) {
@@ -72,7 +71,7 @@ public final class NvmlDevice {
       rc = lib.nvmlDeviceGetComputeRunningProcesses_v3(handle, count, infos);
       if (rc == NvmlReturn.NVML_SUCCESS.code()) return processes(infos, count.getValue());
     }
-    nvml.check(function, rc);
+    NvmlCalls.check(lib, function, rc);
     return List.of();
   }
 
@@ -81,7 +80,6 @@ public final class NvmlDevice {
    * does not give it (NVML_ERROR_NOT_SUPPORTED, or any refusal but a lost GPU, which throws).
    */
   public GpuFigures figures() throws NvmlException {
-    NvmlLibrary lib = nvml.raw();
     nvmlUtilization_t util = new nvmlUtilization_t();
     boolean hasUtil = given("nvmlDeviceGetUtilizationRates", lib.nvmlDeviceGetUtilizationRates(handle, util));
     IntByReference temp = new IntByReference();
@@ -98,7 +96,7 @@ public final class NvmlDevice {
   /** The volatile count of uncorrectable ECC errors; null when ECC is off or not reported. */
   public Long uncorrectableEccErrors() throws NvmlException {
     LongByReference count = new LongByReference();
-    int rc = nvml.raw().nvmlDeviceGetTotalEccErrors(handle, NvmlLibrary.NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+    int rc = lib.nvmlDeviceGetTotalEccErrors(handle, NvmlLibrary.NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
         NvmlLibrary.NVML_VOLATILE_ECC, count);
     return given("nvmlDeviceGetTotalEccErrors", rc) ? count.getValue() : null;
   }
@@ -106,7 +104,7 @@ public final class NvmlDevice {
   /** Whether retired pages wait for a reset (GPUs before Ampere); false when not reported. */
   public boolean retiredPagesPending() throws NvmlException {
     IntByReference pending = new IntByReference();
-    int rc = nvml.raw().nvmlDeviceGetRetiredPagesPendingStatus(handle, pending);
+    int rc = lib.nvmlDeviceGetRetiredPagesPendingStatus(handle, pending);
     return given("nvmlDeviceGetRetiredPagesPendingStatus", rc)
         && pending.getValue() == NvmlLibrary.NVML_FEATURE_ENABLED;
   }
@@ -117,13 +115,13 @@ public final class NvmlDevice {
     IntByReference unc = new IntByReference();
     IntByReference pending = new IntByReference();
     IntByReference failed = new IntByReference();
-    int rc = nvml.raw().nvmlDeviceGetRemappedRows(handle, corr, unc, pending, failed);
+    int rc = lib.nvmlDeviceGetRemappedRows(handle, corr, unc, pending, failed);
     return given("nvmlDeviceGetRemappedRows", rc) && failed.getValue() != 0;
   }
 
   /** Registers this device's critical Xid errors with {@code set}; false when the device cannot report them. */
   boolean registerXidEvents(Pointer set) throws NvmlException {
-    int rc = nvml.raw().nvmlDeviceRegisterEvents(handle, NvmlLibrary.nvmlEventTypeXidCriticalError, set);
+    int rc = lib.nvmlDeviceRegisterEvents(handle, NvmlLibrary.nvmlEventTypeXidCriticalError, set);
     return given("nvmlDeviceRegisterEvents", rc);
   }
 
@@ -134,7 +132,7 @@ public final class NvmlDevice {
   /** True on success, false when the device refuses; throws only for a GPU that fell off the bus. */
   private boolean given(String function, int rc) throws NvmlException {
     if (rc == NvmlReturn.NVML_SUCCESS.code()) return true;
-    if (rc == NvmlReturn.NVML_ERROR_GPU_IS_LOST.code()) nvml.check(function, rc);
+    if (rc == NvmlReturn.NVML_ERROR_GPU_IS_LOST.code()) NvmlCalls.check(lib, function, rc);
     return false;
   }
 

@@ -68,7 +68,7 @@ final class HistoryWrites {
       return;
     }
     Job known = kept.get(je.jobId());
-    Optional<Job> before = known != null ? Optional.of(known) : JobHistory.jobOn(db, je.jobId());
+    Optional<Job> before = known != null ? Optional.of(known) : JobDocuments.jobOn(db, je.jobId());
     if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
     else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");
   }
@@ -82,7 +82,7 @@ final class HistoryWrites {
     if (s.sameAs() == null) return s;
     // the lines of a batch all name its first job: read it once
     if (lastSource == null || lastSource.id() != s.sameAs()) {
-      Optional<Job> source = JobHistory.jobOn(db, s.sameAs());
+      Optional<Job> source = JobDocuments.jobOn(db, s.sameAs());
       if (source.isEmpty()) return s;
       lastSource = source.get();
     }

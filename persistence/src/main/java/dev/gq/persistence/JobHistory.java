@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -75,7 +74,7 @@ public final class JobHistory implements AutoCloseable {
     if (kept != null) return Optional.of(kept);
     synchronized (launchLock) {
       if (launchReader == null) launchReader = DriverManager.getConnection(Database.url(file));
-      return jobOn(launchReader, id);
+      return JobDocuments.jobOn(launchReader, id);
     }
   }
 
@@ -148,19 +147,10 @@ public final class JobHistory implements AutoCloseable {
     }
   }
 
-  static Optional<Job> jobOn(Connection c, long id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT doc FROM jobs WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(JobDocuments.read(rs.getString(1))) : Optional.empty();
-      }
-    }
-  }
-
   /** Jobs matching {@code q}, newest first. */
   public synchronized List<Job> jobs(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    return query(JobSql.select("j.doc", w, q), w.args());
+    return query(w.select("j.doc", q), w.args());
   }
 
   /**
@@ -179,7 +169,7 @@ public final class JobHistory implements AutoCloseable {
    */
   public synchronized List<Job> listed(JobQuery q) throws SQLException {
     JobSql w = JobSql.of(q);
-    return query(JobSql.select(JobSql.WITHOUT_ENV, w, q), w.args());
+    return query(w.select(JobSql.WITHOUT_ENV, q), w.args());
   }
 
   /** How many jobs match {@code q} (its limit ignored). */

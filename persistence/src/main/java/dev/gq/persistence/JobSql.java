@@ -32,12 +32,6 @@ record JobSql(String where, List<Object> args) {
   static final String WITHOUT_ENV =
       "CASE WHEN json_valid(j.doc) THEN json_set(j.doc, '$.spec.env', json('{}')) ELSE j.doc END";
 
-  /** The listing query: {@code columns} of the jobs matching {@code w}, newest first, {@code q}'s limit. */
-  static String select(String columns, JobSql w, JobQuery q) {
-    return "SELECT " + columns + " FROM jobs j WHERE " + w.where() + " ORDER BY j.id DESC"
-        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-  }
-
   private static final DateTimeFormatter SECONDS =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC);
 
@@ -81,5 +75,11 @@ record JobSql(String where, List<Object> args) {
    */
   static String endBound(Instant t) {
     return SECONDS.format(t.truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  /** The listing query: {@code columns} of the jobs matching this clause, newest first, {@code q}'s limit. */
+  String select(String columns, JobQuery q) {
+    return "SELECT " + columns + " FROM jobs j WHERE " + where + " ORDER BY j.id DESC"
+        + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
   }
 }

@@ -62,14 +62,14 @@ final class ListingPages {
     if (q.limit() <= 0 || q.states().size() < 2) {
       JobSql w = JobSql.of(q);
       args.addAll(w.args());
-      return JobSql.select("j.id", w, q);
+      return w.select("j.id", q);
     }
     List<String> parts = new ArrayList<>();
     for (JobState s : q.states()) {
       JobQuery one = new JobQuery(q.ranges(), Set.of(s), q.group(), q.limit(), q.latestOnly(), q.belowId(), q.endedBefore());
       JobSql w = JobSql.of(one);
       args.addAll(w.args());
-      parts.add("SELECT id FROM (" + JobSql.select("j.id AS id", w, one) + ")");
+      parts.add("SELECT id FROM (" + w.select("j.id AS id", one) + ")");
     }
     return String.join(" UNION ALL ", parts) + " ORDER BY id DESC LIMIT " + q.limit();
   }

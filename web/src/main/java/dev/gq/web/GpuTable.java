@@ -1,6 +1,6 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.ProcessView;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;

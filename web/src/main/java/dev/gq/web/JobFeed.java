@@ -1,7 +1,7 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.progress.Estimate;

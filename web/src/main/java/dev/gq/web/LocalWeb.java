@@ -1,8 +1,8 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.GqApi;
-import dev.gq.cli.WebControl;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
+import dev.gq.api.WebControl;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;

@@ -1,8 +1,8 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.ApiReplies.ProcessView;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;

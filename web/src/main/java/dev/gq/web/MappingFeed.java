@@ -1,7 +1,7 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executors;

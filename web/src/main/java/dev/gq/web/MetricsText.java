@@ -1,13 +1,13 @@
 package dev.gq.web;
 
-import dev.gq.cli.GqApi;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.JobState;
 import dev.gq.core.schedule.FairWho;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;

@@ -2,8 +2,8 @@ package dev.gq.web;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.gq.cli.ApiException;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import java.io.ByteArrayOutputStream;

@@ -1,8 +1,8 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiReplies.BookingLine;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiReplies.BookingLine;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.JobState;
 import dev.gq.core.schedule.FairWho;
 import java.util.List;

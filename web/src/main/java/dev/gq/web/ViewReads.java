@@ -1,8 +1,8 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;

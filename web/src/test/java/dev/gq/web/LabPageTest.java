@@ -2,7 +2,7 @@ package dev.gq.web;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.ProcessView;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import java.util.List;

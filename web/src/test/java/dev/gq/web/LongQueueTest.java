@@ -2,8 +2,8 @@ package dev.gq.web;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.gq.cli.ApiReplies.QueueState;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiReplies.QueueState;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;

@@ -1,7 +1,7 @@
 package dev.gq.web;
 
-import dev.gq.cli.ApiReplies.BookingLine;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiReplies.BookingLine;
+import dev.gq.api.GqApi;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuState;

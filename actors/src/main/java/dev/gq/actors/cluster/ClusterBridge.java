@@ -6,17 +6,13 @@ import dev.gq.core.cluster.ClusterConfig;
 import dev.gq.core.job.Job;
 import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.ledger.Ledger;
-import dev.gq.core.schedule.Request;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.function.LongFunction;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.apache.pekko.pattern.StatusReply;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,15 +27,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterBridge {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterBridge.class);
-  private static final Duration ASK = Duration.ofSeconds(30);
 
   public sealed interface Command {}
   /** The queue changed: a pass soon. */
   public record Poke() implements Command {}
   private record Tick() implements Command {}
 
-  private final ActorRef<Scheduler.Command> scheduler;
-  private final org.apache.pekko.actor.typed.Scheduler system;
+  private final ClusterAsks scheduler;
   private final TimerScheduler<Command> timers;
   private final ClusterPass pass;
   private final dev.gq.actors.health.Beat beat;
@@ -51,8 +45,7 @@ public final class ClusterBridge {
   private ClusterBridge(ActorRef<Scheduler.Command> scheduler, org.apache.pekko.actor.typed.Scheduler system,
       TimerScheduler<Command> timers, ClusterPass pass, dev.gq.actors.health.Beat beat) {
     this.beat = beat;
-    this.scheduler = scheduler;
-    this.system = system;
+    this.scheduler = new ClusterAsks(scheduler, system);
     this.timers = timers;
     this.pass = pass;
   }
@@ -91,11 +84,11 @@ public final class ClusterBridge {
     timers.cancel("soon");
     firstPoke = 0;
     try {
-      Ledger l = ledger();
+      Ledger l = scheduler.ledger();
       if (l.live().values().stream().anyMatch(j -> j.spec().onCluster())) {
         ClusterConfig config = pass.config();
         every = config.poll();
-        pass.run(l, config, this);
+        pass.run(l, config, scheduler);
       }
       beat.worked();
     } catch (InterruptedException e) {
@@ -106,22 +99,5 @@ public final class ClusterBridge {
     }
     timers.startSingleTimer(new Tick(), every);
     return Behaviors.same();
-  }
-
-  /** The ledger as it is now. */
-  Ledger ledger() throws Exception {
-    return AskPattern.<Scheduler.Command, Ledger>ask(scheduler, Scheduler.GetLedger::new, ASK, system)
-        .toCompletableFuture().get(ASK.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-  }
-
-  /** Asks the Scheduler to decide {@code r} and waits for its answer. */
-  <R> R ask(Request<R> r) throws Exception {
-    return AskPattern.<Scheduler.Command, StatusReply<R>>ask(scheduler, replyTo -> new Scheduler.Ask<>(r, replyTo), ASK, system)
-        .toCompletableFuture().get(ASK.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).getValue();
-  }
-
-  /** Tells the Scheduler that jobs could not be sent, for good. */
-  void failed(List<Long> ids, LaunchProblem problem) {
-    for (long id : ids) scheduler.tell(new Scheduler.Report(new Request.LaunchFailed(id, problem)));
   }
 }

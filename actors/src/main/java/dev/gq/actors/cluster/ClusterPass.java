@@ -68,17 +68,17 @@ final class ClusterPass {
     return lastGood;
   }
 
-  void run(Ledger l, ClusterConfig config, ClusterBridge bridge) throws Exception {
+  void run(Ledger l, ClusterConfig config, ClusterAsks scheduler) throws Exception {
     if (!ClusterBatches.unsent(l, Set.of()).isEmpty()) {
-      send(l, config, bridge);
-      l = bridge.ledger();
+      send(l, config, scheduler);
+      l = scheduler.ledger();
     }
-    for (String profile : sentProfiles(l)) look(l, profile, config, bridge);
-    carry(bridge.ledger(), config);
+    for (String profile : sentProfiles(l)) look(l, profile, config, scheduler);
+    carry(scheduler.ledger(), config);
   }
 
   /** sbatch for each batch of the jobs that wait for it. */
-  private void send(Ledger l, ClusterConfig config, ClusterBridge bridge) throws Exception {
+  private void send(Ledger l, ClusterConfig config, ClusterAsks scheduler) throws Exception {
     List<ClusterCell> cells = new ArrayList<>();
     for (Job j : ClusterBatches.unsent(l, Set.of())) {
       Job whole = stored.apply(j.id());
@@ -87,7 +87,7 @@ final class ClusterPass {
     for (ClusterBatches.Batch b : ClusterBatches.plan(l, cells)) {
       SlurmProfile p = config.profile(b.profile());
       if (p == null) {
-        bridge.failed(ids(b.cells()), new LaunchProblem(LaunchProblem.Cause.NO_SLURM_PROFILE, b.profile()));
+        scheduler.failed(ids(b.cells()), new LaunchProblem(LaunchProblem.Cause.NO_SLURM_PROFILE, b.profile()));
         continue;
       }
       SbatchScript.Places at = files.places(b.cells());
@@ -108,14 +108,14 @@ final class ClusterPass {
           LOG.warn("sbatch: {}; tried again on the next pass", r.firstLine());
           continue;
         }
-        bridge.failed(ids(b.cells()), new LaunchProblem(LaunchProblem.Cause.SBATCH_REFUSED, r.firstLine()));
+        scheduler.failed(ids(b.cells()), new LaunchProblem(LaunchProblem.Cause.SBATCH_REFUSED, r.firstLine()));
         continue;
       }
       String id = r.out().strip().split(";", 2)[0];
       Map<Long, String> sent = new LinkedHashMap<>();
       for (int i = 0; i < b.cells().size(); i++)
         sent.put(b.cells().get(i).jobId(), b.cells().size() == 1 ? id : id + "_" + i);
-      List<Long> stale = bridge.ask(new Request.ClusterSent(sent));
+      List<Long> stale = scheduler.ask(new Request.ClusterSent(sent));
       List<String> gone = new ArrayList<>();
       for (long s2 : stale) gone.add(sent.get(s2));
       if (!gone.isEmpty()) scancel(commands(config, b.profile()), gone);
@@ -123,7 +123,7 @@ final class ClusterPass {
   }
 
   /** One squeue for the profile's jobs; the exit records of those that ended; the Scheduler decides. */
-  private void look(Ledger l, String profile, ClusterConfig config, ClusterBridge bridge) throws Exception {
+  private void look(Ledger l, String profile, ClusterConfig config, ClusterAsks scheduler) throws Exception {
     String error = null;
     Map<String, SlurmJob> jobs = Map.of();
     try {
@@ -146,7 +146,7 @@ final class ClusterPass {
         ExitFiles.read(files.exitFile(j.id())).ifPresent(x -> exits.put(j.id(), x));
       }
     }
-    bridge.ask(new Request.ClusterObserved(new ClusterObservation(profile, error, jobs, exits)));
+    scheduler.ask(new Request.ClusterObserved(new ClusterObservation(profile, error, jobs, exits)));
   }
 
   /** scancel for the jobs being cancelled; scontrol hold or release where the ledger's wish and Slurm differ. */

@@ -97,7 +97,7 @@ public final class Daemon implements AutoCloseable {
 
   private void wire(DaemonConfig cfg, Map<String, String> env, JobFileScan files) throws IOException {
     Clock clock = Clock.systemUTC();
-    parts = PartFailures.open(cfg.paths().dataDir(), clock, this::requestStop);
+    parts = PartFailures.open(cfg.paths().dataDir(), clock, this::requestStop, LOG);
     LOG.info("actor system up; catching the job history up with the journal");
     Projector.catchUp(system, jobHistory, journal);
     LOG.info("job history up to date; replaying the scheduler");

@@ -85,7 +85,7 @@ public final class DaemonCacheTraining {
     Thread daemon = new Thread(() -> {
       try {
         status.set(DaemonMain.run(env, System.getProperty("gq.shim")));
-      } catch (DaemonMain.Startup e) {
+      } catch (Startup e) {
         System.err.println("gq daemon: " + e.getMessage());
       }
     }, "gq-training-daemon");

@@ -60,7 +60,7 @@ public record DaemonConfig(
         clients(env, "GQ_MAX_CLIENTS", "clients"),
         clients(env, "GQ_MAX_STREAMS", "streams"),
         dev.gq.host.lease.LeaseFiles.directory(env),
-        Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", dev.gq.core.alloc.Allocator.GATHER_AFTER.toSeconds(),
+        Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", dev.gq.core.alloc.PlanRules.GATHER_AFTER.toSeconds(),
             0, 30L * 86_400, "seconds", "")),
         (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs", ""),
         millis(env, "GQ_RECONCILE_INTERVAL_MS", 30_000, 100, 3_600_000),

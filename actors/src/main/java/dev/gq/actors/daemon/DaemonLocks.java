@@ -33,27 +33,27 @@ final class DaemonLocks implements AutoCloseable {
   }
 
   /** Takes both locks, or says in one line which daemon holds one. */
-  static DaemonLocks take(GqPaths p) throws IOException, DaemonMain.Startup {
+  static DaemonLocks take(GqPaths p) throws IOException, Startup {
     FileChannel runtime = open(p.lockFile());
     try {
       if (runtime.tryLock() == null) {
         String pid = Files.exists(p.pidFile()) ? Files.readString(p.pidFile()).strip() : "unknown";
-        throw new DaemonMain.Startup("another gq daemon is already running for " + p.runtimeDir() + " (pid " + pid
+        throw new Startup("another gq daemon is already running for " + p.runtimeDir() + " (pid " + pid
             + "); use it, or stop it with 'gq daemon stop'");
       }
       FileChannel data = open(p.dataLockFile());
       try {
         FileLock lock = data.tryLock();
-        if (lock == null) throw new DaemonMain.Startup(holderText(p, data));
+        if (lock == null) throw new Startup(holderText(p, data));
         data.truncate(0);
         data.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + " runtime " + p.runtimeDir() + "\n")
             .getBytes(StandardCharsets.UTF_8)), 0);
         return new DaemonLocks(runtime, data);
-      } catch (IOException | DaemonMain.Startup | RuntimeException e) {
+      } catch (IOException | Startup | RuntimeException e) {
         data.close();
         throw e;
       }
-    } catch (IOException | DaemonMain.Startup | RuntimeException e) {
+    } catch (IOException | Startup | RuntimeException e) {
       runtime.close();
       throw e;
     }

@@ -150,11 +150,4 @@ public final class DaemonMain {
       // nothing useful to do while stopping
     }
   }
-
-  /** A reason the daemon cannot start, as one line for the user. */
-  static final class Startup extends Exception {
-    Startup(String message) {
-      super(message);
-    }
-  }
 }

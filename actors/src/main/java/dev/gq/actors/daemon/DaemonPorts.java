@@ -6,7 +6,7 @@ import dev.gq.actors.projector.Projector;
 import dev.gq.actors.reconciler.JobChecks;
 import dev.gq.actors.runner.RunnerDeps;
 import dev.gq.actors.runner.RunnerEffects;
-import dev.gq.actors.watcher.FreshReadings;
+import dev.gq.actors.runner.FreshReadings;
 import dev.gq.actors.watcher.GpuWatcher;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.gpu.GpuHistory;

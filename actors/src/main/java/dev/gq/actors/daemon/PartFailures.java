@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's side of its parts' health: the lines `gq daemon status` shows (each part's, and why
@@ -20,8 +19,6 @@ import org.slf4j.LoggerFactory;
  * cannot replay its events stops the start too ({@link #replayFailed}).
  */
 final class PartFailures {
-  private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
-
   private final Path dataDir;
   private final PartHealth health;
   private final String previousStop;
@@ -30,19 +27,22 @@ final class PartFailures {
   private final CompletableFuture<Throwable> replayFailure = new CompletableFuture<>();
   private volatile String failure;
   private volatile boolean serving;
+  /** The daemon's log. */
+  private final Logger log;
 
-  private PartFailures(Path dataDir, PartHealth health, String previousStop, Runnable stopDaemon) {
+  private PartFailures(Path dataDir, PartHealth health, String previousStop, Runnable stopDaemon, Logger log) {
+    this.log = log;
     this.dataDir = dataDir;
     this.health = health;
     this.previousStop = previousStop;
     this.stopDaemon = stopDaemon;
   }
 
-  /** Takes the note the last daemon left in {@code dataDir}, logging it. */
-  static PartFailures open(Path dataDir, Clock clock, Runnable stopDaemon) {
+  /** Takes the note the last daemon left in {@code dataDir}, logging it to {@code log}, the daemon's. */
+  static PartFailures open(Path dataDir, Clock clock, Runnable stopDaemon, Logger log) {
     String previous = StopNote.take(dataDir);
-    if (previous != null) LOG.warn("{}", previous);
-    return new PartFailures(dataDir, new PartHealth(clock), previous, stopDaemon);
+    if (previous != null) log.warn("{}", previous);
+    return new PartFailures(dataDir, new PartHealth(clock), previous, stopDaemon, log);
   }
 
   PartHealth health() {
@@ -83,11 +83,11 @@ final class PartFailures {
     }
     duringStart.complete(why);
     if (!serving) return;
-    LOG.error("gq daemon: stopping because {}; running jobs keep running, and the next gq command starts the daemon again", why);
+    log.error("gq daemon: stopping because {}; running jobs keep running, and the next gq command starts the daemon again", why);
     try {
       StopNote.write(dataDir, why, Instant.now());
     } catch (IOException | RuntimeException e) {
-      LOG.warn("cannot keep the reason for the next daemon in {}: {}", dataDir.resolve(StopNote.FILE), e.getMessage());
+      log.warn("cannot keep the reason for the next daemon in {}: {}", dataDir.resolve(StopNote.FILE), e.getMessage());
     }
     stopDaemon.run();
   }

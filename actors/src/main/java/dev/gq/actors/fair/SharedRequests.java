@@ -1,6 +1,6 @@
 package dev.gq.actors.fair;
 
-import dev.gq.cli.ApiException;
+import dev.gq.api.ApiException;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.fair.AdminOrder;
 import dev.gq.core.fair.Booking;

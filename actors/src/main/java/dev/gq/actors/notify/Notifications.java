@@ -1,7 +1,7 @@
 package dev.gq.actors.notify;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.NotifyApi;
+import dev.gq.api.ApiException;
+import dev.gq.api.NotifyApi;
 import dev.gq.core.notify.Notice;
 import dev.gq.core.notify.NotifyTarget;
 import dev.gq.core.notify.Routing;
@@ -188,7 +188,7 @@ public final class Notifications implements NotifyApi {
   public synchronized NotifyTarget add(NotifyTarget target) throws ApiException {
     List<NotifyTarget> all = new ArrayList<>(read());
     NotifyTarget t = target.name() != null ? target
-        : new NotifyTarget(freeName(all, target.kind().word()), target.kind(), target.address(), target.argv(), target.on(),
+        : new NotifyTarget(TargetFile.freeName(all, target.kind().word()), target.kind(), target.address(), target.argv(), target.on(),
             target.minRuntime());
     String problem = t.problem();
     if (problem != null) throw new ApiException(problem);
@@ -246,13 +246,6 @@ public final class Notifications implements NotifyApi {
       file.write(all);
     } catch (IOException e) {
       throw new ApiException("cannot write " + file.path() + ": " + NoticeFailures.write(e));
-    }
-  }
-
-  private static String freeName(List<NotifyTarget> all, String base) {
-    for (int i = 1; ; i++) {
-      String n = i == 1 ? base : base + "-" + i;
-      if (all.stream().noneMatch(t -> t.name().equals(n))) return n;
     }
   }
 }

@@ -51,6 +51,14 @@ final class TargetFile {
     PrivateFile.write(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
   }
 
+  /** {@code base}, or {@code base-2}, {@code base-3} ...: the first that no target in {@code all} is named. */
+  static String freeName(List<NotifyTarget> all, String base) {
+    for (int i = 1; ; i++) {
+      String n = i == 1 ? base : base + "-" + i;
+      if (all.stream().noneMatch(t -> t.name().equals(n))) return n;
+    }
+  }
+
   private static NotifyTarget target(JsonNode t) {
     List<String> argv = new ArrayList<>();
     t.path("argv").forEach(a -> argv.add(a.asText()));

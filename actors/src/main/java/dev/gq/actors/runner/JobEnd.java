@@ -27,11 +27,15 @@ import org.slf4j.LoggerFactory;
  * saw, a full disk among it (which may have kept the exit status or the log from being written).
  */
 final class JobEnd {
-  // The daemon is never a job's process, though one started from inside a job carries its tag.
-  static final long SELF = ProcessHandle.current().pid();
-  /** The variable the shim gives a job's processes, which every process it starts inherits. */
-  static final String TAG = "GQ_JOB_TAG";
-  private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+  /** The runner's log. */
+  private static final Logger LOG = LoggerFactory.getLogger("dev.gq.actors.runner.JobRunner");
+
+  /**
+   * What was found of a job's processes: whether any is left; if none, when every one was seen gone
+   * ({@code endedNanos}), a GPU reading taken after that ({@code after}, null: none) and when it began,
+   * and the job's exit record.
+   */
+  record Members(boolean anyLeft, long endedNanos, GpuObservation after, long afterNanos, Optional<ExitRecord> record) {}
 
   private JobEnd() {}
 
@@ -40,7 +44,7 @@ final class JobEnd {
    * lives and the job held GPUs, a GPU reading taken after {@code release} let the daemon's copies of
    * its leases go. Blocks.
    */
-  static JobRunner.Members members(Job job, RunnerDeps deps, long pgid, long sid, Runnable release) {
+  static Members members(Job job, RunnerDeps deps, long pgid, long sid, Runnable release) {
     Path file = deps.settings().exitFile(job.id());
     Optional<String> content = deps.effects().exitContent(file);
     Optional<ExitRecord> record = content.flatMap(ExitRecord::parse);
@@ -49,13 +53,13 @@ final class JobEnd {
     boolean any;
     if (content.map(ExitRecord::leftNothing).orElse(false)) {
       // one scan of every process's tag, shared with the runners whose jobs end at the same time
-      any = job.tag() != null && deps.effects().procs().valuesCarried(TAG, SELF).contains(job.tag());
+      any = job.tag() != null && deps.effects().procs().valuesCarried(JobEnvironment.TAG, JobEnvironment.SELF).contains(job.tag());
     } else {
       List<ProcInfo> all = deps.effects().procs().all();
-      any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), SELF,
+      any = JobProcesses.anyLeft(pgid, sid, all, all.stream().map(ProcInfo::pid).toList(), JobEnvironment.SELF,
           pid -> carriesTag(job, deps, pid));
     }
-    if (any) return new JobRunner.Members(true, 0, null, 0, record);
+    if (any) return new Members(true, 0, null, 0, record);
     // the shim may have written its record and ended between the read above and the scan
     if (record.isEmpty())
       record = deps.effects().exitContent(file).flatMap(ExitRecord::parse);
@@ -63,14 +67,14 @@ final class JobEnd {
     // the daemon's copies go before the reading, which then sees the lease free unless something of
     // the job (a process that left its session and tag behind) still holds it
     release.run();
-    if (job.gpus().isEmpty()) return new JobRunner.Members(false, ended, null, 0, record);
+    if (job.gpus().isEmpty()) return new Members(false, ended, null, 0, record);
     // begun after the processes were seen gone, so strictly later, even on a clock that did not tick
     long taken = Math.max(System.nanoTime(), ended + 1);
-    return new JobRunner.Members(false, ended, readGpus(job, deps), taken, record);
+    return new Members(false, ended, readGpus(job, deps), taken, record);
   }
 
   private static boolean carriesTag(Job job, RunnerDeps deps, long pid) {
-    return job.tag() != null && deps.effects().procs().carries(pid, TAG, job.tag());
+    return job.tag() != null && deps.effects().procs().carries(pid, JobEnvironment.TAG, job.tag());
   }
 
   /** A GPU reading, or null when taking it failed (the Scheduler then asks the watcher for one). */
@@ -90,7 +94,7 @@ final class JobEnd {
    * a full disk; gives up the reserve file when the disk is full, so the end can be recorded. The
    * Scheduler's decision words it.
    */
-  static Request.Ended report(Job job, RunnerDeps deps, JobRunner.Members m, boolean timedOut, Integer shimStatus,
+  static Request.Ended report(Job job, RunnerDeps deps, Members m, boolean timedOut, Integer shimStatus,
       Logger log) {
     Path exitFile = deps.settings().exitFile(job.id());
     DiskFull full = DiskFull.of(exitFile.getParent(), DiskRoom.freeWhenFull(exitFile.getParent()));
@@ -108,7 +112,7 @@ final class JobEnd {
    */
   static Request.Fact spawnFailed(long jobId, LaunchProblem problem, Integer exitCode) {
     return exitCode == null ? new Request.LaunchFailed(jobId, problem)
-        : new Request.Ended(jobId, EndSeen.couldNotRun(exitCode, problem.text()));
+        : new Request.Ended(jobId, EndSeen.couldNotRun(exitCode, problem.text()), System.nanoTime(), null, 0);
   }
 
   /** Whether the process the runner launched (the shim) is gone: no process, a zombie, or another process under its pid. */
@@ -118,7 +122,7 @@ final class JobEnd {
   }
 
   /** {@link #members} of the job of {@code identity}, looked for off the actor's thread. */
-  static CompletableFuture<JobRunner.Members> membersLater(Job job, RunnerDeps deps, ProcessIdentity identity, Runnable release) {
+  static CompletableFuture<Members> membersLater(Job job, RunnerDeps deps, ProcessIdentity identity, Runnable release) {
     long pgid = identity.pgid(), sid = identity.sid();
     return CompletableFuture.supplyAsync(() -> members(job, deps, pgid, sid, release), deps.effects().blocking());
   }

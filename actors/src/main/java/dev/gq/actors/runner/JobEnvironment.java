@@ -20,6 +20,11 @@ import java.util.stream.Collectors;
  * otherwise).
  */
 public final class JobEnvironment {
+  /** The variable the shim gives a job's processes, which every process it starts inherits. */
+  static final String TAG = "GQ_JOB_TAG";
+  /** The daemon's pid: never a job's process, though one started from inside a job carries its tag. */
+  static final long SELF = ProcessHandle.current().pid();
+
   private JobEnvironment() {}
 
   /** The environment of job {@code j}, whose progress file is {@code progressFile}. */
@@ -35,7 +40,7 @@ public final class JobEnvironment {
     env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
     env.put("GQ_JOB_ID", String.valueOf(j.id()));
     env.put("GQ_GPU_UUIDS", gpus.stream().map(GpuSlot::uuid).collect(Collectors.joining(",")));
-    env.put("GQ_JOB_TAG", j.tag());
+    env.put(TAG, j.tag());
     env.put("GQ_PROGRESS_FILE", progressFile.toString());
     if (j.spec().group() != null) env.put("GQ_GROUP", j.spec().group());
     else env.remove("GQ_GROUP");

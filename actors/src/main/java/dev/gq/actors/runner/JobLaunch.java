@@ -6,9 +6,11 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.launch.LaunchException;
 import dev.gq.core.launch.LaunchProblem;
+import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.launch.LaunchSpec;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.schedule.Request;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,8 +36,42 @@ final class JobLaunch {
     this.totalMiB = Map.copyOf(totalMiB);
   }
 
+  /** What a launch came to: the job's processes run, they could not be started, or another gq took a lease first. */
+  sealed interface Outcome {
+    /** What the Scheduler is told of job {@code jobId} when nothing was started; null when the job runs. */
+    Request.Fact refusal(long jobId);
+  }
+
+  record Started(LaunchedProcess process) implements Outcome {
+    @Override
+    public Request.Fact refusal(long jobId) {
+      return null;
+    }
+  }
+
+  /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
+  record Failed(LaunchProblem problem, Integer exitCode) implements Outcome {
+    Failed(LaunchProblem problem) {
+      this(problem, null);
+    }
+
+    /** The launch failed; a command that cannot be run ends the job with the shell's status for it. */
+    @Override
+    public Request.Fact refusal(long jobId) {
+      return JobEnd.spawnFailed(jobId, problem, exitCode);
+    }
+  }
+
+  /** Another gq took a GPU's lease between the reservation and the launch: the job goes back to the queue. */
+  record Deferred(LaunchProblem problem) implements Outcome {
+    @Override
+    public Request.Fact refusal(long jobId) {
+      return new Request.LaunchDeferred(jobId, problem);
+    }
+  }
+
   /** Launches the job; the outcome is the runner's next message. Blocks. */
-  JobRunner.Command spawn() {
+  Outcome spawn() {
     Job whole;
     try {
       if (job.spec().hasCommand() && job.logPath() != null) whole = job;
@@ -55,21 +91,21 @@ final class JobLaunch {
           countedShare(job, deps)));
       if (cmd.problem() != null) {
         release();
-        return new JobRunner.SpawnFailed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, cmd.problem()), cmd.exitCode());
+        return new Failed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, cmd.problem()), cmd.exitCode());
       }
       LaunchSpec spec = new LaunchSpec(job.id(), cmd.argv(), Path.of(full.cwd()), cmd.env(), Path.of(whole.logPath()),
           deps.settings().exitFile(job.id()), held.fds(), cmd.note());
-      return new JobRunner.Spawned(deps.effects().launcher().launch(spec));
+      return new Started(deps.effects().launcher().launch(spec));
     } catch (GpuLeases.Taken e) {
-      return new JobRunner.LeaseTaken(new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, e.getMessage()));
+      return new Deferred(new LaunchProblem(LaunchProblem.Cause.LEASE_TAKEN, e.getMessage()));
     } catch (LaunchException e) {
       release();
-      return new JobRunner.SpawnFailed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, e.getMessage()), e.exitCode());
+      return new Failed(new LaunchProblem(LaunchProblem.Cause.LAUNCH_REFUSED, e.getMessage()), e.exitCode());
     }
   }
 
-  private static JobRunner.SpawnFailed failed(LaunchProblem.Cause cause, String detail) {
-    return new JobRunner.SpawnFailed(new LaunchProblem(cause, detail), null);
+  private static Failed failed(LaunchProblem.Cause cause, String detail) {
+    return new Failed(new LaunchProblem(cause, detail));
   }
 
   /**
@@ -77,7 +113,7 @@ final class JobLaunch {
    * them (a Scheduler that did not pass them), from a reading taken now.
    */
   private Map<String, Long> totals() {
-    if (!GpuNeed.shares(job.spec()) || job.gpus().stream().allMatch(s -> totalMiB.containsKey(s.uuid())))
+    if (!job.spec().shares() || job.gpus().stream().allMatch(s -> totalMiB.containsKey(s.uuid())))
       return totalMiB;
     Map<String, Long> now = new HashMap<>(totalMiB);
     try {

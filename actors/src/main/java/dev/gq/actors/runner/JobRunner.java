@@ -7,7 +7,6 @@ import dev.gq.core.launch.ExitRecord;
 import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.launch.LaunchedProcess;
 import dev.gq.core.ledger.Preemption;
-import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.schedule.Request;
 import java.time.Duration;
@@ -41,16 +40,13 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private record GraceOver() implements Command {}
   /** The job ignored the preemption's signal; {@code found}: what was found of its checkpoints then. */
   private record Ignored(PreemptIgnored found) implements Command {}
-  record Spawned(LaunchedProcess process) implements Command {}
-  /** {@code exitCode}: what a shell reports for the same failure (127: the command cannot be run), or null. */
-  record SpawnFailed(LaunchProblem problem, Integer exitCode) implements Command {}
-  record LeaseTaken(LaunchProblem problem) implements Command {}
+  /** What the launch came to. */
+  private record Launched(JobLaunch.Outcome outcome) implements Command {}
   /** The shim exited, with {@code status} (null: unknown). */
   private record LeaderExited(Integer status) implements Command {}
   private record Tick() implements Command {}
-  /** {@code endedNanos}: when every process was seen gone; {@code after}: a reading taken after that (null: none). */
-  record Members(boolean anyLeft, long endedNanos, GpuObservation after, long afterNanos,
-      Optional<ExitRecord> record) implements Command {}
+  /** What was found of the job's processes. */
+  private record Checked(JobEnd.Members members) implements Command {}
   private record KillNow() implements Command {}
   private record LimitReached() implements Command {}
 
@@ -95,10 +91,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   public static Behavior<Command> launch(Job job, RunnerDeps deps, ActorRef<Request.Fact> scheduler,
       Map<String, Long> totalMiB) {
     JobLaunch launch = new JobLaunch(job, deps, totalMiB);
-    CompletableFuture<Command> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.effects().blocking());
+    CompletableFuture<JobLaunch.Outcome> spawned = CompletableFuture.supplyAsync(launch::spawn, deps.effects().blocking());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       JobRunner r = new JobRunner(ctx, t, job, deps, scheduler, launch);
-      ctx.pipeToSelf(spawned, (cmd, err) -> err != null ? new SpawnFailed(new LaunchProblem(LaunchProblem.Cause.RUNNER_FAILED, err.getMessage()), null) : cmd);
+      ctx.pipeToSelf(spawned, (o, err) -> new Launched(err != null ? new JobLaunch.Failed(new LaunchProblem(LaunchProblem.Cause.RUNNER_FAILED, err.getMessage())) : o));
       return r;
     }));
   }
@@ -117,15 +113,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Spawned.class, this::onSpawned)
-        .onMessage(SpawnFailed.class, this::onSpawnFailed)
-        .onMessage(LeaseTaken.class, m -> {
-          scheduler.tell(new Request.LaunchDeferred(job.id(), m.problem()));
-          return Behaviors.stopped();
-        })
+        .onMessage(Launched.class, m -> launched(m.outcome()))
         .onMessage(LeaderExited.class, this::onLeaderExited)
         .onMessage(Tick.class, m -> onTick())
-        .onMessage(Members.class, this::onMembers)
+        .onMessage(Checked.class, m -> onMembers(m.members()))
         .onMessage(Cancel.class, m -> cancel())
         .onMessage(Preempt.class, m -> preempt(m.preemption()))
         .onMessage(GraceOver.class, m -> graceOver())
@@ -139,16 +130,17 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
         .build();
   }
 
-  /** Nothing was started; a command that cannot be run ends the job with the shell's status for it. */
-  private Behavior<Command> onSpawnFailed(SpawnFailed m) {
-    scheduler.tell(JobEnd.spawnFailed(job.id(), m.problem(), m.exitCode()));
+  /** The job runs; or nothing was started, and the Scheduler hears why ({@link JobLaunch.Outcome#refusal}). */
+  private Behavior<Command> launched(JobLaunch.Outcome outcome) {
+    if (outcome instanceof JobLaunch.Started s) return onSpawned(s.process());
+    scheduler.tell(outcome.refusal(job.id()));
     return Behaviors.stopped();
   }
 
-  private Behavior<Command> onSpawned(Spawned m) {
-    identity = m.process().identity();
+  private Behavior<Command> onSpawned(LaunchedProcess process) {
+    identity = process.identity();
     scheduler.tell(new Request.Launched(job.id(), identity));
-    getContext().pipeToSelf(m.process().shimExited(), (status, err) -> new LeaderExited(err == null ? status : null));
+    getContext().pipeToSelf(process.shimExited(), (status, err) -> new LeaderExited(err == null ? status : null));
     if (cancelRequested) signal(15);
     else if (preempting != null) askToSave();
     else watchLimit();
@@ -190,10 +182,10 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
     if (checking) return;
     checking = true;
     getContext().pipeToSelf(JobEnd.membersLater(job, deps, identity, launch::release),
-        (m, err) -> err != null ? new Members(true, 0, null, 0, Optional.empty()) : m);
+        (m, err) -> new Checked(err != null ? new JobEnd.Members(true, 0, null, 0, Optional.empty()) : m));
   }
 
-  private Behavior<Command> onMembers(Members m) {
+  private Behavior<Command> onMembers(JobEnd.Members m) {
     checking = false;
     if (m.anyLeft()) {
       ending(false);

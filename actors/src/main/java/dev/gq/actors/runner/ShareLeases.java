@@ -29,7 +29,7 @@ final class ShareLeases {
   static GpuLeases.Held take(GpuLeases leases, Job job, LeaseHolder holder, Map<String, Long> totalMiB, long headroomMiB)
       throws GpuLeases.Taken {
     List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
-    if (!GpuNeed.shares(job.spec())) return leases.take(uuids, holder);
+    if (!job.spec().shares()) return leases.take(uuids, holder);
     GpuNeed need = job.spec().gpuNeed();
     // the GPUs by what the job declares on each (one group unless --per-gpu alone on cards of two sizes)
     Map<Long, List<String>> byMiB = new LinkedHashMap<>();

@@ -1,6 +1,5 @@
 package dev.gq.actors.runner;
 
-import dev.gq.actors.watcher.FreshReadings;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessTable;
 import java.time.Instant;
@@ -29,7 +28,7 @@ final class SharedTagScans implements ProcessTable {
 
   /** The runners' process table for this daemon: job tags shared, the daemon itself left out. */
   static ProcessTable of(ProcessTable procs) {
-    return new SharedTagScans(procs, JobEnd.TAG, JobEnd.SELF);
+    return new SharedTagScans(procs, JobEnvironment.TAG, JobEnvironment.SELF);
   }
 
   @Override

@@ -31,13 +31,13 @@ final class Runners {
   /** A job's runners that fail more often than this are left to the periodic passes. */
   private static final int MAX_QUICK_CHECKS = 3;
 
-  private final ActorContext<Scheduler.Command> ctx;
+  private final ActorContext<SchedulerProtocol.Command> ctx;
   private final SchedulerEffects effects;
   private final Map<Long, ActorRef<JobRunner.Command>> runners = new HashMap<>();
   /** How many runners of each job stopped without reporting its end. */
   private final Map<Long, Integer> failures = new HashMap<>();
 
-  Runners(ActorContext<Scheduler.Command> ctx, SchedulerEffects effects) {
+  Runners(ActorContext<SchedulerProtocol.Command> ctx, SchedulerEffects effects) {
     this.ctx = ctx;
     this.effects = effects;
   }
@@ -111,7 +111,7 @@ final class Runners {
   /** Starts {@code j}'s runner and watches it, so that a runner that stops leaves its job unwatched. */
   private void start(Job j, boolean reattach, Map<String, Long> totalMiB) {
     ActorRef<JobRunner.Command> r = effects.startRunner(ctx, j, reattach, totalMiB);
-    ctx.watchWith(r, new Scheduler.RunnerStopped(j.id(), r));
+    ctx.watchWith(r, new SchedulerProtocol.RunnerStopped(j.id(), r));
     runners.put(j.id(), r);
   }
 }

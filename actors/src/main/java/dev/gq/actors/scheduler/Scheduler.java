@@ -1,6 +1,5 @@
 package dev.gq.actors.scheduler;
 
-import dev.gq.actors.runner.JobRunner;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.schedule.DecisionContext;
@@ -17,7 +16,6 @@ import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.RecoveryFailed;
@@ -31,31 +29,12 @@ import org.apache.pekko.persistence.typed.javadsl.*;
  * request is written at once). Only once it is stored do the effects run: runners started or told to
  * cancel, the history fed, the GPU watcher or the reconciler asked, the callers answered; the
  * Scheduler's memory moves then too, so a write the journal refuses leaves nothing behind. The actor
- * keeps only what cannot be data: its runners and the requests waiting for start-up to end.
+ * keeps only what cannot be data: its runners and the requests waiting for start-up to end. Its
+ * messages are {@link SchedulerProtocol}'s, which it implements: they read as {@code Scheduler.Command},
+ * {@code Scheduler.Ask} and so on.
  */
-public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Scheduler.Command, LedgerEvent, Ledger> {
-
-  public sealed interface Command {}
-  /** A user's request, answered with its result or refused with the one line to show. */
-  public record Ask<R>(Request<R> request, ActorRef<StatusReply<R>> replyTo) implements Command {}
-  public record GetView(ActorRef<SchedulerView> replyTo) implements Command {}
-  /** The ledger alone, without the classification and plan a view computes (for the queue's and the groups' holds). */
-  public record GetLedger(ActorRef<Ledger> replyTo) implements Command {}
-  public record AwaitReady(ActorRef<Done> replyTo) implements Command {}
-  /** The sequence number of the last stored event, for a reader that waits for the history to have it. */
-  public record GetSeqNr(ActorRef<Long> replyTo) implements Command {}
-  /** The GPUs as classified from the latest reading, without the plan a view computes (for the usage record); empty before one. */
-  public record GetGpus(ActorRef<List<dev.gq.core.gpu.GpuStatus>> replyTo) implements Command {}
-  /**
-   * A fact from a runner, the GPU watcher, the reconciler or the cluster bridge: decided with the
-   * requests, answered to nobody. Runners hold {@link #facts}, which wraps each in one.
-   */
-  public record Report(Request.Fact fact) implements Command {}
-  /** A runner stopped: its job is no longer watched (after a failure, the reconciler checks it at once). */
-  record RunnerStopped(long jobId, ActorRef<JobRunner.Command> runner) implements Command {}
-
-  /** Decide what came during a write: sent to itself when the write is stored. */
-  private enum Flush implements Command { INSTANCE }
+public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<SchedulerProtocol.Command, LedgerEvent, Ledger>
+    implements SchedulerProtocol {
 
   /** A command waiting for the next write, and the request it is decided as (made when it came). */
   private record Pending(Command command, Request<?> request) {}

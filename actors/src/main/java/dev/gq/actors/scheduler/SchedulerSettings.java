@@ -1,6 +1,5 @@
 package dev.gq.actors.scheduler;
 
-import dev.gq.core.alloc.Allocator;
 import dev.gq.core.alloc.PlanRules;
 import dev.gq.core.ledger.FailFast;
 import dev.gq.core.schedule.DecisionContext;
@@ -23,7 +22,7 @@ public record SchedulerSettings(Clock clock, GqPaths paths, int snapshotEvery, l
 
   /** The defaults of every rule, with {@code clock}, {@code paths} and a snapshot every {@code snapshotEvery} events. */
   public static SchedulerSettings defaults(Clock clock, GqPaths paths, int snapshotEvery) {
-    return new SchedulerSettings(clock, paths, snapshotEvery, 0, FailFast.DEFAULT, Allocator.GATHER_AFTER,
+    return new SchedulerSettings(clock, paths, snapshotEvery, 0, FailFast.DEFAULT, PlanRules.GATHER_AFTER,
         DecisionContext.IDLE_AFTER, 64, PlanRules.HEADROOM_MIB);
   }
 

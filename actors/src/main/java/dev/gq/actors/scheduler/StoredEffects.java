@@ -19,11 +19,11 @@ import org.apache.pekko.pattern.StatusReply;
  * answered; then the GPUs read again when a decision asked for it.
  */
 final class StoredEffects {
-  private final ActorContext<Scheduler.Command> ctx;
+  private final ActorContext<SchedulerProtocol.Command> ctx;
   private final SchedulerEffects effects;
   private final Runners runners;
 
-  StoredEffects(ActorContext<Scheduler.Command> ctx, SchedulerEffects effects, Runners runners) {
+  StoredEffects(ActorContext<SchedulerProtocol.Command> ctx, SchedulerEffects effects, Runners runners) {
     this.ctx = ctx;
     this.effects = effects;
     this.runners = runners;
@@ -34,7 +34,7 @@ final class StoredEffects {
    * of its last event; {@code state}: the Scheduler's memory once it is stored. Returns whether start-up
    * ended with it.
    */
-  boolean run(List<Scheduler.Command> commands, DecidedBatch b, long lastSeq, SchedulerState state) {
+  boolean run(List<SchedulerProtocol.Command> commands, DecidedBatch b, long lastSeq, SchedulerState state) {
     List<LedgerEvent> events = b.events();
     if (!events.isEmpty()) effects.project(lastSeq - events.size() + 1, events);
     Map<Long, JobSubmitted> inHand = CommandsInHand.inHand(events);
@@ -49,7 +49,7 @@ final class StoredEffects {
       if (d.reconcile() != null) effects.startReconciler(ctx, d.reconcile(), ctx.getSelf());
       runners.watch(after, d);
       read |= d.readGpus();
-      if (commands.get(i) instanceof Scheduler.Ask<?> ask) answer(ask, d);
+      if (commands.get(i) instanceof SchedulerProtocol.Ask<?> ask) answer(ask, d);
     }
     if (!events.isEmpty()) effects.logEvents(events);
     if (read) effects.pollNow();
@@ -58,7 +58,7 @@ final class StoredEffects {
 
   /** A user's request hears its answer or its refusal. */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void answer(Scheduler.Ask<?> ask, Decided<?> d) {
+  private static void answer(SchedulerProtocol.Ask<?> ask, Decided<?> d) {
     ActorRef replyTo = ask.replyTo();
     replyTo.tell(d.refused() ? StatusReply.error(d.refusal()) : StatusReply.success(d.answer()));
   }

@@ -17,11 +17,11 @@ import org.slf4j.Logger;
  * sent twice) is decided again, until the journal takes it.
  */
 final class UnstoredWrites {
-  private List<Scheduler.Command> writing;
-  private final List<Scheduler.Command> retry = new ArrayList<>();
+  private List<SchedulerProtocol.Command> writing;
+  private final List<SchedulerProtocol.Command> retry = new ArrayList<>();
 
   /** A write begins with the decisions of {@code batch} (requests and reports, in arrival order). */
-  void writing(List<Scheduler.Command> batch) {
+  void writing(List<SchedulerProtocol.Command> batch) {
     this.writing = List.copyOf(batch);
   }
 
@@ -54,8 +54,8 @@ final class UnstoredWrites {
 
   /** Refuses each of the failed write's requests with {@code refusal} and keeps its runners' reports for a retry. */
   private void fail(String refusal) {
-    for (Scheduler.Command c : writing) {
-      if (c instanceof Scheduler.Ask<?> ask) refuse(ask.replyTo(), refusal);
+    for (SchedulerProtocol.Command c : writing) {
+      if (c instanceof SchedulerProtocol.Ask<?> ask) refuse(ask.replyTo(), refusal);
       else if (fact(c)) retry.add(c);
     }
     writing = null;
@@ -67,26 +67,26 @@ final class UnstoredWrites {
   }
 
   /** A runner's report: something that happened, told once. */
-  private static boolean fact(Scheduler.Command c) {
-    return c instanceof Scheduler.Report r && (r.fact() instanceof Request.Launched || r.fact() instanceof Request.LaunchFailed
+  private static boolean fact(SchedulerProtocol.Command c) {
+    return c instanceof SchedulerProtocol.Report r && (r.fact() instanceof Request.Launched || r.fact() instanceof Request.LaunchFailed
         || r.fact() instanceof Request.LaunchDeferred || r.fact() instanceof Request.Ended);
   }
 
-  private static Long ended(Scheduler.Command c) {
-    return c instanceof Scheduler.Report r && r.fact() instanceof Request.Ended e ? e.jobId() : null;
+  private static Long ended(SchedulerProtocol.Command c) {
+    return c instanceof SchedulerProtocol.Report r && r.fact() instanceof Request.Ended e ? e.jobId() : null;
   }
 
   /** The jobs whose end waits to be stored: no other pass may decide how they ended meanwhile. */
   Set<Long> endsWaiting() {
     Set<Long> ids = new HashSet<>();
-    for (Scheduler.Command c : retry) if (ended(c) != null) ids.add(ended(c));
-    if (writing != null) for (Scheduler.Command c : writing) if (ended(c) != null) ids.add(ended(c));
+    for (SchedulerProtocol.Command c : retry) if (ended(c) != null) ids.add(ended(c));
+    if (writing != null) for (SchedulerProtocol.Command c : writing) if (ended(c) != null) ids.add(ended(c));
     return ids;
   }
 
   /** The reports to decide again, oldest first; forgotten here until they fail again. */
-  List<Scheduler.Command> takeRetries() {
-    List<Scheduler.Command> all = List.copyOf(retry);
+  List<SchedulerProtocol.Command> takeRetries() {
+    List<SchedulerProtocol.Command> all = List.copyOf(retry);
     retry.clear();
     return all;
   }

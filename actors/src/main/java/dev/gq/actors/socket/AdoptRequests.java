@@ -1,6 +1,6 @@
 package dev.gq.actors.socket;
 
-import dev.gq.cli.ApiException;
+import dev.gq.api.ApiException;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.adopt.Adoption;
 import dev.gq.core.adopt.Candidate;

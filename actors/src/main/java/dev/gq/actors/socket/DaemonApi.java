@@ -4,12 +4,12 @@ import dev.gq.actors.fair.FairSource;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.scheduler.JournalWrites;
 import dev.gq.actors.scheduler.Scheduler;
-import dev.gq.cli.ApiException;
-import dev.gq.cli.GqApi;
-import dev.gq.cli.Notices;
-import dev.gq.cli.NotifyApi;
-import dev.gq.cli.StartSettings;
-import dev.gq.cli.WebControl;
+import dev.gq.api.ApiException;
+import dev.gq.api.GqApi;
+import dev.gq.api.Notices;
+import dev.gq.api.NotifyApi;
+import dev.gq.api.StartSettings;
+import dev.gq.api.WebControl;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.job.Job;
@@ -36,7 +36,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,7 +77,7 @@ public final class DaemonApi implements GqApi {
   public record Host(Supplier<List<String>> partLines, Supplier<String> warning, Runnable shutdown, Clock clock) {}
 
   /** The start-up settings from the daemon's environment, as it read them when it started. */
-  private static final Map<String, String> START_SETTINGS = startSettings(System.getenv());
+  private static final Map<String, String> START_SETTINGS = StartSettings.of(System.getenv());
 
   private final Clock clock;
   private final Path dataDir;
@@ -152,12 +151,6 @@ public final class DaemonApi implements GqApi {
   @Override
   public String journalProblem() {
     return JournalWrites.status(database, DiskRoom.fullNote(dataDir));
-  }
-
-  static Map<String, String> startSettings(Map<String, String> env) {
-    Map<String, String> m = new HashMap<>();
-    for (String name : StartSettings.NAMES) if (env.get(name) != null) m.put(name, env.get(name));
-    return Map.copyOf(m);
   }
 
   // Each of these is answered by one of the classes above, as it is.

@@ -1,9 +1,9 @@
 package dev.gq.actors.socket;
 
 import dev.gq.actors.fair.FairSource;
-import dev.gq.cli.ApiException;
-import dev.gq.cli.ApiReplies.BookingLine;
-import dev.gq.cli.ApiReplies.WhoReport;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.BookingLine;
+import dev.gq.api.ApiReplies.WhoReport;
 import dev.gq.core.fair.Booking;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.schedule.FairWho;

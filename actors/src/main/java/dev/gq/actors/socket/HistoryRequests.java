@@ -2,9 +2,9 @@ package dev.gq.actors.socket;
 
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
-import dev.gq.cli.ApiException;
-import dev.gq.cli.ApiReplies.GroupSummary;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;

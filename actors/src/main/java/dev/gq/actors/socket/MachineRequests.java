@@ -1,10 +1,10 @@
 package dev.gq.actors.socket;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.ProcessView;
-import dev.gq.cli.GqApi;
-import dev.gq.cli.WebControl;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.ProcessView;
+import dev.gq.api.GqApi;
+import dev.gq.api.WebControl;
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.proc.ProcessTable;

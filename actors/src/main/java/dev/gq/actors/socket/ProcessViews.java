@@ -1,6 +1,6 @@
 package dev.gq.actors.socket;
 
-import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.ProcessView;
 import dev.gq.core.alloc.ProcessFacts;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessTable;

@@ -128,7 +128,7 @@ final class ProgressRequests {
       // a log that only grew is parsed from where the previous reading stopped
       LogWindow was = before == null ? LogWindow.EMPTY : before.window();
       long from = was.readFrom(key.log().size());
-      byte[] bytes = read(log, from, LogTail.MAX_BYTES);
+      byte[] bytes = read(log, from, LogWindow.MAX_BYTES);
       if (bytes != null) window = was.advance(bytes, from);
     }
     String progressText = key.progress().equals(FileStamp.ABSENT) ? null : text(progress, MAX_PROGRESS_BYTES);

@@ -2,11 +2,11 @@ package dev.gq.actors.socket;
 
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
-import dev.gq.cli.ApiException;
-import dev.gq.cli.ApiReplies.CancelOutcome;
-import dev.gq.cli.ApiReplies.DaemonInfo;
-import dev.gq.cli.ApiReplies.GpuReport;
-import dev.gq.cli.ApiReplies.QueueState;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.CancelOutcome;
+import dev.gq.api.ApiReplies.DaemonInfo;
+import dev.gq.api.ApiReplies.GpuReport;
+import dev.gq.api.ApiReplies.QueueState;
 import dev.gq.cli.Gq;
 import dev.gq.core.cluster.ClusterBatches;
 import dev.gq.core.health.Unwell;

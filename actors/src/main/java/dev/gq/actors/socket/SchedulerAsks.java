@@ -3,7 +3,7 @@ package dev.gq.actors.socket;
 import dev.gq.actors.projector.Projector;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.scheduler.SchedulerView;
-import dev.gq.cli.ApiException;
+import dev.gq.api.ApiException;
 import dev.gq.core.schedule.Request;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;

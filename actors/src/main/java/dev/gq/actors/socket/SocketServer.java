@@ -1,16 +1,16 @@
 package dev.gq.actors.socket;
 
+import dev.gq.api.GqApi;
 import dev.gq.cli.CommandTrees;
 import dev.gq.cli.Gq;
-import dev.gq.cli.GqApi;
 import dev.gq.host.libc.Libc;
+import dev.gq.protocol.ClientRequest;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineTooLongException;
 import dev.gq.protocol.LineWriter;
 import dev.gq.protocol.Protocol;
 import dev.gq.protocol.ProtocolException;
-import dev.gq.protocol.ClientRequest;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;

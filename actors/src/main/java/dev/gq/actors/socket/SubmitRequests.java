@@ -1,11 +1,11 @@
 package dev.gq.actors.socket;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.ApiReplies.BatchLine;
-import dev.gq.cli.ApiReplies.BatchOutcome;
-import dev.gq.cli.ApiReplies.ResumeReport;
-import dev.gq.cli.ApiReplies.RetryReport;
-import dev.gq.cli.ApiReplies.SubmitResult;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.BatchLine;
+import dev.gq.api.ApiReplies.BatchOutcome;
+import dev.gq.api.ApiReplies.ResumeReport;
+import dev.gq.api.ApiReplies.RetryReport;
+import dev.gq.api.ApiReplies.SubmitResult;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.BatchParts;

@@ -1,10 +1,10 @@
 package dev.gq.actors.socket;
 
-import dev.gq.cli.ApiReplies;
-import dev.gq.cli.ApiReplies.Retried;
-import dev.gq.cli.ApiReplies.RetryReport;
-import dev.gq.cli.ApiReplies.RetrySkip;
-import dev.gq.cli.GqApi;
+import dev.gq.api.ApiReplies.Retried;
+import dev.gq.api.ApiReplies.RetryReport;
+import dev.gq.api.ApiReplies.RetrySkip;
+import dev.gq.api.ApiReplies;
+import dev.gq.api.GqApi;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;

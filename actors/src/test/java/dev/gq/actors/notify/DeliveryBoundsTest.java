@@ -75,7 +75,7 @@ class DeliveryBoundsTest {
     Files.writeString(dir.resolve("notify.json"), "{\"targets\": [\n  {oops\n");
     var n = new Notifications(dir, Map.of(), 1000, Duration.ofSeconds(1), Duration.ofMillis(5), Duration.ofSeconds(2),
         java.time.Clock.systemUTC());
-    var e = assertThrows(dev.gq.cli.ApiException.class, n::targets);
+    var e = assertThrows(dev.gq.api.ApiException.class, n::targets);
     assertEquals("cannot read the notification targets in " + dir.resolve("notify.json") + ": it is not valid JSON (line 2);"
         + " fix or delete that file", e.getMessage());
   }

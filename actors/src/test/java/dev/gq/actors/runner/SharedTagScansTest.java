@@ -22,13 +22,13 @@ class SharedTagScansTest {
         return pid == 7 ? Optional.of(name.equals("GQ_JOB_TAG") ? "t-7" : "x") : Optional.empty();
       }
       @Override public List<ProcInfo> all() { return List.of(); }
-      @Override public Set<Long> pids() { return Set.of(7L, 8L, JobEnd.SELF); }
+      @Override public Set<Long> pids() { return Set.of(7L, 8L, JobEnvironment.SELF); }
       @Override public String bootId() { return "b"; }
     };
     ProcessTable shared = SharedTagScans.of(table);
-    assertEquals(Set.of("t-7"), shared.valuesCarried("GQ_JOB_TAG", JobEnd.SELF));
+    assertEquals(Set.of("t-7"), shared.valuesCarried("GQ_JOB_TAG", JobEnvironment.SELF));
     assertEquals(2, reads.get(), "every process but the daemon, once");
-    assertEquals(Set.of("x"), shared.valuesCarried("OTHER", JobEnd.SELF), "another variable: asked of the table");
+    assertEquals(Set.of("x"), shared.valuesCarried("OTHER", JobEnvironment.SELF), "another variable: asked of the table");
     assertEquals(Optional.of("t-7"), shared.environ(7, "GQ_JOB_TAG"));
   }
 }

@@ -236,7 +236,7 @@ class JournalFailureTest {
 
   private void ready(ActorRef<Scheduler.Command> s) {
     s.tell(new Scheduler.Report(new Request.Reconciled(Map.of())));
-    s.tell(new Scheduler.Report(new Request.Observed(gpus(), "fake", true)));
+    s.tell(new Scheduler.Report(new Request.Observed(gpus(), "fake", true, System.nanoTime())));
   }
 
   /** Submits a one-GPU job and reports it launched; returns its id. */
@@ -287,7 +287,7 @@ class JournalFailureTest {
       ActorRef<Scheduler.Command> scheduler = ctx.getSelf();
       ActorRef<JobRunner.Command> r = ctx.spawnAnonymous(Behaviors.receive(JobRunner.Command.class)
           .onMessage(JobRunner.Cancel.class, c -> {
-            scheduler.tell(new Scheduler.Report(new Request.Ended(job.id(), EndSeen.exited(5))));
+            scheduler.tell(new Scheduler.Report(new Request.Ended(job.id(), EndSeen.exited(5), System.nanoTime(), null, 0)));
             return Behaviors.stopped();
           }).build());
       runners.add(r);

@@ -36,7 +36,7 @@ class SchedulerSweepTest {
             "dev.gq.core.ledger.Ledger" = jackson-json
             "dev.gq.persistence.LedgerSnapshot" = jackson-json
           }
-          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.Scheduler$Command" = java
+          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.SchedulerProtocol$Command" = java
           pekko.actor.allow-java-serialization = on
           pekko.actor.warn-about-java-serializer-usage = off
           """)));
@@ -70,7 +70,7 @@ class SchedulerSweepTest {
   /** The job (CPU-only, so reserved at submit) launches and ends with {@code code}; returns what the end wrote. */
   private List<LedgerEvent> runAndEnd(long id, int code) {
     es.runCommand(new Scheduler.Report(new Request.Launched(id, new ProcessIdentity(100 * id, 100 * id, 100 * id, 5, "boot"))));
-    return es.runCommand(new Scheduler.Report(new Request.Ended(id, EndSeen.exited(code)))).events();
+    return es.runCommand(new Scheduler.Report(new Request.Ended(id, EndSeen.exited(code), System.nanoTime(), null, 0))).events();
   }
 
   @Test

@@ -47,7 +47,7 @@ class SchedulerTest {
             "dev.gq.core.ledger.Ledger" = jackson-json
             "dev.gq.persistence.LedgerSnapshot" = jackson-json
           }
-          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.Scheduler$Command" = java
+          pekko.actor.serialization-bindings."dev.gq.actors.scheduler.SchedulerProtocol$Command" = java
           pekko.actor.allow-java-serialization = on
           pekko.actor.warn-about-java-serializer-usage = off
           """)));
@@ -85,7 +85,7 @@ class SchedulerTest {
   }
 
   private void observe(GpuObservation o) {
-    es.runCommand(new Scheduler.Report(new Request.Observed(o, "fake", true)));
+    es.runCommand(new Scheduler.Report(new Request.Observed(o, "fake", true, System.nanoTime())));
   }
 
   private StatusReply<Ledger.SubmitOutcome> submit(JobSpec s) {
@@ -185,16 +185,16 @@ class SchedulerTest {
     // The latest reading shows GPU 0 idle; a process of job 1 may have opened a context since.
     jobRunningAndOneWaiting();
     long beforeEnd = System.nanoTime();
-    var ended = es.runCommand(new Scheduler.Report(new Request.Ended(1, EndSeen.exited(0))));
+    var ended = es.runCommand(new Scheduler.Report(new Request.Ended(1, EndSeen.exited(0), System.nanoTime(), null, 0)));
     assertEquals(1, ended.events().size(), "no reading from after the end: GPU 0 is not handed on");
     assertEquals(1, deps.polls, "a reading is asked for at once");
     SchedulerView v = es.<SchedulerView>runCommand(Scheduler.GetView::new).reply();
     assertEquals(GpuState.UNKNOWN, v.gpus().get(0).state(), v.gpus().toString());
     var stale = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true, beforeEnd)));
     assertTrue(stale.events().isEmpty(), "a reading begun before the end proves nothing");
-    var child = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1, 4242), "fake", true)));
+    var child = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1, 4242), "fake", true, System.nanoTime())));
     assertTrue(child.events().isEmpty(), "the fresh reading shows a process on GPU 0");
-    var after = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true)));
+    var after = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true, System.nanoTime())));
     assertEquals(2, assertInstanceOf(JobReserved.class, after.events().get(0)).jobId());
   }
 
@@ -211,9 +211,9 @@ class SchedulerTest {
     var ended = es.runCommand(endedWithReading(1, gpus(1, 4242)));
     assertEquals(1, ended.events().size(), "process 4242 computes on GPU 0: it is not free");
     assertEquals(1, deps.polls, "the held-back GPU is read again at once");
-    var still = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1, 4242), "fake", true)));
+    var still = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1, 4242), "fake", true, System.nanoTime())));
     assertTrue(still.events().isEmpty());
-    var after = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true)));
+    var after = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(1), "fake", true, System.nanoTime())));
     assertEquals(2, assertInstanceOf(JobReserved.class, after.events().get(0)).jobId());
   }
 
@@ -254,7 +254,7 @@ class SchedulerTest {
     assertEquals(JobState.RUNNING, running.state());
     assertEquals(100, running.identity().pid());
     assertEquals(JobState.WAITING, l.live().get(2L).state());
-    var obs = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(2), "fake", true)));
+    var obs = es.runCommand(new Scheduler.Report(new Request.Observed(gpus(2), "fake", true, System.nanoTime())));
     assertTrue(obs.events().isEmpty(), "nothing is placed before start-up reconciliation");
   }
 

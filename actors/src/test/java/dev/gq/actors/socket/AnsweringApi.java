@@ -1,6 +1,6 @@
 package dev.gq.actors.socket;
 
-import dev.gq.cli.GqApi;
+import dev.gq.api.GqApi;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.ApiException;
+import dev.gq.api.ApiException;
 import dev.gq.protocol.LineReader;
 import java.io.ByteArrayInputStream;
 import java.nio.channels.Channels;

@@ -2,7 +2,7 @@ package dev.gq.actors.socket;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.gq.cli.ApiReplies.ProcessView;
+import dev.gq.api.ApiReplies.ProcessView;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessRef;
 import dev.gq.core.proc.ProcessTable;

@@ -3,10 +3,10 @@ package dev.gq.actors.socket;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.GqApi;
+import dev.gq.api.GqApi;
+import dev.gq.protocol.ClientRequest;
 import dev.gq.protocol.LineReader;
 import dev.gq.protocol.LineWriter;
-import dev.gq.protocol.ClientRequest;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;

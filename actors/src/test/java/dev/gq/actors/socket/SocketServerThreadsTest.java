@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.GqApi;
+import dev.gq.api.GqApi;
 import dev.gq.protocol.ClientRequest;
 import dev.gq.protocol.Frame;
 import dev.gq.protocol.LineReader;

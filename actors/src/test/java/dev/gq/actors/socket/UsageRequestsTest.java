@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gq.cli.ApiException;
-import dev.gq.cli.ApiReplies.GpuReport;
+import dev.gq.api.ApiException;
+import dev.gq.api.ApiReplies.GpuReport;
 import dev.gq.core.report.GpuSpan;
 import dev.gq.core.report.GpuUse;
 import dev.gq.core.report.JobSpan;

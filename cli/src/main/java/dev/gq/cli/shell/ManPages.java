@@ -1,6 +1,6 @@
 package dev.gq.cli.shell;
 
-import dev.gq.cli.Gq;
+import dev.gq.protocol.Release;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -50,7 +50,7 @@ public final class ManPages {
     CommandSpec spec = c.spec();
     StringBuilder sb = new StringBuilder();
     sb.append(".TH ").append(title(c.path()).toUpperCase(Locale.ROOT)).append(" 1 \"\" \"gq ")
-        .append(Gq.VERSION).append("\" \"gq manual\"\n.nh\n");
+        .append(Release.VERSION).append("\" \"gq manual\"\n.nh\n");
     sb.append(".SH NAME\n").append(text(title(c.path()))).append(" \\- ").append(text(c.summary())).append("\n");
     sb.append(".SH SYNOPSIS\n.ad l\n").append(text(synopsis(spec))).append("\n.ad b\n");
     sb.append(".SH DESCRIPTION\n").append(paragraphs(spec.usageMessage().description()));

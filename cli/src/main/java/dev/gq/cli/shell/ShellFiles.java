@@ -1,6 +1,5 @@
 package dev.gq.cli.shell;
 
-import dev.gq.cli.Gq;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,18 +9,13 @@ import java.util.Map;
 /**
  * Writes what install.sh installs for the shell, from gq's command tree, at build time:
  * {@code DIR/completions/gq.bash}, {@code _gq} (zsh) and {@code gq.fish}, and
- * {@code DIR/man/man1/*.1}, one manual page per command and alias.
+ * {@code DIR/man/man1/*.1}, one manual page per command and alias. Run by {@code dev.gq.cli.ShellFilesMain}.
  */
 public final class ShellFiles {
   private ShellFiles() {}
 
-  /** {@code ShellFiles DIR}. */
-  public static void main(String[] args) throws IOException {
-    if (args.length != 1) throw new IllegalArgumentException("usage: ShellFiles DIR");
-    write(Path.of(args[0]), CommandTree.of(Gq.model()));
-  }
-
-  static void write(Path dir, CommandTree tree) throws IOException {
+  /** Writes the files for {@code tree} under {@code dir}. */
+  public static void write(Path dir, CommandTree tree) throws IOException {
     Path completions = Files.createDirectories(dir.resolve("completions"));
     put(completions.resolve("gq.bash"), BashCompletion.script(tree));
     put(completions.resolve("_gq"), ZshCompletion.script(tree));

@@ -3,6 +3,7 @@ package dev.gq.core.alloc;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuNeed;
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.WaitReason;
@@ -35,9 +36,6 @@ import java.util.stream.Collectors;
  * so never join a SHARED one.
  */
 public final class Allocator {
-  /** How long the first job that does not fit waits before GPUs gather for it, unless set. */
-  public static final Duration GATHER_AFTER = Duration.ofMinutes(5);
-
   private Allocator() {}
 
   /** As below, with no bounds (unbounded backfill, any number of CPU-only jobs at once). */
@@ -93,8 +91,8 @@ public final class Allocator {
         if (room != null) groupRoom.put(group, room - 1);
       }
       else if (gpus == null) reasons.put(j.id(), new WaitReason.NoGpuReading());
-      else if (GpuNeed.shares(j.spec()) && gathering != null) reasons.put(j.id(), gathering);
-      else if (GpuNeed.shares(j.spec())) {
+      else if (j.spec().shares() && gathering != null) reasons.put(j.id(), gathering);
+      else if (j.spec().shares()) {
         List<GpuStatus> mine = new ArrayList<>(offered(j, kept.getOrDefault(j.id(), List.of()), rules));
         mine.addAll(offered(j, free, rules));
         List<GpuStatus> fit = shareable(j, mine, offered(j, sharedNow, rules), headroom);

@@ -72,7 +72,7 @@ public final class GpuClassifier {
     }
     for (DeviceReading d : obs.reading().devices()) {
       List<Job> h = holders.getOrDefault(d.uuid(), List.of());
-      if (h.stream().anyMatch(j -> dev.gq.core.job.GpuNeed.shares(j.spec()))) out.add(shared(d, obs, h));
+      if (h.stream().anyMatch(j -> j.spec().shares())) out.add(shared(d, obs, h));
       else out.add(one(d, obs, h.isEmpty() ? null : h.get(0), live));
     }
     return out;
@@ -84,7 +84,7 @@ public final class GpuClassifier {
     Long first = jobs.get(0).id();
     String ids = jobs.stream().map(j -> String.valueOf(j.id())).collect(Collectors.joining(", "));
     if (d.error() != null) return status(d, GpuState.UNKNOWN, first, "cannot read this GPU: " + d.error());
-    List<Job> exclusive = jobs.stream().filter(j -> !dev.gq.core.job.GpuNeed.shares(j.spec())).toList();
+    List<Job> exclusive = jobs.stream().filter(j -> !j.spec().shares()).toList();
     if (!exclusive.isEmpty())
       return status(d, GpuState.UNKNOWN, first, "held by exclusive job " + exclusive.get(0).id() + " and shared jobs " + ids);
     GpuLease lease = obs.lease(d.uuid());

@@ -25,8 +25,11 @@ public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<Stri
   /** The memory kept free on a shared GPU unless set (GQ_SHARE_HEADROOM): 1 GiB. */
   public static final long HEADROOM_MIB = 1024;
 
+  /** How long the first job that does not fit waits before GPUs gather for it, unless set. */
+  public static final Duration GATHER_AFTER = Duration.ofMinutes(5);
+
   /** No bounds: unbounded backfill, any number of CPU-only jobs at once, no group capped. */
-  public static final PlanRules NONE = new PlanRules(Instant.MAX, Allocator.GATHER_AFTER, Integer.MAX_VALUE, Map.of(), Map.of());
+  public static final PlanRules NONE = new PlanRules(Instant.MAX, GATHER_AFTER, Integer.MAX_VALUE, Map.of(), Map.of());
 
   public PlanRules {
     maxRunning = Map.copyOf(maxRunning);

@@ -103,10 +103,4 @@ public final class SharedFit {
           : MemoryText.brief(o.mib())) + ")");
     return String.join(", ", parts) + "; " + MemoryText.brief(Math.max(0, g.leftMiB(headroomMiB))) + " left";
   }
-
-  /** "bob's job 3, bob's job 4": who else shares {@code g}; null when nobody. */
-  public static String others(GpuStatus g) {
-    if (g.others().isEmpty()) return null;
-    return g.others().stream().map(GpuStatus.Other::holder).collect(Collectors.joining(", "));
-  }
 }

@@ -61,9 +61,20 @@ public record GpuStatus(
    * memory its processes on this GPU use now ({@code usedMiB}, -1 when the driver does not say).
    */
   public record Share(long jobId, long vramMiB, int perGpu, long usedMiB) {
-    /** What it declared of a card of {@code totalMiB} ({@link dev.gq.core.job.GpuNeed#declaredMiB}). */
+    /** What it declared of a card of {@code totalMiB}, by {@link #declaredMiB(long, int, long, long)}. */
     public long declaredMiB(long totalMiB, long headroomMiB) {
-      return new dev.gq.core.job.GpuNeed(vramMiB, List.of(), true, perGpu).declaredMiB(totalMiB, headroomMiB);
+      return declaredMiB(vramMiB, perGpu, totalMiB, headroomMiB);
+    }
+
+    /**
+     * What a shared job declares of a GPU of {@code totalMiB}, {@code headroomMiB} being kept free on
+     * every shared GPU: its {@code vramMiB}, or without it (total − headroom) / K for {@code --per-gpu
+     * K}, so that K such jobs fill the card exactly; the whole card when it asked neither.
+     */
+    public static long declaredMiB(long vramMiB, int perGpu, long totalMiB, long headroomMiB) {
+      if (vramMiB > 0) return vramMiB;
+      if (perGpu > 0) return Math.max(1, (totalMiB - headroomMiB) / perGpu);
+      return totalMiB;
     }
 
     /** Whether the job uses more of a card of {@code totalMiB} than it declared. */

@@ -1,5 +1,6 @@
 package dev.gq.core.job;
 
+import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.gpu.MemoryText;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -56,20 +57,13 @@ public record GpuNeed(long vramMiB, List<String> types, boolean share, int perGp
     return new GpuNeed(Math.max(0, vramMiB), types, share, perGpu);
   }
 
-  /** Whether a job of {@code spec} may share its GPUs with other shared jobs. */
-  public static boolean shares(JobSpec spec) {
-    return spec.gpuNeed() != null && spec.gpuNeed().share();
-  }
-
   /**
    * What this shared need declares of a GPU of {@code totalMiB}, {@code headroomMiB} being kept free
    * on every shared GPU: its {@code vramMiB}, or without it (total − headroom) / K for {@code
    * --per-gpu K}, so that K such jobs fill the card exactly.
    */
   public long declaredMiB(long totalMiB, long headroomMiB) {
-    if (vramMiB > 0) return vramMiB;
-    if (perGpu > 0) return Math.max(1, (totalMiB - headroomMiB) / perGpu);
-    return totalMiB;
+    return GpuStatus.Share.declaredMiB(vramMiB, perGpu, totalMiB, headroomMiB);
   }
 
   /** Why a need with {@code share} cannot be placed as asked, or null: a shared job must say how much of a card it takes. */

@@ -179,6 +179,11 @@ public record JobSpec(
     return cluster != null;
   }
 
+  /** Whether this job may share its GPUs with other shared jobs. */
+  public boolean shares() {
+    return gpuNeed != null && gpuNeed.share();
+  }
+
   /** Whether this resume takes the newest complete checkpoint found when it starts (not a path given). */
   public boolean resumesFromNewest() {
     return NEWEST_CHECKPOINT.equals(resumeFrom);

@@ -50,7 +50,7 @@ public final class CappedSubmissions {
   }
 
   private static SubmitOutcome told(SubmitOutcome o, Cap cap, String group) {
-    return new SubmitOutcome(o.jobId(), o.skipped(), o.state(), o.message(), Queueing.of(cap.ledger(), group, cap.line()));
+    return new SubmitOutcome(o.jobId(), o.skipped(), o.state(), o.message(), queueing(cap.ledger(), group, cap.line()));
   }
 
   private static List<LedgerEvent> concat(List<LedgerEvent> a, List<LedgerEvent> b) {
@@ -58,5 +58,10 @@ public final class CappedSubmissions {
     List<LedgerEvent> out = new ArrayList<>(a);
     out.addAll(b);
     return out;
+  }
+
+  /** What {@code l} (the ledger once the submit is stored) says of a job of {@code group}. */
+  private static Queueing queueing(Ledger l, String group, String capLine) {
+    return new Queueing(l.queueHeld(), group == null ? null : l.holds().get(group), capLine);
   }
 }

@@ -9,9 +9,4 @@ package dev.gq.core.ledger;
 public record Queueing(boolean queueHeld, String groupHold, String capLine) {
   /** Nothing holds the job, no cap was set. */
   public static final Queueing FREE = new Queueing(false, null, null);
-
-  /** What {@code l} (the ledger once the submit is stored) says of a job of {@code group}. */
-  static Queueing of(Ledger l, String group, String capLine) {
-    return new Queueing(l.queueHeld(), group == null ? null : l.holds().get(group), capLine);
-  }
 }

@@ -18,11 +18,6 @@ import java.util.Map;
  * refuses the whole batch and names the line. Pure.
  */
 public final class Submissions {
-  /**
-   * The most live jobs (waiting, starting, running) the daemon holds: a submit that would exceed it
-   * is refused. 100,000 waiting jobs take about 30 MiB of the daemon's heap (bench/memory.sh).
-   */
-  public static final int MAX_LIVE_JOBS = 200_000;
 
   /**
    * The most jobs one batch may queue: a batch is one write, and a write of 100,000 jobs outlasts

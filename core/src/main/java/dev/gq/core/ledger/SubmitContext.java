@@ -23,6 +23,12 @@ public record SubmitContext(
     Map<Long, LineageFact> facts,
     int maxLive,
     List<DeviceReading> devices) {
+  /**
+   * The most live jobs (waiting, starting, running) the daemon holds: a submit that would exceed it
+   * is refused. 100,000 waiting jobs take about 30 MiB of the daemon's heap (bench/memory.sh).
+   */
+  public static final int MAX_LIVE_JOBS = 200_000;
+
 
   public SubmitContext {
     facts = facts == null ? Map.of() : Map.copyOf(facts);
@@ -35,9 +41,9 @@ public record SubmitContext(
     this(now, tags, logPaths, gpuCount, gpuError, facts, maxLive, List.of());
   }
 
-  /** What a decision needs, with gq's limit of {@link Submissions#MAX_LIVE_JOBS} live jobs. */
+  /** What a decision needs, with gq's limit of {@link #MAX_LIVE_JOBS} live jobs. */
   public SubmitContext(Instant now, Supplier<String> tags, LongFunction<String> logPaths, int gpuCount, String gpuError,
       Map<Long, LineageFact> facts) {
-    this(now, tags, logPaths, gpuCount, gpuError, facts, Submissions.MAX_LIVE_JOBS, List.of());
+    this(now, tags, logPaths, gpuCount, gpuError, facts, MAX_LIVE_JOBS, List.of());
   }
 }

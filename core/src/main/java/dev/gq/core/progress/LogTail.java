@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the tail of a job's log (at most the last {@link #MAX_BYTES} bytes, handed in by the
+ * Reads the tail of a job's log (at most the last {@link LogWindow#MAX_BYTES} bytes, handed in by the
  * caller) for the tqdm and log-pattern sources. The tail is split at CR and LF, since tqdm
  * rewrites its line with CR. Among several tqdm bars (training and evaluation, the ranks of a
  * distributed run) the one with the largest total that still moves wins: a bar moves when it has
@@ -17,8 +17,6 @@ import java.util.Map;
  * of all bars come back in {@link Result#bars} for the caller to hand to the next reading. Pure.
  */
 public final class LogTail {
-  /** How much of a log's end is read. */
-  public static final int MAX_BYTES = 64 * 1024;
 
   /**
    * The tqdm reading and the log-pattern reading in a tail (each null when absent) and the count
@@ -52,7 +50,7 @@ public final class LogTail {
 
   /** The pieces of {@code tail} between CRs and LFs that are not blank. */
   static List<String> segments(byte[] tail, boolean cut) {
-    int from = Math.max(0, tail.length - MAX_BYTES);
+    int from = Math.max(0, tail.length - LogWindow.MAX_BYTES);
     String text = new String(tail, from, tail.length - from, StandardCharsets.UTF_8);
     String[] pieces = text.split("[\r\n]");
     List<String> out = new ArrayList<>();

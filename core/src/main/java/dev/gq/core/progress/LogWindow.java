@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the last {@link LogTail#MAX_BYTES} of a log hold, parsed: the newest line of each tqdm bar
+ * What the last {@link #MAX_BYTES} of a log hold, parsed: the newest line of each tqdm bar
  * and the newest log-pattern line, each with the offset in the log where its line starts. Kept per
  * job between readings, so that a log that only grew is read and parsed from where the previous
  * reading stopped (the start of its last line, which may have been cut short then), not all 64
@@ -16,6 +16,8 @@ import java.util.Map;
  * window whole. A log that shrank, or grew past a whole window, is read afresh. Pure.
  */
 public record LogWindow(long end, long lastStart, List<Line<TqdmLine.Bar>> bars, Line<Reading> pattern) {
+  /** How much of a log's end is read ({@link LogTail}). */
+  public static final int MAX_BYTES = 64 * 1024;
   /** A window over no log: the next reading is a fresh one. */
   public static final LogWindow EMPTY = new LogWindow(-1, -1, List.of(), null);
 
@@ -28,7 +30,7 @@ public record LogWindow(long end, long lastStart, List<Line<TqdmLine.Bar>> bars,
 
   /** A window over {@code tail}, a log's last bytes; {@code cut} when they start mid-file (the first piece is then skipped). */
   public static LogWindow of(byte[] tail, boolean cut) {
-    int from = Math.max(0, tail.length - LogTail.MAX_BYTES);
+    int from = Math.max(0, tail.length - MAX_BYTES);
     byte[] last = from == 0 ? tail : java.util.Arrays.copyOfRange(tail, from, tail.length);
     return EMPTY.parse(last, 0, false, cut || from > 0);
   }
@@ -39,8 +41,8 @@ public record LogWindow(long end, long lastStart, List<Line<TqdmLine.Bar>> bars,
    * its last window.
    */
   public long readFrom(long size) {
-    if (end >= 0 && size >= end && size - lastStart <= LogTail.MAX_BYTES) return lastStart;
-    return Math.max(0, size - LogTail.MAX_BYTES);
+    if (end >= 0 && size >= end && size - lastStart <= MAX_BYTES) return lastStart;
+    return Math.max(0, size - MAX_BYTES);
   }
 
   /**
@@ -83,7 +85,7 @@ public record LogWindow(long end, long lastStart, List<Line<TqdmLine.Bar>> bars,
     }
     // what a fresh read of the last window keeps: the lines after its first piece (a line that
     // starts right at the window's start is skipped there too, as it may be the end of a line)
-    long windowStart = newEnd - LogTail.MAX_BYTES;
+    long windowStart = newEnd - MAX_BYTES;
     List<Line<TqdmLine.Bar>> kept = new ArrayList<>();
     for (Line<TqdmLine.Bar> b : byKey.values()) if (windowStart <= 0 || b.at() > windowStart) kept.add(b);
     kept.sort(Comparator.comparingLong(Line::at));

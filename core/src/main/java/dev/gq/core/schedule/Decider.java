@@ -219,7 +219,7 @@ public final class Decider {
 
   private static SubmitContext intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {
     return new SubmitContext(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts,
-        dev.gq.core.ledger.Submissions.MAX_LIVE_JOBS, s.gpus().lastKnown());
+        dev.gq.core.ledger.SubmitContext.MAX_LIVE_JOBS, s.gpus().lastKnown());
   }
 
   /** Those of {@code ending} still live in {@code folded}, the ledger once the write is stored. */

@@ -111,7 +111,7 @@ public final class Preemptions {
    */
   private static String shared(List<Job> preempted, long forId) {
     for (Job j : preempted)
-      if (dev.gq.core.job.GpuNeed.shares(j.spec()))
+      if (j.spec().shares())
         return "job " + j.id() + " shares its GPU" + (j.gpus().size() == 1 ? "" : "s") + " (--share): preempting it frees no"
             + " whole GPU to give to job " + forId + ", as other shared jobs may stay there; preempt it without --for";
     return null;

@@ -116,13 +116,8 @@ public sealed interface Request<R> {
   sealed interface Fact extends Request<Void>
       permits Observed, Launched, LaunchFailed, LaunchDeferred, Ending, Ended, Reconciled, Drifted, ClusterObserved {}
 
-  /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}). */
-  record Observed(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Fact {
-    /** A reading begun now. */
-    public Observed(GpuObservation observation, String probe, boolean fake) {
-      this(observation, probe, fake, System.nanoTime());
-    }
-  }
+  /** From the GPU watcher: a reading begun at {@code takenNanos} ({@code System.nanoTime()}, read by the caller). */
+  record Observed(GpuObservation observation, String probe, boolean fake, long takenNanos) implements Fact {}
 
   /** From a runner: the job's processes run. */
   record Launched(long jobId, ProcessIdentity identity) implements Fact {}
@@ -151,7 +146,8 @@ public sealed interface Request<R> {
   record Ending(long jobId, boolean gone) implements Fact {}
 
   /**
-   * From a runner: every process of the job is gone (seen so at {@code endedNanos}, at {@code endedAt});
+   * From a runner: every process of the job is gone (seen so at {@code endedNanos}, the runner's
+   * {@code System.nanoTime()}, at {@code endedAt});
    * {@code seen}: what the runner saw of the end, which the decision words; {@code after} a GPU reading
    * begun at {@code afterNanos}, after that (null when there is none).
    */
@@ -160,11 +156,6 @@ public sealed interface Request<R> {
     /** An end stamped when it is decided. */
     public Ended(long jobId, EndSeen seen, long endedNanos, GpuObservation after, long afterNanos) {
       this(jobId, seen, endedNanos, after, afterNanos, null);
-    }
-
-    /** An end seen now, without a reading after it. */
-    public Ended(long jobId, EndSeen seen) {
-      this(jobId, seen, System.nanoTime(), null, 0);
     }
   }
 

@@ -6,6 +6,7 @@ import dev.gq.core.fair.FairTurn;
 import dev.gq.core.fair.FairView;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
@@ -35,7 +36,7 @@ final class TurnGpus {
       BiPredicate<Job, GpuStatus> offered, FairView f, Instant now) {
     List<FairTurn.FreeGpu> out = new ArrayList<>();
     for (GpuSlot g : r.gpus()) out.add(free(g.uuid(), f, now));
-    if (j == null || GpuNeed.shares(j.spec()) || gpus == null) return out;
+    if (j == null || j.spec().shares() || gpus == null) return out;
     for (GpuStatus g : gpus) {
       if (g.state() != GpuState.FREE || taken.contains(g.uuid()) || !GpuFit.fits(j.spec(), g)) continue;
       if (offered != null && !offered.test(j, g)) continue;

@@ -290,7 +290,7 @@ class AllocatorTest {
     onGpu.forEach((uuid, added) -> {
       GpuStatus g = byUuid.get(uuid);
       for (Job j : added) assertTrue(GpuFit.fits(j.spec(), g), "job " + j.id() + " on a card it does not fit");
-      boolean anyExclusive = added.stream().anyMatch(j -> !dev.gq.core.job.GpuNeed.shares(j.spec()));
+      boolean anyExclusive = added.stream().anyMatch(j -> !j.spec().shares());
       if (anyExclusive) {
         assertEquals(GpuState.FREE, g.state(), "an exclusive job only on a FREE GPU");
         assertEquals(1, added.size(), "an exclusive job alone on its GPU");

@@ -190,7 +190,7 @@ class ForeignSharesTest {
         }
         List<LeaseShare> shares = new ArrayList<>();
         for (Job j : own)
-          if (GpuNeed.shares(j.spec()) && rnd.nextInt(5) > 0)
+          if (j.spec().shares() && rnd.nextInt(5) > 0)
             shares.add(share(ME, j.id(), j.spec().gpuNeed().declaredMiB(total, headroom)));
         for (int k = rnd.nextInt(4); k > 0; k--)
           shares.add(switch (rnd.nextInt(8)) {
@@ -252,7 +252,7 @@ class ForeignSharesTest {
         List<Job> own = holders.getOrDefault(d.uuid(), List.of());
         String where = "round " + round + " GPU " + d.index() + " lease " + lease + " own " + own.stream().map(Job::id).toList()
             + " procs " + d.processes();
-        if (now.stream().anyMatch(j -> !GpuNeed.shares(j.spec()))) {
+        if (now.stream().anyMatch(j -> !j.spec().shares())) {
           assertEquals(1, now.size(), where);
           assertEquals(GpuLease.State.FREE, lease.state(), "an exclusive job only where no gq holds or shares the lease: " + where);
           assertTrue(own.isEmpty() && d.processes().isEmpty(), where);
@@ -260,7 +260,7 @@ class ForeignSharesTest {
         }
         placedShared++;
         assertTrue(lease.state() == GpuLease.State.FREE || lease.state() == GpuLease.State.SHARED, where);
-        assertTrue(own.stream().allMatch(j -> GpuNeed.shares(j.spec())), "never beside an exclusive job: " + where);
+        assertTrue(own.stream().allMatch(j -> j.spec().shares()), "never beside an exclusive job: " + where);
         List<LeaseShare> foreign = lease.shares().stream()
             .filter(s -> !(s.known() && s.holder().of(ME) && own.stream().anyMatch(j -> j.id() == s.holder().jobId()))).toList();
         for (GpuProcess proc : d.processes()) {

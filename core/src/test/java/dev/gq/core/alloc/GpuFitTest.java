@@ -99,7 +99,7 @@ class GpuFitTest {
   @Test
   void aGpuKeptForAJobItDoesNotFitGoesToAnyone() {
     var gpus = List.of(card(0, GpuState.FREE), card(2, GpuState.FREE));
-    var rules = new PlanRules(T0, Allocator.GATHER_AFTER, 100, Map.of(), Map.of(), Map.of(uuid(0), 1L, uuid(2), 1L));
+    var rules = new PlanRules(T0, PlanRules.GATHER_AFTER, 100, Map.of(), Map.of(), Map.of(uuid(0), 1L, uuid(2), 1L));
     Plan p = Allocator.plan(List.of(job(1, needing(1, "40G")), job(2, spec(1))), gpus, Map.of(), rules);
     assertEquals(List.of(new GpuSlot(uuid(2), 2)), p.reservations().get(0).gpus(), "job 1 gets the kept card that fits");
     assertEquals(2L, p.reservations().get(1).jobId());

@@ -22,7 +22,7 @@ final class Driver {
   FailFast rule = FailFast.DEFAULT;
   Instant now = T0;
   int gpus = 4;
-  int maxLive = Submissions.MAX_LIVE_JOBS;
+  int maxLive = SubmitContext.MAX_LIVE_JOBS;
   final Map<Long, LineageFact> facts = new HashMap<>();
   List<LedgerEvent> last = List.of();
   final List<LedgerEvent> written = new java.util.ArrayList<>();

@@ -94,7 +94,7 @@ class LogTailTest {
 
   @Test
   void readsNoMoreThanTheLast64KiB() {
-    int fitting = (LogTail.MAX_BYTES - 9) / 9; // lines of 9 bytes after the 9-byte "Step 7/9"
+    int fitting = (LogWindow.MAX_BYTES - 9) / 9; // lines of 9 bytes after the 9-byte "Step 7/9"
     byte[] fits = ("Step 7/9\n" + "loss 0.1\n".repeat(fitting)).getBytes(StandardCharsets.UTF_8);
     byte[] tooLong = ("Step 7/9\n" + "loss 0.1\n".repeat(fitting + 1)).getBytes(StandardCharsets.UTF_8);
     assertEquals(Reading.of(Source.LOG_PATTERN, 7, 9), LogTail.read(fits, false, Map.of()).pattern());

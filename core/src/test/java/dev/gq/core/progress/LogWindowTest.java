@@ -22,14 +22,14 @@ class LogWindowTest {
 
   /** What a fresh read of the log's last window, up to {@code size}, says. */
   private static LogTail.Result whole(byte[] log, int size, Map<String, Long> previous) {
-    int from = Math.max(0, size - LogTail.MAX_BYTES);
+    int from = Math.max(0, size - LogWindow.MAX_BYTES);
     return LogTail.read(Arrays.copyOfRange(log, from, size), from > 0, previous);
   }
 
   @Test
   void aGrowingLogReadFromWhereTheLastReadingStoppedSaysWhatAWholeReadSays() {
     byte[] log = longLog();
-    assertTrue(log.length > LogTail.MAX_BYTES + 20_000, "the log outgrows one window");
+    assertTrue(log.length > LogWindow.MAX_BYTES + 20_000, "the log outgrows one window");
     Random random = new Random(7);
     LogWindow w = LogWindow.EMPTY;
     Map<String, Long> previous = Map.of();
@@ -52,12 +52,12 @@ class LogWindowTest {
     byte[] log = longLog();
     int size = 70_000;
     LogWindow w = LogWindow.EMPTY;
-    assertEquals(size - LogTail.MAX_BYTES, w.readFrom(size), "the first reading reads one window");
-    w = w.advance(Arrays.copyOfRange(log, size - LogTail.MAX_BYTES, size), size - LogTail.MAX_BYTES);
+    assertEquals(size - LogWindow.MAX_BYTES, w.readFrom(size), "the first reading reads one window");
+    w = w.advance(Arrays.copyOfRange(log, size - LogWindow.MAX_BYTES, size), size - LogWindow.MAX_BYTES);
     int lastLine = Math.max(lastIndexOf(log, size, (byte) '\r'), lastIndexOf(log, size, (byte) '\n')) + 1;
     assertEquals(lastLine, w.readFrom(size + 90), "the next one reads the last line again and what was appended");
-    int far = lastLine + LogTail.MAX_BYTES + 1;
-    assertEquals(far - LogTail.MAX_BYTES, w.readFrom(far), "a log that grew past a whole window is read afresh");
+    int far = lastLine + LogWindow.MAX_BYTES + 1;
+    assertEquals(far - LogWindow.MAX_BYTES, w.readFrom(far), "a log that grew past a whole window is read afresh");
     assertEquals(0, w.readFrom(100), "a log that shrank is read afresh");
   }
 

@@ -28,7 +28,7 @@ import java.util.Map;
  *
  * <p>Shares: a shared job holds a shared lock (LOCK_SH) on the GPU's lease file, which keeps every
  * exclusive take (LOCK_EX) off it and lets other shares join, and an exclusive lock on one share
- * file of its own ({@code GPU-….share.N}, N below {@link #MAX_SHARES}) holding its line with the
+ * file of its own ({@code GPU-….share.N}, N below {@link LeaseReads#MAX_SHARES}) holding its line with the
  * memory it declared. Share files are never deleted either; a free one (unlocked) is reused. A
  * taker checks and adds under the GPU's share lock ({@code GPU-….share-lock}, held for the few
  * milliseconds of the check): it takes LOCK_SH on the lease file (refused when an exclusive lease
@@ -44,9 +44,6 @@ public final class LeaseFiles implements GpuLeases {
 
   /** How long a taker retries past readers' brief shared locks before it calls a lease held. */
   private static final int TAKE_TRIES = 50;
-
-  /** The most shares one GPU can have at once: share files {@code .share.0} to {@code .share.63}. */
-  static final int MAX_SHARES = 64;
 
   private final Path dir;
   private final LeaseDirectory directory;

@@ -25,6 +25,9 @@ import java.util.Set;
  * Used by {@link LeaseFiles} for reads and for saying why a take was refused.
  */
 final class LeaseReads {
+  /** The most shares one GPU can have at once: share files {@code .share.0} to {@code .share.63}. */
+  static final int MAX_SHARES = 64;
+
   private final Path dir;
   private final LeaseDirectory directory;
   private final LockOwners owners;
@@ -91,7 +94,7 @@ final class LeaseReads {
     String first = directory.shareFile(uuid, 0).getFileName().toString();
     String prefix = first.substring(0, first.length() - 1);
     if (names.stream().noneMatch(name -> name.startsWith(prefix))) return out;
-    for (int n = 0; n < LeaseFiles.MAX_SHARES; n++) {
+    for (int n = 0; n < MAX_SHARES; n++) {
       Path file = directory.shareFile(uuid, n);
       if (!names.contains(file.getFileName().toString())) continue;
       LeaseShare s = liveShare(file, kernel);

@@ -95,7 +95,7 @@ final class ShareTakes {
   private int claimShareFile(String uuid, LeaseShare share) throws Taken {
     byte[] line = share.line().getBytes(StandardCharsets.UTF_8);
     String last = null;
-    for (int n = 0; n < LeaseFiles.MAX_SHARES; n++) {
+    for (int n = 0; n < LeaseReads.MAX_SHARES; n++) {
       LockFiles.Opened o;
       try {
         o = locks.open(directory.shareFile(uuid, n));
@@ -117,6 +117,6 @@ final class ShareTakes {
       }
       closeQuietly(o.fd());
     }
-    throw new Taken("GPU " + uuid + " has no free share file of " + LeaseFiles.MAX_SHARES + (last == null ? "" : " (last: " + last + ")"));
+    throw new Taken("GPU " + uuid + " has no free share file of " + LeaseReads.MAX_SHARES + (last == null ? "" : " (last: " + last + ")"));
   }
 }

@@ -81,7 +81,10 @@ class LeaseFilesTest {
     }
     TestJobs.await("the job to start", Duration.ofSeconds(10), () -> read(spec.logFile()).contains("started"));
     assertEquals(GpuLease.State.HELD, leases.read(List.of("GPU-a")).get("GPU-a").state(), "the daemon closed its copy");
-    long sleeper = Long.parseLong(run("pgrep", "-s", String.valueOf(job.identity().sid()), "-x", "sleep").strip());
+    // "started" is printed once the background child is forked, maybe before it has become sleep
+    String sid = String.valueOf(job.identity().sid());
+    TestJobs.await("the job's sleep to run", Duration.ofSeconds(10), () -> !pgrep(sid).isEmpty());
+    long sleeper = Long.parseLong(pgrep(sid));
     assertTrue(Files.readSymbolicLink(Path.of("/proc/" + sleeper + "/fd/3")).toString().endsWith("GPU-a.lease"),
         "the job's processes hold the lease as descriptor 3");
     TestJobs.killQuietly(sleeper);
@@ -199,6 +202,15 @@ class LeaseFilesTest {
       return Files.exists(file) ? Files.readString(file) : "";
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** The pid of the process named sleep in session {@code sid}; empty when there is none. */
+  private static String pgrep(String sid) {
+    try {
+      return run("pgrep", "-s", sid, "-x", "sleep").strip();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 

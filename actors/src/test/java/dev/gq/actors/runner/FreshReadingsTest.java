@@ -1,4 +1,4 @@
-package dev.gq.actors.watcher;
+package dev.gq.actors.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

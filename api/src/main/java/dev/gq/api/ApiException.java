@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 /** A request the daemon refused or could not do; the message is one line for the user. */
 public final class ApiException extends Exception {

@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 import java.util.LinkedHashSet;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 import dev.gq.core.adopt.AdoptOutcome;
 import dev.gq.core.job.Job;

@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 import dev.gq.core.notify.NotifyTarget;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
@@ -119,7 +119,7 @@ public interface ApiReplies {
    * that a process on a GPU that several shared jobs hold is put under the job that owns it.
    */
   record ProcessView(long pid, String user, String command, Instant started, dev.gq.core.alloc.ProcessFacts facts) {
-    ProcessView(long pid, String user, String command, Instant started) {
+    public ProcessView(long pid, String user, String command, Instant started) {
       this(pid, user, command, started, null);
     }
   }

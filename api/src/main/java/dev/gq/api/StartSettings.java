@@ -1,7 +1,8 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 import dev.gq.core.job.PrintableText;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,8 +20,15 @@ public final class StartSettings {
       "GQ_RECONCILE_INTERVAL_MS", "GQ_PROGRESS_SAMPLE_MS", "GQ_NOTIFY_TIMEOUT_MS", "GQ_NOTIFY_BACKOFF_MS",
       "GQ_NOTIFY_POLL_MS", "GQ_LOG_LEVEL", "GQ_MAX_CLIENTS", "GQ_MAX_STREAMS", "GQ_DAEMON_HEAP", "GQ_POLICY_FILE");
 
+  /** The values {@code env} gives the settings in {@link #NAMES}, those it sets only. */
+  public static Map<String, String> of(Map<String, String> env) {
+    Map<String, String> m = new HashMap<>();
+    for (String name : NAMES) if (env.get(name) != null) m.put(name, env.get(name));
+    return Map.copyOf(m);
+  }
+
   /** The note for a caller whose environment is {@code shell} and a daemon started with {@code daemon}; null when they agree. */
-  static String note(Map<String, String> shell, Map<String, String> daemon) {
+  public static String note(Map<String, String> shell, Map<String, String> daemon) {
     List<String> differ = new ArrayList<>();
     for (String name : NAMES) {
       String mine = shell.get(name);

@@ -1,4 +1,4 @@
-package dev.gq.actors.watcher;
+package dev.gq.actors.runner;
 
 import java.util.function.Supplier;
 

@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 import dev.gq.core.gpu.GpuHistory;
 import dev.gq.core.report.UsageFacts;

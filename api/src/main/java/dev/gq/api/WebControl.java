@@ -1,4 +1,4 @@
-package dev.gq.cli;
+package dev.gq.api;
 
 /**
  * The daemon's web page ({@code gq web}): a read-only view of the machine and of this user's jobs,
