@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "stop", description = "Stop the daemon; running jobs keep running.")
 final class DaemonStopCommand implements Callable<Integer> {
-  /** How long the client waits for the stopped daemon to exit (DaemonExit, main.c EXIT_TIMEOUT_MS). */
+  /** How long the client waits for the stopped daemon to exit (main.c EXIT_TIMEOUT_MS). */
   static final int EXIT_TIMEOUT_SECONDS = 30;
 
   private final Invocation inv;

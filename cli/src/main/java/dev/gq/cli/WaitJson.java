@@ -8,6 +8,7 @@ import dev.gq.core.job.WaitReason;
 import dev.gq.core.job.WaitReason.GpuBlock;
 import dev.gq.core.job.WaitReason.GpuHolder;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -38,7 +39,7 @@ final class WaitJson {
       case WaitReason.After a -> n.put("job_id", a.job()).put("ok_only", a.okOnly());
       case WaitReason.AfterFailed a -> n.put("job_id", a.job()).put("ended", a.ended().name());
       case WaitReason.AfterPreempted a -> n.put("job_id", a.job());
-      case WaitReason.Begins b -> n.put("begin_time", JsonView.time(b.begin()));
+      case WaitReason.Begins b -> n.put("begin_time", time(b.begin()));
       case WaitReason.GroupAtMax g -> n.put("group", g.group()).put("max_running", g.maxRunning());
       case WaitReason.CpuJobsAtMax c -> { }
       case WaitReason.NoGpuReading x -> { }
@@ -119,8 +120,8 @@ final class WaitJson {
   }
 
   private static ObjectNode booking(WaitReason.BookedGpu b) {
-    return NODES.objectNode().put("gpu_uuid", b.gpu()).put("booked_by", b.user()).put("start", JsonView.time(b.start()))
-        .put("end", JsonView.time(b.end())).put("in_window", b.inWindow());
+    return NODES.objectNode().put("gpu_uuid", b.gpu()).put("booked_by", b.user()).put("start", time(b.start()))
+        .put("end", time(b.end())).put("in_window", b.inWindow());
   }
 
   private static void indices(ArrayNode a, List<Integer> gpus) {
@@ -129,5 +130,10 @@ final class WaitJson {
 
   private static long seconds(Duration d) {
     return d.toSeconds();
+  }
+
+  /** An instant as --json writes every time (ISO-8601, UTC); null for none. */
+  private static String time(Instant t) {
+    return t == null ? null : t.toString();
   }
 }

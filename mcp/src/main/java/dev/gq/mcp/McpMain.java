@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code gq mcp} in a JVM of its own: a Model Context Protocol server on standard input and output,
  * JSON-RPC 2.0 one message a line ({@link McpServer}). Each tool call runs one gq command: the
- * native client, as a process ({@link GqRunner#client}). The gq command serves the same
+ * native client, as a process ({@link NativeRuns}). The gq command serves the same
  * session inside the daemon instead and starts this only where it cannot (docs/reference.md). The server ends at the end of its
  * input, once the calls read before have their answers or {@link McpServer#GRACE} has passed. Standard
  * output carries only the protocol; standard error at most one line of the server's own.
@@ -33,7 +33,7 @@ public final class McpMain {
     });
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
     int code = McpServer.serve(new FileInputStream(FileDescriptor.in), line -> write(stdout, line), System.err,
-        GqRunner.client(System.getenv()), System.getProperty("user.dir"));
+        new NativeRuns(System.getenv()), System.getProperty("user.dir"));
     System.exit(code);
   }
 

@@ -38,7 +38,7 @@ class NativeRunsTest {
   void aCommandRunsThroughTheNamedClientWithItsOutputCaptured() throws Exception {
     Path gq = client();
     Path dir = Files.createDirectory(tmp.resolve("work"));
-    GqRunner runner = GqRunner.client(Map.of(NativeRuns.CLIENT_VARIABLE, gq.toString(), "KEPT", "yes",
+    GqRunner runner = new NativeRuns(Map.of(NativeRuns.CLIENT_VARIABLE, gq.toString(), "KEPT", "yes",
         "GQ_CLIENT_CWD_GONE", "/stale"));
     GqRunner.Outcome o = runner.run(List.of("ps", "--json"), dir.toString());
     assertEquals(3, o.exitCode());
@@ -55,7 +55,7 @@ class NativeRunsTest {
   @Test
   void aWorkingDirectoryThatIsGoneIsPassedAsTheOneItWas() throws Exception {
     Path gq = client();
-    GqRunner.Outcome o = GqRunner.client(Map.of(NativeRuns.CLIENT_VARIABLE, gq.toString()))
+    GqRunner.Outcome o = new NativeRuns(Map.of(NativeRuns.CLIENT_VARIABLE, gq.toString()))
         .run(List.of("run", "true"), tmp.resolve("gone").toString());
     assertTrue(o.stdout().contains("cwd: /\n"), o.stdout());
     assertTrue(o.stdout().contains("gone: " + tmp.resolve("gone") + " client"), o.stdout());
@@ -63,7 +63,7 @@ class NativeRunsTest {
 
   @Test
   void withoutTheClientEachCommandSaysHowToStartTheServer() {
-    GqRunner.Outcome o = GqRunner.client(Map.of()).run(List.of("ps"), tmp.toString());
+    GqRunner.Outcome o = new NativeRuns(Map.of()).run(List.of("ps"), tmp.toString());
     assertEquals(1, o.exitCode());
     assertEquals("gq: GQ_CLIENT_CMD does not name the gq command that runs each tool's command; start the server with 'gq mcp'\n", o.stderr());
   }

@@ -104,7 +104,7 @@ public final class Daemon implements AutoCloseable {
     DaemonPorts ports = new DaemonPorts(system, cfg, env, jobHistory, journal, probe, clock);
     fair = ports.fair();
     LOG.info("GPU leases in {}", ports.leaseDir());
-    var settings = Guardian.Settings.of(cfg, files, Faults.fromEnvironment(env), ports.self(), clock);
+    var settings = DaemonSettings.of(cfg, files, Faults.fromEnvironment(env), ports.self(), clock);
     Guardian.Started kids = start(settings, ports);
     ActorRef<Scheduler.Command> scheduler = kids.scheduler();
     timeline = kids.timeline();
@@ -135,7 +135,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** Has the guardian spawn the actors. */
-  private Guardian.Started start(Guardian.Settings settings, DaemonPorts ports) throws IOException {
+  private Guardian.Started start(DaemonSettings settings, DaemonPorts ports) throws IOException {
     try {
       return AskPattern.<Guardian.Command, Guardian.Started>ask(system, r -> new Guardian.Start(settings, ports, parts, r),
               Duration.ofSeconds(30), system.scheduler())

@@ -50,24 +50,7 @@ final class Guardian {
    * Spawn the children with {@code settings}, working through {@code ports}, and reply with the
    * references; {@code failures} hears a Scheduler that cannot replay and a part that stopped for good.
    */
-  record Start(Settings settings, DaemonPorts ports, PartFailures failures, ActorRef<Started> replyTo) implements Command {}
-
-  /**
-   * How the children are set up, built once when the daemon starts: the daemon's configuration, the
-   * Scheduler's and the runners' settings taken from it, the restart back-off, the failures tests
-   * inject, and the job files found at start-up.
-   */
-  record Settings(DaemonConfig cfg, SchedulerSettings scheduling, RunnerSettings running, Supervision.Backoff backoff,
-      Faults faults, JobFileScan files) {
-
-    /** The settings of a daemon configured by {@code cfg}, whose instance is {@code self} in the GPU leases. */
-    static Settings of(DaemonConfig cfg, JobFileScan files, Faults faults, LeaseHolder.Instance self, Clock clock) {
-      var scheduling = new SchedulerSettings(clock, cfg.paths(), cfg.snapshotEvery(), files.highestId(), cfg.failFast(),
-          cfg.gatherAfter(), cfg.idleAfter(), cfg.maxCpuJobs(), cfg.shareHeadroomMiB());
-      var running = new RunnerSettings(cfg.paths(), cfg.cancelGrace(), cfg.livenessPoll(), cfg.shareHeadroomMiB(), self, clock);
-      return new Settings(cfg, scheduling, running, Supervision.Backoff.DEFAULT, faults, files);
-    }
-  }
+  record Start(DaemonSettings settings, DaemonPorts ports, PartFailures failures, ActorRef<Started> replyTo) implements Command {}
 
   /** The children the rest of the daemon talks to. */
   record Started(ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
@@ -80,7 +63,7 @@ final class Guardian {
   }
 
   private static Behavior<Command> start(ActorContext<Command> ctx, Start m) {
-    Settings s = m.settings();
+    DaemonSettings s = m.settings();
     DaemonPorts p = m.ports();
     Clock clock = s.scheduling().clock();
     PartHealth health = m.failures().health();
@@ -114,7 +97,7 @@ final class Guardian {
   }
 
   /** Spawns each part under {@link Supervision} and watches it. */
-  private record Spawner(ActorContext<Command> ctx, Settings s, PartHealth health, Map<ActorRef<?>, Part> watched) {
+  private record Spawner(ActorContext<Command> ctx, DaemonSettings s, PartHealth health, Map<ActorRef<?>, Part> watched) {
     <T> ActorRef<T> spawn(Part part, Behavior<T> behavior, Props props) {
       return spawnPart(ctx, part, Supervision.supervised(part, behavior, health, s.faults(), s.backoff()), props, watched);
     }

@@ -38,13 +38,13 @@ final class Wiring implements SchedulerEffects {
       ActorRef<Notifier.Command> notifier, WriteEnds writes, AtomicReference<ActorRef<GpuWatcher.Command>> watcher,
       AtomicReference<ActorRef<ClusterBridge.Command>> cluster) {}
 
-  private final Guardian.Settings settings;
+  private final DaemonSettings settings;
   private final DaemonPorts ports;
   private final PartFailures failures;
   private final Children children;
   private final RunnerDeps runnerDeps;
 
-  Wiring(Guardian.Settings settings, DaemonPorts ports, PartFailures failures, Children children) {
+  Wiring(DaemonSettings settings, DaemonPorts ports, PartFailures failures, Children children) {
     this.settings = settings;
     this.ports = ports;
     this.failures = failures;

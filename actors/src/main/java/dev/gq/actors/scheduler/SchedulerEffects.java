@@ -22,17 +22,17 @@ public interface SchedulerEffects {
    * run; {@code totalMiB}: the total memory of its GPUs (MiB by UUID) in the reading its reservation
    * was made on, against which a shared job takes its shares (empty when reattaching).
    */
-  ActorRef<JobRunner.Command> startRunner(ActorContext<Scheduler.Command> ctx, Job job, boolean reattach,
+  ActorRef<JobRunner.Command> startRunner(ActorContext<SchedulerProtocol.Command> ctx, Job job, boolean reattach,
       Map<String, Long> totalMiB);
 
   /** Asks the reconciler to reconcile {@code ledger}'s live jobs once; its result comes back as Reconciled. */
-  void startReconciler(ActorContext<Scheduler.Command> ctx, Ledger ledger, ActorRef<Scheduler.Command> scheduler);
+  void startReconciler(ActorContext<SchedulerProtocol.Command> ctx, Ledger ledger, ActorRef<SchedulerProtocol.Command> scheduler);
 
   /**
    * Asks the reconciler to check {@code jobs} now, with the periodic pass's rules (their runner
    * stopped without reporting their end); its verdicts come back as Drifted.
    */
-  void checkNow(ActorContext<Scheduler.Command> ctx, List<Job> jobs, ActorRef<Scheduler.Command> scheduler);
+  void checkNow(ActorContext<SchedulerProtocol.Command> ctx, List<Job> jobs, ActorRef<SchedulerProtocol.Command> scheduler);
 
   /** Hands stored events, numbered from {@code firstSeq}, to the history (and wakes those who follow it). */
   void project(long firstSeq, List<LedgerEvent> events);
