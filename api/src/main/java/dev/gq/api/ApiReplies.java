@@ -1,11 +1,17 @@
 package dev.gq.api;
 
+import dev.gq.core.alloc.PlanRules;
+import dev.gq.core.alloc.ProcessFacts;
+import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Queueing;
+import dev.gq.core.schedule.FairWho;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -118,7 +124,7 @@ public interface ApiReplies {
    * it ({@code facts}: session, group, GQ_JOB_TAG, parents; null when /proc does not show it), so
    * that a process on a GPU that several shared jobs hold is put under the job that owns it.
    */
-  record ProcessView(long pid, String user, String command, Instant started, dev.gq.core.alloc.ProcessFacts facts) {
+  record ProcessView(long pid, String user, String command, Instant started, ProcessFacts facts) {
     public ProcessView(long pid, String user, String command, Instant started) {
       this(pid, user, command, started, null);
     }
@@ -131,15 +137,15 @@ public interface ApiReplies {
    * error} is set when the probe failed as a whole.
    */
   record GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error,
-      java.util.Map<String, dev.gq.core.gpu.GpuFigures> figures, java.util.Map<String, String> unwell,
+      Map<String, GpuFigures> figures, Map<String, String> unwell,
       long shareHeadroomMiB) {
     public GpuReport {
-      figures = figures == null ? java.util.Map.of() : java.util.Map.copyOf(figures);
-      unwell = unwell == null ? java.util.Map.of() : java.util.Map.copyOf(unwell);
+      figures = figures == null ? Map.of() : Map.copyOf(figures);
+      unwell = unwell == null ? Map.of() : Map.copyOf(unwell);
     }
 
     public GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error) {
-      this(gpus, probe, fake, error, null, null, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+      this(gpus, probe, fake, error, null, null, PlanRules.HEADROOM_MIB);
     }
 
     public GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error, long shareHeadroomMiB) {
@@ -147,13 +153,13 @@ public interface ApiReplies {
     }
 
     public GpuReport(List<GpuStatus> gpus, String probe, boolean fake, String error,
-        java.util.Map<String, dev.gq.core.gpu.GpuFigures> figures, java.util.Map<String, String> unwell) {
-      this(gpus, probe, fake, error, figures, unwell, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+        Map<String, GpuFigures> figures, Map<String, String> unwell) {
+      this(gpus, probe, fake, error, figures, unwell, PlanRules.HEADROOM_MIB);
     }
 
     /** The figures of GPU {@code uuid}, every one unknown when the reading gave none. */
-    public dev.gq.core.gpu.GpuFigures figures(String uuid) {
-      return figures.getOrDefault(uuid, dev.gq.core.gpu.GpuFigures.NONE);
+    public GpuFigures figures(String uuid) {
+      return figures.getOrDefault(uuid, GpuFigures.NONE);
     }
   }
 
@@ -182,35 +188,35 @@ public interface ApiReplies {
    * (null when it can), and each GPU an admin drained for every user's gq ({@code drains}: "GPU 0"
    * → by whom and why).
    */
-  record WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
-      java.util.Map<String, String> ignored, List<BookingLine> bookings, String demandProblem,
-      java.util.Map<String, String> drains) {
+  record WhoReport(String policy, boolean policyInForce, List<FairWho.Row> users,
+      Map<String, String> ignored, List<BookingLine> bookings, String demandProblem,
+      Map<String, String> drains) {
     public WhoReport {
       users = List.copyOf(users);
-      ignored = java.util.Map.copyOf(ignored);
+      ignored = Map.copyOf(ignored);
       bookings = bookings == null ? List.of() : List.copyOf(bookings);
-      drains = drains == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(drains));
+      drains = drains == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(drains));
     }
 
-    public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
-        java.util.Map<String, String> ignored, List<BookingLine> bookings, String demandProblem) {
+    public WhoReport(String policy, boolean policyInForce, List<FairWho.Row> users,
+        Map<String, String> ignored, List<BookingLine> bookings, String demandProblem) {
       this(policy, policyInForce, users, ignored, bookings, demandProblem, null);
     }
 
-    public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
-        java.util.Map<String, String> ignored, List<BookingLine> bookings) {
+    public WhoReport(String policy, boolean policyInForce, List<FairWho.Row> users,
+        Map<String, String> ignored, List<BookingLine> bookings) {
       this(policy, policyInForce, users, ignored, bookings, null);
     }
 
-    public WhoReport(String policy, boolean policyInForce, List<dev.gq.core.schedule.FairWho.Row> users,
-        java.util.Map<String, String> ignored) {
+    public WhoReport(String policy, boolean policyInForce, List<FairWho.Row> users,
+        Map<String, String> ignored) {
       this(policy, policyInForce, users, ignored, List.of());
     }
   }
 
   /** One booking in force: its id, booker, GPUs (index and UUID; index -1 when this machine shows no such GPU) and window. */
-  record BookingLine(String id, String user, List<Integer> indices, List<String> uuids, java.time.Instant start,
-      java.time.Instant end) {
+  record BookingLine(String id, String user, List<Integer> indices, List<String> uuids, Instant start,
+      Instant end) {
     public BookingLine {
       indices = List.copyOf(indices);
       uuids = List.copyOf(uuids);

@@ -1,6 +1,7 @@
 package dev.gq.api;
 
 import dev.gq.core.notify.NotifyTarget;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -17,7 +18,7 @@ public interface NotifyApi {
    * unless it is slow: that message has waited for seconds).
    */
   record TargetView(NotifyTarget target, long delivered, long failed, String lastError, Instant lastErrorAt, int unsent,
-      java.time.Duration unsentFor) {
+      Duration unsentFor) {
     public TargetView(NotifyTarget target, long delivered, long failed, String lastError, Instant lastErrorAt) {
       this(target, delivered, failed, lastError, lastErrorAt, 0, null);
     }

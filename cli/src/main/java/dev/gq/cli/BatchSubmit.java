@@ -6,6 +6,7 @@ import dev.gq.api.ApiException;
 import dev.gq.api.ApiReplies.BatchOutcome;
 import dev.gq.api.GqApi;
 import dev.gq.core.ledger.KeyTaken;
+import dev.gq.core.ledger.Queueing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -13,7 +14,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code gq submit --batch FILE} ({@code -}: standard input): reads the jobs, one a line, checks
@@ -67,10 +70,10 @@ final class BatchSubmit {
 
   /** The one note when the held queue or a held group keeps the batch's new jobs waiting. */
   private static void noteHeld(Submitter submitter, List<GqApi.BatchLine> lines, List<BatchOutcome> outcomes) {
-    java.util.Map<Integer, String> groupOfLine = new java.util.HashMap<>();
+    Map<Integer, String> groupOfLine = new HashMap<>();
     for (GqApi.BatchLine l : lines) groupOfLine.put(l.line(), l.spec().group());
-    java.util.Map<Long, String> groupOf = new java.util.HashMap<>();
-    java.util.Map<Long, dev.gq.core.ledger.Queueing> told = new java.util.HashMap<>();
+    Map<Long, String> groupOf = new HashMap<>();
+    Map<Long, Queueing> told = new HashMap<>();
     for (BatchOutcome o : outcomes) {
       if (o.skipped()) continue;
       groupOf.put(o.jobId(), groupOfLine.get(o.line()));

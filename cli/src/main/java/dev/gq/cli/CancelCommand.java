@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -91,7 +92,7 @@ final class CancelCommand implements Callable<Integer> {
     String question = "Cancel " + jobs.size() + " jobs (" + running + " running, " + (jobs.size() - running)
         + " waiting)? Running jobs will be killed. [y/N] ";
     Optional<String> answer = inv.io().prompt(question);
-    String a = answer.map(s -> s.strip().toLowerCase(java.util.Locale.ROOT)).orElse("");
+    String a = answer.map(s -> s.strip().toLowerCase(Locale.ROOT)).orElse("");
     if (a.equals("y") || a.equals("yes")) return true;
     inv.io().out().println("Nothing was cancelled.");
     return false;

@@ -2,8 +2,13 @@ package dev.gq.cli;
 
 import dev.gq.api.ApiException;
 import dev.gq.api.GqApi;
+import dev.gq.core.alloc.GpuClassifier;
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -49,12 +54,12 @@ final class DaemonStatusCommand implements Callable<Integer> {
    * Why GPUs' machine-wide leases cannot be checked (as a lease directory this user cannot write),
    * each once, with how many GPUs it keeps UNKNOWN; none when every lease could be checked.
    */
-  static java.util.List<String> leaseProblems(GqApi.GpuReport report) {
-    java.util.Map<String, Integer> why = new java.util.LinkedHashMap<>();
+  static List<String> leaseProblems(GqApi.GpuReport report) {
+    Map<String, Integer> why = new LinkedHashMap<>();
     for (var g : report.gpus()) {
       String d = g.detail();
-      if (g.state() == dev.gq.core.gpu.GpuState.UNKNOWN && d != null && d.startsWith(dev.gq.core.alloc.GpuClassifier.LEASE_UNCHECKED))
-        why.merge(d.substring(dev.gq.core.alloc.GpuClassifier.LEASE_UNCHECKED.length()), 1, Integer::sum);
+      if (g.state() == GpuState.UNKNOWN && d != null && d.startsWith(GpuClassifier.LEASE_UNCHECKED))
+        why.merge(d.substring(GpuClassifier.LEASE_UNCHECKED.length()), 1, Integer::sum);
     }
     return why.entrySet().stream()
         .map(e -> "cannot be checked (" + e.getValue() + (e.getValue() == 1 ? " GPU" : " GPUs") + " UNKNOWN): " + e.getKey())

@@ -7,6 +7,7 @@ import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.Suggestions;
 import dev.gq.core.ledger.SpecRules;
+import dev.gq.core.resume.ResumeArgs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +98,7 @@ record Directives(Integer gpus, String name, String group, String key, Schedulin
   }
 
   private static Scheduling resumeArg(Scheduling s, String value, int line) {
-    String problem = dev.gq.core.resume.ResumeArgs.problem(value);
+    String problem = ResumeArgs.problem(value);
     if (problem != null) throw new RefusedException(problem + " (line " + line + ")");
     return new Scheduling(s.after(), s.retries(), s.time(), s.priority(), s.begin(), value, s.need());
   }

@@ -8,6 +8,7 @@ import dev.gq.api.ApiReplies.StoredEvent;
 import dev.gq.core.job.PrintableText;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -68,7 +69,7 @@ final class EventLine {
 
   /** A field the line leaves out: none, or an empty text, list or object. */
   private static boolean empty(Object v) {
-    return v == null || v instanceof String s && s.isEmpty() || v instanceof java.util.Collection<?> c && c.isEmpty()
+    return v == null || v instanceof String s && s.isEmpty() || v instanceof Collection<?> c && c.isEmpty()
         || v instanceof Map<?, ?> m && m.isEmpty();
   }
 

@@ -2,8 +2,10 @@ package dev.gq.cli;
 
 import dev.gq.api.ApiException;
 import dev.gq.api.GqApi;
+import dev.gq.core.alloc.SharedFit;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
 import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.gpu.MemoryText;
 import java.io.PrintWriter;
@@ -115,7 +117,7 @@ final class GpuCommand implements Callable<Integer> {
   static String detail(GpuStatus g, long headroomMiB) {
     String d = g.detail() == null || g.detail().isBlank() ? null : g.detail();
     if (g.shares().isEmpty() && g.others().isEmpty()) return d == null ? "-" : d;
-    String s = dev.gq.core.alloc.SharedFit.describe(g, headroomMiB);
+    String s = SharedFit.describe(g, headroomMiB);
     if (!g.overShares(headroomMiB).isEmpty()) s += "; no more jobs go here while a job uses more than it declared";
     return d == null ? s : s + "; " + d;
   }
@@ -142,7 +144,7 @@ final class GpuCommand implements Callable<Integer> {
     if (g.shares().size() > 1)
       return "jobs " + g.shares().stream().map(s -> String.valueOf(s.jobId())).collect(Collectors.joining(","));
     if (g.ownerJobId() != null) return "job " + g.ownerJobId();
-    if (!g.others().isEmpty() && g.state() == dev.gq.core.gpu.GpuState.SHARED) return "other gq";
+    if (!g.others().isEmpty() && g.state() == GpuState.SHARED) return "other gq";
     return g.processes().isEmpty() ? "-" : "external";
   }
 

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.api.ApiException;
 import dev.gq.api.ApiReplies.GroupSummary;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
 import dev.gq.core.ledger.QueueControl;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code gq groups}: one row per group with its jobs counted by state over each cell's latest
@@ -31,7 +34,7 @@ final class GroupsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the groups as a JSON array.")
   boolean json;
 
-  @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "GROUP", description = "Only this group; the one --max-running changes.")
+  @CommandLine.Parameters(arity = "0..1", paramLabel = "GROUP", description = "Only this group; the one --max-running changes.")
   String group;
 
   @Option(names = "--max-running", paramLabel = "N", description = "Run at most N jobs of GROUP at once from now on.")
@@ -62,7 +65,7 @@ final class GroupsCommand implements Callable<Integer> {
       return ExitCode.OK;
     }
     if (groups.isEmpty() && group != null) {
-      out.println("No group " + dev.gq.core.job.PrintableText.escape(group) + ": no job has it, and it has no hold or cap.");
+      out.println("No group " + PrintableText.escape(group) + ": no job has it, and it has no hold or cap.");
       return ExitCode.OK;
     }
     if (groups.isEmpty()) {
@@ -91,8 +94,8 @@ final class GroupsCommand implements Callable<Integer> {
     if (group == null) throw new UsageException("name the group whose jobs share GPUs, as in 'gq groups evals --per-gpu 4'");
     if (perGpu != null && noPerGpu) throw new UsageException("give --per-gpu K or --no-per-gpu, not both");
     if (maxRunning != null || noMaxRunning) throw new UsageException("give --per-gpu and --max-running in two commands");
-    if (perGpu != null && (perGpu < 1 || perGpu > dev.gq.core.job.GpuNeed.MAX_PER_GPU))
-      throw new UsageException("--per-gpu must be from 1 to " + dev.gq.core.job.GpuNeed.MAX_PER_GPU + ", not " + perGpu);
+    if (perGpu != null && (perGpu < 1 || perGpu > GpuNeed.MAX_PER_GPU))
+      throw new UsageException("--per-gpu must be from 1 to " + GpuNeed.MAX_PER_GPU + ", not " + perGpu);
     inv.out().println(inv.api().perGpuGroup(Labels.checkOption("GROUP", group), noPerGpu ? null : perGpu));
     return ExitCode.OK;
   }

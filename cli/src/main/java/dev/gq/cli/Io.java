@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -85,7 +86,7 @@ public interface Io {
    * The next key or size from a client in full screen, waiting at most {@code timeout}: empty when
    * nothing came, {@link ScreenInput.Gone} once the client has gone.
    */
-  default Optional<ScreenInput> nextInput(java.time.Duration timeout) throws InterruptedException {
+  default Optional<ScreenInput> nextInput(Duration timeout) throws InterruptedException {
     return Optional.of(new ScreenInput.Gone());
   }
 

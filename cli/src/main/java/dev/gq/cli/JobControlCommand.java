@@ -4,7 +4,9 @@ import dev.gq.api.ApiException;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.SpecRules;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -110,7 +112,7 @@ final class JobControlCommand {
       if (gpus != null && gpus < 0) throw new UsageException("-g/--gpus must be 0 or more, not " + gpus);
       if (priority != null && SpecRules.priority(priority) != null) throw new UsageException(SpecRules.priority(priority));
       var limit = time == null ? null : DurationOption.parse("--time", time);
-      java.util.Map<String, String> set = new java.util.LinkedHashMap<>();
+      Map<String, String> set = new LinkedHashMap<>();
       for (String e : env) {
         int eq = e.indexOf('=');
         if (eq < 1) throw new UsageException("--env takes NAME=VALUE, not '" + e + "'");

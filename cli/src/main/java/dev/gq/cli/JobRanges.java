@@ -27,7 +27,7 @@ final class JobRanges {
 
   /** Every id the selectors name, in order; a range longer than 1,000 ids is a usage error naming {@code verb}. */
   static List<Long> expand(List<String> selectors, String verb) {
-    List<Long> ids = new java.util.ArrayList<>();
+    List<Long> ids = new ArrayList<>();
     for (long[] r : parseAll(selectors)) {
       if (r[1] - r[0] > 1000) throw new UsageException("the range " + r[0] + "-" + r[1] + " is too long to " + verb + "; name the jobs");
       for (long id = r[0]; id <= r[1]; id++) ids.add(id);

@@ -1,5 +1,6 @@
 package dev.gq.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -10,12 +11,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.api.GqApi;
+import dev.gq.core.alloc.PlanRules;
+import dev.gq.core.cluster.ClusterTarget;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
+import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -38,7 +43,7 @@ final class JsonView {
    */
   static ObjectNode shownJob(Job job, JobHints hints, WaitReason wait) {
     ObjectNode n = job(job, wait);
-    java.time.Instant since = hints.idleFor(job) == null ? null : hints.idle().get(job.id());
+    Instant since = hints.idleFor(job) == null ? null : hints.idle().get(job.id());
     n.put("idle_since", since == null ? null : since.toString());
     ArrayNode unwell = n.putArray("unwell_gpus");
     job.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).forEach(g -> {
@@ -88,7 +93,7 @@ final class JsonView {
     n.put("resume_arg", job.spec().resumeArg());
     n.put("resume_from", job.spec().resumeFrom());
     n.put("adopted", job.adopted());
-    n.put("backend", dev.gq.core.cluster.ClusterTarget.text(job.spec().cluster()));
+    n.put("backend", ClusterTarget.text(job.spec().cluster()));
     n.put("cluster_job_id", job.clusterId());
     var need = job.spec().gpuNeed();
     n.put("vram_mib", need == null || need.vramMiB() == 0 ? null : need.vramMiB());
@@ -112,7 +117,7 @@ final class JsonView {
   }
 
   static ObjectNode gpu(GpuStatus gpu) {
-    return gpu(gpu, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+    return gpu(gpu, PlanRules.HEADROOM_MIB);
   }
 
   /**
@@ -171,7 +176,7 @@ final class JsonView {
   }
 
   static ArrayNode gpus(List<GpuStatus> gpus) {
-    return gpus(gpus, dev.gq.core.alloc.PlanRules.HEADROOM_MIB);
+    return gpus(gpus, PlanRules.HEADROOM_MIB);
   }
 
   static ArrayNode gpus(List<GpuStatus> gpus, long headroomMiB) {
@@ -185,7 +190,7 @@ final class JsonView {
     ArrayNode a = NODES.arrayNode();
     for (GpuStatus g : report.gpus()) {
       ObjectNode n = gpu(g, report.shareHeadroomMiB());
-      dev.gq.core.gpu.GpuFigures f = report.figures(g.uuid());
+      GpuFigures f = report.figures(g.uuid());
       n.put("util_percent", f.utilPercent());
       n.put("memory_util_percent", f.memoryUtilPercent());
       n.put("temperature_c", f.temperatureC());
@@ -199,10 +204,10 @@ final class JsonView {
 
   /** Writes a JSON array element by element, formatted exactly as {@link #pretty} formats a whole one. */
   static final class ArrayStream {
-    private final java.io.PrintWriter out;
+    private final PrintWriter out;
     private boolean any;
 
-    ArrayStream(java.io.PrintWriter out) {
+    ArrayStream(PrintWriter out) {
       this.out = out;
     }
 
@@ -225,7 +230,7 @@ final class JsonView {
   static String pretty(JsonNode node) {
     try {
       return Writer.PRETTY.writeValueAsString(node);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }
   }

@@ -1,6 +1,7 @@
 package dev.gq.cli;
 
 import dev.gq.core.notify.NoticeKind;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Stack;
 import picocli.CommandLine;
@@ -35,7 +36,7 @@ final class NotifyOption implements CommandLine.IParameterPreprocessor {
   /** {@code env} with the job's choice stored, when one was given. */
   static Map<String, String> apply(Map<String, String> env, String notify) {
     if (notify == null) return env;
-    Map<String, String> out = new java.util.HashMap<>(env);
+    Map<String, String> out = new HashMap<>(env);
     out.put(VARIABLE, checked(notify, "--notify"));
     return out;
   }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -47,7 +48,7 @@ final class QueueNotes {
   static List<String> status(QueueState q) {
     List<String> lines = new ArrayList<>();
     if (q.queueHeld()) lines.add("Queue:     held; waiting jobs do not start until 'gq release --all'");
-    for (Map.Entry<String, String> h : new java.util.TreeMap<>(q.holds()).entrySet()) {
+    for (Map.Entry<String, String> h : new TreeMap<>(q.holds()).entrySet()) {
       lines.add("Held:      group " + h.getKey() + " (" + h.getValue() + "); 'gq release --group " + h.getKey()
           + "' releases it");
     }

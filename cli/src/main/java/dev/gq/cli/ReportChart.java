@@ -11,6 +11,8 @@ import dev.gq.core.report.UsageReport;
 import dev.gq.core.report.UsageRow;
 import java.awt.Color;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -74,7 +76,7 @@ final class ReportChart {
   }
 
   private static String minute(Instant t) {
-    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(java.time.ZoneOffset.UTC).format(t);
+    return DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC).format(t);
   }
 
   private static XYPlot timeline(UsageReport r, ReportRows.Held facts, boolean byState) {

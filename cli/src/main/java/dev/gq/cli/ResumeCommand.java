@@ -6,6 +6,7 @@ import dev.gq.api.ApiException;
 import dev.gq.api.ApiReplies.ResumeReport;
 import dev.gq.api.ApiReplies.Retried;
 import dev.gq.api.ApiReplies.RetrySkip;
+import dev.gq.core.job.PrintableText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,9 +69,9 @@ final class ResumeCommand implements Callable<Integer> {
       String ckpt = r.from().get(t.newId());
       String how = ckpt != null ? "from " + ckpt + (from == null ? " (the newest complete checkpoint now; the newest when it starts is used)" : "")
           : "from scratch: no complete checkpoint under " + r.under().get(t.newId()) + " yet";
-      out.println("Job " + t.originalId() + " resumes as job " + t.newId() + ", " + dev.gq.core.job.PrintableText.escape(how) + ".");
+      out.println("Job " + t.originalId() + " resumes as job " + t.newId() + ", " + PrintableText.escape(how) + ".");
     }
-    r.report().released().forEach(g -> out.println("Released the hold on group " + dev.gq.core.job.PrintableText.escape(g) + "; its waiting jobs may start."));
+    r.report().released().forEach(g -> out.println("Released the hold on group " + PrintableText.escape(g) + "; its waiting jobs may start."));
     List<RetrySkip> skipped = r.report().skipped();
     if (skipped.isEmpty()) return;
     out.println("Skipped " + skipped.size() + " job" + (skipped.size() == 1 ? "" : "s") + ":");

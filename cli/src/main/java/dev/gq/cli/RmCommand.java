@@ -4,6 +4,7 @@ import dev.gq.api.ApiException;
 import dev.gq.core.job.JobQuery;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,7 +32,7 @@ final class RmCommand implements Callable<Integer> {
     TreeSet<Long> ids = new TreeSet<>();
     for (long[] r : ranges) {
       if (r[0] == r[1]) ids.add(r[0]);
-      else ids.addAll(JobIds.of(inv.api(), new JobQuery(List.<long[]>of(r), java.util.Set.of(), null, 0)));
+      else ids.addAll(JobIds.of(inv.api(), new JobQuery(List.<long[]>of(r), Set.of(), null, 0)));
     }
     if (ids.isEmpty()) throw new RefusedException("no job exists in " + String.join(" ", selectors) + "; nothing was deleted");
     List<Long> removed = inv.api().remove(List.copyOf(ids));

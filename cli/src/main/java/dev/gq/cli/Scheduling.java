@@ -4,7 +4,9 @@ import dev.gq.core.job.Dependency;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.SpecRules;
+import dev.gq.core.resume.ResumeArgs;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,18 +17,18 @@ import java.util.List;
  * of its GPUs must be ({@code --vram}, {@code --gpu-type}). Null fields were not given; {@link #over} lets the command line win over a script's
  * directives (a given dependency list replaces the script's whole list).
  */
-record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin,
+record Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, Instant begin,
     String resumeArg, GpuNeed need) {
   static final Scheduling NONE = new Scheduling(null, null, null, null, null, null, null);
 
   /** Asking nothing of each GPU. */
-  Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin,
+  Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, Instant begin,
       String resumeArg) {
     this(after, retries, time, priority, begin, resumeArg, null);
   }
 
   /** Without a resume argument. */
-  Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, java.time.Instant begin) {
+  Scheduling(List<Dependency> after, Integer retries, Duration time, Integer priority, Instant begin) {
     this(after, retries, time, priority, begin, null);
   }
 
@@ -40,13 +42,13 @@ record Scheduling(List<Dependency> after, Integer retries, Duration time, Intege
     this(after, retries, time, null, null);
   }
 
-  Scheduling withBegin(java.time.Instant at) {
+  Scheduling withBegin(Instant at) {
     return new Scheduling(after, retries, time, priority, at, resumeArg, need);
   }
 
   /** With the words that pass a checkpoint to the command on resume; a template without {ckpt} is a usage error. */
   Scheduling withResumeArg(String template) {
-    String problem = dev.gq.core.resume.ResumeArgs.problem(template);
+    String problem = ResumeArgs.problem(template);
     if (problem != null) throw new UsageException(problem);
     return new Scheduling(after, retries, time, priority, begin, template, need);
   }

@@ -2,6 +2,7 @@ package dev.gq.cli;
 
 import dev.gq.api.ApiException;
 import dev.gq.api.GqApi;
+import dev.gq.core.cluster.ClusterTarget;
 import dev.gq.core.gpu.MemoryText;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.GpuSlot;
@@ -9,9 +10,14 @@ import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.WaitReason;
+import dev.gq.core.ledger.Preemption;
+import dev.gq.core.progress.Estimate;
+import dev.gq.core.pyenv.Conda;
 import java.io.PrintWriter;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -43,7 +49,7 @@ final class ShowCommand implements Callable<Integer> {
   public Integer call() throws ApiException {
     Job job = find(inv.api(), JobRanges.id(jobId));
     PrintWriter out = inv.out();
-    JobHints hints = JobHints.of(inv.api(), java.util.List.of(job));
+    JobHints hints = JobHints.of(inv.api(), List.of(job));
     if (json) out.println(JsonView.pretty(JsonView.shownJob(job, hints, job.state() == JobState.WAITING
         ? inv.api().waitReasons().get(job.id()) : null)));
     else print(job, hints, out);
@@ -68,7 +74,7 @@ final class ShowCommand implements Callable<Integer> {
     line(out, "Working dir", job.spec().cwd());
     String venv = job.spec().env().get("VIRTUAL_ENV");
     if (venv != null && !job.spec().argv().isEmpty() && job.spec().argv().get(0).startsWith(venv + "/bin/")) line(out, "Venv", venv);
-    String conda = job.spec().env().get(dev.gq.core.pyenv.Conda.PREFIX_VARIABLE);
+    String conda = job.spec().env().get(Conda.PREFIX_VARIABLE);
     if (conda != null) line(out, "Conda", conda);
     line(out, "GPUs", gpus(job));
     line(out, "GPU UUIDs", job.gpus().stream().sorted(BY_INDEX).map(GpuSlot::uuid).collect(Collectors.joining(", ")));
@@ -116,7 +122,7 @@ final class ShowCommand implements Callable<Integer> {
 
   /** "slurm:a100, Slurm job 1234", with the cluster's silence when it does not answer. */
   private String cluster(Job job) throws ApiException {
-    String s = dev.gq.core.cluster.ClusterTarget.text(job.spec().cluster())
+    String s = ClusterTarget.text(job.spec().cluster())
         + (job.clusterId() == null ? (job.state().terminal() ? "" : ", not yet sent to Slurm") : ", Slurm job " + job.clusterId());
     if (job.state().terminal()) return s;
     String down = inv.api().queueState().unreachable().get(job.spec().cluster());
@@ -125,7 +131,7 @@ final class ShowCommand implements Callable<Integer> {
 
   /** "SIGTERM to its main process at 10:02:11; stopped at 10:07:11 if still running; its GPUs go to job 7". */
   private String preempting(Job job, ZoneId zone) throws ApiException {
-    dev.gq.core.ledger.Preemption p = inv.api().preemptions().get(job.id());
+    Preemption p = inv.api().preemptions().get(job.id());
     if (p == null) return null;
     String s = "SIG" + p.signalName() + " to its " + (p.group() ? "process group" : "main process") + " at "
         + Times.format(p.at(), zone) + "; stopped at " + Times.format(p.deadline(), zone) + " if still running";
@@ -136,7 +142,7 @@ final class ShowCommand implements Callable<Integer> {
 
   /** The running job's estimate, or "unknown" when nothing it wrote says how far it has got. */
   private String progress(Job job, ZoneId zone) throws ApiException {
-    dev.gq.core.progress.Estimate e = inv.api().progress(java.util.List.of(job.id())).get(job.id());
+    Estimate e = inv.api().progress(List.of(job.id())).get(job.id());
     return e == null ? "unknown" : ProgressText.line(e, inv.api().now(), zone);
   }
 
@@ -151,7 +157,7 @@ final class ShowCommand implements Callable<Integer> {
         + " a GPU)" : "");
     if (!job.state().holdsGpus() || job.gpus().isEmpty()) return base;
     GqApi.GpuReport report = inv.api().gpus();
-    java.util.List<String> parts = new java.util.ArrayList<>();
+    List<String> parts = new ArrayList<>();
     for (var g : report.gpus()) {
       for (var s : g.shares()) {
         if (s.jobId() != job.id()) continue;

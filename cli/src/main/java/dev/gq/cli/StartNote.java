@@ -4,6 +4,7 @@ import dev.gq.api.ApiException;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.WaitReason;
 import java.util.Comparator;
 import java.util.stream.Collectors;
 
@@ -33,7 +34,7 @@ final class StartNote {
       if (waitingId == job.id()) return;
       waitingId = job.id();
       started = false;
-      dev.gq.core.job.WaitReason reason = inv.api().waitReasons().get(job.id());
+      WaitReason reason = inv.api().waitReasons().get(job.id());
       // the word gq ps shows: HELD for a waiting job of a held group
       String shown = job.spec().group() == null ? "WAITING" : JobTable.state(job, inv.api().holds().keySet());
       inv.err().println("gq: job " + job.id() + " is " + shown + (reason == null ? "" : ": " + reason.text()) + "; " + then);

@@ -5,6 +5,7 @@ import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.Suggestions;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,7 +51,7 @@ final class StateFilter {
 
   /** The state names, for completion and the help text. */
   static final class Names implements Iterable<String> {
-    @Override public java.util.Iterator<String> iterator() {
+    @Override public Iterator<String> iterator() {
       return Arrays.stream(JobState.values()).map(Enum::name).iterator();
     }
   }

@@ -7,12 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code gq submit SCRIPT}: queues a bash script, taking defaults from its {@code #gq} directives
@@ -32,8 +34,8 @@ final class SubmitCommand implements Callable<Integer> {
       description = "Arguments for the script ($1, $2, ...): every word after SCRIPT, as with sbatch.")
   List<String> args = List.of();
 
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--batch", paramLabel = "FILE", description = "Queue one job per line of FILE ('-': standard input), all or nothing.")
   String batch;
@@ -70,7 +72,7 @@ final class SubmitCommand implements Callable<Integer> {
     if (options.notify == null) options.notify = Directives.notify(text);
     int n = gpus != null ? gpus : d.gpus() != null ? d.gpus() : 1;
     String finalName = name != null ? name : d.name() != null ? d.name() : String.valueOf(path.getFileName());
-    List<String> argv = new java.util.ArrayList<>(List.of("/bin/bash", real.toString()));
+    List<String> argv = new ArrayList<>(List.of("/bin/bash", real.toString()));
     argv.addAll(args);
     if (pythonFile(real, text))
       inv.io().err().println("gq: warning: " + path.getFileName() + " is a Python file and gq submit runs scripts with bash;"

@@ -5,15 +5,26 @@ import dev.gq.api.ApiException;
 import dev.gq.api.GqApi;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.KeyTaken;
+import dev.gq.core.ledger.QueueControl;
 import dev.gq.core.ledger.Queueing;
 import dev.gq.core.ledger.SpecRules;
+import dev.gq.core.pyenv.Conda;
+import dev.gq.core.pyenv.Venvs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Turns a checked command into a {@link JobSpec} and submits it: resolves the working directory,
@@ -40,7 +51,7 @@ final class Submitter {
     checkCap(finalGroup, opts.maxRunning);
     Map<String, String> kept = conda(filtered.kept(), env, cwd, opts);
     // the stored environment, as an activation would leave it
-    dev.gq.core.pyenv.Venvs.Choice venv = opts.conda != null ? null : venv(argv, kept, env.get("HOME"), cwd, opts);
+    Venvs.Choice venv = opts.conda != null ? null : venv(argv, kept, env.get("HOME"), cwd, opts);
     if (venv != null) {
       argv = venv.argv();
       kept = venv.env();
@@ -57,7 +68,7 @@ final class Submitter {
     if (opts.json) printJson(result);
     else if (opts.parsable) printId(result);
     else printText(result, key);
-    if (!result.skipped()) noteHeld(java.util.Collections.singletonMap(result.jobId(), finalGroup), Map.of(result.jobId(), result.queueing()));
+    if (!result.skipped()) noteHeld(Collections.singletonMap(result.jobId(), finalGroup), Map.of(result.jobId(), result.queueing()));
     return ExitCode.OK;
   }
 
@@ -67,7 +78,7 @@ final class Submitter {
    */
   void noteHeld(Map<Long, String> groupOf, Map<Long, Queueing> told) {
     boolean queueHeld = false;
-    Map<String, String> holds = new java.util.HashMap<>();
+    Map<String, String> holds = new HashMap<>();
     for (Map.Entry<Long, Queueing> e : told.entrySet()) {
       queueHeld |= e.getValue().queueHeld();
       String group = groupOf.get(e.getKey());
@@ -81,16 +92,16 @@ final class Submitter {
    * The virtual environment the command runs in ({@link dev.gq.core.pyenv.Venvs}): {@code --venv} (checked), else the
    * nearest {@code .venv} holding it; none with {@code --no-venv}. A bad {@code --venv} is refused.
    */
-  private static dev.gq.core.pyenv.Venvs.Choice venv(List<String> argv, Map<String, String> env, String home, String cwd, SubmitOptions opts) {
+  private static Venvs.Choice venv(List<String> argv, Map<String, String> env, String home, String cwd, SubmitOptions opts) {
     if (opts.venv != null && opts.noVenv) throw new UsageException("give --venv PATH or --no-venv, not both");
-    java.util.function.Predicate<Path> exists = p -> Files.exists(p);
+    Predicate<Path> exists = p -> Files.exists(p);
     Path given = null;
     if (opts.venv != null) {
       given = Path.of(cwd).resolve(opts.venv).toAbsolutePath().normalize();
-      String problem = dev.gq.core.pyenv.Venvs.problem(given, argv.get(0), exists);
+      String problem = Venvs.problem(given, argv.get(0), exists);
       if (problem != null) throw new RefusedException(problem);
     }
-    return dev.gq.core.pyenv.Venvs.choose(argv, env, Path.of(cwd), home == null || home.isEmpty() ? null : Path.of(home), given, opts.noVenv, exists);
+    return Venvs.choose(argv, env, Path.of(cwd), home == null || home.isEmpty() ? null : Path.of(home), given, opts.noVenv, exists);
   }
 
   /**
@@ -101,11 +112,11 @@ final class Submitter {
     if (opts.conda == null) return kept;
     if (opts.venv != null) throw new UsageException("give --conda or --venv, not both");
     if (opts.conda.isBlank()) throw new UsageException("--conda needs an environment's name or path");
-    var r = dev.gq.core.pyenv.Conda.resolve(opts.conda, env, Path.of(cwd), p -> Files.exists(p));
+    var r = Conda.resolve(opts.conda, env, Path.of(cwd), p -> Files.exists(p));
     if (r.problem() != null) throw new RefusedException(r.problem());
-    Map<String, String> out = new java.util.HashMap<>(kept);
-    out.put(dev.gq.core.pyenv.Conda.BASE_VARIABLE, r.base().toString());
-    out.put(dev.gq.core.pyenv.Conda.PREFIX_VARIABLE, r.prefix().toString());
+    Map<String, String> out = new HashMap<>(kept);
+    out.put(Conda.BASE_VARIABLE, r.base().toString());
+    out.put(Conda.PREFIX_VARIABLE, r.prefix().toString());
     return Map.copyOf(out);
   }
 
@@ -118,10 +129,10 @@ final class Submitter {
   static final class BatchVenvs {
     private final String home;
     private final SubmitOptions opts;
-    private final Map<List<String>, java.util.Optional<dev.gq.core.pyenv.Venvs.Choice>> seen = new java.util.HashMap<>();
-    private final java.util.Set<String> used = new java.util.LinkedHashSet<>();
-    private final Map<Map<String, String>, Map<dev.gq.core.pyenv.Venvs.Choice, Map<String, String>>> activated =
-        new java.util.IdentityHashMap<>();
+    private final Map<List<String>, Optional<Venvs.Choice>> seen = new HashMap<>();
+    private final Set<String> used = new LinkedHashSet<>();
+    private final Map<Map<String, String>, Map<Venvs.Choice, Map<String, String>>> activated =
+        new IdentityHashMap<>();
 
     BatchVenvs(String home, SubmitOptions opts) {
       this.home = home;
@@ -132,16 +143,16 @@ final class Submitter {
       if (spec.argv().isEmpty()) return spec;
       List<String> key = List.of(spec.argv().get(0), spec.cwd(), String.valueOf(spec.env().get("VIRTUAL_ENV")),
           String.valueOf(spec.env().get("CONDA_PREFIX")));
-      var found = seen.computeIfAbsent(key, k -> java.util.Optional.ofNullable(
+      var found = seen.computeIfAbsent(key, k -> Optional.ofNullable(
           venv(List.of(spec.argv().get(0)), spec.env(), home, spec.cwd(), opts)));
       if (found.isEmpty()) return spec;
       var c = found.get();
       used.add(c.shown());
-      List<String> argv = new java.util.ArrayList<>(spec.argv());
+      List<String> argv = new ArrayList<>(spec.argv());
       argv.set(0, c.argv().get(0));
       // the lines of a batch share one environment: so do their activated ones
-      Map<String, String> env = activated.computeIfAbsent(spec.env(), x -> new java.util.IdentityHashMap<>()).computeIfAbsent(c, x -> {
-        Map<String, String> e = new java.util.HashMap<>(spec.env());
+      Map<String, String> env = activated.computeIfAbsent(spec.env(), x -> new IdentityHashMap<>()).computeIfAbsent(c, x -> {
+        Map<String, String> e = new HashMap<>(spec.env());
         e.put("PATH", c.env().get("PATH"));
         e.put("VIRTUAL_ENV", c.env().get("VIRTUAL_ENV"));
         e.remove("PYTHONHOME");
@@ -150,7 +161,7 @@ final class Submitter {
       return spec.withArgv(argv).withEnv(env);
     }
 
-    java.util.Set<String> used() {
+    Set<String> used() {
       return used;
     }
   }
@@ -181,7 +192,7 @@ final class Submitter {
   static void checkCap(String group, Integer maxRunning) {
     if (maxRunning == null) return;
     if (group == null) throw new UsageException("--max-running caps a group: give --group GROUP or set GQ_GROUP");
-    String bad = dev.gq.core.ledger.QueueControl.maxRunningProblem(maxRunning);
+    String bad = QueueControl.maxRunningProblem(maxRunning);
     if (bad != null) throw new UsageException(bad);
   }
 

@@ -1,6 +1,8 @@
 package dev.gq.nvml;
 
 import dev.gq.core.gpu.DeviceReading;
+import dev.gq.core.gpu.GpuFigures;
+import dev.gq.core.gpu.GpuHealth;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
 import dev.gq.core.gpu.MemoryText;
@@ -52,10 +54,10 @@ public final class GpuList {
     out.printf("GPU %d  %s  %s  memory %s used of %s%n", d.index(), d.uuid(), d.name(),
         MemoryText.words(MemoryText.mib(d.usedBytes())), MemoryText.words(MemoryText.mib(d.totalBytes())));
     var f = d.figures();
-    if (!f.equals(dev.gq.core.gpu.GpuFigures.NONE)) out.printf("  util %s%%  memory bus %s%%  %s C  %s W of %s W%n", figure(f.utilPercent()),
+    if (!f.equals(GpuFigures.NONE)) out.printf("  util %s%%  memory bus %s%%  %s C  %s W of %s W%n", figure(f.utilPercent()),
         figure(f.memoryUtilPercent()), figure(f.temperatureC()), figure(f.powerWatts()), figure(f.powerLimitWatts()));
     var h = d.health();
-    if (!h.equals(dev.gq.core.gpu.GpuHealth.NONE)) out.printf("  health: Xids %s, uncorrectable ECC %s, retired pages pending %s, row remap failed %s%n",
+    if (!h.equals(GpuHealth.NONE)) out.printf("  health: Xids %s, uncorrectable ECC %s, retired pages pending %s, row remap failed %s%n",
         h.xids(), h.eccUncorrected() == null ? "not reported" : h.eccUncorrected(), h.retiredPagesPending(),
         h.remapFailed());
     if (d.processes().isEmpty()) out.println("  no compute processes");

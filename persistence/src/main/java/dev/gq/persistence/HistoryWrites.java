@@ -7,7 +7,9 @@ import dev.gq.core.ledger.LedgerEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,7 +55,7 @@ final class HistoryWrites {
   }
 
   /** Forgets the kept rows of {@code ids} (deleted from the history). */
-  void forget(java.util.Collection<Long> ids) {
+  void forget(Collection<Long> ids) {
     ids.forEach(kept::remove);
   }
 
@@ -117,7 +119,7 @@ final class HistoryWrites {
     while (keptOrder.size() > KEPT) kept.remove(keptOrder.removeFirst());
   }
 
-  private static Long millis(java.time.Instant t) {
+  private static Long millis(Instant t) {
     return t == null ? null : t.toEpochMilli();
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,9 +16,9 @@ import java.util.List;
  */
 public final class StdinText {
   private static final int CHUNK = 1 << 20;
-  private static final byte[] HEAD = "{\"t\":\"stdin\",\"s\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final byte[] TAIL = "\"}\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] HEAD = "{\"t\":\"stdin\",\"s\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TAIL = "\"}\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private StdinText() {}
 

@@ -1,11 +1,14 @@
 package dev.gq.actors.cluster;
 
+import dev.gq.actors.health.Beat;
+import dev.gq.actors.health.Supervision;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.cluster.ClusterBatches;
 import dev.gq.core.cluster.ClusterConfig;
 import dev.gq.core.job.Job;
 import dev.gq.core.launch.LaunchProblem;
 import dev.gq.core.ledger.Ledger;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.LongFunction;
@@ -36,14 +39,14 @@ public final class ClusterBridge {
   private final ClusterAsks scheduler;
   private final TimerScheduler<Command> timers;
   private final ClusterPass pass;
-  private final dev.gq.actors.health.Beat beat;
+  private final Beat beat;
   private static final Duration QUIET = Duration.ofSeconds(1);
   private static final Duration GATHER = Duration.ofSeconds(5);
   private Duration every = ClusterConfig.DEFAULT_POLL;
   private long firstPoke;
 
   private ClusterBridge(ActorRef<Scheduler.Command> scheduler, org.apache.pekko.actor.typed.Scheduler system,
-      TimerScheduler<Command> timers, ClusterPass pass, dev.gq.actors.health.Beat beat) {
+      TimerScheduler<Command> timers, ClusterPass pass, Beat beat) {
     this.beat = beat;
     this.scheduler = new ClusterAsks(scheduler, system);
     this.timers = timers;
@@ -51,14 +54,14 @@ public final class ClusterBridge {
   }
 
   /** The bridge for the daemon whose data directory is {@code dataDir}; {@code stored} reads a job with its command. */
-  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, java.nio.file.Path dataDir,
+  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, Path dataDir,
       LongFunction<Job> stored, Map<String, String> env) {
-    return create(scheduler, dataDir, stored, env, dev.gq.actors.health.Beat.NONE);
+    return create(scheduler, dataDir, stored, env, Beat.NONE);
   }
 
   /** The same, telling {@code beat} of each pass and each that failed. */
-  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, java.nio.file.Path dataDir,
-      LongFunction<Job> stored, Map<String, String> env, dev.gq.actors.health.Beat beat) {
+  public static Behavior<Command> create(ActorRef<Scheduler.Command> scheduler, Path dataDir,
+      LongFunction<Job> stored, Map<String, String> env, Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       var bridge = new ClusterBridge(scheduler, ctx.getSystem().scheduler(), timers,
           new ClusterPass(new ClusterFiles(dataDir), stored, env), beat);
@@ -95,7 +98,7 @@ public final class ClusterBridge {
       Thread.currentThread().interrupt();
     } catch (Exception | LinkageError e) {
       LOG.warn("cluster pass failed: {}", e.toString());
-      beat.failing("cluster pass failed: " + dev.gq.actors.health.Supervision.why(e));
+      beat.failing("cluster pass failed: " + Supervision.why(e));
     }
     timers.startSingleTimer(new Tick(), every);
     return Behaviors.same();

@@ -1,6 +1,10 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.core.alloc.PlanRules;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.ledger.FailFast;
+import dev.gq.core.schedule.DecisionContext;
+import dev.gq.host.lease.LeaseFiles;
 import dev.gq.protocol.GqPaths;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,22 +63,22 @@ public record DaemonConfig(
             Duration.ofSeconds(whole(env, "GQ_FAIL_FAST_SECONDS", 60, 0, 86_400, "seconds", FAIL_FAST_OFF))),
         clients(env, "GQ_MAX_CLIENTS", "clients"),
         clients(env, "GQ_MAX_STREAMS", "streams"),
-        dev.gq.host.lease.LeaseFiles.directory(env),
-        Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", dev.gq.core.alloc.PlanRules.GATHER_AFTER.toSeconds(),
+        LeaseFiles.directory(env),
+        Duration.ofSeconds(whole(env, "GQ_GATHER_AFTER_SECONDS", PlanRules.GATHER_AFTER.toSeconds(),
             0, 30L * 86_400, "seconds", "")),
         (int) whole(env, "GQ_MAX_CPU_JOBS", 64, 1, MAX_CLIENTS, "jobs", ""),
         millis(env, "GQ_RECONCILE_INTERVAL_MS", 30_000, 100, 3_600_000),
         millis(env, "GQ_PROGRESS_SAMPLE_MS", 15_000, 100, 3_600_000),
         headroom(env.get("GQ_SHARE_HEADROOM")),
-        Duration.ofSeconds(whole(env, "GQ_IDLE_AFTER_SECONDS", dev.gq.core.schedule.DecisionContext.IDLE_AFTER.toSeconds(),
+        Duration.ofSeconds(whole(env, "GQ_IDLE_AFTER_SECONDS", DecisionContext.IDLE_AFTER.toSeconds(),
             0, 30L * 86_400, "seconds", " (0 never marks a job idle)")));
   }
 
   /** GQ_SHARE_HEADROOM as MiB: a size (0 allowed, at most 64GiB); unset: 1 GiB. */
   static long headroom(String v) {
-    if (v == null || v.isBlank()) return dev.gq.core.alloc.PlanRules.HEADROOM_MIB;
+    if (v == null || v.isBlank()) return PlanRules.HEADROOM_MIB;
     if (v.strip().equals("0")) return 0;
-    Long mib = dev.gq.core.job.GpuNeed.parseMiB(v);
+    Long mib = GpuNeed.parseMiB(v);
     if (mib != null && mib <= 64L << 10) return mib;
     throw new IllegalArgumentException("GQ_SHARE_HEADROOM=" + v + " is not valid; give a size such as 1GiB, 2G or 512M (0 for none,"
         + " at most 64GiB)");

@@ -74,7 +74,7 @@ final class DaemonLog {
     appender.setRollingPolicy(window);
     appender.setTriggeringPolicy(size);
     appender.start();
-    ch.qos.logback.classic.Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ch.qos.logback.classic.Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
     root.addAppender(appender);
     root.detachAppender("STDERR");
   }

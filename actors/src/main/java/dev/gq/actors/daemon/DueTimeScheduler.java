@@ -2,6 +2,8 @@ package dev.gq.actors.daemon;
 
 import com.typesafe.config.Config;
 import java.io.Closeable;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -26,7 +28,7 @@ import scala.concurrent.duration.FiniteDuration;
 public final class DueTimeScheduler implements Scheduler, Closeable {
   private final ScheduledThreadPoolExecutor timers;
   /** The timers not yet run that are to run at close (few: Pekko marks hardly any). */
-  private final java.util.Set<Fired> runOnClose = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<Fired> runOnClose = ConcurrentHashMap.newKeySet();
 
   public DueTimeScheduler(Config config, LoggingAdapter log, ThreadFactory threads) {
     timers = new ScheduledThreadPoolExecutor(1, threads);
@@ -92,11 +94,11 @@ public final class DueTimeScheduler implements Scheduler, Closeable {
     final Runnable task;
     final ExecutionContext on;
     /** The set that holds this timer until it runs, when it is to run at close; else null. */
-    final java.util.Set<Fired> owner;
+    final Set<Fired> owner;
     volatile ScheduledFuture<?> future;
     volatile boolean ran;
 
-    Fired(Runnable task, ExecutionContext on, java.util.Set<Fired> owner) {
+    Fired(Runnable task, ExecutionContext on, Set<Fired> owner) {
       this.task = task;
       this.on = on;
       this.owner = owner;

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 
 /**
  * A journal that does not know jobs that ran here: their logs or exit records are in the data
@@ -54,7 +55,7 @@ final class LostHistory {
    * The shims still running jobs that {@code lost} accepts: job id to shim pid, found by the exit
    * record each names on its command line. Processes gq cannot read are passed over.
    */
-  static Map<Long, Long> running(Path proc, Path exitDir, java.util.function.LongPredicate lost) {
+  static Map<Long, Long> running(Path proc, Path exitDir, LongPredicate lost) {
     Map<Long, Long> found = new TreeMap<>();
     try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc, p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
       for (Path p : pids) {

@@ -2,6 +2,7 @@ package dev.gq.actors.daemon;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,7 +32,7 @@ final class StopNote {
   static String take(Path dataDir) {
     Path f = dataDir.resolve(FILE);
     try {
-      if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return null;
+      if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) return null;
       String text = Files.readString(f).strip();
       Files.delete(f);
       int space = text.indexOf(' ');

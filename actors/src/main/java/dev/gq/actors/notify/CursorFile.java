@@ -7,8 +7,11 @@ import dev.gq.core.notify.NotifierMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The notifier's cursor (the sequence number of the last stored event whose messages were delivered
@@ -40,7 +43,7 @@ final class CursorFile {
     // a cursor stored before the sweep and the longest run were remembered: its next drain is told
     NotifierMemory m = n.has("longest_ms")
         ? new NotifierMemory(announced, drained, ended, n.path("sweep").asText(null),
-            java.time.Duration.ofMillis(n.path("longest_ms").asLong()), due(n.path("due")), held(n.path("held")))
+            Duration.ofMillis(n.path("longest_ms").asLong()), due(n.path("due")), held(n.path("held")))
         : new NotifierMemory(announced, drained, ended);
     return new State(n.path("cursor").asLong(), m);
   }
@@ -60,8 +63,8 @@ final class CursorFile {
     PrivateFile.write(file, JSON.writeValueAsString(n) + "\n");
   }
 
-  private static java.util.Set<String> held(JsonNode n) {
-    java.util.Set<String> s = new java.util.TreeSet<>();
+  private static Set<String> held(JsonNode n) {
+    Set<String> s = new TreeSet<>();
     n.forEach(g -> s.add(g.asText()));
     return s;
   }

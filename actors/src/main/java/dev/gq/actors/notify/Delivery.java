@@ -2,8 +2,11 @@ package dev.gq.actors.notify;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gq.core.job.Durations;
 import dev.gq.core.notify.Notice;
+import dev.gq.core.notify.NoticeKind;
 import dev.gq.core.notify.NotifyTarget;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -14,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -95,13 +99,13 @@ final class Delivery {
   }
 
   private static String urgency(Notice n) {
-    return n.kind() == dev.gq.core.notify.NoticeKind.FAILED || n.kind() == dev.gq.core.notify.NoticeKind.HELD
-        || n.kind() == dev.gq.core.notify.NoticeKind.UNHEALTHY
+    return n.kind() == NoticeKind.FAILED || n.kind() == NoticeKind.HELD
+        || n.kind() == NoticeKind.UNHEALTHY
         ? "critical" : "normal";
   }
 
   Map<String, String> desktopEnv() {
-    Map<String, String> e = new java.util.HashMap<>(env);
+    Map<String, String> e = new HashMap<>(env);
     Path bus = userRuntime.resolve(String.valueOf(uid)).resolve("bus");
     if (isBlank(e.get("DBUS_SESSION_BUS_ADDRESS")) && Files.exists(bus)) e.put("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + bus);
     if (isBlank(e.get("XDG_RUNTIME_DIR")) && Files.isDirectory(bus.getParent())) e.put("XDG_RUNTIME_DIR", bus.getParent().toString());
@@ -109,7 +113,7 @@ final class Delivery {
   }
 
   private Map<String, String> commandEnv(Notice n) {
-    Map<String, String> e = new java.util.HashMap<>(env);
+    Map<String, String> e = new HashMap<>(env);
     e.put("GQ_EVENT", n.kind().word());
     e.put("GQ_MESSAGE", n.text());
     e.put("GQ_TITLE", n.title());
@@ -140,7 +144,7 @@ final class Delivery {
     pb.environment().clear();
     pb.environment().putAll(environment);
     pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    if (stdin == null) pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    if (stdin == null) pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Process p;
     try {
       p = pb.start();
@@ -156,7 +160,7 @@ final class Delivery {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
-        throw new Failed(argv.get(0) + " did not finish within " + dev.gq.core.job.Durations.format(timeout) + "; stopped");
+        throw new Failed(argv.get(0) + " did not finish within " + Durations.format(timeout) + "; stopped");
       }
     } catch (IOException e) {
       throw new Failed(argv.get(0) + " closed its input before it read the message");
@@ -191,7 +195,7 @@ final class Delivery {
       r = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       exchange.cancel(true);
-      throw new Failed("webhook " + where + " did not finish its answer within " + dev.gq.core.job.Durations.format(timeout)
+      throw new Failed("webhook " + where + " did not finish its answer within " + Durations.format(timeout)
           + "; stopped");
     } catch (ExecutionException e) {
       throw new Failed("webhook " + where + " " + NoticeFailures.exchange(e.getCause(), req.uri(), timeout));

@@ -2,6 +2,7 @@ package dev.gq.actors.notify;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -17,7 +18,7 @@ final class Health {
 
   private final Map<String, Of> byTarget = new ConcurrentHashMap<>();
   /** Targets whose last notice was given up: tried once per notice until one gets through. */
-  private final java.util.Set<String> down = ConcurrentHashMap.newKeySet();
+  private final Set<String> down = ConcurrentHashMap.newKeySet();
 
   void delivered(String target) {
     down.remove(target);

@@ -1,11 +1,26 @@
 package dev.gq.actors.notify;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.gq.core.job.Durations;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 
 /**
  * Says in words why a delivery or a file write failed ("connection refused by 127.0.0.1:9",
@@ -44,18 +59,18 @@ final class NoticeFailures {
   static String exchange(Throwable e, URI uri, Duration timeout) {
     String at = uri.getHost() + ":" + port(uri);
     String all = chain(e);
-    if (has(e, java.net.http.HttpConnectTimeoutException.class))
-      return "cannot be reached: no connection to " + at + " within " + dev.gq.core.job.Durations.format(timeout);
-    if (has(e, java.net.http.HttpTimeoutException.class))
-      return "did not answer within " + dev.gq.core.job.Durations.format(timeout);
-    if (has(e, java.nio.channels.UnresolvedAddressException.class) || has(e, java.net.UnknownHostException.class))
+    if (has(e, HttpConnectTimeoutException.class))
+      return "cannot be reached: no connection to " + at + " within " + Durations.format(timeout);
+    if (has(e, HttpTimeoutException.class))
+      return "did not answer within " + Durations.format(timeout);
+    if (has(e, UnresolvedAddressException.class) || has(e, UnknownHostException.class))
       return "cannot be reached: host name " + uri.getHost() + " not found";
-    if (has(e, java.net.NoRouteToHostException.class) || all.contains("no route to host") || all.contains("network is unreachable"))
+    if (has(e, NoRouteToHostException.class) || all.contains("no route to host") || all.contains("network is unreachable"))
       return "cannot be reached: no route to " + at;
-    if (has(e, javax.net.ssl.SSLException.class))
+    if (has(e, SSLException.class))
       return "cannot be reached: the TLS handshake with " + at + " failed (is its certificate trusted on this machine?)";
     // a connect that failed for none of the reasons above: nothing listens there
-    if (all.contains("connection refused") || has(e, java.net.ConnectException.class))
+    if (all.contains("connection refused") || has(e, ConnectException.class))
       return "cannot be reached: connection refused by " + at;
     if (all.contains("reset") || all.contains("closed") || all.contains("eof"))
       return "closed the connection before its answer (" + at + ")";
@@ -64,12 +79,12 @@ final class NoticeFailures {
 
   /** Why a file could not be written, in words: "permission denied", "no space left on device". */
   static String write(IOException e) {
-    if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
-    if (e instanceof java.nio.file.NoSuchFileException) return "its directory does not exist";
-    if (e instanceof java.nio.file.DirectoryNotEmptyException f) return "a directory is in the way (" + f.getFile() + ")";
-    if (e instanceof java.nio.file.FileAlreadyExistsException f) return "a file is in the way (" + f.getFile() + ")";
-    if (e instanceof java.nio.file.NotDirectoryException) return "a part of its path is not a directory";
-    if (e instanceof java.nio.file.FileSystemException f)
+    if (e instanceof AccessDeniedException) return "permission denied";
+    if (e instanceof NoSuchFileException) return "its directory does not exist";
+    if (e instanceof DirectoryNotEmptyException f) return "a directory is in the way (" + f.getFile() + ")";
+    if (e instanceof FileAlreadyExistsException f) return "a file is in the way (" + f.getFile() + ")";
+    if (e instanceof NotDirectoryException) return "a part of its path is not a directory";
+    if (e instanceof FileSystemException f)
       return f.getReason() != null ? f.getReason().toLowerCase(Locale.ROOT) : "the file system refused the write";
     String m = e.getMessage();
     return m == null || m.isBlank() ? "the write failed" : m.lines().findFirst().orElse("").toLowerCase(Locale.ROOT);
@@ -77,7 +92,7 @@ final class NoticeFailures {
 
   /** Why a file of gq's could not be read: not JSON (with the line), a value it refuses (its own line), or the file system's words. */
   static String read(Exception e) {
-    if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j)
+    if (e instanceof JsonProcessingException j)
       return "it is not valid JSON" + (j.getLocation() == null ? "" : " (line " + j.getLocation().getLineNr() + ")");
     if (e instanceof IOException io) return write(io).replace("write", "read");
     String m = e.getMessage();

@@ -2,16 +2,20 @@ package dev.gq.actors.notify;
 
 import dev.gq.api.ApiException;
 import dev.gq.api.NotifyApi;
+import dev.gq.core.ledger.FailFast;
 import dev.gq.core.notify.Notice;
 import dev.gq.core.notify.NotifyTarget;
 import dev.gq.core.notify.Routing;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,12 +45,12 @@ public final class Notifications implements NotifyApi {
   private volatile LongSupplier behind = () -> 0;
   private volatile String cursorProblem;
 
-  Notifications(java.nio.file.Path dataDir, java.util.Map<String, String> env, int uid, Duration timeout,
+  Notifications(Path dataDir, Map<String, String> env, int uid, Duration timeout,
       Duration backoff, Duration poll, Clock clock) {
     this(dataDir, env, uid, timeout, backoff, poll, clock, Duration.ZERO);
   }
 
-  Notifications(java.nio.file.Path dataDir, java.util.Map<String, String> env, int uid, Duration timeout,
+  Notifications(Path dataDir, Map<String, String> env, int uid, Duration timeout,
       Duration backoff, Duration poll, Clock clock, Duration failFastWithin) {
     this.file = new TargetFile(dataDir);
     this.delivery = new Delivery(env, uid, timeout);
@@ -63,13 +67,13 @@ public final class Notifications implements NotifyApi {
    * is how often the notifier looks for events it was not told of. {@code failFast}: the rule whose
    * hold tells a group's quick failures.
    */
-  public static Notifications fromEnvironment(java.nio.file.Path dataDir, java.util.Map<String, String> env, int uid,
-      Clock clock, dev.gq.core.ledger.FailFast failFast) {
+  public static Notifications fromEnvironment(Path dataDir, Map<String, String> env, int uid,
+      Clock clock, FailFast failFast) {
     return new Notifications(dataDir, env, uid, millis(env, "GQ_NOTIFY_TIMEOUT_MS", 30_000), millis(env, "GQ_NOTIFY_BACKOFF_MS", 1000),
         millis(env, "GQ_NOTIFY_POLL_MS", 2000), clock, failFast.off() ? Duration.ZERO : failFast.within());
   }
 
-  private static Duration millis(java.util.Map<String, String> env, String name, long dflt) {
+  private static Duration millis(Map<String, String> env, String name, long dflt) {
     String v = env.get(name);
     try {
       long n = v == null || v.isBlank() ? dflt : Long.parseLong(v.strip());
@@ -212,7 +216,7 @@ public final class Notifications implements NotifyApi {
   public List<TestResult> test(String name) throws ApiException {
     List<NotifyTarget> chosen = read().stream().filter(t -> name == null || t.name().equals(name)).toList();
     List<CompletableFuture<TestResult>> tries = new ArrayList<>();
-    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+    try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
       for (NotifyTarget t : chosen) tries.add(CompletableFuture.supplyAsync(() -> test(t), threads));
     }
     return tries.stream().map(CompletableFuture::join).toList();

@@ -1,13 +1,18 @@
 package dev.gq.actors.notify;
 
+import dev.gq.actors.health.Beat;
+import dev.gq.actors.health.Supervision;
 import dev.gq.actors.projector.Projector;
 import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JournalReader;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -41,8 +46,8 @@ public final class Notifier {
   private Notifier() {}
 
   public static Behavior<Command> create(Notifications notifications, JobHistory history, JournalReader journal,
-      ActorRef<Projector.Command> projector, java.nio.file.Path dataDir, Duration every) {
-    return create(notifications, history, journal, new WriteEnds(), projector, dataDir, every, dev.gq.actors.health.Beat.NONE);
+      ActorRef<Projector.Command> projector, Path dataDir, Duration every) {
+    return create(notifications, history, journal, new WriteEnds(), projector, dataDir, every, Beat.NONE);
   }
 
   /**
@@ -50,8 +55,8 @@ public final class Notifier {
    * telling {@code beat} of each pass and each that failed.
    */
   public static Behavior<Command> create(Notifications notifications, JobHistory history, JournalReader journal,
-      WriteEnds writes, ActorRef<Projector.Command> projector, java.nio.file.Path dataDir, Duration every,
-      dev.gq.actors.health.Beat beat) {
+      WriteEnds writes, ActorRef<Projector.Command> projector, Path dataDir, Duration every,
+      Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "gq-notifier");
@@ -71,7 +76,7 @@ public final class Notifier {
   /** Waits until the history holds every event up to {@code seq}, so the facts read are not older than the events. */
   private static void sync(ActorContext<Command> ctx, ActorRef<Projector.Command> projector, long seq) {
     try {
-      AskPattern.<Projector.Command, org.apache.pekko.Done>ask(projector, r -> new Projector.Sync(seq, r),
+      AskPattern.<Projector.Command, Done>ask(projector, r -> new Projector.Sync(seq, r),
           Duration.ofSeconds(30), ctx.getSystem().scheduler()).toCompletableFuture().get(31, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -81,7 +86,7 @@ public final class Notifier {
     }
   }
 
-  private record Loop(ActorContext<Command> ctx, ExecutorService thread, NotifierPass pass, dev.gq.actors.health.Beat beat,
+  private record Loop(ActorContext<Command> ctx, ExecutorService thread, NotifierPass pass, Beat beat,
       Notifications notifications) {
     Behavior<Command> idle() {
       return Behaviors.receive(Command.class)
@@ -99,7 +104,7 @@ public final class Notifier {
           .onMessage(PassDone.class, m -> {
             if (m.failure() != null) LOG.warn("notifications: {}; will try again", m.failure().getMessage());
             if (m.failure() == null) beat.worked();
-            else beat.failing(dev.gq.actors.health.Supervision.why(m.failure()) + "; it tries again");
+            else beat.failing(Supervision.why(m.failure()) + "; it tries again");
             return again ? start() : idle();
           })
           .onSignal(PostStop.class, s -> stop())
@@ -112,7 +117,7 @@ public final class Notifier {
         try {
           pass.run();
         } catch (Exception e) {
-          throw new java.util.concurrent.CompletionException(e);
+          throw new CompletionException(e);
         }
       }, thread), (ok, failure) -> new PassDone(failure == null ? null : cause(failure)));
       return running(false);
@@ -133,7 +138,7 @@ public final class Notifier {
     }
 
     private static Throwable cause(Throwable t) {
-      return t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+      return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     }
   }
 }

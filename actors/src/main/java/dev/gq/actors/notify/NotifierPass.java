@@ -10,12 +10,14 @@ import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.StoredEvent;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.function.LongConsumer;
 import org.apache.pekko.serialization.Serialization;
 import org.slf4j.Logger;
@@ -70,7 +72,7 @@ final class NotifierPass {
    * all sent, so that the cursor is stored past it at once.
    */
   NotifierPass(JournalReader journal, JobHistory history, WriteEnds writes, Notifications notifications,
-      java.nio.file.Path dataDir, Serialization serialization, LongConsumer historyAtLeast, Runnable wake) {
+      Path dataDir, Serialization serialization, LongConsumer historyAtLeast, Runnable wake) {
     this.journal = journal;
     this.history = history;
     this.writes = writes;
@@ -157,7 +159,7 @@ final class NotifierPass {
   private void waitForOldest() throws InterruptedException {
     try {
       inFlight.peekFirst().sent().get();
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       // a lane that ended (the notifier stopping): its messages go again after the restart
     }
   }

@@ -1,6 +1,7 @@
 package dev.gq.actors.notify;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ final class PrivateFile {
     Files.deleteIfExists(tmp);
     Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-      ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+      ch.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

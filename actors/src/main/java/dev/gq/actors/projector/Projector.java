@@ -4,19 +4,21 @@ import dev.gq.actors.health.Beat;
 import dev.gq.core.job.Job;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.persistence.HistoryLag;
-import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.JobHistory;
+import dev.gq.persistence.JournalReader;
 import dev.gq.persistence.StoredEvent;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.serialization.SerializationExtension;
 import org.slf4j.Logger;
@@ -40,7 +42,7 @@ public final class Projector {
   private record CatchUp() implements Command {}
 
   /** How long after a failed update the history tries to catch up again. */
-  private static final java.time.Duration RETRY = java.time.Duration.ofSeconds(5);
+  private static final Duration RETRY = Duration.ofSeconds(5);
 
   /** Events read and applied per transaction when catching up. */
   private static final int PAGE = 1000;
@@ -64,7 +66,7 @@ public final class Projector {
   public static Behavior<Command> create(JobHistory jobHistory, JournalReader journal, Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       List<Project> pending = new ArrayList<>();
-      java.util.function.Consumer<Boolean> retry = ok -> {
+      Consumer<Boolean> retry = ok -> {
         if (!ok) timers.startSingleTimer("retry", new CatchUp(), RETRY);
       };
       Runnable flush = () -> {

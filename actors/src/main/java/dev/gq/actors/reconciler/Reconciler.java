@@ -2,6 +2,8 @@ package dev.gq.actors.reconciler;
 
 import dev.gq.core.schedule.Request;
 
+import dev.gq.actors.health.Beat;
+import dev.gq.actors.health.Supervision;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
@@ -18,6 +20,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -25,6 +28,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.slf4j.LoggerFactory;
 
 /**
  * Compares live jobs with /proc, exit records and the GPUs, and reports what it finds to the
@@ -62,7 +66,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   private final Duration interval;
   private final Executor blocking;
   private final TimerScheduler<Command> timers;
-  private final dev.gq.actors.health.Beat beat;
+  private final Beat beat;
   private final Queue<Command> waiting = new ArrayDeque<>();
   /** Known from the first Reconcile, which only the Scheduler sends. */
   private ActorRef<Scheduler.Command> scheduler;
@@ -71,7 +75,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   private boolean due;
 
   private Reconciler(ActorContext<Command> ctx, TimerScheduler<Command> timers, JobChecks checks, Duration interval,
-      Executor blocking, dev.gq.actors.health.Beat beat) {
+      Executor blocking, Beat beat) {
     super(ctx);
     this.beat = beat;
     this.timers = timers;
@@ -81,7 +85,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   }
 
   public static Behavior<Command> create(JobChecks checks, Duration interval, Executor blocking) {
-    return create(checks, interval, blocking, () -> null, dev.gq.actors.health.Beat.NONE);
+    return create(checks, interval, blocking, () -> null, Beat.NONE);
   }
 
   /**
@@ -89,7 +93,7 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
    * so that a Reconciler started again after a failure resumes its periodic passes at once.
    */
   public static Behavior<Command> create(JobChecks checks, Duration interval, Executor blocking,
-      java.util.function.Supplier<ActorRef<Scheduler.Command>> known, dev.gq.actors.health.Beat beat) {
+      Supplier<ActorRef<Scheduler.Command>> known, Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> {
       Reconciler r = new Reconciler(ctx, t, checks, interval, blocking, beat);
       r.scheduler = known.get();
@@ -158,13 +162,13 @@ public final class Reconciler extends AbstractBehavior<Reconciler.Command> {
   }
 
   /** Runs {@code pass} on the blocking executor; its report goes to {@code to}, or {@code failed} (null: nothing). */
-  private void run(java.util.function.Supplier<Request.Fact> pass, ActorRef<Scheduler.Command> to, Request.Fact failed) {
+  private void run(Supplier<Request.Fact> pass, ActorRef<Scheduler.Command> to, Request.Fact failed) {
     busy = true;
     getContext().pipeToSelf(CompletableFuture.supplyAsync(pass, blocking), (report, err) -> {
       if (err == null) return new Checked(report, to, null);
       // off the actor's thread: its context must not be touched here
-      org.slf4j.LoggerFactory.getLogger(Reconciler.class).error("reconciliation failed", err);
-      return new Checked(failed, to, dev.gq.actors.health.Supervision.why(err));
+      LoggerFactory.getLogger(Reconciler.class).error("reconciliation failed", err);
+      return new Checked(failed, to, Supervision.why(err));
     });
   }
 

@@ -4,7 +4,11 @@ import dev.gq.core.schedule.Request;
 
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.end.EndSeen;
+import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
+import dev.gq.core.lease.GpuLeases;
+import dev.gq.core.lease.LeaseHolder;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.proc.ProcessRef;
@@ -12,13 +16,17 @@ import dev.gq.core.proc.ProcessTree;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Watches one adopted job, the runner of a process gq did not start: its processes are the adopted
@@ -31,9 +39,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * spawn it with {@link #watch}. Not persistent.
  */
 public final class AdoptedRunner extends AbstractBehavior<Object> {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdoptedRunner.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AdoptedRunner.class);
   /** Leases not held (another gq's job holds one): nothing to let go. */
-  private static final dev.gq.core.lease.GpuLeases.Held NOTHING = new dev.gq.core.lease.GpuLeases.Held() {
+  private static final GpuLeases.Held NOTHING = new GpuLeases.Held() {
     @Override public List<Integer> fds() {
       return List.of();
     }
@@ -51,8 +59,8 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
   /** The adopted process and every descendant seen of it, still alive at the last look. */
   private Set<ProcessRef> tree;
   /** This daemon's hold on the job's GPUs' machine-wide leases: the adopted process holds none of its own. */
-  private final java.util.concurrent.atomic.AtomicReference<dev.gq.core.lease.GpuLeases.Held> leases =
-      new java.util.concurrent.atomic.AtomicReference<>();
+  private final AtomicReference<GpuLeases.Held> leases =
+      new AtomicReference<>();
   private boolean looking;
   private boolean cancelled;
 
@@ -73,7 +81,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
       AdoptedRunner r = new AdoptedRunner(ctx, t, job, deps, scheduler);
       t.startTimerWithFixedDelay("tick", new Tick(), deps.settings().livenessPoll());
       ctx.getSelf().tell(new Tick());
-      if (job.state() == dev.gq.core.job.JobState.CANCELLING) ctx.getSelf().tell(new JobRunner.Cancel());
+      if (job.state() == JobState.CANCELLING) ctx.getSelf().tell(new JobRunner.Cancel());
       return r;
     }));
     return b.narrow();
@@ -86,7 +94,7 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
         .onMessage(Looked.class, this::onLooked)
         .onMessage(JobRunner.Cancel.class, m -> cancel())
         .onMessage(KillNow.class, m -> signal(9))
-        .onSignal(org.apache.pekko.actor.typed.PostStop.class, sig -> {
+        .onSignal(PostStop.class, sig -> {
           release();
           return this;
         })
@@ -128,10 +136,10 @@ public final class AdoptedRunner extends AbstractBehavior<Object> {
    * and now) is left to it, and the GPU then shows UNKNOWN here.
    */
   private void takeLeases() {
-    List<String> uuids = job.gpus().stream().map(dev.gq.core.job.GpuSlot::uuid).toList();
+    List<String> uuids = job.gpus().stream().map(GpuSlot::uuid).toList();
     try {
-      leases.set(deps.effects().leases().take(uuids, new dev.gq.core.lease.LeaseHolder(deps.settings().self(), job.id())));
-    } catch (dev.gq.core.lease.GpuLeases.Taken e) {
+      leases.set(deps.effects().leases().take(uuids, new LeaseHolder(deps.settings().self(), job.id())));
+    } catch (GpuLeases.Taken e) {
       leases.set(NOTHING);
       LOG.warn("job {}: cannot hold its GPUs' machine-wide leases: {}", job.id(), e.getMessage());
     }

@@ -1,5 +1,8 @@
 package dev.gq.actors.runner;
 
+import dev.gq.actors.health.FailureWatch;
+import dev.gq.actors.health.Faults;
+import dev.gq.actors.health.Supervision;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -17,9 +20,9 @@ public final class RunnerFailures {
   private RunnerFailures() {}
 
   /** {@code runner}, the runner of job {@code jobId}, logging its failure; {@code faults} injects failures in tests. */
-  public static <T> Behavior<T> logged(long jobId, Behavior<T> runner, dev.gq.actors.health.Faults faults) {
-    Behavior<T> watched = dev.gq.actors.health.FailureWatch.around(runner, faults::checkRunner,
-        e -> LOG.error("job {}: its runner failed ({}); checking the job now", jobId, dev.gq.actors.health.Supervision.why(e), e));
+  public static <T> Behavior<T> logged(long jobId, Behavior<T> runner, Faults faults) {
+    Behavior<T> watched = FailureWatch.around(runner, faults::checkRunner,
+        e -> LOG.error("job {}: its runner failed ({}); checking the job now", jobId, Supervision.why(e), e));
     return Behaviors.supervise(watched).onFailure(Throwable.class, SupervisorStrategy.stop().withLoggingEnabled(false));
   }
 }

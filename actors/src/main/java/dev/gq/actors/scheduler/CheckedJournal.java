@@ -1,10 +1,15 @@
 package dev.gq.actors.scheduler;
 
 import com.typesafe.config.Config;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,8 +20,9 @@ import org.apache.pekko.persistence.jdbc.journal.JdbcAsyncWriteJournal;
 import org.apache.pekko.persistence.journal.Tagged;
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.serialization.SerializationExtension;
-import scala.concurrent.Future;
+import org.apache.pekko.serialization.Serializers;
 import scala.collection.immutable.Seq;
+import scala.concurrent.Future;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.jdk.javaapi.FutureConverters;
 import scala.runtime.BoxedUnit;
@@ -97,7 +103,7 @@ public final class CheckedJournal extends JdbcAsyncWriteJournal {
         try {
           var serializer = serialization.findSerializerFor(event);
           rows.add(new Row(p.withTimestamp(now), serializer.toBinary(event), serializer.identifier(),
-              org.apache.pekko.serialization.Serializers.manifestFor(serializer, event)));
+              Serializers.manifestFor(serializer, event)));
         } catch (RuntimeException e) {
           return null; // the plugin rejects that write alone and says why
         }
@@ -107,9 +113,9 @@ public final class CheckedJournal extends JdbcAsyncWriteJournal {
 
   /** Inserts {@code rows} in one transaction on the plugin's connection. Blocks; throws when the write failed. */
   private void insert(List<Row> rows) {
-    try (java.sql.Connection c = db().source().createConnection()) {
+    try (Connection c = db().source().createConnection()) {
       c.setAutoCommit(false);
-      try (java.sql.PreparedStatement ps = c.prepareStatement(INSERT)) {
+      try (PreparedStatement ps = c.prepareStatement(INSERT)) {
         for (Row r : rows) {
           PersistentRepr p = r.repr();
           ps.setBoolean(1, p.deleted());
@@ -121,25 +127,25 @@ public final class CheckedJournal extends JdbcAsyncWriteJournal {
           ps.setBytes(7, r.payload());
           ps.setInt(8, r.serId());
           ps.setString(9, r.serManifest());
-          ps.setNull(10, java.sql.Types.BLOB);
-          ps.setNull(11, java.sql.Types.INTEGER);
-          ps.setNull(12, java.sql.Types.VARCHAR);
+          ps.setNull(10, Types.BLOB);
+          ps.setNull(11, Types.INTEGER);
+          ps.setNull(12, Types.VARCHAR);
           ps.addBatch();
         }
         ps.executeBatch();
         c.commit();
-      } catch (java.sql.SQLException | RuntimeException e) {
+      } catch (SQLException | RuntimeException e) {
         try {
           c.rollback();
-        } catch (java.sql.SQLException rollback) {
+        } catch (SQLException rollback) {
           e.addSuppressed(rollback);
         }
         throw e;
       } finally {
         c.setAutoCommit(true);
       }
-    } catch (java.sql.SQLException e) {
-      throw new java.util.concurrent.CompletionException(e);
+    } catch (SQLException e) {
+      throw new CompletionException(e);
     }
   }
 

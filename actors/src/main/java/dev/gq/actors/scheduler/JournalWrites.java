@@ -1,7 +1,13 @@
 package dev.gq.actors.scheduler;
 
+import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Whether the journal takes writes: the cause of the last write that failed, until one succeeds.
@@ -46,7 +52,7 @@ public final class JournalWrites {
    * The one line for a request whose write failed: where, why ({@code full}, the full disk's note,
    * before {@code cause}), and what to do.
    */
-  public static String refusal(java.nio.file.Path journal, String full, String cause) {
+  public static String refusal(Path journal, String full, String cause) {
     String why = full != null ? full : cause;
     return "cannot write the journal (" + journal + "): " + why + "; nothing was changed: "
         + (full != null ? "free some space there and try again" : "try again; the daemon log has the details");
@@ -56,10 +62,10 @@ public final class JournalWrites {
    * The status line while writes fail: since when, why ({@code full} before the write's own cause),
    * and what gq does; null while the journal takes writes.
    */
-  public static String status(java.nio.file.Path journal, String full) {
+  public static String status(Path journal, String full) {
     WriteFailure f = failure;
     if (f == null) return null;
-    return "cannot be written since " + f.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (" + journal + "): "
+    return "cannot be written since " + f.since().truncatedTo(ChronoUnit.SECONDS) + " (" + journal + "): "
         + (full != null ? full : f.cause()) + "; requests that change anything are refused, and the ends of jobs are"
         + " written as soon as it takes writes again";
   }
@@ -70,8 +76,8 @@ public final class JournalWrites {
    * innermost message.
    */
   static String cause(Throwable t) {
-    java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(t));
-    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    ArrayDeque<Throwable> todo = new ArrayDeque<>(List.of(t));
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     Throwable innermost = t;
     while (!todo.isEmpty()) {
       Throwable c = todo.poll();

@@ -2,11 +2,13 @@ package dev.gq.actors.scheduler;
 
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
-import dev.gq.core.schedule.DecisionContext;
 import dev.gq.core.schedule.DecidedBatch;
+import dev.gq.core.schedule.DecisionContext;
 import dev.gq.core.schedule.Request;
 import dev.gq.core.schedule.SchedulerState;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.pekko.Done;
@@ -57,7 +59,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
     // watching their jobs meanwhile (their reports wait in the restart's stash). The failure is
     // logged in one line with its cause (writeFailed), not as a stack trace at every retry.
     super(PersistenceId.ofUniqueId("scheduler"),
-        SupervisorStrategy.restartWithBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(5), 0.2)
+        SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)
             .withStopChildren(false).withLoggingEnabled(false));
     this.ctx = ctx;
     this.settings = settings;
@@ -139,7 +141,7 @@ public final class Scheduler extends EventSourcedBehaviorWithEnforcedReplies<Sch
 
   /** The jobs the periodic pass leaves alone: those a runner watches, and those whose end a runner reported and waits to be stored. */
   private Set<Long> watched() {
-    Set<Long> ids = new java.util.HashSet<>(runners.watched());
+    Set<Long> ids = new HashSet<>(runners.watched());
     ids.addAll(unstored.endsWaiting());
     for (Pending p : pending) if (p.request() instanceof Request.Ended e) ids.add(e.jobId());
     return Set.copyOf(ids);

@@ -1,8 +1,10 @@
 package dev.gq.actors.scheduler;
 
+import dev.gq.core.gpu.GpuFigures;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.Ledger;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -27,8 +29,8 @@ public record SchedulerView(
     String gpuError,
     int gpuCount,
     boolean ready,
-    Map<String, dev.gq.core.gpu.GpuFigures> figures,
-    Map<Long, java.time.Instant> idle,
+    Map<String, GpuFigures> figures,
+    Map<Long, Instant> idle,
     long shareHeadroomMiB) {
 
   public SchedulerView {

@@ -9,6 +9,8 @@ import dev.gq.core.proc.ProcessRef;
 import dev.gq.core.proc.ProcessTable;
 import dev.gq.core.proc.ProcessTree;
 import dev.gq.core.schedule.Request;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,10 +28,10 @@ final class AdoptRequests {
   private final SchedulerAsks asks;
   private final ProcessTable procs;
   private final long callerUid;
-  private final java.nio.file.Path leaseDir;
+  private final Path leaseDir;
 
   /** {@code leaseDir}: where every gq on the machine keeps its GPU leases (null: none checked). */
-  AdoptRequests(SchedulerAsks asks, ProcessTable procs, long callerUid, java.nio.file.Path leaseDir) {
+  AdoptRequests(SchedulerAsks asks, ProcessTable procs, long callerUid, Path leaseDir) {
     this.asks = asks;
     this.procs = procs;
     this.callerUid = callerUid;
@@ -72,15 +74,15 @@ final class AdoptRequests {
   /** The GPU lease files of the lease directory that {@code pid} holds open (a job's processes inherit them). */
   private List<String> leaseFiles(long pid) {
     if (leaseDir == null) return List.of();
-    java.nio.file.Path dir;
+    Path dir;
     try {
       dir = leaseDir.toRealPath();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       dir = leaseDir.toAbsolutePath();
     }
-    java.nio.file.Path in = dir;
+    Path in = dir;
     return procs.openFiles(pid).stream()
-        .filter(f -> f.endsWith(".lease") && in.equals(java.nio.file.Path.of(f).getParent()))
+        .filter(f -> f.endsWith(".lease") && in.equals(Path.of(f).getParent()))
         .toList();
   }
 }

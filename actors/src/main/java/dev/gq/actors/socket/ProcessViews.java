@@ -3,7 +3,9 @@ package dev.gq.actors.socket;
 import dev.gq.api.ApiReplies.ProcessView;
 import dev.gq.core.alloc.ProcessFacts;
 import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessRef;
 import dev.gq.core.proc.ProcessTable;
+import dev.gq.core.proc.ProcessTree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +37,8 @@ final class ProcessViews {
       List<String> argv = table.cmdline(pid);
       String command = argv.isEmpty() ? "[" + info.get().comm() + "]" : String.join(" ", argv);
       String tag = table.environ(pid, "GQ_JOB_TAG").orElse(null);
-      List<dev.gq.core.proc.ProcessRef> lineage = tag != null ? List.of()
-          : dev.gq.core.proc.ProcessTree.lineage(info.get(), table::info);
+      List<ProcessRef> lineage = tag != null ? List.of()
+          : ProcessTree.lineage(info.get(), table::info);
       ProcessFacts facts = info.get().zombie() ? null : new ProcessFacts(pid, info.get().sid(), info.get().pgid(), tag, lineage);
       out.put(pid, new ProcessView(pid, uid < 0 ? null : name(uid), command, table.startTime(info.get()).orElse(null), facts));
     }

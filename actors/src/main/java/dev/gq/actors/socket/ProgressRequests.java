@@ -1,12 +1,12 @@
 package dev.gq.actors.socket;
 
-import dev.gq.core.resume.Checkpoints;
 import dev.gq.core.job.Job;
 import dev.gq.core.progress.Estimate;
 import dev.gq.core.progress.Estimator;
 import dev.gq.core.progress.LogTail;
 import dev.gq.core.progress.LogWindow;
 import dev.gq.core.progress.TrainerState;
+import dev.gq.core.resume.Checkpoints;
 import dev.gq.host.fs.RegularFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,7 +18,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +54,7 @@ final class ProgressRequests {
   private static final int CHECKPOINTS_TRIED = 3;
 
   /** How close to the listing a directory's time may be before it is listed again (coarse file system clocks). */
-  static final java.time.Duration RACY = java.time.Duration.ofSeconds(2);
+  static final Duration RACY = Duration.ofSeconds(2);
 
   /**
    * What identifies the files read for one job: a change to any of them means reading again. The
@@ -218,7 +221,7 @@ final class ProgressRequests {
   }
 
   private static long nanos(BasicFileAttributes a) {
-    java.time.Instant t = a.lastModifiedTime().toInstant();
+    Instant t = a.lastModifiedTime().toInstant();
     return t.getEpochSecond() * 1_000_000_000L + t.getNano();
   }
 
@@ -233,7 +236,7 @@ final class ProgressRequests {
     try (FileChannel ch = RegularFiles.openForReading(p)) {
       ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, Math.min(max, ch.size() - from)));
       while (buf.hasRemaining() && ch.read(buf, from + buf.position()) > 0) {}
-      return java.util.Arrays.copyOf(buf.array(), buf.position());
+      return Arrays.copyOf(buf.array(), buf.position());
     } catch (IOException | RuntimeException e) {
       return null;
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -30,10 +31,10 @@ final class SchedulerAsks {
   private final ActorRef<Scheduler.Command> scheduler;
   private final ActorRef<Projector.Command> projector;
   /** The last event the history committed, read without asking the Projector. */
-  private final java.util.function.LongSupplier historyAt;
+  private final LongSupplier historyAt;
 
   SchedulerAsks(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, ActorRef<Projector.Command> projector,
-      java.util.function.LongSupplier historyAt) {
+      LongSupplier historyAt) {
     this.system = system;
     this.scheduler = scheduler;
     this.projector = projector;

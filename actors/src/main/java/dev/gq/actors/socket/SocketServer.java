@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
@@ -56,7 +57,7 @@ public final class SocketServer implements AutoCloseable {
   /** The tree builder's nice value: far below a served request, yet never starved for long. */
   static final int TREE_BUILDER_NICE = 10;
   /** Said once, to the first client: why the daemon before this one stopped. */
-  private final java.util.concurrent.atomic.AtomicReference<String> firstClientNote = new java.util.concurrent.atomic.AtomicReference<>();
+  private final AtomicReference<String> firstClientNote = new AtomicReference<>();
 
   private SocketServer(Path path, GqApi api, ServerSocketChannel server, UserPrincipal me, ClientLimit limit) {
     this.path = path;

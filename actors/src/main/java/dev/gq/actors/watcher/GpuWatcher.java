@@ -2,28 +2,35 @@ package dev.gq.actors.watcher;
 
 import dev.gq.core.schedule.Request;
 
+import dev.gq.actors.health.Beat;
 import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.alloc.ProcessFacts;
 import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuProbe;
 import dev.gq.core.gpu.GpuReading;
-import dev.gq.core.proc.ProcInfo;
-import dev.gq.core.proc.ProcessTable;
-import java.time.Duration;
 import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.GpuLeases;
 import dev.gq.core.lease.LeaseHolder;
+import dev.gq.core.proc.ProcInfo;
+import dev.gq.core.proc.ProcessRef;
+import dev.gq.core.proc.ProcessTable;
+import dev.gq.core.proc.ProcessTree;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import java.time.Clock;
-import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -47,13 +54,13 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
   private final ActorRef<Scheduler.Command> scheduler;
   private final Executor blocking;
   private final Clock clock;
-  private final dev.gq.actors.health.Beat beat;
+  private final Beat beat;
   private boolean inFlight;
   /** A request came during the reading in flight: read again right after it. */
   private boolean again;
 
   private GpuWatcher(ActorContext<Command> ctx, Supplier<GpuObservation> observe, GpuProbe probe,
-      ActorRef<Scheduler.Command> scheduler, Executor blocking, Clock clock, dev.gq.actors.health.Beat beat) {
+      ActorRef<Scheduler.Command> scheduler, Executor blocking, Clock clock, Beat beat) {
     super(ctx);
     this.beat = beat;
     this.observe = observe;
@@ -65,12 +72,12 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
 
   public static Behavior<Command> create(Supplier<GpuObservation> observe, GpuProbe probe,
       ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking, Clock clock) {
-    return create(observe, probe, scheduler, interval, blocking, clock, dev.gq.actors.health.Beat.NONE);
+    return create(observe, probe, scheduler, interval, blocking, clock, Beat.NONE);
   }
 
   /** The same, telling {@code beat} of each reading handed to the Scheduler. */
   public static Behavior<Command> create(Supplier<GpuObservation> observe, GpuProbe probe,
-      ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking, Clock clock, dev.gq.actors.health.Beat beat) {
+      ActorRef<Scheduler.Command> scheduler, Duration interval, Executor blocking, Clock clock, Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), interval);
       GpuWatcher w = new GpuWatcher(ctx, observe, probe, scheduler, blocking, clock, beat);
@@ -128,7 +135,7 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
    * processes holds open are read too, which tells another gq's shared job from an outside process.
    */
   public static GpuObservation observe(GpuProbe probe, ProcessTable procs, GpuLeases leases, LeaseHolder.Instance self,
-      java.nio.file.Path leaseDir) {
+      Path leaseDir) {
     GpuObservation o = observe(probe, procs);
     if (!o.reading().ok()) return new GpuObservation(o.reading(), o.facts(), Map.of(), self);
     List<String> uuids = o.reading().devices().stream().map(DeviceReading::uuid).toList();
@@ -150,16 +157,16 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
   }
 
   /** The GPUs (UUIDs) whose lease files in {@code leaseDir} are among {@code open}, a process's open files (/proc/PID/fd). */
-  static java.util.Set<String> leaseFiles(List<String> open, java.nio.file.Path leaseDir) {
-    java.nio.file.Path dir;
+  static Set<String> leaseFiles(List<String> open, Path leaseDir) {
+    Path dir;
     try {
       dir = leaseDir.toRealPath();
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       dir = leaseDir.toAbsolutePath();
     }
-    java.util.Set<String> out = new java.util.HashSet<>();
+    Set<String> out = new HashSet<>();
     for (String f : open) {
-      java.nio.file.Path file = java.nio.file.Path.of(f);
+      Path file = Path.of(f);
       String name = file.getFileName() == null ? "" : file.getFileName().toString();
       if (name.endsWith(".lease") && dir.equals(file.getParent())) out.add(name.substring(0, name.length() - ".lease".length()));
     }
@@ -177,8 +184,8 @@ public final class GpuWatcher extends AbstractBehavior<GpuWatcher.Command> {
         if (info.isEmpty() || info.get().zombie()) continue;
         String tag = procs.environ(p.pid(), "GQ_JOB_TAG").orElse(null);
         // a process carrying no tag may be an adopted job's, known by its parents
-        var lineage = tag != null ? java.util.List.<dev.gq.core.proc.ProcessRef>of()
-            : dev.gq.core.proc.ProcessTree.lineage(info.get(), procs::info);
+        var lineage = tag != null ? List.<ProcessRef>of()
+            : ProcessTree.lineage(info.get(), procs::info);
         facts.put(p.pid(), new ProcessFacts(p.pid(), info.get().sid(), info.get().pgid(), tag, lineage));
       }
     return new GpuObservation(r, facts);

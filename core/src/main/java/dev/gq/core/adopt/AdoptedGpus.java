@@ -2,8 +2,8 @@ package dev.gq.core.adopt;
 
 import dev.gq.core.alloc.GpuObservation;
 import dev.gq.core.alloc.ProcessFacts;
-import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.GpuSlot;
@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -35,7 +37,7 @@ final class AdoptedGpus {
           + pid + " uses; try again once 'gq gpu' reads them");
     Map<String, GpuStatus> byUuid = classified.stream().collect(Collectors.toMap(GpuStatus::uuid, g -> g, (a, b) -> a));
     List<GpuSlot> slots = new ArrayList<>();
-    java.util.Set<Long> pids = new java.util.TreeSet<>();
+    Set<Long> pids = new TreeSet<>();
     for (DeviceReading d : obs.reading().devices()) {
       if (d.error() != null)
         return refuse("GPU " + d.index() + " cannot be read (" + d.error() + "), so gq cannot tell whether process "

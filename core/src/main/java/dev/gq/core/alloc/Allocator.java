@@ -2,17 +2,18 @@ package dev.gq.core.alloc;
 
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
-import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Durations;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
-import dev.gq.core.job.WaitReason;
 import dev.gq.core.job.WaitReason.GpuHolder;
+import dev.gq.core.job.WaitReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -62,7 +63,7 @@ public final class Allocator {
           .sorted(Comparator.comparingInt(GpuStatus::index)).forEach(free::add);
     }
     Map<Long, List<GpuStatus>> kept = keep(free, waiting, blocked, rules.keptFor());
-    Map<String, GpuStatus> sharedNow = new java.util.LinkedHashMap<>();
+    Map<String, GpuStatus> sharedNow = new LinkedHashMap<>();
     if (gpus != null) {
       Map<String, Long> seen = gpus.stream().collect(Collectors.groupingBy(GpuStatus::uuid, Collectors.counting()));
       for (GpuStatus g : gpus)
@@ -184,7 +185,7 @@ public final class Allocator {
   /** Those of {@code shared} (by UUID) offered to {@code j}. */
   private static Map<String, GpuStatus> offered(Job j, Map<String, GpuStatus> shared, PlanRules rules) {
     if (rules.offered() == PlanRules.ALL) return shared;
-    Map<String, GpuStatus> out = new java.util.LinkedHashMap<>();
+    Map<String, GpuStatus> out = new LinkedHashMap<>();
     shared.forEach((u, g) -> { if (rules.offered().test(j, g)) out.put(u, g); });
     return out;
   }

@@ -1,7 +1,7 @@
 package dev.gq.core.alloc;
 
-import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.DeviceReading.GpuProcess;
+import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
@@ -12,6 +12,8 @@ import dev.gq.core.lease.LeaseRules;
 import dev.gq.core.lease.LeaseShare;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -54,7 +56,7 @@ public final class GpuClassifier {
    */
   public static List<GpuStatus> classify(
       GpuObservation obs, List<DeviceReading> lastKnown, Map<String, Job> reservations, Collection<Job> live) {
-    Map<String, List<Job>> holders = new java.util.HashMap<>();
+    Map<String, List<Job>> holders = new HashMap<>();
     reservations.forEach((uuid, j) -> holders.put(uuid, List.of(j)));
     return classifyShared(obs, lastKnown, holders, live);
   }
@@ -80,7 +82,7 @@ public final class GpuClassifier {
 
   /** A GPU that shared jobs hold: SHARED with their shares, or UNKNOWN saying why not. */
   private static GpuStatus shared(DeviceReading d, GpuObservation obs, List<Job> holders) {
-    List<Job> jobs = holders.stream().sorted(java.util.Comparator.comparingLong(Job::id)).toList();
+    List<Job> jobs = holders.stream().sorted(Comparator.comparingLong(Job::id)).toList();
     Long first = jobs.get(0).id();
     String ids = jobs.stream().map(j -> String.valueOf(j.id())).collect(Collectors.joining(", "));
     if (d.error() != null) return status(d, GpuState.UNKNOWN, first, "cannot read this GPU: " + d.error());
@@ -132,7 +134,7 @@ public final class GpuClassifier {
   private static List<GpuStatus.Other> others(GpuLease lease, DeviceReading d, List<Job> jobs, LeaseHolder.Instance self) {
     List<GpuStatus.Other> out = new ArrayList<>();
     // by holder (user, data directory, job), unreadable ones last: the same order in every reading
-    List<LeaseShare> byHolder = lease.shares().stream().sorted(java.util.Comparator
+    List<LeaseShare> byHolder = lease.shares().stream().sorted(Comparator
         .comparing((LeaseShare s) -> !s.known())
         .thenComparing(s -> s.known() ? s.holder().instance().user() : "")
         .thenComparing(s -> s.known() ? s.holder().instance().dataDir() : "")

@@ -1,8 +1,11 @@
 package dev.gq.core.alloc;
 
+import dev.gq.core.gpu.GpuStatus;
+import dev.gq.core.job.Job;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.BiPredicate;
 
 /**
  * The bounds a plan keeps besides the GPUs: the moment of the plan and how long the first job that
@@ -17,10 +20,10 @@ import java.util.Map;
  */
 public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<String, Integer> maxRunning,
     Map<String, Integer> groupRoom, Map<String, Long> keptFor, long headroomMiB,
-    java.util.function.BiPredicate<dev.gq.core.job.Job, dev.gq.core.gpu.GpuStatus> offered) {
+    BiPredicate<Job, GpuStatus> offered) {
 
   /** Every GPU is offered to every job (no booking keeps one from a job). */
-  public static final java.util.function.BiPredicate<dev.gq.core.job.Job, dev.gq.core.gpu.GpuStatus> ALL = (j, g) -> true;
+  public static final BiPredicate<Job, GpuStatus> ALL = (j, g) -> true;
 
   /** The memory kept free on a shared GPU unless set (GQ_SHARE_HEADROOM): 1 GiB. */
   public static final long HEADROOM_MIB = 1024;
@@ -46,7 +49,7 @@ public record PlanRules(Instant now, Duration gatherAfter, int cpuRoom, Map<Stri
   }
 
   /** With {@code filter} deciding which GPUs are offered to which job (a booking keeps some from some jobs). */
-  public PlanRules offering(java.util.function.BiPredicate<dev.gq.core.job.Job, dev.gq.core.gpu.GpuStatus> filter) {
+  public PlanRules offering(BiPredicate<Job, GpuStatus> filter) {
     return new PlanRules(now, gatherAfter, cpuRoom, maxRunning, groupRoom, keptFor, headroomMiB, filter);
   }
 

@@ -2,6 +2,7 @@ package dev.gq.core.alloc;
 
 import dev.gq.core.proc.ProcessRef;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What /proc says about one PID that a GPU lists: its session, process group and GQ_JOB_TAG (null
@@ -14,30 +15,30 @@ import java.util.List;
  * process. {@code hiddenUid}: the process's uid when its open files could not be read (another
  * Unix user's process, to a daemon that is not root), else -1.
  */
-public record ProcessFacts(long pid, long sid, long pgid, String tag, List<ProcessRef> lineage, java.util.Set<String> leases,
+public record ProcessFacts(long pid, long sid, long pgid, String tag, List<ProcessRef> lineage, Set<String> leases,
     long hiddenUid) {
 
   public ProcessFacts {
     lineage = lineage == null ? List.of() : List.copyOf(lineage);
-    leases = leases == null ? java.util.Set.of() : java.util.Set.copyOf(leases);
+    leases = leases == null ? Set.of() : Set.copyOf(leases);
   }
 
   public ProcessFacts(long pid, long sid, long pgid, String tag, List<ProcessRef> lineage) {
-    this(pid, sid, pgid, tag, lineage, java.util.Set.of(), -1);
+    this(pid, sid, pgid, tag, lineage, Set.of(), -1);
   }
 
-  public ProcessFacts(long pid, long sid, long pgid, String tag, List<ProcessRef> lineage, java.util.Set<String> leases) {
+  public ProcessFacts(long pid, long sid, long pgid, String tag, List<ProcessRef> lineage, Set<String> leases) {
     this(pid, sid, pgid, tag, lineage, leases, -1);
   }
 
   /** These facts with {@code uuids} as the lease files it holds open. */
-  public ProcessFacts withLeases(java.util.Set<String> uuids) {
+  public ProcessFacts withLeases(Set<String> uuids) {
     return new ProcessFacts(pid, sid, pgid, tag, lineage, uuids, -1);
   }
 
   /** These facts for a process of user {@code uid} whose open files could not be read. */
   public ProcessFacts hidden(long uid) {
-    return new ProcessFacts(pid, sid, pgid, tag, lineage, java.util.Set.of(), uid);
+    return new ProcessFacts(pid, sid, pgid, tag, lineage, Set.of(), uid);
   }
 
   /** Facts without a lineage. */

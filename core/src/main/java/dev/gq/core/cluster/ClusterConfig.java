@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The cluster part of gq's configuration file: where jobs go by default ({@code to}, a
@@ -90,7 +91,7 @@ public record ClusterConfig(String defaultProfile, Duration poll, Map<String, Sl
   }
 
   private static Duration poll(String text, String file) {
-    var m = java.util.regex.Pattern.compile("(\\d{1,6})(ms|s|m)").matcher(text.strip());
+    var m = Pattern.compile("(\\d{1,6})(ms|s|m)").matcher(text.strip());
     if (!m.matches()) throw bad(file, "slurm_poll", "a duration like \"5s\" or \"500ms\"");
     long n = Long.parseLong(m.group(1));
     Duration d = switch (m.group(2)) {

@@ -8,7 +8,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one sbatch call gets for one job or an array of jobs of one {@link Shape}: its options, the
@@ -36,7 +38,7 @@ public final class SbatchScript {
   static String gresType(JobSpec s) {
     var need = s.gpuNeed();
     if (need == null || need.types().isEmpty()) return "";
-    return need.types().get(0).toLowerCase(java.util.Locale.ROOT) + ":";
+    return need.types().get(0).toLowerCase(Locale.ROOT) + ":";
   }
 
   // Slurm's own variables (and the GPUs it gives) survive the job's environment being replaced.
@@ -119,7 +121,7 @@ public final class SbatchScript {
     JobSpec s = c.spec();
     StringBuilder b = new StringBuilder("#!/bin/bash\n# gq job ").append(c.jobId()).append(", run by Slurm\n");
     b.append("while IFS= read -r gq_v; do case $gq_v in ").append(KEEP).append(") ;; *) unset \"$gq_v\" ;; esac; done < <(compgen -e)\n");
-    for (Map.Entry<String, String> e : new java.util.TreeMap<>(s.env()).entrySet())
+    for (Map.Entry<String, String> e : new TreeMap<>(s.env()).entrySet())
       if (SlurmShell.variable(e.getKey())) b.append("export ").append(SlurmShell.quote(e.getKey() + "=" + e.getValue())).append('\n');
     if (slurmConf != null) b.append("export ").append(SlurmShell.quote("SLURM_CONF=" + slurmConf)).append('\n');
     b.append("export GQ_JOB_ID=").append(c.jobId()).append(" GQ_JOB_TAG=").append(SlurmShell.quote(c.tag())).append('\n');

@@ -2,6 +2,7 @@ package dev.gq.core.health;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * How one part of the daemon (the GPU watcher, the history, the reconciler, the notifier, the
@@ -45,7 +46,7 @@ public record PartStatus(String part, State state, String work, Instant lastWork
     Duration d = Duration.between(then, now);
     if (d.isNegative()) d = Duration.ZERO;
     long ms = d.toMillis();
-    if (ms < 10_000) return String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+    if (ms < 10_000) return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     if (ms < 120_000) return ms / 1000 + " s";
     if (ms < 7_200_000) return ms / 60_000 + " min";
     return ms / 3_600_000 + " h";

@@ -1,6 +1,7 @@
 package dev.gq.core.job;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,7 +38,7 @@ public final class Durations {
 
   /** {@code max} in days, as the bounds are said: "365 days". */
   public static String days(Duration max) {
-    return String.format(java.util.Locale.ROOT, "%,d days", max.toDays());
+    return String.format(Locale.ROOT, "%,d days", max.toDays());
   }
 
   /** The duration {@code text} means, or null when it is not one (see {@link #problem}). */

@@ -1,6 +1,7 @@
 package dev.gq.core.job;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +34,7 @@ public record JobSpec(
     int retries,
     Duration timeLimit,
     int priority,
-    java.time.Instant begin,
+    Instant begin,
     String resumeArg,
     String resumeFrom,
     String cluster,
@@ -52,21 +53,21 @@ public record JobSpec(
 
   /** A spec that any GPU fits (as stored before jobs could ask for memory or a GPU type). */
   public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
-      List<Dependency> after, int retries, Duration timeLimit, int priority, java.time.Instant begin, String resumeArg,
+      List<Dependency> after, int retries, Duration timeLimit, int priority, Instant begin, String resumeArg,
       String resumeFrom, String cluster) {
     this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, cluster, null);
   }
 
   /** A spec for this machine (as stored before jobs could run on a cluster). */
   public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
-      List<Dependency> after, int retries, Duration timeLimit, int priority, java.time.Instant begin, String resumeArg,
+      List<Dependency> after, int retries, Duration timeLimit, int priority, Instant begin, String resumeArg,
       String resumeFrom) {
     this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, resumeArg, resumeFrom, null);
   }
 
   /** A spec whose command takes no resume argument (as stored before jobs could be resumed). */
   public JobSpec(List<String> argv, String cwd, Map<String, String> env, int gpus, String name, String group, String key,
-      List<Dependency> after, int retries, Duration timeLimit, int priority, java.time.Instant begin) {
+      List<Dependency> after, int retries, Duration timeLimit, int priority, Instant begin) {
     this(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, begin, null, null, null);
   }
 
@@ -143,7 +144,7 @@ public record JobSpec(
   }
 
   /** The same spec, not to start before {@code at} (null: at once). */
-  public JobSpec withBegin(java.time.Instant at) {
+  public JobSpec withBegin(Instant at) {
     return new JobSpec(argv, cwd, env, gpus, name, group, key, after, retries, timeLimit, priority, at, resumeArg, resumeFrom, cluster, gpuNeed);
   }
 

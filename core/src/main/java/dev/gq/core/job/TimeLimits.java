@@ -1,5 +1,6 @@
 package dev.gq.core.job;
 
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -19,7 +20,7 @@ public final class TimeLimits {
   public static Instant deadline(Instant start, Duration limit) {
     try {
       return start.plus(limit);
-    } catch (ArithmeticException | java.time.DateTimeException e) {
+    } catch (ArithmeticException | DateTimeException e) {
       return null;
     }
   }

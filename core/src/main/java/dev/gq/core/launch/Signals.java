@@ -1,6 +1,8 @@
 package dev.gq.core.launch;
 
 import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.proc.ProcessRef;
+import java.util.Collection;
 
 /**
  * Port that signals a job's process group, only after proving the group is the job's: the leader
@@ -37,7 +39,7 @@ public interface Signals {
    * {@code root}; never to a process group or session, which an adopted process does not own. Returns
    * how many were signalled. Signals nothing unless overridden.
    */
-  default int signalTree(ProcessIdentity root, java.util.Collection<dev.gq.core.proc.ProcessRef> tree, int signal) {
+  default int signalTree(ProcessIdentity root, Collection<ProcessRef> tree, int signal) {
     return 0;
   }
 }

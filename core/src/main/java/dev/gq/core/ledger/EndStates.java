@@ -3,6 +3,7 @@ package dev.gq.core.ledger;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import java.time.Duration;
 import java.util.List;
 
 /** How an ending event turns into a final state and a reason the user can read. */
@@ -35,7 +36,7 @@ public final class EndStates {
   }
 
   /** "exceeded its time limit of 2h". */
-  public static String timedOut(java.time.Duration limit) {
+  public static String timedOut(Duration limit) {
     return "exceeded its time limit of " + Durations.format(limit);
   }
 

@@ -1,5 +1,7 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.alloc.GpuFit;
+import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
@@ -11,6 +13,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -44,7 +48,7 @@ public final class JobChanges {
   }
 
   /** Variables gq sets itself when it launches a job: a change to them would be overwritten. */
-  static final java.util.Set<String> SET_AT_LAUNCH = java.util.Set.of("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
+  static final Set<String> SET_AT_LAUNCH = Set.of("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
       "GQ_JOB_ID", "GQ_GPU_UUIDS", "GQ_JOB_TAG", "GQ_GROUP", "GQ_KEY", "GQ_PROGRESS_FILE", "GQ_VRAM");
 
   /** Changes job {@code id}; {@code gpuCount} is how many GPUs the machine shows (-1: unknown). */
@@ -57,7 +61,7 @@ public final class JobChanges {
    * devices}, the cards of the last good reading, as a submit is: refused when too few of them fit.
    */
   public static Decision<String> change(Ledger l, long id, Change c, int gpuCount,
-      List<dev.gq.core.gpu.DeviceReading> devices, Instant now) {
+      List<DeviceReading> devices, Instant now) {
     String bad = waitingHere(l, id);
     if (bad != null) return Decision.refuse(bad);
     if (c.empty())
@@ -81,13 +85,13 @@ public final class JobChanges {
     JobSpec after = JobTransitions.next(j, e).spec();
     if (c.gpus() != null && after.gpuNeed() != null) {
       String need = SpecRules.gpuNeed(after);
-      if (need == null) need = dev.gq.core.alloc.GpuFit.refusal(after, devices);
+      if (need == null) need = GpuFit.refusal(after, devices);
       if (need != null) return Decision.refuse(need);
     }
     String env = c.envSet().isEmpty() && c.envUnset().isEmpty() ? ""
         : "; environment: " + (c.envUnset().isEmpty() ? "" : "removed " + String.join(", ", c.envUnset()))
             + (c.envUnset().isEmpty() || c.envSet().isEmpty() ? "" : ", ")
-            + (c.envSet().isEmpty() ? "" : "set " + String.join(", ", new java.util.TreeSet<>(c.envSet().keySet())));
+            + (c.envSet().isEmpty() ? "" : "set " + String.join(", ", new TreeSet<>(c.envSet().keySet())));
     return Decision.accept(List.of(e), "Job " + id + ": " + describe(after) + env + ".");
   }
 

@@ -1,9 +1,12 @@
 package dev.gq.core.ledger;
 
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.*;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How one event changes one job: the single definition used by the Ledger (live jobs) and by the
@@ -12,12 +15,12 @@ import java.util.List;
 public final class JobTransitions {
   private JobTransitions() {}
 
-  private static dev.gq.core.job.JobSpec changed(dev.gq.core.job.JobSpec s, JobChanged e) {
+  private static JobSpec changed(JobSpec s, JobChanged e) {
     if (e.gpus() != null) s = s.withGpus(e.gpus());
     if (e.priority() != null) s = s.withPriority(e.priority());
     if (e.timeLimitSet()) s = s.withTimeLimit(e.timeLimit());
     if (!e.envSet().isEmpty() || !e.envUnset().isEmpty()) {
-      java.util.Map<String, String> env = new java.util.HashMap<>(s.env());
+      Map<String, String> env = new HashMap<>(s.env());
       e.envUnset().forEach(env::remove);
       env.putAll(e.envSet());
       s = s.withEnv(env);

@@ -3,8 +3,10 @@ package dev.gq.core.ledger;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.proc.ProcessIdentity;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The facts the Scheduler persists, in the past tense. Every job-state change and every GPU
@@ -88,7 +90,7 @@ public sealed interface LedgerEvent {
    * PREEMPTED; its GPUs then go to {@code forJob} (when not null and still waiting) in that same
    * write, and with {@code requeue} its resume joins the queue.
    */
-  record JobPreemptRequested(long jobId, int signal, boolean groupSignal, java.time.Duration grace, Long forJob,
+  record JobPreemptRequested(long jobId, int signal, boolean groupSignal, Duration grace, Long forJob,
       boolean requeue, Instant at) implements JobEvent {
     public Preemption preemption() {
       return new Preemption(signal, groupSignal, grace, forJob, requeue, at);
@@ -164,10 +166,10 @@ public sealed interface LedgerEvent {
    * limit when {@code timeLimitSet} ({@code timeLimit} null: none), and its environment: the
    * variables of {@code envUnset} removed, then those of {@code envSet} set.
    */
-  record JobChanged(long jobId, Integer gpus, Integer priority, boolean timeLimitSet, java.time.Duration timeLimit,
-      java.util.Map<String, String> envSet, List<String> envUnset, Instant at) implements JobEvent {
+  record JobChanged(long jobId, Integer gpus, Integer priority, boolean timeLimitSet, Duration timeLimit,
+      Map<String, String> envSet, List<String> envUnset, Instant at) implements JobEvent {
     public JobChanged {
-      envSet = envSet == null ? java.util.Map.of() : java.util.Map.copyOf(envSet);
+      envSet = envSet == null ? Map.of() : Map.copyOf(envSet);
       envUnset = envUnset == null ? List.of() : List.copyOf(envUnset);
     }
   }

@@ -7,9 +7,12 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.GroupReleased;
 import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -53,13 +56,13 @@ public final class Retries {
    * exists. A missing job or directory is skipped with its reason; the others are decided below.
    * Skips come back in the order of {@code ids}.
    */
-  public static Decision<Outcome> decide(Ledger l, List<Long> ids, java.util.Map<Long, Job> found, Set<Long> cwdGone,
+  public static Decision<Outcome> decide(Ledger l, List<Long> ids, Map<Long, Job> found, Set<Long> cwdGone,
       Set<JobState> states, String group, SubmitContext in) {
     return decide(l, ids, found, cwdGone, states, group, ResumeMode.PREEMPTED_ONLY, in);
   }
 
   /** As above, the new attempts resuming as {@code resume} says. */
-  public static Decision<Outcome> decide(Ledger l, List<Long> ids, java.util.Map<Long, Job> found, Set<Long> cwdGone,
+  public static Decision<Outcome> decide(Ledger l, List<Long> ids, Map<Long, Job> found, Set<Long> cwdGone,
       Set<JobState> states, String group, ResumeMode resume, SubmitContext in) {
     List<Job> originals = new ArrayList<>();
     List<Skipped> early = new ArrayList<>();
@@ -74,9 +77,9 @@ public final class Retries {
     if (d.refused() || early.isEmpty()) return d;
     List<Skipped> skipped = new ArrayList<>(early);
     skipped.addAll(d.result().skipped());
-    java.util.Map<Long, Integer> order = new java.util.HashMap<>();
+    Map<Long, Integer> order = new HashMap<>();
     for (long id : ids) order.putIfAbsent(id, order.size());
-    skipped.sort(java.util.Comparator.comparingInt(x -> order.getOrDefault(x.id(), Integer.MAX_VALUE)));
+    skipped.sort(Comparator.comparingInt(x -> order.getOrDefault(x.id(), Integer.MAX_VALUE)));
     return Decision.accept(d.events(), new Outcome(d.result().retried(), skipped, d.result().released()));
   }
 

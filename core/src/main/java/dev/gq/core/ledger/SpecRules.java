@@ -1,6 +1,7 @@
 package dev.gq.core.ledger;
 
 import dev.gq.core.job.Durations;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.PrintableText;
 
@@ -38,7 +39,7 @@ public final class SpecRules {
     if (s.gpus() == 0)
       return (need.share() ? "--share and --per-gpu say how the job shares its GPUs"
           : "--vram and --gpu-type say what each GPU must be") + ", and this job asks for none (-g 0); leave them out or ask for -g 1 or more";
-    if (need.vramMiB() < 0 || need.vramMiB() > dev.gq.core.job.GpuNeed.MAX_MIB) return "--vram must be from 1M to 4TiB";
+    if (need.vramMiB() < 0 || need.vramMiB() > GpuNeed.MAX_MIB) return "--vram must be from 1M to 4TiB";
     return need.shareProblem();
   }
 

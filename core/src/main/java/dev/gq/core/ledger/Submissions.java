@@ -1,6 +1,8 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.alloc.GpuFit;
 import dev.gq.core.job.Dependency;
+import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
@@ -10,6 +12,7 @@ import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Submit decisions, one spec or a batch: the spec's rules, the visible GPU count, the key (a live or
@@ -34,7 +37,7 @@ public final class Submissions {
    */
   static String mixedPlaces(Ledger l, JobSpec spec, long prerequisite) {
     var p = l.live().get(prerequisite);
-    if (p == null || java.util.Objects.equals(p.spec().cluster(), spec.cluster())) return null;
+    if (p == null || Objects.equals(p.spec().cluster(), spec.cluster())) return null;
     String where = p.spec().onCluster() ? "on the Slurm cluster of profile " + p.spec().cluster() : "on this machine";
     String mine = spec.onCluster() ? "on the Slurm cluster of profile " + spec.cluster() : "on this machine";
     return "job " + prerequisite + " runs " + where + " and this job would run " + mine
@@ -113,9 +116,9 @@ public final class Submissions {
     Integer k = spec.group() == null ? null : l.settings().perGpu().get(spec.group());
     if (k == null || spec.gpus() == 0 || spec.onCluster()) return spec;
     var need = spec.gpuNeed();
-    if (need != null && need.perGpu() > 0) return spec.withGpuNeed(dev.gq.core.job.GpuNeed.of(need.vramMiB(), need.types(), true,
+    if (need != null && need.perGpu() > 0) return spec.withGpuNeed(GpuNeed.of(need.vramMiB(), need.types(), true,
         need.perGpu()));
-    return spec.withGpuNeed(dev.gq.core.job.GpuNeed.of(need == null ? 0 : need.vramMiB(), need == null ? List.of() : need.types(),
+    return spec.withGpuNeed(GpuNeed.of(need == null ? 0 : need.vramMiB(), need == null ? List.of() : need.types(),
         true, k));
   }
 
@@ -138,7 +141,7 @@ public final class Submissions {
     if (spec.gpus() > in.gpuCount() && spec.gpus() > 0)
       return "job asks for " + spec.gpus() + " GPU(s) but this machine has " + in.gpuCount()
           + " visible; ask for at most " + in.gpuCount();
-    return dev.gq.core.alloc.GpuFit.refusal(spec, in.devices());
+    return GpuFit.refusal(spec, in.devices());
   }
 
   /** The skip when {@code key} is held by a job that is live or succeeded; null when the key is free. */

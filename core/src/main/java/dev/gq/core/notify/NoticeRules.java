@@ -7,6 +7,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -215,7 +216,7 @@ public final class NoticeRules {
   }
 
   private static Notice drainedNotice(long seq, Map<String, Integer> ended) {
-    Map<JobState, Integer> byState = new java.util.EnumMap<>(JobState.class);
+    Map<JobState, Integer> byState = new EnumMap<>(JobState.class);
     ended.forEach((s, n) -> byState.put(JobState.valueOf(s), n));
     String text = "queue drained: " + (byState.isEmpty() ? "nothing waits or runs" : counts(byState));
     return new Notice(seq, NoticeKind.DRAINED, null, null, null, "gq: queue drained", text, null, null);

@@ -1,6 +1,7 @@
 package dev.gq.core.notify;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -29,11 +30,11 @@ public record NotifierMemory(Map<String, Integer> announced, boolean drained, Ma
   public static final NotifierMemory EMPTY = new NotifierMemory(Map.of(), false, Map.of(), null, Duration.ZERO, Map.of(), Set.of());
 
   public NotifierMemory {
-    announced = announced == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(announced));
+    announced = announced == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(announced));
     endedSinceDrain = endedSinceDrain == null ? Map.of() : Map.copyOf(endedSinceDrain);
     longest = longest == null ? Duration.ZERO : longest;
-    due = due == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(due));
-    held = held == null ? Set.of() : java.util.Collections.unmodifiableSet(new TreeSet<>(held));
+    due = due == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(due));
+    held = held == null ? Set.of() : Collections.unmodifiableSet(new TreeSet<>(held));
   }
 
   /** As stored before the sweep, the longest run and the holds were remembered: a drained message then always tells. */

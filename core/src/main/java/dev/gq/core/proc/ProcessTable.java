@@ -1,5 +1,7 @@
 package dev.gq.core.proc;
 
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -33,7 +35,7 @@ public interface ProcessTable {
    * {@code except}'s: one look at every process answers for every job whose tag is asked about.
    */
   default Set<String> valuesCarried(String name, long except) {
-    Set<String> out = new java.util.HashSet<>();
+    Set<String> out = new HashSet<>();
     for (long pid : pids()) if (pid != except) environ(pid, name).ifPresent(out::add);
     return out;
   }
@@ -78,7 +80,7 @@ public interface ProcessTable {
   }
 
   /** When {@code p} started, by the wall clock: boot time plus its start ticks; empty when unreadable. */
-  default Optional<java.time.Instant> startTime(ProcInfo p) {
+  default Optional<Instant> startTime(ProcInfo p) {
     return Optional.empty();
   }
 }

@@ -2,6 +2,7 @@ package dev.gq.core.progress;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ public record LogWindow(long end, long lastStart, List<Line<TqdmLine.Bar>> bars,
   /** A window over {@code tail}, a log's last bytes; {@code cut} when they start mid-file (the first piece is then skipped). */
   public static LogWindow of(byte[] tail, boolean cut) {
     int from = Math.max(0, tail.length - MAX_BYTES);
-    byte[] last = from == 0 ? tail : java.util.Arrays.copyOfRange(tail, from, tail.length);
+    byte[] last = from == 0 ? tail : Arrays.copyOfRange(tail, from, tail.length);
     return EMPTY.parse(last, 0, false, cut || from > 0);
   }
 

@@ -1,6 +1,7 @@
 package dev.gq.core.pyenv;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ public final class Venvs {
   }
 
   private static Choice chosen(Path dir, String cmd, List<String> argv, Map<String, String> env, Path cwd) {
-    List<String> run = new java.util.ArrayList<>(argv);
+    List<String> run = new ArrayList<>(argv);
     run.set(0, dir.resolve("bin").resolve(cmd).toString());
     Map<String, String> e = new HashMap<>(env);
     String bin = dir.resolve("bin").toString();

@@ -1,5 +1,6 @@
 package dev.gq.core.report;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,7 +13,7 @@ import java.util.List;
  * period when the daemon was stopped for part of it. {@code sharedJobs} is how many of the jobs
  * counted were shared ({@code --share}): each counts its share of a card, not the whole card.
  */
-public record UsageReport(Period period, String group, Instant gpuTimeKnownFrom, java.time.Duration gpuTimeKnown, List<UsageRow> gpus,
+public record UsageReport(Period period, String group, Instant gpuTimeKnownFrom, Duration gpuTimeKnown, List<UsageRow> gpus,
     List<UsageRow> groups, UsageRow total, int sharedJobs) {
   public UsageReport {
     gpus = List.copyOf(gpus);

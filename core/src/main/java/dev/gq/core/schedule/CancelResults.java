@@ -1,6 +1,7 @@
 package dev.gq.core.schedule;
 
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ final class CancelResults {
       return l.issued(id)
           ? new CancelResult(id, "ALREADY_ENDED", "job " + id + " has already ended")
           : new CancelResult(id, "UNKNOWN", "job " + id + " does not exist");
-    if (j.clusterId() != null && (j.state() == dev.gq.core.job.JobState.WAITING || j.state() == dev.gq.core.job.JobState.RUNNING))
+    if (j.clusterId() != null && (j.state() == JobState.WAITING || j.state() == JobState.RUNNING))
       return new CancelResult(id, "STOPPING", "job " + id + ": cancelling Slurm job " + j.clusterId() + " (scancel)");
     return switch (j.state()) {
       case WAITING -> new CancelResult(id, "CANCELLED", "job " + id + " cancelled");

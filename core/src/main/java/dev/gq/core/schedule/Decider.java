@@ -1,5 +1,8 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.adopt.Adoption;
+import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.cluster.ClusterDecisions;
 import dev.gq.core.end.EndEvents;
 import dev.gq.core.health.UnwellGpus;
 import dev.gq.core.idle.IdleJobs;
@@ -9,18 +12,19 @@ import dev.gq.core.ledger.CappedSubmissions;
 import dev.gq.core.ledger.Consequences;
 import dev.gq.core.ledger.Decision;
 import dev.gq.core.ledger.Deletions;
-import dev.gq.core.ledger.SubmitContext;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
-import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
+import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LineageFact;
 import dev.gq.core.ledger.QueueControl;
 import dev.gq.core.ledger.Retries;
+import dev.gq.core.ledger.SubmitContext;
 import dev.gq.core.recovery.Drift;
 import dev.gq.core.recovery.JobFileIds;
 import dev.gq.core.recovery.Recovery;
 import dev.gq.core.schedule.Request.*;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -66,7 +70,7 @@ public final class Decider {
       case ToFront r -> settled(l, s, JobChanges.toFront(l, r.jobId(), c.now()), c);
       case HoldJobs r -> settled(l, s, JobChanges.hold(l, r.jobIds(), r.held(), c.now()), c);
       case DrainGpu r -> settled(l, s, QueueControl.drain(l, r.uuid(), r.index(), r.reason(), c.now()), c);
-      case Adopt r -> settled(l, s, dev.gq.core.adopt.Adoption.decide(l, r.ask(), s.gpus().latest(), s.gpus().classified(l),
+      case Adopt r -> settled(l, s, Adoption.decide(l, r.ask(), s.gpus().latest(), s.gpus().classified(l),
           c.now(), c.tags()), c);
       case Observed r -> observed(l, s, r, c);
       case Launched r -> live(l, r.jobId()) ? write(l, s, List.of(new JobLaunched(r.jobId(), r.identity(), c.now())), c)
@@ -78,8 +82,8 @@ public final class Decider {
       case Ended r -> ended(l, s, r, c);
       case Reconciled r -> reconciled(l, s, r, c);
       case Drifted r -> drifted(l, s, r, c);
-      case ClusterSent r -> settled(l, s, dev.gq.core.cluster.ClusterDecisions.sent(l, r.sent(), c.now()), c);
-      case ClusterObserved r -> write(l, s, dev.gq.core.cluster.ClusterDecisions.observed(l, r.observation(), c.now()), c);
+      case ClusterSent r -> settled(l, s, ClusterDecisions.sent(l, r.sent(), c.now()), c);
+      case ClusterObserved r -> write(l, s, ClusterDecisions.observed(l, r.observation(), c.now()), c);
     };
   }
 
@@ -132,7 +136,7 @@ public final class Decider {
   }
 
   /** The GPUs {@code o} shows newly unwell, drained before anything is placed on them. */
-  private static List<LedgerEvent> unwell(Ledger l, SchedulerState s, dev.gq.core.alloc.GpuObservation o,
+  private static List<LedgerEvent> unwell(Ledger l, SchedulerState s, GpuObservation o,
       DecisionContext c) {
     var before = s.gpus().latest() == null ? null : s.gpus().latest().reading();
     return UnwellGpus.drains(l, before, o.reading(), c.now());
@@ -189,8 +193,8 @@ public final class Decider {
    * Stamped when the runner found the job ended, so an end whose write was delayed (a full disk) keeps
    * its time; never later than the decision, never before the job started.
    */
-  private static java.time.Instant endTime(Job j, Ended r, DecisionContext c) {
-    java.time.Instant at = r.endedAt() == null || r.endedAt().isAfter(c.now()) ? c.now() : r.endedAt();
+  private static Instant endTime(Job j, Ended r, DecisionContext c) {
+    Instant at = r.endedAt() == null || r.endedAt().isAfter(c.now()) ? c.now() : r.endedAt();
     return j.startTime() != null && at.isBefore(j.startTime()) ? j.startTime() : at;
   }
 
@@ -219,7 +223,7 @@ public final class Decider {
 
   private static SubmitContext intake(SchedulerState s, DecisionContext c, Map<Long, LineageFact> facts) {
     return new SubmitContext(c.now(), c.tags(), c.logPaths(), s.gpus().gpuCount(), s.gpus().gpuError(), facts,
-        dev.gq.core.ledger.SubmitContext.MAX_LIVE_JOBS, s.gpus().lastKnown());
+        SubmitContext.MAX_LIVE_JOBS, s.gpus().lastKnown());
   }
 
   /** Those of {@code ending} still live in {@code folded}, the ledger once the write is stored. */

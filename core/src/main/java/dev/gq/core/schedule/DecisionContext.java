@@ -1,5 +1,7 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.alloc.PlanRules;
+import dev.gq.core.fair.FairView;
 import dev.gq.core.ledger.FailFast;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,13 +18,13 @@ import java.util.function.Supplier;
  */
 public record DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
     FailFast failFast, Duration gatherAfter, int maxCpuJobs, long shareHeadroomMiB, Duration idleAfter,
-    dev.gq.core.fair.FairView fair) {
+    FairView fair) {
 
   /** How long GPUs show 0 % before their job is idle, unless configured. */
   public static final Duration IDLE_AFTER = Duration.ofMinutes(30);
 
   public DecisionContext {
-    fair = fair == null ? dev.gq.core.fair.FairView.NONE : fair;
+    fair = fair == null ? FairView.NONE : fair;
   }
 
   /** On a machine of its own: no machine policy, nobody else's demand. */
@@ -34,6 +36,6 @@ public record DecisionContext(Instant now, long nanos, Supplier<String> tags, Lo
   /** With the default headroom on shared GPUs and the default idle threshold. */
   public DecisionContext(Instant now, long nanos, Supplier<String> tags, LongFunction<String> logPaths,
       FailFast failFast, Duration gatherAfter, int maxCpuJobs) {
-    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, dev.gq.core.alloc.PlanRules.HEADROOM_MIB, IDLE_AFTER);
+    this(now, nanos, tags, logPaths, failFast, gatherAfter, maxCpuJobs, PlanRules.HEADROOM_MIB, IDLE_AFTER);
   }
 }

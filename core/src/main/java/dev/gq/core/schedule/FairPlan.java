@@ -11,16 +11,19 @@ import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.LeaseHolder;
 import dev.gq.core.lease.LeaseShare;
 import dev.gq.core.ledger.Ledger;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -80,7 +83,7 @@ public final class FairPlan {
    * Why the machine policy refuses GPU jobs of {@code specs} (their {@code --time} is longer than
    * {@code max_time_on_shared}), naming the batch line ({@code lines}, when given) of the first; null when it does not.
    */
-  public static String timeRefusal(List<dev.gq.core.job.JobSpec> specs, List<Integer> lines, FairView f) {
+  public static String timeRefusal(List<JobSpec> specs, List<Integer> lines, FairView f) {
     if (!f.active()) return null;
     for (int i = 0; i < specs.size(); i++) {
       var spec = specs.get(i);
@@ -97,9 +100,9 @@ public final class FairPlan {
    * gets the policy's longest ({@code max_time_on_shared}) as its own, so it stops there as TIMEOUT;
    * unchanged without a policy or such a limit.
    */
-  public static dev.gq.core.job.JobSpec limited(dev.gq.core.job.JobSpec spec, FairView f) {
+  public static JobSpec limited(JobSpec spec, FairView f) {
     if (!f.active() || spec.gpus() == 0 || spec.onCluster() || spec.timeLimit() != null) return spec;
-    java.time.Duration max = f.policy().policy().limitFor(null);
+    Duration max = f.policy().policy().limitFor(null);
     return max == null ? spec : spec.withTimeLimit(max);
   }
 
@@ -210,7 +213,7 @@ public final class FairPlan {
       wants.merge(d.uid(), u, UserLoad::plus);
     }
     Map<String, UserLoad> out = new LinkedHashMap<>();
-    Set<Integer> uids = new java.util.LinkedHashSet<>(names.keySet());
+    Set<Integer> uids = new LinkedHashSet<>(names.keySet());
     for (int uid : uids) {
       String name = names.get(uid);
       if (uid != self.uid() && (name.equals(self.user()) || out.containsKey(name))) name = name + " (uid " + uid + ")";

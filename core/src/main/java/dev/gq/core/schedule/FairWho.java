@@ -8,6 +8,7 @@ import dev.gq.core.lease.LeaseHolder;
 import dev.gq.core.lease.LeaseShare;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +79,7 @@ public final class FairWho {
       rows.add(new Row(name, uid, h, jobs.getOrDefault(uid, Set.of()).size(), w[0], w[1], since.get(uid)));
     }
     int me = self == null ? -1 : self.uid();
-    rows.sort(java.util.Comparator.comparing((Row r) -> r.uid() != me).thenComparing(r -> -r.gpusHeld()));
+    rows.sort(Comparator.comparing((Row r) -> r.uid() != me).thenComparing(r -> -r.gpusHeld()));
     return rows;
   }
 }

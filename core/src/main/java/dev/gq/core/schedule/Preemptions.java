@@ -1,19 +1,22 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.gpu.DeviceReading;
 import dev.gq.core.job.Durations;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.Decision;
 import dev.gq.core.ledger.Ledger;
-import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.JobPreemptRequested;
+import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.Preemption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The preempt decision, all or nothing: each named job must be running (or starting), and a job
@@ -41,7 +44,7 @@ public final class Preemptions {
    * Decides a preemption; {@code devices} (the last good reading) tell whether the GPUs freed fit
    * what the job {@code --for} names needs of each GPU (none known: any fits).
    */
-  public static Decision<List<String>> decide(Ledger l, PreemptAsk a, Instant now, List<dev.gq.core.gpu.DeviceReading> devices) {
+  public static Decision<List<String>> decide(Ledger l, PreemptAsk a, Instant now, List<DeviceReading> devices) {
     if (a.ids().isEmpty()) return Decision.refuse("name the job to preempt: gq preempt JOB");
     if (a.grace() == null || a.grace().isNegative() || a.grace().isZero())
       return Decision.refuse("--grace must be longer than 0 (for example 5m): the job needs time to save");
@@ -118,10 +121,10 @@ public final class Preemptions {
   }
 
   /** Why the GPUs of {@code preempted} are too few that fit what {@code f} needs of each GPU, or null. */
-  private static String unfit(Job f, List<Job> preempted, List<dev.gq.core.gpu.DeviceReading> devices) {
+  private static String unfit(Job f, List<Job> preempted, List<DeviceReading> devices) {
     var need = f.spec().gpuNeed();
     if (need == null || devices.isEmpty()) return null;
-    java.util.Map<String, dev.gq.core.gpu.DeviceReading> byUuid = new java.util.HashMap<>();
+    Map<String, DeviceReading> byUuid = new HashMap<>();
     devices.forEach(d -> byUuid.put(d.uuid(), d));
     long fit = preempted.stream().flatMap(j -> j.gpus().stream()).filter(g -> {
       var d = byUuid.get(g.uuid());

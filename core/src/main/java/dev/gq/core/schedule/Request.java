@@ -1,6 +1,9 @@
 package dev.gq.core.schedule;
 
+import dev.gq.core.adopt.AdoptOutcome;
+import dev.gq.core.adopt.Adoption;
 import dev.gq.core.alloc.GpuObservation;
+import dev.gq.core.cluster.ClusterObservation;
 import dev.gq.core.end.EndSeen;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
@@ -107,7 +110,7 @@ public sealed interface Request<R> {
   record DrainGpu(String uuid, int index, String reason) implements Request<String> {}
 
   /** Makes a process started by hand a RUNNING job on the GPUs it uses ({@code gq adopt}). */
-  record Adopt(dev.gq.core.adopt.Adoption.AdoptAsk ask) implements Request<dev.gq.core.adopt.AdoptOutcome> {}
+  record Adopt(Adoption.AdoptAsk ask) implements Request<AdoptOutcome> {}
 
   /**
    * A report: a fact from a runner, the GPU watcher, the reconciler or the cluster bridge, decided like
@@ -186,5 +189,5 @@ public sealed interface Request<R> {
   record ClusterSent(Map<Long, String> sent) implements Request<List<Long>> {}
 
   /** One look at a Slurm cluster. */
-  record ClusterObserved(dev.gq.core.cluster.ClusterObservation observation) implements Fact {}
+  record ClusterObserved(ClusterObservation observation) implements Fact {}
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ public final class BookingFiles {
 
   /** A new booking id: 8 random lower-case hex digits. */
   public static String newId() {
-    return java.util.HexFormat.of().formatHex(PublishedFiles.randomBytes(4));
+    return HexFormat.of().formatHex(PublishedFiles.randomBytes(4));
   }
 
   /** The bookings read (their owner the uid they claim), and name → why for each file ignored. */

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.gq.core.fair.Policy;
 import dev.gq.core.fair.PolicyReading;
 import dev.gq.core.fair.PolicyTrust;
-import dev.gq.host.fs.RegularFiles;
 import dev.gq.host.fs.RegularFiles.NotRegularFileException;
+import dev.gq.host.fs.RegularFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,8 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The machine policy file, {@code /etc/gq/policy.toml}: read only when {@link PolicyTrust} trusts
@@ -125,7 +127,7 @@ public final class PolicyFile {
       Map<String, Object> a = Files.readAttributes(file, "unix:ino,size,lastModifiedTime,ctime,mode,uid", LinkOption.NOFOLLOW_LINKS);
       Map<String, Object> d = Files.readAttributes(file.getParent(), "unix:mode,uid");
       return new Stamp(a.get("ino"), (Long) a.get("size"),
-          ((java.nio.file.attribute.FileTime) a.get("lastModifiedTime")).to(java.util.concurrent.TimeUnit.NANOSECONDS),
+          ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
           a.get("ctime"), a.get("mode"), a.get("uid"), d.get("mode"), d.get("uid"));
     } catch (IOException e) {
       return null;

@@ -1,8 +1,11 @@
 package dev.gq.host.launch;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Finds, before a job is spawned, a command that cannot be run, the way execvp(3) would look for
@@ -43,12 +46,12 @@ final class CommandLookup {
   /** Null when {@code file} may be run or its state is unsure; else the C library's words for why not. */
   private static String check(Path file) {
     // one stat for each directory of PATH that lacks the command, the common case
-    java.nio.file.attribute.BasicFileAttributes a;
+    BasicFileAttributes a;
     try {
-      a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
-    } catch (java.nio.file.NoSuchFileException e) {
+      a = Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
       return MISSING;
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return null;
     }
     return a.isRegularFile() && Files.isExecutable(file) ? null : DENIED;

@@ -4,6 +4,7 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.StringArray;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +93,7 @@ final class PosixSpawn {
     try {
       C c = Native.load("c", C.class);
       // Looked up now, so that a C library without it is found out before any job is launched.
-      com.sun.jna.NativeLibrary.getInstance("c").getFunction("posix_spawn_file_actions_addchdir_np");
+      NativeLibrary.getInstance("c").getFunction("posix_spawn_file_actions_addchdir_np");
       return c;
     } catch (UnsatisfiedLinkError | RuntimeException e) {
       return null;

@@ -9,6 +9,7 @@ import dev.gq.core.proc.ProcessIdentity;
 import dev.gq.core.proc.ProcessTable;
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,8 +80,8 @@ public final class ShimLauncher implements Launcher {
     String problem = CommandLookup.problem(spec.argv().get(0), spec.env().get("PATH"), spec.cwd(), spec.env().get("VIRTUAL_ENV"));
     if (problem == null) return;
     try {
-      Files.writeString(spec.logFile(), "gq: " + problem + "\n", java.nio.charset.StandardCharsets.UTF_8,
-          java.nio.file.StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
+      Files.writeString(spec.logFile(), "gq: " + problem + "\n", StandardCharsets.UTF_8,
+          StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
     } catch (IOException e) {
       // the job's failure reason says it all the same
     }
@@ -94,8 +96,8 @@ public final class ShimLauncher implements Launcher {
       Files.deleteIfExists(spec.exitFile());
       createLog(spec.logFile());
       if (spec.note() != null)
-        Files.writeString(spec.logFile(), "gq: " + spec.note() + "\n", java.nio.charset.StandardCharsets.UTF_8,
-            java.nio.file.StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
+        Files.writeString(spec.logFile(), "gq: " + spec.note() + "\n", StandardCharsets.UTF_8,
+            StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
     } catch (IOException e) {
       throw new LaunchException("cannot prepare the files of job " + spec.jobId() + ": " + describe(e), e);
     }

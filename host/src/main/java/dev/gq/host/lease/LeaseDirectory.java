@@ -3,15 +3,23 @@ package dev.gq.host.lease;
 import static dev.gq.host.lease.LeaseLibc.*;
 
 import com.sun.jna.LastErrorException;
+import dev.gq.core.lease.LeaseRules;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The directory every gq on the machine keeps its GPU leases in: made sticky and writable by all
@@ -23,7 +31,7 @@ import java.util.Map;
 final class LeaseDirectory {
   private static final int STICKY_ALL = 01777;
   /** A name NVML gives a GPU (and so a file name as it is). */
-  private static final java.util.regex.Pattern PLAIN_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}");
+  private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}");
 
   private final Path dir;
 
@@ -35,9 +43,9 @@ final class LeaseDirectory {
   Path file(String uuid) {
     if (PLAIN_NAME.matcher(uuid).matches()) return dir.resolve(uuid + ".lease");
     try {
-      byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(uuid.getBytes(StandardCharsets.UTF_8));
-      return dir.resolve("gpu-" + java.util.HexFormat.of().formatHex(d, 0, 16) + ".lease");
-    } catch (java.security.NoSuchAlgorithmException e) {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(uuid.getBytes(StandardCharsets.UTF_8));
+      return dir.resolve("gpu-" + HexFormat.of().formatHex(d, 0, 16) + ".lease");
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -58,8 +66,8 @@ final class LeaseDirectory {
   }
 
   /** The names in the directory (none when it is missing). */
-  java.util.Set<String> names() throws IOException {
-    java.util.Set<String> out = new java.util.HashSet<>();
+  Set<String> names() throws IOException {
+    Set<String> out = new HashSet<>();
     try (var list = Files.newDirectoryStream(dir)) {
       for (Path p : list) out.add(p.getFileName().toString());
     } catch (NoSuchFileException e) {
@@ -75,7 +83,7 @@ final class LeaseDirectory {
         Files.createDirectories(dir.getParent());
         Files.createDirectory(dir);
         C_LIB.chmod(dir.toString(), STICKY_ALL);
-      } catch (java.nio.file.FileAlreadyExistsException e) {
+      } catch (FileAlreadyExistsException e) {
         // made by another gq meanwhile
       } catch (IOException e) {
         return "cannot make the lease directory " + dir + ": " + e.getMessage();
@@ -162,7 +170,7 @@ final class LeaseDirectory {
         case 0060000 -> 'b';
         default -> '?';
       };
-      return dev.gq.core.lease.LeaseRules.kind(type);
+      return LeaseRules.kind(type);
     }
   }
 

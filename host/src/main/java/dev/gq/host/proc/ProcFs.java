@@ -9,7 +9,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +63,7 @@ public final class ProcFs implements ProcessTable {
       int n = in.readNBytes(buf, 0, buf.length);
       if (n < buf.length) return Optional.of(ProcStat.parse(new String(buf, 0, n, StandardCharsets.UTF_8)));
       byte[] rest = in.readAllBytes();
-      byte[] whole = java.util.Arrays.copyOf(buf, n + rest.length);
+      byte[] whole = Arrays.copyOf(buf, n + rest.length);
       System.arraycopy(rest, 0, whole, n, rest.length);
       return Optional.of(ProcStat.parse(new String(whole, StandardCharsets.UTF_8)));
     } catch (IOException | IllegalArgumentException e) {
@@ -97,7 +99,7 @@ public final class ProcFs implements ProcessTable {
     try (FileInputStream in = new FileInputStream(rootPath + "/" + pid + "/environ")) {
       for (int n; (n = in.read(buffer, length, buffer.length - length)) > 0; ) {
         length += n;
-        if (length == buffer.length) buffer = java.util.Arrays.copyOf(buffer, length * 2);
+        if (length == buffer.length) buffer = Arrays.copyOf(buffer, length * 2);
       }
     } catch (IOException e) {
       return null;
@@ -109,7 +111,7 @@ public final class ProcFs implements ProcessTable {
   @Override
   public Set<String> valuesCarried(String name, long except) {
     byte[] prefix = (name + "=").getBytes(StandardCharsets.UTF_8);
-    Set<String> out = new java.util.HashSet<>();
+    Set<String> out = new HashSet<>();
     byte[] buffer = new byte[ENVIRON_BYTES];
     for (long pid : pids()) {
       if (pid == except) continue;
@@ -120,7 +122,7 @@ public final class ProcFs implements ProcessTable {
       for (int at = 0; at < length; ) {
         int end = at;
         while (end < length && buffer[end] != 0) end++;
-        if (end - at >= prefix.length && java.util.Arrays.equals(buffer, at, at + prefix.length, prefix, 0, prefix.length))
+        if (end - at >= prefix.length && Arrays.equals(buffer, at, at + prefix.length, prefix, 0, prefix.length))
           out.add(new String(buffer, at + prefix.length, end - at - prefix.length, StandardCharsets.UTF_8));
         at = end + 1;
       }
@@ -140,7 +142,7 @@ public final class ProcFs implements ProcessTable {
     int length = env.length();
     byte[] entry = (name + "=" + value).getBytes(StandardCharsets.UTF_8);
     for (int at = 0; at + entry.length <= length; ) {
-      if (java.util.Arrays.equals(environ, at, at + entry.length, entry, 0, entry.length)
+      if (Arrays.equals(environ, at, at + entry.length, entry, 0, entry.length)
           && (at + entry.length == length || environ[at + entry.length] == 0)) return true;
       int end = at;
       while (end < length && environ[end] != 0) end++;
@@ -223,7 +225,7 @@ public final class ProcFs implements ProcessTable {
   }
 
   @Override
-  public Optional<java.time.Instant> startTime(ProcInfo p) {
+  public Optional<Instant> startTime(ProcInfo p) {
     long boot = ProcDetails.read(root.resolve("stat")).map(ProcDetails::bootTime).orElse(-1L);
     return boot < 0 ? Optional.empty() : Optional.of(ProcDetails.started(boot, p.startTicks()));
   }

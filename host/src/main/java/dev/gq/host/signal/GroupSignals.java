@@ -4,9 +4,11 @@ import com.sun.jna.LastErrorException;
 import dev.gq.core.launch.Signals;
 import dev.gq.core.proc.ProcInfo;
 import dev.gq.core.proc.ProcessIdentity;
+import dev.gq.core.proc.ProcessRef;
 import dev.gq.core.proc.ProcessTable;
 import dev.gq.host.libc.Libc;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +112,7 @@ public final class GroupSignals implements Signals {
   }
 
   @Override
-  public int signalTree(ProcessIdentity root, java.util.Collection<dev.gq.core.proc.ProcessRef> tree, int signal) {
+  public int signalTree(ProcessIdentity root, Collection<ProcessRef> tree, int signal) {
     return new TreeSignals(table, SELF).signal(root, tree, signal);
   }
 

@@ -1,11 +1,14 @@
 package dev.gq.host.slurm;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,7 +50,7 @@ public final class SlurmCommands {
     } else cmd.addAll(argv);
     Process p;
     try {
-      p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
     } catch (IOException e) {
       throw new IOException("cannot run " + cmd.get(0) + ": " + e.getMessage(), e);
     }
@@ -64,13 +67,13 @@ public final class SlurmCommands {
       p.destroyForcibly();
       Thread.currentThread().interrupt();
       throw new IOException(argv.get(0) + " was interrupted", e);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IOException("cannot read what " + argv.get(0) + " printed: " + e.getCause(), e);
     }
   }
 
-  private static java.util.concurrent.CompletableFuture<String> read(InputStream in) {
-    return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+  private static CompletableFuture<String> read(InputStream in) {
+    return CompletableFuture.supplyAsync(() -> {
       try (in) {
         return new String(in.readAllBytes(), StandardCharsets.UTF_8);
       } catch (IOException e) {
