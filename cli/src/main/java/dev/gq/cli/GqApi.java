@@ -6,6 +6,7 @@ import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Preemption;
@@ -15,6 +16,9 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,6 +129,15 @@ public interface GqApi extends ApiReplies, MachineApi {
     return new JobPage(jobs(query), List.of());
   }
 
+  /**
+   * As {@link #jobPage}, for a listing that reads the live jobs page by page ({@code gq ps}): the
+   * daemon takes a live job from its memory and reads only its command and log path from the
+   * history, and a list of any length is served without decoding its records.
+   */
+  default JobPage listingPage(JobQuery query) throws ApiException {
+    return jobPage(query);
+  }
+
   Optional<Job> job(long id) throws ApiException;
 
   /**
@@ -150,6 +163,18 @@ public interface GqApi extends ApiReplies, MachineApi {
   default Map<String, String> holds() throws ApiException {
     Map<String, String> out = new TreeMap<>();
     for (GroupSummary g : groups()) if (g.held()) out.put(g.group(), g.holdReason());
+    return out;
+  }
+
+  /**
+   * The places in this machine's queue (1 starts next; {@link QueueOrder}) of those of {@code ids}
+   * that are queued, by id, counted over every waiting job. The daemon counts them in its memory;
+   * this default reads every waiting job.
+   */
+  default Map<Long, Integer> queuePositions(Collection<Long> ids) throws ApiException {
+    Map<Long, Integer> all = QueueOrder.positions(jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
+    Map<Long, Integer> out = new HashMap<>();
+    for (long id : ids) if (all.containsKey(id)) out.put(id, all.get(id));
     return out;
   }
 

@@ -119,11 +119,21 @@ final class JobTable {
     private final int[] natural = new int[JobColumn.values().length];
     private int tellingName;
 
-    void measure(List<Job> jobs, Iterable<JobColumn> columns, Context ctx) {
+    /**
+     * Measures {@code columns} over {@code jobs}, and NAME as it tells unnamed jobs apart when
+     * {@code telling} (only a terminal may cut COMMAND).
+     */
+    void measure(List<Job> jobs, List<JobColumn> columns, Context ctx, boolean telling) {
+      JobColumn[] cs = columns.toArray(JobColumn[]::new);
       for (Job job : jobs) {
-        for (JobColumn c : columns) natural[c.ordinal()] = Math.max(natural[c.ordinal()], PrintableText.escape(c.cell(job, ctx)).length());
-        tellingName = Math.max(tellingName, PrintableText.escape(JobColumn.tellingName(job)).length());
+        for (JobColumn c : cs) natural[c.ordinal()] = Math.max(natural[c.ordinal()], c.width(job, ctx));
+        if (telling) tellingName = Math.max(tellingName, PrintableText.escape(JobColumn.tellingName(job)).length());
       }
+    }
+
+    /** Makes column {@code c} at least {@code chars} wide. */
+    void widen(JobColumn c, int chars) {
+      natural[c.ordinal()] = Math.max(natural[c.ordinal()], chars);
     }
 
     /** Whether the whole table of {@code layout} cuts COMMAND at {@code width}, so NAME tells unnamed jobs apart. */
@@ -131,9 +141,14 @@ final class JobTable {
       return cutsCommand(widened(layout, false), layout, width, null);
     }
 
-    /** The widths the whole table of {@code layout} prints in, fitted to {@code width} (0: no limit). */
+    /**
+     * The widths the whole table of {@code layout} prints in, fitted to {@code width}; with no limit
+     * (0) the last column is neither cut nor padded, so it is left unbounded rather than measured.
+     */
     int[] fitted(Layout layout, int width) {
-      return widened(layout, telling(layout, width)).fittedWidths(width);
+      int[] widths = widened(layout, telling(layout, width)).fittedWidths(width);
+      if (width <= 0 && widths.length > 0) widths[widths.length - 1] = Integer.MAX_VALUE / 2;
+      return widths;
     }
 
     private TextTable widened(Layout layout, boolean telling) {

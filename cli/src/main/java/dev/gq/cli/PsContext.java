@@ -31,11 +31,30 @@ final class PsContext {
   private Map<String, String> unreachable;
   private Map<Long, WaitReason> reasons;
   private Instant now;
+  /** What gq notices about running jobs, once asked (null: not yet). */
+  private JobHints hints;
 
   PsContext(Invocation inv, List<JobColumn> columns, String group) {
     this.inv = inv;
     this.columns = columns;
     this.group = group;
+  }
+
+  /**
+   * The held groups that have waiting jobs, in order, for the notices of the default list (none for
+   * a list of one group, which has its summary instead); the holds read once, the jobs counted.
+   */
+  Set<String> heldWithWaiting(String only) throws ApiException {
+    Set<String> shown = new TreeSet<>();
+    if (only != null) return shown;
+    for (String g : holds().keySet())
+      if (inv.api().count(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), g, 0)) > 0) shown.add(g);
+    return shown;
+  }
+
+  private Map<String, String> holds() throws ApiException {
+    if (holds == null) holds = inv.api().holds();
+    return holds;
   }
 
   /** The notices of the held groups that waiting jobs among {@code jobs} are in (the holds read once). */
@@ -66,7 +85,7 @@ final class PsContext {
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   JobTable.Context context(List<Job> jobs) throws ApiException {
-    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
+    JobTable.Context c = waits(jobs).withProgress(progress(jobs)).withPositions(shownPositions(jobs)).withNotes(notes(jobs));
     if (!clustered(jobs)) return c;
     sayUnreachable();
     return c.withUnreachable(unreachable().keySet());
@@ -78,8 +97,7 @@ final class PsContext {
    */
   JobTable.Context page(List<Job> jobs, Map<Long, Integer> positions) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
-    if (waiting) heldGroups(jobs);
-    JobTable.Context c = new JobTable.Context(waiting ? reasons() : Map.of(), holds == null ? Set.of() : holds.keySet(), now())
+    JobTable.Context c = new JobTable.Context(waiting ? reasons() : Map.of(), waiting ? holds().keySet() : Set.of(), now())
         .withProgress(progress(jobs)).withPositions(positions).withNotes(notes(jobs));
     return clustered(jobs) ? c.withUnreachable(unreachable().keySet()) : c;
   }
@@ -95,9 +113,10 @@ final class PsContext {
         + why + "); its jobs show UNKNOWN and keep running there"));
   }
 
-  /** The waiting jobs' places in the queue, counted over every waiting job. */
-  Map<Long, Integer> positions() throws ApiException {
-    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
+  /** The places in the queue of the queued jobs among {@code jobs}, counted over every waiting job. */
+  Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
+    List<Long> queued = jobs.stream().filter(QueueOrder::queued).map(Job::id).toList();
+    return queued.isEmpty() ? Map.of() : inv.api().queuePositions(queued);
   }
 
   private Map<String, String> unreachable() throws ApiException {
@@ -118,7 +137,13 @@ final class PsContext {
   /** The notes of the listed running jobs (idle, on an unwell GPU); none asked when NOTE is not shown. */
   Map<Long, String> notes(List<Job> jobs) throws ApiException {
     if (columns != null && !columns.contains(JobColumn.NOTE)) return Map.of();
-    return JobHints.of(inv.api(), jobs).notes(jobs);
+    // asked once a run, when a listed job first runs on GPUs: each page of a long list would ask again
+    if (hints == null) {
+      JobHints h = JobHints.of(inv.api(), jobs);
+      if (h == JobHints.NONE) return Map.of();
+      hints = h;
+    }
+    return hints.notes(jobs);
   }
 
   /**
@@ -135,11 +160,10 @@ final class PsContext {
    * The places in the queue of the listed waiting jobs, counted over every waiting job (the list may
    * be filtered); none asked when POS is not shown.
    */
-  private Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
+  private Map<Long, Integer> shownPositions(List<Job> jobs) throws ApiException {
     boolean shown = columns != null ? columns.contains(JobColumn.POS)
         : jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0);
-    if (!shown || jobs.stream().noneMatch(QueueOrder::queued)) return Map.of();
-    return positions();
+    return shown ? positions(jobs) : Map.of();
   }
 
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
