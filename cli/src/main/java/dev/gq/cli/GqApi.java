@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,10 +171,7 @@ public interface GqApi extends ApiReplies, MachineApi {
    * this default reads every waiting job.
    */
   default Map<Long, Integer> queuePositions(Collection<Long> ids) throws ApiException {
-    Map<Long, Integer> all = QueueOrder.positions(jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
-    Map<Long, Integer> out = new HashMap<>();
-    for (long id : ids) if (all.containsKey(id)) out.put(id, all.get(id));
-    return out;
+    return QueueOrder.positions(jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs(), ids);
   }
 
   /** The preemptions under way, by job id, as the scheduler has them now. */

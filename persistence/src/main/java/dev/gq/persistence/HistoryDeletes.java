@@ -1,5 +1,6 @@
 package dev.gq.persistence;
 
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,7 +15,7 @@ import java.util.List;
  * their ids are remembered in {@code deleted_jobs}, so that a later event for one of them is
  * skipped, and a rebuild from the journal skips the jobs deleted before deletions were journaled.
  * Only rows in an ended state are ever deleted. Works in chunks so that a long id list never
- * needs a huge statement.
+ * needs a huge statement. The refs a deletion starts from (id, state, log path) are read here too.
  */
 final class HistoryDeletes {
   static final int CHUNK = 500;
@@ -40,6 +41,22 @@ final class HistoryDeletes {
   }
 
   /** Deletes those of {@code ids} that have ended, within the caller's transaction; returns how many rows went. */
+  /** Id, state and log path of the jobs matching {@code q}, oldest first, without reading their documents. */
+  static List<JobRef> refs(Connection db, JobQuery q) throws SQLException {
+    JobSql w = JobSql.of(q);
+    String sql = "SELECT j.id, j.state, json_extract(j.doc, '$.logPath'), j.end_time FROM jobs j WHERE " + w.where()
+        + " ORDER BY j.id" + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
+    try (PreparedStatement ps = db.prepareStatement(sql)) {
+      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
+      List<JobRef> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next())
+          out.add(new JobRef(rs.getLong(1), JobState.valueOf(rs.getString(2)), rs.getString(3), JobRef.endTime(rs.getString(4))));
+      }
+      return out;
+    }
+  }
+
   static int delete(Connection db, List<Long> ids) throws SQLException {
     int n = 0;
     for (List<Long> chunk : chunks(ids)) n += deleteChunk(db, chunk);

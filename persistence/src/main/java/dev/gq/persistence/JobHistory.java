@@ -184,6 +184,14 @@ public final class JobHistory implements AutoCloseable {
   }
 
   /**
+   * As {@link #page(JobQuery)}, each row of a job {@code live} holds (the Scheduler's memory, as of
+   * event {@code liveAt}; -1: not known exactly) made from it with the command read from the row.
+   */
+  public synchronized JobPage page(JobQuery q, Map<Long, Job> live, long liveAt) throws SQLException {
+    return ListingPages.page(db, listing, q, new LiveRows(live, liveAt >= 0 && liveAt == offset()));
+  }
+
+  /**
    * Jobs matching {@code q}, newest first, for listing: each without its environment (an empty
    * map), which SQLite drops before the document is decoded, since a listing never shows it and it
    * is most of a document's size.
@@ -206,19 +214,7 @@ public final class JobHistory implements AutoCloseable {
 
   /** Id, state and log path of the jobs matching {@code q}, oldest first, without reading their documents. */
   public synchronized List<JobRef> refs(JobQuery q) throws SQLException {
-    JobSql w = JobSql.of(q);
-    String sql = "SELECT j.id, j.state, json_extract(j.doc, '$.logPath'), j.end_time FROM jobs j WHERE " + w.where()
-        + " ORDER BY j.id" + (q.limit() > 0 ? " LIMIT " + q.limit() : "");
-    try (PreparedStatement ps = db.prepareStatement(sql)) {
-      for (int i = 0; i < w.args().size(); i++) ps.setObject(i + 1, w.args().get(i));
-      List<JobRef> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next())
-          out.add(new JobRef(rs.getLong(1), dev.gq.core.job.JobState.valueOf(rs.getString(2)), rs.getString(3),
-              JobRef.endTime(rs.getString(4))));
-      }
-      return out;
-    }
+    return HistoryDeletes.refs(db, q);
   }
 
   /** Id, state and log path of those of {@code ids} that exist, by ascending id. */

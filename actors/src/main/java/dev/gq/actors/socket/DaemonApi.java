@@ -28,6 +28,7 @@ import dev.gq.core.report.UsageFacts;
 import dev.gq.core.schedule.Preemptions;
 import dev.gq.persistence.JobHistory;
 import dev.gq.persistence.JournalReader;
+import dev.gq.protocol.DiskRoom;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -154,16 +155,12 @@ public final class DaemonApi implements GqApi {
     return ids.isEmpty() ? Map.of() : progress.estimates(ids, running());
   }
 
-  @Override
-  public Map<Long, Preemption> preemptions() throws ApiException {
-    // the ledger alone: no classification or plan is needed
+  /** The ledger alone: no classification or plan is needed. */
+  @Override public Map<Long, Preemption> preemptions() throws ApiException {
     return asks.askPlain(Scheduler.GetLedger::new).settings().preempting();
   }
 
-  @Override
-  public String journalProblem() {
-    return JournalWrites.status(dataDir.resolve("gq.db"), dev.gq.protocol.DiskRoom.fullNote(dataDir));
-  }
+  @Override public String journalProblem() { return JournalWrites.status(dataDir.resolve("gq.db"), DiskRoom.fullNote(dataDir)); }
 
   static Map<String, String> startSettings(Map<String, String> env) {
     Map<String, String> m = new HashMap<>();
@@ -194,6 +191,7 @@ public final class DaemonApi implements GqApi {
   @Override public RetryReport recover() throws ApiException { return submits.recover(); }
   @Override public List<Job> jobs(JobQuery q) throws ApiException { return history.jobs(q); }
   @Override public JobPage jobPage(JobQuery q) throws ApiException { return history.jobPage(q); }
+  @Override public JobPage listingPage(JobQuery q) throws ApiException { return history.listingPage(q); }
   @Override public Optional<Job> job(long id) throws ApiException { return history.job(id); }
   @Override public Optional<Job> newestAttempt(long id) throws ApiException { return history.newestAttempt(id); }
   @Override public long count(JobQuery q) throws ApiException { return history.count(q); }
@@ -217,6 +215,7 @@ public final class DaemonApi implements GqApi {
 
   @Override public QueueState queueState() throws ApiException { return queue.queueState(); }
   @Override public Map<Long, WaitReason> waitReasons() throws ApiException { return queue.waitReasons(); }
+  @Override public Map<Long, Integer> queuePositions(Collection<Long> ids) throws ApiException { return queue.positions(ids); }
   @Override public Map<Long, Instant> idleJobs() throws ApiException { return queue.idleJobs(); }
   @Override public Map<String, String> holds() throws ApiException { return queue.holds(); }
   @Override public GpuReport gpus() throws ApiException { return queue.gpus(); }

@@ -10,6 +10,7 @@ import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.HistoryFact;
+import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.Request;
 import dev.gq.host.fs.RegularFiles;
 import dev.gq.persistence.GroupCounts;
@@ -69,6 +70,24 @@ final class HistoryRequests {
     try {
       charge(q);
       return jobHistory.page(q);
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  /**
+   * A page of a listing whose live jobs come from the Scheduler's memory, only their commands and
+   * log paths read from the history: the ledger is taken between two readings of the stored
+   * sequence number, so that when they agree it is known to be as of that event.
+   */
+  JobPage listingPage(JobQuery q) throws ApiException {
+    long before = asks.askPlain(Scheduler.GetSeqNr::new);
+    Ledger ledger = asks.askPlain(Scheduler.GetLedger::new);
+    long after = asks.askPlain(Scheduler.GetSeqNr::new);
+    asks.caughtUp(after);
+    try {
+      charge(q);
+      return jobHistory.page(q, ledger.live(), before == after ? after : -1);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }

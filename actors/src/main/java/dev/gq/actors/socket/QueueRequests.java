@@ -12,6 +12,7 @@ import dev.gq.core.cluster.ClusterBatches;
 import dev.gq.core.health.Unwell;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
@@ -19,6 +20,7 @@ import dev.gq.core.schedule.CancelResult;
 import dev.gq.core.schedule.Request;
 import dev.gq.protocol.Protocol;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,11 @@ final class QueueRequests {
     Map<Long, WaitReason> all = new HashMap<>(view.waitReasons());
     all.putAll(cluster);
     return all;
+  }
+
+  /** The places in the queue of those of {@code ids} that are queued: from the ledger alone, which orders it without a plan. */
+  Map<Long, Integer> positions(Collection<Long> ids) throws ApiException {
+    return QueueOrder.positions(asks.askPlain(Scheduler.GetLedger::new).live().values(), ids);
   }
 
   Map<Long, Instant> idleJobs() throws ApiException {
