@@ -34,10 +34,10 @@ public final class LineWriter {
 
   /** Sends a frame; out and err text is split into chunks when long. */
   public void send(Frame frame) throws IOException {
-    if (frame instanceof Frame.Out o && o.text().length() > CHUNK_CHARS) {
-      for (String part : chunks(o.text())) write(Frame.out(part).toJson());
-    } else if (frame instanceof Frame.Err e && e.text().length() > CHUNK_CHARS) {
-      for (String part : chunks(e.text())) write(Frame.err(part).toJson());
+    if (frame instanceof Frame.Out o) {
+      for (String part : chunks(o.text())) write(TextLines.line("out", part));
+    } else if (frame instanceof Frame.Err e) {
+      for (String part : chunks(e.text())) write(TextLines.line("err", part));
     } else {
       write(frame.toJson());
     }
@@ -48,13 +48,20 @@ public final class LineWriter {
     if (json.indexOf('\n') >= 0) throw new IllegalArgumentException("a line must not contain a newline");
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > maxBytes) throw new LineTooLongException(maxBytes);
-    ByteBuffer bb = ByteBuffer.allocate(bytes.length + 1).put(bytes).put((byte) '\n').flip();
+    write(ByteBuffer.allocate(bytes.length + 1).put(bytes).put((byte) '\n').flip());
+  }
+
+  /** Writes a whole line, its newline included, at most {@code maxBytes} before the newline. */
+  private void write(ByteBuffer line) throws IOException {
+    if (line.remaining() - 1 > maxBytes) throw new LineTooLongException(maxBytes);
     synchronized (this) {
-      while (bb.hasRemaining()) channel.write(bb);
+      while (line.hasRemaining()) channel.write(line);
     }
   }
 
+  /** {@code text} in parts of at most {@link #CHUNK_CHARS}: itself when it is short. */
   static List<String> chunks(String text) {
+    if (text.length() <= CHUNK_CHARS) return List.of(text);
     List<String> parts = new ArrayList<>();
     for (int start = 0; start < text.length(); ) {
       int end = Math.min(text.length(), start + CHUNK_CHARS);
