@@ -184,6 +184,7 @@ final class JsonView {
   /** Writes a JSON array element by element, formatted exactly as {@link #pretty} formats a whole one. */
   static final class ArrayStream {
     private final java.io.PrintWriter out;
+    private final StringBuilder text = new StringBuilder();
     private boolean any;
 
     ArrayStream(java.io.PrintWriter out) {
@@ -193,6 +194,14 @@ final class JsonView {
     void add(JsonNode n) {
       out.print(any ? ",\n" : "[\n");
       out.print("  " + pretty(n).replace("\n", "\n  "));
+      any = true;
+    }
+
+    /** Adds {@code job} as {@link #job} has it, written straight to text ({@link JobJson}). */
+    void add(Job job) {
+      text.setLength(0);
+      JobJson.element(text.append(any ? ",\n" : "[\n"), job);
+      out.append(text);
       any = true;
     }
 

@@ -49,7 +49,7 @@ final class PsListing {
     JsonView.ArrayStream array = new JsonView.ArrayStream(inv.io().out());
     int[] shown = {0};
     new JobPages(inv, JobState.live(), group, ended(PsCommand.RECENT), unreadable).each(page -> {
-      page.forEach(j -> array.add(JsonView.job(j)));
+      page.forEach(array::add);
       inv.io().out().flush();
       shown[0] += page.size();
     });
