@@ -84,7 +84,17 @@ final class JobTable {
    */
   static int[] print(List<Job> jobs, Layout layout, Context ctx, PrintWriter out, int width, int[] before, boolean first,
       boolean telling) {
-    return table(jobs, layout, ctx, telling).print(out, width, before, first && layout.header());
+    TextTable table = table(layout);
+    JobColumn[] columns = layout.columns().toArray(JobColumn[]::new);
+    if (telling) table.cutInMiddle(layout.columns().indexOf(JobColumn.NAME));
+    if (first && layout.header()) table.printHeader(out, width, before);
+    String[] cells = new String[columns.length];
+    for (Job job : jobs) {
+      for (int i = 0; i < columns.length; i++)
+        cells[i] = telling && columns[i] == JobColumn.NAME ? JobColumn.tellingName(job) : columns[i].cell(job, ctx);
+      table.printRow(out, cells, width, before);
+    }
+    return before;
   }
 
   private static boolean cutsCommand(TextTable table, Layout layout, int width, int[] before) {
