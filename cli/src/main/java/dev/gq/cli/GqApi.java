@@ -6,7 +6,6 @@ import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
-import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Preemption;
@@ -16,8 +15,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,11 +23,12 @@ import java.util.TreeMap;
 
 /**
  * What the command tree needs from the daemon: the jobs, the queue and the groups here; the GPUs,
- * the shared machine and the daemon itself in {@link MachineApi}. The daemon implements it over its
+ * the shared machine and the daemon itself in {@link MachineApi}; what a long listing reads page by
+ * page in {@link ListingApi}. The daemon implements it over its
  * actors; tests implement it in memory. Calls block. A refused request throws {@link ApiException}
  * whose message is the one line to show the user.
  */
-public interface GqApi extends ApiReplies, MachineApi {
+public interface GqApi extends ApiReplies, MachineApi, ListingApi {
 
   /**
    * Submits one job. The spec's {@code after} ids must exist (refused otherwise); {@code retries}
@@ -128,15 +126,6 @@ public interface GqApi extends ApiReplies, MachineApi {
     return new JobPage(jobs(query), List.of());
   }
 
-  /**
-   * As {@link #jobPage}, for a listing that reads the live jobs page by page ({@code gq ps}): the
-   * daemon takes a live job from its memory and reads only its command and log path from the
-   * history, and a list of any length is served without decoding its records.
-   */
-  default JobPage listingPage(JobQuery query) throws ApiException {
-    return jobPage(query);
-  }
-
   Optional<Job> job(long id) throws ApiException;
 
   /**
@@ -163,15 +152,6 @@ public interface GqApi extends ApiReplies, MachineApi {
     Map<String, String> out = new TreeMap<>();
     for (GroupSummary g : groups()) if (g.held()) out.put(g.group(), g.holdReason());
     return out;
-  }
-
-  /**
-   * The places in this machine's queue (1 starts next; {@link QueueOrder}) of those of {@code ids}
-   * that are queued, by id, counted over every waiting job. The daemon counts them in its memory;
-   * this default reads every waiting job.
-   */
-  default Map<Long, Integer> queuePositions(Collection<Long> ids) throws ApiException {
-    return QueueOrder.positions(jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs(), ids);
   }
 
   /** The preemptions under way, by job id, as the scheduler has them now. */

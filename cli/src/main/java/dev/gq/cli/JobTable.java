@@ -45,6 +45,11 @@ final class JobTable {
       this(waitReasons, heldGroups, now, progress, unreachable, positions, Map.of());
     }
 
+    /** With why each waiting job waits. */
+    Context withWaitReasons(Map<Long, WaitReason> r) {
+      return new Context(r, heldGroups, now, progress, unreachable, positions, notes);
+    }
+
     Context withProgress(Map<Long, dev.gq.core.progress.Estimate> p) {
       return new Context(waitReasons, heldGroups, now, p, unreachable, positions, notes);
     }

@@ -146,8 +146,7 @@ final class PsCommand implements Callable<Integer> {
         page.forEach(j -> array.add(JsonView.shownJob(j, hints)));
       }
       else if (!page.isEmpty()) {
-        if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(extras.progress(page));
-        if (shown > 0 && layout.columns().contains(JobColumn.NOTE)) ctx = ctx.withNotes(extras.notes(page));
+        if (shown > 0) ctx = extras.later(ctx, page, layout.columns());
         widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths);
       }
       out.flush();

@@ -27,9 +27,8 @@ final class PsContext {
   private final String group;
   /** The groups' holds, once read (null: not yet). */
   private Map<String, String> holds;
-  /** Read once, when first needed (null: not yet): the clusters that do not answer, why jobs wait, now. */
+  /** Read once, when first needed (null: not yet): the clusters that do not answer, now. */
   private Map<String, String> unreachable;
-  private Map<Long, WaitReason> reasons;
   private Instant now;
   /** What gq notices about running jobs, once asked (null: not yet). */
   private JobHints hints;
@@ -92,12 +91,24 @@ final class PsContext {
   }
 
   /**
+   * What a later page of a list printed in the first page's {@code shown} columns
+   * ({@link PsCommand}) shows besides its jobs: {@code first}'s, with the page's own reasons,
+   * places, estimates and notes.
+   */
+  JobTable.Context later(JobTable.Context first, List<Job> jobs, List<JobColumn> shown) throws ApiException {
+    JobTable.Context c = first.withWaitReasons(reasons(jobs));
+    if (shown.contains(JobColumn.POS)) c = c.withPositions(positions(jobs));
+    if (shown.contains(JobColumn.PROGRESS)) c = c.withProgress(progress(jobs));
+    return shown.contains(JobColumn.NOTE) ? c.withNotes(notes(jobs)) : c;
+  }
+
+  /**
    * What one page of a list printed page by page shows besides its jobs ({@link PsListing}), the
    * notices said apart, once; {@code positions}: the waiting jobs' places, when POS is shown.
    */
   JobTable.Context page(List<Job> jobs, Map<Long, Integer> positions) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
-    JobTable.Context c = new JobTable.Context(waiting ? reasons() : Map.of(), waiting ? holds().keySet() : Set.of(), now())
+    JobTable.Context c = new JobTable.Context(waiting ? reasons(jobs) : Map.of(), waiting ? holds().keySet() : Set.of(), now())
         .withProgress(progress(jobs)).withPositions(positions).withNotes(notes(jobs));
     return clustered(jobs) ? c.withUnreachable(unreachable().keySet()) : c;
   }
@@ -124,9 +135,10 @@ final class PsContext {
     return unreachable;
   }
 
-  private Map<Long, WaitReason> reasons() throws ApiException {
-    if (reasons == null) reasons = inv.api().waitReasons();
-    return reasons;
+  /** Why the waiting jobs among {@code jobs} wait: asked for them alone, so that no list holds the whole queue's reasons. */
+  private Map<Long, WaitReason> reasons(List<Job> jobs) throws ApiException {
+    List<Long> waiting = jobs.stream().filter(j -> j.state() == JobState.WAITING).map(Job::id).toList();
+    return waiting.isEmpty() ? Map.of() : inv.api().waitReasons(waiting);
   }
 
   private Instant now() throws ApiException {
@@ -170,7 +182,7 @@ final class PsContext {
   private JobTable.Context waits(List<Job> jobs) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
     if (!waiting) return new JobTable.Context(Map.of(), Set.of(), inv.api().now());
-    Map<Long, WaitReason> reasons = inv.api().waitReasons();
+    Map<Long, WaitReason> reasons = reasons(jobs);
     List<String> notices = heldNotices(jobs);
     if (group == null) notices.forEach(inv.io().err()::println);
     return new JobTable.Context(reasons, holds == null ? Set.of() : holds.keySet(), inv.api().now());

@@ -144,9 +144,8 @@ public final class DaemonApi implements GqApi {
     return machine.usage(from, to, now);
   }
 
-  @Override
-  public NotifyApi notifications() throws ApiException {
-    var n = notifications;
+  @Override public NotifyApi notifications() throws ApiException {
+    NotifyApi n = notifications;
     return n == null ? GqApi.super.notifications() : n;
   }
 
@@ -215,6 +214,7 @@ public final class DaemonApi implements GqApi {
 
   @Override public QueueState queueState() throws ApiException { return queue.queueState(); }
   @Override public Map<Long, WaitReason> waitReasons() throws ApiException { return queue.waitReasons(); }
+  @Override public Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException { return queue.waitReasons(ids); }
   @Override public Map<Long, Integer> queuePositions(Collection<Long> ids) throws ApiException { return queue.positions(ids); }
   @Override public Map<Long, Instant> idleJobs() throws ApiException { return queue.idleJobs(); }
   @Override public Map<String, String> holds() throws ApiException { return queue.holds(); }

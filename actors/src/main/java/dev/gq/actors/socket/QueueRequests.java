@@ -19,6 +19,7 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.CancelResult;
 import dev.gq.core.schedule.Request;
 import dev.gq.protocol.Protocol;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -35,6 +36,13 @@ final class QueueRequests {
   private final SchedulerAsks asks;
   private final String dataDir;
   private final Supplier<String> warning;
+  /** How long a plan made for a listing's pages is used for later pages of the same events. */
+  static final Duration PLAN_KEPT = Duration.ofSeconds(2);
+
+  /** Why each waiting job waited in the last plan made for a listing, as of event {@code seqNr}, made at {@code madeNanos}. */
+  private record Planned(long seqNr, long madeNanos, Map<Long, WaitReason> reasons) {}
+
+  private volatile Planned planned;
 
   QueueRequests(SchedulerAsks asks, String dataDir, Supplier<String> warning) {
     this.asks = asks;
@@ -49,7 +57,32 @@ final class QueueRequests {
   }
 
   Map<Long, WaitReason> waitReasons() throws ApiException {
-    var view = asks.view();
+    return reasons(asks.view());
+  }
+
+  /**
+   * Why the waiting jobs among {@code ids} wait, from one plan of the queue kept for the pages of a
+   * listing: made again once the Scheduler has stored another event or the plan is {@link #PLAN_KEPT}
+   * old, so that a listing of any length costs about one plan and holds its page's reasons alone.
+   * The last plan stays until the next listing replaces it.
+   */
+  Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException {
+    long seqNr = asks.askPlain(Scheduler.GetSeqNr::new);
+    Planned p = planned;
+    if (p == null || p.seqNr() != seqNr || System.nanoTime() - p.madeNanos() > PLAN_KEPT.toNanos()) {
+      SchedulerView view = asks.view();
+      p = new Planned(view.seqNr(), System.nanoTime(), reasons(view));
+      planned = p;
+    }
+    Map<Long, WaitReason> out = new HashMap<>();
+    for (long id : ids) {
+      WaitReason r = p.reasons().get(id);
+      if (r != null) out.put(id, r);
+    }
+    return out;
+  }
+
+  private static Map<Long, WaitReason> reasons(SchedulerView view) {
     Map<Long, WaitReason> cluster = ClusterBatches.waitReasons(view.ledger());
     if (cluster.isEmpty()) return view.waitReasons();
     Map<Long, WaitReason> all = new HashMap<>(view.waitReasons());
