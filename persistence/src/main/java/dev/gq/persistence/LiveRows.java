@@ -1,10 +1,6 @@
 package dev.gq.persistence;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import dev.gq.core.job.Job;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,7 +21,6 @@ import java.util.Map;
  */
 record LiveRows(Map<Long, Job> jobs, boolean cached) {
   static final LiveRows NONE = new LiveRows(Map.of(), false);
-  private static final JsonFactory JSON = new JsonFactory();
 
   boolean holds(long id) {
     return jobs.containsKey(id);
@@ -59,19 +54,92 @@ record LiveRows(Map<Long, Job> jobs, boolean cached) {
   /** The job {@code held} with the command and log path of {@code fields} ({@code [argv, logPath]}); null when they do not fit. */
   static Job made(Job held, String state, String fields) {
     if (held == null || fields == null || !held.state().name().equals(state)) return null;
-    try (JsonParser p = JSON.createParser(fields)) {
-      if (p.nextToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.START_ARRAY) return null;
-      List<String> argv = new ArrayList<>();
-      for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-        if (t != JsonToken.VALUE_STRING) return null;
-        argv.add(p.getText());
+    Fields f = new Fields(fields);
+    List<String> argv = new ArrayList<>();
+    if (!f.next('[') || !f.next('[')) return null;
+    if (!f.next(']')) {
+      do {
+        String arg = f.string();
+        if (arg == null) return null;
+        argv.add(arg);
+      } while (f.next(','));
+      if (!f.next(']')) return null;
+    }
+    if (!f.next(',')) return null;
+    String logPath = f.nextNull() ? null : f.string();
+    if ((logPath == null && !f.wasNull) || !f.next(']') || !f.atEnd() || argv.isEmpty()) return null;
+    return held.withStored(held.spec().withArgv(argv), logPath);
+  }
+
+  /** The JSON text SQLite gives for two values: strings and their escapes, read by hand; null on anything else. */
+  private static final class Fields {
+    private final String s;
+    private int i;
+    boolean wasNull;
+
+    Fields(String s) {
+      this.s = s;
+    }
+
+    boolean next(char c) {
+      if (i < s.length() && s.charAt(i) == c) {
+        i++;
+        return true;
       }
-      JsonToken log = p.nextToken();
-      if (log != JsonToken.VALUE_STRING && log != JsonToken.VALUE_NULL) return null;
-      String logPath = log == JsonToken.VALUE_NULL ? null : p.getText();
-      if (p.nextToken() != JsonToken.END_ARRAY || argv.isEmpty()) return null;
-      return held.withStored(held.spec().withArgv(argv), logPath);
-    } catch (IOException e) {
+      return false;
+    }
+
+    boolean nextNull() {
+      wasNull = s.startsWith("null", i);
+      if (wasNull) i += 4;
+      return wasNull;
+    }
+
+    boolean atEnd() {
+      return i == s.length();
+    }
+
+    String string() {
+      if (!next('"')) return null;
+      StringBuilder out = null;
+      int plain = i;
+      while (i < s.length()) {
+        char c = s.charAt(i);
+        if (c == '"') {
+          String tail = s.substring(plain, i++);
+          return out == null ? tail : out.append(tail).toString();
+        }
+        if (c != '\\') {
+          i++;
+          continue;
+        }
+        if (out == null) out = new StringBuilder();
+        out.append(s, plain, i);
+        if (i + 1 >= s.length()) return null;
+        char e = s.charAt(i + 1);
+        i += 2;
+        switch (e) {
+          case '"', '\\', '/' -> out.append(e);
+          case 'n' -> out.append('\n');
+          case 't' -> out.append('\t');
+          case 'r' -> out.append('\r');
+          case 'b' -> out.append('\b');
+          case 'f' -> out.append('\f');
+          case 'u' -> {
+            if (i + 4 > s.length()) return null;
+            try {
+              out.append((char) Integer.parseInt(s, i, i + 4, 16));
+            } catch (NumberFormatException x) {
+              return null;
+            }
+            i += 4;
+          }
+          default -> {
+            return null;
+          }
+        }
+        plain = i;
+      }
       return null;
     }
   }

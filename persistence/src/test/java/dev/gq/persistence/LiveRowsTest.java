@@ -62,7 +62,7 @@ class LiveRowsTest {
   private void queue() throws Exception {
     Map<String, String> env = Map.of("HOME", "/home/u", "WANDB_MODE", "offline");
     JobSpec first = new JobSpec(List.of("python", "cell.py", "1"), "/w", env, 1, "first", "sweep", "k1");
-    JobSpec line = new JobSpec(List.of("python", "cell.py", "it's \u202e 2"), "/w", Map.of(), 2, null, "sweep", null);
+    JobSpec line = new JobSpec(List.of("python", "cell.py", "it's \u202e 2 \u0001\t\"\\ \ud83d\ude00"), "/w", Map.of(), 2, null, "sweep", null);
     apply(new JobSubmitted(1, first, "t1", "/l/1", null, List.of(), HistoryFixture.T0),
         new JobSubmitted(2, line, "t2", "/l/2", null, List.of(), HistoryFixture.T0, 1L),
         new JobSubmitted(3, HistoryFixture.spec(null, null), "t3", null, null, HistoryFixture.T0),
@@ -88,10 +88,17 @@ class LiveRowsTest {
     try (var c = java.sql.DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
       st.execute("UPDATE jobs SET doc = json_set(doc, '$.tag', 'edited', '$.spec.argv', json('[\"edited\"]')) WHERE id = 3");
     }
-    Job made = byId(rs.page(LIVE, ledger.live(), -1), 3);
+    JobPage page = rs.page(LIVE, ledger.live(), -1);
+    Job made = byId(page, 3);
     assertEquals("t3", made.tag());
     assertEquals(List.of("edited"), made.spec().argv());
     assertEquals("edited", byId(decoded(LIVE), 3).tag());
+    // every row was made so, escapes and all: none read the tag the record holds
+    try (var c = java.sql.DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
+      st.execute("UPDATE jobs SET doc = json_set(doc, '$.tag', 'edited')");
+    }
+    for (Job j : rs.page(LIVE, ledger.live(), -1).jobs()) assertEquals("t" + j.id(), j.tag(), "job " + j.id());
+    assertEquals(List.of("python", "cell.py", "it's \u202e 2 \u0001\t\"\\ \ud83d\ude00"), byId(page, 2).spec().argv());
   }
 
   @Test
@@ -124,6 +131,20 @@ class LiveRowsTest {
     JobPage made = rs.page(LIVE, ledger.live(), -1);
     assertEquals(List.of(4L, 3L, 1L), made.jobs().stream().map(Job::id).toList());
     assertEquals(List.of(2L), made.unreadable());
+  }
+
+  @Test
+  void theFieldsSqliteGivesAreReadWithTheirEscapesAndAnythingElseIsDecodedInstead() throws Exception {
+    queue();
+    Job held = ledger.live().get(3L);
+    Job made = LiveRows.made(held, "WAITING", "[[\"a\\\"b\",\"c\\\\d\\/\",\"\\u0001x\\u001B\\n\\t\",\"\ud83d\ude00 \\ud83d\\ude00\"],null]");
+    assertEquals(List.of("a\"b", "c\\d/", "\u0001x\u001b\n\t", "\ud83d\ude00 \ud83d\ude00"), made.spec().argv());
+    assertEquals(null, made.logPath());
+    assertEquals("/l/3", LiveRows.made(held, "WAITING", "[[\"x\"],\"/l/3\"]").logPath());
+    for (String bad : List.of("[[],\"/l\"]", "[[\"x\"],\"/l\"", "[[\"x\"],7]", "[[\"x],\"/l\"]", "[[\"\\q\"],null]", "[null,null]",
+        "[[\"x\"],null]x"))
+      assertEquals(null, LiveRows.made(held, "WAITING", bad), bad);
+    assertEquals(null, LiveRows.made(held, "RUNNING", "[[\"x\"],null]"), "another state than the memory's");
   }
 
   private static Job byId(JobPage page, long id) {

@@ -23,8 +23,7 @@ final class TextLines {
   /** The line of the frame of {@code type} ("out" or "err") carrying {@code text}. */
   static ByteBuffer line(String type, String text) {
     int n = text.length();
-    // at most 6 bytes a character (a u-escape; UTF-8 takes at most 3 per char)
-    byte[] b = new byte[6 * n + type.length() + 16];
+    byte[] b = new byte[size(text) + type.length() + 16];
     int o = ascii(b, 0, "{\"t\":\"");
     o = ascii(b, o, type);
     o = ascii(b, o, "\",\"s\":\"");
@@ -50,6 +49,22 @@ final class TextLines {
     }
     o = ascii(b, o, "\"}\n");
     return ByteBuffer.wrap(b, 0, o);
+  }
+
+  /** How many bytes {@code text} takes in the line, quoted and encoded. */
+  private static int size(String text) {
+    int size = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 128) size += PLAIN[c] ? 1 : c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f' ? 2 : 6;
+      else if (c < 0x800) size += 2;
+      else if (!Character.isSurrogate(c)) size += 3;
+      else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        size += 4;
+        i++;
+      } else size += 6;
+    }
+    return size;
   }
 
   private static int three(byte[] b, int o, char c) {

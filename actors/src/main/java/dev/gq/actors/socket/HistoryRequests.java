@@ -19,6 +19,7 @@ import dev.gq.persistence.JobRef;
 import dev.gq.persistence.JournalEntry;
 import dev.gq.persistence.JournalReader;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -43,6 +44,10 @@ import java.util.TreeSet;
  */
 final class HistoryRequests {
   static final int PAGE = 500;
+  /** The ledger taken for a listing's pages, as of event {@code seqNr} (-1: not known exactly). */
+  private record Taken(WeakReference<Ledger> ledger, long seqNr) {}
+
+  private volatile Taken taken;
   private final SchedulerAsks asks;
   private final JobHistory jobHistory;
   private final JournalReader journal;
@@ -77,17 +82,25 @@ final class HistoryRequests {
 
   /**
    * A page of a listing whose live jobs come from the Scheduler's memory, only their commands and
-   * log paths read from the history: the ledger is taken between two readings of the stored
-   * sequence number, so that when they agree it is known to be as of that event.
+   * log paths read from the history. The ledger is taken between two readings of the stored
+   * sequence number (when they agree, it is known to be as of that event) and serves the later pages
+   * while the Scheduler stores nothing new (held weakly: it never outlives the Scheduler's own).
    */
   JobPage listingPage(JobQuery q) throws ApiException {
-    long before = asks.askPlain(Scheduler.GetSeqNr::new);
-    Ledger ledger = asks.askPlain(Scheduler.GetLedger::new);
-    long after = asks.askPlain(Scheduler.GetSeqNr::new);
-    asks.caughtUp(after);
+    long seqNr = asks.askPlain(Scheduler.GetSeqNr::new);
+    Taken t = taken;
+    Ledger ledger = t == null || t.seqNr() != seqNr ? null : t.ledger().get();
+    if (ledger == null) {
+      ledger = asks.askPlain(Scheduler.GetLedger::new);
+      long after = asks.askPlain(Scheduler.GetSeqNr::new);
+      t = new Taken(new WeakReference<>(ledger), after == seqNr ? seqNr : -1);
+      taken = t;
+      seqNr = after;
+    }
+    asks.caughtUp(seqNr);
     try {
       charge(q);
-      return jobHistory.page(q, ledger.live(), before == after ? after : -1);
+      return jobHistory.page(q, ledger.live(), t.seqNr());
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }
