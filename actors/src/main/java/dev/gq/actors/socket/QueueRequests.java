@@ -37,12 +37,9 @@ final class QueueRequests {
   private final String dataDir;
   private final Supplier<String> warning;
   /** How long a plan made for a listing's pages is used for later pages of the same events. */
-  static final Duration PLAN_KEPT = Duration.ofSeconds(2);
+  static final Duration PLAN_KEPT = Duration.ofSeconds(5);
 
-  /** Why each waiting job waited in the last plan made for a listing, as of event {@code seqNr}, made at {@code madeNanos}. */
-  private record Planned(long seqNr, long madeNanos, Map<Long, WaitReason> reasons) {}
-
-  private volatile Planned planned;
+  private volatile PlannedReasons planned;
 
   QueueRequests(SchedulerAsks asks, String dataDir, Supplier<String> warning) {
     this.asks = asks;
@@ -68,15 +65,15 @@ final class QueueRequests {
    */
   Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException {
     long seqNr = asks.askPlain(Scheduler.GetSeqNr::new);
-    Planned p = planned;
+    PlannedReasons p = planned;
     if (p == null || p.seqNr() != seqNr || System.nanoTime() - p.madeNanos() > PLAN_KEPT.toNanos()) {
       SchedulerView view = asks.view();
-      p = new Planned(view.seqNr(), System.nanoTime(), reasons(view));
+      p = PlannedReasons.of(view.seqNr(), System.nanoTime(), reasons(view));
       planned = p;
     }
     Map<Long, WaitReason> out = new HashMap<>();
     for (long id : ids) {
-      WaitReason r = p.reasons().get(id);
+      WaitReason r = p.get(id);
       if (r != null) out.put(id, r);
     }
     return out;
