@@ -185,6 +185,8 @@ final class JsonView {
   static final class ArrayStream {
     private final java.io.PrintWriter out;
     private final StringBuilder text = new StringBuilder();
+    /** {@code text}'s characters, handed to the writer without a string made of them for each job. */
+    private char[] chars = new char[0];
     private boolean any;
 
     ArrayStream(java.io.PrintWriter out) {
@@ -201,7 +203,9 @@ final class JsonView {
     void add(Job job) {
       text.setLength(0);
       JobJson.element(text.append(any ? ",\n" : "[\n"), job);
-      out.append(text);
+      if (chars.length < text.length()) chars = new char[text.length() * 2];
+      text.getChars(0, text.length(), chars, 0);
+      out.write(chars, 0, text.length());
       any = true;
     }
 

@@ -21,6 +21,10 @@ public final class LineWriter {
 
   private final WritableByteChannel channel;
   private final int maxBytes;
+  /** The most bytes of room kept for the next text line: about a line of 64 Ki characters. */
+  private static final int ROOM_KEPT = 80 * 1024;
+  /** Where the last text line was made, for the next one. */
+  private byte[] room = new byte[0];
 
   public LineWriter(WritableByteChannel channel, int maxBytes) {
     this.channel = channel;
@@ -34,12 +38,21 @@ public final class LineWriter {
 
   /** Sends a frame; out and err text is split into chunks when long. */
   public void send(Frame frame) throws IOException {
-    if (frame instanceof Frame.Out o) {
-      for (String part : chunks(o.text())) write(TextLines.line("out", part));
-    } else if (frame instanceof Frame.Err e) {
-      for (String part : chunks(e.text())) write(TextLines.line("err", part));
-    } else {
-      write(frame.toJson());
+    if (frame instanceof Frame.Out o) text("out", o.text());
+    else if (frame instanceof Frame.Err e) text("err", e.text());
+    else write(frame.toJson());
+  }
+
+  /**
+   * Sends {@code text} in frames of {@code type}, each line made in the room of the line before
+   * (the frames of a long output are about the same size, so it is made once).
+   */
+  private synchronized void text(String type, String text) throws IOException {
+    for (String part : chunks(text)) {
+      ByteBuffer line = TextLines.line(type, part, room);
+      // kept up to a frame of FrameStreams' size: a rare longer one is not held for the connection's life
+      if (line.array() != room && line.capacity() <= ROOM_KEPT) room = line.array();
+      write(line);
     }
   }
 

@@ -22,8 +22,14 @@ final class TextLines {
 
   /** The line of the frame of {@code type} ("out" or "err") carrying {@code text}. */
   static ByteBuffer line(String type, String text) {
+    return line(type, text, new byte[0]);
+  }
+
+  /** As above, written into {@code room} when it is large enough, else into a new array. */
+  static ByteBuffer line(String type, String text, byte[] room) {
     int n = text.length();
-    byte[] b = new byte[size(text) + type.length() + 16];
+    int size = size(text) + type.length() + 16;
+    byte[] b = room.length >= size ? room : new byte[size];
     int o = ascii(b, 0, "{\"t\":\"");
     o = ascii(b, o, type);
     o = ascii(b, o, "\",\"s\":\"");
