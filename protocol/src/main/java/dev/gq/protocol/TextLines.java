@@ -1,6 +1,7 @@
 package dev.gq.protocol;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * An {@code out} or {@code err} frame written straight to the UTF-8 bytes of its line, newline
@@ -25,15 +26,23 @@ final class TextLines {
     return line(type, text, new byte[0]);
   }
 
-  /** As above, written into {@code room} when it is large enough, else into a new array. */
+  /**
+   * As above, written into {@code room} when it is large enough, else into a new array (grown as
+   * the text asks: one pass over it).
+   */
   static ByteBuffer line(String type, String text, byte[] room) {
     int n = text.length();
-    int size = size(text) + type.length() + 16;
-    byte[] b = room.length >= size ? room : new byte[size];
+    byte[] b = room.length >= n + 64 ? room : new byte[n + (n >> 3) + 64];
     int o = ascii(b, 0, "{\"t\":\"");
     o = ascii(b, o, type);
     o = ascii(b, o, "\",\"s\":\"");
+    // at most 6 bytes a character (a u-escape) and the 4 of the end fit below the limit
+    int limit = b.length - 12;
     for (int i = 0; i < n; i++) {
+      if (o > limit) {
+        b = Arrays.copyOf(b, b.length + Math.max(b.length >> 1, 6 * (n - i) / 4 + 64));
+        limit = b.length - 12;
+      }
       char c = text.charAt(i);
       if (c < 128) {
         if (PLAIN[c]) b[o++] = (byte) c;
@@ -55,22 +64,6 @@ final class TextLines {
     }
     o = ascii(b, o, "\"}\n");
     return ByteBuffer.wrap(b, 0, o);
-  }
-
-  /** How many bytes {@code text} takes in the line, quoted and encoded. */
-  private static int size(String text) {
-    int size = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c < 128) size += PLAIN[c] ? 1 : c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f' ? 2 : 6;
-      else if (c < 0x800) size += 2;
-      else if (!Character.isSurrogate(c)) size += 3;
-      else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-        size += 4;
-        i++;
-      } else size += 6;
-    }
-    return size;
   }
 
   private static int three(byte[] b, int o, char c) {

@@ -2,6 +2,7 @@ package dev.gq.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,16 @@ class TextLinesTest {
       String t = new String(cs);
       assertArrayEquals(expected(Frame.out(t)), bytes(TextLines.line("out", t)), t);
     }
+  }
+
+  @Test
+  void aLineLongerThanTheRoomGivenGrowsAndAShortOneIsMadeInIt() {
+    byte[] room = new byte[200];
+    String escapes = "\u0001\"\ud800".repeat(100);
+    assertArrayEquals(expected(Frame.out(escapes)), bytes(TextLines.line("out", escapes, room)));
+    ByteBuffer shortLine = TextLines.line("out", "ok\n", room);
+    assertSame(room, shortLine.array());
+    assertArrayEquals(expected(Frame.out("ok\n")), bytes(shortLine));
   }
 
   @Test
