@@ -24,11 +24,14 @@ import picocli.CommandLine.Parameters;
  * every live job plus the {@value #RECENT} most recently submitted ended ones, so the list stays
  * short however long the history; filters combine with AND, ids and ranges with OR. A list without
  * a limit is read and printed in pages of {@value #PAGE}, so no list holds the whole history, and
- * the default one ({@link PsListing}) holds no more than a page of a queue of any length.
+ * the default one ({@link PsListing}) holds no more than a page of a queue of any length and on a
+ * terminal shows only what fits ({@link ScreenFit}).
  * The table ({@link JobTable}) fits a terminal and is whole in a pipe; {@code --format} picks its
  * columns, and states are coloured on a terminal unless the caller's environment sets NO_COLOR.
  */
-@Command(name = "ps", description = "List live jobs and the last " + PsCommand.RECENT + " ended ones (--all: every job).")
+@Command(name = "ps", description = "List live jobs and the last " + PsCommand.RECENT + " ended ones (--all: every job).",
+    footer = {"", "On a terminal it shows what fits: with a queue longer than the screen, the running jobs and the newest"
+        + " waiting ones, then a line saying how many more wait. Piped, or with --json, the list is whole."})
 final class PsCommand implements Callable<Integer> {
   static final int RECENT = 20;
   static final int PAGE = 500;
