@@ -26,11 +26,12 @@ import java.util.TreeMap;
 
 /**
  * What the command tree needs from the daemon: the jobs, the queue and the groups here; the GPUs,
- * the shared machine and the daemon itself in {@link MachineApi}. The daemon implements it over its
- * actors; tests implement it in memory. Calls block. A refused request throws {@link ApiException}
- * whose message is the one line to show the user.
+ * the shared machine and the daemon itself in {@link MachineApi}; what a long listing reads page by
+ * page in {@link ListingApi}. The daemon implements it over its actors; tests implement it in
+ * memory. Calls block. A refused request throws {@link ApiException} whose message is the one line
+ * to show the user.
  */
-public interface GqApi extends ApiReplies, MachineApi {
+public interface GqApi extends ApiReplies, MachineApi, ListingApi {
 
   /**
    * Submits one job. The spec's {@code after} ids must exist (refused otherwise); {@code retries}

@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.PrintableText;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.progress.Estimate;
 import java.time.Duration;
@@ -127,6 +128,38 @@ enum JobColumn {
       case EXIT -> job.exitCode() == null ? "-" : String.valueOf(job.exitCode());
       case COMMAND -> command(job.spec().argv());
     };
+  }
+
+  /**
+   * How many characters this column's cell for {@code job} takes as the table shows it (escaped,
+   * {@link PrintableText#escape}): the numbers' and GPU lists' counted without writing them.
+   */
+  int width(Job job, JobTableContext ctx) {
+    return switch (this) {
+      case ID -> digits(job.id());
+      case STATE -> JobTable.state(job, ctx).length();
+      case PRIORITY -> digits(job.spec().priority());
+      case GPUS -> gpusWidth(job);
+      case PID -> job.pid() == null ? 1 : digits(job.pid());
+      case EXIT -> job.exitCode() == null ? 1 : digits(job.exitCode());
+      default -> PrintableText.escape(cell(job, ctx)).length();
+    };
+  }
+
+  /** How many characters {@code v} takes in decimal, its sign included. */
+  static int digits(long v) {
+    if (v < 0) return v == Long.MIN_VALUE ? 20 : 1 + digits(-v);
+    int n = 1;
+    for (long t = v; t >= 10; t /= 10) n++;
+    return n;
+  }
+
+  /** The length of {@link #gpus}. */
+  private static int gpusWidth(Job job) {
+    if (job.gpus().isEmpty()) return job.spec().gpus() == 0 ? 1 : 2 + digits(job.spec().gpus());
+    int n = job.gpus().size() - 1;
+    for (GpuSlot s : job.gpus()) n += digits(s.index());
+    return n;
   }
 
   /**

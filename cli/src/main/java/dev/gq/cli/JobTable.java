@@ -1,9 +1,13 @@
 package dev.gq.cli;
 
 import dev.gq.core.job.Job;
+import dev.gq.core.job.JobState;
 import dev.gq.core.job.PrintableText;
+import dev.gq.core.job.WaitReason;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,6 +28,7 @@ final class JobTable {
     }
   }
 
+
   /**
    * Prints one page in {@code layout}, fitted to {@code width} (0: no limit), in the widths of the
    * page before ({@code before}; null for the first, which prints the header when the layout has
@@ -43,7 +48,17 @@ final class JobTable {
    */
   static int[] print(List<Job> jobs, Layout layout, JobTableContext ctx, PrintWriter out, int width, int[] before, boolean first,
       boolean telling) {
-    return table(jobs, layout, ctx, telling).print(out, width, before, first && layout.header());
+    TextTable table = table(layout);
+    JobColumn[] columns = layout.columns().toArray(JobColumn[]::new);
+    if (telling) table.cutInMiddle(layout.columns().indexOf(JobColumn.NAME));
+    if (first && layout.header()) table.printHeader(out, width, before);
+    String[] cells = new String[columns.length];
+    for (Job job : jobs) {
+      for (int i = 0; i < columns.length; i++)
+        cells[i] = telling && columns[i] == JobColumn.NAME ? JobColumn.tellingName(job) : columns[i].cell(job, ctx);
+      table.printRow(out, cells, width, before);
+    }
+    return before;
   }
 
   private static boolean cutsCommand(TextTable table, Layout layout, int width, int[] before) {
@@ -78,11 +93,21 @@ final class JobTable {
     private final int[] natural = new int[JobColumn.values().length];
     private int tellingName;
 
-    void measure(List<Job> jobs, Iterable<JobColumn> columns, JobTableContext ctx) {
+    /**
+     * Measures {@code columns} over {@code jobs}, and NAME as it tells unnamed jobs apart when
+     * {@code telling} (only a terminal may cut COMMAND).
+     */
+    void measure(List<Job> jobs, List<JobColumn> columns, JobTableContext ctx, boolean telling) {
+      JobColumn[] cs = columns.toArray(JobColumn[]::new);
       for (Job job : jobs) {
-        for (JobColumn c : columns) natural[c.ordinal()] = Math.max(natural[c.ordinal()], PrintableText.escape(c.cell(job, ctx)).length());
-        tellingName = Math.max(tellingName, PrintableText.escape(JobColumn.tellingName(job)).length());
+        for (JobColumn c : cs) natural[c.ordinal()] = Math.max(natural[c.ordinal()], c.width(job, ctx));
+        if (telling) tellingName = Math.max(tellingName, PrintableText.escape(JobColumn.tellingName(job)).length());
       }
+    }
+
+    /** Makes column {@code c} at least {@code chars} wide. */
+    void widen(JobColumn c, int chars) {
+      natural[c.ordinal()] = Math.max(natural[c.ordinal()], chars);
     }
 
     /** Whether the whole table of {@code layout} cuts COMMAND at {@code width}, so NAME tells unnamed jobs apart. */
@@ -90,9 +115,14 @@ final class JobTable {
       return cutsCommand(widened(layout, false), layout, width, null);
     }
 
-    /** The widths the whole table of {@code layout} prints in, fitted to {@code width} (0: no limit). */
+    /**
+     * The widths the whole table of {@code layout} prints in, fitted to {@code width}; with no limit
+     * (0) the last column is neither cut nor padded, so it is left unbounded rather than measured.
+     */
     int[] fitted(Layout layout, int width) {
-      return widened(layout, telling(layout, width)).fittedWidths(width);
+      int[] widths = widened(layout, telling(layout, width)).fittedWidths(width);
+      if (width <= 0 && widths.length > 0) widths[widths.length - 1] = Integer.MAX_VALUE / 2;
+      return widths;
     }
 
     private TextTable widened(Layout layout, boolean telling) {
@@ -107,6 +137,13 @@ final class JobTable {
 
   /** The state to show: HELD for a waiting job of a held group. */
   static String state(Job job, Set<String> heldGroups) {
-    return JobTableContext.state(job, heldGroups);
+    boolean held = job.state() == JobState.WAITING && job.spec().group() != null && heldGroups.contains(job.spec().group());
+    return held ? "HELD" : job.state().name();
+  }
+
+  /** As {@link #state(Job, Set)}; UNKNOWN for a live job Slurm holds whose cluster does not answer. */
+  static String state(Job job, JobTableContext ctx) {
+    if (job.clusterId() != null && !job.state().terminal() && ctx.unreachable().contains(job.spec().cluster())) return "UNKNOWN";
+    return state(job, ctx.heldGroups());
   }
 }

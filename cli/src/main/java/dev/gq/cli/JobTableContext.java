@@ -25,6 +25,11 @@ record JobTableContext(Map<Long, WaitReason> waitReasons, Set<String> heldGroups
     this(waitReasons, heldGroups, now, progress, unreachable, positions, Map.of());
   }
 
+  /** With why each waiting job waits. */
+  JobTableContext withWaitReasons(Map<Long, WaitReason> r) {
+    return new JobTableContext(r, heldGroups, now, progress, unreachable, positions, notes);
+  }
+
   JobTableContext withProgress(Map<Long, Estimate> p) {
     return new JobTableContext(waitReasons, heldGroups, now, p, unreachable, positions, notes);
   }

@@ -1,12 +1,6 @@
 package dev.gq.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -205,6 +199,9 @@ final class JsonView {
   /** Writes a JSON array element by element, formatted exactly as {@link #pretty} formats a whole one. */
   static final class ArrayStream {
     private final PrintWriter out;
+    private final StringBuilder text = new StringBuilder();
+    /** {@code text}'s characters, handed to the writer without a string made of them for each job. */
+    private char[] chars = new char[0];
     private boolean any;
 
     ArrayStream(PrintWriter out) {
@@ -214,6 +211,16 @@ final class JsonView {
     void add(JsonNode n) {
       out.print(any ? ",\n" : "[\n");
       out.print("  " + pretty(n).replace("\n", "\n  "));
+      any = true;
+    }
+
+    /** Adds {@code job} as {@link #job(Job, WaitReason)} has it, written straight to text ({@link JobJson}). */
+    void add(Job job, WaitReason wait) {
+      text.setLength(0);
+      JobJson.element(text.append(any ? ",\n" : "[\n"), job, wait);
+      if (chars.length < text.length()) chars = new char[text.length() * 2];
+      text.getChars(0, text.length(), chars, 0);
+      out.write(chars, 0, text.length());
       any = true;
     }
 
@@ -228,31 +235,10 @@ final class JsonView {
 
   /** The node as pretty-printed JSON text, without a trailing newline. */
   static String pretty(JsonNode node) {
-    try {
-      return Writer.PRETTY.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    return PrettyJson.text(node);
   }
 
   static String time(Instant t) {
     return t == null ? null : t.toString();
-  }
-
-  /** Built on first use, so commands that print no JSON never pay for Jackson's set-up. */
-  private static final class Writer {
-    static final ObjectWriter PRETTY = new ObjectMapper().writer(printer()).with(JsonEscapes.INSTANCE);
-
-    private static DefaultPrettyPrinter printer() {
-      Separators separators = Separators.createDefaultInstance()
-          .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-          .withObjectEmptySeparator("")
-          .withArrayEmptySeparator("");
-      DefaultIndenter indent = new DefaultIndenter("  ", "\n");
-      DefaultPrettyPrinter p = new DefaultPrettyPrinter(separators);
-      p.indentArraysWith(indent);
-      p.indentObjectsWith(indent);
-      return p;
-    }
   }
 }

@@ -23,14 +23,17 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code gq ps}: lists jobs, newest first. With no ids, states, limit or {@code --all} it shows
- * every live job plus the {@value PsListing#RECENT} most recently submitted ended ones, so the list stays
+ * every live job plus the {@value PsPages#RECENT} most recently submitted ended ones, so the list stays
  * short however long the history; filters combine with AND, ids and ranges with OR. A list without
- * a limit is read and printed in pages of {@value PsListing#PAGE}, so no list holds the whole history, and
- * the default one ({@link PsListing}) holds no more than a page of a queue of any length.
+ * a limit is read and printed in pages of {@value PsPages#PAGE}, so no list holds the whole history, and
+ * the default one ({@link PsListing}) holds no more than a page of a queue of any length and on a
+ * terminal shows only what fits ({@link ScreenFit}).
  * The table ({@link JobTable}) fits a terminal and is whole in a pipe; {@code --format} picks its
  * columns, and states are coloured on a terminal unless the caller's environment sets NO_COLOR.
  */
-@Command(name = "ps", aliases = {"ls", "list", "status"}, description = "List live jobs and the last " + PsListing.RECENT + " ended ones (--all: every job).")
+@Command(name = "ps", aliases = {"ls", "list", "status"}, description = "List live jobs and the last " + PsPages.RECENT + " ended ones (--all: every job).",
+    footer = {"", "On a terminal it shows what fits: with a queue longer than the screen, the running jobs and the newest"
+        + " waiting ones, then a line saying how many more wait. Piped, or with --json, the list is whole."})
 final class PsCommand implements Callable<Integer> {
   private final Invocation inv;
   private final Set<Long> unreadable = new TreeSet<>();
@@ -131,8 +134,8 @@ final class PsCommand implements Callable<Integer> {
 
   /** Prints every job of {@code q} page by page, newest first; returns how many there were. */
   private int paged(JobQuery q) throws ApiException {
-    JobPage rows = read(q.page(0, PsListing.PAGE));
-    if (rows.rows() < PsListing.PAGE) return listed(rows.jobs());
+    JobPage rows = read(q.page(0, PsPages.PAGE));
+    if (rows.rows() < PsPages.PAGE) return listed(rows.jobs());
     List<Job> page = rows.jobs();
     PrintWriter out = inv.io().out();
     JsonView.ArrayStream array = json ? new JsonView.ArrayStream(out) : null;
@@ -147,13 +150,12 @@ final class PsCommand implements Callable<Integer> {
         page.forEach(j -> array.add(JsonView.shownJob(j, hints, waits.get(j.id()))));
       }
       else if (!page.isEmpty()) {
-        if (shown > 0 && layout.columns().contains(JobColumn.PROGRESS)) ctx = ctx.withProgress(extras.progress(page));
-        if (shown > 0 && layout.columns().contains(JobColumn.NOTE)) ctx = ctx.withNotes(extras.notes(page));
+        if (shown > 0) ctx = extras.later(ctx, page, layout.columns());
         widths = JobTable.print(page, layout, ctx, out, TextTable.width(inv.io()), widths);
       }
       out.flush();
       shown += page.size();
-      rows = rows.rows() < PsListing.PAGE ? new JobPage(List.of(), List.of()) : read(q.page(rows.lowestId(), PsListing.PAGE));
+      rows = rows.rows() < PsPages.PAGE ? new JobPage(List.of(), List.of()) : read(q.page(rows.lowestId(), PsPages.PAGE));
       page = rows.jobs();
     }
     if (array != null) array.end();

@@ -28,15 +28,33 @@ final class PsContext {
   private final String group;
   /** The groups' holds, once read (null: not yet). */
   private Map<String, String> holds;
-  /** Read once, when first needed (null: not yet): the clusters that do not answer, why jobs wait, now. */
+  /** Read once, when first needed (null: not yet): the clusters that do not answer, now. */
   private Map<String, String> unreachable;
-  private Map<Long, WaitReason> reasons;
   private Instant now;
+  /** What gq notices about running jobs, once asked (null: not yet). */
+  private JobHints hints;
 
   PsContext(Invocation inv, List<JobColumn> columns, String group) {
     this.inv = inv;
     this.columns = columns;
     this.group = group;
+  }
+
+  /**
+   * The held groups that have waiting jobs, in order, for the notices of the default list (none for
+   * a list of one group, which has its summary instead); the holds read once, the jobs counted.
+   */
+  Set<String> heldWithWaiting(String only) throws ApiException {
+    Set<String> shown = new TreeSet<>();
+    if (only != null) return shown;
+    for (String g : holds().keySet())
+      if (inv.api().count(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), g, 0)) > 0) shown.add(g);
+    return shown;
+  }
+
+  private Map<String, String> holds() throws ApiException {
+    if (holds == null) holds = inv.api().holds();
+    return holds;
   }
 
   /** The notices of the held groups that waiting jobs among {@code jobs} are in (the holds read once). */
@@ -67,10 +85,22 @@ final class PsContext {
 
   /** What the table of {@code jobs} shows besides them: why they wait, held groups, progress. */
   JobTableContext context(List<Job> jobs) throws ApiException {
-    JobTableContext c = waits(jobs).withProgress(progress(jobs)).withPositions(positions(jobs)).withNotes(notes(jobs));
+    JobTableContext c = waits(jobs).withProgress(progress(jobs)).withPositions(shownPositions(jobs)).withNotes(notes(jobs));
     if (!clustered(jobs)) return c;
     sayUnreachable();
     return c.withUnreachable(unreachable().keySet());
+  }
+
+  /**
+   * What a later page of a list printed in the first page's {@code shown} columns
+   * ({@link PsCommand}) shows besides its jobs: {@code first}'s, with the page's own reasons,
+   * places, estimates and notes.
+   */
+  JobTableContext later(JobTableContext first, List<Job> jobs, List<JobColumn> shown) throws ApiException {
+    JobTableContext c = first.withWaitReasons(reasons(jobs));
+    if (shown.contains(JobColumn.POS)) c = c.withPositions(positions(jobs));
+    if (shown.contains(JobColumn.PROGRESS)) c = c.withProgress(progress(jobs));
+    return shown.contains(JobColumn.NOTE) ? c.withNotes(notes(jobs)) : c;
   }
 
   /**
@@ -79,8 +109,7 @@ final class PsContext {
    */
   JobTableContext page(List<Job> jobs, Map<Long, Integer> positions) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
-    if (waiting) heldGroups(jobs);
-    JobTableContext c = new JobTableContext(waiting ? reasons() : Map.of(), holds == null ? Set.of() : holds.keySet(), now())
+    JobTableContext c = new JobTableContext(waiting ? reasons(jobs) : Map.of(), waiting ? holds().keySet() : Set.of(), now())
         .withProgress(progress(jobs)).withPositions(positions).withNotes(notes(jobs));
     return clustered(jobs) ? c.withUnreachable(unreachable().keySet()) : c;
   }
@@ -96,9 +125,10 @@ final class PsContext {
         + why + "); its jobs show UNKNOWN and keep running there"));
   }
 
-  /** The waiting jobs' places in the queue, counted over every waiting job. */
-  Map<Long, Integer> positions() throws ApiException {
-    return QueueOrder.positions(inv.api().jobPage(new JobQuery(List.of(), EnumSet.of(JobState.WAITING), null, 0)).jobs());
+  /** The places in the queue of the queued jobs among {@code jobs}, counted over every waiting job. */
+  Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
+    List<Long> queued = jobs.stream().filter(QueueOrder::queued).map(Job::id).toList();
+    return queued.isEmpty() ? Map.of() : inv.api().queuePositions(queued);
   }
 
   private Map<String, String> unreachable() throws ApiException {
@@ -106,14 +136,14 @@ final class PsContext {
     return unreachable;
   }
 
-  /** Why the waiting jobs among {@code jobs} wait; none asked when none waits (read once). */
+  /** Why the waiting jobs among {@code jobs} wait: asked for them alone, so that no list holds the whole queue's reasons. */
   Map<Long, WaitReason> reasonsFor(List<Job> jobs) throws ApiException {
-    return jobs.stream().anyMatch(j -> j.state() == JobState.WAITING) ? reasons() : Map.of();
+    return reasons(jobs);
   }
 
-  private Map<Long, WaitReason> reasons() throws ApiException {
-    if (reasons == null) reasons = inv.api().waitReasons();
-    return reasons;
+  private Map<Long, WaitReason> reasons(List<Job> jobs) throws ApiException {
+    List<Long> waiting = jobs.stream().filter(j -> j.state() == JobState.WAITING).map(Job::id).toList();
+    return waiting.isEmpty() ? Map.of() : inv.api().waitReasons(waiting);
   }
 
   private Instant now() throws ApiException {
@@ -124,7 +154,13 @@ final class PsContext {
   /** The notes of the listed running jobs (idle, on an unwell GPU); none asked when NOTE is not shown. */
   Map<Long, String> notes(List<Job> jobs) throws ApiException {
     if (columns != null && !columns.contains(JobColumn.NOTE)) return Map.of();
-    return JobHints.of(inv.api(), jobs).notes(jobs);
+    // asked once a run, when a listed job first runs on GPUs: each page of a long list would ask again
+    if (hints == null) {
+      JobHints h = JobHints.of(inv.api(), jobs);
+      if (h == JobHints.NONE) return Map.of();
+      hints = h;
+    }
+    return hints.notes(jobs);
   }
 
   /**
@@ -141,18 +177,17 @@ final class PsContext {
    * The places in the queue of the listed waiting jobs, counted over every waiting job (the list may
    * be filtered); none asked when POS is not shown.
    */
-  private Map<Long, Integer> positions(List<Job> jobs) throws ApiException {
+  private Map<Long, Integer> shownPositions(List<Job> jobs) throws ApiException {
     boolean shown = columns != null ? columns.contains(JobColumn.POS)
         : jobs.stream().anyMatch(j -> j.state() == JobState.WAITING && j.spec().priority() != 0);
-    if (!shown || jobs.stream().noneMatch(QueueOrder::queued)) return Map.of();
-    return positions();
+    return shown ? positions(jobs) : Map.of();
   }
 
   /** Why the listed waiting jobs wait, and which of their groups are held (with a notice for each). */
   private JobTableContext waits(List<Job> jobs) throws ApiException {
     boolean waiting = jobs.stream().anyMatch(j -> j.state() == JobState.WAITING);
     if (!waiting) return new JobTableContext(Map.of(), Set.of(), inv.api().now());
-    Map<Long, WaitReason> reasons = inv.api().waitReasons();
+    Map<Long, WaitReason> reasons = reasons(jobs);
     List<String> notices = heldNotices(jobs);
     if (group == null) notices.forEach(inv.io().err()::println);
     return new JobTableContext(reasons, holds == null ? Set.of() : holds.keySet(), inv.api().now());

@@ -28,11 +28,17 @@ final class ShellQuote {
     return "'" + arg.replace("'", "'\"'\"'") + "'";
   }
 
+  /** The characters a plain word has: ASCII letters and digits, and {@code _@%+=:,./-}. */
+  private static final boolean[] PLAIN = new boolean[128];
+
+  static {
+    for (char c = 0; c < 128; c++) PLAIN[c] = Character.isLetterOrDigit(c) || "_@%+=:,./-".indexOf(c) >= 0;
+  }
+
   private static boolean plain(String arg) {
     for (int i = 0; i < arg.length(); i++) {
       char c = arg.charAt(i);
-      boolean ok = Character.isLetterOrDigit(c) && c < 128 || "_@%+=:,./-".indexOf(c) >= 0;
-      if (!ok) return false;
+      if (c >= 128 || !PLAIN[c]) return false;
     }
     return true;
   }

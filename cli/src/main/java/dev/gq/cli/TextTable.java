@@ -3,6 +3,7 @@ package dev.gq.cli;
 import dev.gq.core.job.PrintableText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -105,6 +106,21 @@ final class TextTable {
     if (header) out.println(line(headers(), widths, width, false));
     for (List<String> row : rows) out.println(line(row, widths, width, true));
     return widths;
+  }
+
+  /** Prints the header in {@code widths}, which {@link #fittedWidths} gave for the whole table. */
+  void printHeader(PrintWriter out, int width, int[] widths) {
+    out.println(line(headers(), widths, width, false));
+  }
+
+  /**
+   * Prints a row of {@code cells} (escaped here, as {@link #add} does) in {@code widths}, which
+   * {@link #fittedWidths} gave for the whole table: a table printed row by row, keeping no row.
+   */
+  void printRow(PrintWriter out, String[] cells, int width, int[] widths) {
+    if (cells.length != columns.size()) throw new IllegalArgumentException("row has " + cells.length + " cells");
+    for (int i = 0; i < cells.length; i++) cells[i] = PrintableText.escape(cells[i]);
+    out.println(line(Arrays.asList(cells), widths, width, true));
   }
 
   /**

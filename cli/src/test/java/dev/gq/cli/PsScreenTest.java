@@ -7,6 +7,8 @@ import dev.gq.core.job.JobState;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import dev.gq.core.job.JobQuery;
 import org.junit.jupiter.api.Test;
 
 class PsScreenTest {
@@ -73,14 +75,60 @@ class PsScreenTest {
   }
 
   @Test
-  void aTallTerminalShowsTheUsualTwentyAndATinyOneStillEveryLiveJob() {
+  void aTallTerminalShowsTheUsualTwentyAndATinyOneTheRunningJobsAndHowManyWaitBesides() {
     Cli tall = history();
     tall.io.height = 50;
     assertEquals(1 + 5 + 20, tall.run("ps").out().lines().count());
     Cli tiny = history();
     tiny.io.height = 5;
     Cli.Result r = tiny.run("ps");
-    assertEquals(1 + 5, r.out().lines().count(), r.out());
-    assertTrue(r.err().startsWith("gq: 30 more ended jobs are not shown"), r.err());
+    assertEquals(0, r.code(), r.toString());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(List.of("JOB", "33", "32", "31"), lines.subList(0, 4).stream().map(l -> l.split(" ")[0]).toList(), r.out());
+    assertEquals("\u2026 2 more waiting jobs not shown: gq ps | less, or gq ps --json", lines.get(4), r.out());
+    assertEquals(5, lines.size(), r.out());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void aQueueLongerThanTheScreenShowsTheRunningJobsAndTheNewestWaitingOnesMeasuredOverThemAlone() {
+    Cli cli = new Cli(Path.of("/tmp"));
+    cli.io.env.put("NO_COLOR", "1");
+    for (long id = 1; id <= 30; id++) cli.api.add(Jobs.job(id, JobState.DONE));
+    for (long id = 31; id <= 33; id++) cli.api.add(Jobs.job(id, JobState.RUNNING));
+    // the oldest waiting job has the longest name: not shown, it does not widen NAME
+    cli.api.add(Jobs.job(34, JobState.WAITING, Jobs.spec(0, "a-much-longer-name-than-the-others", null, null, "make", "all")));
+    for (long id = 35; id <= 2033; id++) cli.api.add(Jobs.job(id, JobState.WAITING, Jobs.spec(0, null, null, null, "make", "all")));
+    cli.io.height = 24;
+    cli.io.width = 80;
+    Cli.Result r = cli.run("ps");
+    assertEquals(0, r.code(), r.toString());
+    List<String> lines = r.out().lines().toList();
+    // the header, 21 rows, the closing line; one line is left for the prompt
+    assertEquals(23, lines.size(), r.out());
+    assertEquals("JOB   STATE    GPUS  NAME    WAIT  ELAPSED       COMMAND", lines.get(0));
+    List<String> ids = lines.subList(1, 22).stream().map(l -> l.split(" ")[0]).toList();
+    List<String> want = new java.util.ArrayList<>();
+    for (long id = 2033; id > 2015; id--) want.add(String.valueOf(id));
+    want.addAll(List.of("33", "32", "31"));
+    assertEquals(want, ids);
+    assertEquals("2033  WAITING  -     make    -     -             make all", lines.get(1));
+    assertEquals("\u2026 1,982 more waiting jobs not shown: gq ps | less, or gq ps --json", lines.get(22));
+    assertEquals("", r.err());
+    // the waiting jobs read are those shown: no read of the whole queue
+    for (JobQuery q : cli.api.queries)
+      assertTrue(q.limit() <= PsPages.PAGE && (q.limit() > 0 || q.states().equals(Set.of(JobState.WAITING))
+          || !q.states().contains(JobState.WAITING)), "a read of " + q.limit() + " job(s) in " + q.states());
+  }
+
+  @Test
+  void aQueueLongerThanTheScreenIsWholeInAPipe() {
+    Cli cli = new Cli(Path.of("/tmp"));
+    for (long id = 1; id <= 600; id++) cli.api.add(Jobs.job(id, JobState.WAITING));
+    cli.io.height = 24;
+    cli.io.stdoutTty = false;
+    Cli.Result r = cli.run("ps");
+    assertEquals(1 + 600, r.out().lines().count());
+    assertEquals("", r.err());
   }
 }

@@ -68,6 +68,6 @@ class PsStreamTest {
 
   private void assertPaged() {
     for (JobQuery q : cli.api.queries)
-      assertTrue(q.limit() > 0 && q.limit() <= PsListing.PAGE, "a read of " + (q.limit() == 0 ? "every" : q.limit()) + " job(s)");
+      assertTrue(q.limit() > 0 && q.limit() <= PsPages.PAGE, "a read of " + (q.limit() == 0 ? "every" : q.limit()) + " job(s)");
   }
 }

@@ -163,6 +163,16 @@ public final class JobHistory implements AutoCloseable {
   }
 
   /**
+   * As {@link #page(JobQuery)}, each row of a job {@code live} holds (the Scheduler's memory, as of
+   * event {@code liveAt}; -1: not known exactly) made from it with the command read from the row;
+   * kept in the cache only while the cache holds every live job (a longer queue would only churn it).
+   */
+  public synchronized JobPage page(JobQuery q, Map<Long, Job> live, long liveAt) throws SQLException {
+    boolean cached = liveAt >= 0 && live.size() <= LISTING_CACHE && liveAt == offset();
+    return ListingPages.page(db, listing, q, new LiveRows(live, cached));
+  }
+
+  /**
    * Jobs matching {@code q}, newest first, for listing: each without its environment (an empty
    * map), which SQLite drops before the document is decoded, since a listing never shows it and it
    * is most of a document's size.

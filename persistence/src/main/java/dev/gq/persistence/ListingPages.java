@@ -26,6 +26,14 @@ final class ListingPages {
   private ListingPages() {}
 
   static JobPage page(Connection db, ListingCache listing, JobQuery q) throws SQLException {
+    return page(db, listing, q, LiveRows.NONE);
+  }
+
+  /**
+   * As above; a row not in the cache whose job {@code live} holds is made from that job and the
+   * command and log path read from the row ({@link LiveRows}), the others decoded.
+   */
+  static JobPage page(Connection db, ListingCache listing, JobQuery q, LiveRows live) throws SQLException {
     List<Long> ids = new ArrayList<>();
     List<Object> args = new ArrayList<>();
     try (PreparedStatement ps = db.prepareStatement(ids(q, args))) {
@@ -36,11 +44,15 @@ final class ListingPages {
     }
     Map<Long, Job> found = new HashMap<>();
     List<Long> missing = new ArrayList<>();
+    List<Long> held = new ArrayList<>();
     for (long id : ids) {
       Job j = listing.get(id);
       if (j != null) found.put(id, j);
+      else if (live.holds(id)) held.add(id);
       else missing.add(id);
     }
+    for (int from = 0; from < held.size(); from += DECODE_CHUNK)
+      missing.addAll(live.complete(db, listing, held.subList(from, Math.min(held.size(), from + DECODE_CHUNK)), found));
     decode(db, listing, missing, found);
     List<Job> jobs = new ArrayList<>(ids.size());
     List<Long> unreadable = new ArrayList<>();

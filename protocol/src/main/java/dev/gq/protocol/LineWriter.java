@@ -21,6 +21,10 @@ public final class LineWriter {
 
   private final WritableByteChannel channel;
   private final int maxBytes;
+  /** The most bytes of room kept for the next text line: about a line of 64 Ki characters. */
+  private static final int ROOM_KEPT = 80 * 1024;
+  /** Where the last text line was made, for the next one. */
+  private byte[] room = new byte[0];
 
   public LineWriter(WritableByteChannel channel, int maxBytes) {
     this.channel = channel;
@@ -34,12 +38,21 @@ public final class LineWriter {
 
   /** Sends a frame; out and err text is split into chunks when long. */
   public void send(Frame frame) throws IOException {
-    if (frame instanceof Frame.Out o && o.text().length() > CHUNK_CHARS) {
-      for (String part : chunks(o.text())) write(Frame.out(part).toJson());
-    } else if (frame instanceof Frame.Err e && e.text().length() > CHUNK_CHARS) {
-      for (String part : chunks(e.text())) write(Frame.err(part).toJson());
-    } else {
-      write(frame.toJson());
+    if (frame instanceof Frame.Out o) text("out", o.text());
+    else if (frame instanceof Frame.Err e) text("err", e.text());
+    else write(frame.toJson());
+  }
+
+  /**
+   * Sends {@code text} in frames of {@code type}, each line made in the room of the line before
+   * (the frames of a long output are about the same size, so it is made once).
+   */
+  private synchronized void text(String type, String text) throws IOException {
+    for (String part : chunks(text)) {
+      ByteBuffer line = TextLines.line(type, part, room);
+      // kept up to a frame of FrameStreams' size: a rare longer one is not held for the connection's life
+      if (line.array() != room && line.capacity() <= ROOM_KEPT) room = line.array();
+      write(line);
     }
   }
 
@@ -48,13 +61,20 @@ public final class LineWriter {
     if (json.indexOf('\n') >= 0) throw new IllegalArgumentException("a line must not contain a newline");
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > maxBytes) throw new LineTooLongException(maxBytes);
-    ByteBuffer bb = ByteBuffer.allocate(bytes.length + 1).put(bytes).put((byte) '\n').flip();
+    write(ByteBuffer.allocate(bytes.length + 1).put(bytes).put((byte) '\n').flip());
+  }
+
+  /** Writes a whole line, its newline included, at most {@code maxBytes} before the newline. */
+  private void write(ByteBuffer line) throws IOException {
+    if (line.remaining() - 1 > maxBytes) throw new LineTooLongException(maxBytes);
     synchronized (this) {
-      while (bb.hasRemaining()) channel.write(bb);
+      while (line.hasRemaining()) channel.write(line);
     }
   }
 
+  /** {@code text} in parts of at most {@link #CHUNK_CHARS}: itself when it is short. */
   static List<String> chunks(String text) {
+    if (text.length() <= CHUNK_CHARS) return List.of(text);
     List<String> parts = new ArrayList<>();
     for (int start = 0; start < text.length(); ) {
       int end = Math.min(text.length(), start + CHUNK_CHARS);

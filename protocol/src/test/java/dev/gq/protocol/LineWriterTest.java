@@ -48,6 +48,18 @@ class LineWriterTest {
   }
 
   @Test
+  void textFramesOneAfterAnotherEachCarryTheirOwnText() throws Exception {
+    ByteSink sink = new ByteSink();
+    LineWriter w = new LineWriter(sink);
+    List<Frame> sent = List.of(Frame.out("a\n".repeat(30_000)), Frame.err("short"), Frame.out("b".repeat(20_000)),
+        Frame.out("é\"".repeat(5_000)), Frame.out(""), Frame.err("x\ty".repeat(10_000)));
+    for (Frame f : sent) w.send(f);
+    LineReader r = new LineReader(new LineReaderTest.Trickle(sink.bytes(), 1 << 16));
+    for (Frame f : sent) assertEquals(f, Frame.decode(r.readLine()));
+    assertEquals(null, r.readLine());
+  }
+
+  @Test
   void splitsLongOutputIntoFramesUnderTheLimit() throws Exception {
     String text = "é".repeat(LineWriter.CHUNK_CHARS * 2 + 10);
     ByteSink sink = new ByteSink();

@@ -176,6 +176,7 @@ public final class DaemonApi implements GqApi {
   @Override public RetryReport recover() throws ApiException { return submits.recover(); }
   @Override public List<Job> jobs(JobQuery q) throws ApiException { return history.jobs(q); }
   @Override public JobPage jobPage(JobQuery q) throws ApiException { return history.jobPage(q); }
+  @Override public JobPage listingPage(JobQuery q) throws ApiException { return history.listingPage(q); }
   @Override public Optional<Job> job(long id) throws ApiException { return history.job(id); }
   @Override public Optional<Job> newestAttempt(long id) throws ApiException { return history.newestAttempt(id); }
   @Override public long count(JobQuery q) throws ApiException { return history.count(q); }
@@ -204,6 +205,7 @@ public final class DaemonApi implements GqApi {
   @Override public Collection<Job> liveJobs() throws ApiException {
     return asks.askPlain(Scheduler.GetLedger::new).live().values();
   }
+  @Override public Map<Long, Integer> queuePositions(Collection<Long> ids) throws ApiException { return queue.positions(ids); }
   @Override public Map<Long, Instant> idleJobs() throws ApiException { return queue.idleJobs(); }
   @Override public Map<String, String> holds() throws ApiException { return queue.holds(); }
   @Override public GpuReport gpus() throws ApiException { return queue.gpus(); }

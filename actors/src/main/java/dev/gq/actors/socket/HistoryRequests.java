@@ -10,6 +10,7 @@ import dev.gq.core.job.JobPage;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.HistoryFact;
+import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.Request;
 import dev.gq.host.fs.RegularFiles;
 import dev.gq.persistence.GroupCounts;
@@ -18,6 +19,7 @@ import dev.gq.persistence.JobRef;
 import dev.gq.persistence.JournalEntry;
 import dev.gq.persistence.JournalReader;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -42,6 +44,10 @@ import java.util.TreeSet;
  */
 final class HistoryRequests {
   static final int PAGE = 500;
+  /** The ledger taken for a listing's pages, as of event {@code seqNr} (-1: not known exactly). */
+  private record Taken(WeakReference<Ledger> ledger, long seqNr) {}
+
+  private volatile Taken taken;
   private final SchedulerAsks asks;
   private final JobHistory jobHistory;
   private final JournalReader journal;
@@ -69,6 +75,32 @@ final class HistoryRequests {
     try {
       charge(q);
       return jobHistory.page(q);
+    } catch (SQLException e) {
+      throw new ApiException("cannot read the job history: " + e.getMessage());
+    }
+  }
+
+  /**
+   * A page of a listing whose live jobs come from the Scheduler's memory, only their commands and
+   * log paths read from the history. The ledger is taken between two readings of the stored
+   * sequence number (when they agree, it is known to be as of that event) and serves the later pages
+   * while the Scheduler stores nothing new (held weakly: it never outlives the Scheduler's own).
+   */
+  JobPage listingPage(JobQuery q) throws ApiException {
+    long seqNr = asks.askPlain(Scheduler.GetSeqNr::new);
+    Taken t = taken;
+    Ledger ledger = t == null || t.seqNr() != seqNr ? null : t.ledger().get();
+    if (ledger == null) {
+      ledger = asks.askPlain(Scheduler.GetLedger::new);
+      long after = asks.askPlain(Scheduler.GetSeqNr::new);
+      t = new Taken(new WeakReference<>(ledger), after == seqNr ? seqNr : -1);
+      taken = t;
+      seqNr = after;
+    }
+    asks.caughtUp(seqNr);
+    try {
+      charge(q);
+      return jobHistory.page(q, ledger.live(), t.seqNr());
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }

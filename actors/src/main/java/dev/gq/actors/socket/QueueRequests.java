@@ -12,12 +12,14 @@ import dev.gq.core.cluster.ClusterBatches;
 import dev.gq.core.health.Unwell;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.ledger.JobChanges;
 import dev.gq.core.ledger.Ledger;
 import dev.gq.core.schedule.CancelResult;
 import dev.gq.core.schedule.Request;
 import dev.gq.protocol.Protocol;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -35,6 +37,10 @@ final class QueueRequests {
   private final SchedulerAsks asks;
   private final String dataDir;
   private final Supplier<String> warning;
+  /** How long a plan made for a listing's pages is used for later pages of the same events. */
+  static final Duration PLAN_KEPT = Duration.ofSeconds(5);
+
+  private volatile PlannedReasons planned;
 
   QueueRequests(SchedulerAsks asks, String dataDir, Supplier<String> warning) {
     this.asks = asks;
@@ -49,18 +55,15 @@ final class QueueRequests {
   }
 
   Map<Long, WaitReason> waitReasons() throws ApiException {
-    var view = asks.view();
-    Map<Long, WaitReason> cluster = ClusterBatches.waitReasons(view.ledger());
-    if (cluster.isEmpty()) return view.waitReasons();
-    Map<Long, WaitReason> all = new HashMap<>(view.waitReasons());
-    all.putAll(cluster);
-    return all;
+    return reasons(asks.view());
   }
 
   /**
    * Why each waiting job among {@code ids} waits: from the ledger alone when a hold, a dependency or
-   * the Slurm cluster keeps it (as the plan would say), and from a plan only for the others. A
-   * screen of held jobs in a long queue then plans nothing.
+   * the Slurm cluster keeps it (as the plan would say), and for the others from one plan of the queue
+   * kept for the pages of a listing ({@link PlannedReasons}): made again once the Scheduler has
+   * stored another event or the plan is {@link #PLAN_KEPT} old, so that a listing of any length
+   * costs about one plan and holds its page's reasons alone, and a screen of held jobs plans nothing.
    */
   Map<Long, WaitReason> waitReasons(Collection<Long> ids) throws ApiException {
     Ledger l = asks.askPlain(Scheduler.GetLedger::new);
@@ -74,9 +77,31 @@ final class QueueRequests {
       else planned.add(id);
     }
     if (planned.isEmpty()) return out;
-    Map<Long, WaitReason> all = asks.view().waitReasons();
-    for (Long id : planned) if (all.containsKey(id)) out.put(id, all.get(id));
+    long seqNr = asks.askPlain(Scheduler.GetSeqNr::new);
+    PlannedReasons p = this.planned;
+    if (p == null || p.seqNr() != seqNr || System.nanoTime() - p.madeNanos() > PLAN_KEPT.toNanos()) {
+      SchedulerView view = asks.view();
+      p = PlannedReasons.of(view.seqNr(), System.nanoTime(), reasons(view));
+      this.planned = p;
+    }
+    for (long id : planned) {
+      WaitReason r = p.get(id);
+      if (r != null) out.put(id, r);
+    }
     return out;
+  }
+
+  private static Map<Long, WaitReason> reasons(SchedulerView view) {
+    Map<Long, WaitReason> cluster = ClusterBatches.waitReasons(view.ledger());
+    if (cluster.isEmpty()) return view.waitReasons();
+    Map<Long, WaitReason> all = new HashMap<>(view.waitReasons());
+    all.putAll(cluster);
+    return all;
+  }
+
+  /** The places in the queue of those of {@code ids} that are queued: from the ledger alone, which orders it without a plan. */
+  Map<Long, Integer> positions(Collection<Long> ids) throws ApiException {
+    return QueueOrder.positions(asks.askPlain(Scheduler.GetLedger::new).live().values(), ids);
   }
 
   Map<Long, Instant> idleJobs() throws ApiException {

@@ -26,4 +26,18 @@ class QueueOrderTest {
     List<Job> jobs = List.of(job(1, JobState.WAITING, -3), job(2, JobState.WAITING, 0));
     assertEquals(Map.of(2L, 1, 1L, 2), QueueOrder.positions(jobs));
   }
+
+  @Test
+  void thePlacesOfSomeJobsAreTheirPlacesInTheWholeQueue() {
+    java.util.Random random = new java.util.Random(3);
+    List<Job> jobs = new java.util.ArrayList<>();
+    for (long id = 1; id <= 2000; id++)
+      jobs.add(job(id, random.nextInt(8) == 0 ? JobState.RUNNING : JobState.WAITING, random.nextInt(3) == 0 ? random.nextInt(9) - 4 : 0));
+    Map<Long, Integer> all = QueueOrder.positions(jobs);
+    List<Long> asked = List.of(1L, 7L, 500L, 999L, 1000L, 1500L, 2000L, 4000L);
+    Map<Long, Integer> want = new java.util.HashMap<>();
+    for (long id : asked) if (all.containsKey(id)) want.put(id, all.get(id));
+    assertEquals(want, QueueOrder.positions(jobs, asked));
+    assertEquals(Map.of(), QueueOrder.positions(jobs, List.of()));
+  }
 }

@@ -1,0 +1,63 @@
+package dev.gq.cli;
+
+import dev.gq.api.ApiException;
+import dev.gq.core.job.Job;
+import dev.gq.core.job.JobPage;
+import dev.gq.core.job.JobQuery;
+import dev.gq.core.job.JobState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A list of jobs handed over a page at a time, newest first, so that a list of any length costs a
+ * page of memory: the jobs in {@code states} (of {@code group}, when not null) read in pages of
+ * {@value PsPages#PAGE}, and a short list of others ({@code merged}, newest first) merged in by
+ * id. Each pass reads the list again; one stops when the client has gone. The ids of rows that
+ * cannot be read are added to {@code unreadable}.
+ */
+final class JobPages {
+  private final Invocation inv;
+  private final Set<JobState> states;
+  private final String group;
+  private final List<Job> merged;
+  private final Set<Long> unreadable;
+
+  /** What a pass does with each page. */
+  interface Each {
+    void accept(List<Job> page) throws ApiException;
+  }
+
+  JobPages(Invocation inv, Set<JobState> states, String group, List<Job> merged, Set<Long> unreadable) {
+    this.inv = inv;
+    this.states = Set.copyOf(states);
+    this.group = group;
+    this.merged = List.copyOf(merged);
+    this.unreadable = unreadable;
+  }
+
+  /** Calls {@code each} with the list a page at a time, newest first (never with an empty page). */
+  void each(Each each) throws ApiException {
+    JobQuery q = new JobQuery(List.of(), states, group, 0);
+    JobPage rows = states.isEmpty() ? new JobPage(List.of(), List.of()) : read(q.page(0, PsPages.PAGE));
+    int e = 0;
+    while (!inv.io().closed()) {
+      List<Job> page = new ArrayList<>(rows.jobs().size());
+      for (Job j : rows.jobs()) {
+        while (e < merged.size() && merged.get(e).id() > j.id()) page.add(merged.get(e++));
+        page.add(j);
+      }
+      boolean last = rows.rows() < PsPages.PAGE;
+      if (last) page.addAll(merged.subList(e, merged.size()));
+      if (!page.isEmpty()) each.accept(page);
+      if (last) return;
+      rows = read(q.page(rows.lowestId(), PsPages.PAGE));
+    }
+  }
+
+  private JobPage read(JobQuery q) throws ApiException {
+    JobPage page = inv.api().listingPage(q);
+    unreadable.addAll(page.unreadable());
+    return page;
+  }
+}
