@@ -137,7 +137,7 @@ enum JobColumn {
   int width(Job job, JobTableContext ctx) {
     return switch (this) {
       case ID -> digits(job.id());
-      case STATE -> JobTable.state(job, ctx).length();
+      case STATE -> ctx.state(job).length();
       case PRIORITY -> digits(job.spec().priority());
       case GPUS -> gpusWidth(job);
       case PID -> job.pid() == null ? 1 : digits(job.pid());
