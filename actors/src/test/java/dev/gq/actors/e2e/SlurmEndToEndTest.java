@@ -134,10 +134,19 @@ class SlurmEndToEndTest {
 
   @Test
   void aSweepIsOneArrayThrottledByMaxRunningAndARerunSkipsItsKeys() throws Exception {
-    List<Long> ids = new ArrayList<>();
+    // the sweep as one batch: one request, so one pass and one array however loaded the machine is
+    // (submits from a shell loop make one array too, while each comes within a second of the last)
+    StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 6; i++)
-      ids.add(gq.submit("-g", "1", "--to", "slurm", "--group", "sw", "--max-running", "2", "--key", "cell-" + i,
-          "bash", "-c", "echo cell " + i + "; sleep 2"));
+      lines.append("{\"argv\": [\"bash\", \"-c\", \"echo cell ").append(i).append("; sleep 2\"], \"key\": \"cell-").append(i)
+          .append("\"}\n");
+    Path cells = Files.writeString(tmp.resolve("cells.jsonl"), lines);
+    Gqd.Result sent = gq.gq("submit", "--batch", cells.toString(), "--json", "-g", "1", "--to", "slurm", "--group", "sw",
+        "--max-running", "2");
+    assertEquals(0, sent.code(), sent.toString());
+    List<Long> ids = new ArrayList<>();
+    for (JsonNode line : sent.json()) ids.add(line.get("id").asLong());
+    assertEquals(6, ids.size(), sent.toString());
     Gqd.await("the sweep to be sent", T, () -> ids.stream().noneMatch(id -> gq.job(id).get("cluster_job_id").isNull()));
     Set<String> arrays = new TreeSet<>();
     for (long id : ids) arrays.add(clusterId(id).replaceAll("_.*", ""));
