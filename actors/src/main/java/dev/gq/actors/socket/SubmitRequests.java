@@ -71,8 +71,9 @@ final class SubmitRequests {
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
     List<Ledger.SubmitOutcome> os = asks.ask(new Request.SubmitBatch(specs, numbers, facts, group, maxRunning));
     // Reply once the history has the batch: a script queueing batch after batch must not outrun
-    // the history, whose backlog of events would otherwise pile up in memory.
-    asks.synced();
+    // the history, whose backlog of events would otherwise pile up in memory. No view: a view
+    // plans every waiting job again.
+    asks.historySynced();
     return SweepRequests.outcomes(numbers, os);
   }
 
