@@ -93,18 +93,28 @@ public record Ledger(
   public Map<Long, WaitReason> blocked() {
     Map<Long, WaitReason> out = new HashMap<>();
     for (Job j : live.values()) {
-      if (j.state() != JobState.WAITING) continue;
-      String g = j.spec().group();
-      if (settings.heldJobs().contains(j.id()))
-        out.put(j.id(), new WaitReason("held", "held by the user; 'gq release " + j.id() + "' lets it start"));
-      else if (queueHeld) out.put(j.id(), new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start"));
-      else if (g != null && holds.containsKey(g)) out.put(j.id(), new WaitReason("group held", "group " + g + " is held: " + holds.get(g)));
-      else {
-        WaitReason dep = Dependencies.waitReason(waits.get(j.id()));
-        if (dep != null) out.put(j.id(), dep);
-      }
+      WaitReason why = blockedReason(j);
+      if (why != null) out.put(j.id(), why);
     }
     return out;
+  }
+
+  /** Why {@code j} may not start now ({@link #blocked()} of one job); null when it is not waiting or nothing keeps it. */
+  public WaitReason blockedReason(Job j) {
+    if (j.state() != JobState.WAITING) return null;
+    String g = j.spec().group();
+    if (settings.heldJobs().contains(j.id()))
+      return new WaitReason("held", "held by the user; 'gq release " + j.id() + "' lets it start");
+    if (queueHeld) return new WaitReason("queue held", "the queue is held; 'gq release --all' lets jobs start");
+    if (g != null && holds.containsKey(g)) return new WaitReason("group held", "group " + g + " is held: " + holds.get(g));
+    return Dependencies.waitReason(waits.get(j.id()));
+  }
+
+  /** Whether {@code j} waits and may start now as far as holds and prerequisites go (no reason of {@link #blocked()}). */
+  public boolean mayStart(Job j) {
+    if (j.state() != JobState.WAITING || queueHeld || settings.heldJobs().contains(j.id())) return false;
+    String g = j.spec().group();
+    return (g == null || !holds.containsKey(g)) && Dependencies.waitReason(waits.get(j.id())) == null;
   }
 
   /** Outcome of a submit: the new job, or the holder of the key when skipped. */

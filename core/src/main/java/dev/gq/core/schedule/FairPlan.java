@@ -49,13 +49,12 @@ public final class FairPlan {
    * the last start of a job here), and the GPUs of the active jobs.
    */
   public static Own own(Ledger l, Instant now) {
-    Map<Long, WaitReason> blocked = l.blocked();
     int jobs = 0;
     int wanted = 0;
     int next = 0;
     Instant firstSubmit = null;
     for (Job j : l.waiting()) {
-      if (j.spec().gpus() == 0 || blocked.containsKey(j.id()) || j.spec().cluster() != null) continue;
+      if (j.spec().gpus() == 0 || !l.mayStart(j) || j.spec().cluster() != null) continue;
       if (j.spec().begin() != null && now.isBefore(j.spec().begin())) continue;
       if (jobs == 0) {
         next = j.spec().gpus();
