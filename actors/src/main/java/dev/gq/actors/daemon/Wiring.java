@@ -157,6 +157,6 @@ final class Wiring implements SchedulerDeps {
 
   @Override
   public void logEvents(List<LedgerEvent> events) {
-    for (LedgerEvent e : events) LOG.info("{}", EventText.of(e));
+    for (String line : EventText.lines(events)) LOG.info("{}", line);
   }
 }
