@@ -42,12 +42,12 @@ final class BatchSubmit {
     var defaults = new BatchFile.Defaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
         cwd, inv.io().cwd(), NotifyOption.apply(Submitter.conda(env.kept(), inv.io().env(), cwd, options), options.notify),
         options.scheduling(inv));
-    List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
+    BatchFile.Lines lines = BatchFile.parse(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
     Submitter.BatchVenvs venvs = submitter.venvs(options);
-    if (options.conda == null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), venvs.apply(l.spec()))).toList();
+    if (options.conda == null) lines = lines.map(venvs::apply);
     String profile = ClusterChoice.profile(options, System.getenv(), inv.io());
-    if (profile != null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), ClusterChoice.onto(l.spec(), profile, options))).toList();
+    if (profile != null) lines = lines.map(s -> ClusterChoice.onto(s, profile, options));
     Submitter.checkCap(defaults.group(), options.maxRunning);
     List<BatchOutcome> outcomes = inv.api().submitBatch(lines, defaults.group(), options.maxRunning);
     String capLine = outcomes.isEmpty() ? null : outcomes.get(0).queueing().capLine();

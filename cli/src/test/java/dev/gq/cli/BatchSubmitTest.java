@@ -226,4 +226,35 @@ class BatchSubmitTest {
     assertEquals(0, r.code(), r.err());
     assertEquals("gq: the queue is held, so jobs 1-2 wait until 'gq release --all'\n", r.err());
   }
+
+  @Test
+  void linesEndedByAnyOfTheThreeEndingsKeepTheirNumbersAndAreParsedWhenRead() throws Exception {
+    var d = new BatchFile.Defaults(1, null, null, dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
+    BatchFile.Lines lines = BatchFile.parse("a 1\r\n\rb 2\r# c\n\nd 4", d);
+    assertEquals(List.of(1, 3, 6), lines.stream().map(GqApi.BatchLine::line).toList());
+    assertEquals(List.of(List.of("a", "1"), List.of("b", "2"), List.of("d", "4")), lines.stream().map(l -> l.spec().argv()).toList());
+    // kept as text, not as specs: each read parses its line again
+    assertEquals(lines.get(1).spec(), lines.get(1).spec());
+    org.junit.jupiter.api.Assertions.assertNotSame(lines.get(1).spec(), lines.get(1).spec());
+    assertEquals(0, BatchFile.parse("", d).size());
+    assertEquals(List.of(1), BatchFile.parse("x\n", d).stream().map(GqApi.BatchLine::line).toList());
+  }
+
+  @Test
+  void aChangeOfEveryLineIsTriedOnAllOfThemAtOnceAndKeptForTheirReading() throws Exception {
+    var d = new BatchFile.Defaults(1, null, null, dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
+    BatchFile.Lines lines = BatchFile.parse("a\nb\nc\n", d);
+    List<String> seen = new java.util.ArrayList<>();
+    BatchFile.Lines changed = lines.map(s -> {
+      seen.add(s.argv().get(0));
+      return s.withArgv(List.of(s.argv().get(0), "changed"));
+    });
+    assertEquals(List.of("a", "b", "c"), seen, "tried on every line before any is read");
+    assertEquals(List.of("b", "changed"), changed.get(1).spec().argv());
+    RefusedException refused = org.junit.jupiter.api.Assertions.assertThrows(RefusedException.class, () -> lines.map(s -> {
+      if (s.argv().get(0).equals("c")) throw new RefusedException("not c");
+      return s;
+    }));
+    assertEquals("not c", refused.getMessage());
+  }
 }

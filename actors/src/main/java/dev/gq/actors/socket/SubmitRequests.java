@@ -65,8 +65,13 @@ final class SubmitRequests {
 
   private List<BatchOutcome> part(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
     requireRoom("the jobs");
-    List<JobSpec> specs = lines.stream().map(BatchLine::spec).toList();
-    List<Integer> numbers = lines.stream().map(BatchLine::line).toList();
+    // each line read once: a long batch's lines may be parsed as they are read
+    List<JobSpec> specs = new ArrayList<>(lines.size());
+    List<Integer> numbers = new ArrayList<>(lines.size());
+    for (BatchLine l : lines) {
+      specs.add(l.spec());
+      numbers.add(l.line());
+    }
     Set<Long> deps = SweepRequests.dependencies(specs);
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
     List<Ledger.SubmitOutcome> os = asks.ask(new Request.SubmitBatch(specs, numbers, facts, group, maxRunning));
