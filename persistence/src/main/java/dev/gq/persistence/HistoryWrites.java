@@ -6,6 +6,7 @@ import dev.gq.core.ledger.JobTransitions;
 import dev.gq.core.ledger.LedgerEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -36,6 +37,7 @@ final class HistoryWrites {
   private final Map<Long, Job> kept = new ConcurrentHashMap<>();
   private final ArrayDeque<Long> keptOrder = new ArrayDeque<>();
   private PreparedStatement upsert;
+  private PreparedStatement deletedQuery;
 
   HistoryWrites(Connection db) {
     this.db = db;
@@ -60,17 +62,17 @@ final class HistoryWrites {
   /** Applies one job event; one for a job deleted from the history is skipped. */
   void apply(LedgerEvent.JobEvent je) throws SQLException {
     if (je instanceof LedgerEvent.JobSubmitted s) {
-      if (!HistoryDeletes.deleted(db, s.jobId())) upsert(JobTransitions.next(null, completed(s)));
+      if (!deleted(s.jobId())) upsert(JobTransitions.next(null, completed(s)));
       return;
     }
     if (je instanceof LedgerEvent.JobAdopted a) {
-      if (!HistoryDeletes.deleted(db, a.jobId())) upsert(JobTransitions.next(null, a));
+      if (!deleted(a.jobId())) upsert(JobTransitions.next(null, a));
       return;
     }
     Job known = kept.get(je.jobId());
     Optional<Job> before = known != null ? Optional.of(known) : JobHistory.jobOn(db, je.jobId());
     if (before.isPresent()) upsert(JobTransitions.next(before.get(), je));
-    else if (!HistoryDeletes.deleted(db, je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");
+    else if (!deleted(je.jobId())) throw new SQLException("history has no job " + je.jobId() + " to update");
   }
 
   /**
@@ -88,6 +90,15 @@ final class HistoryWrites {
     }
     return new LedgerEvent.JobSubmitted(s.jobId(), s.spec().completedFrom(lastSource.spec()), s.tag(), s.logPath(),
         s.retryOf(), s.waitsFor(), s.at(), s.sameAs());
+  }
+
+  /** Whether job {@code id} was deleted from the history (asked at every submission: its statement is kept). */
+  private boolean deleted(long id) throws SQLException {
+    if (deletedQuery == null) deletedQuery = db.prepareStatement(HistoryDeletes.DELETED);
+    deletedQuery.setLong(1, id);
+    try (ResultSet rs = deletedQuery.executeQuery()) {
+      return rs.next();
+    }
   }
 
   private void upsert(Job j) throws SQLException {
