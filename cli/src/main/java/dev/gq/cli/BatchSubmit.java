@@ -42,12 +42,13 @@ final class BatchSubmit {
     var defaults = new BatchFile.Defaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
         cwd, inv.io().cwd(), NotifyOption.apply(Submitter.conda(env.kept(), inv.io().env(), cwd, options), options.notify),
         options.scheduling(inv));
-    BatchFile.Lines lines = BatchFile.parse(read(source), defaults);
+    BatchLines lines = BatchFile.parse(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
     Submitter.BatchVenvs venvs = submitter.venvs(options);
-    if (options.conda == null) lines = lines.map(venvs::apply);
+    // a venv is refused only where --venv names one
+    if (options.conda == null) lines = lines.changedBy(venvs::apply, options.venv != null);
     String profile = ClusterChoice.profile(options, System.getenv(), inv.io());
-    if (profile != null) lines = lines.map(s -> ClusterChoice.onto(s, profile, options));
+    if (profile != null) lines = lines.changedBy(s -> ClusterChoice.onto(s, profile, options), true);
     Submitter.checkCap(defaults.group(), options.maxRunning);
     List<BatchOutcome> outcomes = inv.api().submitBatch(lines, defaults.group(), options.maxRunning);
     String capLine = outcomes.isEmpty() ? null : outcomes.get(0).queueing().capLine();
@@ -64,9 +65,9 @@ final class BatchSubmit {
   }
 
   /** The one note when the held queue or a held group keeps the batch's new jobs waiting. */
-  private static void noteHeld(Submitter submitter, List<GqApi.BatchLine> lines, List<BatchOutcome> outcomes) {
+  private static void noteHeld(Submitter submitter, BatchLines lines, List<BatchOutcome> outcomes) {
     java.util.Map<Integer, String> groupOfLine = new java.util.HashMap<>();
-    for (GqApi.BatchLine l : lines) groupOfLine.put(l.line(), l.spec().group());
+    for (int i = 0; i < lines.size(); i++) groupOfLine.put(lines.line(i), lines.group(i));
     java.util.Map<Long, String> groupOf = new java.util.HashMap<>();
     java.util.Map<Long, dev.gq.core.ledger.Queueing> told = new java.util.HashMap<>();
     for (BatchOutcome o : outcomes) {

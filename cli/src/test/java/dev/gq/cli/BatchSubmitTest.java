@@ -230,7 +230,7 @@ class BatchSubmitTest {
   @Test
   void linesEndedByAnyOfTheThreeEndingsKeepTheirNumbersAndAreParsedWhenRead() throws Exception {
     var d = new BatchFile.Defaults(1, null, null, dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
-    BatchFile.Lines lines = BatchFile.parse("a 1\r\n\rb 2\r# c\n\nd 4", d);
+    BatchLines lines = BatchFile.parse("a 1\r\n\rb 2\r# c\n\nd 4", d);
     assertEquals(List.of(1, 3, 6), lines.stream().map(GqApi.BatchLine::line).toList());
     assertEquals(List.of(List.of("a", "1"), List.of("b", "2"), List.of("d", "4")), lines.stream().map(l -> l.spec().argv()).toList());
     // kept as text, not as specs: each read parses its line again
@@ -241,20 +241,24 @@ class BatchSubmitTest {
   }
 
   @Test
-  void aChangeOfEveryLineIsTriedOnAllOfThemAtOnceAndKeptForTheirReading() throws Exception {
-    var d = new BatchFile.Defaults(1, null, null, dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
-    BatchFile.Lines lines = BatchFile.parse("a\nb\nc\n", d);
+  void aChangeThatMayRefuseIsTriedOnEveryLineAtOnceAndEveryChangeIsKeptForTheReading() throws Exception {
+    var d = new BatchFile.Defaults(1, null, "g", dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
+    BatchLines lines = BatchFile.parse("a\n{\"argv\": [\"b\"], \"group\": \"h\"}\nc\n", d);
+    assertEquals(List.of(1, 2, 3), List.of(lines.line(0), lines.line(1), lines.line(2)));
+    assertEquals(List.of("g", "h", "g"), List.of(lines.group(0), lines.group(1), lines.group(2)));
     List<String> seen = new java.util.ArrayList<>();
-    BatchFile.Lines changed = lines.map(s -> {
+    BatchLines quiet = lines.changedBy(s -> {
       seen.add(s.argv().get(0));
       return s.withArgv(List.of(s.argv().get(0), "changed"));
-    });
-    assertEquals(List.of("a", "b", "c"), seen, "tried on every line before any is read");
-    assertEquals(List.of("b", "changed"), changed.get(1).spec().argv());
-    RefusedException refused = org.junit.jupiter.api.Assertions.assertThrows(RefusedException.class, () -> lines.map(s -> {
+    }, false);
+    assertEquals(List.of(), seen, "one that cannot refuse is left to the reading");
+    BatchLines tried = quiet.changedBy(s -> s.withArgv(List.of(s.argv().get(0), s.argv().get(1), "again")), true);
+    assertEquals(List.of("a", "b", "c"), seen, "one that may refuse is tried on every line, after those before it");
+    assertEquals(List.of("b", "changed", "again"), tried.get(1).spec().argv());
+    RefusedException refused = org.junit.jupiter.api.Assertions.assertThrows(RefusedException.class, () -> lines.changedBy(s -> {
       if (s.argv().get(0).equals("c")) throw new RefusedException("not c");
       return s;
-    }));
+    }, true));
     assertEquals("not c", refused.getMessage());
   }
 }

@@ -53,7 +53,7 @@ public final class Projector {
    * they are read from the journal: a reader that looks at the journal itself (the notifier) may see a
    * write committed before the Scheduler has handed it over, and reading it back costs its decoding.
    */
-  static final java.time.Duration HANDED_OVER = java.time.Duration.ofSeconds(1);
+  static final java.time.Duration HANDED_OVER = java.time.Duration.ofSeconds(5);
 
   /** Events read and applied per transaction when catching up. */
   private static final int PAGE = 1000;
