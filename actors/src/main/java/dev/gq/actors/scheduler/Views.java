@@ -17,12 +17,15 @@ import java.util.UUID;
 final class Views {
   private Views() {}
 
-  /** The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait reasons, the figures. */
+  /**
+   * The view of {@code l} at sequence number {@code seq}: the GPUs classified, the plan's wait
+   * reasons (made when first read, {@link PlanReasons}), the figures.
+   */
   static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerDeps deps) {
     var registry = state.gpus();
     var gpus = registry.classified(l); // once: the plan places on the same classification
-    var plan = Reservations.plan(l, state, c, gpus);
-    return new SchedulerView(l, gpus == null ? List.of() : gpus, plan.waitReasons(), seq, registry.probe(), registry.fake(),
+    var reasons = new PlanReasons(() -> Reservations.plan(l, state, c, gpus).waitReasons());
+    return new SchedulerView(l, gpus == null ? List.of() : gpus, reasons, seq, registry.probe(), registry.fake(),
         registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), deps.idleAfter()),
         deps.shareHeadroomMiB());
   }

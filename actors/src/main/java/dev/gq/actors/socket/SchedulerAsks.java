@@ -70,7 +70,8 @@ final class SchedulerAsks {
     caughtUp(askPlain(Scheduler.GetSeqNr::new));
   }
 
-  private void caughtUp(long seqNr) throws ApiException {
+  /** Returns once the history has every event up to {@code seqNr}. */
+  void caughtUp(long seqNr) throws ApiException {
     // the history committed these events already (the common case): nothing to wait for
     if (historyAt.getAsLong() >= seqNr) return;
     await(AskPattern.<Projector.Command, Done>ask(projector, r -> new Projector.Sync(seqNr, r), TIMEOUT,
