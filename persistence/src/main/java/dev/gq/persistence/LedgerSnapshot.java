@@ -2,6 +2,7 @@ package dev.gq.persistence;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.gq.core.job.Dependency;
 import dev.gq.core.job.GpuNeed;
 import dev.gq.core.job.Job;
@@ -40,8 +41,9 @@ public record LedgerSnapshot(
     List<Ledger.Ending> recentEnds,
     QueueSettings settings) {
 
-  /** A waiting job: its id, spec without command, submit time, tag and lineage. */
+  /** A waiting job: its id, spec without command, submit time, tag and lineage; read by {@link WaitingReader}. */
   @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+  @JsonDeserialize(using = WaitingReader.class)
   public record Waiting(long id, String cwd, int gpus, String name, String group, String key, List<Dependency> after,
       int retries, Duration timeLimit, Instant at, String tag, Long retryOf, int priority, Instant begin, String resumeArg,
       String resumeFrom, String cluster, GpuNeed gpuNeed) {
