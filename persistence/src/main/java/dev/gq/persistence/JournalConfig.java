@@ -5,9 +5,17 @@ import java.nio.file.Path;
 /**
  * The Pekko configuration that puts the journal and snapshots in gq's SQLite file through
  * pekko-persistence-jdbc: one shared Slick database with ONE connection (SQLite has one writer),
- * WAL and synchronous=FULL from the URL, and Jackson JSON for events and snapshots.
+ * WAL and synchronous=FULL from the URL, and Jackson JSON for events and snapshots. Snapshots have
+ * a Jackson binding of their own ({@value #SNAPSHOT_BINDING}), which compresses them with LZ4
+ * instead of gzip: a snapshot of 100,000 waiting jobs is 13 MB of JSON, and each part of a long
+ * batch stores one. Snapshots stored before by the events' binding still load: the serializer
+ * tells gzip, LZ4 and plain JSON apart by their first bytes.
  */
 public final class JournalConfig {
+  /** The Jackson binding of snapshots, and its serializer id (31 is the events' binding, {@code jackson-json}). */
+  public static final String SNAPSHOT_BINDING = "gq-snapshot";
+  public static final int SNAPSHOT_SERIALIZER_ID = 7010;
+
   private JournalConfig() {}
 
   public static String hocon(Path db) {
@@ -17,10 +25,17 @@ public final class JournalConfig {
         pekko.persistence.snapshot-store.plugin = "jdbc-snapshot-store"
         pekko.persistence.journal.auto-start-journals = ["jdbc-journal"]
         pekko.persistence.snapshot-store.auto-start-snapshot-stores = ["jdbc-snapshot-store"]
+        pekko.actor.serializers.gq-snapshot = "org.apache.pekko.serialization.jackson.JacksonJsonSerializer"
+        pekko.actor.serialization-identifiers.gq-snapshot = %d
         pekko.actor.serialization-bindings {
           "dev.gq.core.ledger.LedgerEvent" = jackson-json
           "dev.gq.core.ledger.Ledger" = jackson-json
-          "dev.gq.persistence.LedgerSnapshot" = jackson-json
+          "dev.gq.persistence.LedgerSnapshot" = gq-snapshot
+        }
+        pekko.serialization.jackson.gq-snapshot {
+          compression.algorithm = lz4
+          compression.compress-larger-than = 32 KiB
+          serialization-features.WRITE_DATES_AS_TIMESTAMPS = off
         }
         jdbc-journal.use-shared-db = "slick"
         jdbc-snapshot-store.use-shared-db = "slick"
@@ -37,6 +52,6 @@ public final class JournalConfig {
             connectionTimeout = 30s
           }
         }
-        """.formatted(url);
+        """.formatted(SNAPSHOT_SERIALIZER_ID, url);
   }
 }
