@@ -101,10 +101,21 @@ final class HistoryWrites {
     }
   }
 
+  /**
+   * Writes a job's row, new or not. An upsert, not INSERT OR REPLACE: inside a transaction SQLite
+   * keeps a statement journal of every page a REPLACE may change (the table's and each of its
+   * indexes'), which was most of the history's writing (a batch of 20,000 jobs wrote 750 MB to it);
+   * the row that results is the same.
+   */
+  static final String UPSERT = "INSERT INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc, submit_ms, start_ms,"
+      + " end_ms, gpu_list, share_mib, share_per_gpu) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET"
+      + " state = excluded.state, group_name = excluded.group_name, job_key = excluded.job_key, end_time = excluded.end_time,"
+      + " retry_of = excluded.retry_of, doc = excluded.doc, submit_ms = excluded.submit_ms, start_ms = excluded.start_ms,"
+      + " end_ms = excluded.end_ms, gpu_list = excluded.gpu_list, share_mib = excluded.share_mib,"
+      + " share_per_gpu = excluded.share_per_gpu";
+
   private void upsert(Job j) throws SQLException {
-    if (upsert == null) upsert = db.prepareStatement(
-        "INSERT OR REPLACE INTO jobs (id, state, group_name, job_key, end_time, retry_of, doc, submit_ms, start_ms, end_ms,"
-            + " gpu_list, share_mib, share_per_gpu) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    if (upsert == null) upsert = db.prepareStatement(UPSERT);
     PreparedStatement ps = upsert;
     {
       ps.setLong(1, j.id());
