@@ -38,6 +38,7 @@ final class Wiring implements SchedulerDeps {
   private final AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster;
   private final dev.gq.actors.health.Faults faults;
   private final dev.gq.actors.fair.FairSource fair;
+  private final HeapHint heap;
 
   Wiring(DaemonConfig cfg, RunnerDeps runnerDeps, ActorRef<Reconciler.Command> reconciler, ActorRef<Projector.Command> projector,
       AtomicReference<ActorRef<GpuWatcher.Command>> watcher, JobFileScan files,
@@ -45,6 +46,7 @@ final class Wiring implements SchedulerDeps {
       AtomicReference<ActorRef<dev.gq.actors.cluster.ClusterBridge.Command>> cluster, dev.gq.actors.health.Faults faults,
       dev.gq.actors.fair.FairSource fair) {
     this.fair = fair;
+    this.heap = new HeapHint(cfg.paths().dataDir());
     this.cluster = cluster;
     this.faults = faults;
     this.cfg = cfg;
@@ -68,7 +70,10 @@ final class Wiring implements SchedulerDeps {
   @Override public String logPath(long jobId) { return cfg.paths().jobLog(jobId).toString(); }
   @Override public long highestJobFileId() { return files.highestId(); }
   @Override public dev.gq.core.fair.FairView fair() { return fair.view(); }
-  @Override public void demand(Ledger ledger) { fair.own(dev.gq.core.schedule.FairPlan.own(ledger, clock.instant())); }
+  @Override public void demand(Ledger ledger) {
+    fair.own(dev.gq.core.schedule.FairPlan.own(ledger, clock.instant()));
+    heap.note(ledger.live().size());
+  }
 
   @Override
   public String lostHistory(Ledger ledger) {

@@ -117,6 +117,9 @@ public interface SchedulerDeps {
     return dev.gq.core.fair.FairView.NONE;
   }
 
-  /** After a stored decision: this user's jobs in {@code ledger}, published as its demand when the counts changed. */
+  /**
+   * After a stored decision, and at the end of start-up: this user's jobs in {@code ledger}, published
+   * as its demand when the counts changed, and the heap its queue needs noted for the next start.
+   */
   default void demand(Ledger ledger) {}
 }
