@@ -55,4 +55,17 @@ class WaitingReaderTest {
     Waiting w = JSON.readValue(text, LedgerSnapshot.class).waiting().get(0);
     assertEquals(new Waiting(4, "/w", 1, null, null, null, null, 0, null, T, "t4", null, 0, null, null, null, null, null), w);
   }
+
+  @Test
+  void theWaitingJobsOfOneSpecShareItInTheLedgerASnapshotLoads() throws Exception {
+    List<Waiting> waiting = List.of(
+        new Waiting(1, "/w", 1, null, "g", null, null, 0, null, T, "t1", null, 0, null, null, null, null, null),
+        new Waiting(2, "/w", 1, null, "g", null, null, 0, null, T, "t2", null, 0, null, null, null, null, null),
+        new Waiting(3, "/w", 2, null, "g", null, null, 0, null, T, "t3", null, 0, null, null, null, null, null));
+    var live = JSON.readValue(JSON.writeValueAsString(snapshot(waiting)), LedgerSnapshot.class).ledger().live();
+    assertSame(live.get(1L).spec(), live.get(2L).spec());
+    assertNotSame(live.get(2L).spec(), live.get(3L).spec());
+    assertEquals(2, live.get(3L).spec().gpus());
+    assertEquals(snapshot(waiting).ledger(), LedgerSnapshot.of(snapshot(waiting).ledger()).ledger(), "written and read back");
+  }
 }
