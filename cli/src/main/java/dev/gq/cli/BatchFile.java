@@ -1,9 +1,9 @@
 package dev.gq.cli;
 
-import dev.gq.api.GqApi;
 import dev.gq.core.job.JobSpec;
-import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The jobs of a batch ({@code gq submit --batch FILE}), one per line: a JSON object (see
@@ -15,21 +15,23 @@ import java.util.List;
 final class BatchFile {
   private BatchFile() {}
 
-  static List<GqApi.BatchLine> parse(String text, BatchDefaults d) {
-    List<GqApi.BatchLine> out = new ArrayList<>();
-    int n = 0;
-    for (String raw : (Iterable<String>) text.lines()::iterator) {
-      n++;
-      String t = raw.strip();
-      if (t.isEmpty() || t.startsWith("#")) continue;
-      try {
-        JobSpec spec = t.startsWith("{") ? BatchJson.spec(t, d) : plain(t, d);
-        if (spec != null) out.add(new GqApi.BatchLine(n, spec));
-      } catch (IllegalArgumentException e) {
-        throw new RefusedException("batch line " + n + ": " + e.getMessage() + "; nothing was submitted");
-      }
+  /**
+   * The jobs of {@code text}, every line checked now, kept as text and parsed again when read
+   * ({@link BatchLines}).
+   */
+  static BatchLines parse(String text, BatchDefaults d) {
+    return BatchLines.of(text, d);
+  }
+
+  /** Line {@code n}'s spec (text as read, {@code raw}); null for a blank or {@code #} line. */
+  static JobSpec spec(String raw, int n, BatchDefaults d) {
+    String t = raw.strip();
+    if (t.isEmpty() || t.startsWith("#")) return null;
+    try {
+      return t.startsWith("{") ? BatchJson.spec(t, d) : plain(t, d);
+    } catch (IllegalArgumentException e) {
+      throw new RefusedException("batch line " + n + ": " + e.getMessage() + "; nothing was submitted");
     }
-    return out;
   }
 
   /** A plain command line's spec; null when only a comment was left. */

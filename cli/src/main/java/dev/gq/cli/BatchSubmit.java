@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gq.api.ApiException;
 import dev.gq.api.ApiReplies.BatchOutcome;
-import dev.gq.api.GqApi;
 import dev.gq.core.ledger.KeyTaken;
 import dev.gq.core.ledger.Queueing;
 import java.io.IOException;
@@ -47,12 +46,13 @@ final class BatchSubmit {
     var defaults = new BatchDefaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
         cwd, inv.io().cwd(), NotifyOption.apply(Submitter.conda(env.kept(), inv.io().env(), cwd, options), options.notify),
         options.scheduling(inv));
-    List<GqApi.BatchLine> lines = BatchFile.parse(read(source), defaults);
+    BatchLines lines = BatchFile.parse(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
     Submitter.BatchVenvs venvs = submitter.venvs(options);
-    if (options.conda == null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), venvs.apply(l.spec()))).toList();
+    // a venv is refused only where --venv names one
+    if (options.conda == null) lines = lines.changedBy(venvs::apply, options.venv != null);
     String profile = ClusterChoice.profile(options, System.getenv(), inv.io());
-    if (profile != null) lines = lines.stream().map(l -> new GqApi.BatchLine(l.line(), ClusterChoice.onto(l.spec(), profile, options))).toList();
+    if (profile != null) lines = lines.changedBy(s -> ClusterChoice.onto(s, profile, options), true);
     Submitter.checkCap(defaults.group(), options.maxRunning);
     List<BatchOutcome> outcomes = inv.api().submitBatch(lines, defaults.group(), options.maxRunning);
     String capLine = outcomes.isEmpty() ? null : outcomes.get(0).queueing().capLine();
@@ -69,9 +69,9 @@ final class BatchSubmit {
   }
 
   /** The one note when the held queue or a held group keeps the batch's new jobs waiting. */
-  private static void noteHeld(Submitter submitter, List<GqApi.BatchLine> lines, List<BatchOutcome> outcomes) {
+  private static void noteHeld(Submitter submitter, BatchLines lines, List<BatchOutcome> outcomes) {
     Map<Integer, String> groupOfLine = new HashMap<>();
-    for (GqApi.BatchLine l : lines) groupOfLine.put(l.line(), l.spec().group());
+    for (int i = 0; i < lines.size(); i++) groupOfLine.put(lines.line(i), lines.group(i));
     Map<Long, String> groupOf = new HashMap<>();
     Map<Long, Queueing> told = new HashMap<>();
     for (BatchOutcome o : outcomes) {

@@ -57,15 +57,8 @@ final class HistoryDeletes {
     }
   }
 
-  /** Whether {@code id} was deleted from the history. */
-  static boolean deleted(Connection db, long id) throws SQLException {
-    try (PreparedStatement ps = db.prepareStatement("SELECT 1 FROM deleted_jobs WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
-    }
-  }
+  /** The question whether job {@code ?} was deleted from the history. */
+  static final String DELETED = "SELECT 1 FROM deleted_jobs WHERE id = ?";
 
   /** The ended states as an SQL list: 'DONE','FAILED',... (constant text, no user input). */
   private static String ended() {

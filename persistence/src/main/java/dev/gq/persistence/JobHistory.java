@@ -53,7 +53,7 @@ public final class JobHistory implements AutoCloseable {
    * offset 0, so the next catch-up rebuilds it from the journal.
    */
   public static JobHistory open(Path file) throws SQLException {
-    Connection db = DriverManager.getConnection(Database.url(file) + "&transaction_mode=IMMEDIATE");
+    Connection db = DriverManager.getConnection(Database.historyUrl(file) + "&transaction_mode=IMMEDIATE");
     try {
       JobHistoryTables.restore(db);
     } catch (SQLException e) {

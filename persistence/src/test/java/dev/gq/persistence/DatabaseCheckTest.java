@@ -115,4 +115,30 @@ class DatabaseCheckTest {
       assertTrue(rs.next(), "the write is in the file itself");
     }
   }
+
+  /** The history's writer does not flush each commit (it is rebuilt from the journal); the journal and every other connection do. */
+  @Test
+  void onlyTheHistorysWriterLeavesItsCommitsToTheNextFlush() throws Exception {
+    Path db = dir.resolve("gq.db");
+    Database.prepare(db);
+    try (Connection history = DriverManager.getConnection(Database.historyUrl(db));
+        Connection other = DriverManager.getConnection(Database.url(db))) {
+      assertEquals(1, pragma(history, "synchronous"), "NORMAL");
+      assertEquals(2, pragma(other, "synchronous"), "FULL");
+      assertEquals("wal", pragmaText(history, "journal_mode"));
+      assertEquals(5000, pragma(history, "busy_timeout"));
+    }
+  }
+
+  private static int pragma(Connection c, String name) throws Exception {
+    try (Statement st = c.createStatement(); var rs = st.executeQuery("PRAGMA " + name)) {
+      return rs.getInt(1);
+    }
+  }
+
+  private static String pragmaText(Connection c, String name) throws Exception {
+    try (Statement st = c.createStatement(); var rs = st.executeQuery("PRAGMA " + name)) {
+      return rs.getString(1);
+    }
+  }
 }

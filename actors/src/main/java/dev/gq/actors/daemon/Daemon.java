@@ -120,7 +120,7 @@ public final class Daemon implements AutoCloseable {
     parts.serving();
     // after the socket is open, so that it delays no request: the first gq top then draws at once
     Thread.ofPlatform().name("gq-prepare").daemon(true).start(Gq::prepare);
-    tasks = DaemonTasks.start(system, api, scheduler, cfg.paths().database(), cfg.progressSample());
+    tasks = DaemonTasks.start(system, api, cfg.paths().database(), cfg.progressSample());
   }
 
   /** Why the daemon stopped after a part failed for good, or null when it was asked to stop. */

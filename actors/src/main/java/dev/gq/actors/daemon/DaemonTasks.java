@@ -1,11 +1,9 @@
 package dev.gq.actors.daemon;
 
-import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.actors.socket.DaemonApi;
 import dev.gq.persistence.Database;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.slf4j.Logger;
@@ -15,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * The daemon's work besides answering, once it serves: every running job's progress sampled on a
  * timer, the database read whole once in the background (the damage found is kept for {@code gq
  * daemon status}), and a look every two seconds whether the daemon fell quiet after work so that
- * {@link IdleCollection} can give memory back, and the heap the queue needs noted for the next start. All of it on the blocking pool or a low-priority
+ * {@link IdleCollection} can give memory back. All of it on the blocking pool or a low-priority
  * thread, never an actor's.
  */
 final class DaemonTasks {
@@ -28,13 +26,11 @@ final class DaemonTasks {
   private DaemonTasks() {}
 
   /**
-   * Starts the tasks of a daemon whose database is {@code database}; progress sampled every {@code sample},
-   * the heap its queue needs noted beside the database ({@link HeapHint}).
+   * Starts the tasks of a daemon whose database is {@code database}; progress sampled every {@code sample}.
    */
-  static DaemonTasks start(ActorSystem<?> system, DaemonApi api, ActorRef<Scheduler.Command> scheduler, Path database,
+  static DaemonTasks start(ActorSystem<?> system, DaemonApi api, Path database,
       Duration sample) {
     DaemonTasks t = new DaemonTasks();
-    HeapHint.start(system, scheduler, database.getParent());
     t.checkDatabase(database);
     sampleProgress(system, api, sample);
     system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),

@@ -5,12 +5,34 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.ledger.ControlText;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.core.ledger.LedgerEvent.*;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** One readable line per event for the daemon log. */
 final class EventText {
+  /** The most submissions of one write logged one a line; more are logged as one line (a batch of 20,000 made 20,000). */
+  static final int SUBMITTED_ONE_BY_ONE = 50;
+
   private EventText() {}
+
+  /**
+   * The lines of one write's {@code events}, in order: one per event, but a write of more than
+   * {@link #SUBMITTED_ONE_BY_ONE} submissions says them in one line, where the first of them was,
+   * naming the first and the last (each is in the journal: {@code gq events}).
+   */
+  static List<String> lines(List<LedgerEvent> events) {
+    List<JobSubmitted> submitted = new ArrayList<>();
+    for (LedgerEvent e : events) if (e instanceof JobSubmitted s) submitted.add(s);
+    List<String> out = new ArrayList<>();
+    boolean together = submitted.size() > SUBMITTED_ONE_BY_ONE;
+    for (LedgerEvent e : events) {
+      if (!together || !(e instanceof JobSubmitted s)) out.add(of(e));
+      else if (s == submitted.get(0)) out.add(submitted.size() + " jobs submitted in one write, the first " + of(s)
+          + "; the last job " + submitted.get(submitted.size() - 1).jobId() + " ('gq events' shows each)");
+    }
+    return out;
+  }
 
   static String of(LedgerEvent e) {
     return switch (e) {

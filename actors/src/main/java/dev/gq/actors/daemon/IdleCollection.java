@@ -42,6 +42,8 @@ final class IdleCollection implements Runnable {
       .toList();
   private Heap lastLook;
   private Heap afterFull;
+  /** Whether the last full collection was the JVM's own, not one of these. */
+  private boolean theirs;
 
   IdleCollection() {
     List<GarbageCollectorMXBean> all = ManagementFactory.getGarbageCollectorMXBeans();
@@ -61,15 +63,17 @@ final class IdleCollection implements Runnable {
   }
 
   /**
-   * Whether to collect now: no collection since the last look (quiet), and since the last full
-   * collection the old generation grew by {@link #GROWTH_BYTES}, or took {@link
+   * Whether to collect now: no collection since the last look (quiet), and the last full collection
+   * was the JVM's own ({@code afterTheirs}: it makes one only when work fills the heap, and keeps
+   * the heap it grew for that work; what the work left after it stays in the old generation), or
+   * since the last full collection the old generation grew by {@link #GROWTH_BYTES}, or took {@link
    * #COMMITTED_GROWTH_BYTES} more memory from the system (the serial collector grows it when
    * promotions fill it; only a full collection gives it back; an idle daemon's slow promotions
    * grow it by less at a time), or {@link #WORK_COLLECTIONS} young collections ran.
    */
-  static boolean due(Heap now, Heap lastLook, Heap afterFull) {
+  static boolean due(Heap now, Heap lastLook, Heap afterFull, boolean afterTheirs) {
     boolean quiet = now.young() == lastLook.young() && now.full() == lastLook.full();
-    return quiet && (now.oldUsed() - afterFull.oldUsed() >= GROWTH_BYTES
+    return quiet && (afterTheirs || now.oldUsed() - afterFull.oldUsed() >= GROWTH_BYTES
         || now.oldCommitted() - afterFull.oldCommitted() >= COMMITTED_GROWTH_BYTES
         || now.young() - afterFull.young() >= WORK_COLLECTIONS);
   }
@@ -79,7 +83,8 @@ final class IdleCollection implements Runnable {
     Heap now = heap();
     if (now.full() != afterFull.full()) {
       afterFull = now; // a full collection of the JVM's own: what it left is the new mark
-    } else if (due(now, lastLook, afterFull)) {
+      theirs = true;
+    } else if (due(now, lastLook, afterFull, theirs)) {
       System.gc();
       Heap after = heap();
       boolean trimmed = NativeHeap.trim();
@@ -87,6 +92,7 @@ final class IdleCollection implements Runnable {
           now.oldUsed() >> 10, after.oldUsed() >> 10, now.oldCommitted() >> 10, after.oldCommitted() >> 10,
           trimmed ? ", native heap trimmed" : "");
       afterFull = after;
+      theirs = false;
       now = after;
     }
     lastLook = now;

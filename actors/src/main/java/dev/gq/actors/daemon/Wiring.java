@@ -43,6 +43,7 @@ final class Wiring implements SchedulerEffects {
   private final PartFailures failures;
   private final Children children;
   private final RunnerDeps runnerDeps;
+  private final HeapHint heap;
 
   Wiring(DaemonSettings settings, DaemonPorts ports, PartFailures failures, Children children) {
     this.settings = settings;
@@ -50,6 +51,7 @@ final class Wiring implements SchedulerEffects {
     this.failures = failures;
     this.children = children;
     this.runnerDeps = new RunnerDeps(settings.running(), ports);
+    this.heap = new HeapHint(settings.cfg().paths().dataDir());
   }
 
   private GqPaths paths() {
@@ -57,7 +59,10 @@ final class Wiring implements SchedulerEffects {
   }
 
   @Override public FairView fair() { return ports.fair().view(); }
-  @Override public void demand(Ledger ledger) { ports.fair().own(FairPlan.own(ledger, settings.scheduling().clock().instant())); }
+  @Override public void demand(Ledger ledger) {
+    ports.fair().own(FairPlan.own(ledger, settings.scheduling().clock().instant()));
+    heap.note(ledger.live().size());
+  }
 
   @Override
   public String lostHistory(Ledger ledger) {
@@ -142,6 +147,6 @@ final class Wiring implements SchedulerEffects {
 
   @Override
   public void logEvents(List<LedgerEvent> events) {
-    for (LedgerEvent e : events) LOG.info("{}", EventText.of(e));
+    for (String line : EventText.lines(events)) LOG.info("{}", line);
   }
 }

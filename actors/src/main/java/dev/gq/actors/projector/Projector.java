@@ -34,15 +34,28 @@ public final class Projector {
 
   public sealed interface Command {}
   public record Project(long firstSeq, List<LedgerEvent> events) implements Command {}
-  /** Replies once everything up to {@code seq} is in the history. */
+  /**
+   * Replies once everything up to {@code seq} is in the history: at once, or when the Scheduler has
+   * handed over the events the history lacks, or, when they do not come within {@link #HANDED_OVER},
+   * after reading them from the journal.
+   */
   public record Sync(long seq, ActorRef<Done> replyTo) implements Command {}
   /** Applies the events received since the last one. */
   private record Flush() implements Command {}
   /** Reads what the history lacks from the journal. */
   private record CatchUp() implements Command {}
+  /** The events the waiting syncs ask for did not come in time: read them from the journal. */
+  private record Late() implements Command {}
 
   /** How long after a failed update the history tries to catch up again. */
   private static final Duration RETRY = Duration.ofSeconds(5);
+
+  /**
+   * How long a sync for events the history lacks waits for the Scheduler to hand them over before
+   * they are read from the journal: a reader that looks at the journal itself (the notifier) may see a
+   * write committed before the Scheduler has handed it over, and reading it back costs its decoding.
+   */
+  static final Duration HANDED_OVER = Duration.ofSeconds(5);
 
   /** Events read and applied per transaction when catching up. */
   private static final int PAGE = 1000;
@@ -66,17 +79,20 @@ public final class Projector {
   public static Behavior<Command> create(JobHistory jobHistory, JournalReader journal, Beat beat) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       List<Project> pending = new ArrayList<>();
+      List<Sync> waiting = new ArrayList<>();
       Consumer<Boolean> retry = ok -> {
         if (!ok) timers.startSingleTimer("retry", new CatchUp(), RETRY);
       };
       Runnable flush = () -> {
         for (Project p : merged(pending)) retry.accept(project(ctx.getSystem(), jobHistory, journal, p, beat));
         pending.clear();
+        answer(waiting, safeOffset(jobHistory));
       };
       ctx.getSelf().tell(new CatchUp());
       return Behaviors.receive(Command.class)
           .onMessage(CatchUp.class, m -> {
             retry.accept(report(beat, catchUp(ctx.getSystem(), jobHistory, journal)));
+            answer(waiting, safeOffset(jobHistory));
             return Behaviors.same();
           })
           .onMessage(Project.class, m -> {
@@ -90,12 +106,30 @@ public final class Projector {
           })
           .onMessage(Sync.class, m -> {
             flush.run();
-            if (safeOffset(jobHistory) < m.seq()) retry.accept(report(beat, catchUp(ctx.getSystem(), jobHistory, journal)));
-            m.replyTo().tell(Done.getInstance());
+            if (safeOffset(jobHistory) >= m.seq()) m.replyTo().tell(Done.getInstance());
+            else {
+              waiting.add(m);
+              if (!timers.isTimerActive("late")) timers.startSingleTimer("late", new Late(), HANDED_OVER);
+            }
+            return Behaviors.same();
+          })
+          .onMessage(Late.class, m -> {
+            flush.run();
+            if (!waiting.isEmpty()) retry.accept(report(beat, catchUp(ctx.getSystem(), jobHistory, journal)));
+            answer(waiting, Long.MAX_VALUE);
             return Behaviors.same();
           })
           .build();
     }));
+  }
+
+  /** Answers and forgets the syncs of {@code waiting} up to {@code offset}. */
+  private static void answer(List<Sync> waiting, long offset) {
+    waiting.removeIf(s -> {
+      if (s.seq() > offset) return false;
+      s.replyTo().tell(Done.getInstance());
+      return true;
+    });
   }
 
   /** {@code writes} in order, each run of contiguous ones (the next starts where the last ended) as one. */

@@ -6,6 +6,7 @@ import dev.gq.api.ApiReplies.BatchOutcome;
 import dev.gq.api.ApiReplies.ResumeReport;
 import dev.gq.api.ApiReplies.RetryReport;
 import dev.gq.api.ApiReplies.SubmitResult;
+import dev.gq.actors.scheduler.Scheduler;
 import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.BatchParts;
@@ -47,32 +48,53 @@ final class SubmitRequests {
 
   /**
    * Queues a batch of any length in parts of at most one write each ({@link BatchParts}); a part
-   * refused after others were stored says which lines are queued.
+   * refused after others were stored says which lines are queued. Answers once the history has the
+   * whole batch: a script queueing batch after batch must not outrun the history, whose backlog of
+   * events would otherwise pile up in memory. A part is asked for while the history takes the one
+   * before, but not before it has the one before that, so at most one part waits for it.
    */
   List<BatchOutcome> submitBatch(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
     List<BatchOutcome> out = new ArrayList<>(lines.size());
+    long stored = 0; // the last event of the part before
     for (int part = 0; part < BatchParts.count(lines.size()); part++) {
       int start = BatchParts.start(part);
       try {
         out.addAll(part(lines.subList(start, BatchParts.end(part, lines.size())), group, maxRunning));
       } catch (ApiException e) {
         if (part == 0) throw e;
+        historyAtLeast(stored);
         throw new ApiException(BatchParts.partlyQueued(e.getMessage(), lines.get(start).line(), lines.get(start - 1).line(), start));
       }
+      // no view: a view plans every waiting job again
+      long now = asks.askPlain(Scheduler.GetSeqNr::new);
+      asks.caughtUp(stored);
+      stored = now;
     }
+    asks.caughtUp(stored);
     return out;
+  }
+
+  /** Waits until the history has the parts stored before a refused one (which are queued and stay so); gives up quietly. */
+  private void historyAtLeast(long seq) {
+    try {
+      asks.caughtUp(seq);
+    } catch (ApiException e) {
+      // the refusal is the answer; the history catches up by itself
+    }
   }
 
   private List<BatchOutcome> part(List<BatchLine> lines, String group, Integer maxRunning) throws ApiException {
     requireRoom("the jobs");
-    List<JobSpec> specs = lines.stream().map(BatchLine::spec).toList();
-    List<Integer> numbers = lines.stream().map(BatchLine::line).toList();
+    // each line read once: a long batch's lines may be parsed as they are read
+    List<JobSpec> specs = new ArrayList<>(lines.size());
+    List<Integer> numbers = new ArrayList<>(lines.size());
+    for (BatchLine l : lines) {
+      specs.add(l.spec());
+      numbers.add(l.line());
+    }
     Set<Long> deps = SweepRequests.dependencies(specs);
     var facts = deps.isEmpty() ? Map.<Long, LineageFact>of() : facts(deps);
     List<Ledger.SubmitOutcome> os = asks.ask(new Request.SubmitBatch(specs, numbers, facts, group, maxRunning));
-    // Reply once the history has the batch: a script queueing batch after batch must not outrun
-    // the history, whose backlog of events would otherwise pile up in memory.
-    asks.synced();
     return SweepRequests.outcomes(numbers, os);
   }
 

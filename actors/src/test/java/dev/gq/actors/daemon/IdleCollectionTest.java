@@ -13,22 +13,22 @@ class IdleCollectionTest {
   @Test
   void collectsOnceQuietAfterTheOldGenerationGrew() {
     Heap now = new Heap(105, 5, 100 * MIB, 120 * MIB);
-    assertTrue(IdleCollection.due(now, now, AFTER_FULL));
+    assertTrue(IdleCollection.due(now, now, AFTER_FULL, false));
   }
 
   @Test
   void neverWhileCollectionsStillRun() {
     Heap now = new Heap(106, 5, 100 * MIB, 120 * MIB);
-    assertFalse(IdleCollection.due(now, new Heap(105, 5, 99 * MIB, 120 * MIB), AFTER_FULL), "a young collection since the last look: busy");
-    assertFalse(IdleCollection.due(now, new Heap(106, 4, 99 * MIB, 120 * MIB), AFTER_FULL), "a full collection since the last look: busy");
+    assertFalse(IdleCollection.due(now, new Heap(105, 5, 99 * MIB, 120 * MIB), AFTER_FULL, false), "a young collection since the last look: busy");
+    assertFalse(IdleCollection.due(now, new Heap(106, 4, 99 * MIB, 120 * MIB), AFTER_FULL, false), "a full collection since the last look: busy");
   }
 
   @Test
   void neverForTheSlowGrowthOfAnIdleDaemon() {
     Heap below = new Heap(101, 5, 60 * MIB + IdleCollection.GROWTH_BYTES - 1, 70 * MIB);
-    assertFalse(IdleCollection.due(below, below, AFTER_FULL));
+    assertFalse(IdleCollection.due(below, below, AFTER_FULL, false));
     Heap at = new Heap(101, 5, 60 * MIB + IdleCollection.GROWTH_BYTES, 70 * MIB);
-    assertTrue(IdleCollection.due(at, at, AFTER_FULL));
+    assertTrue(IdleCollection.due(at, at, AFTER_FULL, false));
   }
 
   @Test
@@ -36,10 +36,10 @@ class IdleCollectionTest {
     // work filled the old generation's free share and it grew, though by less than the growth mark:
     // only a full collection gives that memory back
     Heap grown = new Heap(103, 5, 66 * MIB, 70 * MIB + IdleCollection.COMMITTED_GROWTH_BYTES);
-    assertTrue(IdleCollection.due(grown, grown, AFTER_FULL));
+    assertTrue(IdleCollection.due(grown, grown, AFTER_FULL, false));
     // an idle daemon's slow promotions grow it a little at a time: not worth a full collection
     Heap little = new Heap(103, 5, 66 * MIB, 70 * MIB + IdleCollection.COMMITTED_GROWTH_BYTES - 1);
-    assertFalse(IdleCollection.due(little, little, AFTER_FULL));
+    assertFalse(IdleCollection.due(little, little, AFTER_FULL, false));
   }
 
   @Test
@@ -47,9 +47,19 @@ class IdleCollectionTest {
     // work whose garbage died young: the old generation barely moved, but a full collection still
     // gives back what the C library and the old generation kept
     Heap busy = new Heap(100 + IdleCollection.WORK_COLLECTIONS, 5, 61 * MIB, 70 * MIB);
-    assertTrue(IdleCollection.due(busy, busy, AFTER_FULL));
+    assertTrue(IdleCollection.due(busy, busy, AFTER_FULL, false));
     Heap fewer = new Heap(100 + IdleCollection.WORK_COLLECTIONS - 1, 5, 61 * MIB, 70 * MIB);
-    assertFalse(IdleCollection.due(fewer, fewer, AFTER_FULL));
+    assertFalse(IdleCollection.due(fewer, fewer, AFTER_FULL, false));
+  }
+
+  @Test
+  void collectsOnceQuietAfterAFullCollectionOfTheJvmsOwn() {
+    // the JVM collected in the middle of a long batch and grew the heap for it; the rest of the
+    // batch then left its garbage in the old generation without growing it much more
+    Heap after = new Heap(102, 5, 61 * MIB, 70 * MIB);
+    assertTrue(IdleCollection.due(after, after, AFTER_FULL, true));
+    assertFalse(IdleCollection.due(after, after, AFTER_FULL, false), "after one of its own: nothing to do");
+    assertFalse(IdleCollection.due(after, new Heap(101, 5, 61 * MIB, 70 * MIB), AFTER_FULL, true), "not while busy");
   }
 
   @Test

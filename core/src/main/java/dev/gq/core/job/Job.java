@@ -3,6 +3,7 @@ package dev.gq.core.job;
 import dev.gq.core.proc.ProcessIdentity;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One job as gq knows it: the spec, where it stands, the GPUs it holds or held, and its leader's
@@ -95,9 +96,11 @@ public record Job(
    * the jobs of a sweep share one.
    */
   public Job withoutCommand() {
-    JobSpec s = spec.withoutCommand();
-    if (s.cwd() != null) s = new JobSpec(s.argv(), s.cwd().intern(), s.env(), s.gpus(), s.name(), s.group(), s.key(),
-        s.after(), s.retries(), s.timeLimit(), s.priority(), s.begin(), s.resumeArg(), s.resumeFrom(), s.cluster(), s.gpuNeed());
+    JobSpec s = spec;
+    String cwd = s.cwd() == null ? null : s.cwd().intern();
+    if (s.hasCommand() || !s.env().isEmpty() || cwd != s.cwd())
+      s = new JobSpec(List.of(), cwd, Map.of(), s.gpus(), s.name(), s.group(), s.key(), s.after(), s.retries(), s.timeLimit(),
+          s.priority(), s.begin(), s.resumeArg(), s.resumeFrom(), s.cluster(), s.gpuNeed());
     return new Job(id, s, state, submitTime, startTime, endTime, gpus, identity, exitCode, null, failureReason, tag,
         retryOf, reportedPid, clusterId);
   }

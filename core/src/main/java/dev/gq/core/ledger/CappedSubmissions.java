@@ -4,7 +4,9 @@ import dev.gq.core.job.JobSpec;
 import dev.gq.core.ledger.Ledger.SubmitOutcome;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A submit as one decision: a group's cap ({@code --max-running}) set in the same write as the jobs it
@@ -32,7 +34,13 @@ public final class CappedSubmissions {
     Decision<List<SubmitOutcome>> d = Submissions.batch(cap.ledger(), specs, lines, in);
     if (d.refused()) return d;
     List<SubmitOutcome> out = new ArrayList<>(d.result().size());
-    for (int i = 0; i < specs.size(); i++) out.add(told(d.result().get(i), cap, specs.get(i).group()));
+    // one answer per group, not one per line: the lines of a long batch wait in memory for the whole
+    Map<String, Queueing> told = new HashMap<>();
+    for (int i = 0; i < specs.size(); i++) {
+      SubmitOutcome o = d.result().get(i);
+      Queueing q = told.computeIfAbsent(specs.get(i).group(), g -> queueing(cap.ledger(), g, cap.line()));
+      out.add(new SubmitOutcome(o.jobId(), o.skipped(), o.state(), o.message(), q));
+    }
     return Decision.accept(concat(cap.events(), d.events()), out);
   }
 

@@ -109,6 +109,13 @@ public record Ledger(
     return Dependencies.waitReason(waits.get(j.id()));
   }
 
+  /** Whether {@code j} waits and may start now as far as holds and prerequisites go (no reason of {@link #blocked()}). */
+  public boolean mayStart(Job j) {
+    if (j.state() != JobState.WAITING || queueHeld || settings.heldJobs().contains(j.id())) return false;
+    String g = j.spec().group();
+    return (g == null || !holds.containsKey(g)) && Dependencies.waitReason(waits.get(j.id())) == null;
+  }
+
   /** Outcome of a submit: the new job, or the holder of the key when skipped. */
   public record SubmitOutcome(long jobId, boolean skipped, JobState state, String message, Queueing queueing) {
     public SubmitOutcome(long jobId, boolean skipped, JobState state, String message) {

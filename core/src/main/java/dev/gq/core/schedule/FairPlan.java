@@ -12,6 +12,7 @@ import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.lease.GpuLease;
 import dev.gq.core.lease.LeaseHolder;
@@ -52,21 +53,18 @@ public final class FairPlan {
    * the last start of a job here), and the GPUs of the active jobs.
    */
   public static Own own(Ledger l, Instant now) {
-    Map<Long, WaitReason> blocked = l.blocked();
     int jobs = 0;
     int wanted = 0;
-    int next = 0;
-    Instant firstSubmit = null;
-    for (Job j : l.waiting()) {
-      if (j.spec().gpus() == 0 || blocked.containsKey(j.id()) || j.spec().cluster() != null) continue;
+    Job first = null; // in queue order: a long queue is not sorted for it
+    for (Job j : l.live().values()) {
+      if (!QueueOrder.queued(j) || j.spec().gpus() == 0 || !l.mayStart(j) || j.spec().cluster() != null) continue;
       if (j.spec().begin() != null && now.isBefore(j.spec().begin())) continue;
-      if (jobs == 0) {
-        next = j.spec().gpus();
-        firstSubmit = j.submitTime();
-      }
+      if (first == null || QueueOrder.ORDER.compare(j, first) < 0) first = j;
       jobs++;
       wanted += j.spec().gpus();
     }
+    int next = first == null ? 0 : first.spec().gpus();
+    Instant firstSubmit = first == null ? null : first.submitTime();
     Set<String> held = new HashSet<>();
     Instant lastStart = null;
     for (Job j : l.live().values()) {

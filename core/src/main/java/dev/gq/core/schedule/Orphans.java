@@ -6,6 +6,7 @@ import dev.gq.core.job.GpuSlot;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.Ledger;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,10 +20,11 @@ final class Orphans {
   static List<Job> returned(Ledger l, GpuReading r) {
     if (!r.ok() || r.devices().stream().anyMatch(d -> d.error() != null)) return List.of();
     Set<String> present = r.devices().stream().map(DeviceReading::uuid).collect(Collectors.toSet());
-    return l.live().values().stream()
-        .filter(j -> j.state() == JobState.ORPHANED)
-        .filter(j -> j.gpus().stream().map(GpuSlot::uuid).allMatch(present::contains))
-        .toList();
+    List<Job> back = new ArrayList<>();
+    // a plain loop: it runs at every reading, over every live job
+    for (Job j : l.live().values())
+      if (j.state() == JobState.ORPHANED && j.gpus().stream().map(GpuSlot::uuid).allMatch(present::contains)) back.add(j);
+    return back.isEmpty() ? List.of() : List.copyOf(back);
   }
 
   /** A ledger holding only {@code jobs}, for the reconciler. */

@@ -2,8 +2,10 @@ package dev.gq.core.schedule;
 
 import dev.gq.core.alloc.Plan;
 import dev.gq.core.alloc.PlanRules;
+import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
+import dev.gq.core.job.QueueOrder;
 import dev.gq.core.ledger.FailFast;
 import dev.gq.core.ledger.FailFastGate;
 import dev.gq.core.ledger.Ledger;
@@ -70,10 +72,40 @@ public final class Reservations {
     return false;
   }
 
-  /** One JobReserved per reservation of the plan. */
+  /**
+   * One JobReserved per reservation of the plan. A plan is not made when it could place nothing:
+   * it would give every waiting job its reason to wait, which only a view shows, and with a long
+   * queue that is most of a write's work or a reading's ({@link #nothingToPlace}).
+   */
   public static List<LedgerEvent> next(Ledger l, SchedulerState s, DecisionContext c) {
-    return plan(l, s, c).reservations().stream()
+    if (!s.ready()) return List.of();
+    List<GpuStatus> classified = s.gpus().classified(l);
+    if (nothingToPlace(l, FairPlan.shared(classified, c.fair()), c.maxCpuJobs())) return List.of();
+    return plan(l, s, c, classified).reservations().stream()
         .map(p -> (LedgerEvent) new LedgerEvent.JobReserved(p.jobId(), p.gpus(), c.now()))
         .toList();
+  }
+
+  /**
+   * Whether a plan on {@code gpus} surely reserves nothing: every queued job that may start (not
+   * kept by the held queue, a hold of its own or its group's, or a prerequisite) needs GPUs while
+   * none is FREE or SHARED, or runs on the CPU alone while {@code maxCpuJobs} such jobs are active.
+   * The allocator places a job only on a FREE or SHARED GPU, or a CPU-only one within that bound;
+   * what else it weighs (--begin, group caps, fail-fast, fair turns) only takes reservations away.
+   */
+  static boolean nothingToPlace(Ledger l, List<GpuStatus> gpus, int maxCpuJobs) {
+    if (l.queueHeld()) return true;
+    boolean open = gpus != null && gpus.stream().anyMatch(g -> g.state() == GpuState.FREE || g.state() == GpuState.SHARED);
+    Boolean cpuRoom = null;
+    for (Job j : l.live().values()) {
+      if (!QueueOrder.queued(j) || !l.mayStart(j)) continue;
+      if (j.spec().gpus() > 0) {
+        if (open) return false;
+        continue;
+      }
+      if (cpuRoom == null) cpuRoom = l.live().values().stream().filter(a -> a.state().active() && a.spec().gpus() == 0).count() < maxCpuJobs;
+      if (cpuRoom) return false;
+    }
+    return true;
   }
 }

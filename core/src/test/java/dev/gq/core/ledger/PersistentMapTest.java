@@ -107,4 +107,50 @@ class PersistentMapTest {
     List<String> firstTen = changed.keySet().stream().limit(10).toList();
     assertEquals(10, firstTen.size());
   }
+
+  /** The same map built entry by entry with {@link PersistentMap#plus}. */
+  private static <K, V> PersistentMap<K, V> stepwise(Map<K, V> m) {
+    PersistentMap<K, V> out = PersistentMap.empty();
+    for (Map.Entry<K, V> e : m.entrySet()) out = out.plus(e.getKey(), e.getValue());
+    return out;
+  }
+
+  @Test
+  void aMapBuiltAtOnceIsTheOneBuiltStepByStepAndChangesAlike() {
+    Random rnd = new Random(7);
+    java.util.LinkedHashMap<Long, String> given = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < 30_000; i++) given.put(rnd.nextLong(-(1L << 40), 1L << 40) >> rnd.nextInt(40), "v" + i);
+    PersistentMap<Long, String> once = PersistentMap.of(given);
+    PersistentMap<Long, String> steps = stepwise(given);
+    assertEquals(given.size(), once.size());
+    assertEquals(new ArrayList<>(steps.entrySet()), new ArrayList<>(once.entrySet()), "same entries in the same order");
+    for (Long k : given.keySet()) assertEquals(given.get(k), once.get(k));
+    assertNull(once.get(12345678901234L));
+    Long some = given.keySet().iterator().next();
+    assertEquals(new ArrayList<>(steps.minus(some).plus(-1L, "x").entrySet()),
+        new ArrayList<>(once.minus(some).plus(-1L, "x").entrySet()));
+  }
+
+  @Test
+  void aMapBuiltAtOnceKeepsEqualHashesApartInTheGivenOrderDownToTheDeepestLevel() {
+    java.util.LinkedHashMap<Hashed, Integer> given = new java.util.LinkedHashMap<>();
+    int[] hashes = {0xFFFF_FFFF, 0xFFFF_FFFE, 0x0000_0001, 0xFFFF_FFFE, 0x0000_0000, 0x8000_0000, 0x7FFF_FFFF};
+    for (int i = 0; i < hashes.length; i++)
+      for (String name : List.of("b", "a", "c")) given.put(new Hashed(hashes[i], name + i), given.size());
+    given.put(new Hashed(0x1234_5678, "alone"), given.size());
+    PersistentMap<Hashed, Integer> once = PersistentMap.of(given);
+    assertEquals(new ArrayList<>(stepwise(given).entrySet()), new ArrayList<>(once.entrySet()));
+    given.forEach((k, v) -> assertEquals(v, once.get(k)));
+    assertEquals(given.size() - 1, once.minus(new Hashed(0xFFFF_FFFE, "a1")).size());
+    assertFalse(once.minus(new Hashed(0xFFFF_FFFE, "a1")).containsKey(new Hashed(0xFFFF_FFFE, "a1")));
+    assertTrue(once.minus(new Hashed(0xFFFF_FFFE, "a1")).containsKey(new Hashed(0xFFFF_FFFE, "a3")));
+  }
+
+  @Test
+  void anEmptyOrOneEntryMapBuildsAtOnceToo() {
+    assertEquals(Map.of(), PersistentMap.of(Map.of()));
+    assertSame(PersistentMap.empty(), PersistentMap.of(new HashMap<>()));
+    assertEquals(Map.of(3L, "x"), PersistentMap.of(Map.of(3L, "x")));
+    assertEquals(Map.of(3L, "x", 4L, "y"), PersistentMap.of(Map.of(3L, "x")).plus(4L, "y"));
+  }
 }

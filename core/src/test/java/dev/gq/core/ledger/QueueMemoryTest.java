@@ -98,4 +98,20 @@ class QueueMemoryTest {
     assertTrue(one.startsWith("cannot queue 1 more job(s): 3 are live"), one);
     assertEquals(3, d.ledger.live().size());
   }
+
+  @Test
+  void theJobsOfABatchShareOneSpecInTheLedgerAndOneAnswerPerGroup() {
+    List<JobSpec> cells = IntStream.rangeClosed(1, 4).mapToObj(QueueMemoryTest::cell).toList();
+    var dec = CappedSubmissions.batch(d.ledger, cells, List.of(1, 2, 3, 4), "sweep", null, d.intake());
+    d.settle(dec.events());
+    List<Job> live = List.copyOf(d.ledger.live().values());
+    assertEquals(4, live.size());
+    for (Job j : live) assertSame(live.get(0).spec(), j.spec(), "once its command is left out, a batch's spec is one");
+    assertEquals(cells.get(0).withoutCommand(), live.get(0).spec());
+    for (var o : dec.result()) assertSame(dec.result().get(0).queueing(), o.queueing());
+    // a job whose spec differs keeps its own
+    long other = d.submit(new JobSpec(List.of("x"), "/w", Map.of(), 2, null, "sweep", null));
+    assertEquals(2, d.ledger.live().get(other).spec().gpus());
+    assertEquals(d.replayed().live(), d.ledger.live(), "a replay builds the same ledger");
+  }
 }

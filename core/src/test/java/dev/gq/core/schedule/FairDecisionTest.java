@@ -223,4 +223,22 @@ class FairDecisionTest {
     assertEquals(1, own.gpusWanted());
     assertEquals(2, FairPlan.own(l, now.plusSeconds(3601)).jobsWaiting(), "once its time has come it is");
   }
+
+  @Test
+  void theDemandsNextNeedIsTheFirstJobInQueueOrderThatCouldStartNow() {
+    Ledger q = Ledger.empty();
+    JobSpec two = new JobSpec(List.of("t"), "/", Map.of(), 2, null, null, null, List.of(), 0, null, 0);
+    JobSpec threeFirst = new JobSpec(List.of("t"), "/", Map.of(), 3, null, null, null, List.of(), 0, null, 5);
+    q = q.apply(new LedgerEvent.JobSubmitted(1, two, "t1", "/l/1", null, now.minusSeconds(30)));
+    q = q.apply(new LedgerEvent.JobSubmitted(2, threeFirst, "t2", "/l/2", null, now.minusSeconds(20)));
+    q = q.apply(new LedgerEvent.JobSubmitted(3, spec(1), "t3", "/l/3", null, now.minusSeconds(10)));
+    FairPlan.Own own = FairPlan.own(q, now);
+    assertEquals(3, own.jobsWaiting());
+    assertEquals(6, own.gpusWanted());
+    assertEquals(3, own.nextNeed(), "job 2 goes first: its priority is higher");
+    assertEquals(now.minusSeconds(20), own.oldestWait());
+    FairPlan.Own held = FairPlan.own(q.apply(new LedgerEvent.JobsHeld(List.of(2L), true, now)), now);
+    assertEquals(2, held.nextNeed(), "a held job is no demand: job 1 is next");
+    assertEquals(2, held.jobsWaiting());
+  }
 }

@@ -1,0 +1,54 @@
+package dev.gq.actors.scheduler;
+
+import dev.gq.core.job.WaitReason;
+import java.util.AbstractMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * A view's wait reasons, each waiting job's, from a plan made when they are first read, on the
+ * reader's thread: most readers of a view want its ledger or its GPUs only, and with 100,000 waiting
+ * jobs the plan is most of a view's cost. The plan is pure, of the view's ledger and the
+ * Scheduler's memory as they were: they never change.
+ */
+final class PlanReasons extends AbstractMap<Long, WaitReason> {
+  private final Supplier<Map<Long, WaitReason>> plan;
+  private volatile Map<Long, WaitReason> made;
+
+  PlanReasons(Supplier<Map<Long, WaitReason>> plan) {
+    this.plan = plan;
+  }
+
+  /** Whether the plan was made (read). */
+  boolean made() {
+    return made != null;
+  }
+
+  private Map<Long, WaitReason> reasons() {
+    Map<Long, WaitReason> m = made;
+    if (m == null) {
+      synchronized (this) {
+        if (made == null) made = plan.get();
+        m = made;
+      }
+    }
+    return m;
+  }
+
+  @Override public Set<Entry<Long, WaitReason>> entrySet() {
+    return reasons().entrySet();
+  }
+
+  @Override public WaitReason get(Object key) {
+    return reasons().get(key);
+  }
+
+  @Override public boolean containsKey(Object key) {
+    return reasons().containsKey(key);
+  }
+
+  @Override public int size() {
+    return reasons().size();
+  }
+}
