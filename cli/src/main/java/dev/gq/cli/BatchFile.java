@@ -15,14 +15,6 @@ import java.util.Map;
 final class BatchFile {
   private BatchFile() {}
 
-  /**
-   * The jobs of {@code text}, every line checked now, kept as text and parsed again when read
-   * ({@link BatchLines}).
-   */
-  static BatchLines parse(String text, BatchDefaults d) {
-    return BatchLines.of(text, d);
-  }
-
   /** Line {@code n}'s spec (text as read, {@code raw}); null for a blank or {@code #} line. */
   static JobSpec spec(String raw, int n, BatchDefaults d) {
     String t = raw.strip();

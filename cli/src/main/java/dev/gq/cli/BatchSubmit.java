@@ -46,7 +46,7 @@ final class BatchSubmit {
     var defaults = new BatchDefaults(gpus == null ? 1 : gpus, name, group != null ? group : Submitter.groupFromEnv(inv.io().env()),
         cwd, inv.io().cwd(), NotifyOption.apply(Submitter.conda(env.kept(), inv.io().env(), cwd, options), options.notify),
         options.scheduling(inv));
-    BatchLines lines = BatchFile.parse(read(source), defaults);
+    BatchLines lines = BatchLines.of(read(source), defaults);
     if (lines.isEmpty()) throw new RefusedException("the batch " + shown(source) + " holds no jobs, only blank or # lines");
     Submitter.BatchVenvs venvs = submitter.venvs(options);
     // a venv is refused only where --venv names one

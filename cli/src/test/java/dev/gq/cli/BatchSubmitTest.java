@@ -232,20 +232,20 @@ class BatchSubmitTest {
   @Test
   void linesEndedByAnyOfTheThreeEndingsKeepTheirNumbersAndAreParsedWhenRead() throws Exception {
     var d = new BatchDefaults(1, null, null, dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
-    BatchLines lines = BatchFile.parse("a 1\r\n\rb 2\r# c\n\nd 4", d);
+    BatchLines lines = BatchLines.of("a 1\r\n\rb 2\r# c\n\nd 4", d);
     assertEquals(List.of(1, 3, 6), lines.stream().map(GqApi.BatchLine::line).toList());
     assertEquals(List.of(List.of("a", "1"), List.of("b", "2"), List.of("d", "4")), lines.stream().map(l -> l.spec().argv()).toList());
     // kept as text, not as specs: each read parses its line again
     assertEquals(lines.get(1).spec(), lines.get(1).spec());
     org.junit.jupiter.api.Assertions.assertNotSame(lines.get(1).spec(), lines.get(1).spec());
-    assertEquals(0, BatchFile.parse("", d).size());
-    assertEquals(List.of(1), BatchFile.parse("x\n", d).stream().map(GqApi.BatchLine::line).toList());
+    assertEquals(0, BatchLines.of("", d).size());
+    assertEquals(List.of(1), BatchLines.of("x\n", d).stream().map(GqApi.BatchLine::line).toList());
   }
 
   @Test
   void aChangeThatMayRefuseIsTriedOnEveryLineAtOnceAndEveryChangeIsKeptForTheReading() throws Exception {
     var d = new BatchDefaults(1, null, "g", dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
-    BatchLines lines = BatchFile.parse("a\n{\"argv\": [\"b\"], \"group\": \"h\"}\nc\n", d);
+    BatchLines lines = BatchLines.of("a\n{\"argv\": [\"b\"], \"group\": \"h\"}\nc\n", d);
     assertEquals(List.of(1, 2, 3), List.of(lines.line(0), lines.line(1), lines.line(2)));
     assertEquals(List.of("g", "h", "g"), List.of(lines.group(0), lines.group(1), lines.group(2)));
     List<String> seen = new java.util.ArrayList<>();

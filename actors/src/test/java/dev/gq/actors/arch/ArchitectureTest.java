@@ -41,6 +41,9 @@ class ArchitectureTest {
       Set.of("core.ledger.Dependencies", "core.ledger.FailFast", "core.ledger.Ledger", "core.ledger.LedgerJobEvents"),
       "Ledger.apply hands job events to LedgerJobEvents, which builds the next Ledger; its helpers read the ledger's"
           + " nested records (KeyHolder, Failure, Ending), which snapshots store",
+      Set.of("persistence.EnvJson", "persistence.JobDocuments"),
+      "a Jackson serializer and the mapper it serves: the history's document mapper takes EnvJson as the mixin for a"
+          + " spec's environment, and EnvJson writes a batch's shared environment once with that mapper's rules",
       Set.of("core.job.WaitReason", "core.job.WaitText"),
       "a sealed type and its one renderer: each wait reason's brief() and text() hand it to WaitText, which words"
           + " every kind in one switch");

@@ -1,5 +1,7 @@
 package dev.gq.core.ledger;
 
+import dev.gq.core.ledger.Trie.Collision;
+import dev.gq.core.ledger.Trie.Node;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
@@ -16,16 +18,6 @@ import java.util.Set;
  */
 final class PersistentMap<K, V> extends AbstractMap<K, V> {
   private static final PersistentMap<?, ?> EMPTY = new PersistentMap<>(new Node(0, new Object[0]), 0);
-
-  /** A trie node: a bitmap of used slots and, in slot order, entries, child nodes or collision lists. */
-  record Node(int bitmap, Object[] slots) {}
-
-  /** Entries whose full hashes are equal, in insertion order. */
-  record Collision(Object[] entries) {
-    int hash() {
-      return Objects.hashCode(((Entry<?, ?>) entries[0]).getKey());
-    }
-  }
 
   private final Node root;
   private final int size;
@@ -124,10 +116,10 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
     Node n = root;
     for (int level = 0; ; level++) {
       int bit = 1 << slot(hash, level);
-      if ((n.bitmap & bit) == 0) return null;
-      Object s = n.slots[Integer.bitCount(n.bitmap & (bit - 1))];
+      if ((n.bitmap() & bit) == 0) return null;
+      Object s = n.slots()[Integer.bitCount(n.bitmap() & (bit - 1))];
       if (s instanceof Node child) n = child;
-      else if (s instanceof Collision c) return (Entry<K, V>) Arrays.stream(c.entries).map(x -> (Entry<K, V>) x)
+      else if (s instanceof Collision c) return (Entry<K, V>) Arrays.stream(c.entries()).map(x -> (Entry<K, V>) x)
           .filter(x -> Objects.equals(x.getKey(), key)).findFirst().orElse(null);
       else return Objects.equals(((Entry<K, V>) s).getKey(), key) ? (Entry<K, V>) s : null;
     }
@@ -148,15 +140,15 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
 
   private static Node put(Node n, int level, Entry<?, ?> e, int hash, boolean[] added) {
     int bit = 1 << slot(hash, level);
-    int pos = Integer.bitCount(n.bitmap & (bit - 1));
-    if ((n.bitmap & bit) == 0) {
+    int pos = Integer.bitCount(n.bitmap() & (bit - 1));
+    if ((n.bitmap() & bit) == 0) {
       added[0] = true;
-      return new Node(n.bitmap | bit, insert(n.slots, pos, e));
+      return new Node(n.bitmap() | bit, insert(n.slots(), pos, e));
     }
-    Object s = n.slots[pos];
+    Object s = n.slots()[pos];
     Object replaced;
     if (s instanceof Node child) replaced = put(child, level + 1, e, hash, added);
-    else if (s instanceof Collision c && c.hash() == hash) replaced = collide(c.entries, e, added);
+    else if (s instanceof Collision c && c.hash() == hash) replaced = collide(c.entries(), e, added);
     else if (s instanceof Collision c) {
       added[0] = true;
       replaced = split(c, c.hash(), e, hash, level + 1);
@@ -168,9 +160,9 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
         replaced = split(old, Objects.hashCode(old.getKey()), e, hash, level + 1);
       }
     }
-    Object[] copy = n.slots.clone();
+    Object[] copy = n.slots().clone();
     copy[pos] = replaced;
-    return new Node(n.bitmap, copy);
+    return new Node(n.bitmap(), copy);
   }
 
   /**
@@ -179,7 +171,7 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
    */
   private static Object split(Object a, int hashA, Entry<?, ?> b, int hashB, int level) {
     if (hashA == hashB) {
-      Object[] first = a instanceof Collision c ? c.entries : new Object[] {a};
+      Object[] first = a instanceof Collision c ? c.entries() : new Object[] {a};
       return new Collision(insert(first, first.length, b));
     }
     int sa = slot(hashA, level), sb = slot(hashB, level);
@@ -201,25 +193,25 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
 
   private static Node remove(Node n, int level, Object key, int hash) {
     int bit = 1 << slot(hash, level);
-    int pos = Integer.bitCount(n.bitmap & (bit - 1));
-    Object s = n.slots[pos];
+    int pos = Integer.bitCount(n.bitmap() & (bit - 1));
+    Object s = n.slots()[pos];
     Object replaced = null;
     if (s instanceof Node child) {
       Node c = remove(child, level + 1, key, hash);
-      replaced = c.bitmap == 0 ? null : c;
+      replaced = c.bitmap() == 0 ? null : c;
     } else if (s instanceof Collision c) {
-      Object[] rest = Arrays.stream(c.entries).filter(x -> !Objects.equals(((Entry<?, ?>) x).getKey(), key)).toArray();
+      Object[] rest = Arrays.stream(c.entries()).filter(x -> !Objects.equals(((Entry<?, ?>) x).getKey(), key)).toArray();
       replaced = rest.length == 1 ? rest[0] : new Collision(rest);
     }
     if (replaced != null) {
-      Object[] copy = n.slots.clone();
+      Object[] copy = n.slots().clone();
       copy[pos] = replaced;
-      return new Node(n.bitmap, copy);
+      return new Node(n.bitmap(), copy);
     }
-    Object[] copy = new Object[n.slots.length - 1];
-    System.arraycopy(n.slots, 0, copy, 0, pos);
-    System.arraycopy(n.slots, pos + 1, copy, pos, copy.length - pos);
-    return new Node(n.bitmap & ~bit, copy);
+    Object[] copy = new Object[n.slots().length - 1];
+    System.arraycopy(n.slots(), 0, copy, 0, pos);
+    System.arraycopy(n.slots(), pos + 1, copy, pos, copy.length - pos);
+    return new Node(n.bitmap() & ~bit, copy);
   }
 
   private static Object[] insert(Object[] a, int pos, Object x) {

@@ -13,7 +13,7 @@ final class TrieWalk<K, V> implements Iterator<Entry<K, V>> {
   private int depth;
   private Entry<K, V> next;
 
-  TrieWalk(PersistentMap.Node root) {
+  TrieWalk(Trie.Node root) {
     arrays[0] = root.slots();
     depth = 1;
     advance();
@@ -33,8 +33,8 @@ final class TrieWalk<K, V> implements Iterator<Entry<K, V>> {
       }
       positions[d] = i + 1;
       Object s = a[i];
-      if (s instanceof PersistentMap.Node child) arrays[depth++] = child.slots();
-      else if (s instanceof PersistentMap.Collision c) arrays[depth++] = c.entries();
+      if (s instanceof Trie.Node child) arrays[depth++] = child.slots();
+      else if (s instanceof Trie.Collision c) arrays[depth++] = c.entries();
       else {
         next = (Entry<K, V>) s;
         return;
