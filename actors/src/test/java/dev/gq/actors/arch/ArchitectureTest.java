@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -67,16 +68,7 @@ class ArchitectureTest {
       example.putIfAbsent(from + " " + to, u.where() + " uses " + u.to());
     }
     List<String> violations = new ArrayList<>();
-    Set<Set<String>> seen = new HashSet<>();
-    for (Set<String> tangle : graph.tangles()) {
-      Set<String> shown = tangle.stream().map(ArchitectureTest::shortName).collect(Collectors.toSet());
-      seen.add(shown);
-      if (KNOWN_TANGLES.containsKey(shown)) continue;
-      List<String> cycle = graph.cycle(tangle);
-      List<String> uses = new ArrayList<>();
-      for (int i = 0; i + 1 < cycle.size(); i++) uses.add(example.get(cycle.get(i) + " " + cycle.get(i + 1)));
-      violations.add("package cycle: " + String.join(" -> ", cycle) + " (" + String.join("; ", uses) + ")" + more(tangle, cycle));
-    }
+    cycles(graph, example, "package cycle: ", name -> name, violations);
     report("packages that depend on each other", violations);
   }
 
@@ -97,17 +89,7 @@ class ArchitectureTest {
       example.putIfAbsent(u.from() + " " + u.to(), "(" + u.where() + ") uses " + u.to().substring(u.to().lastIndexOf('.') + 1));
     }
     List<String> violations = new ArrayList<>();
-    Set<Set<String>> seen = new HashSet<>();
-    for (Set<String> tangle : graph.tangles()) {
-      Set<String> shown = tangle.stream().map(ArchitectureTest::shortName).collect(Collectors.toSet());
-      seen.add(shown);
-      if (KNOWN_TANGLES.containsKey(shown)) continue;
-      List<String> cycle = graph.cycle(tangle);
-      List<String> uses = new ArrayList<>();
-      for (int i = 0; i + 1 < cycle.size(); i++) uses.add(example.get(cycle.get(i) + " " + cycle.get(i + 1)));
-      violations.add("file cycle: " + String.join(" -> ", cycle.stream().map(ArchitectureTest::shortName).toList())
-          + " (" + String.join("; ", uses) + ")" + more(tangle, cycle));
-    }
+    Set<Set<String>> seen = cycles(graph, example, "file cycle: ", ArchitectureTest::shortName, violations);
     for (Set<String> known : KNOWN_TANGLES.keySet()) {
       if (!seen.contains(known)) violations.add("file cycle listed as known is gone or changed: " + new TreeSet<>(known)
           + "; take it out of KNOWN_TANGLES");
@@ -207,6 +189,27 @@ class ArchitectureTest {
     long lines = MainCode.read(MainCode.root().resolve("docs/architecture.md")).lines().count();
     assertTrue(lines <= MAP_LINES, "docs/architecture.md has " + lines + " lines, more than " + MAP_LINES
         + ": keep it a map and put the topic in a note of docs/design/");
+  }
+
+  /**
+   * Adds to {@code violations} one line for each tangle of {@code graph} not in {@link #KNOWN_TANGLES}:
+   * {@code kind}, one cycle through it (names as {@code name} writes them) and an example of each of
+   * its uses from {@code example}; returns every tangle found, as {@link #shortName} writes it.
+   */
+  private static Set<Set<String>> cycles(Cycles graph, Map<String, String> example, String kind,
+      Function<String, String> name, List<String> violations) {
+    Set<Set<String>> seen = new HashSet<>();
+    for (Set<String> tangle : graph.tangles()) {
+      Set<String> shown = tangle.stream().map(ArchitectureTest::shortName).collect(Collectors.toSet());
+      seen.add(shown);
+      if (KNOWN_TANGLES.containsKey(shown)) continue;
+      List<String> cycle = graph.cycle(tangle);
+      List<String> uses = new ArrayList<>();
+      for (int i = 0; i + 1 < cycle.size(); i++) uses.add(example.get(cycle.get(i) + " " + cycle.get(i + 1)));
+      violations.add(kind + String.join(" -> ", cycle.stream().map(name).toList()) + " (" + String.join("; ", uses) + ")"
+          + more(tangle, cycle));
+    }
+    return seen;
   }
 
   static boolean exists(ClassLoader loader, String name) {
