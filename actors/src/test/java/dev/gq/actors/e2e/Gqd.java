@@ -381,6 +381,15 @@ final class Gqd implements AutoCloseable {
     }
   }
 
+  /** As {@link #await}, with this daemon's log in the failure. */
+  void awaitLogged(String what, Duration timeout, BooleanSupplier cond) throws InterruptedException {
+    try {
+      await(what, timeout, cond);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\ndaemon log:\n" + daemonLog(), e);
+    }
+  }
+
   /** Stops the daemon the way a user does; jobs keep running. */
   void stopDaemon() throws Exception {
     gq("daemon", "stop");
