@@ -10,9 +10,12 @@ import java.util.function.Supplier;
  * A view's wait reasons, each waiting job's, from a plan made when they are first read, on the
  * reader's thread: most readers of a view want its ledger or its GPUs only, and with 100,000 waiting
  * jobs the plan is most of a view's cost. The plan is pure, of the view's ledger and the
- * Scheduler's memory as they were: they never change.
+ * Scheduler's memory as they were: they never change. One plan is made at a time, as when the
+ * Scheduler made them all: a plan of a long queue takes memory while it is made, and many readers
+ * at once (gq top, gq ps) must not take it all at once.
  */
 final class PlanReasons extends AbstractMap<Long, WaitReason> {
+  private static final Object PLANNING = new Object();
   private final Supplier<Map<Long, WaitReason>> plan;
   private volatile Map<Long, WaitReason> made;
 
@@ -28,7 +31,7 @@ final class PlanReasons extends AbstractMap<Long, WaitReason> {
   private Map<Long, WaitReason> reasons() {
     Map<Long, WaitReason> m = made;
     if (m == null) {
-      synchronized (this) {
+      synchronized (PLANNING) {
         if (made == null) made = plan.get();
         m = made;
       }

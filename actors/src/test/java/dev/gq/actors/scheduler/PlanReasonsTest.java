@@ -3,6 +3,7 @@ package dev.gq.actors.scheduler;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.job.WaitReason;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -25,5 +26,34 @@ class PlanReasonsTest {
     assertTrue(reasons.containsKey(7L));
     assertTrue(reasons.made());
     assertEquals(1, plans.get(), "planned once");
+  }
+
+  @Test
+  void oneViewsPlanIsMadeAtATime() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger now = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+    List<Thread> readers = new java.util.ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      PlanReasons reasons = new PlanReasons(() -> {
+        most.accumulateAndGet(now.incrementAndGet(), Math::max);
+        for (int k = 0; k < 200_000; k++) Thread.onSpinWait();
+        now.decrementAndGet();
+        return Map.of();
+      });
+      Thread t = new Thread(() -> {
+        try {
+          go.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        reasons.size();
+      });
+      t.start();
+      readers.add(t);
+    }
+    go.countDown();
+    for (Thread t : readers) t.join(30_000);
+    assertEquals(1, most.get(), "plans made at once");
   }
 }
