@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.cli.ApiReplies.BatchLine;
@@ -11,7 +13,9 @@ import dev.gq.core.job.JobState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -229,24 +233,24 @@ class BatchSubmitTest {
 
   @Test
   void linesEndedByAnyOfTheThreeEndingsKeepTheirNumbersAndAreParsedWhenRead() throws Exception {
-    var d = new BatchFile.Defaults(1, null, null, dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
+    var d = new BatchFile.Defaults(1, null, null, dir.toString(), dir, Map.of(), Scheduling.NONE);
     BatchLines lines = BatchFile.parse("a 1\r\n\rb 2\r# c\n\nd 4", d);
     assertEquals(List.of(1, 3, 6), lines.stream().map(GqApi.BatchLine::line).toList());
     assertEquals(List.of(List.of("a", "1"), List.of("b", "2"), List.of("d", "4")), lines.stream().map(l -> l.spec().argv()).toList());
     // kept as text, not as specs: each read parses its line again
     assertEquals(lines.get(1).spec(), lines.get(1).spec());
-    org.junit.jupiter.api.Assertions.assertNotSame(lines.get(1).spec(), lines.get(1).spec());
+    assertNotSame(lines.get(1).spec(), lines.get(1).spec());
     assertEquals(0, BatchFile.parse("", d).size());
     assertEquals(List.of(1), BatchFile.parse("x\n", d).stream().map(GqApi.BatchLine::line).toList());
   }
 
   @Test
   void aChangeThatMayRefuseIsTriedOnEveryLineAtOnceAndEveryChangeIsKeptForTheReading() throws Exception {
-    var d = new BatchFile.Defaults(1, null, "g", dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
+    var d = new BatchFile.Defaults(1, null, "g", dir.toString(), dir, Map.of(), Scheduling.NONE);
     BatchLines lines = BatchFile.parse("a\n{\"argv\": [\"b\"], \"group\": \"h\"}\nc\n", d);
     assertEquals(List.of(1, 2, 3), List.of(lines.line(0), lines.line(1), lines.line(2)));
     assertEquals(List.of("g", "h", "g"), List.of(lines.group(0), lines.group(1), lines.group(2)));
-    List<String> seen = new java.util.ArrayList<>();
+    List<String> seen = new ArrayList<>();
     BatchLines quiet = lines.changedBy(s -> {
       seen.add(s.argv().get(0));
       return s.withArgv(List.of(s.argv().get(0), "changed"));
@@ -255,7 +259,7 @@ class BatchSubmitTest {
     BatchLines tried = quiet.changedBy(s -> s.withArgv(List.of(s.argv().get(0), s.argv().get(1), "again")), true);
     assertEquals(List.of("a", "b", "c"), seen, "one that may refuse is tried on every line, after those before it");
     assertEquals(List.of("b", "changed", "again"), tried.get(1).spec().argv());
-    RefusedException refused = org.junit.jupiter.api.Assertions.assertThrows(RefusedException.class, () -> lines.changedBy(s -> {
+    RefusedException refused = assertThrows(RefusedException.class, () -> lines.changedBy(s -> {
       if (s.argv().get(0).equals("c")) throw new RefusedException("not c");
       return s;
     }, true));

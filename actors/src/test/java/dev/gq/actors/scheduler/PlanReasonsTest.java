@@ -3,8 +3,10 @@ package dev.gq.actors.scheduler;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.core.job.WaitReason;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -30,10 +32,10 @@ class PlanReasonsTest {
 
   @Test
   void oneViewsPlanIsMadeAtATime() throws Exception {
-    java.util.concurrent.atomic.AtomicInteger now = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-    List<Thread> readers = new java.util.ArrayList<>();
+    AtomicInteger now = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    CountDownLatch go = new CountDownLatch(1);
+    List<Thread> readers = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       PlanReasons reasons = new PlanReasons(() -> {
         most.accumulateAndGet(now.incrementAndGet(), Math::max);
