@@ -1,6 +1,8 @@
 package dev.gq.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gq.api.ApiException;
@@ -13,7 +15,10 @@ import dev.gq.core.job.JobState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +35,7 @@ class BatchSubmitTest {
   private Cli.Result batch(String text, String... options) throws Exception {
     Path f = dir.resolve("jobs.txt");
     Files.writeString(f, text);
-    List<String> argv = new java.util.ArrayList<>(List.of("submit", "--batch", "jobs.txt"));
+    List<String> argv = new ArrayList<>(List.of("submit", "--batch", "jobs.txt"));
     argv.addAll(List.of(options));
     return cli.run(argv.toArray(String[]::new));
   }
@@ -214,7 +219,7 @@ class BatchSubmitTest {
 
   @Test
   void aBatchIntoAHeldGroupGetsOneNoteNamingOnlyTheJobsItHolds() throws Exception {
-    cli.api.queue = new GqApi.QueueState(false, java.util.Map.of("s", "held by the user"));
+    cli.api.queue = new GqApi.QueueState(false, Map.of("s", "held by the user"));
     Cli.Result r = batch("a\nb\n{\"argv\": [\"c\"], \"group\": \"t\"}\nd\n", "--group", "s");
     assertEquals(0, r.code(), r.err());
     assertEquals("Submitted 4 jobs: 1-4\n", r.out());
@@ -223,7 +228,7 @@ class BatchSubmitTest {
 
   @Test
   void aBatchIntoAHeldQueueGetsOneNote() throws Exception {
-    cli.api.queue = new GqApi.QueueState(true, java.util.Map.of());
+    cli.api.queue = new GqApi.QueueState(true, Map.of());
     Cli.Result r = batch("a\nb\n");
     assertEquals(0, r.code(), r.err());
     assertEquals("gq: the queue is held, so jobs 1-2 wait until 'gq release --all'\n", r.err());
@@ -231,24 +236,24 @@ class BatchSubmitTest {
 
   @Test
   void linesEndedByAnyOfTheThreeEndingsKeepTheirNumbersAndAreParsedWhenRead() throws Exception {
-    var d = new BatchDefaults(1, null, null, dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
+    var d = new BatchDefaults(1, null, null, dir.toString(), dir, Map.of(), Scheduling.NONE);
     BatchLines lines = BatchLines.of("a 1\r\n\rb 2\r# c\n\nd 4", d);
     assertEquals(List.of(1, 3, 6), lines.stream().map(GqApi.BatchLine::line).toList());
     assertEquals(List.of(List.of("a", "1"), List.of("b", "2"), List.of("d", "4")), lines.stream().map(l -> l.spec().argv()).toList());
     // kept as text, not as specs: each read parses its line again
     assertEquals(lines.get(1).spec(), lines.get(1).spec());
-    org.junit.jupiter.api.Assertions.assertNotSame(lines.get(1).spec(), lines.get(1).spec());
+    assertNotSame(lines.get(1).spec(), lines.get(1).spec());
     assertEquals(0, BatchLines.of("", d).size());
     assertEquals(List.of(1), BatchLines.of("x\n", d).stream().map(GqApi.BatchLine::line).toList());
   }
 
   @Test
   void aChangeThatMayRefuseIsTriedOnEveryLineAtOnceAndEveryChangeIsKeptForTheReading() throws Exception {
-    var d = new BatchDefaults(1, null, "g", dir.toString(), dir, java.util.Map.of(), Scheduling.NONE);
+    var d = new BatchDefaults(1, null, "g", dir.toString(), dir, Map.of(), Scheduling.NONE);
     BatchLines lines = BatchLines.of("a\n{\"argv\": [\"b\"], \"group\": \"h\"}\nc\n", d);
     assertEquals(List.of(1, 2, 3), List.of(lines.line(0), lines.line(1), lines.line(2)));
     assertEquals(List.of("g", "h", "g"), List.of(lines.group(0), lines.group(1), lines.group(2)));
-    List<String> seen = new java.util.ArrayList<>();
+    List<String> seen = new ArrayList<>();
     BatchLines quiet = lines.changedBy(s -> {
       seen.add(s.argv().get(0));
       return s.withArgv(List.of(s.argv().get(0), "changed"));
@@ -257,7 +262,7 @@ class BatchSubmitTest {
     BatchLines tried = quiet.changedBy(s -> s.withArgv(List.of(s.argv().get(0), s.argv().get(1), "again")), true);
     assertEquals(List.of("a", "b", "c"), seen, "one that may refuse is tried on every line, after those before it");
     assertEquals(List.of("b", "changed", "again"), tried.get(1).spec().argv());
-    RefusedException refused = org.junit.jupiter.api.Assertions.assertThrows(RefusedException.class, () -> lines.changedBy(s -> {
+    RefusedException refused = assertThrows(RefusedException.class, () -> lines.changedBy(s -> {
       if (s.argv().get(0).equals("c")) throw new RefusedException("not c");
       return s;
     }, true));

@@ -16,6 +16,9 @@ import java.util.function.Supplier;
 
 /** What the Scheduler shows readers, computed from its stored ledger and its memory. Pure. */
 final class Views {
+  /** Held while a view's plan is made: see {@link #oneAtATime}. */
+  private static final Object PLANNING = new Object();
+
   private Views() {}
 
   /**
@@ -25,11 +28,24 @@ final class Views {
   static SchedulerView view(Ledger l, SchedulerState state, DecisionContext c, long seq, SchedulerSettings settings) {
     var registry = state.gpus();
     var classified = new Once<>(() -> registry.classified(l)); // once: the plan places on the same classification
-    var reasons = new Once<>(() -> Reservations.plan(l, state, c, classified.get()).waitReasons());
+    var reasons = new Once<>(oneAtATime(() -> Reservations.plan(l, state, c, classified.get()).waitReasons()));
     Supplier<List<GpuStatus>> gpus = () -> classified.get() == null ? List.of() : classified.get();
     return new SchedulerView(l, gpus, reasons, seq, registry.probe(), registry.fake(),
         registry.gpuError(), registry.gpuCount(), state.ready(), figures(registry), state.idle().idle(c.now(), settings.idleAfter()),
         settings.shareHeadroomMiB());
+  }
+
+  /**
+   * {@code make}, run while no other view's plan is being made: a plan of a long queue takes memory
+   * while it is made, and many readers at once (gq top, gq ps, the web page) must not each hold one
+   * at the same time, as when the Scheduler made them all itself.
+   */
+  static <T> Supplier<T> oneAtATime(Supplier<T> make) {
+    return () -> {
+      synchronized (PLANNING) {
+        return make.get();
+      }
+    };
   }
 
   /** What a decision takes from outside: the time now, fresh tags, the daemon's settings, the shared machine. */

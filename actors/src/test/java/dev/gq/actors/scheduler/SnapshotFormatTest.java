@@ -9,11 +9,13 @@ import dev.gq.core.ledger.Ledger;
 import dev.gq.core.ledger.LedgerEvent;
 import dev.gq.persistence.JournalConfig;
 import dev.gq.persistence.LedgerSnapshot;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import net.jpountz.lz4.LZ4BlockInputStream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.serialization.SerializationExtension;
@@ -67,7 +69,7 @@ class SnapshotFormatTest {
     assertEquals(snapshot.ledger(), read(bytes, s, snapshot).ledger());
     // the same JSON as the events' binding writes
     LedgerSnapshot small = queue(3);
-    byte[] json = new net.jpountz.lz4.LZ4BlockInputStream(new java.io.ByteArrayInputStream(s.toBinary(small))).readAllBytes();
+    byte[] json = new LZ4BlockInputStream(new ByteArrayInputStream(s.toBinary(small))).readAllBytes();
     assertEquals(new String(SER.serializerByIdentity().apply(31).toBinary(small), StandardCharsets.UTF_8),
         new String(json, StandardCharsets.UTF_8));
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -118,7 +119,7 @@ class PersistentMapTest {
   @Test
   void aMapBuiltAtOnceIsTheOneBuiltStepByStepAndChangesAlike() {
     Random rnd = new Random(7);
-    java.util.LinkedHashMap<Long, String> given = new java.util.LinkedHashMap<>();
+    LinkedHashMap<Long, String> given = new LinkedHashMap<>();
     for (int i = 0; i < 30_000; i++) given.put(rnd.nextLong(-(1L << 40), 1L << 40) >> rnd.nextInt(40), "v" + i);
     PersistentMap<Long, String> once = PersistentMap.of(given);
     PersistentMap<Long, String> steps = stepwise(given);
@@ -133,7 +134,7 @@ class PersistentMapTest {
 
   @Test
   void aMapBuiltAtOnceKeepsEqualHashesApartInTheGivenOrderDownToTheDeepestLevel() {
-    java.util.LinkedHashMap<Hashed, Integer> given = new java.util.LinkedHashMap<>();
+    LinkedHashMap<Hashed, Integer> given = new LinkedHashMap<>();
     int[] hashes = {0xFFFF_FFFF, 0xFFFF_FFFE, 0x0000_0001, 0xFFFF_FFFE, 0x0000_0000, 0x8000_0000, 0x7FFF_FFFF};
     for (int i = 0; i < hashes.length; i++)
       for (String name : List.of("b", "a", "c")) given.put(new Hashed(hashes[i], name + i), given.size());
