@@ -21,18 +21,21 @@ final class JobPages {
   private final String group;
   private final List<Job> merged;
   private final Set<Long> unreadable;
+  private final boolean logPaths;
 
   /** What a pass does with each page. */
   interface Each {
     void accept(List<Job> page) throws ApiException;
   }
 
-  JobPages(Invocation inv, Set<JobState> states, String group, List<Job> merged, Set<Long> unreadable) {
+  /** {@code logPaths}: the jobs read with their log paths (a table shows none: {@link ListingApi#listingPage}). */
+  JobPages(Invocation inv, Set<JobState> states, String group, List<Job> merged, Set<Long> unreadable, boolean logPaths) {
     this.inv = inv;
     this.states = Set.copyOf(states);
     this.group = group;
     this.merged = List.copyOf(merged);
     this.unreadable = unreadable;
+    this.logPaths = logPaths;
   }
 
   /** Calls {@code each} with the list a page at a time, newest first (never with an empty page). */
@@ -55,7 +58,7 @@ final class JobPages {
   }
 
   private JobPage read(JobQuery q) throws ApiException {
-    JobPage page = inv.api().listingPage(q);
+    JobPage page = inv.api().listingPage(q, logPaths);
     unreadable.addAll(page.unreadable());
     return page;
   }
