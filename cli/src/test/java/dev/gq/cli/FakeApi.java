@@ -24,7 +24,8 @@ final class FakeApi implements GqApi {
   /** Jobs whose history record cannot be read: jobPage skips and names them, jobs() fails. */
   final java.util.Set<Long> unreadable = new java.util.concurrent.ConcurrentSkipListSet<>();
   final List<JobSpec> submitted = new ArrayList<>();
-  final List<JobQuery> queries = new ArrayList<>();
+  /** Every query asked, from whichever thread (a listing reads its next page on one of its own). */
+  final List<JobQuery> queries = java.util.Collections.synchronizedList(new ArrayList<>());
   final List<List<Long>> cancels = new ArrayList<>();
   final List<dev.gq.core.schedule.Preemptions.Ask> preempts = new ArrayList<>();
   final List<String> resumes = new ArrayList<>();
