@@ -7,6 +7,7 @@ import dev.gq.core.job.JobSpec;
 import dev.gq.core.job.JobState;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -25,7 +26,7 @@ final class FakeApi implements GqApi {
   final java.util.Set<Long> unreadable = new java.util.concurrent.ConcurrentSkipListSet<>();
   final List<JobSpec> submitted = new ArrayList<>();
   /** Every query asked, from whichever thread (a listing reads its next page on one of its own). */
-  final List<JobQuery> queries = java.util.Collections.synchronizedList(new ArrayList<>());
+  final List<JobQuery> queries = Collections.synchronizedList(new ArrayList<>());
   final List<List<Long>> cancels = new ArrayList<>();
   final List<dev.gq.core.schedule.Preemptions.Ask> preempts = new ArrayList<>();
   final List<String> resumes = new ArrayList<>();

@@ -16,6 +16,7 @@ import dev.gq.core.ledger.LedgerEvent.JobReserved;
 import dev.gq.core.ledger.LedgerEvent.JobSubmitted;
 import dev.gq.core.proc.ProcessIdentity;
 import java.nio.file.Path;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,7 @@ class LiveRowsTest {
   @Test
   void aRowMadeFromMemoryReadsOnlyTheCommandAndLogPathOfTheRecord() throws Exception {
     queue();
-    try (var c = java.sql.DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
+    try (var c = DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
       st.execute("UPDATE jobs SET doc = json_set(doc, '$.tag', 'edited', '$.spec.argv', json('[\"edited\"]')) WHERE id = 3");
     }
     JobPage page = rs.page(LIVE, ledger.live(), -1, true);
@@ -94,7 +95,7 @@ class LiveRowsTest {
     assertEquals(List.of("edited"), made.spec().argv());
     assertEquals("edited", byId(decoded(LIVE), 3).tag());
     // every row was made so, escapes and all: none read the tag the record holds
-    try (var c = java.sql.DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
+    try (var c = DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
       st.execute("UPDATE jobs SET doc = json_set(doc, '$.tag', 'edited')");
     }
     for (Job j : rs.page(LIVE, ledger.live(), -1, true).jobs()) assertEquals("t" + j.id(), j.tag(), "job " + j.id());
@@ -125,7 +126,7 @@ class LiveRowsTest {
   @Test
   void aRecordThatIsNotJsonIsNamedUnreadableAndTheOthersAreListed() throws Exception {
     queue();
-    try (var c = java.sql.DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
+    try (var c = DriverManager.getConnection(Database.url(dir.resolve("gq.db"))); var st = c.createStatement()) {
       st.execute("UPDATE jobs SET doc = '{\"id\": 2, \"spec\": ' WHERE id = 2");
     }
     JobPage made = rs.page(LIVE, ledger.live(), -1, true);

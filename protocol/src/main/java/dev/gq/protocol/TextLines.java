@@ -1,6 +1,7 @@
 package dev.gq.protocol;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -11,7 +12,7 @@ import java.util.Arrays;
  * surrogate pair written as a u-escape, every other character as it is. Pure.
  */
 final class TextLines {
-  private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   /** The ASCII characters written as they are. */
   private static final boolean[] PLAIN = new boolean[128];
 
