@@ -2,8 +2,9 @@
 # Measures what large requests cost the daemon with a long queue: REQ_JOBS waiting jobs (default
 # 100,000) queued by one `gq submit --batch` into a held queue, on fake GPUs and temporary
 # directories; then, each REQ_RUNS times (default 3, the median shown): `gq ps --json` and `gq ps`
-# into a pipe, and `gq ps` on a terminal (script(1)), with the most heap the daemon held during the
-# command (after a full GC, once a second; the time includes those GCs) above what it held before;
+# into a pipe, and `gq ps` on a terminal (script(1)), timed to 10 ms, with the most heap the daemon
+# held during the command (after a full GC, once a second; the time includes those GCs) above what
+# it held before;
 # then the attacks at once:
 # REQ_MCP `gq mcp` sessions (default 8) each sending one 15 MiB line, REQ_PS `gq ps --json` (default 4)
 # and REQ_TOP `gq top` on a 10 x 65535 terminal (default 10) that quit after 3 s; and reports each
@@ -46,19 +47,26 @@ held() {
   "$jdk/bin/jcmd" "$(pid)" GC.run >/dev/null 2>&1 || true
   "$jdk/bin/jstat" -gc "$(pid)" | awk 'NR == 2 { printf "%.0f", $3 + $4 + $6 + $8 }'
 }
-# runs "$@" with the heap the daemon holds measured after a full GC every second meanwhile;
-# prints "ms most-held-above-before-MiB"
+# a pipe this shell holds both ends of: a read of it waits out its timeout, a sleep without a process
+exec {tick}<> <(:)
+# runs "$@" with the heap the daemon holds measured after a full GC every second meanwhile (its end
+# looked for every 10 ms, so that a short command is timed to that); prints "ms most-held-above-before-MiB"
 measured() {
-  local base start end peak=0 now
+  local base start end peak=0 now last t
   base=$(held)
   start=$EPOCHREALTIME
   "$@" >/dev/null 2>&1 &
   local cmd=$!
+  last=${start/./}
   while kill -0 "$cmd" 2>/dev/null; do
-    sleep 1
+    read -rt 0.01 -u "$tick" || true
+    t=$EPOCHREALTIME
+    ((${t/./} - last >= 1000000)) || continue
     kill -0 "$cmd" 2>/dev/null || break
     now=$(held)
     if ((now > peak)); then peak=$now; fi
+    t=$EPOCHREALTIME
+    last=${t/./}
   done
   wait "$cmd" || true
   end=$EPOCHREALTIME

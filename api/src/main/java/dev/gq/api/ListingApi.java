@@ -24,9 +24,11 @@ public interface ListingApi {
   /**
    * As {@link #jobPage}, for a listing that reads the live jobs page by page: the daemon takes a
    * live job from its memory and reads only its command and log path from the history, so that a
-   * list of any length is served without decoding its records.
+   * list of any length is served without decoding its records. Without {@code logPaths} a job's log
+   * path is left out (null), as a table, which never shows it, needs, and its command is read from
+   * the beginning of its record alone.
    */
-  default JobPage listingPage(JobQuery query) throws ApiException {
+  default JobPage listingPage(JobQuery query, boolean logPaths) throws ApiException {
     return jobPage(query);
   }
 

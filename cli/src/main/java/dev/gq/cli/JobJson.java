@@ -54,7 +54,8 @@ final class JobJson {
     num("exit_code", job.exitCode() == null ? null : (long) job.exitCode());
     str("log_path", job.logPath());
     str("failure_reason", job.failureReason());
-    List<GpuSlot> slots = job.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
+    List<GpuSlot> slots = job.gpus().isEmpty() ? List.of()
+        : job.gpus().stream().sorted(Comparator.comparingInt(GpuSlot::index)).toList();
     strings("gpu_uuids", slots.stream().map(GpuSlot::uuid).toList());
     raw("gpu_indices", slots.stream().map(s -> String.valueOf(s.index())).toList());
     str("group", job.spec().group());
@@ -132,8 +133,18 @@ final class JobJson {
     sb.append("\n    ]");
   }
 
+  /** A time and its text; the last one written is kept, since the jobs of a batch share their submit time. */
+  private record Written(Instant at, String text) {}
+
+  private static volatile Written lastTime = new Written(Instant.EPOCH, Instant.EPOCH.toString());
+
   private static String time(Instant t) {
-    return t == null ? null : t.toString();
+    if (t == null) return null;
+    Written last = lastTime;
+    if (last.at().equals(t)) return last.text();
+    String text = t.toString();
+    lastTime = new Written(t, text);
+    return text;
   }
 
   /** {@code s} quoted, escaped as Jackson escapes it with {@link JsonEscapes}. */

@@ -51,7 +51,7 @@ final class PsListing {
   int json() throws ApiException {
     JsonView.ArrayStream array = new JsonView.ArrayStream(inv.io().out());
     int[] shown = {0};
-    new JobPages(inv, JobState.live(), group, ended(PsPages.RECENT), unreadable).each(page -> {
+    new JobPages(inv, JobState.live(), group, ended(PsPages.RECENT), unreadable, true).each(page -> {
       Map<Long, WaitReason> waits = extras.reasonsFor(page);
       page.forEach(j -> array.add(j, waits.get(j.id())));
       inv.io().out().flush();
@@ -68,8 +68,8 @@ final class PsListing {
     ScreenFit fit = fit(held, done.size());
     List<Job> kept = kept(done, fit);
     JobPages list = fit.cut()
-        ? new JobPages(inv, busy(), group, fit.waiting() == 0 ? List.of() : newestWaiting((int) fit.waiting()), unreadable)
-        : new JobPages(inv, JobState.live(), group, kept, unreadable);
+        ? new JobPages(inv, busy(), group, fit.waiting() == 0 ? List.of() : newestWaiting((int) fit.waiting()), unreadable, false)
+        : new JobPages(inv, JobState.live(), group, kept, unreadable, false);
     int width = TextTable.width(inv.io());
     // every queued job is listed: their places are counted as the list is read, not asked of the daemon
     boolean whole = group == null && !fit.cut();

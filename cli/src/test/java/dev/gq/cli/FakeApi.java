@@ -18,6 +18,7 @@ import dev.gq.core.report.UsageRows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -38,7 +39,8 @@ final class FakeApi implements GqApi {
   /** Jobs whose history record cannot be read: jobPage skips and names them, jobs() fails. */
   final java.util.Set<Long> unreadable = new java.util.concurrent.ConcurrentSkipListSet<>();
   final List<JobSpec> submitted = new ArrayList<>();
-  final List<JobQuery> queries = new ArrayList<>();
+  /** Every query asked, from whichever thread (a listing reads its next page on one of its own). */
+  final List<JobQuery> queries = Collections.synchronizedList(new ArrayList<>());
   final List<List<Long>> cancels = new ArrayList<>();
   final List<dev.gq.core.schedule.Preemptions.PreemptAsk> preempts = new ArrayList<>();
   final List<String> resumes = new ArrayList<>();

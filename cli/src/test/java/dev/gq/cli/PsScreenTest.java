@@ -3,12 +3,13 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.gq.api.ApiReplies;
+import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.gq.core.job.JobQuery;
 import org.junit.jupiter.api.Test;
 
 class PsScreenTest {
@@ -108,7 +109,7 @@ class PsScreenTest {
     assertEquals(23, lines.size(), r.out());
     assertEquals("JOB   STATE    GPUS  NAME    WAIT  ELAPSED       COMMAND", lines.get(0));
     List<String> ids = lines.subList(1, 22).stream().map(l -> l.split(" ")[0]).toList();
-    List<String> want = new java.util.ArrayList<>();
+    List<String> want = new ArrayList<>();
     for (long id = 2033; id > 2015; id--) want.add(String.valueOf(id));
     want.addAll(List.of("33", "32", "31"));
     assertEquals(want, ids);

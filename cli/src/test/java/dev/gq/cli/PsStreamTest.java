@@ -58,6 +58,16 @@ class PsStreamTest {
     assertPaged();
   }
 
+  @Test
+  void aRefusalOfAPageReadAheadIsTheCommandsOneLine() {
+    // the ended jobs, the first page, then the second page is refused
+    cli.api.steps.add(() -> { });
+    cli.api.steps.add(() -> cli.api.refuseWith = new ApiException("the history is gone"));
+    Cli.Result r = cli.run("ps");
+    assertEquals(1, r.code(), r.toString());
+    assertTrue(r.err().endsWith("\ngq: the history is gone\n"), r.err());
+  }
+
   /** Every live job and the 20 newest ended ones, newest first. */
   private List<Job> expected() {
     List<Job> all = new ArrayList<>(cli.api.jobs.values());

@@ -164,12 +164,14 @@ public final class JobHistory implements AutoCloseable {
 
   /**
    * As {@link #page(JobQuery)}, each row of a job {@code live} holds (the Scheduler's memory, as of
-   * event {@code liveAt}; -1: not known exactly) made from it with the command read from the row;
-   * kept in the cache only while the cache holds every live job (a longer queue would only churn it).
+   * event {@code liveAt}; -1: not known exactly) made from it with the command (and with {@code
+   * logPaths} the log path) read from the row. While the cache holds every live job, the rows are
+   * made whole and kept in it, for the next listing; a longer queue would only churn it.
    */
-  public synchronized JobPage page(JobQuery q, Map<Long, Job> live, long liveAt) throws SQLException {
-    boolean cached = liveAt >= 0 && live.size() <= LISTING_CACHE && liveAt == offset();
-    return ListingPages.page(db, listing, q, new LiveRows(live, cached));
+  public synchronized JobPage page(JobQuery q, Map<Long, Job> live, long liveAt, boolean logPaths) throws SQLException {
+    boolean held = live.size() <= LISTING_CACHE;
+    boolean cached = held && liveAt >= 0 && liveAt == offset();
+    return ListingPages.page(db, listing, q, new LiveRows(live, cached, logPaths || held));
   }
 
   /**

@@ -17,10 +17,22 @@ import java.util.Map;
  * (most of which is the environment no listing shows). A row whose state is not the job's (the
  * history has an event the memory had not when it was taken), or whose fields cannot be read, is
  * decoded instead. The rows made go into the listing cache only when the memory is as of the
- * history's last event ({@code cached}), so that the cache never holds a row older than the stored one.
+ * history's last event ({@code cached}), so that the cache never holds a row older than the stored
+ * one. Without {@code logPaths} (a table, which shows none) the rows are made without their log
+ * paths, from the beginning of the record alone, and never cached.
  */
-record LiveRows(Map<Long, Job> jobs, boolean cached) {
-  static final LiveRows NONE = new LiveRows(Map.of(), false);
+record LiveRows(Map<Long, Job> jobs, boolean cached, boolean logPaths) {
+  static final LiveRows NONE = new LiveRows(Map.of(), false, true);
+  /** Both fields, from the whole record. */
+  private static final String WHOLE = "json_extract(j.doc, '$.spec.argv', '$.logPath')";
+  /**
+   * The command alone, from the beginning of the record: a record is written id, then spec with its
+   * argv first, so the text up to the {@code ],"cwd":} that ends the argv (which no string in it can
+   * hold unescaped), closed, is a small document with the same argv; any other record is read whole.
+   */
+  private static final String COMMAND = "CASE WHEN instr(j.doc, '],\"cwd\":') > 0"
+      + " THEN json_extract(substr(j.doc, 1, instr(j.doc, '],\"cwd\":')) || '}}', '$.spec.argv')"
+      + " ELSE json_extract(j.doc, '$.spec.argv') END";
 
   boolean holds(long id) {
     return jobs.containsKey(id);
@@ -30,12 +42,12 @@ record LiveRows(Map<Long, Job> jobs, boolean cached) {
   List<Long> complete(Connection db, ListingCache listing, List<Long> ids, Map<Long, Job> into) throws SQLException {
     List<Long> decode = new ArrayList<>();
     String marks = String.join(",", Collections.nCopies(ids.size(), "?"));
-    try (PreparedStatement ps = db.prepareStatement("SELECT j.id, j.state, json_extract(j.doc, '$.spec.argv', '$.logPath')"
+    try (PreparedStatement ps = db.prepareStatement("SELECT j.id, j.state, " + (logPaths ? WHOLE : COMMAND)
         + " FROM jobs j WHERE j.id IN (" + marks + ")")) {
       for (int i = 0; i < ids.size(); i++) ps.setLong(i + 1, ids.get(i));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          Job j = made(jobs.get(rs.getLong(1)), rs.getString(2), rs.getString(3));
+          Job j = made(jobs.get(rs.getLong(1)), rs.getString(2), rs.getString(3), logPaths);
           if (j == null) {
             decode.add(rs.getLong(1));
             continue;
@@ -51,12 +63,16 @@ record LiveRows(Map<Long, Job> jobs, boolean cached) {
     return decode;
   }
 
-  /** The job {@code held} with the command and log path of {@code fields} ({@code [argv, logPath]}); null when they do not fit. */
-  static Job made(Job held, String state, String fields) {
+  /**
+   * The job {@code held} with the command and log path of {@code fields} ({@code [argv, logPath]};
+   * without {@code logPaths}, {@code argv} alone and no log path); null when they do not fit.
+   */
+  static Job made(Job held, String state, String fields, boolean logPaths) {
     if (held == null || fields == null || !held.state().name().equals(state)) return null;
     Fields f = new Fields(fields);
     List<String> argv = new ArrayList<>();
-    if (!f.next('[') || !f.next('[')) return null;
+    if (logPaths && !f.next('[')) return null;
+    if (!f.next('[')) return null;
     if (!f.next(']')) {
       do {
         String arg = f.string();
@@ -65,6 +81,7 @@ record LiveRows(Map<Long, Job> jobs, boolean cached) {
       } while (f.next(','));
       if (!f.next(']')) return null;
     }
+    if (!logPaths) return f.atEnd() && !argv.isEmpty() ? held.withStored(held.spec().withArgv(argv), null) : null;
     if (!f.next(',')) return null;
     String logPath = f.nextNull() ? null : f.string();
     if ((logPath == null && !f.wasNull) || !f.next(']') || !f.atEnd() || argv.isEmpty()) return null;

@@ -176,7 +176,7 @@ public final class DaemonApi implements GqApi {
   @Override public RetryReport recover() throws ApiException { return submits.recover(); }
   @Override public List<Job> jobs(JobQuery q) throws ApiException { return history.jobs(q); }
   @Override public JobPage jobPage(JobQuery q) throws ApiException { return history.jobPage(q); }
-  @Override public JobPage listingPage(JobQuery q) throws ApiException { return history.listingPage(q); }
+  @Override public JobPage listingPage(JobQuery q, boolean logPaths) throws ApiException { return history.listingPage(q, logPaths); }
   @Override public Optional<Job> job(long id) throws ApiException { return history.job(id); }
   @Override public Optional<Job> newestAttempt(long id) throws ApiException { return history.newestAttempt(id); }
   @Override public long count(JobQuery q) throws ApiException { return history.count(q); }

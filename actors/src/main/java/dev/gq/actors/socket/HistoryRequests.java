@@ -86,7 +86,7 @@ final class HistoryRequests {
    * sequence number (when they agree, it is known to be as of that event) and serves the later pages
    * while the Scheduler stores nothing new (held weakly: it never outlives the Scheduler's own).
    */
-  JobPage listingPage(JobQuery q) throws ApiException {
+  JobPage listingPage(JobQuery q, boolean logPaths) throws ApiException {
     long seqNr = asks.askPlain(Scheduler.GetSeqNr::new);
     Taken t = taken;
     Ledger ledger = t == null || t.seqNr() != seqNr ? null : t.ledger().get();
@@ -100,7 +100,7 @@ final class HistoryRequests {
     asks.caughtUp(seqNr);
     try {
       charge(q);
-      return jobHistory.page(q, ledger.live(), t.seqNr());
+      return jobHistory.page(q, ledger.live(), t.seqNr(), logPaths);
     } catch (SQLException e) {
       throw new ApiException("cannot read the job history: " + e.getMessage());
     }

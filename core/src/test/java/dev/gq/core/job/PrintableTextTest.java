@@ -55,4 +55,10 @@ class PrintableTextTest {
     assertEquals("a\\x1b[31m\nb\\r\\u009b\n", PrintableText.escapeLines("a\u001b[31m\nb\r\u009b\n"));
     assertEquals("plain\ntext", PrintableText.escapeLines("plain\ntext"));
   }
+
+  @Test
+  void aTextHasAHiddenCharacterExactlyWhenOneOfItsCharactersIs() {
+    for (int c = 0; c <= 0xffff; c++)
+      assertEquals(PrintableText.hidden((char) c), PrintableText.hasHidden("ab" + (char) c + "cd"), "U+" + Integer.toHexString(c));
+  }
 }

@@ -3,8 +3,11 @@ package dev.gq.core.job;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class QueueOrderTest {
@@ -29,13 +32,13 @@ class QueueOrderTest {
 
   @Test
   void thePlacesOfSomeJobsAreTheirPlacesInTheWholeQueue() {
-    java.util.Random random = new java.util.Random(3);
-    List<Job> jobs = new java.util.ArrayList<>();
+    Random random = new Random(3);
+    List<Job> jobs = new ArrayList<>();
     for (long id = 1; id <= 2000; id++)
       jobs.add(job(id, random.nextInt(8) == 0 ? JobState.RUNNING : JobState.WAITING, random.nextInt(3) == 0 ? random.nextInt(9) - 4 : 0));
     Map<Long, Integer> all = QueueOrder.positions(jobs);
     List<Long> asked = List.of(1L, 7L, 500L, 999L, 1000L, 1500L, 2000L, 4000L);
-    Map<Long, Integer> want = new java.util.HashMap<>();
+    Map<Long, Integer> want = new HashMap<>();
     for (long id : asked) if (all.containsKey(id)) want.put(id, all.get(id));
     assertEquals(want, QueueOrder.positions(jobs, asked));
     assertEquals(Map.of(), QueueOrder.positions(jobs, List.of()));
