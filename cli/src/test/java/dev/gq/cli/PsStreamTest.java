@@ -3,6 +3,7 @@ package dev.gq.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gq.api.ApiException;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobQuery;
 import dev.gq.core.job.JobState;

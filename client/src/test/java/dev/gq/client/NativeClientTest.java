@@ -271,7 +271,11 @@ class NativeClientTest {
         gone.countDown();
       }
     })) {
-      Process p = gq.builder("logs", "-f", "1").start();
+      // Ctrl-C as at a terminal: a build started in the background (by a shell without job control)
+      // hands its children SIGINT ignored, which env(1) sets back to the default
+      ProcessBuilder pb = gq.builder("logs", "-f", "1");
+      pb.command().addAll(0, List.of("/usr/bin/env", "--default-signal=INT"));
+      Process p = pb.start();
       byte[] first = p.getInputStream().readNBytes(7);
       assertEquals("line 1\n", new String(first, StandardCharsets.UTF_8));
       new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
