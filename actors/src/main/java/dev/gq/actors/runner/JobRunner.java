@@ -68,6 +68,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private boolean checking;
   /** The Scheduler was told that the job's processes are gone, so its end is on its way. */
   private boolean toldEnding;
+  /** The log said once that the command exited and processes it left run on. */
+  private boolean saidLeft;
   private final LimitWatch limit;
 
   private JobRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Job job, RunnerDeps deps,
@@ -188,6 +190,8 @@ public final class JobRunner extends AbstractBehavior<JobRunner.Command> {
   private Behavior<Command> onMembers(JobEnd.Members m) {
     checking = false;
     if (m.anyLeft()) {
+      if (!saidLeft) getContext().getLog().info("job {}: its command exited; the job runs until the processes it left end", job.id());
+      saidLeft = true;
       ending(false);
       if (!timers.isTimerActive("tick")) timers.startTimerWithFixedDelay("tick", new Tick(), deps.settings().livenessPoll());
       return this;

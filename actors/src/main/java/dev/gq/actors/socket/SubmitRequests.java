@@ -138,10 +138,14 @@ final class SubmitRequests {
     if (full != null) throw new ApiException("cannot accept " + what + ": " + full + "; free some space and submit again");
   }
 
-  /** What the history says about the ended jobs among {@code ids}, as of the Scheduler's view now. */
+  /**
+   * What the history says about {@code ids}, once it has every event of the Scheduler's view now:
+   * a job live then that ends before the decision is found there too.
+   */
   private Map<Long, LineageFact> facts(Set<Long> ids) throws ApiException {
+    asks.synced();
     try {
-      return sweeps.facts(asks.synced().ledger(), ids);
+      return sweeps.facts(ids);
     } catch (SQLException e) {
       throw HistoryRequests.failed(e);
     }

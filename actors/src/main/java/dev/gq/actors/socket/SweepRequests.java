@@ -50,10 +50,14 @@ final class SweepRequests {
     return ids;
   }
 
-  /** For each of {@code ids} that is not live but in the history: its lineage and the newest attempt of it. */
-  Map<Long, LineageFact> facts(Ledger l, Collection<Long> ids) throws SQLException {
-    List<Long> ended = ids.stream().filter(id -> !l.live().containsKey(id)).distinct().toList();
-    return ended.isEmpty() ? Map.of() : jobHistory.lineages(ended);
+  /**
+   * For each of {@code ids} in the history: its lineage and the newest attempt of it. Live jobs too:
+   * one live in {@code l} may end before the Scheduler decides, which then reads its end in the
+   * ledger's recent ends and its lineage here.
+   */
+  Map<Long, LineageFact> facts(Collection<Long> ids) throws SQLException {
+    List<Long> asked = ids.stream().distinct().toList();
+    return asked.isEmpty() ? Map.of() : jobHistory.lineages(asked);
   }
 
   /**
@@ -73,7 +77,7 @@ final class SweepRequests {
     }
     Set<Long> named = new LinkedHashSet<>(found.keySet());
     named.addAll(dependencies(found.values().stream().map(Job::spec).toList()));
-    return new Request.Retry(ids, found, cwdGone, states, group, facts(l, named));
+    return new Request.Retry(ids, found, cwdGone, states, group, facts(named));
   }
 
   /**

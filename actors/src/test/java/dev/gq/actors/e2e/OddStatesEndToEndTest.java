@@ -53,7 +53,9 @@ class OddStatesEndToEndTest {
     Path go = tmp.resolve("child-go");
     long id = g.submit("-g", "0", "bash", "-c", "(while [ ! -e " + go + " ]; do sleep 0.05; done) & exit 0");
     g.awaitState(id, "RUNNING", T);
-    Thread.sleep(500);
+    // the daemon saw the command exit and found the child it left
+    String seen = "job " + id + ": its command exited; the job runs until the processes it left end";
+    g.awaitLogged("the daemon to see the child outlive the command", T, () -> g.daemonLog().contains(seen));
     assertEquals("RUNNING", g.state(id), "a live child keeps the job running");
     Files.writeString(go, "");
     assertEquals(0, g.awaitState(id, "DONE", T).get("exit_code").asInt());

@@ -192,7 +192,10 @@ class SlurmEndToEndTest {
   @Test
   @org.junit.jupiter.api.Order(1) // first: a stopped controller would swallow the time-limited job's warning
   void theControllerStoppedForAWhileLosesNothing() throws Exception {
-    long running = gq.submit("-g", "0", "--to", "slurm", "bash", "-c", "sleep 6; echo finished; exit 7");
+    Path go = tmp.resolve("controller-down");
+    Path over = tmp.resolve("ended-while-down");
+    long running = gq.submit("-g", "0", "--to", "slurm", "bash", "-c",
+        "while [ ! -e " + go + " ]; do sleep 0.1; done; echo finished; touch " + over + "; exit 7");
     gq.awaitState(running, "RUNNING", T);
     slurm.stopController();
     Gqd.await("the daemon to notice", T, () -> gq.daemonLog().contains("does not answer"));
@@ -200,7 +203,9 @@ class SlurmEndToEndTest {
     assertTrue(ps.out().contains("UNKNOWN"), ps.toString());
     assertTrue(ps.err().contains("does not answer"), ps.toString());
     long sentLater = gq.submit("-g", "0", "--to", "slurm", "echo", "late");
-    Thread.sleep(8_000); // the first job ends while the controller is down
+    // the first job ends while the controller is down: gq cannot know it yet
+    Files.writeString(go, "");
+    Gqd.await("the job to end", T, () -> Files.exists(over));
     assertEquals("RUNNING", gq.state(running));
     assertEquals("WAITING", gq.state(sentLater));
     slurm.startController();

@@ -34,6 +34,8 @@ public final class Dependencies {
       return refuse("job " + id + " was adopted, so gq will never know whether it succeeded; use --after instead of --after-ok");
     if (live != null) return ok(new Prerequisite(id, live.lineage(), d.okOnly(), null));
     LineageFact f = facts.get(id);
+    // ended while this request was on its way, before the history had it
+    if (f == null && l.recentEnd(id) != null) return refuse("job " + id + " changed state while this request was on its way; submit again");
     if (f == null) return refuse("job " + id + " does not exist; --after and --after-ok take the id of a submitted job");
     Optional<Job> newer = l.liveInLineage(f.lineage());
     if (newer.isPresent()) return ok(new Prerequisite(newer.get().id(), f.lineage(), d.okOnly(), null));

@@ -9,6 +9,7 @@ import dev.gq.core.job.JobState;
 import dev.gq.core.ledger.LedgerEvent.*;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -159,5 +160,19 @@ class DependencyTest {
     Ledger replayed = d.replayed();
     assertEquals(d.ledger, replayed);
     assertEquals(d.ledger.blocked().get(b), replayed.blocked().get(b));
+  }
+
+  @Test
+  void aJobThatEndsWhileTheSubmitIsOnItsWayIsWaitedForAsEnded() {
+    long a = d.submit(argv("a"));
+    // the history's fact was read while the job ran; it ended before the decision
+    var running = Map.of(a, new LineageFact(a, a, a, JobState.RUNNING));
+    d.run(a, 0, Duration.ofMinutes(5));
+    var r = Dependencies.resolve(d.ledger, new Dependency(a, true), running);
+    assertNull(r.refusal());
+    assertEquals(JobState.DONE, r.prerequisite().ended());
+    // the history did not have it yet: said so, not "does not exist"
+    var none = Dependencies.resolve(d.ledger, new Dependency(a, false), Map.of());
+    assertEquals("job " + a + " changed state while this request was on its way; submit again", none.refusal());
   }
 }
