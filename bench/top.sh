@@ -17,6 +17,7 @@
 # table into docs/benchmarks.md between the TOP_MARK:begin and TOP_MARK:end markers (TOP_MARK
 # default top; the long queue's table is top-long: TOP_JOBS=100000 TOP_COLS=200 TOP_ROWS=60
 # TOP_RUNS=5 TOP_SECONDS=60 TOP_PAIRS=3 TOP_MARK=top-long bench/top.sh).
+# TOP_RELEASE=1 releases the waiting jobs' group before measuring, so that they wait for GPUs.
 # Usage: bench/top.sh     (needs the build: ./mvnw -q -B package -DskipTests; TOP_KEEP=1 keeps the directory)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -70,6 +71,11 @@ if ((jobs >= 10000)); then
   "$gq" daemon start >/dev/null 2>&1 || true
   for ((i = 0; i < 600; i++)); do "$gq" daemon status >/dev/null 2>&1 && break; sleep 0.5; done
   pid=$(cat "$GQ_RUNTIME_DIR/gq.pid")
+fi
+if [[ -n ${TOP_RELEASE-} ]]; then
+  # the waiting jobs wait for GPUs rather than for a hold: why comes from a plan of the queue
+  "$gq" release --group later >/dev/null
+  sleep 5
 fi
 heap=$(tr '\0' '\n' <"/proc/$pid/cmdline" | sed -n 's/^-Xmx//p')
 
