@@ -3,6 +3,7 @@ package dev.gq.actors.socket;
 import dev.gq.core.job.WaitReason;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
@@ -19,8 +20,12 @@ record PlannedReasons(long seqNr, long madeNanos, long[] ids, WaitReason[] reaso
     for (long id : all.keySet()) ids[n++] = id;
     Arrays.sort(ids);
     WaitReason[] reasons = new WaitReason[ids.length];
+    // a plan gives most jobs one of a few instances: each is looked up by identity, and only a new
+    // one by its contents (hashing every job's reason took as long as the plan)
+    Map<WaitReason, WaitReason> seen = new IdentityHashMap<>();
     Map<WaitReason, WaitReason> shared = new HashMap<>();
-    for (int i = 0; i < ids.length; i++) reasons[i] = shared.computeIfAbsent(all.get(ids[i]), r -> r);
+    for (int i = 0; i < ids.length; i++)
+      reasons[i] = seen.computeIfAbsent(all.get(ids[i]), r -> shared.computeIfAbsent(r, x -> x));
     return new PlannedReasons(seqNr, madeNanos, ids, reasons);
   }
 
