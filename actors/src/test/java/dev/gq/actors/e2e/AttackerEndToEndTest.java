@@ -140,6 +140,13 @@ class AttackerEndToEndTest {
     for (long[] s : starts) firstUser.putIfAbsent(s[2], s[1]);
     long toB = firstUser.values().stream().filter(u -> u == 1).count();
     first.add(USERS[1] + " got " + toB + " of the " + firstUser.size() + " GPUs freed");
+    if (toB != 2) {
+      // what each daemon stored, for the failure: the comparison below fails on this run
+      StringBuilder why = new StringBuilder("starts (ns, user, GPU):");
+      for (long[] st : starts) why.append(' ').append(st[0]).append('/').append(st[1]).append('/').append(st[2]);
+      for (OtherUser t : List.of(a, b)) why.append("\n").append(t.user()).append(" events:\n").append(t.gq("events").out());
+      first.add(why.toString());
+    }
 
     List<String> raw = new ArrayList<>();
     Gqd.Result plot = a.gq("report", "--plot", shared.resolve("week.png").toString());
