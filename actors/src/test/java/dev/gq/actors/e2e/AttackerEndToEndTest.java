@@ -129,6 +129,7 @@ class AttackerEndToEndTest {
     for (JsonNode u : b.who().get("users"))
       first.add(u.get("user").asText() + " holds " + u.get("gpus_held").asInt());
     first.sort(null);
+    String whoBefore = a.gq("who").out() + a.gq("ps").out();
     Files.writeString(go, "");
     // who got each GPU the first user's jobs freed: the user of the first job to start on it (the
     // fair turn is long, so a GPU kept for the second user stays theirs however slow the machine)
@@ -144,7 +145,8 @@ class AttackerEndToEndTest {
       // what each daemon stored, for the failure: the comparison below fails on this run
       StringBuilder why = new StringBuilder("starts (ns, user, GPU):");
       for (long[] st : starts) why.append(' ').append(st[0]).append('/').append(st[1]).append('/').append(st[2]);
-      for (OtherUser t : List.of(a, b)) why.append("\n").append(t.user()).append(" events:\n").append(t.gq("events").out());
+      why.append("\n").append(USERS[0]).append(" before the GPUs were freed:\n").append(whoBefore);
+      for (OtherUser t : List.of(a, b)) why.append("\n").append(t.user()).append(" log:\n").append(t.gqd().daemonLog());
       first.add(why.toString());
     }
 
