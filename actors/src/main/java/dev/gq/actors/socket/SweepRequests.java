@@ -52,8 +52,8 @@ final class SweepRequests {
 
   /**
    * For each of {@code ids} in the history: its lineage and the newest attempt of it. Live jobs too:
-   * one live in {@code l} may end before the Scheduler decides, which then reads its end in the
-   * ledger's recent ends and its lineage here.
+   * one live when the request was read may end before the Scheduler decides, which then reads its
+   * end in the ledger's recent ends and its lineage here.
    */
   Map<Long, LineageFact> facts(Collection<Long> ids) throws SQLException {
     List<Long> asked = ids.stream().distinct().toList();
