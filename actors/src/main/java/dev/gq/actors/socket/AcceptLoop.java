@@ -23,8 +23,7 @@ import org.slf4j.LoggerFactory;
  * waiting by an earlier client when there is one; a client beyond the request slots gets a
  * one-line refusal (an error frame and exit code 1) and is closed at once. When accepting fails
  * (the process is out of file descriptors), it frees a spare descriptor to accept one waiting
- * client and refuse it, then waits before trying again, doubling the wait up to a second (short
- * again after each client so refused); a run
+ * client and refuse it, then waits before trying again, doubling the wait up to a second; a run
  * of failures is logged once when it starts and once, with its count, when it ends. Runs on one
  * thread.
  */
@@ -132,9 +131,6 @@ final class AcceptLoop implements Runnable {
     spare = null;
     try {
       refuse(server.accept(), limit.outOfFiles());
-      // progress: the wait starts short again, or a spare another thread took once would leave
-      // every later waiting client a second apart
-      backoffMs = FIRST_BACKOFF_MS;
       return true;
     } catch (IOException again) {
       return false;
