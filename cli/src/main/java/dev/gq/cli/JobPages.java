@@ -47,7 +47,7 @@ final class JobPages {
    */
   void each(Each each) throws ApiException {
     JobQuery q = new JobQuery(List.of(), states, group, 0);
-    JobPage rows = states.isEmpty() ? new JobPage(List.of(), List.of()) : taken(ahead(q.page(0, PsPages.PAGE)));
+    JobPage rows = states.isEmpty() ? new JobPage(List.of(), List.of()) : read(q.page(0, PsPages.PAGE));
     int e = 0;
     while (!inv.io().closed()) {
       List<Job> page = new ArrayList<>(rows.jobs().size());
@@ -62,6 +62,17 @@ final class JobPages {
       if (last) return;
       rows = taken(next);
     }
+  }
+
+  /** The page of {@code q}, read now (the first: nothing is written meanwhile). */
+  private JobPage read(JobQuery q) throws ApiException {
+    return counted(inv.api().listingPage(q, logPaths));
+  }
+
+  /** {@code page}, its unreadable rows noted. */
+  private JobPage counted(JobPage page) {
+    unreadable.addAll(page.unreadable());
+    return page;
   }
 
   /** The page of {@code q}, read on a virtual thread while the caller writes the page before. */
@@ -93,7 +104,6 @@ final class JobPages {
         default -> throw new IllegalStateException(e.getCause());
       }
     }
-    unreadable.addAll(page.unreadable());
-    return page;
+    return counted(page);
   }
 }
