@@ -116,11 +116,13 @@ public final class Daemon implements AutoCloseable {
         new DaemonApi.Machine(ports.proc(), Libc.getuid(), ports.leaseDir(), ports.gpuHistory(), ports.fair(),
             ports.notifications()),
         new DaemonApi.Host(parts::lines, this::warning, this::requestStop, clock));
+    // before the socket is open: a flood of clients can use up the descriptors, and loading a class
+    // from a jar not yet opened then fails, which must not happen on the way to serving
+    tasks = DaemonTasks.start(system, api, cfg.paths().database(), cfg.progressSample());
     server = SocketServer.start(cfg.paths().socket(), api, cfg.maxClients(), cfg.maxStreams(), parts.previousStop());
     parts.serving();
     // after the socket is open, so that it delays no request: the first gq top then draws at once
     Thread.ofPlatform().name("gq-prepare").daemon(true).start(Gq::prepare);
-    tasks = DaemonTasks.start(system, api, cfg.paths().database(), cfg.progressSample());
   }
 
   /** Why the daemon stopped after a part failed for good, or null when it was asked to stop. */

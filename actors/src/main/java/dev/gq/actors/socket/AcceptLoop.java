@@ -8,6 +8,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -22,15 +23,21 @@ import org.slf4j.LoggerFactory;
  * to when its command starts following) and is served on a platform thread of its own, one left
  * waiting by an earlier client when there is one; a client beyond the request slots gets a
  * one-line refusal (an error frame and exit code 1) and is closed at once. When accepting fails
- * (the process is out of file descriptors), it frees a spare descriptor to accept one waiting
- * client and refuse it, then waits before trying again, doubling the wait up to a second; a run
- * of failures is logged once when it starts and once, with its count, when it ends. Runs on one
- * thread.
+ * (the process is out of file descriptors), it frees one of a few spare descriptors to accept one
+ * waiting client and refuse it. Another thread may take a freed descriptor first; the spares are
+ * topped up before and after every accept, and a client accepted when they cannot be is refused
+ * too, so a descriptor freed anywhere goes back to the spares rather than to a client that would
+ * keep it. Only with every spare gone does the loop wait before trying again, doubling the wait
+ * up to a second and starting short again once a refusal gets through. A run of failures is
+ * logged once when it starts and once, with its count, when it ends. Runs on one thread.
  */
 final class AcceptLoop implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(AcceptLoop.class);
   static final long FIRST_BACKOFF_MS = 10;
   static final long MAX_BACKOFF_MS = 1000;
+  /** Spare descriptors held to refuse clients with while out of descriptors. */
+  static final int SPARES = 3;
+  private static final IOException NO_SPARE = new IOException("Too many open files (none left for the spare descriptors)");
   /** How long a request thread waits for another connection before it ends. */
   static final long WORKER_IDLE_S = 30;
 
@@ -47,7 +54,8 @@ final class AcceptLoop implements Runnable {
    */
   private final ThreadPoolExecutor workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, WORKER_IDLE_S, TimeUnit.SECONDS,
       new SynchronousQueue<>(), r -> Thread.ofPlatform().name("gq-client").daemon(true).unstarted(r));
-  private FileChannel spare;
+  private final ArrayDeque<FileChannel> spares = new ArrayDeque<>(SPARES);
+  private final int wanted;
   private long backoffMs = FIRST_BACKOFF_MS;
   private long failures;
   private long failingSince;
@@ -59,7 +67,11 @@ final class AcceptLoop implements Runnable {
     this.slots = slots;
     this.serve = serve;
     this.open = open;
-    this.spare = openSpare();
+    for (int i = 0; i < SPARES; i++) {
+      FileChannel spare = openSpare();
+      if (spare != null) spares.push(spare);
+    }
+    wanted = spares.size();
     // what a refusal writes is made once now: out of descriptors, loading a class from a jar can
     // fail, and the refusal must not be the first to need its classes then
     refusal("");
@@ -79,15 +91,24 @@ final class AcceptLoop implements Runnable {
       }
     } finally {
       workers.shutdown(); // requests still served finish; threads that wait for one end now
+      spares.forEach(AcceptLoop::closeQuietly);
     }
   }
 
   private void acceptOne() {
+    topUpSpares();
     SocketChannel c;
     try {
       c = server.accept();
     } catch (IOException e) {
       if (open.getAsBoolean()) failed(e);
+      return;
+    }
+    if (!topUpSpares()) {
+      // every descriptor but the client's is taken: it goes back to the spares, not to a client that would keep it
+      outOfDescriptors(NO_SPARE);
+      refuse(c, limit.outOfFiles());
+      backoffMs = FIRST_BACKOFF_MS;
       return;
     }
     recovered();
@@ -113,30 +134,51 @@ final class AcceptLoop implements Runnable {
     }
   }
 
-  /** Accept failed: refuse one waiting client through the spare descriptor, or wait before the next try. */
+  /** Accept failed: refuse one waiting client through a spare descriptor, or wait before the next try. */
   private void failed(Throwable e) {
-    if (failures++ == 0) {
-      failingSince = System.nanoTime();
-      LOG.warn("accept failed: {}; refusing waiting clients and retrying with a back-off of up to {} ms",
-          e instanceof IOException ? e.getMessage() : e.toString(), MAX_BACKOFF_MS);
+    outOfDescriptors(e);
+    if (refuseOneWithSpare()) {
+      backoffMs = FIRST_BACKOFF_MS;
+      return;
     }
-    if (spare != null && refuseOneWithSpare()) return;
     sleep(backoffMs);
     backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
-    if (spare == null) spare = openSpare();
   }
 
+  /** Counts a failure of the run, said once when the run starts. */
+  private void outOfDescriptors(Throwable e) {
+    if (failures++ > 0) return;
+    failingSince = System.nanoTime();
+    LOG.warn("accept failed: {}; refusing waiting clients and retrying with a back-off of up to {} ms",
+        e instanceof IOException ? e.getMessage() : e.toString(), MAX_BACKOFF_MS);
+  }
+
+  /** Frees a spare to accept one waiting client and refuse it; false when none is left or another thread took it. */
   private boolean refuseOneWithSpare() {
+    FileChannel spare = spares.poll();
+    if (spare == null) return false;
     closeQuietly(spare);
-    spare = null;
     try {
       refuse(server.accept(), limit.outOfFiles());
       return true;
     } catch (IOException again) {
       return false;
     } finally {
-      spare = openSpare();
+      topUpSpares();
     }
+  }
+
+  /**
+   * Opens spares up to as many as were opened at the start ({@link #SPARES} unless /dev/null could
+   * not be opened then); false when there are not descriptors enough for them.
+   */
+  private boolean topUpSpares() {
+    while (spares.size() < wanted) {
+      FileChannel spare = openSpare();
+      if (spare == null) return false;
+      spares.push(spare);
+    }
+    return true;
   }
 
   private void recovered() {

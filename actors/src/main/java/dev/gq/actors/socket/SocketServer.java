@@ -106,7 +106,7 @@ public final class SocketServer implements AutoCloseable {
     try (var fds = Files.list(Path.of("/proc/self/fd"))) {
       fdsOpen = (int) fds.count();
     }
-    return ClientLimit.of(clients, streams, fdLimit, fdsOpen);
+    return ClientLimit.of(clients, streams, fdLimit, fdsOpen + AcceptLoop.SPARES);
   }
 
   private void serve(SocketChannel c, ClientSlots.Slot slot) {
