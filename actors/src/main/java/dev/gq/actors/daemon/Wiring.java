@@ -60,7 +60,7 @@ final class Wiring implements SchedulerEffects {
 
   @Override public FairView fair() { return ports.fair().view(); }
   @Override public void demand(Ledger ledger) {
-    ports.fair().own(FairPlan.own(ledger, settings.scheduling().clock().instant()));
+    ports.fair().own(FairPlan.published(ledger, settings.scheduling().clock().instant()));
     heap.note(ledger.live().size());
   }
 

@@ -67,8 +67,12 @@ class FairShareEndToEndTest {
   }
 
   private OtherUser daemon(int i) throws Exception {
+    return daemon(i, Map.of());
+  }
+
+  private OtherUser daemon(int i, Map<String, String> extra) throws Exception {
     String user = USERS[i];
-    Map<String, String> env = new HashMap<>();
+    Map<String, String> env = new HashMap<>(extra);
     env.put("GQ_FAKE_NVML", fake.toString());
     env.put("GQ_LEASE_DIR", leases.toString());
     env.put("GQ_POLICY_FILE", policy.toString());
@@ -165,6 +169,33 @@ class FairShareEndToEndTest {
     long aHeldAtB = aStarts.stream().filter(t -> t < sb1[0]).count();
     assertTrue(aHeldAtB <= 2, "the sweep took " + aHeldAtB + " of the freed GPUs before the other user's job started"
         + " (the fair share is 2)\n" + a.gqd().daemonLog());
+  }
+
+  @Test
+  void aJobReservedAndNotYetLaunchedStillCountsAsItsUsersDemand() throws Exception {
+    // the other user's launches take their leases 3 s after the reservation: a window in which no
+    // lease says those GPUs are taken, and only the demand file says the user wants them
+    policy("max_gpus_per_user = 2\nfair_turn = \"30s\"\n");
+    OtherUser a = daemon(0);
+    OtherUser b = daemon(1, Map.of("GQ_TEST_LAUNCH_DELAY_MS", "3000"));
+    Path go = tmp.resolve("go");
+    String untilGo = "echo start $(date +%s%N); while [ ! -e " + go + " ]; do sleep 0.02; done; echo end $(date +%s%N)";
+    List<Long> sweep = new ArrayList<>();
+    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", untilGo));
+    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", timed(10)));
+    for (int i = 0; i < 4; i++) {
+      long id = sweep.get(i);
+      Gqd.await("the sweep's job " + id + " to start", T, () -> { try { return a.started(id); } catch (Exception e) { return false; } });
+    }
+    long b1 = b.submit("-g", "1", "bash", "-c", timed(1));
+    long b2 = b.submit("-g", "1", "bash", "-c", timed(1));
+    Files.writeString(go, "");
+    long bothStarted = Math.max(b.span(b1)[0], b.span(b2)[0]);
+    List<Long> aStarts = new ArrayList<>();
+    for (long id : sweep.subList(4, 8)) aStarts.add(a.startedAt(id));
+    long aBefore = aStarts.stream().filter(t -> t < bothStarted).count();
+    assertTrue(aBefore <= 2, "the sweep took " + aBefore + " of the freed GPUs before the other user's two jobs had started"
+        + " (the fair share is 2)\n" + b.gqd().daemonLog() + "\n" + a.gqd().daemonLog());
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.gq.core.gpu.GpuState;
 import dev.gq.core.gpu.GpuStatus;
 import dev.gq.core.job.Job;
 import dev.gq.core.job.JobSpec;
+import dev.gq.core.job.JobState;
 import dev.gq.core.job.QueueOrder;
 import dev.gq.core.job.WaitReason;
 import dev.gq.core.lease.GpuLease;
@@ -53,12 +54,28 @@ public final class FairPlan {
    * the last start of a job here), and the GPUs of the active jobs.
    */
   public static Own own(Ledger l, Instant now) {
+    return counts(l, now, false);
+  }
+
+  /**
+   * The counts this user's demand file publishes: {@link #own}'s, with the jobs reserved and not yet
+   * running still among those that wait. A launch takes its GPUs' leases only after the reservation,
+   * and until then nothing else tells another user's gq that this user wants those GPUs: a demand
+   * that ended at the reservation let it take them, and the launch then went back to the queue.
+   */
+  public static Own published(Ledger l, Instant now) {
+    return counts(l, now, true);
+  }
+
+  private static Own counts(Ledger l, Instant now, boolean reservedWait) {
     int jobs = 0;
     int wanted = 0;
     Job first = null; // in queue order: a long queue is not sorted for it
     for (Job j : l.live().values()) {
-      if (!QueueOrder.queued(j) || j.spec().gpus() == 0 || !l.mayStart(j) || j.spec().cluster() != null) continue;
-      if (j.spec().begin() != null && now.isBefore(j.spec().begin())) continue;
+      boolean reserved = reservedWait && j.state() == JobState.STARTING;
+      if (!reserved && (!QueueOrder.queued(j) || !l.mayStart(j))) continue;
+      if (j.spec().gpus() == 0 || j.spec().cluster() != null) continue;
+      if (!reserved && j.spec().begin() != null && now.isBefore(j.spec().begin())) continue;
       if (first == null || QueueOrder.ORDER.compare(j, first) < 0) first = j;
       jobs++;
       wanted += j.spec().gpus();

@@ -225,6 +225,24 @@ class FairDecisionTest {
   }
 
   @Test
+  void aReservedJobIsStillPublishedAsWaitingUntilItRuns() {
+    decide(new Request.Reconciled(Map.of(), 0));
+    read(2);
+    decide(new Request.Submit(spec(1)));
+    decide(new Request.Submit(spec(2)));
+    assertEquals(1, reserved(), "one GPU job reserved, one waiting for two GPUs");
+    FairPlan.Own own = FairPlan.own(l, now);
+    assertEquals(1, own.jobsWaiting());
+    assertEquals(2, own.gpusWanted());
+    assertEquals(1, own.gpusHeld());
+    FairPlan.Own published = FairPlan.published(l, now);
+    assertEquals(2, published.jobsWaiting(), "its launch has no leases yet: others' gq see it only in the demand");
+    assertEquals(3, published.gpusWanted());
+    assertEquals(1, published.nextNeed(), "the reserved job comes first in queue order");
+    assertEquals(1, published.gpusHeld());
+  }
+
+  @Test
   void theDemandsNextNeedIsTheFirstJobInQueueOrderThatCouldStartNow() {
     Ledger q = Ledger.empty();
     JobSpec two = new JobSpec(List.of("t"), "/", Map.of(), 2, null, null, null, List.of(), 0, null, 0);
