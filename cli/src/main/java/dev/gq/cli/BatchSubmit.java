@@ -94,7 +94,7 @@ final class BatchSubmit {
       if (size > MAX_BYTES) throw new RefusedException("batch file " + path + " is larger than 16 MiB; split it into several batches");
       return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
     } catch (CharacterCodingException e) {
-      throw new RefusedException("batch file " + path + " is not UTF-8 text");
+      throw new RefusedException("batch file " + path + " is not UTF-8 text; convert it (iconv -t UTF-8) and submit again");
     } catch (IOException e) {
       throw new RefusedException("cannot read batch file " + path + ": " + e.getMessage());
     }

@@ -46,6 +46,16 @@ class BatchSubmitTest {
   }
 
   @Test
+  void aFileThatIsNotUtf8IsRefusedWithWhatToDoAndNothingIsSent() throws Exception {
+    Path f = dir.resolve("latin1.txt");
+    Files.write(f, new byte[] {'e', 'c', 'h', 'o', ' ', (byte) 0xe9, '\n'});
+    Cli.Result r = cli.run("submit", "--batch", "latin1.txt");
+    assertEquals(1, r.code());
+    assertEquals("gq: batch file " + f.toRealPath() + " is not UTF-8 text; convert it (iconv -t UTF-8) and submit again\n", r.err());
+    assertEquals(0, cli.api.batches.size());
+  }
+
+  @Test
   void plainLinesAreSplitLikeAShellAndSentInOneCall() throws Exception {
     Cli.Result r = batch("# sweep\n\npython train.py --lr 3e-4\n  python train.py --name 'run two'  # second\n", "-g", "2", "--group", "s");
     assertEquals(0, r.code(), r.err());

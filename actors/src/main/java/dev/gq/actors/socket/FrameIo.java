@@ -215,7 +215,7 @@ final class FrameIo implements Io {
       closed = true;
       throw new RefusedException(e.getMessage());
     } catch (ProtocolException e) {
-      throw new RefusedException("standard input is not UTF-8 text");
+      throw new RefusedException("standard input is not UTF-8 text; convert it (iconv -t UTF-8) and try again");
     } catch (IOException e) {
       closed = true;
       return Optional.empty();
