@@ -189,7 +189,10 @@ class LeaseSharesTest {
     TestJobs.await("the job to start", Duration.ofSeconds(10), () -> read(spec.logFile()).contains("started"));
     assertEquals(GpuLease.shared(List.of(share(A, 7, 20480))), lease(bob), "the daemon closed its copies");
     assertThrows(GpuLeases.Taken.class, () -> bob.take(List.of("GPU-a"), new LeaseHolder(B, 1)));
-    long sleeper = Long.parseLong(run("pgrep", "-s", String.valueOf(job.identity().sid()), "-x", "sleep").strip());
+    // "started" is printed once the background child is forked, maybe before it has become sleep
+    String sid = String.valueOf(job.identity().sid());
+    TestJobs.await("the job's sleep to run", Duration.ofSeconds(10), () -> !pgrep(sid).isEmpty());
+    long sleeper = Long.parseLong(pgrep(sid));
     assertTrue(Files.readSymbolicLink(Path.of("/proc/" + sleeper + "/fd/3")).toString().endsWith("GPU-a.lease"));
     assertTrue(Files.readSymbolicLink(Path.of("/proc/" + sleeper + "/fd/4")).toString().endsWith("GPU-a.share.0"));
     TestJobs.killQuietly(sleeper);
@@ -283,6 +286,15 @@ class LeaseSharesTest {
       return Files.exists(file) ? Files.readString(file) : "";
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** The pid of the process named sleep in session {@code sid}; empty when there is none. */
+  private static String pgrep(String sid) {
+    try {
+      return run("pgrep", "-s", sid, "-x", "sleep").strip();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
