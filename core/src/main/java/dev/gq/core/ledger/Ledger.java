@@ -175,14 +175,9 @@ public record Ledger(
     return r;
   }
 
-  /** GPU UUID → every live job that holds it: one, or several shared jobs ({@code --share}). */
+  /** GPU UUID → every live job that holds it: one, or several shared jobs ({@code --share}); unmodifiable. */
   public Map<String, List<Job>> holders() {
-    Map<String, List<Job>> r = new HashMap<>();
-    for (Job j : live.values()) {
-      if (!j.state().holdsGpus()) continue;
-      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new ArrayList<>()).add(j);
-    }
-    return r;
+    return HeldGpus.of(this);
   }
 
   /** Applies one persisted event. Deterministic: no clock, no I/O. */

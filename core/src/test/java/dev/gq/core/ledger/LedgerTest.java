@@ -62,6 +62,22 @@ class LedgerTest {
   }
 
   @Test
+  void holdersAreEachLedgersOwnThoughWorkedOutOnceForTheLatest() {
+    Ledger l = submitted(submitted(Ledger.empty(), spec(1)), spec(2));
+    assertEquals(Map.of(), l.holders());
+    Ledger one = reserve(l, 1, 0);
+    Map<String, List<Job>> first = one.holders();
+    assertEquals(List.of(1L), first.get(uuid(0)).stream().map(Job::id).toList());
+    assertSame(first, one.holders(), "asked again of the same ledger, the same answer");
+    Ledger both = reserve(one, 2, 1, 2);
+    assertEquals(3, both.holders().size());
+    assertEquals(List.of(2L), both.holders().get(uuid(2)).stream().map(Job::id).toList());
+    assertEquals(1, one.holders().size(), "an older ledger still has its own");
+    assertEquals(Map.of(), l.holders());
+    assertThrows(UnsupportedOperationException.class, () -> both.holders().clear());
+  }
+
+  @Test
   void submitDecidesWithoutChangingTheLedger() {
     Ledger l = Ledger.empty();
     Decision<SubmitOutcome> d = submit(l, spec(0));

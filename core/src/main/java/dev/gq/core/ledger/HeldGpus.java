@@ -1,0 +1,38 @@
+package dev.gq.core.ledger;
+
+import dev.gq.core.job.GpuSlot;
+import dev.gq.core.job.Job;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@link Ledger#holders}, worked out once for the ledger last asked about. Finding them walks every
+ * live job, and with a long queue most of a GPU view's work was that walk, made again for every
+ * reader of the same ledger (each {@code gq top} frame, each reading the Scheduler classifies)
+ * until the next stored event; a ledger never changes, so the answer for it never does.
+ */
+final class HeldGpus {
+  private record Memo(Ledger ledger, Map<String, List<Job>> holders) {}
+
+  private static final AtomicReference<Memo> LAST = new AtomicReference<>();
+
+  private HeldGpus() {}
+
+  static Map<String, List<Job>> of(Ledger l) {
+    Memo m = LAST.get();
+    if (m != null && m.ledger() == l) return m.holders();
+    Map<String, List<Job>> r = new HashMap<>();
+    for (Job j : l.live().values()) {
+      if (!j.state().holdsGpus()) continue;
+      for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new ArrayList<>()).add(j);
+    }
+    Map<String, List<Job>> frozen = new HashMap<>();
+    r.forEach((uuid, jobs) -> frozen.put(uuid, List.copyOf(jobs)));
+    Map<String, List<Job>> out = Map.copyOf(frozen);
+    LAST.set(new Memo(l, out));
+    return out;
+  }
+}
