@@ -9,30 +9,32 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@link Ledger#holders}, worked out once for the ledger last asked about. Finding them walks every
- * live job, and with a long queue most of a GPU view's work was that walk, made again for every
- * reader of the same ledger (each {@code gq top} frame, each reading the Scheduler classifies)
- * until the next stored event; a ledger never changes, so the answer for it never does.
+ * A ledger's GPU holders, worked out once for the live jobs last asked about. Finding them walks
+ * every live job, and with a long queue most of a GPU view's work was that walk, made again for
+ * every reader of the same ledger (each {@code gq top} frame, each reading the Scheduler
+ * classifies) until the next stored event; a ledger's map of live jobs never changes, so the
+ * answer for it never does.
  */
 final class HeldGpus {
-  private record Memo(Ledger ledger, Map<String, List<Job>> holders) {}
+  private record Memo(Map<Long, Job> live, Map<String, List<Job>> holders) {}
 
   private static final AtomicReference<Memo> LAST = new AtomicReference<>();
 
   private HeldGpus() {}
 
-  static Map<String, List<Job>> of(Ledger l) {
+  /** GPU UUID → every job of {@code live} that holds it; unmodifiable. */
+  static Map<String, List<Job>> of(Map<Long, Job> live) {
     Memo m = LAST.get();
-    if (m != null && m.ledger() == l) return m.holders();
+    if (m != null && m.live() == live) return m.holders();
     Map<String, List<Job>> r = new HashMap<>();
-    for (Job j : l.live().values()) {
+    for (Job j : live.values()) {
       if (!j.state().holdsGpus()) continue;
       for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new ArrayList<>()).add(j);
     }
     Map<String, List<Job>> frozen = new HashMap<>();
     r.forEach((uuid, jobs) -> frozen.put(uuid, List.copyOf(jobs)));
     Map<String, List<Job>> out = Map.copyOf(frozen);
-    LAST.set(new Memo(l, out));
+    LAST.set(new Memo(live, out));
     return out;
   }
 }

@@ -177,7 +177,7 @@ public record Ledger(
 
   /** GPU UUID → every live job that holds it: one, or several shared jobs ({@code --share}); unmodifiable. */
   public Map<String, List<Job>> holders() {
-    return HeldGpus.of(this);
+    return HeldGpus.of(live);
   }
 
   /** Applies one persisted event. Deterministic: no clock, no I/O. */
