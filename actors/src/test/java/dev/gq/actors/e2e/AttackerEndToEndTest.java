@@ -47,7 +47,14 @@ class AttackerEndToEndTest {
   @AfterEach
   void stop() throws Exception {
     for (Gqd g : daemons) g.close();
-    for (Process p : attacker) p.destroyForcibly();
+    stopAttacker();
+  }
+
+  /** Ends the attacker's processes: what runuser started (flock, the sleeping "train") outlives runuser. */
+  private void stopAttacker() throws Exception {
+    for (Process p : attacker) p.destroyForcibly().waitFor();
+    if (!attacker.isEmpty()) run("pkill", "-KILL", "-u", USERS[2]);
+    attacker.clear();
   }
 
   /** What the victims saw and decided in one run. */
@@ -65,8 +72,7 @@ class AttackerEndToEndTest {
     Outcome honest = scenario(tmp.resolve("honest"), false);
     for (Gqd g : daemons) g.close();
     daemons.clear();
-    for (Process p : attacker) p.destroyForcibly().waitFor();
-    attacker.clear();
+    stopAttacker();
     Outcome attacked = scenario(tmp.resolve("attacked"), true);
     assertEquals(List.of(), honest.raw(), "raw control characters in the honest run");
     assertEquals(List.of(), attacked.raw(), "raw control characters reached a victim's terminal");
