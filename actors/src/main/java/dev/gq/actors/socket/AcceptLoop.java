@@ -67,10 +67,7 @@ final class AcceptLoop implements Runnable {
     this.slots = slots;
     this.serve = serve;
     this.open = open;
-    for (int i = 0; i < SPARES; i++) {
-      FileChannel spare = openSpare();
-      if (spare != null) spares.push(spare);
-    }
+    topUpSpares(SPARES);
     wanted = spares.size();
     // what a refusal writes is made once now: out of descriptors, loading a class from a jar can
     // fail, and the refusal must not be the first to need its classes then
@@ -173,7 +170,12 @@ final class AcceptLoop implements Runnable {
    * not be opened then); false when there are not descriptors enough for them.
    */
   private boolean topUpSpares() {
-    while (spares.size() < wanted) {
+    return topUpSpares(wanted);
+  }
+
+  /** Opens spares up to {@code count}; false when there are not descriptors enough for them. */
+  private boolean topUpSpares(int count) {
+    while (spares.size() < count) {
       FileChannel spare = openSpare();
       if (spare == null) return false;
       spares.push(spare);

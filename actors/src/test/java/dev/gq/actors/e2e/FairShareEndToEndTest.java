@@ -89,6 +89,22 @@ class FairShareEndToEndTest {
     return new OtherUser(user, g);
   }
 
+  /**
+   * Four 1-GPU jobs of {@code a} that hold all 4 GPUs until {@code go} exists, started, then four
+   * more of {@code seconds} each queued behind them; their ids in that order.
+   */
+  private static List<Long> sweepOnEveryGpu(OtherUser a, Path go, double seconds) throws Exception {
+    String untilGo = "echo start $(date +%s%N); while [ ! -e " + go + " ]; do sleep 0.02; done; echo end $(date +%s%N)";
+    List<Long> sweep = new ArrayList<>();
+    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", untilGo));
+    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", timed(seconds)));
+    for (int i = 0; i < 4; i++) {
+      long id = sweep.get(i);
+      Gqd.await("the sweep's job " + id + " to start", T, () -> { try { return a.started(id); } catch (Exception e) { return false; } });
+    }
+    return sweep;
+  }
+
   private void policy(String toml) throws Exception {
     Files.writeString(policy, toml);
     assertEquals(0, run("chmod", "0644", policy.toString()));
@@ -139,14 +155,7 @@ class FairShareEndToEndTest {
     OtherUser a = daemon(0);
     OtherUser b = daemon(1);
     Path go = tmp.resolve("go");
-    String untilGo = "echo start $(date +%s%N); while [ ! -e " + go + " ]; do sleep 0.02; done; echo end $(date +%s%N)";
-    List<Long> sweep = new ArrayList<>();
-    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", untilGo));
-    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", timed(3)));
-    for (int i = 0; i < 4; i++) {
-      long id = sweep.get(i);
-      Gqd.await("the sweep's job " + id + " to start", T, () -> { try { return a.started(id); } catch (Exception e) { return false; } });
-    }
+    List<Long> sweep = sweepOnEveryGpu(a, go, 3);
     // the other user's submit returns, and at once every GPU frees up: no GPU reading in between
     long b1 = b.submit("-g", "1", "bash", "-c", timed(3));
     long returned = System.nanoTime();
@@ -179,14 +188,7 @@ class FairShareEndToEndTest {
     OtherUser a = daemon(0);
     OtherUser b = daemon(1, Map.of("GQ_TEST_LAUNCH_DELAY_MS", "3000"));
     Path go = tmp.resolve("go");
-    String untilGo = "echo start $(date +%s%N); while [ ! -e " + go + " ]; do sleep 0.02; done; echo end $(date +%s%N)";
-    List<Long> sweep = new ArrayList<>();
-    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", untilGo));
-    for (int i = 0; i < 4; i++) sweep.add(a.submit("-g", "1", "bash", "-c", timed(10)));
-    for (int i = 0; i < 4; i++) {
-      long id = sweep.get(i);
-      Gqd.await("the sweep's job " + id + " to start", T, () -> { try { return a.started(id); } catch (Exception e) { return false; } });
-    }
+    List<Long> sweep = sweepOnEveryGpu(a, go, 10);
     long b1 = b.submit("-g", "1", "bash", "-c", timed(1));
     long b2 = b.submit("-g", "1", "bash", "-c", timed(1));
     Files.writeString(go, "");

@@ -31,9 +31,8 @@ final class HeldGpus {
       if (!j.state().holdsGpus()) continue;
       for (GpuSlot s : j.gpus()) r.computeIfAbsent(s.uuid(), x -> new ArrayList<>()).add(j);
     }
-    Map<String, List<Job>> frozen = new HashMap<>();
-    r.forEach((uuid, jobs) -> frozen.put(uuid, List.copyOf(jobs)));
-    Map<String, List<Job>> out = Map.copyOf(frozen);
+    r.replaceAll((uuid, jobs) -> List.copyOf(jobs));
+    Map<String, List<Job>> out = Map.copyOf(r);
     LAST.set(new Memo(live, out));
     return out;
   }
