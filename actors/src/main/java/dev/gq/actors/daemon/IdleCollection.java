@@ -1,9 +1,11 @@
 package dev.gq.actors.daemon;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +20,12 @@ import org.slf4j.LoggerFactory;
  * quiet) and there was work since the last full collection ({@link #due}), one full collection
  * (the heap then shrinks to what is live plus the free share the daemon's flags allow), then
  * {@code malloc_trim} where the C library has it. An idle daemon allocates slowly: it meets one of
- * the marks rarely, and is then collected once.
+ * the marks rarely, and is then collected once. Work that meets no mark (a batch of a thousand jobs)
+ * still leaves the C library holding what SQLite and the compiler freed meanwhile, several MiB, and
+ * the compiler goes on compiling the work's paths after the collection: once quiet, at most every
+ * {@link #TRIM_SPACING} and only after collections or compilations since the last trim, the C
+ * library's heap alone is trimmed ({@link #trimDue}), well under a millisecond's work that an idle
+ * daemon does about once a minute.
  */
 final class IdleCollection implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(IdleCollection.class);
@@ -28,12 +35,19 @@ final class IdleCollection implements Runnable {
   static final long COMMITTED_GROWTH_BYTES = 2L << 20;
   /** How many young collections since the last full one mean work (at 4-12 MiB of eden, 80-240 MiB allocated). */
   static final long WORK_COLLECTIONS = 20;
+  /** The least time between two trims of the C library's heap alone. */
+  static final Duration TRIM_SPACING = Duration.ofSeconds(10);
 
   /**
-   * The heap at one look: collections so far, young and full, and the old generation's used and
-   * committed bytes.
+   * The heap at one look: collections so far, young and full, the old generation's used and
+   * committed bytes, and the JIT compiler's time so far in ms (its work frees memory into the C
+   * library's heap).
    */
-  record Heap(long young, long full, long oldUsed, long oldCommitted) {}
+  record Heap(long young, long full, long oldUsed, long oldCommitted, long compiledMs) {
+    Heap(long young, long full, long oldUsed, long oldCommitted) {
+      this(young, full, oldUsed, oldCommitted, 0);
+    }
+  }
 
   private final List<GarbageCollectorMXBean> fullCollectors;
   private final List<GarbageCollectorMXBean> youngCollectors;
@@ -42,6 +56,8 @@ final class IdleCollection implements Runnable {
       .toList();
   private Heap lastLook;
   private Heap afterFull;
+  private Heap lastTrim;
+  private long lastTrimNanos = System.nanoTime();
   /** Whether the last full collection was the JVM's own, not one of these. */
   private boolean theirs;
 
@@ -51,6 +67,7 @@ final class IdleCollection implements Runnable {
     youngCollectors = all.stream().filter(c -> !fullCollectors.contains(c)).toList();
     lastLook = heap();
     afterFull = lastLook;
+    lastTrim = lastLook;
   }
 
   /** The collector of the whole heap, by its name: the serial collector's MarkSweepCompact (PS MarkSweep, G1 Old Generation). */
@@ -78,6 +95,22 @@ final class IdleCollection implements Runnable {
         || now.young() - afterFull.young() >= WORK_COLLECTIONS);
   }
 
+  /**
+   * Whether to trim the C library's heap alone: no collection since the last look (no request or job
+   * is being served), the last trim {@link #TRIM_SPACING} ago or more, and since it a collection or
+   * a compilation (the daemon did something: a request, a job, a reading's work, or the compiler
+   * caught up with them; it compiles a little every few seconds for minutes after work, so it is not
+   * waited for).
+   */
+  static boolean trimDue(Heap now, Heap lastLook, Heap lastTrim, long sinceTrimNanos) {
+    boolean quiet = now.young() == lastLook.young() && now.full() == lastLook.full();
+    return quiet && sinceTrimNanos >= TRIM_SPACING.toNanos() && busy(now, lastTrim);
+  }
+
+  private static boolean busy(Heap now, Heap before) {
+    return now.young() != before.young() || now.full() != before.full() || now.compiledMs() != before.compiledMs();
+  }
+
   @Override
   public void run() {
     Heap now = heap();
@@ -94,6 +127,14 @@ final class IdleCollection implements Runnable {
       afterFull = after;
       theirs = false;
       now = after;
+      lastTrim = now;
+      lastTrimNanos = System.nanoTime();
+    } else if (trimDue(now, lastLook, lastTrim, System.nanoTime() - lastTrimNanos)) {
+      long t0 = System.nanoTime();
+      boolean trimmed = NativeHeap.trim();
+      lastTrimNanos = System.nanoTime();
+      LOG.debug("quiet after work: native heap {} in {} us", trimmed ? "trimmed" : "left", (lastTrimNanos - t0) / 1000);
+      lastTrim = now;
     }
     lastLook = now;
   }
@@ -105,7 +146,12 @@ final class IdleCollection implements Runnable {
       used += p.getUsage().getUsed();
       committed += p.getUsage().getCommitted();
     }
-    return new Heap(count(youngCollectors), count(fullCollectors), used, committed);
+    return new Heap(count(youngCollectors), count(fullCollectors), used, committed, compiledMs());
+  }
+
+  private static long compiledMs() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
   }
 
   private static long count(List<GarbageCollectorMXBean> collectors) {

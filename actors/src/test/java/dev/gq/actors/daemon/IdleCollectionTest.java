@@ -62,6 +62,33 @@ class IdleCollectionTest {
     assertFalse(IdleCollection.due(after, new Heap(101, 5, 61 * MIB, 70 * MIB), AFTER_FULL, true), "not while busy");
   }
 
+  private static final long SPACED = IdleCollection.TRIM_SPACING.toNanos();
+
+  @Test
+  void trimsTheNativeHeapOnceQuietAfterAnyCollectionSinceTheLastTrim() {
+    Heap trimmed = new Heap(100, 5, 60 * MIB, 70 * MIB);
+    // a batch of a thousand jobs: three young collections, no mark of a full one met
+    Heap after = new Heap(103, 5, 61 * MIB, 70 * MIB);
+    assertFalse(IdleCollection.due(after, after, AFTER_FULL, false));
+    assertTrue(IdleCollection.trimDue(after, after, trimmed, SPACED));
+    assertFalse(IdleCollection.trimDue(after, new Heap(102, 5, 61 * MIB, 70 * MIB), trimmed, SPACED), "not while collections still run");
+    assertFalse(IdleCollection.trimDue(after, after, after, SPACED), "nothing ran since the last trim");
+    assertFalse(IdleCollection.trimDue(after, after, trimmed, SPACED - 1), "not sooner than the spacing");
+    Heap full = new Heap(100, 6, 50 * MIB, 60 * MIB);
+    assertTrue(IdleCollection.trimDue(full, full, trimmed, SPACED), "a full collection counts too");
+  }
+
+  @Test
+  void trimsAgainOnceTheCompilerWentOnWithTheWork() {
+    // trimmed with the full collection after a batch; the compiler then went on with the batch's
+    // paths, a little at each look: it is not waited for
+    Heap trimmed = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_000);
+    Heap lastLook = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_250);
+    Heap compiling = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_300);
+    assertTrue(IdleCollection.trimDue(compiling, lastLook, trimmed, SPACED));
+    assertFalse(IdleCollection.trimDue(trimmed, trimmed, trimmed, 100 * SPACED), "neither compiled nor collected since");
+  }
+
   @Test
   void tellsTheFullCollectorFromTheYoungOne() {
     assertTrue(IdleCollection.isFull("MarkSweepCompact"));
