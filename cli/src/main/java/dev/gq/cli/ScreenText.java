@@ -39,7 +39,26 @@ final class ScreenText {
    */
   static AttributedString fit(AttributedString s, int width) {
     AttributedString shown = escaped(s);
+    if (printableAscii(shown)) return shown.length() <= width ? shown : shown.subSequence(0, Math.max(0, width));
     return shown.columnLength() <= width ? shown : shown.columnSubSequence(0, width);
+  }
+
+  /**
+   * The columns {@code s} takes on a terminal: its length when every character is printable ASCII
+   * (one column each, as the terminal library counts them too, without its grapheme walk, which a
+   * screen of a long queue paid for at every line), else the terminal library's count.
+   */
+  static int columns(CharSequence s) {
+    if (printableAscii(s)) return s.length();
+    return (s instanceof AttributedString a ? a : new AttributedString(s)).columnLength();
+  }
+
+  static boolean printableAscii(CharSequence s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e) return false;
+    }
+    return true;
   }
 
   private static AttributedString escaped(AttributedString s) {
@@ -55,22 +74,22 @@ final class ScreenText {
   /** A cell of {@code s} escaped, then padded to {@code width} columns. */
   static String pad(String s, int width) {
     String e = PrintableText.escape(s);
-    int w = new AttributedString(e).columnLength();
+    int w = columns(e);
     return w >= width ? e : e + " ".repeat(width - w);
   }
 
   static String padLeft(String s, int width) {
     String e = PrintableText.escape(s);
-    int w = new AttributedString(e).columnLength();
+    int w = columns(e);
     return w >= width ? e : " ".repeat(width - w) + e;
   }
 
   /** {@code s} escaped and cut to {@code width} columns, ending in "…" when cut. */
   static String cut(String s, int width) {
     String e = PrintableText.escape(s);
-    AttributedString a = new AttributedString(e);
-    if (a.columnLength() <= width) return e;
-    return a.columnSubSequence(0, Math.max(0, width - 1)).toString() + "…";
+    if (columns(e) <= width) return e;
+    if (printableAscii(e)) return e.substring(0, Math.max(0, width - 1)) + "…";
+    return new AttributedString(e).columnSubSequence(0, Math.max(0, width - 1)).toString() + "…";
   }
 
   /**

@@ -107,7 +107,7 @@ final class TopJobRows {
   }
 
   private static int columns(String s) {
-    return new AttributedString(s).columnLength();
+    return ScreenText.columns(s);
   }
 
   private static AttributedStyle jobStyle(Job j) {
