@@ -112,7 +112,19 @@ while time.monotonic() < deadline:
         if mode == "first":
             break
 os.write(fd, b"q")
-os.waitpid(pid, 0)
+# read on until it has gone: a client still drawing a screen when the q comes blocks on a full
+# terminal until its output is read, and would never see the q
+end = time.monotonic() + 30
+while os.waitpid(pid, os.WNOHANG)[0] == 0:
+    if time.monotonic() > end:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        break
+    if select.select([fd], [], [], 0.05)[0]:
+        try:
+            os.read(fd, 65536)
+        except OSError:
+            pass
 print((f"{first:.4f}" if first is not None else "120") if mode == "first" else f"{got} {frames}")
 if mode == "hold":
     for t in stamps:
