@@ -24,8 +24,12 @@ record PlannedReasons(long seqNr, long madeNanos, long[] ids, WaitReason[] reaso
     // one by its contents (hashing every job's reason took as long as the plan)
     Map<WaitReason, WaitReason> seen = new IdentityHashMap<>();
     Map<WaitReason, WaitReason> shared = new HashMap<>();
-    for (int i = 0; i < ids.length; i++)
-      reasons[i] = seen.computeIfAbsent(all.get(ids[i]), r -> shared.computeIfAbsent(r, x -> x));
+    for (int i = 0; i < ids.length; i++) {
+      WaitReason r = all.get(ids[i]);
+      WaitReason s = seen.get(r);
+      if (s == null) seen.put(r, s = shared.computeIfAbsent(r, x -> x)); // no lambda made per job
+      reasons[i] = s;
+    }
     return new PlannedReasons(seqNr, madeNanos, ids, reasons);
   }
 

@@ -71,12 +71,13 @@ public final class Allocator {
     }
     long headroom = rules.headroomMiB();
     List<Plan.Reservation> placed = new ArrayList<>();
-    Map<Long, WaitReason> reasons = new HashMap<>();
+    Map<Long, WaitReason> reasons = HashMap.newHashMap(waiting.size());
     WaitReason gathering = null;
     // the same words for every job that needs as many GPUs and finds as many free: made once a plan
-    Map<Long, WaitReason> said = new HashMap<>();
+    Said said = new Said();
     for (Job j : keptFirst(waiting, kept)) {
-      WaitReason block = blocked.get(j.id());
+      // empty maps are not asked: with a long queue, each lookup boxing the job's id was much of a plan's garbage
+      WaitReason block = blocked.isEmpty() ? null : blocked.get(j.id());
       int n = j.spec().gpus();
       String group = j.spec().group();
       Integer room = group == null ? null : groupRoom.get(group);
@@ -111,7 +112,7 @@ public final class Allocator {
         placed.add(new Plan.Reservation(j.id(), slots));
         if (room != null) groupRoom.put(group, room - 1);
       }
-      else if (kept.containsKey(j.id()) && n <= fitting(j, offered(j, kept.get(j.id()), rules)).size() + fitting(j, offered(j, free, rules)).size()) {
+      else if (!kept.isEmpty() && kept.containsKey(j.id()) && n <= fitting(j, offered(j, kept.get(j.id()), rules)).size() + fitting(j, offered(j, free, rules)).size()) {
         List<GpuStatus> mine = new ArrayList<>(fitting(j, offered(j, kept.remove(j.id()), rules)));
         mine.addAll(fitting(j, offered(j, free, rules)));
         List<GpuSlot> slots = mine.subList(0, n).stream().map(g -> new GpuSlot(g.uuid(), g.index())).toList();
@@ -197,10 +198,31 @@ public final class Allocator {
   }
 
   /** Why {@code j} waits for GPUs, {@code free} of those it fits being free; {@code said}: the plan's words so far. */
-  private static WaitReason waiting(Job j, int free, List<GpuStatus> gpus, Map<Long, WaitReason> said) {
+  private static WaitReason waiting(Job j, int free, List<GpuStatus> gpus, Said said) {
     int n = j.spec().gpus();
     if (j.spec().gpuNeed() != null) return GpuFit.waiting(n, j.spec().gpuNeed(), free, gpus);
-    return said.computeIfAbsent(((long) n << 32) | free, k -> busyGpus(n, free, gpus));
+    return said.busy(n, free, gpus);
+  }
+
+  /**
+   * The words of one plan for the jobs that need {@code n} GPUs and find {@code free} of them free,
+   * made once for each pair: the last pair asked is kept apart, as a long queue asks the same one
+   * job after job.
+   */
+  private static final class Said {
+    private final Map<Long, WaitReason> all = new HashMap<>();
+    private long lastKey = -1;
+    private WaitReason last;
+
+    WaitReason busy(int n, int free, List<GpuStatus> gpus) {
+      long key = ((long) n << 32) | free;
+      if (key == lastKey) return last;
+      WaitReason r = all.get(key);
+      if (r == null) all.put(key, r = busyGpus(n, free, gpus));
+      lastKey = key;
+      last = r;
+      return r;
+    }
   }
 
   /**
