@@ -7,10 +7,12 @@
 #   first screen  `gq top` started .. the first screen's title read from the terminal, TOP_RUNS
 #                 (default 20) runs after 3 warm-up runs, each ended with q: median and p95
 #   daemon CPU    the daemon's utime+stime (/proc/PID/stat) over TOP_SECONDS (default 60) with
-#                 no client, then over as long with one gq top open (TOP_PAIRS times, default 1,
-#                 alternating), % of one core; the frames gq top drew meanwhile (bursts of output
-#                 after a pause) and the CPU each cost the daemon (with less without, over the
-#                 frames), and of that the CPU of the daemon's threads that serve clients, where
+#                 no client, then with one gq top open, from its fifth second for as long and
+#                 on until 8 s after it ended (what the daemon does once it has gone, such as
+#                 its idle collection, counts with it; TOP_PAIRS times, default 1, alternating),
+#                 % of one core; the frames gq top drew meanwhile (bursts of output after a
+#                 pause) and the CPU each cost the daemon (with less without over as long, over
+#                 the frames), and of that the CPU of the daemon's threads that serve clients, where
 #                 gq top runs; and the bytes it sent its terminal (only what changed is sent)
 # A queue of 10,000 jobs or more restarts the daemon once queued, so that it runs with the heap it
 # noted for the queue (as bench/requests.sh does). Fake GPUs, temporary directories. Writes its
@@ -144,7 +146,7 @@ served() {
   done | awk '{s += $1} END {print s + 0}'
 }
 hz=$(getconf CLK_TCK)
-idle_ticks=0 busy_ticks=0 served_ticks=0 inside=0 bytes=0 held=0
+idle_ticks=0 busy_ticks=0 served_ticks=0 inside=0 bytes=0 held=0 busy_secs=0
 sleep 5
 # without a client, then with one gq top open, TOP_PAIRS times (default 1): the daemon's own work
 # at a long queue varies from second to second, and alternating spreads that over both
@@ -154,19 +156,27 @@ for ((k = 0; k < ${TOP_PAIRS:-1}; k++)); do
   python3 "$tmp/top_pty.py" hold "$client" "$cols" "$rows" $((seconds + 10)) >"$tmp/held" &
   helper=$!
   sleep 5
-  from=$EPOCHREALTIME; a=$(ticks); c=$(served); sleep "$seconds"; b=$(ticks); d=$(served); to=$EPOCHREALTIME
+  from=$EPOCHREALTIME; a=$(ticks); c=$(served); sleep "$seconds"; d=$(served); to=$EPOCHREALTIME
   wait "$helper"
+  # what the session leaves the daemon to do once it has gone (its idle collection, a full one
+  # with a long queue, within a few seconds) is counted with it, not in the next pair's quiet
+  sleep 8
+  b=$(ticks); until=$EPOCHREALTIME
   busy_ticks=$((busy_ticks + b - a)) served_ticks=$((served_ticks + d - c)) held=$((held + seconds + 10))
+  busy_secs=$(awk -v s="$busy_secs" -v a="$from" -v b="$until" 'BEGIN {printf "%.3f", s + b - a}')
   bytes=$((bytes + $(head -1 "$tmp/held" | cut -d' ' -f1)))
   # the frames begun in the measured seconds
   inside=$((inside + $(tail -n +2 "$tmp/held" | awk -v a="$from" -v b="$to" '$1 >= a && $1 < b {n++} END {print n + 0}')))
 done
 total=$((seconds * ${TOP_PAIRS:-1}))
 idle=$(awk -v d=$idle_ticks -v hz="$hz" -v s=$total 'BEGIN {printf "%.2f", d / hz / s * 100}')
-busy=$(awk -v d=$busy_ticks -v hz="$hz" -v s=$total 'BEGIN {printf "%.2f", d / hz / s * 100}')
+busy=$(awk -v d=$busy_ticks -v hz="$hz" -v s="$busy_secs" 'BEGIN {printf "%.2f", d / hz / s * 100}')
 rate=$(awk -v b="$bytes" -v s=$held 'BEGIN {printf "%.0f", b / s}')
 extra=$(awk -v a="$busy" -v b="$idle" 'BEGIN {printf "%.2f", a - b}')
-per=$(awk -v d=$((busy_ticks - idle_ticks)) -v hz="$hz" -v f="$inside" 'BEGIN {printf "%.1f", (f > 0 ? d / hz / f * 1000 : 0)}')
+# the CPU of the sessions (each from its fifth second until 8 s after it ended) less what the daemon
+# uses without a client over as long, over the frames drawn while measured
+per=$(awk -v b=$busy_ticks -v i=$idle_ticks -v bs="$busy_secs" -v is=$total -v hz="$hz" -v f="$inside" \
+  'BEGIN {printf "%.1f", (f > 0 ? (b - i * bs / is) / hz / f * 1000 : 0)}')
 own=$(awk -v d=$served_ticks -v hz="$hz" -v f="$inside" 'BEGIN {printf "%.1f", (f > 0 ? d / hz / f * 1000 : 0)}')
 pairs=${TOP_PAIRS:-1}
 span="${seconds} s"

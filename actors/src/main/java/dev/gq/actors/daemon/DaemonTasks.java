@@ -1,5 +1,6 @@
 package dev.gq.actors.daemon;
 
+import dev.gq.actors.socket.ClientActivity;
 import dev.gq.actors.socket.DaemonApi;
 import dev.gq.persistence.Database;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ final class DaemonTasks {
     DaemonTasks t = new DaemonTasks();
     t.checkDatabase(database);
     sampleProgress(system, api, sample);
-    system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(),
+    system.scheduler().scheduleWithFixedDelay(IDLE_LOOK, IDLE_LOOK, new IdleCollection(ClientActivity::frames),
         system.dispatchers().lookup(DispatcherSelector.blocking()));
     return t;
   }

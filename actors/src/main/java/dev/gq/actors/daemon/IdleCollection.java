@@ -7,6 +7,7 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * resident heap) until a full collection, which an idle daemon never needs; the old generation
  * grows when promotions fill it and shrinks only at a full collection; and the C library keeps what
  * SQLite, the JDK and the compiler freed. So, looked at every {@code interval} on the blocking
- * pool: when no collection ran since the last look (nothing is being allocated: the daemon is
- * quiet) and there was work since the last full collection ({@link #due}), one full collection
+ * pool: when no collection ran and no client was served since the last look (nothing is being
+ * allocated and no request is being answered: the daemon is quiet) and there was work since the last full collection ({@link #due}), one full collection
  * (the heap then shrinks to what is live plus the free share the daemon's flags allow), then
  * {@code malloc_trim} where the C library has it. An idle daemon allocates slowly: it meets one of
  * the marks rarely, and is then collected once. Work that meets no mark (a batch of a thousand jobs)
@@ -39,13 +40,27 @@ final class IdleCollection implements Runnable {
   static final Duration TRIM_SPACING = Duration.ofSeconds(10);
 
   /**
-   * The heap at one look: collections so far, young and full, the old generation's used and
-   * committed bytes, and the JIT compiler's time so far in ms (its work frees memory into the C
-   * library's heap).
+   * The daemon at one look: collections so far, young and full, the old generation's used and
+   * committed bytes, the JIT compiler's time so far in ms (its work frees memory into the C
+   * library's heap), and the frames sent to clients so far ({@link ClientActivity}).
    */
-  record Heap(long young, long full, long oldUsed, long oldCommitted, long compiledMs) {
+  record Heap(long young, long full, long oldUsed, long oldCommitted, long compiledMs, long served) {
+    Heap(long young, long full, long oldUsed, long oldCommitted, long compiledMs) {
+      this(young, full, oldUsed, oldCommitted, compiledMs, 0);
+    }
+
     Heap(long young, long full, long oldUsed, long oldCommitted) {
-      this(young, full, oldUsed, oldCommitted, 0);
+      this(young, full, oldUsed, oldCommitted, 0, 0);
+    }
+
+    /**
+     * Whether nothing was collected and no client served since {@code before}: a long request such
+     * as {@code gq top} allocates in bursts a few seconds apart, between which no collection runs,
+     * and a full collection there (80-90 ms with 100,000 waiting jobs) would cost it more than its
+     * screens.
+     */
+    boolean quietSince(Heap before) {
+      return young == before.young && full == before.full && served == before.served;
     }
   }
 
@@ -61,7 +76,11 @@ final class IdleCollection implements Runnable {
   /** Whether the last full collection was the JVM's own, not one of these. */
   private boolean theirs;
 
-  IdleCollection() {
+  /** The frames sent to clients so far. */
+  private final LongSupplier served;
+
+  IdleCollection(LongSupplier served) {
+    this.served = served;
     List<GarbageCollectorMXBean> all = ManagementFactory.getGarbageCollectorMXBeans();
     fullCollectors = all.stream().filter(c -> isFull(c.getName())).toList();
     youngCollectors = all.stream().filter(c -> !fullCollectors.contains(c)).toList();
@@ -80,7 +99,7 @@ final class IdleCollection implements Runnable {
   }
 
   /**
-   * Whether to collect now: no collection since the last look (quiet), and the last full collection
+   * Whether to collect now: no collection and no client served since the last look (quiet), and the last full collection
    * was the JVM's own ({@code afterTheirs}: it makes one only when work fills the heap, and keeps
    * the heap it grew for that work; what the work left after it stays in the old generation), or
    * since the last full collection the old generation grew by {@link #GROWTH_BYTES}, or took {@link
@@ -89,8 +108,7 @@ final class IdleCollection implements Runnable {
    * grow it by less at a time), or {@link #WORK_COLLECTIONS} young collections ran.
    */
   static boolean due(Heap now, Heap lastLook, Heap afterFull, boolean afterTheirs) {
-    boolean quiet = now.young() == lastLook.young() && now.full() == lastLook.full();
-    return quiet && (afterTheirs || now.oldUsed() - afterFull.oldUsed() >= GROWTH_BYTES
+    return now.quietSince(lastLook) && (afterTheirs || now.oldUsed() - afterFull.oldUsed() >= GROWTH_BYTES
         || now.oldCommitted() - afterFull.oldCommitted() >= COMMITTED_GROWTH_BYTES
         || now.young() - afterFull.young() >= WORK_COLLECTIONS);
   }
@@ -103,8 +121,7 @@ final class IdleCollection implements Runnable {
    * waited for).
    */
   static boolean trimDue(Heap now, Heap lastLook, Heap lastTrim, long sinceTrimNanos) {
-    boolean quiet = now.young() == lastLook.young() && now.full() == lastLook.full();
-    return quiet && sinceTrimNanos >= TRIM_SPACING.toNanos() && busy(now, lastTrim);
+    return now.quietSince(lastLook) && sinceTrimNanos >= TRIM_SPACING.toNanos() && busy(now, lastTrim);
   }
 
   private static boolean busy(Heap now, Heap before) {
@@ -146,7 +163,7 @@ final class IdleCollection implements Runnable {
       used += p.getUsage().getUsed();
       committed += p.getUsage().getCommitted();
     }
-    return new Heap(count(youngCollectors), count(fullCollectors), used, committed, compiledMs());
+    return new Heap(count(youngCollectors), count(fullCollectors), used, committed, compiledMs(), served.getAsLong());
   }
 
   private static long compiledMs() {

@@ -82,6 +82,7 @@ final class FrameIo implements Io {
     try {
       writer.send(f);
       lastSent = System.nanoTime();
+      if (!(f instanceof Frame.Keepalive)) ClientActivity.sent();
     } catch (IOException e) {
       closed = true;
     }

@@ -90,6 +90,17 @@ class IdleCollectionTest {
   }
 
   @Test
+  void neverWhileAClientIsServedBetweenCollections() {
+    // gq top on a long queue: its screens go out every second, its garbage is collected every few
+    Heap lastLook = new Heap(105, 5, 100 * MIB, 120 * MIB, 0, 40);
+    Heap now = new Heap(105, 5, 100 * MIB, 120 * MIB, 0, 42);
+    assertFalse(IdleCollection.due(now, lastLook, AFTER_FULL, false));
+    assertFalse(IdleCollection.trimDue(now, lastLook, AFTER_FULL, SPACED));
+    assertTrue(IdleCollection.due(now, now, AFTER_FULL, false), "once it has gone");
+    assertTrue(IdleCollection.trimDue(now, now, AFTER_FULL, SPACED));
+  }
+
+  @Test
   void tellsTheFullCollectorFromTheYoungOne() {
     assertTrue(IdleCollection.isFull("MarkSweepCompact"));
     assertFalse(IdleCollection.isFull("Copy"));
