@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * grows when promotions fill it and shrinks only at a full collection; and the C library keeps what
  * SQLite, the JDK and the compiler freed. So, looked at every {@code interval} on the blocking
  * pool: when no collection ran and no client was served since the last look (nothing is being
- * allocated and no request is being answered: the daemon is quiet) and there was work since the last full collection ({@link #due}), one full collection
+ * allocated and no request is being answered: the daemon is quiet) and there was work since the
+ * last full collection ({@link #due}), one full collection
  * (the heap then shrinks to what is live plus the free share the daemon's flags allow), then
  * {@code malloc_trim} where the C library has it. An idle daemon allocates slowly: it meets one of
  * the marks rarely, and is then collected once. Work that meets no mark (a batch of a thousand jobs)
@@ -45,10 +46,6 @@ final class IdleCollection implements Runnable {
    * library's heap), and the frames sent to clients so far ({@link ClientActivity}).
    */
   record Heap(long young, long full, long oldUsed, long oldCommitted, long compiledMs, long served) {
-    Heap(long young, long full, long oldUsed, long oldCommitted, long compiledMs) {
-      this(young, full, oldUsed, oldCommitted, compiledMs, 0);
-    }
-
     Heap(long young, long full, long oldUsed, long oldCommitted) {
       this(young, full, oldUsed, oldCommitted, 0, 0);
     }
@@ -99,8 +96,8 @@ final class IdleCollection implements Runnable {
   }
 
   /**
-   * Whether to collect now: no collection and no client served since the last look (quiet), and the last full collection
-   * was the JVM's own ({@code afterTheirs}: it makes one only when work fills the heap, and keeps
+   * Whether to collect now: quiet since the last look ({@link Heap#quietSince}), and the last full
+   * collection was the JVM's own ({@code afterTheirs}: it makes one only when work fills the heap, and keeps
    * the heap it grew for that work; what the work left after it stays in the old generation), or
    * since the last full collection the old generation grew by {@link #GROWTH_BYTES}, or took {@link
    * #COMMITTED_GROWTH_BYTES} more memory from the system (the serial collector grows it when
@@ -114,11 +111,10 @@ final class IdleCollection implements Runnable {
   }
 
   /**
-   * Whether to trim the C library's heap alone: no collection since the last look (no request or job
-   * is being served), the last trim {@link #TRIM_SPACING} ago or more, and since it a collection or
-   * a compilation (the daemon did something: a request, a job, a reading's work, or the compiler
-   * caught up with them; it compiles a little every few seconds for minutes after work, so it is not
-   * waited for).
+   * Whether to trim the C library's heap alone: quiet since the last look ({@link Heap#quietSince}),
+   * the last trim {@link #TRIM_SPACING} ago or more, and since it a collection or a compilation
+   * (the daemon did something: a request, a job, a reading's work, or the compiler caught up with
+   * them; it compiles a little every few seconds for minutes after work, so it is not waited for).
    */
   static boolean trimDue(Heap now, Heap lastLook, Heap lastTrim, long sinceTrimNanos) {
     return now.quietSince(lastLook) && sinceTrimNanos >= TRIM_SPACING.toNanos() && busy(now, lastTrim);

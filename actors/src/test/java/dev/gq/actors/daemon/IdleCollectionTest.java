@@ -82,9 +82,9 @@ class IdleCollectionTest {
   void trimsAgainOnceTheCompilerWentOnWithTheWork() {
     // trimmed with the full collection after a batch; the compiler then went on with the batch's
     // paths, a little at each look: it is not waited for
-    Heap trimmed = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_000);
-    Heap lastLook = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_250);
-    Heap compiling = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_300);
+    Heap trimmed = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_000, 0);
+    Heap lastLook = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_250, 0);
+    Heap compiling = new Heap(103, 6, 50 * MIB, 60 * MIB, 4_300, 0);
     assertTrue(IdleCollection.trimDue(compiling, lastLook, trimmed, SPACED));
     assertFalse(IdleCollection.trimDue(trimmed, trimmed, trimmed, 100 * SPACED), "neither compiled nor collected since");
   }

@@ -113,7 +113,8 @@ public record Ledger(
 
   /** Whether {@code j} waits and may start now as far as holds and prerequisites go (no reason of {@link #blocked()}). */
   public boolean mayStart(Job j) {
-    if (j.state() != JobState.WAITING || queueHeld || !settings.heldJobs().isEmpty() && settings.heldJobs().contains(j.id())) return false;
+    if (j.state() != JobState.WAITING || queueHeld) return false;
+    if (!settings.heldJobs().isEmpty() && settings.heldJobs().contains(j.id())) return false;
     String g = j.spec().group();
     return (g == null || !holds.containsKey(g)) && (waits.isEmpty() || Dependencies.waitReason(waits.get(j.id())) == null);
   }
