@@ -39,8 +39,12 @@ final class ScreenText {
    */
   static AttributedString fit(AttributedString s, int width) {
     AttributedString shown = escaped(s);
-    if (printableAscii(shown)) return shown.length() <= width ? shown : shown.subSequence(0, Math.max(0, width));
-    return shown.columnLength() <= width ? shown : shown.columnSubSequence(0, width);
+    return columns(shown) <= width ? shown : firstColumns(shown, width);
+  }
+
+  /** The first {@code width} columns of {@code a}: its first {@code width} characters when it is printable ASCII. */
+  private static AttributedString firstColumns(AttributedString a, int width) {
+    return printableAscii(a) ? a.subSequence(0, Math.max(0, Math.min(width, a.length()))) : a.columnSubSequence(0, width);
   }
 
   /**
@@ -88,8 +92,7 @@ final class ScreenText {
   static String cut(String s, int width) {
     String e = PrintableText.escape(s);
     if (columns(e) <= width) return e;
-    if (printableAscii(e)) return e.substring(0, Math.max(0, width - 1)) + "…";
-    return new AttributedString(e).columnSubSequence(0, Math.max(0, width - 1)).toString() + "…";
+    return firstColumns(new AttributedString(e), Math.max(0, width - 1)).toString() + "…";
   }
 
   /**

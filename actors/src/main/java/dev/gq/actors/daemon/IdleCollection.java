@@ -75,6 +75,7 @@ final class IdleCollection implements Runnable {
 
   /** The frames sent to clients so far. */
   private final LongSupplier served;
+  private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
 
   IdleCollection(LongSupplier served) {
     this.served = served;
@@ -162,8 +163,7 @@ final class IdleCollection implements Runnable {
     return new Heap(count(youngCollectors), count(fullCollectors), used, committed, compiledMs(), served.getAsLong());
   }
 
-  private static long compiledMs() {
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+  private long compiledMs() {
     return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
   }
 

@@ -103,20 +103,30 @@ public record Ledger(
   public WaitReason blocked(Job j) {
     if (j.state() != JobState.WAITING) return null;
     String g = j.spec().group();
-    // the empty sets and maps are asked first: a plan asks this of every waiting job, and a lookup
-    // boxes the job's id
-    if (!settings.heldJobs().isEmpty() && settings.heldJobs().contains(j.id())) return new WaitReason.Held(j.id());
+    if (heldAlone(j)) return new WaitReason.Held(j.id());
     if (queueHeld) return new WaitReason.QueueHeld();
     if (g != null && holds.containsKey(g)) return new WaitReason.GroupHeld(g, holds.get(g));
+    return prerequisites(j);
+  }
+
+  // The empty set and map are asked first: a plan asks these of every waiting job, and a lookup
+  // boxes the job's id.
+
+  /** Whether {@code j} is held on its own ({@code gq hold JOB}). */
+  private boolean heldAlone(Job j) {
+    return !settings.heldJobs().isEmpty() && settings.heldJobs().contains(j.id());
+  }
+
+  /** Why {@code j}'s prerequisites keep it waiting; null when none does. */
+  private WaitReason prerequisites(Job j) {
     return waits.isEmpty() ? null : Dependencies.waitReason(waits.get(j.id()));
   }
 
   /** Whether {@code j} waits and may start now as far as holds and prerequisites go (no reason of {@link #blocked()}). */
   public boolean mayStart(Job j) {
-    if (j.state() != JobState.WAITING || queueHeld) return false;
-    if (!settings.heldJobs().isEmpty() && settings.heldJobs().contains(j.id())) return false;
+    if (j.state() != JobState.WAITING || queueHeld || heldAlone(j)) return false;
     String g = j.spec().group();
-    return (g == null || !holds.containsKey(g)) && (waits.isEmpty() || Dependencies.waitReason(waits.get(j.id())) == null);
+    return (g == null || !holds.containsKey(g)) && prerequisites(j) == null;
   }
 
   /** Outcome of a submit: the new job, or the holder of the key when skipped. */
