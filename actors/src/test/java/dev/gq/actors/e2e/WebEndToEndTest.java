@@ -98,6 +98,9 @@ class WebEndToEndTest {
     try (Gqd g = Gqd.start(tmp.resolve("gq"), 2)) {
       long job = g.submit("run", "-g", "1", "--name", "private-name", "sleep", "60");
       g.awaitState(job, "RUNNING", T);
+      // everyone's GPUs come from the GPU leases as the last reading saw them, up to a reading after
+      // the launch took its lease
+      Gqd.await("gq who to show root's GPU", T, () -> g.gq("who").out().contains("root"));
       assertEquals(2, g.gq("web", "--listen", "0.0.0.0:8080").code(), "--listen is for the lab's page only");
       Gqd.Result web = g.gq("web", "--lab", "--listen", "127.0.0.1:0");
       assertEquals(0, web.code(), web.err());
